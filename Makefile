@@ -1,0 +1,33 @@
+# Braid: two commands do everything.
+#   make run   build and start `braid serve` (embedded SQLite)
+#   make test  everything the project checks
+SHELL := /bin/bash
+CARGO ?= cargo
+
+.PHONY: run test setup build fmt lint test-rust generate bench
+
+run: setup
+	$(CARGO) build --release -p braid-server
+	./target/release/braid serve
+
+test: setup fmt lint test-rust
+
+setup:
+	@scripts/setup-system.sh
+
+fmt:
+	$(CARGO) fmt --all -- --check
+
+lint:
+	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
+
+test-rust:
+	scripts/with-postgres.sh $(CARGO) test --workspace --all-targets --locked
+	$(CARGO) test --workspace --doc --locked
+
+# Regenerate the TypeScript types the web UI uses from the Rust protocol types.
+generate:
+	BRAID_UPDATE_TS=1 $(CARGO) test -p braid-protocol --lib typescript
+
+bench:
+	$(CARGO) bench --workspace

@@ -1,0 +1,2 @@
+//! `braid-context`: see DESIGN.md, room `braid-context`.
+#![deny(unsafe_code)]

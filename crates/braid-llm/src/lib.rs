@@ -1,0 +1,2 @@
+//! `braid-llm`: see DESIGN.md, room `braid-llm`.
+#![deny(unsafe_code)]

@@ -1,0 +1,2 @@
+//! `braid-mcp`: see DESIGN.md, room `braid-mcp`.
+#![deny(unsafe_code)]

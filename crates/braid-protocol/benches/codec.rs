@@ -1,0 +1,2 @@
+//! Serializing and parsing 1,000 mixed messages.
+fn main() {}

@@ -1,0 +1,464 @@
+//! Request and answer bodies of the HTTP API (DESIGN.md "Events and the HTTP API"), shared by the
+//! server, the web UI (through the generated TypeScript) and outside clients.
+
+use chrono::{DateTime, Utc};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use ts_rs::TS;
+
+use crate::body::{RequestError, parse_value_at};
+use crate::config::{ContextConfig, Mode};
+use crate::event::ErrorCode;
+use crate::ids::{BranchName, ContextId, MessageId, ToolCallId};
+use crate::message::Message;
+use crate::state::{ContextState, StateTransition};
+use crate::validate::Validate;
+
+/// A context as `GET /v1/contexts/{id}` (and `POST /v1/contexts`) answers it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct ContextSummary {
+    /// The context's id.
+    pub id: ContextId,
+    /// Its title; written by the model after the first exchange when none was given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub title: Option<String>,
+    /// Its configuration.
+    pub config: ContextConfig,
+    /// What it is doing.
+    pub state: ContextState,
+    /// The branch new messages go to.
+    pub active_branch: BranchName,
+    /// Every branch's name.
+    pub branches: Vec<BranchName>,
+    /// Messages in the active branch.
+    pub message_count: u64,
+    /// Tokens the active branch's next request would use, and the limit.
+    pub token_budget: TokenBudget,
+    /// When it was created.
+    pub created_at: DateTime<Utc>,
+    /// When it last changed.
+    pub updated_at: DateTime<Utc>,
+}
+
+/// Tokens used by a request against the budget.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct TokenBudget {
+    /// Tokens of the system prompt, tools and history as they would be sent.
+    pub used: u32,
+    /// The context window minus the reserved output and margin.
+    pub limit: u32,
+}
+
+/// `GET /v1/contexts`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct ContextList {
+    /// The contexts, newest first.
+    pub contexts: Vec<ContextSummary>,
+}
+
+/// `POST /v1/contexts`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct CreateContextRequest {
+    /// A title; when absent the model writes one after the first exchange.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub title: Option<String>,
+    /// The configuration; every field has a default.
+    #[serde(default)]
+    pub config: ContextConfig,
+}
+
+/// `PATCH /v1/contexts/{id}`: a new title and/or a JSON merge patch of the config (fields given
+/// replace the current ones, `null` clears an optional field).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct UpdateContextRequest {
+    /// A new title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub title: Option<String>,
+    /// Config fields to change.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "Partial<ContextConfig>")]
+    pub config: Option<Value>,
+}
+
+impl ContextConfig {
+    /// Applies a JSON merge patch (RFC 7386) and validates the result. Errors name the field as
+    /// `config.<field>`; on error `self` is unchanged.
+    pub fn merge_patch(&self, patch: &Value) -> Result<ContextConfig, RequestError> {
+        if !patch.is_object() {
+            return Err(RequestError::schema("config", "must be a JSON object"));
+        }
+        let mut current = serde_json::to_value(self)
+            .map_err(|e| RequestError::schema("config", e.to_string()))?;
+        merge(&mut current, patch);
+        let config: ContextConfig = parse_value_at(current, "config")?;
+        config.validate().map_err(|errors| {
+            RequestError::Invalid(crate::validate::ValidationErrors(
+                errors
+                    .0
+                    .into_iter()
+                    .map(|mut p| {
+                        p.path = format!("config.{}", p.path);
+                        p
+                    })
+                    .collect(),
+            ))
+        })?;
+        Ok(config)
+    }
+}
+
+fn merge(target: &mut Value, patch: &Value) {
+    match (target, patch) {
+        (Value::Object(t), Value::Object(p)) => {
+            for (k, v) in p {
+                if v.is_null() {
+                    t.remove(k);
+                } else {
+                    merge(t.entry(k.clone()).or_insert(Value::Null), v);
+                }
+            }
+        }
+        (t, p) => *t = p.clone(),
+    }
+}
+
+/// Which history a message listing shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum MessageView {
+    /// Every stored message of the branch.
+    #[default]
+    Full,
+    /// Exactly what the model would be sent, with markers where history was summarized.
+    Optimized,
+}
+
+/// `GET /v1/contexts/{id}/messages`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct MessageList {
+    /// The messages, oldest first.
+    pub messages: Vec<Message>,
+    /// Pass as `after` to get the next page; absent on the last page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub next_after: Option<MessageId>,
+}
+
+/// The 202 answer to a send.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct SendMessageResponse {
+    /// The new message's id.
+    pub message_id: MessageId,
+    /// Whether it waits behind a running turn.
+    pub queued: bool,
+}
+
+/// `POST /v1/contexts/{id}/approvals`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct ApprovalRequest {
+    /// One decision per call.
+    pub decisions: Vec<ApprovalDecision>,
+}
+
+/// A person's decision on one pending call.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct ApprovalDecision {
+    /// The call.
+    pub call_id: ToolCallId,
+    /// The decision.
+    pub decision: Decision,
+    /// Why (given to the model when denied).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub reason: Option<String>,
+}
+
+/// Approve, deny, or approve this tool for the rest of the session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Decision {
+    /// Run this call.
+    Approve,
+    /// Do not run it; the model gets an error result saying so.
+    Deny,
+    /// Run it, and run this tool without asking from now on in this context.
+    ApproveForSession,
+}
+
+/// `PUT /v1/contexts/{id}/mode`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct SetModeRequest {
+    /// The new mode.
+    pub mode: Mode,
+}
+
+/// `POST /v1/contexts/{id}/branches`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct CreateBranchRequest {
+    /// The new branch's name.
+    pub name: BranchName,
+    /// The branch to fork; the active branch when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub from_branch: Option<BranchName>,
+    /// The last message to keep from it; all of it when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub from_message: Option<MessageId>,
+    /// A system prompt for this branch only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub system_prompt: Option<String>,
+}
+
+/// A branch as the API shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct BranchInfo {
+    /// Its name.
+    pub name: BranchName,
+    /// Messages in it.
+    pub message_count: u64,
+    /// Its system prompt override.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub system_prompt: Option<String>,
+    /// The branch it was forked from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub parent: Option<BranchName>,
+    /// The last message it shares with its parent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub fork_point: Option<MessageId>,
+    /// When it was created.
+    pub created_at: DateTime<Utc>,
+}
+
+/// `GET /v1/contexts/{id}/branches`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct BranchList {
+    /// The active branch.
+    pub active: BranchName,
+    /// Every branch.
+    pub branches: Vec<BranchInfo>,
+}
+
+/// `POST .../branches/{name}/merge`: merge branch `{name}` into `target`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct MergeRequest {
+    /// The branch to merge into; the active branch when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub target: Option<BranchName>,
+    /// How.
+    pub strategy: MergeStrategy,
+}
+
+/// Branch merge strategies.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum MergeStrategy {
+    /// Append the source's messages the target lacks.
+    Append,
+    /// Copy only the chosen messages.
+    CherryPick {
+        /// The messages to copy.
+        message_ids: Vec<MessageId>,
+    },
+    /// Replay the source's messages since the common ancestor after the target's.
+    Rebase,
+}
+
+/// `GET /v1/contexts/{id}/state`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct StateResponse {
+    /// The current state.
+    pub state: ContextState,
+    /// Every transition since the context was loaded, with `?history=true`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub history: Option<Vec<StateTransition>>,
+}
+
+/// Where a tool comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolSource {
+    /// Built into Braid.
+    Builtin,
+    /// From an MCP server.
+    Mcp,
+}
+
+/// A tool as `GET /v1/tools` lists it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct ToolInfo {
+    /// The name the model calls it by.
+    pub name: String,
+    /// What it does.
+    pub description: String,
+    /// Built in or MCP.
+    pub source: ToolSource,
+    /// The MCP server, for MCP tools.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub server: Option<String>,
+    /// Whether it only reads.
+    pub read_only: bool,
+    /// JSON Schema of its arguments.
+    #[ts(type = "Record<string, unknown>")]
+    pub parameters: Value,
+}
+
+/// `GET /v1/tools`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct ToolList {
+    /// Every registered tool.
+    pub tools: Vec<ToolInfo>,
+}
+
+/// An MCP server's connection status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum McpServerStatus {
+    /// Connecting.
+    Starting,
+    /// Connected; its tools are registered.
+    Ready,
+    /// Could not start or died; `error` says why.
+    Failed,
+    /// Disabled in the configuration.
+    Disabled,
+}
+
+/// An MCP server as `GET /v1/mcp/servers` lists it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct McpServerInfo {
+    /// Its configured name.
+    pub name: String,
+    /// Its status.
+    pub status: McpServerStatus,
+    /// Why it failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub error: Option<String>,
+    /// Its tools' names as the model sees them.
+    pub tools: Vec<String>,
+}
+
+/// `GET /v1/mcp/servers`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct McpServerList {
+    /// Every configured server.
+    pub servers: Vec<McpServerInfo>,
+}
+
+/// A resource an MCP server offers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct McpResourceInfo {
+    /// The server.
+    pub server_name: String,
+    /// The resource's URI.
+    pub uri: String,
+    /// Its name.
+    pub name: String,
+    /// Its description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub description: Option<String>,
+    /// Its MIME type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub mime_type: Option<String>,
+}
+
+/// `GET /v1/mcp/resources`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct McpResourceList {
+    /// Every resource of every ready server.
+    pub resources: Vec<McpResourceInfo>,
+}
+
+/// Every API error's body: `{ "error": { "code", "message", "field"? } }`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct ApiError {
+    /// The error.
+    pub error: ApiErrorBody,
+}
+
+/// The error inside [`ApiError`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct ApiErrorBody {
+    /// What kind of error.
+    pub code: ErrorCode,
+    /// What is wrong, in words.
+    pub message: String,
+    /// The request field at fault (`payload.path`), when one is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub field: Option<String>,
+}
+
+impl ApiError {
+    /// An error body.
+    pub fn new(code: ErrorCode, message: impl Into<String>, field: Option<String>) -> Self {
+        Self {
+            error: ApiErrorBody {
+                code,
+                message: message.into(),
+                field,
+            },
+        }
+    }
+}
+
+impl From<&RequestError> for ApiError {
+    fn from(e: &RequestError) -> Self {
+        ApiError::new(
+            ErrorCode::InvalidInput,
+            e.to_string(),
+            e.field().map(str::to_owned),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::ApprovalPolicy;
+    use serde_json::json;
+
+    #[test]
+    fn merge_patch_changes_only_given_fields_and_clears_nulls() {
+        let base = ContextConfig {
+            workspace: Some("/w".into()),
+            model: "m".into(),
+            ..ContextConfig::default()
+        };
+        let patched = base
+            .merge_patch(
+                &json!({"mode":"plan","workspace":null,"approval_policy":{"type":"auto_all"}}),
+            )
+            .unwrap();
+        assert_eq!(patched.mode, Mode::Plan);
+        assert_eq!(patched.workspace, None);
+        assert_eq!(patched.model, "m");
+        assert_eq!(patched.approval_policy, ApprovalPolicy::AutoAll);
+    }
+
+    #[test]
+    fn merge_patch_names_the_bad_field() {
+        let err = ContextConfig::default()
+            .merge_patch(&json!({"mode":"dance"}))
+            .unwrap_err();
+        assert_eq!(err.field(), Some("config.mode"));
+        let err = ContextConfig::default()
+            .merge_patch(&json!({"tool_timeout_secs":0}))
+            .unwrap_err();
+        assert_eq!(err.field(), Some("config.tool_timeout_secs"));
+    }
+}

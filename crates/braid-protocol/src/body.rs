@@ -1,0 +1,125 @@
+//! Reading request bodies with errors that name the field at fault, so an HTTP layer can answer
+//! 400 (not JSON) or 422 (JSON that breaks the schema) with a `field`.
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::validate::ValidationErrors;
+
+/// Why a request body was refused.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RequestError {
+    /// The body is not JSON.
+    #[error("the body is not valid JSON: {0}")]
+    Syntax(String),
+    /// The JSON does not fit the schema at `field`.
+    #[error("{field}: {message}")]
+    Schema {
+        /// The JSON path at fault, e.g. `payload.range.start_line`.
+        field: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The JSON fits the schema but breaks a rule (empty text, `..` in a path...).
+    #[error("{0}")]
+    Invalid(ValidationErrors),
+}
+
+impl RequestError {
+    /// A schema error at `field`.
+    pub fn schema(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::Schema {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+
+    /// The field at fault (the first one, when several are).
+    pub fn field(&self) -> Option<&str> {
+        match self {
+            RequestError::Syntax(_) => None,
+            RequestError::Schema { field, .. } => Some(field),
+            RequestError::Invalid(errors) => errors.problems().first().map(|p| p.path.as_str()),
+        }
+    }
+}
+
+/// Parses a JSON body into `T`, naming the failing field.
+pub fn parse_body<T: DeserializeOwned>(body: &str) -> Result<T, RequestError> {
+    let value: Value =
+        serde_json::from_str(body).map_err(|e| RequestError::Syntax(e.to_string()))?;
+    parse_value_at(value, "")
+}
+
+/// Parses a JSON value found at `prefix` into `T`, naming the failing field below `prefix`.
+pub fn parse_value_at<T: DeserializeOwned>(value: Value, prefix: &str) -> Result<T, RequestError> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let inner = e.inner().to_string();
+        let mut field = join_path(prefix, &e.path().to_string());
+        // serde reports a missing field at the struct that lacks it; name the field itself.
+        if let Some(name) = missing_field_name(&inner) {
+            field = join_path(&field, name);
+        }
+        RequestError::Schema {
+            field: if field.is_empty() {
+                "(root)".to_owned()
+            } else {
+                field
+            },
+            message: inner,
+        }
+    })
+}
+
+fn join_path(prefix: &str, path: &str) -> String {
+    let path = if path == "." { "" } else { path };
+    match (prefix.is_empty(), path.is_empty()) {
+        (true, _) => path.to_owned(),
+        (false, true) => prefix.to_owned(),
+        (false, false) if path.starts_with('[') => format!("{prefix}{path}"),
+        (false, false) => format!("{prefix}.{path}"),
+    }
+}
+
+fn missing_field_name(message: &str) -> Option<&str> {
+    let rest = message.strip_prefix("missing field `")?;
+    rest.split('`').next()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Outer {
+        inner: Inner,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Inner {
+        count: u32,
+        name: String,
+    }
+
+    #[test]
+    fn missing_nested_field_is_named() {
+        let err = parse_body::<Outer>(r#"{"inner":{"count":1}}"#).unwrap_err();
+        assert_eq!(err.field(), Some("inner.name"));
+    }
+
+    #[test]
+    fn wrong_type_is_named() {
+        let err = parse_body::<Outer>(r#"{"inner":{"count":"x","name":"a"}}"#).unwrap_err();
+        assert_eq!(err.field(), Some("inner.count"));
+    }
+
+    #[test]
+    fn not_json_is_a_syntax_error() {
+        assert!(matches!(
+            parse_body::<Outer>("{"),
+            Err(RequestError::Syntax(_))
+        ));
+    }
+}

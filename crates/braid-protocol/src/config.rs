@@ -1,0 +1,326 @@
+//! A context's configuration (DESIGN.md "Events and the HTTP API", the `config` object).
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Deserializer, Serialize};
+use ts_rs::TS;
+
+use crate::validate::{FieldPath, Problems, Validate};
+
+/// Plan or act: what the agent is allowed to do right now.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// Read-only tools and planning instructions: the agent proposes, the person decides.
+    Plan,
+    /// Every tool the role allows.
+    #[default]
+    Act,
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Mode::Plan => "plan",
+            Mode::Act => "act",
+        })
+    }
+}
+
+/// The agent's role, which bounds the tools it may use in any mode.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum AgentRole {
+    /// Reads only.
+    Planner,
+    /// May also write files and run commands.
+    #[default]
+    Actor,
+}
+
+/// Which tool calls run without asking a person.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ApprovalPolicy {
+    /// Every call waits for a person.
+    #[default]
+    Manual,
+    /// The named tools run by themselves; others wait.
+    WhiteList {
+        /// Tool names that need no approval.
+        tools: Vec<String>,
+    },
+    /// Read-only tools run by themselves for up to `max_depth` rounds; others wait.
+    LimitedAuto {
+        /// Rounds of tool execution allowed in one loop.
+        max_depth: u32,
+    },
+    /// Everything runs by itself (writes and commands included).
+    AutoAll,
+}
+
+/// How history is trimmed to fit the model's context window.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema, TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum OptimizationStrategy {
+    /// Keep the newest `n` messages (tool pairs are never split).
+    RecentN {
+        /// How many of the newest messages to keep.
+        n: u32,
+    },
+    /// Keep what matters (recent messages, tool pairs, recently used files and resources) and
+    /// summarize older text.
+    Intelligent,
+    /// Score each message and keep the best that fit.
+    ImportanceScoring {
+        /// Weight per factor (`recency`, `kind`, `references`...); missing factors weigh 1.
+        #[serde(default)]
+        weights: BTreeMap<String, f64>,
+    },
+}
+
+impl Default for OptimizationStrategy {
+    fn default() -> Self {
+        OptimizationStrategy::Intelligent
+    }
+}
+
+// Accepts the tagged object and, as DESIGN.md's example writes it, a bare name
+// (`"intelligent"`, `"recent_n"`, `"importance_scoring"`) meaning that strategy's defaults.
+impl<'de> Deserialize<'de> for OptimizationStrategy {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(tag = "type", rename_all = "snake_case")]
+        enum Tagged {
+            RecentN {
+                n: u32,
+            },
+            Intelligent,
+            ImportanceScoring {
+                #[serde(default)]
+                weights: BTreeMap<String, f64>,
+            },
+        }
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Either {
+            Name(String),
+            Tagged(Tagged),
+        }
+        match Either::deserialize(deserializer)? {
+            Either::Name(name) => match name.as_str() {
+                "recent_n" => Ok(OptimizationStrategy::RecentN { n: 50 }),
+                "intelligent" => Ok(OptimizationStrategy::Intelligent),
+                "importance_scoring" => Ok(OptimizationStrategy::ImportanceScoring {
+                    weights: BTreeMap::new(),
+                }),
+                other => Err(serde::de::Error::custom(format!(
+                    "unknown strategy `{other}`, expected one of recent_n, intelligent, importance_scoring"
+                ))),
+            },
+            Either::Tagged(Tagged::RecentN { n }) => Ok(OptimizationStrategy::RecentN { n }),
+            Either::Tagged(Tagged::Intelligent) => Ok(OptimizationStrategy::Intelligent),
+            Either::Tagged(Tagged::ImportanceScoring { weights }) => {
+                Ok(OptimizationStrategy::ImportanceScoring { weights })
+            }
+        }
+    }
+}
+
+/// Optimization settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct OptimizationConfig {
+    /// The strategy used when a request would not fit.
+    #[serde(default)]
+    pub strategy: OptimizationStrategy,
+    /// Tokens kept free for the model's answer.
+    #[serde(default = "default_reserve_output_tokens")]
+    pub reserve_output_tokens: u32,
+    /// Extra tokens kept free as a safety margin against miscounting.
+    #[serde(default = "default_margin_tokens")]
+    pub margin_tokens: u32,
+}
+
+fn default_reserve_output_tokens() -> u32 {
+    4096
+}
+
+fn default_margin_tokens() -> u32 {
+    256
+}
+
+impl Default for OptimizationConfig {
+    fn default() -> Self {
+        Self {
+            strategy: OptimizationStrategy::default(),
+            reserve_output_tokens: default_reserve_output_tokens(),
+            margin_tokens: default_margin_tokens(),
+        }
+    }
+}
+
+/// A context's configuration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct ContextConfig {
+    /// The model to use; empty means the server's default model.
+    #[serde(default)]
+    pub model: String,
+    /// Plan or act.
+    #[serde(default)]
+    pub mode: Mode,
+    /// Planner or actor.
+    #[serde(default)]
+    pub agent_role: AgentRole,
+    /// Root for file references and tools; without it file access is refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub workspace: Option<String>,
+    /// The base system prompt; a branch may override it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub system_prompt: Option<String>,
+    /// Which tool calls run without asking.
+    #[serde(default)]
+    pub approval_policy: ApprovalPolicy,
+    /// Limit for one iteration of the tool loop, in seconds.
+    #[serde(default = "default_tool_timeout_secs")]
+    pub tool_timeout_secs: u32,
+    /// Overrides the model table's context window, in tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub context_window: Option<u32>,
+    /// How history is trimmed to fit.
+    #[serde(default)]
+    pub optimization: OptimizationConfig,
+}
+
+fn default_tool_timeout_secs() -> u32 {
+    30
+}
+
+impl Default for ContextConfig {
+    fn default() -> Self {
+        Self {
+            model: String::new(),
+            mode: Mode::default(),
+            agent_role: AgentRole::default(),
+            workspace: None,
+            system_prompt: None,
+            approval_policy: ApprovalPolicy::default(),
+            tool_timeout_secs: default_tool_timeout_secs(),
+            context_window: None,
+            optimization: OptimizationConfig::default(),
+        }
+    }
+}
+
+impl Validate for ContextConfig {
+    fn validate_at(&self, path: &FieldPath, problems: &mut Problems) {
+        problems.check(
+            self.tool_timeout_secs == 0,
+            &path.field("tool_timeout_secs"),
+            "must be at least 1 second",
+        );
+        if let Some(w) = &self.workspace {
+            problems.check(
+                w.trim().is_empty(),
+                &path.field("workspace"),
+                "must not be empty when given",
+            );
+        }
+        if let ApprovalPolicy::LimitedAuto { max_depth } = self.approval_policy {
+            problems.check(
+                max_depth == 0,
+                &path.field("approval_policy").field("max_depth"),
+                "must be at least 1",
+            );
+        }
+        if let Some(window) = self.context_window {
+            let reserved =
+                self.optimization.reserve_output_tokens + self.optimization.margin_tokens;
+            problems.check(
+                window <= reserved,
+                &path.field("context_window"),
+                format!(
+                    "must exceed the reserved output and margin tokens ({reserved}), got {window}"
+                ),
+            );
+        }
+        if let OptimizationStrategy::RecentN { n } = self.optimization.strategy {
+            problems.check(
+                n == 0,
+                &path.field("optimization").field("strategy").field("n"),
+                "must be at least 1",
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn design_example_config_parses() {
+        let config: ContextConfig = serde_json::from_str(
+            r#"{
+                "model": "gpt-4o-mini", "mode": "act", "agent_role": "actor",
+                "workspace": "/home/me/project", "system_prompt": "You are ...",
+                "approval_policy": { "type": "white_list", "tools": ["read_file", "codebase_search"] },
+                "tool_timeout_secs": 30, "context_window": 128000,
+                "optimization": { "strategy": "intelligent", "reserve_output_tokens": 4096 }
+            }"#,
+        )
+        .unwrap();
+        assert_eq!(
+            config.approval_policy,
+            ApprovalPolicy::WhiteList {
+                tools: vec!["read_file".into(), "codebase_search".into()]
+            }
+        );
+        assert_eq!(
+            config.optimization.strategy,
+            OptimizationStrategy::Intelligent
+        );
+        config.validate().unwrap();
+    }
+
+    #[test]
+    fn empty_config_gets_defaults() {
+        let config: ContextConfig = serde_json::from_str("{}").unwrap();
+        assert_eq!(config, ContextConfig::default());
+        assert_eq!(config.tool_timeout_secs, 30);
+    }
+
+    #[test]
+    fn strategy_accepts_tagged_objects_and_rejects_unknown_names() {
+        let s: OptimizationStrategy = serde_json::from_str(r#"{"type":"recent_n","n":7}"#).unwrap();
+        assert_eq!(s, OptimizationStrategy::RecentN { n: 7 });
+        assert_eq!(
+            serde_json::to_value(&s).unwrap(),
+            serde_json::json!({"type":"recent_n","n":7})
+        );
+        let err = serde_json::from_str::<OptimizationStrategy>(r#""magic""#).unwrap_err();
+        assert!(err.to_string().contains("magic"));
+    }
+
+    #[test]
+    fn limited_auto_with_zero_depth_is_invalid() {
+        let config = ContextConfig {
+            approval_policy: ApprovalPolicy::LimitedAuto { max_depth: 0 },
+            ..ContextConfig::default()
+        };
+        assert!(
+            config
+                .validate()
+                .unwrap_err()
+                .has_path("approval_policy.max_depth")
+        );
+    }
+}

@@ -1,0 +1,194 @@
+//! `plan` and `question`: the agent's structured messages (seed 002).
+
+use std::collections::HashSet;
+
+use chrono::{DateTime, Utc};
+use schemars::JsonSchema;
+use serde::{Deserialize, Deserializer, Serialize};
+use ts_rs::TS;
+
+use crate::validate::{FieldPath, Problems, Validate};
+
+/// An execution plan the agent proposes (in plan mode), for the person to execute or refine.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct PlanMessage {
+    /// What the plan achieves.
+    pub goal: String,
+    /// The steps, in order.
+    pub steps: Vec<PlanStep>,
+}
+
+/// One step of a plan.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct PlanStep {
+    /// Its position, from 1.
+    pub step_number: u32,
+    /// What will be done.
+    pub action: String,
+    /// Why.
+    pub reason: String,
+    /// Tools the step will use. A single string is accepted for one tool.
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "one_or_many"
+    )]
+    #[ts(as = "Option<Vec<String>>", optional)]
+    pub tools_needed: Vec<String>,
+    /// A rough duration, as the agent wrote it (`5 minutes`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub estimated_time: Option<String>,
+    /// What could go wrong. A single string is accepted for one risk.
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "one_or_many"
+    )]
+    #[ts(as = "Option<Vec<String>>", optional)]
+    pub risks: Vec<String>,
+}
+
+/// A question with predefined answers that pauses the agent until the person picks one.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct QuestionMessage {
+    /// The question.
+    pub question: String,
+    /// The answers to choose from.
+    pub options: Vec<QuestionOption>,
+    /// Background that helps the person answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub context: Option<String>,
+    /// How much the answer matters; styles the card.
+    #[serde(default)]
+    pub severity: Severity,
+    /// The value of the suggested option.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub default: Option<String>,
+    /// The person's answer, once given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub answer: Option<QuestionAnswer>,
+}
+
+/// One answer to choose from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct QuestionOption {
+    /// What the button says.
+    pub label: String,
+    /// What is sent back when it is chosen.
+    pub value: String,
+}
+
+/// How much a question matters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// Must be answered with care (shown in red).
+    Critical,
+    /// Important (shown in orange).
+    Major,
+    /// Routine (default styling).
+    #[default]
+    Minor,
+}
+
+/// The answer a person gave.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct QuestionAnswer {
+    /// The chosen option's value.
+    pub value: String,
+    /// When it was given.
+    pub answered_at: DateTime<Utc>,
+}
+
+impl QuestionMessage {
+    /// The option whose value is `value`.
+    pub fn option(&self, value: &str) -> Option<&QuestionOption> {
+        self.options.iter().find(|o| o.value == value)
+    }
+}
+
+fn one_or_many<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(String),
+        Many(Vec<String>),
+        Nothing(()),
+    }
+    Ok(match OneOrMany::deserialize(d)? {
+        OneOrMany::One(s) => vec![s],
+        OneOrMany::Many(v) => v,
+        OneOrMany::Nothing(()) => Vec::new(),
+    })
+}
+
+impl Validate for PlanMessage {
+    fn validate_at(&self, path: &FieldPath, problems: &mut Problems) {
+        problems.require_text(&self.goal, &path.field("goal"));
+        let steps = path.field("steps");
+        problems.check(
+            self.steps.is_empty(),
+            &steps,
+            "a plan needs at least one step",
+        );
+        let mut numbers = HashSet::new();
+        for (i, step) in self.steps.iter().enumerate() {
+            let at = steps.index(i);
+            problems.check(
+                step.step_number == 0,
+                &at.field("step_number"),
+                "steps are numbered from 1",
+            );
+            problems.check(
+                step.step_number != 0 && !numbers.insert(step.step_number),
+                &at.field("step_number"),
+                format!("duplicate step number {}", step.step_number),
+            );
+            problems.require_text(&step.action, &at.field("action"));
+            problems.require_text(&step.reason, &at.field("reason"));
+        }
+    }
+}
+
+impl Validate for QuestionMessage {
+    fn validate_at(&self, path: &FieldPath, problems: &mut Problems) {
+        problems.require_text(&self.question, &path.field("question"));
+        let options = path.field("options");
+        problems.check(
+            self.options.is_empty(),
+            &options,
+            "a question needs at least one option",
+        );
+        let mut values = HashSet::new();
+        for (i, option) in self.options.iter().enumerate() {
+            let at = options.index(i);
+            problems.require_text(&option.label, &at.field("label"));
+            if option.value.trim().is_empty() {
+                problems.push(&at.field("value"), "must not be empty");
+            } else if !values.insert(option.value.as_str()) {
+                problems.push(
+                    &at.field("value"),
+                    format!("duplicate value `{}`", option.value),
+                );
+            }
+        }
+        if let Some(default) = &self.default {
+            problems.check(
+                self.option(default).is_none(),
+                &path.field("default"),
+                format!("`{default}` is not the value of any option"),
+            );
+        }
+        if let Some(answer) = &self.answer {
+            problems.check(
+                self.option(&answer.value).is_none(),
+                &path.field("answer").field("value"),
+                format!("`{}` is not the value of any option", answer.value),
+            );
+        }
+    }
+}

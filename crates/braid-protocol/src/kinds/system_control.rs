@@ -1,0 +1,109 @@
+//! `system_control`: notices about the conversation itself (a mode change, a branch switch, a
+//! summary standing in for older messages...). Kept in the history for the person and for audit;
+//! never sent to a model as such.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::config::Mode;
+use crate::ids::{BranchName, MessageId};
+use crate::state::LoopStopReason;
+use crate::validate::{FieldPath, Problems, Validate};
+
+/// A control notice.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum SystemControlMessage {
+    /// The mode changed; the system prompt follows it from here on.
+    ModeChange {
+        /// The mode before.
+        from: Mode,
+        /// The mode after.
+        to: Mode,
+    },
+    /// The active branch changed; marks the point in history for audit.
+    BranchSwitch {
+        /// The branch before.
+        from: BranchName,
+        /// The branch after.
+        to: BranchName,
+    },
+    /// A summary the model wrote of older messages. In requests it stands in for the messages it
+    /// replaces; those stay stored and viewable.
+    Summary {
+        /// The summary.
+        text: String,
+        /// The ids of the messages it replaces, oldest first.
+        replaces: Vec<MessageId>,
+        /// Tokens of the replaced messages.
+        #[serde(default)]
+        tokens_before: u32,
+        /// Tokens of the summary.
+        #[serde(default)]
+        tokens_after: u32,
+    },
+    /// The tool loop stopped before the model was done; the person may continue it.
+    LoopStopped {
+        /// Why it stopped.
+        reason: LoopStopReason,
+        /// Rounds of tool execution completed.
+        depth: u32,
+        /// Tools executed in the loop.
+        tools_executed: u32,
+        /// Details for the person.
+        detail: String,
+    },
+    /// The context was found mid-operation after a restart and moved to a safe state.
+    Recovered {
+        /// The state that was interrupted (its `type`).
+        interrupted_state: String,
+        /// What was done about it.
+        detail: String,
+    },
+    /// A failure was acknowledged and the conversation went on.
+    FailureResolved {
+        /// The error that had been recorded.
+        error: String,
+    },
+}
+
+impl Validate for SystemControlMessage {
+    fn validate_at(&self, path: &FieldPath, problems: &mut Problems) {
+        match self {
+            Self::ModeChange { from, to } => problems.check(
+                from == to,
+                &path.field("to"),
+                format!("a mode change must change the mode (both are {to})"),
+            ),
+            Self::BranchSwitch { from, to } => {
+                problems.require_text(from.as_str(), &path.field("from"));
+                problems.require_text(to.as_str(), &path.field("to"));
+                problems.check(
+                    from == to,
+                    &path.field("to"),
+                    "a branch switch must change the branch",
+                );
+            }
+            Self::Summary { text, replaces, .. } => {
+                problems.require_text(text, &path.field("text"));
+                problems.check(
+                    replaces.is_empty(),
+                    &path.field("replaces"),
+                    "a summary must replace at least one message",
+                );
+            }
+            Self::LoopStopped { detail, .. } => {
+                problems.require_text(detail, &path.field("detail"));
+            }
+            Self::Recovered {
+                interrupted_state,
+                detail,
+            } => {
+                problems.require_text(interrupted_state, &path.field("interrupted_state"));
+                problems.require_text(detail, &path.field("detail"));
+            }
+            Self::FailureResolved { error } => problems.require_text(error, &path.field("error")),
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//! `text`: what a person or the model wrote.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::validate::{FieldPath, Problems, Validate};
+
+/// Text in one or more parts.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct TextMessage {
+    /// The parts, in order. A plain message has one `text` part.
+    pub parts: Vec<TextPart>,
+}
+
+/// One part of a text message.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum TextPart {
+    /// Visible text (Markdown).
+    Text {
+        /// The text.
+        text: String,
+    },
+    /// The model's reasoning, shown to the person but never sent back to a model.
+    Reasoning {
+        /// The reasoning text.
+        text: String,
+    },
+}
+
+impl TextMessage {
+    /// A message of one text part.
+    pub fn plain(text: impl Into<String>) -> Self {
+        Self {
+            parts: vec![TextPart::Text { text: text.into() }],
+        }
+    }
+
+    /// The visible text: every `text` part, joined.
+    pub fn text(&self) -> String {
+        self.parts
+            .iter()
+            .filter_map(|p| match p {
+                TextPart::Text { text } => Some(text.as_str()),
+                TextPart::Reasoning { .. } => None,
+            })
+            .collect()
+    }
+
+    /// Appends streamed text to the last visible part (or a new one).
+    pub fn push_text(&mut self, delta: &str) {
+        match self.parts.last_mut() {
+            Some(TextPart::Text { text }) => text.push_str(delta),
+            _ => self.parts.push(TextPart::Text {
+                text: delta.to_owned(),
+            }),
+        }
+    }
+
+    /// Whether there is no visible or reasoning text at all.
+    pub fn is_blank(&self) -> bool {
+        self.parts.iter().all(|p| match p {
+            TextPart::Text { text } | TextPart::Reasoning { text } => text.trim().is_empty(),
+        })
+    }
+}
+
+impl Validate for TextMessage {
+    fn validate_at(&self, path: &FieldPath, problems: &mut Problems) {
+        let parts = path.field("parts");
+        if self.parts.is_empty() {
+            problems.push(&parts, "must have at least one part");
+            return;
+        }
+        // A message whose parts are all blank is empty; a single blank part among others is not
+        // worth reporting separately.
+        if self.is_blank() {
+            if self.parts.len() == 1 {
+                problems.push(&parts.index(0).field("text"), "must not be empty");
+            } else {
+                problems.push(&parts, "every part is empty");
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+//! `braid-protocol`: the data every other part of Braid shares, and nothing else (no I/O).
+//!
+//! - [`Message`] and its kinds ([`MessageKind`]), roles and statuses, read in any supported
+//!   schema version ([`migrate`]) and checked by [`Validate`];
+//! - [`ContextState`] and the transition table ([`StateKind::successors`]);
+//! - the events a context emits ([`ContextEvent`]);
+//! - the configuration of a context ([`ContextConfig`]) and the HTTP API's bodies ([`api`],
+//!   [`SendMessageRequest`]).
+//!
+//! Every public type derives `JsonSchema` and exports TypeScript ([`typescript`]) so the web UI
+//! and outside clients never hand-copy a type.
+#![deny(unsafe_code)]
+
+pub mod api;
+pub mod body;
+pub mod config;
+pub mod event;
+pub mod ids;
+pub mod kinds;
+pub mod message;
+pub mod migrate;
+pub mod payload;
+pub mod role;
+pub mod state;
+pub mod structured;
+pub mod typescript;
+pub mod validate;
+
+pub use config::{
+    AgentRole, ApprovalPolicy, ContextConfig, Mode, OptimizationConfig, OptimizationStrategy,
+};
+pub use event::{
+    ContentDelta, ContentFinal, ContextEvent, ContextUpdate, ErrorCode, ErrorEvent, Heartbeat,
+    MessageUpdate, SequencedEvent,
+};
+pub use ids::{BranchName, ContextId, MessageId, ToolCallId, TurnId};
+pub use kinds::*;
+pub use message::{CURRENT_SCHEMA_VERSION, Message, MessageStatus, Metadata};
+pub use payload::{MessagePayload, SendMessageRequest};
+pub use role::Role;
+pub use state::{ContextState, InvalidTransition, LoopStopReason, StateKind, StateTransition};
+pub use validate::{Problem, Validate, ValidationErrors};

@@ -1,0 +1,73 @@
+//! `braid`: the Braid server and operator commands.
+#![deny(unsafe_code)]
+
+mod message_cmd;
+
+use std::io::{Read, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Braid: a context engine and server for LLM agents.
+#[derive(Parser)]
+#[command(name = "braid", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Start the HTTP + SSE server and web UI.
+    Serve,
+    /// Operate on stored message JSON.
+    #[command(subcommand)]
+    Message(MessageCommand),
+}
+
+#[derive(Subcommand)]
+enum MessageCommand {
+    /// Read one message or a JSON array of messages (any supported schema version) on stdin and
+    /// print them in the current version on stdout.
+    Migrate,
+    /// Read messages on stdin and print every problem, one a line as `path: problem`; exit 1
+    /// when there is any.
+    Validate,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    match cli.command {
+        Command::Serve => {
+            println!("braid {}", env!("CARGO_PKG_VERSION"));
+            println!("The HTTP server is not built yet; `braid message` commands are available.");
+            ExitCode::SUCCESS
+        }
+        Command::Message(cmd) => {
+            let mut input = String::new();
+            if let Err(e) = std::io::stdin().read_to_string(&mut input) {
+                eprintln!("error: cannot read standard input: {e}");
+                return ExitCode::from(2);
+            }
+            let outcome = match cmd {
+                MessageCommand::Migrate => message_cmd::migrate(&input),
+                MessageCommand::Validate => message_cmd::validate(&input),
+            };
+            let mut stdout = std::io::stdout().lock();
+            if !outcome.stdout.is_empty() {
+                let _ = writeln!(stdout, "{}", outcome.stdout);
+            }
+            if !outcome.stderr.is_empty() {
+                eprintln!("{}", outcome.stderr);
+            }
+            ExitCode::from(outcome.code)
+        }
+    }
+}

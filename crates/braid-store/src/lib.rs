@@ -1,0 +1,2 @@
+//! `braid-store`: see DESIGN.md, room `braid-store`.
+#![deny(unsafe_code)]

@@ -1,0 +1,2 @@
+//! `braid-testkit`: see DESIGN.md, room `braid-testkit`.
+#![deny(unsafe_code)]

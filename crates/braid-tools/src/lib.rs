@@ -1,0 +1,2 @@
+//! `braid-tools`: see DESIGN.md, room `braid-tools`.
+#![deny(unsafe_code)]

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs the system packages Braid needs on Debian, idempotently: run it as often as you like.
+# Called by `make run` and `make test`; needs root (or sudo) only when something is missing.
+set -euo pipefail
+
+# command-or-file -> Debian package that provides it
+declare -A NEEDS=(
+  [pg_ctl]=postgresql
+  [tesseract]=tesseract-ocr
+  [chromium]=chromium
+)
+
+missing=()
+for cmd in "${!NEEDS[@]}"; do
+  if ! command -v "$cmd" >/dev/null 2>&1 && ! compgen -G "/usr/lib/postgresql/*/bin/$cmd" >/dev/null; then
+    missing+=("${NEEDS[$cmd]}")
+  fi
+done
+# Language data for OCR (English) ships separately on some releases.
+if command -v tesseract >/dev/null 2>&1 && ! tesseract --list-langs 2>/dev/null | grep -qx eng; then
+  missing+=(tesseract-ocr-eng)
+fi
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "setup-system: installing ${missing[*]}" >&2
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
+    echo "setup-system: need root to install: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup-system: done" >&2
