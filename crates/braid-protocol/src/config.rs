@@ -66,7 +66,7 @@ pub enum ApprovalPolicy {
 }
 
 /// How history is trimmed to fit the model's context window.
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum OptimizationStrategy {
     /// Keep the newest `n` messages (tool pairs are never split).
@@ -76,6 +76,7 @@ pub enum OptimizationStrategy {
     },
     /// Keep what matters (recent messages, tool pairs, recently used files and resources) and
     /// summarize older text.
+    #[default]
     Intelligent,
     /// Score each message and keep the best that fit.
     ImportanceScoring {
@@ -83,12 +84,6 @@ pub enum OptimizationStrategy {
         #[serde(default)]
         weights: BTreeMap<String, f64>,
     },
-}
-
-impl Default for OptimizationStrategy {
-    fn default() -> Self {
-        OptimizationStrategy::Intelligent
-    }
 }
 
 // Accepts the tagged object and, as DESIGN.md's example writes it, a bare name

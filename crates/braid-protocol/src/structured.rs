@@ -47,11 +47,11 @@ fn classify(value: Value) -> Option<MessageKind> {
         return None;
     };
     for key in ["plan", "question"] {
-        if let Some(inner @ Value::Object(_)) = object.get(key) {
-            if object.len() == 1 {
-                let inner = inner.clone();
-                return classify(inner);
-            }
+        if let Some(inner @ Value::Object(_)) = object.get(key)
+            && object.len() == 1
+        {
+            let inner = inner.clone();
+            return classify(inner);
         }
     }
     let tag = object

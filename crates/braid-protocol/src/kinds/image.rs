@@ -149,7 +149,7 @@ fn is_base64(data: &str) -> bool {
     let unpadded = body.iter().rposition(|b| *b != b'=').map_or(0, |i| i + 1);
     let padding = body.len() - unpadded;
     padding <= 2
-        && body.len() % 4 == 0
+        && body.len().is_multiple_of(4)
         && body[..unpadded]
             .iter()
             .all(|b| b.is_ascii_alphanumeric() || *b == b'+' || *b == b'/')
