@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { ApiClient, ApiRequestError } from "./client";
+import { recordingClient } from "../test/api";
+
+describe("ApiClient", () => {
+  it("calls every route with its method, path and body", async () => {
+    const { api, calls } = recordingClient((c) => ({ status: c.method === "DELETE" ? 204 : 200, body: c.method === "DELETE" ? undefined : {} }));
+    await api.listContexts();
+    await api.createContext({ title: "t", config: { model: "", mode: "act", agent_role: "actor", approval_policy: { type: "manual" }, tool_timeout_secs: 30, optimization: { strategy: { type: "intelligent" }, reserve_output_tokens: 4096, margin_tokens: 0 } } });
+    await api.getContext("c 1");
+    await api.updateContext("c1", { title: "new" });
+    await api.deleteContext("c1");
+    await api.listMessages("c1", { branch: "main", view: "optimized", after: "m9", limit: 50 });
+    await api.sendMessage("c1", { payload: { type: "text", text: "hi" } });
+    await api.getState("c1", true);
+    await api.approve("c1", { decisions: [{ call_id: "k", decision: "approve_for_session" }] });
+    await api.interrupt("c1");
+    await api.resume("c1");
+    await api.setMode("c1", { mode: "plan" });
+    await api.listBranches("c1");
+    await api.createBranch("c1", { name: "alt", from_message: "m3" });
+    await api.activateBranch("c1", "alt");
+    await api.mergeBranch("c1", "alt", { strategy: { type: "append" } });
+    await api.deleteBranch("c1", "alt");
+    await api.listTools();
+    await api.listMcpServers();
+    await api.reloadMcpServers();
+    await api.listMcpResources();
+    await api.listWorkflows();
+    await api.runWorkflow("c1", "deploy", { env: "prod" });
+    await api.controlWorkflow("c1", "e1", "pause");
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      "GET /v1/contexts",
+      "POST /v1/contexts",
+      "GET /v1/contexts/c%201",
+      "PATCH /v1/contexts/c1",
+      "DELETE /v1/contexts/c1",
+      "GET /v1/contexts/c1/messages?branch=main&view=optimized&after=m9&limit=50",
+      "POST /v1/contexts/c1/messages",
+      "GET /v1/contexts/c1/state?history=true",
+      "POST /v1/contexts/c1/approvals",
+      "POST /v1/contexts/c1/interrupt",
+      "POST /v1/contexts/c1/resume",
+      "PUT /v1/contexts/c1/mode",
+      "GET /v1/contexts/c1/branches",
+      "POST /v1/contexts/c1/branches",
+      "POST /v1/contexts/c1/branches/alt/activate",
+      "POST /v1/contexts/c1/branches/alt/merge",
+      "DELETE /v1/contexts/c1/branches/alt",
+      "GET /v1/tools",
+      "GET /v1/mcp/servers",
+      "POST /v1/mcp/servers/reload",
+      "GET /v1/mcp/resources",
+      "GET /v1/workflows",
+      "POST /v1/contexts/c1/workflows/deploy/run",
+      "POST /v1/contexts/c1/workflows/executions/e1/pause",
+    ]);
+    expect(calls[6]?.body).toEqual({ payload: { type: "text", text: "hi" } });
+    expect(calls[8]?.body).toEqual({ decisions: [{ call_id: "k", decision: "approve_for_session" }] });
+    expect(calls[13]?.body).toEqual({ name: "alt", from_message: "m3" });
+    expect(calls[0]?.headers.Authorization).toBe("Bearer tok");
+    expect(api.eventsUrl("c1", 4)).toBe("/v1/contexts/c1/events?after=4");
+  });
+
+  it("turns the server's error body into an ApiRequestError with code, message and field", async () => {
+    const { api } = recordingClient(() => ({ status: 422, body: { error: { code: "invalid_input", message: "payload.path: contains ..", field: "payload.path" } } }));
+    const err = await api.sendMessage("c1", { payload: { type: "file_reference", path: "../x" } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiRequestError);
+    expect(err).toMatchObject({ status: 422, code: "invalid_input", field: "payload.path", message: "payload.path: contains .." });
+  });
+
+  it("reports an answer that is not a Braid error body with its status and text", async () => {
+    const { api } = recordingClient(() => ({ status: 502, body: "Bad Gateway" }));
+    await expect(api.listContexts()).rejects.toMatchObject({ status: 502, code: "bad_response", message: "The server answered 502: Bad Gateway" });
+  });
+
+  it("reports a network failure as network_error", async () => {
+    const api = new ApiClient({ fetch: (async () => { throw new TypeError("Failed to fetch"); }) as unknown as typeof fetch });
+    await expect(api.listTools()).rejects.toMatchObject({ status: 0, code: "network_error" });
+  });
+});

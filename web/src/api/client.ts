@@ -1,0 +1,319 @@
+// The typed HTTP client for Braid's `/v1` API. One method per route of DESIGN.md's table; every
+// request and answer body is a type generated from the Rust protocol crate.
+
+import type {
+  ApiErrorBody,
+  ApprovalRequest,
+  BranchInfo,
+  BranchList,
+  ContextList,
+  ContextSummary,
+  CreateBranchRequest,
+  CreateContextRequest,
+  ErrorCode,
+  McpResourceList,
+  McpServerList,
+  MergeRequest,
+  MessageList,
+  MessageView,
+  SendMessageRequest,
+  SendMessageResponse,
+  SetModeRequest,
+  StateResponse,
+  ToolList,
+  UpdateContextRequest,
+  KindName,
+} from "../generated/protocol";
+
+/** Why a request failed when the server never gave a Braid error body. */
+export type ClientFailure = "network_error" | "bad_response";
+
+/** A failed API call: the server's `{error:{code,message,field?}}`, or what went wrong on the way. */
+export class ApiRequestError extends Error {
+  /** The HTTP status; 0 when no answer arrived. */
+  readonly status: number;
+  /** The server's error code, or the client's own reason when there was no error body. */
+  readonly code: ErrorCode | ClientFailure;
+  /** The request field at fault (`payload.path`), when the server named one. */
+  readonly field: string | undefined;
+
+  constructor(status: number, code: ErrorCode | ClientFailure, message: string, field?: string) {
+    super(message);
+    this.name = "ApiRequestError";
+    this.status = status;
+    this.code = code;
+    this.field = field;
+  }
+}
+
+/** Query of `GET /v1/contexts/{id}/messages`. */
+export interface MessageQuery {
+  /** The branch; the active one when absent. */
+  branch?: string;
+  /** `full` (everything stored) or `optimized` (what the model would be sent). */
+  view?: MessageView;
+  /** Only messages of this kind. */
+  kind?: KindName;
+  /** Only messages after this id (paging). */
+  after?: string;
+  /** At most this many. */
+  limit?: number;
+}
+
+/** What a workflow execution can be told to do. */
+export type WorkflowControl = "pause" | "resume" | "cancel";
+
+/** Options of {@link ApiClient}. */
+export interface ApiClientOptions {
+  /** Prefix of every path: `""` for the same origin, or `http://host:port`. */
+  baseUrl?: string;
+  /** The bearer token, when the server requires one (`BRAID_API_TOKEN`). */
+  token?: string;
+  /** The fetch to use (tests pass their own). */
+  fetch?: typeof fetch;
+}
+
+/** The typed client for Braid's HTTP API. */
+export class ApiClient {
+  readonly baseUrl: string;
+  readonly token: string | undefined;
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(options: ApiClientOptions = {}) {
+    this.baseUrl = (options.baseUrl ?? "").replace(/\/+$/, "");
+    this.token = options.token;
+    // Bound so that `window.fetch` is not called with another `this`.
+    this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  /** `GET /health`: whether the server answers. */
+  async health(): Promise<boolean> {
+    try {
+      await this.request("GET", "/health", undefined, "text");
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** `GET /v1/contexts`: every context, newest first. */
+  listContexts(): Promise<ContextList> {
+    return this.request("GET", "/v1/contexts");
+  }
+
+  /** `POST /v1/contexts`: a new context. */
+  createContext(body: CreateContextRequest): Promise<ContextSummary> {
+    return this.request("POST", "/v1/contexts", body);
+  }
+
+  /** `GET /v1/contexts/{id}`. */
+  getContext(id: string): Promise<ContextSummary> {
+    return this.request("GET", `/v1/contexts/${enc(id)}`);
+  }
+
+  /** `PATCH /v1/contexts/{id}`: rename or reconfigure. */
+  updateContext(id: string, body: UpdateContextRequest): Promise<ContextSummary> {
+    return this.request("PATCH", `/v1/contexts/${enc(id)}`, body);
+  }
+
+  /** `DELETE /v1/contexts/{id}`. */
+  async deleteContext(id: string): Promise<void> {
+    await this.request("DELETE", `/v1/contexts/${enc(id)}`);
+  }
+
+  /** `GET /v1/contexts/{id}/messages`: one page of a branch's messages. */
+  listMessages(id: string, query: MessageQuery = {}): Promise<MessageList> {
+    return this.request("GET", `/v1/contexts/${enc(id)}/messages${search(query)}`);
+  }
+
+  /** `POST /v1/contexts/{id}/messages`: queue a message; progress arrives as events. */
+  sendMessage(id: string, body: SendMessageRequest): Promise<SendMessageResponse> {
+    return this.request("POST", `/v1/contexts/${enc(id)}/messages`, body);
+  }
+
+  /** The URL of `GET /v1/contexts/{id}/events`, replaying after `after` when given. */
+  eventsUrl(id: string, after?: number): string {
+    const q = after === undefined ? "" : `?after=${after}`;
+    return `${this.baseUrl}/v1/contexts/${enc(id)}/events${q}`;
+  }
+
+  /** Headers every request carries (the bearer token). */
+  authHeaders(): Record<string, string> {
+    return this.token ? { Authorization: `Bearer ${this.token}` } : {};
+  }
+
+  /** The fetch this client uses; the event stream shares it. */
+  get fetcher(): typeof fetch {
+    return this.fetchImpl;
+  }
+
+  /** `GET /v1/contexts/{id}/state`: the current state, with the transition history when asked. */
+  getState(id: string, history = false): Promise<StateResponse> {
+    return this.request("GET", `/v1/contexts/${enc(id)}/state${history ? "?history=true" : ""}`);
+  }
+
+  /** `POST /v1/contexts/{id}/approvals`: decide pending tool calls. */
+  async approve(id: string, body: ApprovalRequest): Promise<void> {
+    await this.request("POST", `/v1/contexts/${enc(id)}/approvals`, body);
+  }
+
+  /** `POST /v1/contexts/{id}/interrupt`: stop after the running tool. */
+  async interrupt(id: string): Promise<void> {
+    await this.request("POST", `/v1/contexts/${enc(id)}/interrupt`);
+  }
+
+  /** `POST /v1/contexts/{id}/resume`: continue a paused or failed loop. */
+  async resume(id: string): Promise<void> {
+    await this.request("POST", `/v1/contexts/${enc(id)}/resume`);
+  }
+
+  /** `PUT /v1/contexts/{id}/mode`: plan or act. */
+  async setMode(id: string, body: SetModeRequest): Promise<void> {
+    await this.request("PUT", `/v1/contexts/${enc(id)}/mode`, body);
+  }
+
+  /** `GET /v1/contexts/{id}/branches`. */
+  listBranches(id: string): Promise<BranchList> {
+    return this.request("GET", `/v1/contexts/${enc(id)}/branches`);
+  }
+
+  /** `POST /v1/contexts/{id}/branches`: fork a branch, optionally from any message. */
+  createBranch(id: string, body: CreateBranchRequest): Promise<BranchInfo> {
+    return this.request("POST", `/v1/contexts/${enc(id)}/branches`, body);
+  }
+
+  /** `POST /v1/contexts/{id}/branches/{name}/activate`: switch to it. */
+  async activateBranch(id: string, name: string): Promise<void> {
+    await this.request("POST", `/v1/contexts/${enc(id)}/branches/${enc(name)}/activate`);
+  }
+
+  /** `POST /v1/contexts/{id}/branches/{name}/merge`: merge it into the target. */
+  mergeBranch(id: string, name: string, body: MergeRequest): Promise<unknown> {
+    return this.request("POST", `/v1/contexts/${enc(id)}/branches/${enc(name)}/merge`, body);
+  }
+
+  /** `DELETE /v1/contexts/{id}/branches/{name}`. */
+  async deleteBranch(id: string, name: string): Promise<void> {
+    await this.request("DELETE", `/v1/contexts/${enc(id)}/branches/${enc(name)}`);
+  }
+
+  /** `GET /v1/tools`: every registered tool. */
+  listTools(): Promise<ToolList> {
+    return this.request("GET", "/v1/tools");
+  }
+
+  /** `GET /v1/mcp/servers`: MCP servers with their status and tools. */
+  listMcpServers(): Promise<McpServerList> {
+    return this.request("GET", "/v1/mcp/servers");
+  }
+
+  /** `POST /v1/mcp/servers/reload`: re-read the MCP configuration. */
+  async reloadMcpServers(): Promise<void> {
+    await this.request("POST", "/v1/mcp/servers/reload");
+  }
+
+  /** `GET /v1/mcp/resources`: resources of every ready server. */
+  listMcpResources(): Promise<McpResourceList> {
+    return this.request("GET", "/v1/mcp/resources");
+  }
+
+  /** `GET /v1/workflows` (no generated answer type yet, so the body is returned as is). */
+  listWorkflows(): Promise<unknown> {
+    return this.request("GET", "/v1/workflows");
+  }
+
+  /** `POST /v1/contexts/{id}/workflows/{name}/run`. */
+  runWorkflow(id: string, name: string, parameters: Record<string, unknown> = {}): Promise<unknown> {
+    return this.request("POST", `/v1/contexts/${enc(id)}/workflows/${enc(name)}/run`, { parameters });
+  }
+
+  /** `POST /v1/contexts/{id}/workflows/executions/{eid}/{pause|resume|cancel}`. */
+  async controlWorkflow(id: string, executionId: string, action: WorkflowControl): Promise<void> {
+    await this.request(
+      "POST",
+      `/v1/contexts/${enc(id)}/workflows/executions/${enc(executionId)}/${action}`,
+    );
+  }
+
+  private async request<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    expect: "json" | "text" = "json",
+  ): Promise<T> {
+    const headers: Record<string, string> = { Accept: "application/json", ...this.authHeaders() };
+    const init: RequestInit = { method, headers };
+    if (body !== undefined) {
+      headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    let res: Response;
+    try {
+      res = await this.fetchImpl(`${this.baseUrl}${path}`, init);
+    } catch (err) {
+      throw new ApiRequestError(0, "network_error", `Cannot reach the server: ${describe(err)}`);
+    }
+    const text = await res.text().catch(() => "");
+    if (!res.ok) {
+      throw errorFrom(res.status, text);
+    }
+    if (expect === "text") {
+      return text as T;
+    }
+    if (text.trim() === "") {
+      return undefined as T;
+    }
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new ApiRequestError(
+        res.status,
+        "bad_response",
+        `${method} ${path} answered ${res.status} with a body that is not JSON`,
+      );
+    }
+  }
+}
+
+/** Turns a failed answer into an {@link ApiRequestError}, reading Braid's error body when there is one. */
+export function errorFrom(status: number, text: string): ApiRequestError {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    const body = isRecord(parsed) && isRecord(parsed.error) ? parsed.error : undefined;
+    if (body && typeof body.code === "string" && typeof body.message === "string") {
+      const e = body as ApiErrorBody;
+      return new ApiRequestError(status, e.code, e.message, e.field);
+    }
+  } catch {
+    // Not JSON: fall through to a generic error that keeps the text.
+  }
+  const snippet = text.trim().slice(0, 200);
+  return new ApiRequestError(
+    status,
+    "bad_response",
+    `The server answered ${status}${snippet ? `: ${snippet}` : ""}`,
+  );
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function enc(segment: string): string {
+  return encodeURIComponent(segment);
+}
+
+function search(query: MessageQuery): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== "") {
+      params.set(key, String(value));
+    }
+  }
+  const s = params.toString();
+  return s ? `?${s}` : "";
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,311 @@
+// The SSE client for `GET /v1/contexts/{id}/events`. It is fetch-based rather than EventSource so
+// that it can send the bearer token, and so that reconnection is ours: it remembers the last
+// `id:` it saw and, after any drop, reconnects by itself with `Last-Event-ID`, so the server
+// replays what was missed.
+
+import type { ContextEvent } from "../generated/protocol";
+
+/** The SSE event names the server sends, one per `ContextEvent` variant. */
+export const EVENT_NAMES = [
+  "context_update",
+  "content_delta",
+  "content_final",
+  "error",
+  "heartbeat",
+] as const satisfies readonly ContextEvent["type"][];
+
+/** One event as received: its SSE `id:` (the context's event sequence) and the event. */
+export interface ReceivedEvent {
+  /** The `id:` line parsed as a number; undefined when the server sent none. */
+  id: number | undefined;
+  /** The event, tagged by `type` (the SSE event name). */
+  event: ContextEvent;
+}
+
+/** Where the connection stands. */
+export type StreamStatus =
+  | { type: "connecting"; attempt: number }
+  | { type: "open" }
+  | { type: "reconnecting"; attempt: number; delayMs: number; reason: string }
+  | { type: "closed"; reason: string };
+
+/** One raw SSE message, before it is interpreted. */
+export interface SseMessage {
+  /** The `event:` name; `message` when absent. */
+  event: string;
+  /** The `data:` lines joined by newlines. */
+  data: string;
+  /** The `id:` value, when the message had one. */
+  id: string | undefined;
+  /** The `retry:` value in milliseconds, when given. */
+  retry: number | undefined;
+}
+
+/**
+ * An incremental parser of the `text/event-stream` format: feed it text in any pieces and it
+ * returns every message completed so far.
+ */
+export class SseParser {
+  private buffer = "";
+  private event = "";
+  private data: string[] = [];
+  private id: string | undefined;
+  private retry: number | undefined;
+  private sawCr = false;
+
+  /** Adds a piece of the stream; returns the messages it completed. */
+  push(chunk: string): SseMessage[] {
+    let text = chunk;
+    // A CRLF split across two chunks: the LF belongs to the line already ended by CR.
+    if (this.sawCr && text.startsWith("\n")) {
+      text = text.slice(1);
+    }
+    this.sawCr = text.endsWith("\r");
+    this.buffer += text;
+    const out: SseMessage[] = [];
+    const lines = this.buffer.split(/\r\n|\r|\n/);
+    this.buffer = lines.pop() ?? "";
+    for (const line of lines) {
+      const msg = this.line(line);
+      if (msg) {
+        out.push(msg);
+      }
+    }
+    return out;
+  }
+
+  private line(line: string): SseMessage | undefined {
+    if (line === "") {
+      if (this.data.length === 0 && this.event === "") {
+        return undefined;
+      }
+      const msg: SseMessage = {
+        event: this.event || "message",
+        data: this.data.join("\n"),
+        id: this.id,
+        retry: this.retry,
+      };
+      this.event = "";
+      this.data = [];
+      this.retry = undefined;
+      // The id persists across messages, as the spec says (the last event id).
+      return msg;
+    }
+    if (line.startsWith(":")) {
+      return undefined;
+    }
+    const colon = line.indexOf(":");
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? "" : line.slice(colon + 1);
+    if (value.startsWith(" ")) {
+      value = value.slice(1);
+    }
+    switch (field) {
+      case "event":
+        this.event = value;
+        break;
+      case "data":
+        this.data.push(value);
+        break;
+      case "id":
+        if (!value.includes("\0")) {
+          this.id = value;
+        }
+        break;
+      case "retry":
+        if (/^\d+$/.test(value)) {
+          this.retry = Number(value);
+        }
+        break;
+      default:
+        break;
+    }
+    return undefined;
+  }
+}
+
+/**
+ * Interprets one SSE message as a `ContextEvent`. The data is the event's JSON, with or without
+ * its `type` tag; the SSE event name is authoritative. Returns an error string for anything else.
+ */
+export function toContextEvent(msg: SseMessage): ReceivedEvent | string {
+  const name = msg.event;
+  if (!(EVENT_NAMES as readonly string[]).includes(name)) {
+    return `unknown event name "${name}"`;
+  }
+  let data: unknown;
+  try {
+    data = msg.data === "" ? {} : JSON.parse(msg.data);
+  } catch {
+    return `event "${name}" has data that is not JSON`;
+  }
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    return `event "${name}" has data that is not a JSON object`;
+  }
+  const idNum = msg.id === undefined || msg.id === "" ? undefined : Number(msg.id);
+  const event = { ...(data as Record<string, unknown>), type: name } as ContextEvent;
+  return { id: idNum !== undefined && Number.isFinite(idNum) ? idNum : undefined, event };
+}
+
+/** Options of {@link EventStream}. */
+export interface EventStreamOptions {
+  /** The events URL without a replay position. */
+  url: string;
+  /** Replay after this event id on the first connection (`?after=`); live when absent. */
+  after?: number;
+  /** Extra headers (the bearer token). */
+  headers?: Record<string, string>;
+  /** Called with every event, in order. */
+  onEvent: (e: ReceivedEvent) => void;
+  /** Called whenever the connection's status changes. */
+  onStatus?: (s: StreamStatus) => void;
+  /** Called when the stream carries something that is not a valid event. */
+  onProtocolWarning?: (problem: string) => void;
+  /** The fetch to use (tests pass their own). */
+  fetch?: typeof fetch;
+  /** Delay before reconnect attempt n (1-based); exponential up to 10 s by default. */
+  backoffMs?: (attempt: number) => number;
+  /** How to wait (tests pass an immediate one). */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/** A live subscription to a context's events that reconnects by itself until closed. */
+export class EventStream {
+  private readonly opts: EventStreamOptions;
+  private readonly abort = new AbortController();
+  private lastId: number | undefined;
+  private serverRetryMs: number | undefined;
+  /** Resolves when the stream has stopped for good (closed, or refused by the server). */
+  readonly done: Promise<void>;
+
+  constructor(opts: EventStreamOptions) {
+    this.opts = opts;
+    this.lastId = opts.after;
+    this.done = this.run();
+  }
+
+  /** The last event id seen (what a reconnect sends as `Last-Event-ID`). */
+  get lastEventId(): number | undefined {
+    return this.lastId;
+  }
+
+  /** Stops the stream; no more events or reconnects. */
+  close(): void {
+    this.abort.abort();
+  }
+
+  private status(s: StreamStatus): void {
+    this.opts.onStatus?.(s);
+  }
+
+  private async run(): Promise<void> {
+    const fetchImpl = this.opts.fetch ?? ((i, init) => globalThis.fetch(i, init));
+    const sleep = this.opts.sleep ?? abortableSleep;
+    const backoff = this.opts.backoffMs ?? ((n: number) => Math.min(10_000, 500 * 2 ** (n - 1)));
+    let failures = 0;
+    let first = true;
+    while (!this.abort.signal.aborted) {
+      this.status({ type: "connecting", attempt: failures + 1 });
+      let reason: string;
+      try {
+        const headers: Record<string, string> = {
+          Accept: "text/event-stream",
+          ...(this.opts.headers ?? {}),
+        };
+        let url = this.opts.url;
+        if (first && this.lastId !== undefined) {
+          url += `${url.includes("?") ? "&" : "?"}after=${this.lastId}`;
+        } else if (this.lastId !== undefined) {
+          headers["Last-Event-ID"] = String(this.lastId);
+        }
+        first = false;
+        const res = await fetchImpl(url, { headers, signal: this.abort.signal });
+        if (!res.ok || !res.body) {
+          // 4xx will not get better by retrying (unknown context, bad token): stop.
+          if (res.status >= 400 && res.status < 500) {
+            const text = await res.text().catch(() => "");
+            this.status({ type: "closed", reason: `the server refused the stream (${res.status}) ${text}`.trim() });
+            return;
+          }
+          reason = `the server answered ${res.status}`;
+        } else {
+          this.status({ type: "open" });
+          const gotAny = await this.consume(res.body);
+          if (gotAny) {
+            failures = 0;
+          }
+          reason = "the stream ended";
+        }
+      } catch (err) {
+        if (this.abort.signal.aborted) {
+          break;
+        }
+        reason = err instanceof Error ? err.message : String(err);
+      }
+      if (this.abort.signal.aborted) {
+        break;
+      }
+      failures += 1;
+      const delayMs = this.serverRetryMs ?? backoff(failures);
+      this.status({ type: "reconnecting", attempt: failures, delayMs, reason });
+      try {
+        await sleep(delayMs, this.abort.signal);
+      } catch {
+        break;
+      }
+    }
+    this.status({ type: "closed", reason: "closed by the page" });
+  }
+
+  /** Reads one connection to its end; returns whether any event arrived. */
+  private async consume(body: ReadableStream<Uint8Array>): Promise<boolean> {
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    const parser = new SseParser();
+    let gotAny = false;
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) {
+          break;
+        }
+        for (const msg of parser.push(decoder.decode(value, { stream: true }))) {
+          gotAny = true;
+          if (msg.retry !== undefined) {
+            this.serverRetryMs = msg.retry;
+          }
+          const parsed = toContextEvent(msg);
+          if (typeof parsed === "string") {
+            this.opts.onProtocolWarning?.(parsed);
+            continue;
+          }
+          if (parsed.id !== undefined) {
+            this.lastId = parsed.id;
+          }
+          this.opts.onEvent(parsed);
+        }
+      }
+    } finally {
+      reader.releaseLock();
+    }
+    return gotAny;
+  }
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(new Error("aborted"));
+      return;
+    }
+    const t = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(new Error("aborted"));
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -1,0 +1,124 @@
+import { describe, expect, it, vi } from "vitest";
+import { conversationReducer, initialConversation, isBusy, visibleText, type ConversationAction, type ConversationState } from "./reducer";
+import { delta, final, textMsg, update } from "../test/fixtures";
+
+function run(actions: ConversationAction[], from: ConversationState = initialConversation): ConversationState {
+  return actions.reduce(conversationReducer, from);
+}
+const ev = (received: ReturnType<typeof delta>): ConversationAction => ({ type: "event", received });
+
+describe("streaming", () => {
+  it("appends deltas chunk by chunk to the message they name", () => {
+    const s = run([
+      ev(update(1, { type: "awaiting_llm_first_chunk" }, { type: "created", message_id: "m1", kind: "text", role: "assistant" })),
+      ev(delta(2, "m1", 1, "Hel")),
+      ev(delta(3, "m1", 2, "lo, ")),
+      ev(delta(4, "m2", 1, "other")),
+      ev(delta(5, "m1", 3, "world")),
+    ]);
+    expect(s.entries.map((e) => [e.id, e.streamed])).toEqual([
+      ["m1", "Hello, world"],
+      ["m2", "other"],
+    ]);
+    expect(s.entries[0]?.status).toBe("streaming");
+    expect(visibleText(s.entries[0]!)).toBe("Hello, world");
+  });
+
+  it("shows streamed text until the stored content is loaded, then the stored content", () => {
+    let s = run([ev(delta(1, "m1", 1, "partial")), ev(final(2, "m1", 1))]);
+    expect(s.entries[0]?.final).toBe(true);
+    expect(visibleText(s.entries[0]!)).toBe("partial");
+    s = conversationReducer(s, { type: "messages_loaded", messages: [textMsg("m1", "partial and complete")] });
+    expect(visibleText(s.entries[0]!)).toBe("partial and complete");
+  });
+
+  it("asks for a reload when a delta sequence has a gap", () => {
+    const s = run([ev(delta(1, "m1", 1, "a")), ev(delta(2, "m1", 3, "c"))]);
+    expect(s.changes).toBe(1);
+    expect(s.entries[0]?.streamed).toBe("ac");
+  });
+});
+
+describe("reconnect", () => {
+  it("ignores replayed events at or below the last event id", () => {
+    const first = [ev(delta(7, "m1", 1, "one ")), ev(delta(8, "m1", 2, "two "))];
+    // After a reconnect with Last-Event-ID the server may resend 8; 9 is new.
+    const s = run([...first, ev(delta(8, "m1", 2, "two ")), ev(delta(9, "m1", 3, "three"))]);
+    expect(s.entries[0]?.streamed).toBe("one two three");
+    expect(s.lastEventId).toBe(9);
+  });
+
+  it("ignores a delta whose sequence was already applied even without event ids", () => {
+    const s = run([ev(delta(undefined, "m1", 1, "x")), ev(delta(undefined, "m1", 1, "x")), ev(delta(undefined, "m1", 2, "y"))]);
+    expect(s.entries[0]?.streamed).toBe("xy");
+  });
+
+  it("does not repeat a replayed error", () => {
+    const err = { id: 4, event: { type: "error" as const, context_id: "c1", code: "llm_unavailable" as const, message: "down", recoverable: true } };
+    const s = run([ev(err), ev(err)]);
+    expect(s.errors).toHaveLength(1);
+    expect(s.errors[0]?.hint).toMatch(/could not be reached/);
+  });
+});
+
+describe("message lifecycle", () => {
+  it("adds a created message, changes its status, completes it, and asks for reloads", () => {
+    let s = run([ev(update(1, { type: "parsing_tool_calls" }, { type: "created", message_id: "t1", kind: "tool_request", role: "assistant" }))]);
+    expect(s.entries).toMatchObject([{ id: "t1", kind: "tool_request", status: "pending" }]);
+    expect(s.changes).toBe(1);
+    s = run([ev(update(2, { type: "awaiting_tool_approval", pending_requests: ["call_1"], tool_names: ["read_file"] }, { type: "status_changed", message_id: "t1", kind: "tool_request", status: "processing" }))], s);
+    expect(s.entries[0]?.status).toBe("processing");
+    expect(s.state.type).toBe("awaiting_tool_approval");
+    s = run([ev(update(3, { type: "idle" }, { type: "completed", message_id: "t1", kind: "tool_request" }))], s);
+    expect(s.entries[0]?.status).toBe("complete");
+    expect(s.changes).toBe(3);
+    expect(s.state).toEqual({ type: "idle" });
+  });
+
+  it("does not add a created message twice", () => {
+    const created = { type: "created" as const, message_id: "m1", kind: "text" as const, role: "user" as const };
+    const s = run([ev(update(1, { type: "processing_user_message" }, created)), ev(update(2, { type: "processing_user_message" }, created))]);
+    expect(s.entries).toHaveLength(1);
+  });
+
+  it("keeps a live message the loaded list does not hold yet, after the loaded ones", () => {
+    let s = run([ev(delta(1, "live", 1, "streaming"))]);
+    s = conversationReducer(s, { type: "messages_loaded", messages: [textMsg("a", "first", { role: "user" })] });
+    expect(s.entries.map((e) => e.id)).toEqual(["a", "live"]);
+  });
+
+  it("keeps an unknown kind from the server as an entry with that kind", () => {
+    const odd = { ...textMsg("u1", "x"), kind: "hologram", data: { beams: 3 } } as unknown as ReturnType<typeof textMsg>;
+    const s = conversationReducer(initialConversation, { type: "messages_loaded", messages: [odd] });
+    expect(s.entries[0]?.kind).toBe("hologram");
+  });
+
+  it("ignores an event type it does not know, with a warning", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const odd = { id: 1, event: { type: "teleport" } } as unknown as ReturnType<typeof delta>;
+    const s = run([ev(odd)]);
+    expect(s.entries).toEqual([]);
+    expect(warn).toHaveBeenCalled();
+    warn.mockRestore();
+  });
+});
+
+describe("state", () => {
+  it("tracks the current state from each update and reports whether it is busy", () => {
+    const s = run([ev(update(1, { type: "executing_tool", tool_name: "read_file", index: 2, total: 5, attempt: 1 }))]);
+    expect(s.state.type).toBe("executing_tool");
+    expect(isBusy(s.state)).toBe(true);
+    expect(isBusy({ type: "awaiting_tool_approval", pending_requests: [], tool_names: [] })).toBe(false);
+    expect(isBusy({ type: "idle" })).toBe(false);
+  });
+
+  it("keeps at most five errors and lets one be dismissed", () => {
+    let s = initialConversation;
+    for (let i = 1; i <= 7; i++) {
+      s = conversationReducer(s, { type: "event", received: { id: i, event: { type: "error", context_id: "c1", code: "timeout", message: `e${i}`, recoverable: true } } });
+    }
+    expect(s.errors.map((e) => e.message)).toEqual(["e3", "e4", "e5", "e6", "e7"]);
+    s = conversationReducer(s, { type: "error_dismissed", index: 0 });
+    expect(s.errors[0]?.message).toBe("e4");
+  });
+});

@@ -1,0 +1,271 @@
+// The conversation view state, and the pure reducer that builds it from loaded messages and the
+// event stream. The stream may replay events after a reconnect, so everything here is idempotent
+// per event id and per delta sequence.
+
+import type {
+  ContextEvent,
+  ContextState,
+  ErrorCode,
+  Message,
+  MessageId,
+  MessageStatus,
+  MessageUpdate,
+} from "../generated/protocol";
+import type { ReceivedEvent, StreamStatus } from "../api/events";
+import { hintFor } from "./indicator";
+
+/** One message in the view: what is known of it so far. */
+export interface Entry {
+  /** Its id. */
+  id: MessageId;
+  /** Its kind as sent; may be a kind this build does not know. */
+  kind: string;
+  /** Its role as sent. */
+  role: string;
+  /** Its lifecycle status. */
+  status: MessageStatus;
+  /** The full message, once loaded from the server. */
+  message: Message | undefined;
+  /** Text that arrived by `content_delta`, in order. */
+  streamed: string;
+  /** The last delta sequence applied (0 before any). */
+  lastDelta: number;
+  /** Whether `content_final` arrived. */
+  final: boolean;
+}
+
+/** An error shown to the person, with what they can do. */
+export interface ShownError {
+  /** The server's code. */
+  code: ErrorCode | string;
+  /** What happened. */
+  message: string;
+  /** Whether retrying or continuing can succeed. */
+  recoverable: boolean;
+  /** What the person can do. */
+  hint: string;
+  /** The event id it came with, so replays do not repeat it. */
+  eventId: number | undefined;
+}
+
+/** The conversation as the UI shows it. */
+export interface ConversationState {
+  /** The messages, oldest first. */
+  entries: Entry[];
+  /** The context's current state. */
+  state: ContextState;
+  /** The last event id applied; events at or below it are replays and are ignored. */
+  lastEventId: number | undefined;
+  /** Errors not yet dismissed, oldest first. */
+  errors: ShownError[];
+  /** The event stream's connection. */
+  connection: StreamStatus | undefined;
+  /**
+   * Counts message changes the event stream announced without their content (a new tool
+   * request, a completed message): the view reloads the messages whenever it changes.
+   */
+  changes: number;
+}
+
+/** What can happen to the conversation view. */
+export type ConversationAction =
+  | { type: "reset" }
+  | { type: "messages_loaded"; messages: Message[] }
+  | { type: "state_loaded"; state: ContextState }
+  | { type: "event"; received: ReceivedEvent }
+  | { type: "connection"; status: StreamStatus }
+  | { type: "error_dismissed"; index: number }
+  | { type: "local_error"; code: string; message: string };
+
+/** The view before anything is loaded. */
+export const initialConversation: ConversationState = {
+  entries: [],
+  state: { type: "idle" },
+  lastEventId: undefined,
+  errors: [],
+  connection: undefined,
+  changes: 0,
+};
+
+const MAX_ERRORS = 5;
+
+/** Applies one action; never mutates its input. */
+export function conversationReducer(
+  s: ConversationState,
+  action: ConversationAction,
+): ConversationState {
+  switch (action.type) {
+    case "reset":
+      return initialConversation;
+    case "messages_loaded":
+      return { ...s, entries: mergeLoaded(s.entries, action.messages) };
+    case "state_loaded":
+      return { ...s, state: action.state };
+    case "connection":
+      return { ...s, connection: action.status };
+    case "error_dismissed":
+      return { ...s, errors: s.errors.filter((_, i) => i !== action.index) };
+    case "local_error":
+      return pushError(s, {
+        code: action.code,
+        message: action.message,
+        recoverable: true,
+        hint: hintFor(action.code),
+        eventId: undefined,
+      });
+    case "event":
+      return applyEvent(s, action.received);
+  }
+}
+
+function applyEvent(s: ConversationState, received: ReceivedEvent): ConversationState {
+  const { id, event } = received;
+  if (id !== undefined && s.lastEventId !== undefined && id <= s.lastEventId) {
+    return s;
+  }
+  const next = id === undefined ? s : { ...s, lastEventId: id };
+  return applyContextEvent(next, event);
+}
+
+function applyContextEvent(s: ConversationState, event: ContextEvent): ConversationState {
+  switch (event.type) {
+    case "heartbeat":
+      return s;
+    case "context_update": {
+      const withState = { ...s, state: event.current_state };
+      return event.message_update ? applyMessageUpdate(withState, event.message_update) : withState;
+    }
+    case "content_delta": {
+      const existing = s.entries.find((e) => e.id === event.message_id);
+      const entry = existing ?? newEntry(event.message_id, "text", "assistant", "streaming");
+      if (event.sequence <= entry.lastDelta) {
+        return s;
+      }
+      // A gap means pieces were lost: the final content will be reloaded from the server.
+      const gap = event.sequence !== entry.lastDelta + 1;
+      const updated: Entry = {
+        ...entry,
+        streamed: entry.streamed + event.delta,
+        lastDelta: event.sequence,
+        status: entry.status === "pending" || entry.status === "processing" ? "streaming" : entry.status,
+      };
+      return { ...upsert(s, updated), changes: gap ? s.changes + 1 : s.changes };
+    }
+    case "content_final": {
+      const existing = s.entries.find((e) => e.id === event.message_id);
+      const entry = existing ?? newEntry(event.message_id, "text", "assistant", "streaming");
+      return { ...upsert(s, { ...entry, final: true }), changes: s.changes + 1 };
+    }
+    case "error":
+      return pushError(s, {
+        code: event.code,
+        message: event.message,
+        recoverable: event.recoverable,
+        hint: hintFor(event.code),
+        eventId: s.lastEventId,
+      });
+    default:
+      return unknownEvent(s, event);
+  }
+}
+
+function unknownEvent(s: ConversationState, event: never): ConversationState {
+  console.warn("braid: ignoring an event this version does not know", event);
+  return s;
+}
+
+function applyMessageUpdate(s: ConversationState, u: MessageUpdate): ConversationState {
+  const existing = s.entries.find((e) => e.id === u.message_id);
+  switch (u.type) {
+    case "created": {
+      if (existing) {
+        return s;
+      }
+      return { ...upsert(s, newEntry(u.message_id, u.kind, u.role, "pending")), changes: s.changes + 1 };
+    }
+    case "status_changed": {
+      const entry = existing ?? newEntry(u.message_id, u.kind, "assistant", u.status);
+      return { ...upsert(s, { ...entry, status: u.status }), changes: s.changes + 1 };
+    }
+    case "completed": {
+      const entry = existing ?? newEntry(u.message_id, u.kind, "assistant", "complete");
+      return { ...upsert(s, { ...entry, status: "complete" }), changes: s.changes + 1 };
+    }
+  }
+}
+
+function newEntry(id: MessageId, kind: string, role: string, status: MessageStatus): Entry {
+  return { id, kind, role, status, message: undefined, streamed: "", lastDelta: 0, final: false };
+}
+
+function upsert(s: ConversationState, entry: Entry): ConversationState {
+  const i = s.entries.findIndex((e) => e.id === entry.id);
+  if (i === -1) {
+    return { ...s, entries: [...s.entries, entry] };
+  }
+  const entries = s.entries.slice();
+  entries[i] = entry;
+  return { ...s, entries };
+}
+
+function pushError(s: ConversationState, e: ShownError): ConversationState {
+  return { ...s, errors: [...s.errors, e].slice(-MAX_ERRORS) };
+}
+
+/**
+ * The loaded list is the server's truth for order and content. What streamed in is kept for
+ * messages still streaming, and messages the stream announced but the answer does not hold yet
+ * (created after the list was read) stay at the end.
+ */
+function mergeLoaded(current: Entry[], messages: Message[]): Entry[] {
+  const byId = new Map(current.map((e) => [e.id, e]));
+  const loadedIds = new Set<string>();
+  const out: Entry[] = [];
+  for (const m of messages) {
+    const raw = m as unknown as Record<string, unknown>;
+    if (typeof raw.id !== "string") {
+      console.warn("braid: skipping a message without an id", m);
+      continue;
+    }
+    loadedIds.add(m.id);
+    const prev = byId.get(m.id);
+    out.push({
+      id: m.id,
+      kind: typeof raw.kind === "string" ? raw.kind : "unknown",
+      role: typeof raw.role === "string" ? raw.role : "assistant",
+      status: m.status,
+      message: m,
+      streamed: prev?.streamed ?? "",
+      lastDelta: prev?.lastDelta ?? 0,
+      final: prev?.final ?? false,
+    });
+  }
+  for (const e of current) {
+    if (!loadedIds.has(e.id) && e.message === undefined) {
+      out.push(e);
+    }
+  }
+  return out;
+}
+
+/** The text a `text` entry shows: the stored parts once complete, the streamed text before. */
+export function visibleText(entry: Entry): string {
+  const m = entry.message;
+  const stored =
+    m && m.kind === "text" && Array.isArray(m.data?.parts)
+      ? m.data.parts
+          .filter((p) => p.type === "text")
+          .map((p) => p.text)
+          .join("\n\n")
+      : "";
+  if (entry.streamed === "") {
+    return stored;
+  }
+  const settled = m !== undefined && (m.status === "complete" || m.status === "failed");
+  return settled && stored.length > 0 ? stored : entry.streamed.length >= stored.length ? entry.streamed : stored;
+}
+
+/** Whether anything is running, i.e. the composer should offer "interrupt". */
+export function isBusy(state: ContextState): boolean {
+  return !["idle", "paused", "failed", "awaiting_tool_approval", "awaiting_user_answer"].includes(state.type);
+}
