@@ -1,0 +1,142 @@
+// One message in the conversation: its header (role, status, "branch from here") and the card
+// for its kind. Any kind this build does not know, or data that breaks a card, falls back to text.
+
+import { Component, type ReactNode } from "react";
+import type { KindName, Message } from "../generated/protocol";
+import { visibleText, type Entry } from "../conversation/reducer";
+import { useCardActions } from "./actions";
+import { TextCard } from "./TextCard";
+import { McpToolRequestCard, McpToolResultCard, ToolRequestCard, ToolResultCard } from "./ToolCards";
+import { PlanCard } from "./PlanCard";
+import { QuestionCard } from "./QuestionCard";
+import { FileReferenceCard, ImageCard, McpResourceCard, ProjectStructureCard } from "./ContentCards";
+import { ProcessingNote, SystemControlDivider, WorkflowCard } from "./NoticeCards";
+import { UnknownCard } from "./UnknownCard";
+
+/** Kinds this build renders with their own card (`unknown` goes to the fallback). */
+export const KNOWN_KINDS: ReadonlySet<string> = new Set<KindName>([
+  "text",
+  "image",
+  "file_reference",
+  "project_structure",
+  "tool_request",
+  "tool_result",
+  "mcp_tool_request",
+  "mcp_tool_result",
+  "mcp_resource",
+  "workflow_execution",
+  "system_control",
+  "processing",
+  "plan",
+  "question",
+]);
+
+/** Options that come from the conversation around a message. */
+export interface MessageViewOptions {
+  /** Switches the view to the full history (offered by a summary marker). */
+  onShowFullHistory?: () => void;
+}
+
+/** The card for a loaded message. */
+function KindCard({ entry, message, options }: { entry: Entry; message: Message; options: MessageViewOptions }) {
+  switch (message.kind) {
+    case "text": {
+      const streaming = entry.status === "streaming" && !entry.final;
+      const text = visibleText(entry);
+      const reasoning = message.data.parts.filter((p) => p.type === "reasoning");
+      return <TextCard parts={[...reasoning, { type: "text", text }]} streaming={streaming} />;
+    }
+    case "image":
+      return <ImageCard data={message.data} />;
+    case "file_reference":
+      return <FileReferenceCard data={message.data} />;
+    case "project_structure":
+      return <ProjectStructureCard data={message.data} />;
+    case "tool_request":
+      return <ToolRequestCard calls={message.data.calls} />;
+    case "tool_result":
+      return <ToolResultCard data={message.data} />;
+    case "mcp_tool_request":
+      return <McpToolRequestCard data={message.data} />;
+    case "mcp_tool_result":
+      return <McpToolResultCard data={message.data} />;
+    case "mcp_resource":
+      return <McpResourceCard data={message.data} />;
+    case "workflow_execution":
+      return <WorkflowCard data={message.data} />;
+    case "system_control":
+      return <SystemControlDivider data={message.data} {...options} />;
+    case "processing":
+      return <ProcessingNote data={message.data} />;
+    case "plan":
+      return <PlanCard plan={message.data} />;
+    case "question":
+      return <QuestionCard id={message.id} question={message.data} />;
+    default: {
+      const raw = message as unknown as { kind: unknown; data: unknown };
+      return <UnknownCard id={entry.id} kind={String(raw.kind)} data={raw.data} />;
+    }
+  }
+}
+
+/** Catches a card that throws on malformed data and shows the message as text instead. */
+class CardBoundary extends Component<{ entry: Entry; children: ReactNode }, { failed: string | null }> {
+  override state = { failed: null as string | null };
+  static getDerivedStateFromError(err: unknown) {
+    return { failed: err instanceof Error ? err.message : String(err) };
+  }
+  override render() {
+    if (this.state.failed !== null) {
+      const raw = this.props.entry.message as unknown as { data?: unknown } | undefined;
+      return (
+        <UnknownCard
+          id={this.props.entry.id}
+          kind={this.props.entry.kind}
+          data={raw?.data}
+          reason={`data its "${this.props.entry.kind}" card cannot show (${this.state.failed})`}
+        />
+      );
+    }
+    return this.props.children;
+  }
+}
+
+const NOTICE_KINDS = new Set(["system_control", "processing"]);
+
+/** One message: header and card. */
+export function MessageView({ entry, options = {} }: { entry: Entry; options?: MessageViewOptions }) {
+  const { branchFrom } = useCardActions();
+  let body: ReactNode;
+  if (entry.message) {
+    body = KNOWN_KINDS.has(entry.kind) ? (
+      <KindCard entry={entry} message={entry.message} options={options} />
+    ) : (
+      <UnknownCard id={entry.id} kind={entry.kind} data={(entry.message as unknown as { data?: unknown }).data} />
+    );
+  } else if (entry.kind === "text" || entry.streamed !== "") {
+    body = <TextCard parts={[{ type: "text", text: entry.streamed }]} streaming={!entry.final} />;
+  } else {
+    body = <div className="card muted">Loading {entry.kind.replace(/_/g, " ")}…</div>;
+  }
+  if (NOTICE_KINDS.has(entry.kind) && entry.message) {
+    return (
+      <li className="message notice" data-kind={entry.kind} data-id={entry.id}>
+        <CardBoundary entry={entry}>{body}</CardBoundary>
+      </li>
+    );
+  }
+  return (
+    <li className={`message role-${entry.role}`} data-kind={entry.kind} data-id={entry.id} aria-label={`${entry.role} message`}>
+      <div className="message-head">
+        <span className="role">{entry.role}</span>
+        {entry.status !== "complete" && <span className={`badge status-${entry.status}`}>{entry.status}</span>}
+        {branchFrom && entry.message && (
+          <button type="button" className="btn btn-link branch-here" onClick={() => branchFrom(entry.id)}>
+            Branch from here
+          </button>
+        )}
+      </div>
+      <CardBoundary entry={entry}>{body}</CardBoundary>
+    </li>
+  );
+}

@@ -1,0 +1,31 @@
+// What a message card may do, given to cards through React context so that they stay thin: each
+// action is one API call on the conversation's context.
+
+import { createContext, useContext } from "react";
+import type { ApiClient } from "../api/client";
+
+/** The conversation a card lives in, and how it acts on it. */
+export interface CardActions {
+  /** The API client. */
+  api: ApiClient;
+  /** The context the messages belong to. */
+  contextId: string;
+  /** Shows a failed action to the person. */
+  reportError: (err: unknown) => void;
+  /** Starts "branch from here" on a message. */
+  branchFrom?: (messageId: string) => void;
+}
+
+const Ctx = createContext<CardActions | null>(null);
+
+/** Provides the actions to every card below. */
+export const CardActionsProvider = Ctx.Provider;
+
+/** The actions of the conversation this card is in. */
+export function useCardActions(): CardActions {
+  const a = useContext(Ctx);
+  if (!a) {
+    throw new Error("message cards must be rendered inside a CardActionsProvider");
+  }
+  return a;
+}

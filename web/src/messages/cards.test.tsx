@@ -1,0 +1,266 @@
+import { describe, expect, it, vi } from "vitest";
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { Message } from "../generated/protocol";
+import type { Entry } from "../conversation/reducer";
+import { MessageView } from "./MessageView";
+import { msg, textMsg } from "../test/fixtures";
+import { renderCard } from "../test/render";
+import { EXECUTE_TEXT } from "./PlanCard";
+
+function entryOf(m: Message, extra: Partial<Entry> = {}): Entry {
+  const raw = m as unknown as { kind: string };
+  return { id: m.id, kind: raw.kind, role: m.role, status: m.status, message: m, streamed: "", lastDelta: 0, final: false, ...extra };
+}
+function view(m: Message, opts: Parameters<typeof renderCard>[1] = {}, extra: Partial<Entry> = {}) {
+  return renderCard(<ul><MessageView entry={entryOf(m, extra)} /></ul>, opts);
+}
+
+describe("text", () => {
+  it("renders Markdown with highlighted code", () => {
+    const { container } = view(textMsg("m1", "Some **bold** text\n\n```rust\nfn main() { let x = 1; }\n```"));
+    expect(screen.getByText("bold").tagName).toBe("STRONG");
+    const code = container.querySelector("pre code.language-rust");
+    expect(code).not.toBeNull();
+    expect(code?.querySelector(".hljs-keyword")?.textContent).toBe("fn");
+  });
+
+  it("does not render raw HTML from the model", () => {
+    const { container } = view(textMsg("m1", "<img src=x onerror=alert(1)> hi"));
+    expect(container.querySelector("img")).toBeNull();
+  });
+
+  it("shows streamed text with a streaming marker before the message is loaded", () => {
+    renderCard(<ul><MessageView entry={{ id: "s", kind: "text", role: "assistant", status: "streaming", message: undefined, streamed: "Hello wor", lastDelta: 2, final: false }} /></ul>);
+    expect(screen.getByText("Hello wor")).toBeTruthy();
+    expect(screen.getByLabelText("streaming")).toBeTruthy();
+  });
+});
+
+describe("tool request", () => {
+  const req = msg("t1", "tool_request", {
+    calls: [
+      { id: "call_1", name: "read_file", arguments: { path: "src/lib.rs" }, approval_status: "pending" },
+      { id: "call_2", name: "list_dir", arguments: { path: "." }, approval_status: "approved" },
+    ],
+  });
+
+  it("shows each call's arguments and approval buttons only for pending calls", () => {
+    view(req);
+    expect(screen.getByLabelText("Arguments of read_file").textContent).toContain('"path": "src/lib.rs"');
+    expect(screen.getByRole("group", { name: "Approval for read_file" })).toBeTruthy();
+    expect(screen.queryByRole("group", { name: "Approval for list_dir" })).toBeNull();
+    expect(screen.getByText("approved")).toBeTruthy();
+  });
+
+  it.each([
+    ["Approve", "approve"],
+    ["Deny", "deny"],
+    ["Approve for this session", "approve_for_session"],
+  ])("%s posts the %s decision for that call and disables the buttons", async (label, decision) => {
+    const { calls } = view(req);
+    const group = screen.getByRole("group", { name: "Approval for read_file" });
+    await userEvent.click(within(group).getByRole("button", { name: label }));
+    expect(calls).toEqual([expect.objectContaining({ method: "POST", url: "/v1/contexts/c1/approvals", body: { decisions: [{ call_id: "call_1", decision }] } })]);
+    for (const b of within(group).getAllByRole("button")) expect((b as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("re-enables the buttons and reports the error when the server refuses", async () => {
+    const { errors } = view(req, { answer: () => ({ status: 409, body: { error: { code: "conflict", message: "call_1 is not pending" } } }) });
+    await userEvent.click(screen.getByRole("button", { name: "Approve" }));
+    await waitFor(() => expect(errors).toHaveLength(1));
+    expect(errors[0]).toMatchObject({ code: "conflict" });
+    expect((screen.getByRole("button", { name: "Approve" }) as HTMLButtonElement).disabled).toBe(false);
+  });
+});
+
+describe("tool result", () => {
+  it("is collapsed by default and shows status and duration", () => {
+    const { container } = view(msg("r1", "tool_result", { call_id: "call_1", tool_name: "read_file", duration_ms: 12, status: "success", output: { lines: 3 } }, { role: "tool" }));
+    const details = container.querySelector("details.tool-result") as HTMLDetailsElement;
+    expect(details.open).toBe(false);
+    expect(details.querySelector("summary")?.textContent).toMatch(/read_file.*succeeded.*12 ms/);
+  });
+
+  it("shows a failure's error", () => {
+    view(msg("r2", "tool_result", { call_id: "c", tool_name: "run", duration_ms: 1500, status: "error", error: { message: "exit 1", code: "failed", recoverable: false } }, { role: "tool" }));
+    expect(screen.getByText(/failed · 1.5 s/)).toBeTruthy();
+    expect(screen.getByText(/exit 1/)).toBeTruthy();
+  });
+});
+
+describe("MCP", () => {
+  it("shows an MCP tool call with its server, a plug icon and approval by request id", async () => {
+    const { container, calls } = view(msg("m1", "mcp_tool_request", { server_name: "github", tool_name: "search_issues", called_as: "mcp__github__search_issues", arguments: { q: "bug" }, request_id: "req_9", approval_status: "pending", requested_at: "t" }));
+    expect(screen.getByText("MCP · github")).toBeTruthy();
+    expect(container.querySelector(".tool-request.mcp")).not.toBeNull();
+    expect(container.textContent).toContain("🔌");
+    expect(container.textContent).not.toContain("built-in");
+    await userEvent.click(screen.getByRole("button", { name: "Deny" }));
+    expect(calls[0]?.body).toEqual({ decisions: [{ call_id: "req_9", decision: "deny" }] });
+  });
+
+  it("distinguishes an MCP result from a built-in one", () => {
+    const { container } = view(msg("m2", "mcp_tool_result", { server_name: "fs", tool_name: "read", request_id: "r", executed_at: "t", duration_ms: 4, status: "success", result: { content: [] } }, { role: "tool" }));
+    expect(container.querySelector("details.tool-result.mcp summary")?.textContent).toMatch(/MCP · fs.*read.*succeeded/);
+  });
+
+  it("shows an MCP resource with server and URI", () => {
+    view(msg("m3", "mcp_resource", { server_name: "docs", resource_uri: "file:///readme.md", name: "Readme", content: { type: "text", text: "# hello" }, retrieved_at: "t" }, { role: "user" }));
+    expect(screen.getByText("MCP · docs")).toBeTruthy();
+    expect(screen.getByText("file:///readme.md")).toBeTruthy();
+    expect(screen.getByText("# hello")).toBeTruthy();
+  });
+});
+
+describe("plan", () => {
+  const plan = msg("p1", "plan", {
+    goal: "Add input validation",
+    steps: [
+      { step_number: 1, action: "Read the parser", reason: "to learn it", tools_needed: ["read_file"] },
+      { step_number: 2, action: "Edit it", reason: "to validate", tools_needed: ["write_file", "run_tests"], risks: ["may break callers"] },
+    ],
+  });
+
+  it("shows the goal, numbered steps, tools and highlighted risks", () => {
+    const { container } = view(plan);
+    expect(screen.getByRole("heading", { name: "Add input validation" })).toBeTruthy();
+    const items = container.querySelectorAll("ol.plan-steps > li");
+    expect([...items].map((li) => li.getAttribute("value"))).toEqual(["1", "2"]);
+    expect(screen.getByText("write_file")).toBeTruthy();
+    expect(container.querySelector(".risk")?.textContent).toContain("may break callers");
+  });
+
+  it("Execute switches to act mode and asks the model to execute", async () => {
+    const { calls } = view(plan);
+    await userEvent.click(screen.getByRole("button", { name: "Execute plan" }));
+    await waitFor(() => expect(calls).toHaveLength(2));
+    expect(calls[0]).toMatchObject({ method: "PUT", url: "/v1/contexts/c1/mode", body: { mode: "act" } });
+    expect(calls[1]).toMatchObject({ method: "POST", url: "/v1/contexts/c1/messages", body: { payload: { type: "text", text: EXECUTE_TEXT } } });
+  });
+
+  it("Refine sends the person's feedback", async () => {
+    const { calls } = view(plan);
+    await userEvent.click(screen.getByRole("button", { name: "Refine plan" }));
+    await userEvent.type(screen.getByLabelText("What should change?"), "skip step 2");
+    await userEvent.click(screen.getByRole("button", { name: "Send refinement" }));
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]?.body).toEqual({ payload: { type: "text", text: "Refine the plan: skip step 2" } });
+  });
+});
+
+describe("question", () => {
+  const q = (severity: "critical" | "major" | "minor", answer?: string) =>
+    msg("q1", "question", {
+      question: "Overwrite the file?",
+      options: [{ label: "Yes", value: "yes" }, { label: "No", value: "no" }],
+      severity,
+      default: "no",
+      ...(answer ? { answer: { value: answer, answered_at: "t" } } : {}),
+    });
+
+  it.each(["critical", "major", "minor"] as const)("is styled by its %s severity", (severity) => {
+    const { container } = view(q(severity));
+    expect(container.querySelector(`.question-card.severity-${severity}`)).not.toBeNull();
+  });
+
+  it("sends the chosen option and disables every button after answering", async () => {
+    const { calls } = view(q("critical"));
+    await userEvent.click(screen.getByRole("button", { name: "Yes" }));
+    expect(calls[0]).toMatchObject({ method: "POST", url: "/v1/contexts/c1/messages", body: { payload: { type: "question_answer", question_id: "q1", value: "yes" } } });
+    for (const b of within(screen.getByRole("group", { name: "Answers" })).getAllByRole("button")) expect((b as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByText("Answered: Yes")).toBeTruthy();
+  });
+
+  it("shows a stored answer with the buttons disabled", () => {
+    view(q("minor", "no"));
+    expect(screen.getByText("Answered: No")).toBeTruthy();
+    expect((screen.getByRole("button", { name: "Yes" }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});
+
+describe("image", () => {
+  it("shows the recognition result", () => {
+    view(msg("i1", "image", { source: { type: "url", url: "http://x/a.png" }, recognition_mode: "auto", caption: "a chart", recognition: { method: "ocr", recognized_text: "Total: 42", confidence: 91.4, recognized_at: "t", notice: "vision unavailable, used OCR" } }, { role: "user" }));
+    expect(screen.getByAltText("a chart")).toBeTruthy();
+    expect(screen.getByText("Total: 42")).toBeTruthy();
+    expect(screen.getByText(/OCR \(91% confidence\)/)).toBeTruthy();
+    expect(screen.getByText("vision unavailable, used OCR")).toBeTruthy();
+  });
+
+  it("shows a recognition error and retries by sending the image again", async () => {
+    const { calls } = view(msg("i2", "image", { source: { type: "base64", media_type: "image/png", data: "AAAA" }, recognition_mode: "ocr", error: { message: "tesseract missing", recoverable: true } }, { role: "user" }));
+    expect(screen.getByRole("alert").textContent).toContain("tesseract missing");
+    await userEvent.click(screen.getByRole("button", { name: "Retry recognition" }));
+    expect(calls[0]?.body).toEqual({ payload: { type: "image", source: { type: "base64", media_type: "image/png", data: "AAAA" }, recognition_mode: "ocr" } });
+  });
+});
+
+describe("file reference", () => {
+  it("shows path and range and the resolved excerpt, collapsed", () => {
+    const { container } = view(msg("f1", "file_reference", { path: "src/lib.rs", range: { start_line: 10, end_line: 12 }, resolution: { type: "resolved", content: "10| fn a() {}", total_lines: 80, size_bytes: 2048, resolved_at: "t" } }, { role: "user" }));
+    const details = container.querySelector("details.file-ref") as HTMLDetailsElement;
+    expect(details.open).toBe(false);
+    expect(details.querySelector("summary")?.textContent).toMatch(/src\/lib.rs:10-12.*lines 10–12.*80 lines, 2.0 KiB/);
+    expect(details.querySelector("pre")?.textContent).toBe("10| fn a() {}");
+  });
+
+  it("shows why a reference could not be read", () => {
+    view(msg("f2", "file_reference", { path: "nope.rs", resolution: { type: "failed", error: "no such file" } }, { role: "user" }));
+    expect(screen.getByText(/no such file/)).toBeTruthy();
+  });
+});
+
+describe("notices", () => {
+  it("shows a mode change as a divider", () => {
+    const { container } = view(msg("s1", "system_control", { type: "mode_change", from: "plan", to: "act" }, { role: "user" }));
+    expect(container.querySelector(".divider")?.textContent).toBe("Mode changed from plan to act");
+  });
+
+  it("marks where history was optimized", () => {
+    view(msg("s2", "system_control", { type: "summary", text: "They talked.", replaces: ["a", "b", "c"], tokens_before: 5200, tokens_after: 800 }));
+    expect(screen.getByText("History optimized: 3 earlier messages summarized (5200 → 800 tokens)")).toBeTruthy();
+  });
+
+  it("shows a processing note with progress", () => {
+    view(msg("p", "processing", { activity: "Recognizing image", progress: { done: 1, total: 3 } }));
+    expect(screen.getByRole("status").textContent).toContain("1/3");
+  });
+
+  it("shows workflow progress as step n of m and pauses it", async () => {
+    const { calls } = view(msg("w", "workflow_execution", { workflow_name: "deploy", execution_id: "e7", status: "running", current_step: "build", total_steps: 5, completed_steps: 1, started_at: "t", updated_at: "t" }));
+    expect(screen.getByText(/Step 2 of 5/)).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "Pause" }));
+    expect(calls[0]).toMatchObject({ method: "POST", url: "/v1/contexts/c1/workflows/executions/e7/pause" });
+  });
+});
+
+describe("unknown and malformed", () => {
+  it("shows an unknown kind as text with a console warning", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const odd = { ...textMsg("u1", "x"), kind: "hologram", data: { text: "beam me up" } } as unknown as Message;
+    view(odd);
+    expect(screen.getByText("beam me up")).toBeTruthy();
+    expect(screen.getByText(/Unsupported message kind “hologram”/)).toBeTruthy();
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining("hologram"));
+    warn.mockRestore();
+  });
+
+  it("falls back to text instead of crashing when a known kind has broken data", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const err = vi.spyOn(console, "error").mockImplementation(() => {});
+    const broken = { ...textMsg("b1", "x"), kind: "plan", data: { goal: "g", steps: null } } as unknown as Message;
+    view(broken);
+    expect(screen.getByText(/Unsupported message kind “plan”/)).toBeTruthy();
+    expect(warn).toHaveBeenCalled();
+    warn.mockRestore();
+    err.mockRestore();
+  });
+
+  it("offers branch from here on a message", async () => {
+    const branchFrom = vi.fn();
+    view(textMsg("m5", "hi", { role: "user" }), { branchFrom });
+    await userEvent.click(screen.getByRole("button", { name: "Branch from here" }));
+    expect(branchFrom).toHaveBeenCalledWith("m5");
+  });
+});
