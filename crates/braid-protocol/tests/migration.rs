@@ -5,12 +5,11 @@ use braid_protocol::*;
 use serde_json::{Value, json};
 
 fn fixture(name: &str) -> String {
-    std::fs::read_to_string(format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
-}
-
-fn only<T>(mut v: Vec<T>) -> T {
-    assert_eq!(v.len(), 1);
-    v.remove(0)
+    std::fs::read_to_string(format!(
+        "{}/tests/fixtures/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
 }
 
 #[test]
@@ -28,13 +27,22 @@ fn v0_user_text_becomes_text_and_ignores_unknown_fields() {
 fn v0_tool_calls_become_a_tool_request_with_parsed_arguments() {
     let m = read_message(&fixture("v0_assistant_tool_calls.json")).unwrap();
     assert_eq!(m.role, Role::Assistant);
-    let MessageKind::ToolRequest(req) = &m.kind else { panic!("{:?}", m.kind) };
+    let MessageKind::ToolRequest(req) = &m.kind else {
+        panic!("{:?}", m.kind)
+    };
     assert_eq!(req.calls.len(), 2);
     assert_eq!(req.calls[0].id.as_str(), "call_1");
     assert_eq!(req.calls[0].name, "read_file");
-    assert_eq!(req.calls[0].arguments, json!({"path":"src/lib.rs","start_line":1}));
+    assert_eq!(
+        req.calls[0].arguments,
+        json!({"path":"src/lib.rs","start_line":1})
+    );
     assert_eq!(req.calls[1].arguments, json!({"query":"fn parse"}));
-    assert!(req.calls.iter().all(|c| c.approval_status == ApprovalStatus::Pending));
+    assert!(
+        req.calls
+            .iter()
+            .all(|c| c.approval_status == ApprovalStatus::Pending)
+    );
 }
 
 #[test]
@@ -44,8 +52,12 @@ fn v0_text_with_tool_calls_becomes_two_messages_of_one_turn() {
     assert!(matches!(err, ReadError::Expands { count: 2 }));
     let messages = read_messages(&input).unwrap();
     assert_eq!(messages.len(), 2);
-    assert!(matches!(&messages[0].kind, MessageKind::Text(t) if t.text() == "Let me look at the file."));
-    assert!(matches!(&messages[1].kind, MessageKind::ToolRequest(r) if r.calls[0].id.as_str() == "call_9"));
+    assert!(
+        matches!(&messages[0].kind, MessageKind::Text(t) if t.text() == "Let me look at the file.")
+    );
+    assert!(
+        matches!(&messages[1].kind, MessageKind::ToolRequest(r) if r.calls[0].id.as_str() == "call_9")
+    );
     let turn = messages[0].turn_id().expect("shared turn id");
     assert_eq!(messages[1].turn_id(), Some(turn));
     assert!(messages[0].id < messages[1].id, "order by creation is kept");
@@ -55,12 +67,16 @@ fn v0_text_with_tool_calls_becomes_two_messages_of_one_turn() {
 fn v0_tool_message_becomes_a_tool_result_linked_to_its_call() {
     let m = read_message(&fixture("v0_tool_result.json")).unwrap();
     assert_eq!(m.role, Role::Tool);
-    let MessageKind::ToolResult(r) = &m.kind else { panic!() };
+    let MessageKind::ToolResult(r) = &m.kind else {
+        panic!()
+    };
     assert_eq!(r.call_id.as_str(), "call_1");
     assert_eq!(m.tool_call_id().map(|c| c.as_str()), Some("call_1"));
     assert_eq!(
         r.outcome,
-        ToolOutcome::Success { output: json!("fn parse() -> Ast {}") }
+        ToolOutcome::Success {
+            output: json!("fn parse() -> Ast {}")
+        }
     );
 }
 
@@ -85,10 +101,19 @@ fn v0_conversation_expands_parts_and_names_results_after_their_calls() {
             (Role::Assistant, KindName::Text),
         ]
     );
-    let MessageKind::ToolResult(r) = &messages[4].kind else { panic!() };
+    let MessageKind::ToolResult(r) = &messages[4].kind else {
+        panic!()
+    };
     assert_eq!(r.tool_name, "read_file");
-    let MessageKind::Image(img) = &messages[2].kind else { panic!() };
-    assert_eq!(img.source, ImageSource::Url { url: "https://example.com/a.png".into() });
+    let MessageKind::Image(img) = &messages[2].kind else {
+        panic!()
+    };
+    assert_eq!(
+        img.source,
+        ImageSource::Url {
+            url: "https://example.com/a.png".into()
+        }
+    );
 }
 
 #[test]
@@ -109,24 +134,33 @@ fn v1_missing_message_type_means_text() {
 #[test]
 fn v1_plan_string_becomes_a_plan_accepting_single_risks() {
     let m = read_message(&fixture("v1_plan.json")).unwrap();
-    let MessageKind::Plan(plan) = &m.kind else { panic!("{:?}", m.kind) };
+    let MessageKind::Plan(plan) = &m.kind else {
+        panic!("{:?}", m.kind)
+    };
     assert_eq!(plan.goal, "Add logging");
     assert_eq!(plan.steps.len(), 2);
     assert_eq!(plan.steps[0].risks, vec!["noisy output".to_string()]);
-    assert_eq!(plan.steps[0].tools_needed, vec!["replace_in_file".to_string()]);
+    assert_eq!(
+        plan.steps[0].tools_needed,
+        vec!["replace_in_file".to_string()]
+    );
 }
 
 #[test]
 fn v1_invalid_plan_falls_back_to_text_keeping_the_content() {
     let m = read_message(&fixture("v1_invalid_plan.json")).unwrap();
-    let MessageKind::Text(t) = &m.kind else { panic!("{:?}", m.kind) };
+    let MessageKind::Text(t) = &m.kind else {
+        panic!("{:?}", m.kind)
+    };
     assert_eq!(t.text(), r#"{"goal":"Add logging","steps":[]}"#);
 }
 
 #[test]
 fn v1_question_object_becomes_a_question() {
     let m = read_message(&fixture("v1_question.json")).unwrap();
-    let MessageKind::Question(q) = &m.kind else { panic!("{:?}", m.kind) };
+    let MessageKind::Question(q) = &m.kind else {
+        panic!("{:?}", m.kind)
+    };
     assert_eq!(q.severity, Severity::Critical);
     assert_eq!(q.default.as_deref(), Some("sqlite"));
     assert_eq!(q.options[1].value, "postgres");
@@ -135,7 +169,9 @@ fn v1_question_object_becomes_a_question() {
 #[test]
 fn v1_tool_call_and_result_become_request_and_result() {
     let call = read_message(&fixture("v1_tool_call.json")).unwrap();
-    let MessageKind::ToolRequest(r) = &call.kind else { panic!() };
+    let MessageKind::ToolRequest(r) = &call.kind else {
+        panic!()
+    };
     assert_eq!(r.calls[0].id.as_str(), "call_5");
     assert_eq!(r.calls[0].arguments, json!({"path":"src"}));
     let result = read_message(&fixture("v1_tool_result.json")).unwrap();
@@ -145,8 +181,16 @@ fn v1_tool_call_and_result_become_request_and_result() {
 #[test]
 fn v2_type_alias_is_read_as_kind() {
     let m = read_message(&fixture("v2_type_alias.json")).unwrap();
-    let MessageKind::FileReference(f) = &m.kind else { panic!() };
-    assert_eq!(f.range, Some(LineRange { start_line: 10, end_line: 20 }));
+    let MessageKind::FileReference(f) = &m.kind else {
+        panic!()
+    };
+    assert_eq!(
+        f.range,
+        Some(LineRange {
+            start_line: 10,
+            end_line: 20
+        })
+    );
     assert_eq!(f.resolution, FileResolution::Pending);
     assert_eq!(m.status, MessageStatus::Pending);
     // Written back, it uses `kind`, not `type`.
@@ -162,7 +206,11 @@ fn unknown_kind_is_kept_byte_for_byte() {
     assert_eq!(m.kind_name(), KindName::Unknown);
     assert_eq!(m.kind.name_str(), "hologram");
     assert_eq!(m.role, Role::Assistant);
-    assert_eq!(m.to_json(), input, "written back unchanged, spacing and escapes included");
+    assert_eq!(
+        m.to_json(),
+        input,
+        "written back unchanged, spacing and escapes included"
+    );
     // Also inside an array of messages.
     let arr = format!("[{input}]");
     let ms = read_messages(&arr).unwrap();
@@ -202,7 +250,10 @@ fn bad_data_of_a_known_kind_names_the_field() {
 
 #[test]
 fn unreadable_json_is_a_syntax_error() {
-    assert!(matches!(read_message("{\"role\":"), Err(ReadError::Syntax(_))));
+    assert!(matches!(
+        read_message("{\"role\":"),
+        Err(ReadError::Syntax(_))
+    ));
     assert!(matches!(read_message("42"), Err(ReadError::Invalid { .. })));
 }
 
@@ -219,7 +270,10 @@ fn migrated_messages_are_written_in_the_current_version() {
 
 #[test]
 fn missing_envelope_fields_get_defaults() {
-    let m = read_message(r#"{"role":"user","kind":"text","data":{"parts":[{"type":"text","text":"hi"}]}}"#).unwrap();
+    let m = read_message(
+        r#"{"role":"user","kind":"text","data":{"parts":[{"type":"text","text":"hi"}]}}"#,
+    )
+    .unwrap();
     assert_eq!(m.status, MessageStatus::Complete);
     assert!(m.metadata.is_empty());
     assert_eq!(m.updated_at, m.created_at);
