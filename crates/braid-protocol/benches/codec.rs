@@ -1,4 +1,5 @@
 //! Serializing and parsing 1,000 mixed messages (every kind, realistic sizes).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use braid_protocol::*;
 use chrono::Utc;

@@ -1,4 +1,5 @@
 //! Property: every kind survives JSON unchanged (serialize, parse, compare).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use braid_protocol::*;
 use chrono::{DateTime, TimeZone, Utc};
