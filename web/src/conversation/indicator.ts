@@ -141,12 +141,17 @@ const HINTS: Record<ErrorCode, string> = {
   storage_failed: "The server could not save. Check its disk and log; nothing already saved is lost.",
   not_found: "It no longer exists. Reload the page.",
   conflict: "Something changed meanwhile. Reload and try again.",
-  unauthorized: "The server needs an API token. Add it in the connection settings.",
+  unauthorized: "The server needs an API token: open the UI once as /#token=<BRAID_API_TOKEN>.",
   payload_too_large: "That is too large for the server (10 MiB by default). Send something smaller.",
   internal: "An internal error. The server log has the details.",
 };
 
-/** What the person can do about an error with this code. */
+const CLIENT_HINTS: Record<string, string> = {
+  network_error: "The server did not answer. Check that `braid serve` is running, then try again.",
+  bad_response: "The server answered something unexpected. Check its version and log.",
+};
+
+/** What the person can do about an error with this code (a server code or a client failure). */
 export function hintFor(code: string): string {
-  return (HINTS as Record<string, string>)[code] ?? "Try again; if it persists, see the server log.";
+  return (HINTS as Record<string, string>)[code] ?? CLIENT_HINTS[code] ?? "Try again; if it persists, see the server log.";
 }

@@ -1,0 +1,279 @@
+// The application shell: sidebar of contexts, the conversation with its live state, the
+// composer, branches, settings and MCP panels. Everything here is wiring: each action is one
+// API call, and the view state comes from the conversation reducer.
+
+import { useCallback, useEffect, useMemo, useState } from "react";
+import type { ApiClient } from "./api/client";
+import type {
+  BranchList,
+  ContextConfig,
+  ContextSummary,
+  CreateBranchRequest,
+  McpResourceInfo,
+  McpServerInfo,
+  MessageView as HistoryView,
+  Mode,
+  SendMessageRequest,
+  ToolInfo,
+} from "./generated/protocol";
+import { navigate, useRoute } from "./router";
+import { useConversation } from "./conversation/useConversation";
+import { isBusy } from "./conversation/reducer";
+import { CardActionsProvider, type CardActions } from "./messages/actions";
+import { MessageView } from "./messages/MessageView";
+import { Sidebar, contextTitle } from "./components/Sidebar";
+import { StatusBar } from "./components/StatusBar";
+import { Composer } from "./components/Composer";
+import { BranchSwitcher } from "./components/BranchSwitcher";
+import { SettingsPanel } from "./components/SettingsPanel";
+import { McpPanel } from "./components/McpPanel";
+
+type Panel = "none" | "settings" | "mcp";
+
+/** The default config of a new context; the server fills what it does not set. */
+export const NEW_CONTEXT_CONFIG: ContextConfig = {
+  model: "",
+  mode: "act",
+  agent_role: "actor",
+  approval_policy: { type: "manual" },
+  tool_timeout_secs: 30,
+  optimization: { strategy: { type: "intelligent" }, reserve_output_tokens: 4096, margin_tokens: 256 },
+};
+
+/** The whole UI, talking to the server through `api`. */
+export function App({ api }: { api: ApiClient }) {
+  const route = useRoute();
+  const contextId = route.type === "context" ? route.contextId : null;
+  const [contexts, setContexts] = useState<ContextSummary[]>([]);
+  const [summary, setSummary] = useState<ContextSummary | null>(null);
+  const [branches, setBranches] = useState<BranchList | null>(null);
+  const [view, setView] = useState<HistoryView>("optimized");
+  const [panel, setPanel] = useState<Panel>("none");
+  const [navOpen, setNavOpen] = useState(false);
+  const [branchFromId, setBranchFromId] = useState<string | null>(null);
+  const [servers, setServers] = useState<McpServerInfo[]>([]);
+  const [resources, setResources] = useState<McpResourceInfo[]>([]);
+  const [tools, setTools] = useState<ToolInfo[]>([]);
+  const conv = useConversation(api, contextId, undefined, view);
+  const { reportError } = conv;
+
+  const refreshContexts = useCallback(() => {
+    api.listContexts().then((l) => setContexts(l.contexts), reportError);
+  }, [api, reportError]);
+  const refreshContext = useCallback(() => {
+    if (!contextId) {
+      setSummary(null);
+      setBranches(null);
+      return;
+    }
+    api.getContext(contextId).then(setSummary, reportError);
+    api.listBranches(contextId).then(setBranches, reportError);
+  }, [api, contextId, reportError]);
+  const refreshMcp = useCallback(() => {
+    api.listMcpServers().then((l) => setServers(l.servers), reportError);
+    api.listMcpResources().then((l) => setResources(l.resources), () => setResources([]));
+    api.listTools().then((l) => setTools(l.tools), () => setTools([]));
+  }, [api, reportError]);
+
+  useEffect(refreshContexts, [refreshContexts]);
+  useEffect(refreshContext, [refreshContext]);
+  useEffect(() => {
+    if (panel === "mcp") refreshMcp();
+  }, [panel, refreshMcp]);
+  // A finished turn may have renamed the context or changed its branches and budget.
+  const stateType = conv.state.state.type;
+  useEffect(() => {
+    if (stateType === "idle" && contextId) {
+      refreshContext();
+      refreshContexts();
+    }
+  }, [stateType, contextId, refreshContext, refreshContexts]);
+
+  const open = (id: string) => {
+    setNavOpen(false);
+    navigate({ type: "context", contextId: id });
+  };
+  const create = async (title: string | undefined) => {
+    try {
+      const c = await api.createContext({ ...(title ? { title } : {}), config: NEW_CONTEXT_CONFIG });
+      setContexts((cur) => [c, ...cur]);
+      open(c.id);
+    } catch (err) {
+      reportError(err);
+    }
+  };
+  const rename = async (id: string, title: string) => {
+    try {
+      const c = await api.updateContext(id, { title });
+      setContexts((cur) => cur.map((x) => (x.id === id ? c : x)));
+      if (id === contextId) setSummary(c);
+    } catch (err) {
+      reportError(err);
+    }
+  };
+  const remove = async (id: string) => {
+    try {
+      await api.deleteContext(id);
+      setContexts((cur) => cur.filter((x) => x.id !== id));
+      if (id === contextId) navigate({ type: "home" });
+    } catch (err) {
+      reportError(err);
+    }
+  };
+  const send = async (requests: SendMessageRequest[]) => {
+    if (!contextId) return;
+    try {
+      for (const r of requests) await api.sendMessage(contextId, r);
+    } catch (err) {
+      reportError(err);
+      throw err;
+    }
+  };
+  const interrupt = () => {
+    if (contextId) api.interrupt(contextId).catch(reportError);
+  };
+  const resume = () => {
+    if (contextId) api.resume(contextId).catch(reportError);
+  };
+  const switchBranch = async (name: string) => {
+    if (!contextId) return;
+    try {
+      await api.activateBranch(contextId, name);
+      refreshContext();
+      conv.reload();
+    } catch (err) {
+      reportError(err);
+    }
+  };
+  const createBranch = async (req: CreateBranchRequest) => {
+    if (!contextId) return;
+    await api.createBranch(contextId, req);
+    await switchBranch(req.name);
+  };
+  const saveSettings = async (changes: Partial<ContextConfig>) => {
+    if (!contextId) return;
+    const c = await api.updateContext(contextId, { config: changes });
+    setSummary(c);
+  };
+  const setMode = async (mode: Mode) => {
+    if (!contextId) return;
+    await api.setMode(contextId, { mode });
+    refreshContext();
+  };
+  const addResource = (r: McpResourceInfo) => {
+    if (!contextId) return;
+    api
+      .sendMessage(contextId, { payload: { type: "mcp_resource", server_name: r.server_name, resource_uri: r.uri } })
+      .catch(reportError);
+  };
+
+  const actions: CardActions | null = useMemo(
+    () => (contextId ? { api, contextId, reportError, branchFrom: setBranchFromId } : null),
+    [api, contextId, reportError],
+  );
+  const pathSuggestions = useMemo(() => {
+    const paths = new Set<string>();
+    for (const e of conv.state.entries) {
+      const m = e.message;
+      if (m?.kind === "file_reference") paths.add(m.data.path);
+      if (m?.kind === "project_structure" && m.data.structure_type === "file_list") m.data.content.forEach((f) => paths.add(f.path));
+    }
+    return [...paths].sort();
+  }, [conv.state.entries]);
+  const optimized = conv.state.entries.some(
+    (e) => e.message?.kind === "system_control" && e.message.data.type === "summary",
+  );
+
+  return (
+    <div className={`app ${navOpen ? "nav-open" : ""} ${panel !== "none" ? "panel-open" : ""}`}>
+      <header className="topbar">
+        <button type="button" className="btn btn-icon nav-toggle" aria-label="Conversations" aria-expanded={navOpen} onClick={() => setNavOpen((o) => !o)}>
+          ☰
+        </button>
+        <h1 className="title">{summary ? contextTitle(summary) : "Braid"}</h1>
+        {summary && (
+          <span className="muted budget" title="Tokens the next request would use, of the limit">
+            {summary.config.mode} · {summary.token_budget.used.toLocaleString()} / {summary.token_budget.limit.toLocaleString()} tokens
+          </span>
+        )}
+        <span className="spacer" />
+        {contextId && (
+          <label className="toggle">
+            <input type="checkbox" checked={view === "full"} onChange={(e) => setView(e.target.checked ? "full" : "optimized")} />
+            Full history
+          </label>
+        )}
+        {contextId && (
+          <button type="button" className="btn" aria-pressed={panel === "settings"} onClick={() => setPanel((p) => (p === "settings" ? "none" : "settings"))}>
+            Settings
+          </button>
+        )}
+        <button type="button" className="btn" aria-pressed={panel === "mcp"} onClick={() => setPanel((p) => (p === "mcp" ? "none" : "mcp"))}>
+          MCP
+        </button>
+      </header>
+      <Sidebar
+        contexts={contexts}
+        activeId={contextId}
+        onOpen={open}
+        onCreate={(t) => void create(t)}
+        onRename={(id, t) => void rename(id, t)}
+        onDelete={(id) => void remove(id)}
+      />
+      <main className="conversation" aria-label="Conversation">
+        {!contextId || !actions ? (
+          <div className="empty">
+            <p>Open a conversation on the left, or start a new one.</p>
+            <button type="button" className="btn btn-primary" onClick={() => void create(undefined)}>New conversation</button>
+          </div>
+        ) : (
+          <CardActionsProvider value={actions}>
+            <BranchSwitcher
+              branches={branches}
+              onSwitch={(n) => void switchBranch(n)}
+              onCreate={createBranch}
+              fromMessage={branchFromId}
+              onCancelFrom={() => setBranchFromId(null)}
+            />
+            {view === "optimized" && optimized && (
+              <div className="divider optimized-marker" role="note">
+                Part of this history was summarized to fit the model's context window.{" "}
+                <button type="button" className="btn btn-link" onClick={() => setView("full")}>Show full history</button>
+              </div>
+            )}
+            <ol className="messages" aria-live="polite">
+              {conv.state.entries.map((e) => (
+                <MessageView key={e.id} entry={e} options={{ onShowFullHistory: () => setView("full") }} />
+              ))}
+            </ol>
+            <StatusBar
+              conversation={conv.state}
+              onInterrupt={interrupt}
+              onResume={resume}
+              onDismiss={(index) => conv.dispatch({ type: "error_dismissed", index })}
+            />
+            <Composer busy={isBusy(conv.state.state)} onSend={send} onInterrupt={interrupt} pathSuggestions={pathSuggestions} />
+          </CardActionsProvider>
+        )}
+        {!contextId && conv.state.errors.length > 0 && (
+          <StatusBar conversation={conv.state} onInterrupt={interrupt} onResume={resume} onDismiss={(index) => conv.dispatch({ type: "error_dismissed", index })} />
+        )}
+      </main>
+      {panel !== "none" && (
+        <aside className="side-panel">
+          <button type="button" className="btn btn-icon close-panel" aria-label="Close panel" onClick={() => setPanel("none")}>×</button>
+          {panel === "settings" && summary && <SettingsPanel config={summary.config} onSave={saveSettings} onMode={setMode} />}
+          {panel === "mcp" && (
+            <McpPanel
+              servers={servers}
+              resources={resources}
+              tools={tools}
+              onReload={() => api.reloadMcpServers().then(refreshMcp, reportError)}
+              {...(contextId ? { onAddResource: addResource } : {})}
+            />
+          )}
+        </aside>
+      )}
+    </div>
+  );
+}

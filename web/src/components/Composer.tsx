@@ -1,0 +1,227 @@
+// The composer: text, file references (path and optional line range), images by upload or
+// paste, and interrupt while the context is running.
+
+import { useId, useRef, useState, type ClipboardEvent, type KeyboardEvent } from "react";
+import type { FileReferencePayload, ImagePayload, SendMessageRequest } from "../generated/protocol";
+
+/** A file reference being written: the range fields stay text until sent. */
+export interface DraftReference {
+  /** Workspace-relative path. */
+  path: string;
+  /** First line, or empty for the whole file. */
+  start: string;
+  /** Last line, or empty. */
+  end: string;
+}
+
+/** An attached image, already read as base64. */
+export interface DraftImage {
+  /** The file's name, for the list. */
+  name: string;
+  /** Its MIME type. */
+  mediaType: string;
+  /** Base64 of its bytes. */
+  data: string;
+}
+
+/** Turns a draft reference into a payload, or says what is wrong with it. */
+export function toReference(r: DraftReference): FileReferencePayload | string {
+  const path = r.path.trim();
+  if (!path) return "a file reference needs a path";
+  if (r.start.trim() === "" && r.end.trim() === "") return { path };
+  const start = Number(r.start);
+  const end = r.end.trim() === "" ? start : Number(r.end);
+  if (!Number.isInteger(start) || start < 1) return `${path}: the first line must be a whole number from 1`;
+  if (!Number.isInteger(end) || end < start) return `${path}: the last line must be at least the first (${start})`;
+  return { path, range: { start_line: start, end_line: end }, display_text: `@${path}:${start}-${end}` };
+}
+
+/**
+ * The requests one send makes: each image first (so it is recognized before the text that talks
+ * about it), then the text with its file references. Returns the problem when a draft is invalid.
+ */
+export function composeRequests(text: string, refs: DraftReference[], images: DraftImage[]): SendMessageRequest[] | string {
+  const references: FileReferencePayload[] = [];
+  for (const r of refs) {
+    const p = toReference(r);
+    if (typeof p === "string") return p;
+    references.push(p);
+  }
+  const out: SendMessageRequest[] = images.map((img) => {
+    const payload: ImagePayload = { source: { type: "base64", media_type: img.mediaType, data: img.data }, recognition_mode: "auto" };
+    return { payload: { type: "image", ...payload } };
+  });
+  const trimmed = text.trim();
+  if (trimmed || references.length > 0) {
+    out.push({
+      payload: { type: "text", text: trimmed || "See the referenced files.", ...(references.length ? { file_references: references } : {}) },
+    });
+  }
+  return out.length ? out : "write a message, reference a file or attach an image first";
+}
+
+/** Reads a file as base64 (without the data-URL prefix). */
+export function readAsBase64(file: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onerror = () => reject(reader.error ?? new Error("could not read the file"));
+    reader.onload = () => {
+      const url = String(reader.result);
+      resolve(url.slice(url.indexOf(",") + 1));
+    };
+    reader.readAsDataURL(file);
+  });
+}
+
+/** What the composer can ask for. */
+export interface ComposerProps {
+  /** Whether a turn is running (offers interrupt; sends queue behind it). */
+  busy: boolean;
+  /** Sends the requests in order. Resolves when they were accepted. */
+  onSend: (requests: SendMessageRequest[]) => Promise<void>;
+  /** Stops the running turn after the current tool. */
+  onInterrupt: () => void;
+  /** Paths to suggest for file references (the workspace's files, when known). */
+  pathSuggestions?: string[];
+}
+
+/** The message composer. */
+export function Composer({ busy, onSend, onInterrupt, pathSuggestions = [] }: ComposerProps) {
+  const [text, setText] = useState("");
+  const [refs, setRefs] = useState<DraftReference[]>([]);
+  const [images, setImages] = useState<DraftImage[]>([]);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const textId = useId();
+  const listId = useId();
+
+  const addImages = async (files: Iterable<File>) => {
+    const added: DraftImage[] = [];
+    for (const f of files) {
+      if (!f.type.startsWith("image/")) {
+        setProblem(`${f.name || "the pasted file"} is not an image`);
+        continue;
+      }
+      added.push({ name: f.name || "pasted image", mediaType: f.type, data: await readAsBase64(f) });
+    }
+    if (added.length) setImages((cur) => [...cur, ...added]);
+  };
+
+  const send = async () => {
+    const requests = composeRequests(text, refs, images);
+    if (typeof requests === "string") {
+      setProblem(requests);
+      return;
+    }
+    setProblem(null);
+    setSending(true);
+    try {
+      await onSend(requests);
+      setText("");
+      setRefs([]);
+      setImages([]);
+    } catch {
+      // The caller showed the error; the draft is kept so nothing typed is lost.
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void send();
+    }
+  };
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = [...e.clipboardData.files].filter((f) => f.type.startsWith("image/"));
+    if (files.length) {
+      e.preventDefault();
+      void addImages(files);
+    }
+  };
+  const setRef = (i: number, patch: Partial<DraftReference>) =>
+    setRefs((cur) => cur.map((r, j) => (j === i ? { ...r, ...patch } : r)));
+
+  return (
+    <form
+      className="composer"
+      aria-label="Message composer"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void send();
+      }}
+    >
+      {refs.length > 0 && (
+        <ul className="plain draft-refs" aria-label="File references">
+          {refs.map((r, i) => (
+            <li key={i} className="draft-ref">
+              <input aria-label={`Path of reference ${i + 1}`} placeholder="src/lib.rs" list={listId} value={r.path} onChange={(e) => setRef(i, { path: e.target.value })} />
+              <input aria-label={`First line of reference ${i + 1}`} placeholder="from" inputMode="numeric" size={5} value={r.start} onChange={(e) => setRef(i, { start: e.target.value })} />
+              <input aria-label={`Last line of reference ${i + 1}`} placeholder="to" inputMode="numeric" size={5} value={r.end} onChange={(e) => setRef(i, { end: e.target.value })} />
+              <button type="button" className="btn btn-icon" aria-label={`Remove reference ${i + 1}`} onClick={() => setRefs((cur) => cur.filter((_, j) => j !== i))}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <datalist id={listId}>
+        {pathSuggestions.map((p) => <option key={p} value={p} />)}
+      </datalist>
+      {images.length > 0 && (
+        <ul className="plain draft-images" aria-label="Attached images">
+          {images.map((img, i) => (
+            <li key={i}>
+              <img src={`data:${img.mediaType};base64,${img.data}`} alt={img.name} />
+              <button type="button" className="btn btn-icon" aria-label={`Remove ${img.name}`} onClick={() => setImages((cur) => cur.filter((_, j) => j !== i))}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <label htmlFor={textId} className="visually-hidden">Message</label>
+      <textarea
+        id={textId}
+        rows={3}
+        placeholder="Write a message (Enter sends, Shift+Enter for a new line; paste an image to attach it)"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={onKeyDown}
+        onPaste={onPaste}
+      />
+      {problem && <div className="error-text" role="alert">{problem}</div>}
+      <div className="composer-actions">
+        <button type="button" className="btn" onClick={() => setRefs((cur) => [...cur, { path: "", start: "", end: "" }])}>
+          Reference a file
+        </button>
+        <button type="button" className="btn" onClick={() => fileInput.current?.click()}>
+          Attach image
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          accept="image/*"
+          multiple
+          hidden
+          aria-label="Image files"
+          onChange={(e) => {
+            if (e.target.files) void addImages([...e.target.files]);
+            e.target.value = "";
+          }}
+        />
+        <span className="spacer" />
+        {busy && (
+          <button type="button" className="btn btn-danger" onClick={onInterrupt}>
+            Interrupt
+          </button>
+        )}
+        <button type="submit" className="btn btn-primary" disabled={sending}>
+          {busy ? "Queue" : "Send"}
+        </button>
+      </div>
+    </form>
+  );
+}

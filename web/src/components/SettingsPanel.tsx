@@ -1,0 +1,127 @@
+// Per-context settings: model, mode (plan/act), agent role, workspace path, approval policy.
+
+import { useEffect, useId, useState } from "react";
+import type { AgentRole, ApprovalPolicy, ContextConfig, Mode } from "../generated/protocol";
+
+/** What the panel can ask for. */
+export interface SettingsPanelProps {
+  /** The context's current config. */
+  config: ContextConfig;
+  /** Saves changed config fields (the mode goes through its own route). */
+  onSave: (changes: Partial<ContextConfig>) => Promise<void>;
+  /** Switches plan / act. */
+  onMode: (mode: Mode) => Promise<void>;
+}
+
+type PolicyType = ApprovalPolicy["type"];
+
+const POLICY_WORDS: Record<PolicyType, string> = {
+  manual: "Ask for every call",
+  white_list: "Run listed tools without asking",
+  limited_auto: "Run everything for a number of rounds",
+  auto_all: "Run everything without asking",
+};
+
+/** Builds a policy from the form, or says what is wrong. */
+export function policyFrom(type: PolicyType, tools: string, depth: string): ApprovalPolicy | string {
+  switch (type) {
+    case "manual":
+      return { type };
+    case "auto_all":
+      return { type };
+    case "white_list": {
+      const list = tools.split(/[\s,]+/).filter(Boolean);
+      return { type, tools: list };
+    }
+    case "limited_auto": {
+      const n = Number(depth);
+      if (!Number.isInteger(n) || n < 1) return "The number of rounds must be a whole number from 1";
+      return { type, max_depth: n };
+    }
+  }
+}
+
+/** The settings form of one context. */
+export function SettingsPanel({ config, onSave, onMode }: SettingsPanelProps) {
+  const [model, setModel] = useState(config.model);
+  const [role, setRole] = useState<AgentRole>(config.agent_role);
+  const [workspace, setWorkspace] = useState(config.workspace ?? "");
+  const [policyType, setPolicyType] = useState<PolicyType>(config.approval_policy.type);
+  const [tools, setTools] = useState(config.approval_policy.type === "white_list" ? config.approval_policy.tools.join(", ") : "");
+  const [depth, setDepth] = useState(config.approval_policy.type === "limited_auto" ? String(config.approval_policy.max_depth) : "3");
+  const [problem, setProblem] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const ids = { model: useId(), role: useId(), ws: useId(), policy: useId(), tools: useId(), depth: useId() };
+
+  useEffect(() => {
+    setModel(config.model);
+    setRole(config.agent_role);
+    setWorkspace(config.workspace ?? "");
+  }, [config]);
+
+  const save = async () => {
+    const policy = policyFrom(policyType, tools, depth);
+    if (typeof policy === "string") {
+      setProblem(policy);
+      return;
+    }
+    setProblem(null);
+    try {
+      await onSave({ model: model.trim(), agent_role: role, approval_policy: policy, ...(workspace.trim() ? { workspace: workspace.trim() } : {}) });
+      setSaved(true);
+    } catch (err) {
+      setProblem(err instanceof Error ? err.message : String(err));
+    }
+  };
+
+  return (
+    <section className="panel settings" aria-label="Settings">
+      <h2>Settings</h2>
+      <fieldset className="mode">
+        <legend>Mode</legend>
+        {(["plan", "act"] as Mode[]).map((m) => (
+          <label key={m}>
+            <input type="radio" name="mode" value={m} checked={config.mode === m} onChange={() => void onMode(m).catch((e: unknown) => setProblem(String(e instanceof Error ? e.message : e)))} />
+            {m === "plan" ? "Plan (read-only)" : "Act"}
+          </label>
+        ))}
+      </fieldset>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+        onChange={() => setSaved(false)}
+      >
+        <label htmlFor={ids.model}>Model</label>
+        <input id={ids.model} value={model} placeholder="server default" onChange={(e) => setModel(e.target.value)} />
+        <label htmlFor={ids.role}>Agent role</label>
+        <select id={ids.role} value={role} onChange={(e) => setRole(e.target.value as AgentRole)}>
+          <option value="planner">Planner (reads)</option>
+          <option value="actor">Actor (reads, writes, runs)</option>
+        </select>
+        <label htmlFor={ids.ws}>Workspace path</label>
+        <input id={ids.ws} value={workspace} placeholder="/home/me/project" onChange={(e) => setWorkspace(e.target.value)} />
+        <label htmlFor={ids.policy}>Approval policy</label>
+        <select id={ids.policy} value={policyType} onChange={(e) => setPolicyType(e.target.value as PolicyType)}>
+          {(Object.keys(POLICY_WORDS) as PolicyType[]).map((p) => <option key={p} value={p}>{POLICY_WORDS[p]}</option>)}
+        </select>
+        {policyType === "white_list" && (
+          <>
+            <label htmlFor={ids.tools}>Tools that need no approval</label>
+            <input id={ids.tools} value={tools} placeholder="read_file, codebase_search" onChange={(e) => setTools(e.target.value)} />
+          </>
+        )}
+        {policyType === "limited_auto" && (
+          <>
+            <label htmlFor={ids.depth}>Rounds without asking</label>
+            <input id={ids.depth} inputMode="numeric" value={depth} onChange={(e) => setDepth(e.target.value)} />
+          </>
+        )}
+        {problem && <div className="error-text" role="alert">{problem}</div>}
+        <button type="submit" className="btn btn-primary">Save settings</button>
+        {saved && <span className="muted" role="status"> Saved</span>}
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,30 @@
+// Entry point: reads an API token passed once as `#token=...` (kept in this browser), then
+// renders the app against the same origin that served it.
+
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { ApiClient } from "./api/client";
+import { App } from "./App";
+import "highlight.js/styles/github.css";
+import "./styles.css";
+
+const TOKEN_KEY = "braid-api-token";
+
+function token(): string | undefined {
+  const m = /(?:^#|&)token=([^&]+)/.exec(window.location.hash);
+  if (m?.[1]) {
+    window.localStorage.setItem(TOKEN_KEY, decodeURIComponent(m[1]));
+    window.history.replaceState(null, "", window.location.pathname + window.location.search);
+  }
+  return window.localStorage.getItem(TOKEN_KEY) ?? undefined;
+}
+
+const root = document.getElementById("root");
+if (root) {
+  const t = token();
+  createRoot(root).render(
+    <StrictMode>
+      <App api={new ApiClient(t ? { token: t } : {})} />
+    </StrictMode>,
+  );
+}
