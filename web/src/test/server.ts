@@ -1,0 +1,87 @@
+// A scripted stand-in for `braid serve` inside tests: answers the API routes from in-memory data
+// and lets a test push SSE events down an open event stream, or drop it.
+import { ApiClient } from "../api/client";
+import type { BranchList, ContextState, ContextSummary, Message } from "../generated/protocol";
+
+/** One recorded request. */
+export interface Req { method: string; path: string; body: unknown; headers: Record<string, string> }
+
+/** The fake server's data and controls. */
+export class FakeServer {
+  contexts: ContextSummary[] = [];
+  messages: Record<string, Message[]> = {};
+  branches: Record<string, BranchList> = {};
+  state: ContextState = { type: "idle" };
+  requests: Req[] = [];
+  private streams: ReadableStreamDefaultController<Uint8Array>[] = [];
+  private encoder = new TextEncoder();
+  readonly api: ApiClient;
+
+  constructor() {
+    this.api = new ApiClient({ fetch: this.fetch as unknown as typeof fetch });
+  }
+
+  /** Event streams opened so far (a reconnect opens another). */
+  get streamCount(): number {
+    return this.streams.length;
+  }
+
+  /** Sends one SSE event on the newest stream. */
+  push(id: number, event: string, data: unknown): void {
+    const c = this.streams.at(-1);
+    if (!c) throw new Error("no event stream is open");
+    c.enqueue(this.encoder.encode(`id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
+  }
+
+  /** Ends the newest stream, as a dropped connection does. */
+  drop(): void {
+    this.streams.at(-1)?.close();
+  }
+
+  private json(status: number, body: unknown): Response {
+    return new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+  }
+
+  private fetch = async (url: string, init?: RequestInit): Promise<Response> => {
+    const u = new URL(url, "http://braid.test");
+    const method = init?.method ?? "GET";
+    const body = init?.body ? JSON.parse(String(init.body)) : undefined;
+    this.requests.push({ method, path: u.pathname + u.search, body, headers: { ...(init?.headers as Record<string, string>) } });
+    const p = u.pathname;
+    let m: RegExpExecArray | null;
+    if (p === "/v1/contexts" && method === "GET") return this.json(200, { contexts: this.contexts });
+    if ((m = /^\/v1\/contexts\/([^/]+)\/events$/.exec(p))) {
+      const stream = new ReadableStream<Uint8Array>({ start: (c) => void this.streams.push(c) });
+      return new Response(stream, { status: 200, headers: { "Content-Type": "text/event-stream" } });
+    }
+    if ((m = /^\/v1\/contexts\/([^/]+)\/messages$/.exec(p)) && method === "GET") return this.json(200, { messages: this.messages[m[1]!] ?? [] });
+    if ((m = /^\/v1\/contexts\/([^/]+)\/messages$/.exec(p))) return this.json(202, { message_id: "new", queued: false });
+    if ((m = /^\/v1\/contexts\/([^/]+)\/state$/.exec(p))) return this.json(200, { state: this.state });
+    if ((m = /^\/v1\/contexts\/([^/]+)\/branches$/.exec(p)) && method === "GET") return this.json(200, this.branches[m[1]!] ?? { active: "main", branches: [] });
+    if ((m = /^\/v1\/contexts\/([^/]+)$/.exec(p)) && method === "GET") {
+      const c = this.contexts.find((x) => x.id === decodeURIComponent(m![1]!));
+      return c ? this.json(200, c) : this.json(404, { error: { code: "not_found", message: "no such context" } });
+    }
+    if (p === "/v1/mcp/servers") return this.json(200, { servers: [] });
+    if (p === "/v1/mcp/resources") return this.json(200, { resources: [] });
+    if (p === "/v1/tools") return this.json(200, { tools: [] });
+    if (method !== "GET") return this.json(200, undefined);
+    return this.json(404, { error: { code: "not_found", message: `no route ${method} ${p}` } });
+  };
+}
+
+/** A context summary for tests. */
+export function summary(id: string, title: string, state: ContextState = { type: "idle" }): ContextSummary {
+  return {
+    id,
+    title,
+    config: { model: "mock", mode: "act", agent_role: "actor", approval_policy: { type: "manual" }, tool_timeout_secs: 30, optimization: { strategy: { type: "intelligent" }, reserve_output_tokens: 4096, margin_tokens: 256 } },
+    state,
+    active_branch: "main",
+    branches: ["main"],
+    message_count: 0,
+    token_budget: { used: 100, limit: 1000 },
+    created_at: "2026-11-22T05:00:00Z",
+    updated_at: "2026-11-22T05:00:00Z",
+  };
+}
