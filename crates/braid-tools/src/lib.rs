@@ -1,2 +1,26 @@
-//! `braid-tools`: see DESIGN.md, room `braid-tools`.
+//! `braid-tools`: the tools a model can call (DESIGN.md, room `braid-tools`).
+//!
+//! - [`Tool`] and [`ToolSpec`]: what a tool is (name, schema, category, permissions, timeout,
+//!   origin) and how it runs ([`ToolContext`] in, [`ToolOutput`] or [`ToolError`] out);
+//! - [`ToolRegistry`]: lookup, run-time registration (MCP servers come and go), filtering by
+//!   agent role and mode, execution with argument checking and timeouts;
+//! - [`Workspace`]: the sandbox every file access goes through, and [`read_file_excerpt`],
+//!   which the engine also uses to resolve file references;
+//! - the built-in tools ([`register_builtins`]).
 #![deny(unsafe_code)]
+
+pub mod arguments;
+pub mod builtin;
+pub mod files;
+pub mod registry;
+pub mod tool;
+pub mod walker;
+pub mod workspace;
+
+pub use builtin::{builtin_registry, register_builtins};
+pub use registry::{RegistryError, ToolRegistry};
+pub use tool::{
+    Permission, Permissions, Tool, ToolCategory, ToolContext, ToolError, ToolErrorCode, ToolOrigin,
+    ToolOutput, ToolSpec, to_outcome,
+};
+pub use workspace::{FileExcerpt, Workspace, WorkspaceError, read_file_excerpt};

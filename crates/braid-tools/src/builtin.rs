@@ -1,0 +1,72 @@
+//! What every built-in tool shares: building its spec from an argument type, running blocking
+//! work off the async threads, and registering the whole set.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use schemars::JsonSchema;
+
+use crate::arguments::schema_of;
+use crate::files::{
+    CreateFileTool, DeleteFileTool, GlobTool, ListDirectoryTool, ReadFileTool, ReplaceInFileTool,
+    WriteFileTool,
+};
+use crate::registry::{RegistryError, ToolRegistry};
+use crate::tool::{
+    Permission, Permissions, ToolCategory, ToolError, ToolErrorCode, ToolOrigin, ToolSpec,
+};
+
+/// The default time a built-in tool may run.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The spec of a built-in tool whose arguments are `A`.
+pub(crate) fn spec<A: JsonSchema>(
+    name: &str,
+    description: &str,
+    category: ToolCategory,
+    permissions: &[Permission],
+    timeout: Duration,
+) -> ToolSpec {
+    ToolSpec {
+        name: name.into(),
+        description: description.into(),
+        parameters: schema_of::<A>(),
+        category,
+        permissions: Permissions::of(permissions),
+        timeout,
+        origin: ToolOrigin::Builtin,
+    }
+}
+
+/// Runs blocking file-system work on tokio's blocking pool.
+pub(crate) async fn blocking<T, F>(work: F) -> Result<T, ToolError>
+where
+    T: Send + 'static,
+    F: FnOnce() -> Result<T, ToolError> + Send + 'static,
+{
+    tokio::task::spawn_blocking(work).await.map_err(|e| {
+        ToolError::new(
+            ToolErrorCode::Failed,
+            format!("the tool's worker stopped unexpectedly: {e}"),
+        )
+    })?
+}
+
+/// Registers every built-in tool.
+pub fn register_builtins(registry: &ToolRegistry) -> Result<(), RegistryError> {
+    registry.register(Arc::new(ReadFileTool::new()))?;
+    registry.register(Arc::new(ListDirectoryTool::new()))?;
+    registry.register(Arc::new(GlobTool::new()))?;
+    registry.register(Arc::new(WriteFileTool::new()))?;
+    registry.register(Arc::new(CreateFileTool::new()))?;
+    registry.register(Arc::new(ReplaceInFileTool::new()))?;
+    registry.register(Arc::new(DeleteFileTool::new()))?;
+    Ok(())
+}
+
+/// A registry holding every built-in tool.
+pub fn builtin_registry() -> Result<ToolRegistry, RegistryError> {
+    let registry = ToolRegistry::new();
+    register_builtins(&registry)?;
+    Ok(registry)
+}
