@@ -1,0 +1,180 @@
+//! What a model can do: a built-in table of common models, a default for the rest.
+
+use serde::{Deserialize, Serialize};
+
+/// The tokenizer a model uses, for estimating token counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TokenizerFamily {
+    /// OpenAI's `o200k_base` (gpt-4o, gpt-4.1, o-series).
+    O200kBase,
+    /// OpenAI's `cl100k_base` (gpt-4, gpt-3.5).
+    Cl100kBase,
+    /// Anthropic's Claude tokenizer.
+    Claude,
+    /// Llama 3's tokenizer.
+    Llama3,
+    /// Qwen's tokenizer.
+    Qwen,
+    /// Gemma's tokenizer.
+    Gemma,
+    /// Mistral's tokenizer.
+    Mistral,
+    /// Not known: estimate from characters.
+    Unknown,
+}
+
+/// What a model can do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModelCapabilities {
+    /// Tokens of prompt plus answer the model accepts.
+    pub context_window: u32,
+    /// The most tokens it generates in one answer.
+    pub max_output_tokens: u32,
+    /// Whether it accepts images.
+    pub vision: bool,
+    /// Whether it calls tools.
+    pub tool_calling: bool,
+    /// Its tokenizer.
+    pub tokenizer: TokenizerFamily,
+}
+
+const fn caps(
+    context_window: u32,
+    max_output_tokens: u32,
+    vision: bool,
+    tool_calling: bool,
+    tokenizer: TokenizerFamily,
+) -> ModelCapabilities {
+    ModelCapabilities {
+        context_window,
+        max_output_tokens,
+        vision,
+        tool_calling,
+        tokenizer,
+    }
+}
+
+use TokenizerFamily::*;
+
+/// Model-name prefixes and their capabilities; the longest matching prefix wins.
+const TABLE: &[(&str, ModelCapabilities)] = &[
+    ("gpt-4o-mini", caps(128_000, 16_384, true, true, O200kBase)),
+    ("gpt-4o", caps(128_000, 16_384, true, true, O200kBase)),
+    ("gpt-4.1", caps(1_047_576, 32_768, true, true, O200kBase)),
+    ("gpt-4-turbo", caps(128_000, 4_096, true, true, Cl100kBase)),
+    ("gpt-4", caps(8_192, 8_192, false, true, Cl100kBase)),
+    (
+        "gpt-3.5-turbo",
+        caps(16_385, 4_096, false, true, Cl100kBase),
+    ),
+    ("gpt-5", caps(400_000, 128_000, true, true, O200kBase)),
+    ("o1", caps(200_000, 100_000, true, true, O200kBase)),
+    ("o1-mini", caps(128_000, 65_536, false, false, O200kBase)),
+    ("o3", caps(200_000, 100_000, true, true, O200kBase)),
+    ("o4-mini", caps(200_000, 100_000, true, true, O200kBase)),
+    (
+        "claude-3-5-haiku",
+        caps(200_000, 8_192, false, true, Claude),
+    ),
+    (
+        "claude-3-5-sonnet",
+        caps(200_000, 8_192, true, true, Claude),
+    ),
+    (
+        "claude-3-7-sonnet",
+        caps(200_000, 64_000, true, true, Claude),
+    ),
+    ("claude-3-opus", caps(200_000, 4_096, true, true, Claude)),
+    ("claude-3-haiku", caps(200_000, 4_096, true, true, Claude)),
+    ("claude-sonnet-4", caps(200_000, 64_000, true, true, Claude)),
+    ("claude-opus-4", caps(200_000, 32_000, true, true, Claude)),
+    ("claude-haiku-4", caps(200_000, 64_000, true, true, Claude)),
+    ("llama3.2-vision", caps(128_000, 4_096, true, false, Llama3)),
+    ("llama3", caps(128_000, 4_096, false, true, Llama3)),
+    ("llama-3", caps(128_000, 4_096, false, true, Llama3)),
+    ("llama-4", caps(1_000_000, 8_192, true, true, Llama3)),
+    (
+        "meta-llama/llama-3",
+        caps(128_000, 4_096, false, true, Llama3),
+    ),
+    ("qwen2.5-vl", caps(128_000, 8_192, true, true, Qwen)),
+    ("qwen2.5", caps(32_768, 8_192, false, true, Qwen)),
+    ("qwen3", caps(40_960, 8_192, false, true, Qwen)),
+    ("qwen", caps(32_768, 8_192, false, true, Qwen)),
+    ("gemma-3-270m", caps(32_768, 8_192, false, false, Gemma)),
+    ("gemma3", caps(128_000, 8_192, true, false, Gemma)),
+    ("gemma-3", caps(128_000, 8_192, true, false, Gemma)),
+    ("gemma", caps(8_192, 8_192, false, false, Gemma)),
+    ("mistral", caps(32_768, 8_192, false, true, Mistral)),
+    ("mixtral", caps(32_768, 8_192, false, true, Mistral)),
+];
+
+/// For models the table does not know: a modest window, tools, no vision.
+pub const DEFAULT_CAPABILITIES: ModelCapabilities = caps(32_768, 4_096, false, true, Unknown);
+
+impl ModelCapabilities {
+    /// The capabilities of `model`, from the built-in table, or [`DEFAULT_CAPABILITIES`].
+    ///
+    /// Names are matched case-insensitively on their longest known prefix, after removing a
+    /// router's vendor prefix (`openai/gpt-4o`, `anthropic/claude-sonnet-4`); so dated snapshots
+    /// (`gpt-4o-2024-08-06`) and local tags (`llama3.1:8b`, `gemma-3-270m-q4_k_m`) match.
+    pub fn for_model(model: &str) -> Self {
+        Self::lookup(model).unwrap_or(DEFAULT_CAPABILITIES)
+    }
+
+    /// The table's entry for `model`, if it has one.
+    pub fn lookup(model: &str) -> Option<Self> {
+        let name = model.trim().to_ascii_lowercase();
+        let candidates = [
+            name.as_str(),
+            name.rsplit_once('/').map_or(name.as_str(), |(_, n)| n),
+        ];
+        candidates
+            .iter()
+            .flat_map(|candidate| {
+                TABLE
+                    .iter()
+                    .filter(move |(prefix, _)| candidate.starts_with(prefix))
+            })
+            .max_by_key(|(prefix, _)| prefix.len())
+            .map(|(_, c)| *c)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn longest_prefix_wins() {
+        let mini = ModelCapabilities::for_model("gpt-4o-mini-2024-07-18");
+        assert_eq!(mini.max_output_tokens, 16_384);
+        assert!(ModelCapabilities::for_model("gpt-4o").vision);
+        assert!(!ModelCapabilities::for_model("o1-mini").tool_calling);
+    }
+
+    #[test]
+    fn router_prefixes_and_local_tags_are_understood() {
+        assert_eq!(
+            ModelCapabilities::for_model("anthropic/claude-sonnet-4").tokenizer,
+            TokenizerFamily::Claude
+        );
+        assert_eq!(
+            ModelCapabilities::for_model("llama3.1:8b").tokenizer,
+            TokenizerFamily::Llama3
+        );
+        assert!(!ModelCapabilities::for_model("gemma-3-270m-q4_k_m").vision);
+        assert!(ModelCapabilities::for_model("Claude-3-7-Sonnet-20250219").vision);
+    }
+
+    #[test]
+    fn unknown_models_get_the_default() {
+        assert_eq!(
+            ModelCapabilities::for_model("my-finetune"),
+            DEFAULT_CAPABILITIES
+        );
+        assert_eq!(ModelCapabilities::lookup("my-finetune"), None);
+    }
+}

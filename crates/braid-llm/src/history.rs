@@ -1,0 +1,546 @@
+//! Turning a Braid history into the conversation a provider accepts, before either adapter
+//! renders it in its own JSON.
+//!
+//! The rules (DESIGN.md, "The message model"; seed 000):
+//! - `system_control`, `processing` and unknown kinds are never sent; reasoning parts neither.
+//! - The assistant messages of one model turn (same `metadata.turn_id`: its text, tool calls,
+//!   MCP tool calls, plan or question) become one assistant message, where the turn began.
+//! - Each call is followed by its result, linked by call id, whatever order they were stored in.
+//!   A call without a result gets a synthetic "not executed" error result; a result without a
+//!   call is dropped. Providers reject a history that breaks either rule.
+//! - File references are sent as their content with path and line numbers; images as image
+//!   parts when the model has vision, otherwise as the recognized text; MCP resources as
+//!   system-provided context naming server and URI; plans and questions as the assistant's
+//!   structured (JSON) text.
+
+use std::collections::{HashMap, HashSet};
+
+use braid_protocol::{
+    FileReferenceMessage, FileResolution, ImageMessage, ImageSource, McpOutcome,
+    McpResourceMessage, Message, MessageKind, ProjectStructureContent, ProjectStructureMessage,
+    ResourceContent, Role, ToolCallId, ToolOutcome, TurnId, WorkflowExecutionMessage,
+};
+
+/// How the history is to be rendered for one model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HistoryOptions {
+    /// Whether images are sent as images (the model has vision) or as their recognized text.
+    pub images: ImageDelivery,
+}
+
+/// How images reach the model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImageDelivery {
+    /// As image parts, for models with vision.
+    AsImages,
+    /// As the text recognition found in them.
+    AsRecognizedText,
+}
+
+/// A provider-neutral conversation: a system prompt and alternating turns.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Conversation {
+    /// The system prompt, including any `system`-role text found in the history.
+    pub system: Option<String>,
+    /// The turns, oldest first.
+    pub turns: Vec<Turn>,
+}
+
+/// One message of the neutral conversation.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Turn {
+    /// What the person (or the engine on their behalf) supplied: text, images, files, resources.
+    User(Vec<UserPart>),
+    /// One model turn: its text and its tool calls.
+    Assistant {
+        /// The text, possibly empty.
+        text: String,
+        /// The calls, in order.
+        calls: Vec<Call>,
+    },
+    /// The result of one call, right after the assistant turn that made it.
+    ToolResult(CallResult),
+}
+
+/// Part of a user turn.
+#[derive(Clone, Debug, PartialEq)]
+pub enum UserPart {
+    /// Text.
+    Text(String),
+    /// An image the model looks at.
+    Image(ImageRef),
+}
+
+/// Where the image's bytes are for the provider.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ImageRef {
+    /// An `http(s)` URL.
+    Url(String),
+    /// Inline bytes.
+    Base64 {
+        /// MIME type.
+        media_type: String,
+        /// Base64 data.
+        data: String,
+    },
+}
+
+/// A tool call as the provider sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Call {
+    /// The call id.
+    pub id: ToolCallId,
+    /// The name the model called (for MCP tools, `called_as`).
+    pub name: String,
+    /// The arguments (an object; a string when the model's arguments were not JSON).
+    pub arguments: serde_json::Value,
+}
+
+/// A tool result as the provider sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallResult {
+    /// The call it answers.
+    pub call_id: ToolCallId,
+    /// The tool's name, as the model called it.
+    pub tool_name: String,
+    /// The content for the model.
+    pub content: String,
+    /// Whether it reports a failure.
+    pub is_error: bool,
+}
+
+/// The text of the result given to a call that has none in the history.
+pub const NOT_EXECUTED: &str =
+    "Error: this tool call was not executed (no result was recorded for it).";
+
+enum Item {
+    User(Vec<UserPart>),
+    Assistant {
+        turn: Option<TurnId>,
+        text: String,
+        calls: Vec<Call>,
+    },
+    Result(CallResult),
+}
+
+/// Builds the neutral conversation from a system prompt and a stored history.
+pub fn build_conversation(
+    system_prompt: Option<&str>,
+    messages: &[Message],
+    options: HistoryOptions,
+) -> Conversation {
+    let mut system: Vec<String> = system_prompt
+        .filter(|s| !s.trim().is_empty())
+        .map(str::to_owned)
+        .into_iter()
+        .collect();
+    let mut items = Vec::new();
+    for message in messages {
+        if let Some(item) = item_of(message, options, &mut system) {
+            items.push(item);
+        }
+    }
+
+    let mut results: HashMap<ToolCallId, CallResult> = HashMap::new();
+    for item in &items {
+        if let Item::Result(r) = item {
+            results
+                .entry(r.call_id.clone())
+                .or_insert_with(|| r.clone());
+        }
+    }
+
+    let mut turns: Vec<Turn> = Vec::new();
+    let mut merged_turns: HashSet<TurnId> = HashSet::new();
+    let mut placed: HashSet<ToolCallId> = HashSet::new();
+    for (position, item) in items.iter().enumerate() {
+        match item {
+            Item::User(parts) => match turns.last_mut() {
+                Some(Turn::User(existing)) => existing.extend(parts.iter().cloned()),
+                _ => turns.push(Turn::User(parts.clone())),
+            },
+            Item::Result(r) => {
+                if !placed.contains(&r.call_id) {
+                    tracing::debug!(call_id = %r.call_id, "tool result without a call dropped from the request");
+                }
+            }
+            Item::Assistant { turn, text, calls } => {
+                let (text, calls) = match turn {
+                    Some(t) => {
+                        if !merged_turns.insert(*t) {
+                            continue;
+                        }
+                        gather_turn(&items[position..], *t)
+                    }
+                    None => (text.clone(), calls.clone()),
+                };
+                // Calls already placed (a duplicate id) are not sent twice.
+                let calls: Vec<Call> = calls
+                    .into_iter()
+                    .filter(|c| !placed.contains(&c.id))
+                    .collect();
+                if text.trim().is_empty() && calls.is_empty() {
+                    continue;
+                }
+                match turns.last_mut() {
+                    // Consecutive assistant messages outside any turn read as one answer.
+                    Some(Turn::Assistant {
+                        text: prev_text,
+                        calls: prev_calls,
+                    }) if prev_calls.is_empty() => {
+                        if !text.trim().is_empty() {
+                            if !prev_text.is_empty() {
+                                prev_text.push_str("\n\n");
+                            }
+                            prev_text.push_str(&text);
+                        }
+                        prev_calls.extend(calls.iter().cloned());
+                    }
+                    _ => turns.push(Turn::Assistant {
+                        text,
+                        calls: calls.clone(),
+                    }),
+                }
+                for call in calls {
+                    placed.insert(call.id.clone());
+                    let result = results.remove(&call.id).unwrap_or_else(|| {
+                        tracing::debug!(call_id = %call.id, tool = %call.name, "tool call without a result: a not-executed result is sent");
+                        CallResult {
+                            call_id: call.id.clone(),
+                            tool_name: call.name.clone(),
+                            content: NOT_EXECUTED.to_owned(),
+                            is_error: true,
+                        }
+                    });
+                    turns.push(Turn::ToolResult(CallResult {
+                        tool_name: call.name.clone(),
+                        ..result
+                    }));
+                }
+            }
+        }
+    }
+    Conversation {
+        system: (!system.is_empty()).then(|| system.join("\n\n")),
+        turns,
+    }
+}
+
+/// Every assistant item of turn `turn`, from the first one on: texts joined, calls in order.
+fn gather_turn(items: &[Item], turn: TurnId) -> (String, Vec<Call>) {
+    let mut texts = Vec::new();
+    let mut calls = Vec::new();
+    for item in items {
+        if let Item::Assistant {
+            turn: Some(t),
+            text,
+            calls: c,
+        } = item
+            && *t == turn
+        {
+            if !text.trim().is_empty() {
+                texts.push(text.clone());
+            }
+            calls.extend(c.iter().cloned());
+        }
+    }
+    (texts.join("\n\n"), calls)
+}
+
+fn item_of(message: &Message, options: HistoryOptions, system: &mut Vec<String>) -> Option<Item> {
+    let assistant = |text: String, calls: Vec<Call>| Item::Assistant {
+        turn: message.turn_id(),
+        text,
+        calls,
+    };
+    let side = |text: String| match message.role {
+        Role::Assistant => assistant(text, Vec::new()),
+        _ => Item::User(vec![UserPart::Text(text)]),
+    };
+    match &message.kind {
+        MessageKind::Text(t) => {
+            let text = t.text();
+            if text.trim().is_empty() {
+                return None;
+            }
+            match message.role {
+                Role::System => {
+                    system.push(text);
+                    None
+                }
+                Role::Assistant => Some(assistant(text, Vec::new())),
+                Role::User | Role::Tool => Some(Item::User(vec![UserPart::Text(text)])),
+            }
+        }
+        MessageKind::Image(image) => Some(Item::User(image_parts(image, options))),
+        MessageKind::FileReference(file) => Some(Item::User(vec![UserPart::Text(file_text(file))])),
+        MessageKind::ProjectStructure(structure) => Some(side(structure_text(structure))),
+        MessageKind::ToolRequest(request) => Some(assistant(
+            String::new(),
+            request
+                .calls
+                .iter()
+                .map(|c| Call {
+                    id: c.id.clone(),
+                    name: c.name.clone(),
+                    arguments: c.arguments.clone(),
+                })
+                .collect(),
+        )),
+        MessageKind::McpToolRequest(request) => Some(assistant(
+            String::new(),
+            vec![Call {
+                id: request.request_id.clone(),
+                name: request.called_as.clone(),
+                arguments: request.arguments.clone(),
+            }],
+        )),
+        MessageKind::ToolResult(result) => Some(Item::Result(CallResult {
+            call_id: result.call_id.clone(),
+            tool_name: result.tool_name.clone(),
+            content: match &result.outcome {
+                ToolOutcome::Success { output } => value_text(output),
+                ToolOutcome::Error { error } => error_text(&error.message, error.code.as_deref()),
+            },
+            is_error: !result.outcome.is_success(),
+        })),
+        MessageKind::McpToolResult(result) => {
+            let (content, is_error) = match &result.outcome {
+                McpOutcome::Success { result } => (mcp_result_text(result), false),
+                McpOutcome::Error { error, result } => {
+                    let mut text = error_text(&error.message, error.code.as_deref());
+                    if !result.is_null() {
+                        let extra = mcp_result_text(result);
+                        if !extra.is_empty() {
+                            text.push('\n');
+                            text.push_str(&extra);
+                        }
+                    }
+                    (text, true)
+                }
+            };
+            Some(Item::Result(CallResult {
+                call_id: result.request_id.clone(),
+                tool_name: result.tool_name.clone(),
+                content,
+                is_error,
+            }))
+        }
+        MessageKind::McpResource(resource) => {
+            Some(Item::User(vec![UserPart::Text(resource_text(resource))]))
+        }
+        MessageKind::WorkflowExecution(workflow) => Some(side(workflow_text(workflow))),
+        MessageKind::Plan(plan) => Some(assistant(tagged_json("plan", plan), Vec::new())),
+        MessageKind::Question(question) => {
+            let mut value = serde_json::to_value(question).unwrap_or_default();
+            // The answer reaches the model as the person's own message, not inside the question.
+            if let Some(object) = value.as_object_mut() {
+                object.remove("answer");
+            }
+            Some(assistant(tagged_json("question", &value), Vec::new()))
+        }
+        MessageKind::SystemControl(_) | MessageKind::Processing(_) | MessageKind::Unknown(_) => {
+            None
+        }
+    }
+}
+
+fn tagged_json(kind: &str, value: &impl serde::Serialize) -> String {
+    let mut object = serde_json::Map::new();
+    object.insert(
+        "type".to_owned(),
+        serde_json::Value::String(kind.to_owned()),
+    );
+    if let Ok(serde_json::Value::Object(fields)) = serde_json::to_value(value) {
+        object.extend(fields);
+    }
+    serde_json::Value::Object(object).to_string()
+}
+
+fn value_text(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn error_text(message: &str, code: Option<&str>) -> String {
+    match code {
+        Some(code) => format!("Error ({code}): {message}"),
+        None => format!("Error: {message}"),
+    }
+}
+
+/// An MCP result's content blocks as text: text blocks as they are, others as JSON.
+fn mcp_result_text(result: &serde_json::Value) -> String {
+    match result.get("content").and_then(|c| c.as_array()) {
+        Some(blocks) if !blocks.is_empty() => blocks
+            .iter()
+            .map(|block| match (block.get("type"), block.get("text")) {
+                (Some(t), Some(serde_json::Value::String(text))) if t == "text" => text.clone(),
+                _ => block.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => match result.get("structuredContent") {
+            Some(structured) => structured.to_string(),
+            None => value_text(result),
+        },
+    }
+}
+
+fn image_parts(image: &ImageMessage, options: HistoryOptions) -> Vec<UserPart> {
+    let mut parts = Vec::new();
+    if let Some(caption) = image.caption.as_ref().filter(|c| !c.trim().is_empty()) {
+        parts.push(UserPart::Text(caption.clone()));
+    }
+    let sendable = match &image.source {
+        ImageSource::Url { url } => Some(ImageRef::Url(url.clone())),
+        ImageSource::Base64 { media_type, data } => Some(ImageRef::Base64 {
+            media_type: media_type.clone(),
+            data: data.clone(),
+        }),
+        // The engine loads workspace files into base64 before a request; a path alone cannot
+        // be sent.
+        ImageSource::FilePath { .. } => None,
+    };
+    match (options.images, sendable) {
+        (ImageDelivery::AsImages, Some(image_ref)) => parts.push(UserPart::Image(image_ref)),
+        _ => parts.push(UserPart::Text(recognized_text(image))),
+    }
+    parts
+}
+
+fn recognized_text(image: &ImageMessage) -> String {
+    let what = match &image.source {
+        ImageSource::FilePath { path } => format!("[Image {path}]"),
+        _ => "[Image]".to_owned(),
+    };
+    let mut lines = vec![what];
+    match (&image.recognition, &image.error) {
+        (Some(r), _) => {
+            if let Some(description) = r.vision_analysis.as_ref().filter(|d| !d.is_empty()) {
+                lines.push(format!("Description: {description}"));
+            }
+            match r.recognized_text.as_ref().filter(|t| !t.trim().is_empty()) {
+                Some(text) => lines.push(format!("Text found in the image:\n{text}")),
+                None => lines.push("No text was found in the image.".to_owned()),
+            }
+        }
+        (None, Some(error)) => {
+            lines.push(format!("The image could not be read: {}", error.message))
+        }
+        (None, None) => lines.push("The image has not been recognized yet.".to_owned()),
+    }
+    lines.join("\n")
+}
+
+fn file_text(file: &FileReferenceMessage) -> String {
+    match &file.resolution {
+        FileResolution::Resolved {
+            content,
+            total_lines,
+            ..
+        } => {
+            let lines = match &file.range {
+                Some(r) => format!("lines {}-{} of {total_lines}", r.start_line, r.end_line),
+                None => format!("{total_lines} lines"),
+            };
+            format!(
+                "File: {} ({lines})\n```\n{}\n```",
+                file.path,
+                content.trim_end()
+            )
+        }
+        FileResolution::Failed { error } => {
+            format!("File: {} could not be read: {error}", file.path)
+        }
+        FileResolution::Pending => format!("File: {} (not read yet)", file.path),
+    }
+}
+
+fn resource_text(resource: &McpResourceMessage) -> String {
+    let mut header = format!(
+        "[System-provided context: resource {} from MCP server `{}`",
+        resource.resource_uri, resource.server_name
+    );
+    if let Some(name) = &resource.name {
+        header.push_str(&format!(", \"{name}\""));
+    }
+    if let Some(mime) = &resource.mime_type {
+        header.push_str(&format!(", {mime}"));
+    }
+    header.push(']');
+    let body = match &resource.content {
+        ResourceContent::Text { text } => text.clone(),
+        ResourceContent::Binary {
+            size_bytes,
+            summary,
+        } => format!("(binary content, {size_bytes} bytes) {summary}"),
+    };
+    format!("{header}\n{body}")
+}
+
+fn workflow_text(workflow: &WorkflowExecutionMessage) -> String {
+    let status = serde_json::to_value(workflow.status)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    let mut text = format!(
+        "[Workflow `{}` ({}): {status}, {} of {} steps done",
+        workflow.workflow_name,
+        workflow.execution_id,
+        workflow.completed_steps,
+        workflow.total_steps
+    );
+    if let Some(step) = &workflow.current_step {
+        text.push_str(&format!(", current step `{step}`"));
+    }
+    text.push(']');
+    if let Some(result) = &workflow.result {
+        text.push_str(&format!("\nResult: {}", value_text(result)));
+    }
+    if let Some(error) = &workflow.error {
+        text.push_str(&format!("\nError: {}", error.message));
+    }
+    text
+}
+
+fn structure_text(structure: &ProjectStructureMessage) -> String {
+    let mut text = format!(
+        "[Project structure of {} ({})]\n",
+        structure.root_path,
+        structure.content.structure_type()
+    );
+    match &structure.content {
+        ProjectStructureContent::Tree(root) => {
+            fn walk(node: &braid_protocol::DirectoryNode, depth: usize, out: &mut String) {
+                let indent = "  ".repeat(depth);
+                out.push_str(&format!("{indent}{}/\n", node.name));
+                for dir in &node.directories {
+                    walk(dir, depth + 1, out);
+                }
+                for file in &node.files {
+                    let name = file.path.rsplit('/').next().unwrap_or(&file.path);
+                    out.push_str(&format!("{indent}  {name} ({} bytes)\n", file.size));
+                }
+            }
+            walk(root, 0, &mut text);
+        }
+        ProjectStructureContent::FileList(files) => {
+            for file in files {
+                text.push_str(&format!("{} ({} bytes)\n", file.path, file.size));
+            }
+        }
+        ProjectStructureContent::Dependencies(graph) => {
+            text.push_str(&serde_json::to_string(graph).unwrap_or_default());
+        }
+    }
+    if !structure.excluded_patterns.is_empty() {
+        text.push_str(&format!(
+            "Excluded: {}\n",
+            structure.excluded_patterns.join(", ")
+        ));
+    }
+    text.trim_end().to_owned()
+}

@@ -1,0 +1,174 @@
+//! The OpenAI chat-completions adapter, for OpenAI and every server that speaks its API
+//! (Ollama, vLLM, llama.cpp's server, LM Studio, OpenRouter).
+
+pub mod request;
+pub mod stream;
+
+use serde_json::Value;
+
+use crate::capabilities::ModelCapabilities;
+use crate::client::{LlmClient, LlmStream};
+use crate::config::ProviderConfig;
+use crate::error::LlmError;
+use crate::event::{CompletedToolCall, Completion, FinishReason, Usage};
+use crate::history::{HistoryOptions, ImageDelivery, build_conversation};
+use crate::request::LlmRequest;
+use crate::transport::{Endpoint, Transport, parse_arguments};
+
+pub use request::Delivery;
+pub use stream::OpenAiStreamDecoder;
+
+/// A client for an OpenAI-compatible chat-completions endpoint (`{base_url}/chat/completions`).
+#[derive(Debug)]
+pub struct OpenAiClient {
+    config: ProviderConfig,
+    transport: Transport,
+}
+
+impl OpenAiClient {
+    /// A client for `config` (its provider is not checked: any server speaking the API works).
+    pub fn new(config: ProviderConfig) -> Result<Self, LlmError> {
+        let transport = Transport::new(
+            config.retry.clone(),
+            config.connect_timeout,
+            config.idle_timeout,
+        )?;
+        Ok(Self { config, transport })
+    }
+
+    /// The JSON body this client would post for `request`.
+    pub fn request_body(&self, request: &LlmRequest, delivery: Delivery) -> Value {
+        let capabilities = self.capabilities(&request.model);
+        let conversation = build_conversation(
+            request.system_prompt.as_deref(),
+            &request.messages,
+            history_options(&capabilities),
+        );
+        request::build_body(request, &conversation, delivery)
+    }
+
+    fn endpoint(&self) -> Endpoint {
+        let mut headers = Vec::new();
+        if let Some(key) = &self.config.api_key {
+            headers.push(("authorization", format!("Bearer {key}")));
+        }
+        Endpoint {
+            url: format!(
+                "{}/chat/completions",
+                self.config.base_url.trim_end_matches('/')
+            ),
+            headers,
+        }
+    }
+}
+
+pub(crate) fn history_options(capabilities: &ModelCapabilities) -> HistoryOptions {
+    HistoryOptions {
+        images: if capabilities.vision {
+            ImageDelivery::AsImages
+        } else {
+            ImageDelivery::AsRecognizedText
+        },
+    }
+}
+
+#[async_trait::async_trait]
+impl LlmClient for OpenAiClient {
+    async fn stream(&self, request: &LlmRequest) -> LlmStream {
+        let body = self.request_body(request, Delivery::Streamed);
+        self.transport.stream(self.endpoint(), body, || {
+            Box::new(OpenAiStreamDecoder::new())
+        })
+    }
+
+    async fn complete(&self, request: &LlmRequest) -> Result<Completion, LlmError> {
+        let body = self.request_body(request, Delivery::Whole);
+        let answer = self.transport.post_json(&self.endpoint(), &body).await?;
+        parse_completion(&answer)
+    }
+
+    fn capabilities(&self, model: &str) -> ModelCapabilities {
+        self.config.capabilities_of(model)
+    }
+}
+
+/// Reads a non-streamed `chat.completion` answer.
+pub fn parse_completion(answer: &Value) -> Result<Completion, LlmError> {
+    if let Some(error) = answer.get("error") {
+        let (message, error_type) =
+            crate::error::describe_error_body(&serde_json::json!({ "error": error }).to_string());
+        return Err(LlmError::Provider {
+            error_type,
+            message,
+        });
+    }
+    let choice = answer
+        .get("choices")
+        .and_then(|c| c.get(0))
+        .ok_or_else(|| LlmError::Malformed {
+            detail: format!(
+                "the answer has no choices: {}",
+                stream::excerpt(&answer.to_string())
+            ),
+        })?;
+    let message = choice.get("message").cloned().unwrap_or(Value::Null);
+    let text_of = |key: &str| {
+        message
+            .get(key)
+            .and_then(|v| v.as_str())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let mut completion = Completion {
+        text: text_of("content"),
+        reasoning: {
+            let r = text_of("reasoning_content");
+            if r.is_empty() {
+                text_of("reasoning")
+            } else {
+                r
+            }
+        },
+        ..Completion::default()
+    };
+    if let Some(calls) = message.get("tool_calls").and_then(|c| c.as_array()) {
+        for call in calls {
+            let id = call
+                .get("id")
+                .and_then(|i| i.as_str())
+                .map(str::to_owned)
+                .unwrap_or_else(|| format!("call_{}", uuid::Uuid::now_v7().simple()))
+                .into();
+            let function = call.get("function").cloned().unwrap_or(Value::Null);
+            let name = function
+                .get("name")
+                .and_then(|n| n.as_str())
+                .unwrap_or_default()
+                .to_owned();
+            let raw = match function.get("arguments") {
+                Some(Value::String(s)) => s.clone(),
+                Some(Value::Null) | None => String::new(),
+                Some(other) => other.to_string(),
+            };
+            let arguments = parse_arguments(&id, &name, &raw);
+            completion.tool_calls.push(CompletedToolCall {
+                id,
+                name,
+                arguments,
+            });
+        }
+    }
+    completion.finish_reason = choice
+        .get("finish_reason")
+        .and_then(|r| r.as_str())
+        .map(FinishReason::from_openai);
+    completion.usage = answer.get("usage").and_then(|u| {
+        serde_json::from_value::<stream::WireUsage>(u.clone())
+            .ok()
+            .map(|u| Usage {
+                prompt_tokens: u.prompt_tokens,
+                completion_tokens: u.completion_tokens,
+            })
+    });
+    Ok(completion)
+}

@@ -1,0 +1,2 @@
+//! `braid-mock-llm`: the scriptable mock LLM server as a program.
+fn main() {}
