@@ -1,0 +1,223 @@
+import { describe, expect, it, vi } from "vitest";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { Composer, composeRequests, toReference } from "./Composer";
+import { Sidebar } from "./Sidebar";
+import { SettingsPanel, policyFrom } from "./SettingsPanel";
+import { McpPanel } from "./McpPanel";
+import { BranchSwitcher, branchNameProblem } from "./BranchSwitcher";
+import { StatusBar } from "./StatusBar";
+import { summary } from "../test/server";
+import { initialConversation } from "../conversation/reducer";
+import { parseRoute, routePath } from "../router";
+
+describe("composer", () => {
+  it("turns references into payloads and names what is wrong", () => {
+    expect(toReference({ path: " src/a.rs ", start: "", end: "" })).toEqual({ path: "src/a.rs" });
+    expect(toReference({ path: "a.rs", start: "3", end: "9" })).toEqual({ path: "a.rs", range: { start_line: 3, end_line: 9 }, display_text: "@a.rs:3-9" });
+    expect(toReference({ path: "a.rs", start: "4", end: "" })).toMatchObject({ range: { start_line: 4, end_line: 4 } });
+    expect(toReference({ path: "a.rs", start: "9", end: "3" })).toBe("a.rs: the last line must be at least the first (9)");
+    expect(toReference({ path: "a.rs", start: "0", end: "" })).toMatch(/first line must be a whole number/);
+    expect(toReference({ path: "", start: "", end: "" })).toBe("a file reference needs a path");
+  });
+
+  it("sends images first, then the text with its references", () => {
+    const r = composeRequests("look", [{ path: "a.rs", start: "", end: "" }], [{ name: "x.png", mediaType: "image/png", data: "AA==" }]);
+    expect(r).toEqual([
+      { payload: { type: "image", source: { type: "base64", media_type: "image/png", data: "AA==" }, recognition_mode: "auto" } },
+      { payload: { type: "text", text: "look", file_references: [{ path: "a.rs" }] } },
+    ]);
+    expect(composeRequests("  ", [], [])).toMatch(/write a message/);
+  });
+
+  it("adds a file reference with a line range and sends it", async () => {
+    const onSend = vi.fn(async () => {});
+    render(<Composer busy={false} onSend={onSend} onInterrupt={() => {}} />);
+    await userEvent.click(screen.getByRole("button", { name: "Reference a file" }));
+    await userEvent.type(screen.getByLabelText("Path of reference 1"), "src/lib.rs");
+    await userEvent.type(screen.getByLabelText("First line of reference 1"), "10");
+    await userEvent.type(screen.getByLabelText("Last line of reference 1"), "20");
+    await userEvent.type(screen.getByLabelText("Message"), "What does this do?");
+    await userEvent.click(screen.getByRole("button", { name: "Send" }));
+    expect(onSend).toHaveBeenCalledWith([{ payload: { type: "text", text: "What does this do?", file_references: [{ path: "src/lib.rs", range: { start_line: 10, end_line: 20 }, display_text: "@src/lib.rs:10-20" }] } }]);
+    expect(screen.queryByLabelText("Path of reference 1")).toBeNull();
+  });
+
+  it("refuses a bad range without sending, and keeps the draft when the send fails", async () => {
+    const onSend = vi.fn(async () => { throw new Error("down"); });
+    render(<Composer busy={false} onSend={onSend} onInterrupt={() => {}} />);
+    await userEvent.click(screen.getByRole("button", { name: "Reference a file" }));
+    await userEvent.type(screen.getByLabelText("Path of reference 1"), "a.rs");
+    await userEvent.type(screen.getByLabelText("First line of reference 1"), "5");
+    await userEvent.type(screen.getByLabelText("Last line of reference 1"), "2");
+    await userEvent.click(screen.getByRole("button", { name: "Send" }));
+    expect(screen.getByRole("alert").textContent).toMatch(/last line must be at least the first/);
+    expect(onSend).not.toHaveBeenCalled();
+    await userEvent.clear(screen.getByLabelText("Last line of reference 1"));
+    await userEvent.type(screen.getByLabelText("Message"), "keep me");
+    await userEvent.click(screen.getByRole("button", { name: "Send" }));
+    await waitFor(() => expect(onSend).toHaveBeenCalled());
+    expect((screen.getByLabelText("Message") as HTMLTextAreaElement).value).toBe("keep me");
+  });
+
+  it("attaches a pasted image", async () => {
+    const onSend = vi.fn(async () => {});
+    render(<Composer busy={false} onSend={onSend} onInterrupt={() => {}} />);
+    const file = new File([new Uint8Array([1, 2, 3])], "shot.png", { type: "image/png" });
+    fireEvent.paste(screen.getByLabelText("Message"), { clipboardData: { files: [file], getData: () => "" } });
+    expect(await screen.findByAltText("shot.png")).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "Send" }));
+    expect(onSend).toHaveBeenCalledWith([{ payload: { type: "image", source: { type: "base64", media_type: "image/png", data: "AQID" }, recognition_mode: "auto" } }]);
+  });
+
+  it("attaches an uploaded image", async () => {
+    render(<Composer busy={false} onSend={async () => {}} onInterrupt={() => {}} />);
+    const file = new File([new Uint8Array([9])], "up.jpg", { type: "image/jpeg" });
+    await userEvent.upload(screen.getByLabelText("Image files"), file);
+    expect(await screen.findByAltText("up.jpg")).toBeTruthy();
+  });
+
+  it("offers interrupt only while busy, and Shift+Enter makes a new line", async () => {
+    const onInterrupt = vi.fn();
+    const onSend = vi.fn(async () => {});
+    const { rerender } = render(<Composer busy={false} onSend={onSend} onInterrupt={onInterrupt} />);
+    expect(screen.queryByRole("button", { name: "Interrupt" })).toBeNull();
+    rerender(<Composer busy onSend={onSend} onInterrupt={onInterrupt} />);
+    await userEvent.click(screen.getByRole("button", { name: "Interrupt" }));
+    expect(onInterrupt).toHaveBeenCalled();
+    await userEvent.type(screen.getByLabelText("Message"), "a{Shift>}{Enter}{/Shift}b");
+    expect(onSend).not.toHaveBeenCalled();
+    expect((screen.getByLabelText("Message") as HTMLTextAreaElement).value).toBe("a\nb");
+  });
+});
+
+describe("sidebar", () => {
+  const contexts = [summary("c1", "Parser refactor"), summary("c2", "Release notes", { type: "streaming_llm_response", chunks: 1, chars: 1 })];
+  const props = () => ({ contexts, activeId: "c1", onOpen: vi.fn(), onCreate: vi.fn(), onRename: vi.fn(), onDelete: vi.fn() });
+
+  it("filters by search", async () => {
+    render(<Sidebar {...props()} />);
+    await userEvent.type(screen.getByLabelText("Search conversations"), "release");
+    expect(screen.queryByText("Parser refactor")).toBeNull();
+    expect(screen.getByText("Release notes")).toBeTruthy();
+  });
+
+  it("creates, opens and renames", async () => {
+    const p = props();
+    render(<Sidebar {...p} />);
+    await userEvent.click(screen.getByRole("button", { name: "New conversation" }));
+    expect(p.onCreate).toHaveBeenCalled();
+    await userEvent.click(screen.getByRole("link", { name: "Release notes" }));
+    expect(p.onOpen).toHaveBeenCalledWith("c2");
+    await userEvent.click(screen.getByRole("button", { name: "Rename Parser refactor" }));
+    const input = screen.getByLabelText("New title");
+    await userEvent.clear(input);
+    await userEvent.type(input, "Lexer refactor{Enter}");
+    expect(p.onRename).toHaveBeenCalledWith("c1", "Lexer refactor");
+  });
+
+  it("deletes only after confirmation", async () => {
+    const p = props();
+    render(<Sidebar {...p} />);
+    await userEvent.click(screen.getByRole("button", { name: "Delete Release notes" }));
+    expect(p.onDelete).not.toHaveBeenCalled();
+    await userEvent.click(screen.getByRole("button", { name: "Delete" }));
+    expect(p.onDelete).toHaveBeenCalledWith("c2");
+  });
+});
+
+describe("settings", () => {
+  it("builds approval policies and rejects a bad depth", () => {
+    expect(policyFrom("white_list", "read_file, grep  ls", "")).toEqual({ type: "white_list", tools: ["read_file", "grep", "ls"] });
+    expect(policyFrom("limited_auto", "", "3")).toEqual({ type: "limited_auto", max_depth: 3 });
+    expect(policyFrom("limited_auto", "", "0")).toMatch(/whole number from 1/);
+    expect(policyFrom("auto_all", "", "")).toEqual({ type: "auto_all" });
+  });
+
+  it("saves model, role, workspace and policy, and switches mode", async () => {
+    const onSave = vi.fn(async () => {});
+    const onMode = vi.fn(async () => {});
+    render(<SettingsPanel config={summary("c1", "x").config} onSave={onSave} onMode={onMode} />);
+    await userEvent.clear(screen.getByLabelText("Model"));
+    await userEvent.type(screen.getByLabelText("Model"), "qwen2.5");
+    await userEvent.selectOptions(screen.getByLabelText("Agent role"), "planner");
+    await userEvent.type(screen.getByLabelText("Workspace path"), "/srv/repo");
+    await userEvent.selectOptions(screen.getByLabelText("Approval policy"), "white_list");
+    await userEvent.type(screen.getByLabelText("Tools that need no approval"), "read_file");
+    await userEvent.click(screen.getByRole("button", { name: "Save settings" }));
+    expect(onSave).toHaveBeenCalledWith({ model: "qwen2.5", agent_role: "planner", workspace: "/srv/repo", approval_policy: { type: "white_list", tools: ["read_file"] } });
+    await userEvent.click(screen.getByLabelText("Plan (read-only)"));
+    expect(onMode).toHaveBeenCalledWith("plan");
+  });
+});
+
+describe("MCP panel", () => {
+  it("shows servers with status, error, tools and resources, and adds a resource", async () => {
+    const onAdd = vi.fn();
+    render(
+      <McpPanel
+        servers={[{ name: "fs", status: "ready", tools: ["mcp__fs__read"] }, { name: "gh", status: "failed", error: "spawn gh-mcp ENOENT", tools: [] }]}
+        resources={[{ server_name: "fs", uri: "file:///notes.md", name: "notes" }]}
+        tools={[{ name: "mcp__fs__read", description: "Reads a file", source: "mcp", server: "fs", read_only: true, parameters: {} }]}
+        onReload={() => {}}
+        onAddResource={onAdd}
+      />,
+    );
+    expect(screen.getByText("ready")).toBeTruthy();
+    expect(screen.getByText("spawn gh-mcp ENOENT")).toBeTruthy();
+    expect(screen.getByText(/Reads a file/)).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "Add notes to context" }));
+    expect(onAdd).toHaveBeenCalledWith({ server_name: "fs", uri: "file:///notes.md", name: "notes" });
+  });
+});
+
+describe("branches", () => {
+  it("validates branch names", () => {
+    expect(branchNameProblem("", [])).toMatch(/name/);
+    expect(branchNameProblem("a b", [])).toMatch(/letters/);
+    expect(branchNameProblem("main", ["main"])).toMatch(/already exists/);
+    expect(branchNameProblem("feature/x-1", ["main"])).toBeNull();
+  });
+
+  it("creates a branch from the end with a system prompt", async () => {
+    const onCreate = vi.fn(async () => {});
+    render(<BranchSwitcher branches={{ active: "main", branches: [{ name: "main", message_count: 2, created_at: "t" }] }} onSwitch={() => {}} onCreate={onCreate} fromMessage={null} onCancelFrom={() => {}} />);
+    await userEvent.click(screen.getByRole("button", { name: "New branch" }));
+    const form = screen.getByRole("form", { name: "New branch" });
+    await userEvent.type(within(form).getByLabelText("Name"), "main");
+    await userEvent.click(within(form).getByRole("button", { name: "Create branch" }));
+    expect(within(form).getByRole("alert").textContent).toMatch(/already exists/);
+    await userEvent.type(within(form).getByLabelText("Name"), "-2");
+    await userEvent.click(within(form).getByRole("button", { name: "Create branch" }));
+    expect(onCreate).toHaveBeenCalledWith({ name: "main-2" });
+  });
+});
+
+describe("status bar", () => {
+  it("shows the indicator with interrupt, and resume when paused", async () => {
+    const onInterrupt = vi.fn();
+    const onResume = vi.fn();
+    const { rerender } = render(<StatusBar conversation={{ ...initialConversation, state: { type: "executing_tool", tool_name: "read_file", index: 2, total: 5, attempt: 1 } }} onInterrupt={onInterrupt} onResume={onResume} onDismiss={() => {}} />);
+    expect(screen.getByText("Executing tool 2/5: read_file")).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "Interrupt" }));
+    expect(onInterrupt).toHaveBeenCalled();
+    rerender(<StatusBar conversation={{ ...initialConversation, state: { type: "paused", reason: "interrupted", depth: 1, tools_executed: 2 } }} onInterrupt={onInterrupt} onResume={onResume} onDismiss={() => {}} />);
+    await userEvent.click(screen.getByRole("button", { name: "Resume" }));
+    expect(onResume).toHaveBeenCalled();
+  });
+
+  it("tells the person when the connection is being re-established", () => {
+    render(<StatusBar conversation={{ ...initialConversation, connection: { type: "reconnecting", attempt: 1, delayMs: 1000, reason: "the stream ended" } }} onInterrupt={() => {}} onResume={() => {}} onDismiss={() => {}} />);
+    expect(screen.getByRole("status").textContent).toMatch(/reconnecting in 1 s/);
+  });
+});
+
+describe("router", () => {
+  it("reads and writes context addresses", () => {
+    expect(parseRoute("/contexts/abc-1")).toEqual({ type: "context", contextId: "abc-1" });
+    expect(parseRoute("/contexts/a%20b/")).toEqual({ type: "context", contextId: "a b" });
+    expect(parseRoute("/")).toEqual({ type: "home" });
+    expect(parseRoute("/contexts/%E0%A4%A")).toEqual({ type: "home" });
+    expect(routePath({ type: "context", contextId: "a b" })).toBe("/contexts/a%20b");
+  });
+});
