@@ -131,6 +131,9 @@ pub fn read_messages(json: &str) -> Result<Vec<Message>, ReadError> {
 
 /// Migrates one raw message to the current version.
 pub fn upgrade(raw: &RawValue) -> Result<Vec<Message>, ReadError> {
+    if let Some(message) = read_current_fast(raw.get()) {
+        return Ok(vec![message]);
+    }
     let value: Value = serde_json::from_str(raw.get())?;
     let Value::Object(object) = value else {
         return Err(ReadError::invalid(
@@ -161,6 +164,75 @@ pub fn unknown_message(
             raw: raw.to_owned(),
         }),
     ))
+}
+
+/// A current-version message of a known kind, read straight from the text without building a
+/// `Value` first. `None` sends the message down the general path, which handles legacy
+/// versions, unknown kinds and reports errors precisely; so this path only has to be right when
+/// everything is well-formed.
+fn read_current_fast(json: &str) -> Option<Message> {
+    #[derive(serde::Deserialize)]
+    struct Wire<'a> {
+        #[serde(default)]
+        schema_version: Option<u64>,
+        #[serde(borrow)]
+        role: std::borrow::Cow<'a, str>,
+        #[serde(borrow)]
+        kind: std::borrow::Cow<'a, str>,
+        #[serde(borrow)]
+        data: &'a RawValue,
+        #[serde(default)]
+        id: Option<MessageId>,
+        #[serde(default)]
+        status: Option<MessageStatus>,
+        #[serde(default)]
+        created_at: Option<DateTime<Utc>>,
+        #[serde(default)]
+        updated_at: Option<DateTime<Utc>>,
+        #[serde(default)]
+        metadata: Option<Metadata>,
+    }
+    let wire: Wire<'_> = serde_json::from_str(json).ok()?;
+    if wire.schema_version.is_some_and(|v| v < 2) {
+        return None;
+    }
+    let role: Role = wire.role.parse().ok()?;
+    let kind = match wire.kind.parse::<KindName>().ok()? {
+        KindName::Unknown => return None,
+        k => parse_data_fast(k, wire.data.get())?,
+    };
+    let created_at = wire.created_at.unwrap_or_else(Utc::now);
+    Some(Message {
+        id: wire.id.unwrap_or_default(),
+        role,
+        kind,
+        status: wire.status.unwrap_or_default(),
+        created_at,
+        updated_at: wire.updated_at.unwrap_or(created_at),
+        metadata: wire.metadata.unwrap_or_default(),
+    })
+}
+
+fn parse_data_fast(kind: KindName, data: &str) -> Option<MessageKind> {
+    use crate::kinds::*;
+    use serde_json::from_str as p;
+    Some(match kind {
+        KindName::Text => MessageKind::Text(p(data).ok()?),
+        KindName::Image => MessageKind::Image(p(data).ok()?),
+        KindName::FileReference => MessageKind::FileReference(p(data).ok()?),
+        KindName::ProjectStructure => MessageKind::ProjectStructure(p(data).ok()?),
+        KindName::ToolRequest => MessageKind::ToolRequest(p(data).ok()?),
+        KindName::ToolResult => MessageKind::ToolResult(p(data).ok()?),
+        KindName::McpToolRequest => MessageKind::McpToolRequest(p(data).ok()?),
+        KindName::McpToolResult => MessageKind::McpToolResult(p(data).ok()?),
+        KindName::McpResource => MessageKind::McpResource(p(data).ok()?),
+        KindName::WorkflowExecution => MessageKind::WorkflowExecution(p(data).ok()?),
+        KindName::SystemControl => MessageKind::SystemControl(p(data).ok()?),
+        KindName::Processing => MessageKind::Processing(p(data).ok()?),
+        KindName::Plan => MessageKind::Plan(p(data).ok()?),
+        KindName::Question => MessageKind::Question(p(data).ok()?),
+        KindName::Unknown => return None,
+    })
 }
 
 /// The envelope fields every version may carry, with their defaults.
