@@ -1,0 +1,125 @@
+//! A change set: everything one step of the engine changed in a context, saved in one
+//! transaction.
+
+use braid_protocol::{BranchName, ContextConfig, ContextState, Message, MessageId};
+
+use crate::record::BranchRecord;
+
+/// Message ids to put at the end of a branch, or to make a branch's whole order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BranchIds {
+    /// The branch.
+    pub branch: BranchName,
+    /// The ids, in order. Each must be in the context's pool (stored before, or new in the same
+    /// change set).
+    pub message_ids: Vec<MessageId>,
+}
+
+/// New settings for an existing branch (both replace what was stored).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BranchSettings {
+    /// The branch.
+    pub branch: BranchName,
+    /// Replaces the context's base system prompt on this branch; `None` removes the override.
+    pub system_prompt: Option<String>,
+    /// The branch's own pipeline configuration; `None` uses the context's.
+    pub pipeline: Option<serde_json::Value>,
+}
+
+/// What changed in one context since it was last saved. Only these rows are written, in one
+/// transaction, so a save costs the size of the change, not of the context. Applied in this
+/// order: new messages, updated messages, new branches, branch settings, appends, replacements,
+/// deleted branches, then the context's own fields.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ContextChanges {
+    /// A new title.
+    pub title: Option<String>,
+    /// A new configuration.
+    pub config: Option<ContextConfig>,
+    /// A new active branch (it must exist once the changes are applied).
+    pub active_branch: Option<BranchName>,
+    /// A new state.
+    pub state: Option<ContextState>,
+    /// Messages added to the pool.
+    pub new_messages: Vec<Message>,
+    /// Messages already stored whose status, content or metadata changed (whole replacement).
+    pub updated_messages: Vec<Message>,
+    /// Branches created, with their initial ids (a fork copies its parent's prefix).
+    pub new_branches: Vec<BranchRecord>,
+    /// New system prompt overrides and pipeline configurations.
+    pub branch_settings: Vec<BranchSettings>,
+    /// Ids added at the end of branches.
+    pub appends: Vec<BranchIds>,
+    /// Branches whose whole order is replaced (merges, rebases).
+    pub replacements: Vec<BranchIds>,
+    /// Branches removed (their messages stay in the pool).
+    pub deleted_branches: Vec<BranchName>,
+}
+
+impl ContextChanges {
+    /// No changes yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds `message` to the pool and to the end of `branch`.
+    pub fn add_message(mut self, branch: &BranchName, message: Message) -> Self {
+        self.push_message(branch, message);
+        self
+    }
+
+    /// Adds `message` to the pool and to the end of `branch`, in place.
+    pub fn push_message(&mut self, branch: &BranchName, message: Message) {
+        let id = message.id;
+        self.new_messages.push(message);
+        match self.appends.iter_mut().find(|a| &a.branch == branch) {
+            Some(append) => append.message_ids.push(id),
+            None => self.appends.push(BranchIds {
+                branch: branch.clone(),
+                message_ids: vec![id],
+            }),
+        }
+    }
+
+    /// Replaces a stored message (a status change, the final content of a stream).
+    pub fn update_message(mut self, message: Message) -> Self {
+        self.updated_messages.push(message);
+        self
+    }
+
+    /// Records a new state.
+    pub fn with_state(mut self, state: ContextState) -> Self {
+        self.state = Some(state);
+        self
+    }
+
+    /// Whether nothing changed.
+    pub fn is_empty(&self) -> bool {
+        self == &Self::default()
+    }
+
+    /// Every message the change set writes.
+    pub(crate) fn written_messages(&self) -> impl Iterator<Item = &Message> {
+        self.new_messages.iter().chain(&self.updated_messages)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn added_messages_of_one_branch_share_one_append() {
+        let main = BranchName::main();
+        let a = Message::user_text("a");
+        let b = Message::assistant_text("b");
+        let changes = ContextChanges::new()
+            .add_message(&main, a.clone())
+            .add_message(&main, b.clone());
+        assert_eq!(changes.appends.len(), 1);
+        assert_eq!(changes.appends[0].message_ids, vec![a.id, b.id]);
+        assert_eq!(changes.new_messages.len(), 2);
+        assert!(!changes.is_empty());
+        assert!(ContextChanges::new().is_empty());
+    }
+}

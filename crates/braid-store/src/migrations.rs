@@ -1,0 +1,38 @@
+//! The schema migrations, embedded in the binary: one directory per database.
+//!
+//! They are listed here with `include_str!` instead of `sqlx::migrate!`, which needs sqlx's
+//! proc-macro crate (and a second build of the drivers for it); adding a migration means adding
+//! a file and a line below.
+
+use std::borrow::Cow;
+
+use sqlx::SqlStr;
+use sqlx::migrate::{Migration, MigrationType, Migrator};
+
+fn migration(version: i64, description: &'static str, sql: &'static str) -> Migration {
+    Migration::new(
+        version,
+        Cow::Borrowed(description),
+        MigrationType::Simple,
+        SqlStr::from_static(sql),
+        false,
+    )
+}
+
+/// The SQLite schema.
+pub(crate) fn sqlite() -> Migrator {
+    Migrator::with_migrations(vec![migration(
+        1,
+        "initial",
+        include_str!("../migrations/sqlite/0001_initial.sql"),
+    )])
+}
+
+/// The PostgreSQL schema.
+pub(crate) fn postgres() -> Migrator {
+    Migrator::with_migrations(vec![migration(
+        1,
+        "initial",
+        include_str!("../migrations/postgres/0001_initial.sql"),
+    )])
+}

@@ -1,0 +1,814 @@
+//! The one implementation of [`Store`](crate::Store) over SQL, shared by SQLite and PostgreSQL.
+//!
+//! Both schemas use the same column types from Rust's side (UUIDs, timestamps, 64-bit integers,
+//! text) and every statement uses `$n` parameters, which both databases read, so the statements
+//! are written once. sqlx's traits make a generic version unreadable; this macro instead expands
+//! the same code for each database type.
+
+/// Expands `impl Store` for `$store`, which must have `fn writer(&self) -> &Pool<$db>`,
+/// `fn reader(&self) -> &Pool<$db>` and a field `events: EventWriter`.
+macro_rules! sql_store {
+    ($store:ty, $db:ty, $backend:expr) => {
+        impl $store {
+            fn message_from_row(
+                row: &<$db as sqlx::Database>::Row,
+                context: braid_protocol::ContextId,
+            ) -> $crate::error::Result<braid_protocol::Message> {
+                use sqlx::Row as _;
+                let read = || -> std::result::Result<$crate::row::MessageRow, sqlx::Error> {
+                    Ok($crate::row::MessageRow {
+                        id: row.try_get(0)?,
+                        role: row.try_get(1)?,
+                        kind: row.try_get(2)?,
+                        status: row.try_get(3)?,
+                        payload: row.try_get(4)?,
+                        created_at: row.try_get(5)?,
+                        updated_at: row.try_get(6)?,
+                    })
+                };
+                let row = $crate::error::DbResultExt::during(read(), $backend, "reading a message row")?;
+                Ok(row.into_message(context))
+            }
+
+            fn context_from_row(
+                row: &<$db as sqlx::Database>::Row,
+            ) -> $crate::error::Result<$crate::record::ContextRecord> {
+                use sqlx::Row as _;
+                let read = || -> std::result::Result<_, sqlx::Error> {
+                    let id: uuid::Uuid = row.try_get("id")?;
+                    let title: String = row.try_get("title")?;
+                    let config: String = row.try_get("config")?;
+                    let active_branch: String = row.try_get("active_branch")?;
+                    let state: String = row.try_get("state")?;
+                    let created_at: chrono::DateTime<chrono::Utc> = row.try_get("created_at")?;
+                    let updated_at: chrono::DateTime<chrono::Utc> = row.try_get("updated_at")?;
+                    Ok((id, title, config, active_branch, state, created_at, updated_at))
+                };
+                let (id, title, config, active_branch, state, created_at, updated_at) =
+                    $crate::error::DbResultExt::during(read(), $backend, "reading a context row")?;
+                let id = braid_protocol::ContextId(id);
+                Ok($crate::record::ContextRecord {
+                    id,
+                    title,
+                    config: $crate::row::read_config(id, &config)?,
+                    active_branch: braid_protocol::BranchName(active_branch),
+                    state: $crate::row::read_state(id, &state),
+                    created_at,
+                    updated_at,
+                })
+            }
+
+            /// Fails with `ContextNotFound` unless the context exists.
+            async fn require_context<'e, E>(
+                executor: E,
+                context: braid_protocol::ContextId,
+            ) -> $crate::error::Result<()>
+            where
+                E: sqlx::Executor<'e, Database = $db>,
+            {
+                let found = sqlx::query("SELECT 1 FROM contexts WHERE id = $1")
+                    .bind(context.0)
+                    .fetch_optional(executor)
+                    .await;
+                match $crate::error::DbResultExt::during(found, $backend, "finding a context")? {
+                    Some(_) => Ok(()),
+                    None => Err($crate::error::StoreError::ContextNotFound(context)),
+                }
+            }
+
+            /// Fails with `BranchNotFound` (or `ContextNotFound`) unless the branch exists.
+            async fn require_branch(
+                conn: &mut <$db as sqlx::Database>::Connection,
+                context: braid_protocol::ContextId,
+                branch: &braid_protocol::BranchName,
+            ) -> $crate::error::Result<()> {
+                let found = sqlx::query("SELECT 1 FROM branches WHERE context_id = $1 AND name = $2")
+                    .bind(context.0)
+                    .bind(branch.as_str())
+                    .fetch_optional(&mut *conn)
+                    .await;
+                match $crate::error::DbResultExt::during(found, $backend, "finding a branch")? {
+                    Some(_) => Ok(()),
+                    None => {
+                        Self::require_context(&mut *conn, context).await?;
+                        Err($crate::error::StoreError::BranchNotFound {
+                            context,
+                            branch: branch.clone(),
+                        })
+                    }
+                }
+            }
+
+            /// Writes `ids` at positions `start..` of a branch.
+            async fn insert_positions(
+                conn: &mut <$db as sqlx::Database>::Connection,
+                context: braid_protocol::ContextId,
+                branch: &braid_protocol::BranchName,
+                start: i64,
+                ids: &[braid_protocol::MessageId],
+            ) -> $crate::error::Result<()> {
+                use sqlx::error::ErrorKind;
+                for (offset, id) in ids.iter().enumerate() {
+                    let done = sqlx::query(
+                        "INSERT INTO branch_messages (context_id, branch, position, message_id) \
+                         VALUES ($1, $2, $3, $4)",
+                    )
+                    .bind(context.0)
+                    .bind(branch.as_str())
+                    .bind(start + offset as i64)
+                    .bind(id.0)
+                    .execute(&mut *conn)
+                    .await;
+                    if let Err(error) = done {
+                        return Err(match $crate::error::violation(&error) {
+                            Some(ErrorKind::UniqueViolation) => {
+                                $crate::error::StoreError::DuplicateInBranch {
+                                    context,
+                                    branch: branch.clone(),
+                                    message: *id,
+                                }
+                            }
+                            Some(ErrorKind::ForeignKeyViolation) => {
+                                $crate::error::StoreError::MessageNotFound { context, message: *id }
+                            }
+                            _ => $crate::error::StoreError::Database {
+                                backend: $backend,
+                                operation: "writing a branch's order",
+                                source: error,
+                            },
+                        });
+                    }
+                }
+                Ok(())
+            }
+
+            async fn apply_changes(
+                conn: &mut <$db as sqlx::Database>::Connection,
+                context: braid_protocol::ContextId,
+                changes: &$crate::changes::ContextChanges,
+            ) -> $crate::error::Result<()> {
+                use $crate::error::{DbResultExt as _, StoreError};
+                use sqlx::error::ErrorKind;
+                const OP: &str = "saving changes";
+                let now = chrono::SubsecRound::trunc_subsecs(chrono::Utc::now(), 6);
+                let config = changes
+                    .config
+                    .as_ref()
+                    .map(serde_json::to_string)
+                    .transpose()
+                    .map_err(|e| StoreError::Corrupt {
+                        context,
+                        what: "config",
+                        reason: e.to_string(),
+                    })?;
+                let state = changes
+                    .state
+                    .as_ref()
+                    .map(serde_json::to_string)
+                    .transpose()
+                    .map_err(|e| StoreError::Corrupt {
+                        context,
+                        what: "state",
+                        reason: e.to_string(),
+                    })?;
+                // Writing the context row first takes the write lock at once and proves the
+                // context exists.
+                let touched = sqlx::query(
+                    "UPDATE contexts SET title = COALESCE($2, title), config = COALESCE($3, config), \
+                     active_branch = COALESCE($4, active_branch), state = COALESCE($5, state), \
+                     updated_at = $6 WHERE id = $1",
+                )
+                .bind(context.0)
+                .bind(changes.title.as_deref())
+                .bind(config)
+                .bind(changes.active_branch.as_ref().map(|b| b.as_str()))
+                .bind(state)
+                .bind(now)
+                .execute(&mut *conn)
+                .await
+                .during($backend, OP)?;
+                if touched.rows_affected() == 0 {
+                    return Err(StoreError::ContextNotFound(context));
+                }
+
+                for message in &changes.new_messages {
+                    let done = sqlx::query(
+                        "INSERT INTO messages (context_id, id, role, kind, status, payload, created_at, updated_at) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                    )
+                    .bind(context.0)
+                    .bind(message.id.0)
+                    .bind(message.role.as_str())
+                    .bind(message.kind.name().as_str())
+                    .bind(message.status.as_str())
+                    .bind(message.to_json())
+                    .bind(message.created_at)
+                    .bind(message.updated_at)
+                    .execute(&mut *conn)
+                    .await;
+                    if let Err(error) = done {
+                        return Err(match $crate::error::violation(&error) {
+                            Some(ErrorKind::UniqueViolation) => StoreError::MessageExists {
+                                context,
+                                message: message.id,
+                            },
+                            _ => StoreError::Database {
+                                backend: $backend,
+                                operation: OP,
+                                source: error,
+                            },
+                        });
+                    }
+                }
+
+                for message in &changes.updated_messages {
+                    let done = sqlx::query(
+                        "UPDATE messages SET role = $3, kind = $4, status = $5, payload = $6, updated_at = $7 \
+                         WHERE context_id = $1 AND id = $2",
+                    )
+                    .bind(context.0)
+                    .bind(message.id.0)
+                    .bind(message.role.as_str())
+                    .bind(message.kind.name().as_str())
+                    .bind(message.status.as_str())
+                    .bind(message.to_json())
+                    .bind(message.updated_at)
+                    .execute(&mut *conn)
+                    .await
+                    .during($backend, OP)?;
+                    if done.rows_affected() == 0 {
+                        return Err(StoreError::MessageNotFound {
+                            context,
+                            message: message.id,
+                        });
+                    }
+                }
+
+                for branch in &changes.new_branches {
+                    let pipeline = branch.pipeline.as_ref().map(|p| p.to_string());
+                    let done = sqlx::query(
+                        "INSERT INTO branches (context_id, name, system_prompt, pipeline, parent, fork_point, created_at) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                    )
+                    .bind(context.0)
+                    .bind(branch.name.as_str())
+                    .bind(branch.system_prompt.as_deref())
+                    .bind(pipeline)
+                    .bind(branch.parent.as_ref().map(|p| p.as_str()))
+                    .bind(branch.fork_point.map(|m| m.0))
+                    .bind(chrono::SubsecRound::trunc_subsecs(branch.created_at, 6))
+                    .execute(&mut *conn)
+                    .await;
+                    if let Err(error) = done {
+                        return Err(match $crate::error::violation(&error) {
+                            Some(ErrorKind::UniqueViolation) => StoreError::BranchExists {
+                                context,
+                                branch: branch.name.clone(),
+                            },
+                            _ => StoreError::Database {
+                                backend: $backend,
+                                operation: OP,
+                                source: error,
+                            },
+                        });
+                    }
+                    Self::insert_positions(conn, context, &branch.name, 0, &branch.message_ids)
+                        .await?;
+                }
+
+                for settings in &changes.branch_settings {
+                    let pipeline = settings.pipeline.as_ref().map(|p| p.to_string());
+                    let done = sqlx::query(
+                        "UPDATE branches SET system_prompt = $3, pipeline = $4 \
+                         WHERE context_id = $1 AND name = $2",
+                    )
+                    .bind(context.0)
+                    .bind(settings.branch.as_str())
+                    .bind(settings.system_prompt.as_deref())
+                    .bind(pipeline)
+                    .execute(&mut *conn)
+                    .await
+                    .during($backend, OP)?;
+                    if done.rows_affected() == 0 {
+                        return Err(StoreError::BranchNotFound {
+                            context,
+                            branch: settings.branch.clone(),
+                        });
+                    }
+                }
+
+                for append in &changes.appends {
+                    Self::require_branch(conn, context, &append.branch).await?;
+                    let last: i64 = sqlx::query_scalar(
+                        "SELECT COALESCE(MAX(position), -1) FROM branch_messages \
+                         WHERE context_id = $1 AND branch = $2",
+                    )
+                    .bind(context.0)
+                    .bind(append.branch.as_str())
+                    .fetch_one(&mut *conn)
+                    .await
+                    .during($backend, OP)?;
+                    Self::insert_positions(conn, context, &append.branch, last + 1, &append.message_ids)
+                        .await?;
+                }
+
+                for replacement in &changes.replacements {
+                    Self::require_branch(conn, context, &replacement.branch).await?;
+                    sqlx::query("DELETE FROM branch_messages WHERE context_id = $1 AND branch = $2")
+                        .bind(context.0)
+                        .bind(replacement.branch.as_str())
+                        .execute(&mut *conn)
+                        .await
+                        .during($backend, OP)?;
+                    Self::insert_positions(conn, context, &replacement.branch, 0, &replacement.message_ids)
+                        .await?;
+                }
+
+                for branch in &changes.deleted_branches {
+                    let done = sqlx::query("DELETE FROM branches WHERE context_id = $1 AND name = $2")
+                        .bind(context.0)
+                        .bind(branch.as_str())
+                        .execute(&mut *conn)
+                        .await
+                        .during($backend, OP)?;
+                    if done.rows_affected() == 0 {
+                        return Err(StoreError::BranchNotFound {
+                            context,
+                            branch: branch.clone(),
+                        });
+                    }
+                }
+
+                if changes.active_branch.is_some() || !changes.deleted_branches.is_empty() {
+                    let active: String =
+                        sqlx::query_scalar("SELECT active_branch FROM contexts WHERE id = $1")
+                            .bind(context.0)
+                            .fetch_one(&mut *conn)
+                            .await
+                            .during($backend, OP)?;
+                    let active = braid_protocol::BranchName(active);
+                    if Self::require_branch(conn, context, &active).await.is_err() {
+                        return Err(StoreError::ActiveBranchMissing { context, branch: active });
+                    }
+                }
+                Ok(())
+            }
+
+            async fn load_range(
+                &self,
+                context: braid_protocol::ContextId,
+                branch: &braid_protocol::BranchName,
+                range: $crate::record::MessageRange,
+                kind: Option<braid_protocol::KindName>,
+            ) -> $crate::error::Result<Vec<braid_protocol::Message>> {
+                use $crate::error::{DbResultExt as _, StoreError};
+                use $crate::record::MessageRange;
+                const OP: &str = "loading messages";
+                let mut conn = self.reader().acquire().await.during($backend, OP)?;
+                let (after, limit, newest) = match range {
+                    MessageRange::All => (None, i64::MAX, false),
+                    MessageRange::After { after, limit } => (after, i64::from(limit), false),
+                    MessageRange::Newest(n) => (None, i64::from(n), true),
+                };
+                let start: i64 = match after {
+                    None => -1,
+                    Some(after) => {
+                        let position: Option<i64> = sqlx::query_scalar(
+                            "SELECT position FROM branch_messages \
+                             WHERE context_id = $1 AND branch = $2 AND message_id = $3",
+                        )
+                        .bind(context.0)
+                        .bind(branch.as_str())
+                        .bind(after.0)
+                        .fetch_optional(&mut *conn)
+                        .await
+                        .during($backend, OP)?;
+                        match position {
+                            Some(p) => p,
+                            None => {
+                                Self::require_branch(&mut conn, context, branch).await?;
+                                return Err(StoreError::MessageNotInBranch {
+                                    context,
+                                    branch: branch.clone(),
+                                    message: after,
+                                });
+                            }
+                        }
+                    }
+                };
+                let kind = kind.map(|k| k.as_str());
+                let sql = match (newest, kind.is_some()) {
+                    (false, false) => concat!(
+                        "SELECT m.id, m.role, m.kind, m.status, m.payload, m.created_at, m.updated_at ",
+                        "FROM branch_messages b JOIN messages m ON m.context_id = b.context_id AND m.id = b.message_id ",
+                        "WHERE b.context_id = $1 AND b.branch = $2 AND b.position > $3 ",
+                        "ORDER BY b.position LIMIT $4"
+                    ),
+                    (true, false) => concat!(
+                        "SELECT m.id, m.role, m.kind, m.status, m.payload, m.created_at, m.updated_at ",
+                        "FROM branch_messages b JOIN messages m ON m.context_id = b.context_id AND m.id = b.message_id ",
+                        "WHERE b.context_id = $1 AND b.branch = $2 AND b.position > $3 ",
+                        "ORDER BY b.position DESC LIMIT $4"
+                    ),
+                    (false, true) => concat!(
+                        "SELECT m.id, m.role, m.kind, m.status, m.payload, m.created_at, m.updated_at ",
+                        "FROM branch_messages b JOIN messages m ON m.context_id = b.context_id AND m.id = b.message_id ",
+                        "WHERE b.context_id = $1 AND b.branch = $2 AND b.position > $3 AND m.kind = $5 ",
+                        "ORDER BY b.position LIMIT $4"
+                    ),
+                    (true, true) => concat!(
+                        "SELECT m.id, m.role, m.kind, m.status, m.payload, m.created_at, m.updated_at ",
+                        "FROM branch_messages b JOIN messages m ON m.context_id = b.context_id AND m.id = b.message_id ",
+                        "WHERE b.context_id = $1 AND b.branch = $2 AND b.position > $3 AND m.kind = $5 ",
+                        "ORDER BY b.position DESC LIMIT $4"
+                    ),
+                };
+                let mut query = sqlx::query(sql)
+                    .bind(context.0)
+                    .bind(branch.as_str())
+                    .bind(start)
+                    .bind(limit);
+                if let Some(kind) = kind {
+                    query = query.bind(kind);
+                }
+                let rows = query.fetch_all(&mut *conn).await.during($backend, OP)?;
+                if rows.is_empty() {
+                    Self::require_branch(&mut conn, context, branch).await?;
+                }
+                let mut messages = rows
+                    .iter()
+                    .map(|row| Self::message_from_row(row, context))
+                    .collect::<$crate::error::Result<Vec<_>>>()?;
+                if newest {
+                    messages.reverse();
+                }
+                Ok(messages)
+            }
+        }
+
+        #[async_trait::async_trait]
+        impl $crate::store::Store for $store {
+            fn backend(&self) -> $crate::error::Backend {
+                $backend
+            }
+
+            async fn create_context(
+                &self,
+                context: &$crate::record::ContextRecord,
+            ) -> $crate::error::Result<()> {
+                use $crate::error::{DbResultExt as _, StoreError};
+                const OP: &str = "creating a context";
+                let corrupt = |what: &'static str, e: serde_json::Error| StoreError::Corrupt {
+                    context: context.id,
+                    what,
+                    reason: e.to_string(),
+                };
+                let config = serde_json::to_string(&context.config).map_err(|e| corrupt("config", e))?;
+                let state = serde_json::to_string(&context.state).map_err(|e| corrupt("state", e))?;
+                let mut tx = self.writer().begin().await.during($backend, OP)?;
+                let done = sqlx::query(
+                    "INSERT INTO contexts (id, title, config, active_branch, state, created_at, updated_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                )
+                .bind(context.id.0)
+                .bind(&context.title)
+                .bind(config)
+                .bind(context.active_branch.as_str())
+                .bind(state)
+                .bind(chrono::SubsecRound::trunc_subsecs(context.created_at, 6))
+                .bind(chrono::SubsecRound::trunc_subsecs(context.updated_at, 6))
+                .execute(&mut *tx)
+                .await;
+                if let Err(error) = done {
+                    return Err(match $crate::error::violation(&error) {
+                        Some(sqlx::error::ErrorKind::UniqueViolation) => {
+                            StoreError::ContextExists(context.id)
+                        }
+                        _ => StoreError::Database { backend: $backend, operation: OP, source: error },
+                    });
+                }
+                sqlx::query("INSERT INTO branches (context_id, name, created_at) VALUES ($1, $2, $3)")
+                    .bind(context.id.0)
+                    .bind(context.active_branch.as_str())
+                    .bind(chrono::SubsecRound::trunc_subsecs(context.created_at, 6))
+                    .execute(&mut *tx)
+                    .await
+                    .during($backend, OP)?;
+                tx.commit().await.during($backend, OP)
+            }
+
+            async fn get_context(
+                &self,
+                id: braid_protocol::ContextId,
+            ) -> $crate::error::Result<Option<$crate::record::ContextRecord>> {
+                use $crate::error::DbResultExt as _;
+                let row = sqlx::query("SELECT * FROM contexts WHERE id = $1")
+                    .bind(id.0)
+                    .fetch_optional(self.reader())
+                    .await
+                    .during($backend, "loading a context")?;
+                row.as_ref().map(Self::context_from_row).transpose()
+            }
+
+            async fn list_contexts(
+                &self,
+            ) -> $crate::error::Result<Vec<$crate::record::ContextRecord>> {
+                use $crate::error::DbResultExt as _;
+                let rows = sqlx::query("SELECT * FROM contexts ORDER BY updated_at DESC, id")
+                    .fetch_all(self.reader())
+                    .await
+                    .during($backend, "listing contexts")?;
+                rows.iter().map(Self::context_from_row).collect()
+            }
+
+            async fn delete_context(
+                &self,
+                id: braid_protocol::ContextId,
+            ) -> $crate::error::Result<bool> {
+                use $crate::error::DbResultExt as _;
+                const OP: &str = "deleting a context";
+                // Queued events of this context must not land after the delete.
+                self.events.flush().await?;
+                let mut tx = self.writer().begin().await.during($backend, OP)?;
+                sqlx::query("DELETE FROM events WHERE context_id = $1")
+                    .bind(id.0)
+                    .execute(&mut *tx)
+                    .await
+                    .during($backend, OP)?;
+                let done = sqlx::query("DELETE FROM contexts WHERE id = $1")
+                    .bind(id.0)
+                    .execute(&mut *tx)
+                    .await
+                    .during($backend, OP)?;
+                tx.commit().await.during($backend, OP)?;
+                self.events.forget(id).await;
+                Ok(done.rows_affected() > 0)
+            }
+
+            async fn save_changes(
+                &self,
+                context: braid_protocol::ContextId,
+                changes: &$crate::changes::ContextChanges,
+            ) -> $crate::error::Result<()> {
+                use $crate::error::{DbResultExt as _, StoreError};
+                const OP: &str = "saving changes";
+                for message in changes.written_messages() {
+                    message
+                        .validate_for_storage()
+                        .map_err(|errors| StoreError::InvalidMessage { message: message.id, errors })?;
+                }
+                let mut tx = self.writer().begin().await.during($backend, OP)?;
+                // On error the transaction is dropped, which rolls it back.
+                Self::apply_changes(&mut tx, context, changes).await?;
+                tx.commit().await.during($backend, OP)
+            }
+
+            async fn list_branches(
+                &self,
+                context: braid_protocol::ContextId,
+            ) -> $crate::error::Result<Vec<$crate::record::BranchRecord>> {
+                use $crate::error::DbResultExt as _;
+                use sqlx::Row as _;
+                const OP: &str = "listing branches";
+                let mut conn = self.reader().acquire().await.during($backend, OP)?;
+                let rows = sqlx::query(
+                    "SELECT name, system_prompt, pipeline, parent, fork_point, created_at \
+                     FROM branches WHERE context_id = $1 ORDER BY created_at, name",
+                )
+                .bind(context.0)
+                .fetch_all(&mut *conn)
+                .await
+                .during($backend, OP)?;
+                if rows.is_empty() {
+                    Self::require_context(&mut *conn, context).await?;
+                }
+                let mut branches = Vec::with_capacity(rows.len());
+                for row in &rows {
+                    let read = || -> std::result::Result<_, sqlx::Error> {
+                        let name: String = row.try_get(0)?;
+                        let system_prompt: Option<String> = row.try_get(1)?;
+                        let pipeline: Option<String> = row.try_get(2)?;
+                        let parent: Option<String> = row.try_get(3)?;
+                        let fork_point: Option<uuid::Uuid> = row.try_get(4)?;
+                        let created_at: chrono::DateTime<chrono::Utc> = row.try_get(5)?;
+                        Ok((name, system_prompt, pipeline, parent, fork_point, created_at))
+                    };
+                    let (name, system_prompt, pipeline, parent, fork_point, created_at) =
+                        read().during($backend, OP)?;
+                    branches.push($crate::record::BranchRecord {
+                        name: braid_protocol::BranchName(name),
+                        message_ids: Vec::new(),
+                        system_prompt,
+                        pipeline: $crate::row::read_pipeline(context, pipeline),
+                        parent: parent.map(braid_protocol::BranchName),
+                        fork_point: fork_point.map(braid_protocol::MessageId),
+                        created_at,
+                    });
+                }
+                let order = sqlx::query(
+                    "SELECT branch, message_id FROM branch_messages \
+                     WHERE context_id = $1 ORDER BY branch, position",
+                )
+                .bind(context.0)
+                .fetch_all(&mut *conn)
+                .await
+                .during($backend, OP)?;
+                for row in &order {
+                    let branch: String = row.try_get(0).during($backend, OP)?;
+                    let id: uuid::Uuid = row.try_get(1).during($backend, OP)?;
+                    if let Some(record) = branches.iter_mut().find(|b| b.name.as_str() == branch) {
+                        record.message_ids.push(braid_protocol::MessageId(id));
+                    }
+                }
+                Ok(branches)
+            }
+
+            async fn load_messages(
+                &self,
+                context: braid_protocol::ContextId,
+                branch: &braid_protocol::BranchName,
+                range: $crate::record::MessageRange,
+            ) -> $crate::error::Result<Vec<braid_protocol::Message>> {
+                self.load_range(context, branch, range, None).await
+            }
+
+            async fn load_messages_by_kind(
+                &self,
+                context: braid_protocol::ContextId,
+                branch: &braid_protocol::BranchName,
+                kind: braid_protocol::KindName,
+            ) -> $crate::error::Result<Vec<braid_protocol::Message>> {
+                self.load_range(context, branch, $crate::record::MessageRange::All, Some(kind))
+                    .await
+            }
+
+            async fn count_messages(
+                &self,
+                context: braid_protocol::ContextId,
+                branch: &braid_protocol::BranchName,
+            ) -> $crate::error::Result<u64> {
+                use $crate::error::DbResultExt as _;
+                const OP: &str = "counting messages";
+                let mut conn = self.reader().acquire().await.during($backend, OP)?;
+                let count: i64 = sqlx::query_scalar(
+                    "SELECT COUNT(*) FROM branch_messages WHERE context_id = $1 AND branch = $2",
+                )
+                .bind(context.0)
+                .bind(branch.as_str())
+                .fetch_one(&mut *conn)
+                .await
+                .during($backend, OP)?;
+                if count == 0 {
+                    Self::require_branch(&mut conn, context, branch).await?;
+                }
+                Ok(u64::try_from(count).unwrap_or(0))
+            }
+
+            async fn get_messages(
+                &self,
+                context: braid_protocol::ContextId,
+                ids: &[braid_protocol::MessageId],
+            ) -> $crate::error::Result<Vec<braid_protocol::Message>> {
+                use $crate::error::DbResultExt as _;
+                const OP: &str = "loading messages by id";
+                let mut conn = self.reader().acquire().await.during($backend, OP)?;
+                let mut messages = Vec::with_capacity(ids.len());
+                for id in ids {
+                    let row = sqlx::query(concat!(
+                        "SELECT m.id, m.role, m.kind, m.status, m.payload, m.created_at, m.updated_at ",
+                        "FROM messages m WHERE m.context_id = $1 AND m.id = $2"
+                    ))
+                    .bind(context.0)
+                    .bind(id.0)
+                    .fetch_optional(&mut *conn)
+                    .await
+                    .during($backend, OP)?;
+                    if let Some(row) = row {
+                        messages.push(Self::message_from_row(&row, context)?);
+                    }
+                }
+                Ok(messages)
+            }
+
+            async fn all_messages(
+                &self,
+                context: braid_protocol::ContextId,
+            ) -> $crate::error::Result<Vec<braid_protocol::Message>> {
+                use $crate::error::DbResultExt as _;
+                const OP: &str = "loading a context's messages";
+                let mut conn = self.reader().acquire().await.during($backend, OP)?;
+                let rows = sqlx::query(concat!(
+                    "SELECT m.id, m.role, m.kind, m.status, m.payload, m.created_at, m.updated_at ",
+                    "FROM messages m WHERE m.context_id = $1 ORDER BY m.created_at, m.id"
+                ))
+                .bind(context.0)
+                .fetch_all(&mut *conn)
+                .await
+                .during($backend, OP)?;
+                if rows.is_empty() {
+                    Self::require_context(&mut *conn, context).await?;
+                }
+                rows.iter().map(|row| Self::message_from_row(row, context)).collect()
+            }
+
+            async fn append_event(
+                &self,
+                context: braid_protocol::ContextId,
+                event: &braid_protocol::ContextEvent,
+            ) -> $crate::error::Result<braid_protocol::SequencedEvent> {
+                self.events.append(context, event).await
+            }
+
+            async fn flush_events(&self) -> $crate::error::Result<()> {
+                self.events.flush().await
+            }
+
+            async fn events_after(
+                &self,
+                context: braid_protocol::ContextId,
+                after: u64,
+                limit: u32,
+            ) -> $crate::error::Result<Vec<braid_protocol::SequencedEvent>> {
+                use $crate::error::DbResultExt as _;
+                use sqlx::Row as _;
+                const OP: &str = "reading events";
+                let rows = sqlx::query(
+                    "SELECT seq, event FROM events WHERE context_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+                )
+                .bind(context.0)
+                .bind(i64::try_from(after).unwrap_or(i64::MAX))
+                .bind(i64::from(limit))
+                .fetch_all(self.reader())
+                .await
+                .during($backend, OP)?;
+                let mut events = Vec::with_capacity(rows.len());
+                for row in &rows {
+                    let sequence: i64 = row.try_get(0).during($backend, OP)?;
+                    let json: String = row.try_get(1).during($backend, OP)?;
+                    match serde_json::from_str(&json) {
+                        Ok(event) => events.push(braid_protocol::SequencedEvent {
+                            sequence: u64::try_from(sequence).unwrap_or(0),
+                            event,
+                        }),
+                        Err(error) => tracing::warn!(
+                            context = %context,
+                            sequence,
+                            error = %error,
+                            "stored event unreadable; skipped in replay"
+                        ),
+                    }
+                }
+                Ok(events)
+            }
+
+            async fn close(&self) -> $crate::error::Result<()> {
+                let flushed = self.events.flush().await;
+                self.writer().close().await;
+                self.reader().close().await;
+                flushed
+            }
+        }
+
+        #[async_trait::async_trait]
+        impl $crate::events::EventSink for $crate::sql::SqlEvents<$db> {
+            async fn write(&self, batch: &[$crate::events::PendingEvent]) -> $crate::error::Result<()> {
+                use $crate::error::DbResultExt as _;
+                const OP: &str = "writing events";
+                let mut tx = self.0.begin().await.during($backend, OP)?;
+                for event in batch {
+                    sqlx::query(
+                        "INSERT INTO events (context_id, seq, event, created_at) VALUES ($1, $2, $3, $4)",
+                    )
+                    .bind(event.context.0)
+                    .bind(i64::try_from(event.sequence).unwrap_or(i64::MAX))
+                    .bind(&event.json)
+                    .bind(event.at)
+                    .execute(&mut *tx)
+                    .await
+                    .during($backend, OP)?;
+                }
+                tx.commit().await.during($backend, OP)
+            }
+
+            async fn max_sequence(
+                &self,
+                context: braid_protocol::ContextId,
+            ) -> $crate::error::Result<u64> {
+                use $crate::error::DbResultExt as _;
+                let max: i64 = sqlx::query_scalar(
+                    "SELECT COALESCE(MAX(seq), 0) FROM events WHERE context_id = $1",
+                )
+                .bind(context.0)
+                .fetch_one(&self.0)
+                .await
+                .during($backend, "reading the last event sequence")?;
+                Ok(u64::try_from(max).unwrap_or(0))
+            }
+        }
+    };
+}
+
+pub(crate) use sql_store;
+
+/// The event sink of a SQL store: its own handle on the write pool.
+pub(crate) struct SqlEvents<DB: sqlx::Database>(pub sqlx::Pool<DB>);

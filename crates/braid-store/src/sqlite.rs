@@ -1,0 +1,132 @@
+//! The embedded default: one SQLite file in WAL mode.
+
+use std::path::{Path, PathBuf};
+use std::str::FromStr as _;
+use std::sync::Arc;
+use std::time::Duration;
+
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+
+use crate::error::{Backend, DbResultExt as _, Result, StoreError};
+use crate::events::EventWriter;
+use crate::sql::{SqlEvents, sql_store};
+
+/// How much a commit must survive.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Durability {
+    /// Every commit survives the process being killed at any instant (WAL with
+    /// `synchronous=NORMAL`); a power loss may drop the last commits but never corrupts.
+    #[default]
+    ProcessCrash,
+    /// Every commit is on disk before it returns (`synchronous=FULL`): survives a power loss
+    /// too, at the cost of an fsync per commit.
+    PowerLoss,
+}
+
+/// Settings of a SQLite store.
+#[derive(Clone, Debug)]
+pub struct SqliteOptions {
+    /// What a commit survives.
+    pub durability: Durability,
+    /// How long a connection waits for a lock held by another process before failing.
+    pub busy_timeout: Duration,
+    /// Connections for reading (writes go through one connection, as SQLite has one writer).
+    pub readers: u32,
+    /// How long the event writer gathers events before committing them.
+    pub event_batch_interval: Duration,
+}
+
+impl Default for SqliteOptions {
+    fn default() -> Self {
+        Self {
+            durability: Durability::default(),
+            busy_timeout: Duration::from_secs(5),
+            readers: 4,
+            event_batch_interval: Duration::from_millis(5),
+        }
+    }
+}
+
+/// A [`Store`](crate::Store) in one SQLite file.
+pub struct SqliteStore {
+    path: PathBuf,
+    write: SqlitePool,
+    read: SqlitePool,
+    events: EventWriter,
+}
+
+impl SqliteStore {
+    /// Opens (creating it, and its directory, when missing) the database at `path` with default
+    /// options, and brings its schema up to date.
+    pub async fn open(path: impl AsRef<Path>) -> Result<Self> {
+        Self::open_with(path, SqliteOptions::default()).await
+    }
+
+    /// Opens the database at `path` with `options`.
+    pub async fn open_with(path: impl AsRef<Path>, options: SqliteOptions) -> Result<Self> {
+        let path = path.as_ref().to_path_buf();
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|source| StoreError::CreateDir {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+        }
+        let synchronous = match options.durability {
+            Durability::ProcessCrash => SqliteSynchronous::Normal,
+            Durability::PowerLoss => SqliteSynchronous::Full,
+        };
+        let connect = SqliteConnectOptions::from_str("sqlite:")
+            .during(Backend::Sqlite, "reading connection options")?
+            .filename(&path)
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(synchronous)
+            .busy_timeout(options.busy_timeout)
+            .foreign_keys(true);
+        let write = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(connect.clone())
+            .await
+            .during(Backend::Sqlite, "opening the database")?;
+        crate::migrations::sqlite()
+            .run(&write)
+            .await
+            .map_err(|source| StoreError::Migrate {
+                backend: Backend::Sqlite,
+                source,
+            })?;
+        let read = SqlitePoolOptions::new()
+            .max_connections(options.readers.max(1))
+            .connect_with(connect.create_if_missing(false).read_only(true))
+            .await
+            .during(Backend::Sqlite, "opening the database for reading")?;
+        let events = EventWriter::start(
+            Arc::new(SqlEvents(write.clone())),
+            options.event_batch_interval,
+        );
+        tracing::debug!(path = %path.display(), "SQLite store open");
+        Ok(Self {
+            path,
+            write,
+            read,
+            events,
+        })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn writer(&self) -> &SqlitePool {
+        &self.write
+    }
+
+    fn reader(&self) -> &SqlitePool {
+        &self.read
+    }
+}
+
+sql_store!(SqliteStore, sqlx::Sqlite, crate::error::Backend::Sqlite);

@@ -1,0 +1,87 @@
+//! The `Store` trait: what the engine asks of persistence.
+
+use async_trait::async_trait;
+use braid_protocol::{
+    BranchName, ContextEvent, ContextId, KindName, Message, MessageId, SequencedEvent,
+};
+
+use crate::changes::ContextChanges;
+use crate::error::{Backend, Result};
+use crate::record::{BranchRecord, ContextRecord, MessageRange};
+
+/// Persistence for contexts, their messages and branches, and their event logs. Shared as
+/// `Arc<dyn Store>`; every method is safe to call concurrently.
+#[async_trait]
+pub trait Store: Send + Sync + 'static {
+    /// Which database this store runs on.
+    fn backend(&self) -> Backend;
+
+    /// Stores a new context with an empty branch named after its active branch.
+    async fn create_context(&self, context: &ContextRecord) -> Result<()>;
+
+    /// The context, if it exists.
+    async fn get_context(&self, id: ContextId) -> Result<Option<ContextRecord>>;
+
+    /// Every context, most recently updated first.
+    async fn list_contexts(&self) -> Result<Vec<ContextRecord>>;
+
+    /// Removes a context with its messages, branches and events. Answers whether it existed.
+    async fn delete_context(&self, id: ContextId) -> Result<bool>;
+
+    /// Applies a change set in one transaction: all of it or, on any error, none of it. Every
+    /// written message is checked first with [`Message::validate_for_storage`].
+    async fn save_changes(&self, context: ContextId, changes: &ContextChanges) -> Result<()>;
+
+    /// The context's branches with their message ids, by creation.
+    async fn list_branches(&self, context: ContextId) -> Result<Vec<BranchRecord>>;
+
+    /// Messages of a branch in branch order, reading only the requested range.
+    async fn load_messages(
+        &self,
+        context: ContextId,
+        branch: &BranchName,
+        range: MessageRange,
+    ) -> Result<Vec<Message>>;
+
+    /// The messages of one kind on a branch, in branch order.
+    async fn load_messages_by_kind(
+        &self,
+        context: ContextId,
+        branch: &BranchName,
+        kind: KindName,
+    ) -> Result<Vec<Message>>;
+
+    /// How many messages a branch holds.
+    async fn count_messages(&self, context: ContextId, branch: &BranchName) -> Result<u64>;
+
+    /// The messages with these ids from the context's pool, in the order asked; ids not in the
+    /// pool are left out.
+    async fn get_messages(&self, context: ContextId, ids: &[MessageId]) -> Result<Vec<Message>>;
+
+    /// The context's whole pool (every branch's messages), by creation.
+    async fn all_messages(&self, context: ContextId) -> Result<Vec<Message>>;
+
+    /// Gives the event the context's next sequence number and queues it for the batching
+    /// writer; returns at once. Sequences start at 1 and keep rising across restarts. The event
+    /// is durable after the next [`Store::flush_events`] (or a few milliseconds).
+    async fn append_event(
+        &self,
+        context: ContextId,
+        event: &ContextEvent,
+    ) -> Result<SequencedEvent>;
+
+    /// Waits until every event appended before this call is committed.
+    async fn flush_events(&self) -> Result<()>;
+
+    /// Up to `limit` committed events of a context with a sequence above `after`, in order
+    /// (SSE replay from `Last-Event-ID`).
+    async fn events_after(
+        &self,
+        context: ContextId,
+        after: u64,
+        limit: u32,
+    ) -> Result<Vec<SequencedEvent>>;
+
+    /// Commits pending events and closes the connections.
+    async fn close(&self) -> Result<()>;
+}

@@ -1,0 +1,961 @@
+//! One suite, run against every backend: each case below is instantiated once for SQLite and
+//! once for PostgreSQL by `conformance!`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+use std::sync::Arc;
+
+use braid_protocol::{
+    BranchName, ContentDelta, ContextConfig, ContextEvent, ContextId, ContextState, KindName,
+    Message, MessageId, MessageKind, MessageStatus, Mode, Role, TextMessage, ToolCall, ToolOutcome,
+    ToolRequestMessage, ToolResultMessage,
+};
+use braid_store::{
+    BranchIds, BranchRecord, BranchSettings, ContextChanges, ContextRecord, MessageRange, Store,
+    StoreError,
+};
+use support::Fixture;
+
+macro_rules! conformance {
+    ($($case:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test]
+                async fn $case() {
+                    let fixture = crate::support::sqlite().await;
+                    crate::cases::$case(&fixture).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test]
+                async fn $case() {
+                    let Some(fixture) = crate::support::postgres(stringify!($case)).await else {
+                        return;
+                    };
+                    crate::cases::$case(&fixture).await;
+                }
+            )*
+        }
+    };
+}
+
+conformance!(
+    created_context_reads_back_with_an_empty_active_branch,
+    creating_a_context_twice_is_refused,
+    contexts_list_most_recently_updated_first,
+    deleting_a_context_removes_its_messages_branches_and_events,
+    every_storable_role_round_trips_in_branch_order,
+    system_role_is_rejected_and_nothing_of_the_change_set_is_written,
+    tool_message_without_call_id_is_rejected_naming_the_field,
+    updated_message_replaces_status_and_content,
+    updating_a_missing_message_fails_and_rolls_back_the_whole_change_set,
+    context_fields_and_state_persist,
+    pages_follow_a_message_with_a_limit,
+    range_after_a_message_not_on_the_branch_is_an_error,
+    newest_messages_come_oldest_first,
+    messages_load_by_kind,
+    counts_and_lookups_by_id,
+    forked_branch_keeps_its_prefix_parent_and_settings,
+    replacing_a_branch_order_rewrites_it,
+    active_branch_cannot_be_deleted_or_missing,
+    appending_to_a_missing_branch_fails,
+    branch_ids_must_be_in_the_pool_and_appear_once,
+    unreadable_payload_loads_as_unknown_message,
+    unknown_kind_round_trips_byte_for_byte,
+    missing_context_is_reported_by_every_read,
+    events_get_rising_sequences_per_context_and_replay_after,
+    event_sequences_continue_after_reopening,
+    committed_messages_survive_reopening,
+    concurrent_saves_to_many_contexts_all_land,
+);
+
+async fn new_context(store: &Arc<dyn Store>) -> ContextRecord {
+    let record = ContextRecord::new("test", ContextConfig::default());
+    store.create_context(&record).await.unwrap();
+    record
+}
+
+async fn with_messages(store: &Arc<dyn Store>, n: usize) -> (ContextRecord, Vec<Message>) {
+    let record = new_context(store).await;
+    let main = BranchName::main();
+    let mut changes = ContextChanges::new();
+    let mut messages = Vec::new();
+    for i in 0..n {
+        let m = if i % 2 == 0 {
+            Message::user_text(format!("question {i}"))
+        } else {
+            Message::assistant_text(format!("answer {i}"))
+        };
+        messages.push(m.clone());
+        changes.push_message(&main, m);
+    }
+    store.save_changes(record.id, &changes).await.unwrap();
+    (record, messages)
+}
+
+fn tool_request(call: &str) -> Message {
+    Message::new(
+        Role::Assistant,
+        MessageKind::ToolRequest(ToolRequestMessage {
+            calls: vec![ToolCall::new(
+                call,
+                "read_file",
+                serde_json::json!({"path": "src/main.rs"}),
+            )],
+        }),
+    )
+}
+
+fn tool_result(call: &str) -> Message {
+    Message::new(
+        Role::Tool,
+        MessageKind::ToolResult(ToolResultMessage {
+            call_id: call.into(),
+            tool_name: "read_file".into(),
+            outcome: ToolOutcome::Success {
+                output: serde_json::json!("fn main() {}"),
+            },
+            duration_ms: 3,
+            started_at: None,
+            completed_at: None,
+        }),
+    )
+}
+
+fn delta(context: ContextId, message: MessageId, text: &str) -> ContextEvent {
+    ContextEvent::ContentDelta(ContentDelta {
+        context_id: context,
+        message_id: message,
+        sequence: 0,
+        delta: text.into(),
+        is_final: false,
+    })
+}
+
+fn ids(messages: &[Message]) -> Vec<MessageId> {
+    messages.iter().map(|m| m.id).collect()
+}
+
+mod cases {
+    use super::*;
+
+    pub async fn created_context_reads_back_with_an_empty_active_branch(f: &Fixture) {
+        let record = new_context(&f.store).await;
+        let read = f.store.get_context(record.id).await.unwrap().unwrap();
+        assert_eq!(read, record);
+        let branches = f.store.list_branches(record.id).await.unwrap();
+        assert_eq!(branches.len(), 1);
+        assert_eq!(branches[0].name, BranchName::main());
+        assert!(branches[0].message_ids.is_empty());
+        assert!(
+            f.store
+                .get_context(ContextId::new())
+                .await
+                .unwrap()
+                .is_none()
+        );
+    }
+
+    pub async fn creating_a_context_twice_is_refused(f: &Fixture) {
+        let record = new_context(&f.store).await;
+        let err = f.store.create_context(&record).await.unwrap_err();
+        assert!(
+            matches!(err, StoreError::ContextExists(id) if id == record.id),
+            "{err}"
+        );
+    }
+
+    pub async fn contexts_list_most_recently_updated_first(f: &Fixture) {
+        let a = new_context(&f.store).await;
+        let b = new_context(&f.store).await;
+        // Touching `a` makes it the most recent.
+        f.store
+            .save_changes(a.id, &ContextChanges::new().with_state(ContextState::Idle))
+            .await
+            .unwrap();
+        let listed: Vec<ContextId> = f
+            .store
+            .list_contexts()
+            .await
+            .unwrap()
+            .iter()
+            .map(|c| c.id)
+            .collect();
+        assert_eq!(listed, vec![a.id, b.id]);
+    }
+
+    pub async fn deleting_a_context_removes_its_messages_branches_and_events(f: &Fixture) {
+        let (record, messages) = with_messages(&f.store, 3).await;
+        let other = with_messages(&f.store, 2).await.0;
+        f.store
+            .append_event(record.id, &delta(record.id, messages[0].id, "x"))
+            .await
+            .unwrap();
+        f.store.flush_events().await.unwrap();
+        assert!(f.store.delete_context(record.id).await.unwrap());
+        assert!(f.store.get_context(record.id).await.unwrap().is_none());
+        assert!(
+            f.store
+                .get_messages(record.id, &ids(&messages))
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        assert!(
+            f.store
+                .events_after(record.id, 0, 10)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        assert!(!f.store.delete_context(record.id).await.unwrap());
+        // Other contexts are untouched.
+        assert_eq!(
+            f.store
+                .count_messages(other.id, &BranchName::main())
+                .await
+                .unwrap(),
+            2
+        );
+    }
+
+    pub async fn every_storable_role_round_trips_in_branch_order(f: &Fixture) {
+        let record = new_context(&f.store).await;
+        let main = BranchName::main();
+        let user = Message::user_text("read main.rs");
+        let request = tool_request("call_1");
+        let result = tool_result("call_1");
+        let answer = Message::assistant_text("It prints nothing.");
+        let changes = ContextChanges::new()
+            .add_message(&main, user.clone())
+            .add_message(&main, request.clone())
+            .add_message(&main, result.clone())
+            .add_message(&main, answer.clone());
+        f.store.save_changes(record.id, &changes).await.unwrap();
+        let loaded = f
+            .store
+            .load_messages(record.id, &main, MessageRange::All)
+            .await
+            .unwrap();
+        assert_eq!(loaded, vec![user, request, result.clone(), answer]);
+        let roles: Vec<Role> = loaded.iter().map(|m| m.role).collect();
+        assert_eq!(
+            roles,
+            vec![Role::User, Role::Assistant, Role::Tool, Role::Assistant]
+        );
+        assert_eq!(loaded[2].tool_call_id().map(|c| c.as_str()), Some("call_1"));
+    }
+
+    pub async fn system_role_is_rejected_and_nothing_of_the_change_set_is_written(f: &Fixture) {
+        let record = new_context(&f.store).await;
+        let main = BranchName::main();
+        let good = Message::user_text("hello");
+        let system = Message::new(
+            Role::System,
+            MessageKind::Text(TextMessage::plain("You are")),
+        );
+        let changes = ContextChanges::new()
+            .add_message(&main, good.clone())
+            .add_message(&main, system.clone());
+        let err = f.store.save_changes(record.id, &changes).await.unwrap_err();
+        match &err {
+            StoreError::InvalidMessage { message, errors } => {
+                assert_eq!(*message, system.id);
+                assert!(errors.has_path("role"), "{errors}");
+            }
+            other => panic!("expected a validation error, got {other}"),
+        }
+        assert!(err.to_string().contains("system"), "{err}");
+        assert_eq!(f.store.count_messages(record.id, &main).await.unwrap(), 0);
+        assert!(
+            f.store
+                .get_messages(record.id, &[good.id])
+                .await
+                .unwrap()
+                .is_empty()
+        );
+    }
+
+    pub async fn tool_message_without_call_id_is_rejected_naming_the_field(f: &Fixture) {
+        let record = new_context(&f.store).await;
+        let orphan = tool_result("");
+        let err = f
+            .store
+            .save_changes(
+                record.id,
+                &ContextChanges::new().add_message(&BranchName::main(), orphan),
+            )
+            .await
+            .unwrap_err();
+        match err {
+            StoreError::InvalidMessage { errors, .. } => {
+                assert!(errors.has_path("data.call_id"), "{errors}")
+            }
+            other => panic!("expected a validation error, got {other}"),
+        }
+    }
+
+    pub async fn updated_message_replaces_status_and_content(f: &Fixture) {
+        let record = new_context(&f.store).await;
+        let main = BranchName::main();
+        let mut streaming = Message::assistant_text("").with_status(MessageStatus::Streaming);
+        f.store
+            .save_changes(
+                record.id,
+                &ContextChanges::new().add_message(&main, streaming.clone()),
+            )
+            .await
+            .unwrap();
+        // A crash mid-stream: what arrived is kept as incomplete.
+        if let MessageKind::Text(text) = &mut streaming.kind {
+            text.push_text("Half an ans");
+        }
+        streaming.status = MessageStatus::Incomplete;
+        streaming.updated_at = chrono::Utc::now();
+        f.store
+            .save_changes(
+                record.id,
+                &ContextChanges::new().update_message(streaming.clone()),
+            )
+            .await
+            .unwrap();
+        let loaded = f
+            .store
+            .get_messages(record.id, &[streaming.id])
+            .await
+            .unwrap();
+        assert_eq!(loaded, vec![streaming]);
+        assert_eq!(loaded[0].status, MessageStatus::Incomplete);
+    }
+
+    pub async fn updating_a_missing_message_fails_and_rolls_back_the_whole_change_set(f: &Fixture) {
+        let record = new_context(&f.store).await;
+        let main = BranchName::main();
+        let new = Message::user_text("kept only if all is written");
+        let ghost = Message::assistant_text("never stored");
+        let changes = ContextChanges {
+            title: Some("renamed".into()),
+            ..ContextChanges::new()
+        }
+        .add_message(&main, new.clone())
+        .update_message(ghost.clone());
+        let err = f.store.save_changes(record.id, &changes).await.unwrap_err();
+        assert!(
+            matches!(err, StoreError::MessageNotFound { message, .. } if message == ghost.id),
+            "{err}"
+        );
+        assert_eq!(f.store.count_messages(record.id, &main).await.unwrap(), 0);
+        assert!(
+            f.store
+                .get_messages(record.id, &[new.id])
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        let read = f.store.get_context(record.id).await.unwrap().unwrap();
+        assert_eq!(read.title, "test");
+    }
+
+    pub async fn context_fields_and_state_persist(f: &Fixture) {
+        let record = new_context(&f.store).await;
+        let config = ContextConfig {
+            mode: Mode::Plan,
+            model: "gpt-4o-mini".into(),
+            ..ContextConfig::default()
+        };
+        let state = ContextState::Failed {
+            error: "model unreachable".into(),
+            recoverable: true,
+        };
+        let changes = ContextChanges {
+            title: Some("Refactor the parser".into()),
+            config: Some(config.clone()),
+            state: Some(state.clone()),
+            ..ContextChanges::new()
+        };
+        f.store.save_changes(record.id, &changes).await.unwrap();
+        let read = f.store.get_context(record.id).await.unwrap().unwrap();
+        assert_eq!(read.title, "Refactor the parser");
+        assert_eq!(read.config, config);
+        assert_eq!(read.state, state);
+        assert_eq!(read.created_at, record.created_at);
+        assert!(read.updated_at >= record.updated_at);
+    }
+
+    pub async fn pages_follow_a_message_with_a_limit(f: &Fixture) {
+        let (record, messages) = with_messages(&f.store, 10).await;
+        let main = BranchName::main();
+        let first = f
+            .store
+            .load_messages(
+                record.id,
+                &main,
+                MessageRange::After {
+                    after: None,
+                    limit: 4,
+                },
+            )
+            .await
+            .unwrap();
+        assert_eq!(first, messages[..4]);
+        let second = f
+            .store
+            .load_messages(
+                record.id,
+                &main,
+                MessageRange::After {
+                    after: Some(messages[3].id),
+                    limit: 4,
+                },
+            )
+            .await
+            .unwrap();
+        assert_eq!(second, messages[4..8]);
+        let last = f
+            .store
+            .load_messages(
+                record.id,
+                &main,
+                MessageRange::After {
+                    after: Some(messages[7].id),
+                    limit: 4,
+                },
+            )
+            .await
+            .unwrap();
+        assert_eq!(last, messages[8..]);
+        let past_end = f
+            .store
+            .load_messages(
+                record.id,
+                &main,
+                MessageRange::After {
+                    after: Some(messages[9].id),
+                    limit: 4,
+                },
+            )
+            .await
+            .unwrap();
+        assert!(past_end.is_empty());
+    }
+
+    pub async fn range_after_a_message_not_on_the_branch_is_an_error(f: &Fixture) {
+        let (record, _) = with_messages(&f.store, 3).await;
+        let stranger = MessageId::new();
+        let err = f
+            .store
+            .load_messages(
+                record.id,
+                &BranchName::main(),
+                MessageRange::After {
+                    after: Some(stranger),
+                    limit: 10,
+                },
+            )
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(err, StoreError::MessageNotInBranch { message, .. } if message == stranger),
+            "{err}"
+        );
+    }
+
+    pub async fn newest_messages_come_oldest_first(f: &Fixture) {
+        let (record, messages) = with_messages(&f.store, 10).await;
+        let newest = f
+            .store
+            .load_messages(record.id, &BranchName::main(), MessageRange::Newest(3))
+            .await
+            .unwrap();
+        assert_eq!(newest, messages[7..]);
+        let all = f
+            .store
+            .load_messages(record.id, &BranchName::main(), MessageRange::Newest(100))
+            .await
+            .unwrap();
+        assert_eq!(all, messages);
+    }
+
+    pub async fn messages_load_by_kind(f: &Fixture) {
+        let record = new_context(&f.store).await;
+        let main = BranchName::main();
+        let request = tool_request("call_7");
+        let result = tool_result("call_7");
+        let changes = ContextChanges::new()
+            .add_message(&main, Message::user_text("go"))
+            .add_message(&main, request.clone())
+            .add_message(&main, result.clone())
+            .add_message(&main, Message::assistant_text("done"));
+        f.store.save_changes(record.id, &changes).await.unwrap();
+        let requests = f
+            .store
+            .load_messages_by_kind(record.id, &main, KindName::ToolRequest)
+            .await
+            .unwrap();
+        assert_eq!(requests, vec![request]);
+        let texts = f
+            .store
+            .load_messages_by_kind(record.id, &main, KindName::Text)
+            .await
+            .unwrap();
+        assert_eq!(texts.len(), 2);
+        let plans = f
+            .store
+            .load_messages_by_kind(record.id, &main, KindName::Plan)
+            .await
+            .unwrap();
+        assert!(plans.is_empty());
+    }
+
+    pub async fn counts_and_lookups_by_id(f: &Fixture) {
+        let (record, messages) = with_messages(&f.store, 5).await;
+        assert_eq!(
+            f.store
+                .count_messages(record.id, &BranchName::main())
+                .await
+                .unwrap(),
+            5
+        );
+        let asked = vec![messages[3].id, MessageId::new(), messages[0].id];
+        let found = f.store.get_messages(record.id, &asked).await.unwrap();
+        assert_eq!(found, vec![messages[3].clone(), messages[0].clone()]);
+        assert_eq!(f.store.all_messages(record.id).await.unwrap(), messages);
+    }
+
+    pub async fn forked_branch_keeps_its_prefix_parent_and_settings(f: &Fixture) {
+        let (record, messages) = with_messages(&f.store, 4).await;
+        let main = BranchName::main();
+        let alt = BranchName::from("alternative");
+        let mut fork = BranchRecord::new(alt.clone());
+        fork.message_ids = ids(&messages[..2]);
+        fork.parent = Some(main.clone());
+        fork.fork_point = Some(messages[1].id);
+        fork.system_prompt = Some("Be terse.".into());
+        fork.pipeline = Some(serde_json::json!({"processors": ["validate"]}));
+        let reply = Message::assistant_text("a different answer");
+        let changes = ContextChanges {
+            new_branches: vec![fork.clone()],
+            active_branch: Some(alt.clone()),
+            ..ContextChanges::new()
+        }
+        .add_message(&alt, reply.clone());
+        f.store.save_changes(record.id, &changes).await.unwrap();
+
+        let branches = f.store.list_branches(record.id).await.unwrap();
+        let stored = branches.iter().find(|b| b.name == alt).unwrap();
+        let mut expected = fork.clone();
+        expected.message_ids.push(reply.id);
+        assert_eq!(stored.message_ids, expected.message_ids);
+        assert_eq!(stored.parent, expected.parent);
+        assert_eq!(stored.fork_point, expected.fork_point);
+        assert_eq!(stored.system_prompt, expected.system_prompt);
+        assert_eq!(stored.pipeline, expected.pipeline);
+        let main_record = branches.iter().find(|b| b.name == main).unwrap();
+        assert_eq!(main_record.message_ids, ids(&messages));
+        assert_eq!(
+            f.store
+                .get_context(record.id)
+                .await
+                .unwrap()
+                .unwrap()
+                .active_branch,
+            alt
+        );
+
+        let settings = BranchSettings {
+            branch: alt.clone(),
+            system_prompt: None,
+            pipeline: None,
+        };
+        f.store
+            .save_changes(
+                record.id,
+                &ContextChanges {
+                    branch_settings: vec![settings],
+                    ..ContextChanges::new()
+                },
+            )
+            .await
+            .unwrap();
+        let branches = f.store.list_branches(record.id).await.unwrap();
+        let stored = branches.iter().find(|b| b.name == alt).unwrap();
+        assert_eq!(stored.system_prompt, None);
+        assert_eq!(stored.pipeline, None);
+    }
+
+    pub async fn replacing_a_branch_order_rewrites_it(f: &Fixture) {
+        let (record, messages) = with_messages(&f.store, 4).await;
+        let main = BranchName::main();
+        let order = vec![messages[0].id, messages[2].id, messages[1].id];
+        let changes = ContextChanges {
+            replacements: vec![BranchIds {
+                branch: main.clone(),
+                message_ids: order.clone(),
+            }],
+            ..ContextChanges::new()
+        };
+        f.store.save_changes(record.id, &changes).await.unwrap();
+        let loaded = f
+            .store
+            .load_messages(record.id, &main, MessageRange::All)
+            .await
+            .unwrap();
+        assert_eq!(ids(&loaded), order);
+        // The message left out of the branch stays in the pool.
+        assert_eq!(f.store.all_messages(record.id).await.unwrap().len(), 4);
+        // Appending after a replacement continues after its last position.
+        let next = Message::user_text("after the merge");
+        f.store
+            .save_changes(
+                record.id,
+                &ContextChanges::new().add_message(&main, next.clone()),
+            )
+            .await
+            .unwrap();
+        let loaded = f
+            .store
+            .load_messages(record.id, &main, MessageRange::Newest(1))
+            .await
+            .unwrap();
+        assert_eq!(loaded, vec![next]);
+    }
+
+    pub async fn active_branch_cannot_be_deleted_or_missing(f: &Fixture) {
+        let record = new_context(&f.store).await;
+        let main = BranchName::main();
+        let err = f
+            .store
+            .save_changes(
+                record.id,
+                &ContextChanges {
+                    deleted_branches: vec![main.clone()],
+                    ..ContextChanges::new()
+                },
+            )
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(err, StoreError::ActiveBranchMissing { .. }),
+            "{err}"
+        );
+        let err = f
+            .store
+            .save_changes(
+                record.id,
+                &ContextChanges {
+                    active_branch: Some("nowhere".into()),
+                    ..ContextChanges::new()
+                },
+            )
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(err, StoreError::ActiveBranchMissing { .. }),
+            "{err}"
+        );
+        // Switching to another branch first makes deleting `main` fine.
+        let other = BranchName::from("other");
+        f.store
+            .save_changes(
+                record.id,
+                &ContextChanges {
+                    new_branches: vec![BranchRecord::new(other.clone())],
+                    active_branch: Some(other.clone()),
+                    deleted_branches: vec![main.clone()],
+                    ..ContextChanges::new()
+                },
+            )
+            .await
+            .unwrap();
+        let names: Vec<BranchName> = f
+            .store
+            .list_branches(record.id)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|b| b.name)
+            .collect();
+        assert_eq!(names, vec![other]);
+        let err = f
+            .store
+            .save_changes(
+                record.id,
+                &ContextChanges {
+                    deleted_branches: vec![main],
+                    ..ContextChanges::new()
+                },
+            )
+            .await
+            .unwrap_err();
+        assert!(matches!(err, StoreError::BranchNotFound { .. }), "{err}");
+    }
+
+    pub async fn appending_to_a_missing_branch_fails(f: &Fixture) {
+        let record = new_context(&f.store).await;
+        let message = Message::user_text("lost?");
+        let err = f
+            .store
+            .save_changes(
+                record.id,
+                &ContextChanges::new().add_message(&BranchName::from("ghost"), message.clone()),
+            )
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&err, StoreError::BranchNotFound { branch, .. } if branch.as_str() == "ghost"),
+            "{err}"
+        );
+        assert!(
+            f.store
+                .get_messages(record.id, &[message.id])
+                .await
+                .unwrap()
+                .is_empty()
+        );
+    }
+
+    pub async fn branch_ids_must_be_in_the_pool_and_appear_once(f: &Fixture) {
+        let (record, messages) = with_messages(&f.store, 2).await;
+        let main = BranchName::main();
+        let stranger = MessageId::new();
+        let err = f
+            .store
+            .save_changes(
+                record.id,
+                &ContextChanges {
+                    appends: vec![BranchIds {
+                        branch: main.clone(),
+                        message_ids: vec![stranger],
+                    }],
+                    ..ContextChanges::new()
+                },
+            )
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(err, StoreError::MessageNotFound { message, .. } if message == stranger),
+            "{err}"
+        );
+        let err = f
+            .store
+            .save_changes(
+                record.id,
+                &ContextChanges {
+                    appends: vec![BranchIds {
+                        branch: main.clone(),
+                        message_ids: vec![messages[0].id],
+                    }],
+                    ..ContextChanges::new()
+                },
+            )
+            .await
+            .unwrap_err();
+        assert!(matches!(err, StoreError::DuplicateInBranch { .. }), "{err}");
+        let err = f
+            .store
+            .save_changes(
+                record.id,
+                &ContextChanges::new().add_message(&main, messages[1].clone()),
+            )
+            .await
+            .unwrap_err();
+        assert!(matches!(err, StoreError::MessageExists { .. }), "{err}");
+        assert_eq!(f.store.count_messages(record.id, &main).await.unwrap(), 2);
+    }
+
+    pub async fn unreadable_payload_loads_as_unknown_message(f: &Fixture) {
+        let (record, messages) = with_messages(&f.store, 3).await;
+        f.corrupt_payload(record.id, messages[1].id, "{\"kind\": \"text\", \"da")
+            .await;
+        let loaded = f
+            .store
+            .load_messages(record.id, &BranchName::main(), MessageRange::All)
+            .await
+            .unwrap();
+        assert_eq!(loaded.len(), 3);
+        assert_eq!(loaded[0], messages[0]);
+        assert_eq!(loaded[2], messages[2]);
+        assert_eq!(loaded[1].id, messages[1].id);
+        assert_eq!(loaded[1].role, messages[1].role);
+        match &loaded[1].kind {
+            MessageKind::Unknown(unknown) => {
+                assert!(
+                    unknown.raw.get().contains("\\\"da"),
+                    "{}",
+                    unknown.raw.get()
+                )
+            }
+            other => panic!("expected an unknown message, got {other:?}"),
+        }
+    }
+
+    pub async fn unknown_kind_round_trips_byte_for_byte(f: &Fixture) {
+        let record = new_context(&f.store).await;
+        let json = format!(
+            r#"{{"schema_version":2,"id":"{}","role":"assistant","kind":"hologram","data":{{"beam":[1,2,3]}},"status":"complete","created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z","metadata":{{}}}}"#,
+            MessageId::new()
+        );
+        let message = Message::from_json(&json).unwrap();
+        assert_eq!(message.kind_name(), KindName::Unknown);
+        f.store
+            .save_changes(
+                record.id,
+                &ContextChanges::new().add_message(&BranchName::main(), message.clone()),
+            )
+            .await
+            .unwrap();
+        let loaded = f
+            .store
+            .get_messages(record.id, &[message.id])
+            .await
+            .unwrap();
+        assert_eq!(loaded[0].to_json(), json);
+    }
+
+    pub async fn missing_context_is_reported_by_every_read(f: &Fixture) {
+        let ghost = ContextId::new();
+        let main = BranchName::main();
+        let not_found = |e: StoreError| matches!(e, StoreError::ContextNotFound(id) if id == ghost);
+        assert!(not_found(f.store.list_branches(ghost).await.unwrap_err()));
+        assert!(not_found(
+            f.store
+                .load_messages(ghost, &main, MessageRange::All)
+                .await
+                .unwrap_err()
+        ));
+        assert!(not_found(
+            f.store.count_messages(ghost, &main).await.unwrap_err()
+        ));
+        assert!(not_found(f.store.all_messages(ghost).await.unwrap_err()));
+        assert!(not_found(
+            f.store
+                .save_changes(
+                    ghost,
+                    &ContextChanges::new().add_message(&main, Message::user_text("x"))
+                )
+                .await
+                .unwrap_err()
+        ));
+        let record = new_context(&f.store).await;
+        let err = f
+            .store
+            .load_messages(record.id, &BranchName::from("nope"), MessageRange::All)
+            .await
+            .unwrap_err();
+        assert!(matches!(err, StoreError::BranchNotFound { .. }), "{err}");
+    }
+
+    pub async fn events_get_rising_sequences_per_context_and_replay_after(f: &Fixture) {
+        let a = new_context(&f.store).await;
+        let b = new_context(&f.store).await;
+        let message = MessageId::new();
+        let mut sequences = Vec::new();
+        for i in 0..5 {
+            let event = delta(a.id, message, &format!("chunk {i}"));
+            sequences.push(f.store.append_event(a.id, &event).await.unwrap().sequence);
+        }
+        let other = f
+            .store
+            .append_event(b.id, &delta(b.id, message, "b"))
+            .await
+            .unwrap();
+        assert_eq!(sequences, vec![1, 2, 3, 4, 5]);
+        assert_eq!(other.sequence, 1);
+        f.store.flush_events().await.unwrap();
+        let replay = f.store.events_after(a.id, 2, 100).await.unwrap();
+        assert_eq!(
+            replay.iter().map(|e| e.sequence).collect::<Vec<_>>(),
+            vec![3, 4, 5]
+        );
+        assert_eq!(replay[0].event, delta(a.id, message, "chunk 2"));
+        let limited = f.store.events_after(a.id, 0, 2).await.unwrap();
+        assert_eq!(
+            limited.iter().map(|e| e.sequence).collect::<Vec<_>>(),
+            vec![1, 2]
+        );
+        assert_eq!(f.store.events_after(b.id, 0, 100).await.unwrap().len(), 1);
+    }
+
+    pub async fn event_sequences_continue_after_reopening(f: &Fixture) {
+        let record = new_context(&f.store).await;
+        let message = MessageId::new();
+        for _ in 0..3 {
+            f.store
+                .append_event(record.id, &delta(record.id, message, "x"))
+                .await
+                .unwrap();
+        }
+        f.store.close().await.unwrap();
+        let reopened = f.reopen().await;
+        let next = reopened
+            .append_event(record.id, &delta(record.id, message, "y"))
+            .await
+            .unwrap();
+        assert_eq!(next.sequence, 4);
+        reopened.flush_events().await.unwrap();
+        let all = reopened.events_after(record.id, 0, 100).await.unwrap();
+        assert_eq!(
+            all.iter().map(|e| e.sequence).collect::<Vec<_>>(),
+            vec![1, 2, 3, 4]
+        );
+    }
+
+    pub async fn committed_messages_survive_reopening(f: &Fixture) {
+        let (record, messages) = with_messages(&f.store, 6).await;
+        f.store.close().await.unwrap();
+        let reopened = f.reopen().await;
+        let loaded = reopened
+            .load_messages(record.id, &BranchName::main(), MessageRange::All)
+            .await
+            .unwrap();
+        assert_eq!(loaded, messages);
+        assert_eq!(
+            reopened.get_context(record.id).await.unwrap().unwrap().id,
+            record.id
+        );
+    }
+
+    pub async fn concurrent_saves_to_many_contexts_all_land(f: &Fixture) {
+        let mut tasks = Vec::new();
+        for _ in 0..8 {
+            let store = Arc::clone(&f.store);
+            tasks.push(tokio::spawn(async move {
+                let record = new_context(&store).await;
+                let mut ids = Vec::new();
+                for i in 0..20 {
+                    let m = Message::user_text(format!("message {i}"));
+                    ids.push(m.id);
+                    store
+                        .save_changes(
+                            record.id,
+                            &ContextChanges::new().add_message(&BranchName::main(), m),
+                        )
+                        .await
+                        .unwrap();
+                    store
+                        .append_event(record.id, &delta(record.id, ids[i], "d"))
+                        .await
+                        .unwrap();
+                }
+                (record.id, ids)
+            }));
+        }
+        for task in tasks {
+            let (context, ids) = task.await.unwrap();
+            let loaded = f
+                .store
+                .load_messages(context, &BranchName::main(), MessageRange::All)
+                .await
+                .unwrap();
+            assert_eq!(loaded.iter().map(|m| m.id).collect::<Vec<_>>(), ids);
+            f.store.flush_events().await.unwrap();
+            assert_eq!(
+                f.store.events_after(context, 0, 100).await.unwrap().len(),
+                20
+            );
+        }
+    }
+}
