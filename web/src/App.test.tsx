@@ -111,8 +111,8 @@ describe("App", () => {
     server.messages.c1 = [msg("s1", "system_control", { type: "summary", text: "Earlier talk.", replaces: ["x", "y"], tokens_before: 900, tokens_after: 90 }), textMsg("m2", "Latest", { role: "user" })];
     render(<App api={server.api} />);
     await screen.findByText("Latest");
-    const marker = screen.getByText(/Part of this history was summarized/);
-    await userEvent.click(within(marker.closest("div")!).getByRole("button", { name: "Show full history" }));
+    const marker = screen.getByText("History optimized: 2 earlier messages summarized (900 → 90 tokens)");
+    await userEvent.click(within(marker.closest(".divider") as HTMLElement).getByRole("button", { name: "Show full history" }));
     await waitFor(() => expect(server.requests.some((r) => r.path === "/v1/contexts/c1/messages?view=full")).toBe(true));
     expect((screen.getByLabelText("Full history") as HTMLInputElement).checked).toBe(true);
   });

@@ -180,9 +180,6 @@ export function App({ api }: { api: ApiClient }) {
     }
     return [...paths].sort();
   }, [conv.state.entries]);
-  const optimized = conv.state.entries.some(
-    (e) => e.message?.kind === "system_control" && e.message.data.type === "summary",
-  );
 
   return (
     <div className={`app ${navOpen ? "nav-open" : ""} ${panel !== "none" ? "panel-open" : ""}`}>
@@ -235,12 +232,6 @@ export function App({ api }: { api: ApiClient }) {
               fromMessage={branchFromId}
               onCancelFrom={() => setBranchFromId(null)}
             />
-            {view === "optimized" && optimized && (
-              <div className="divider optimized-marker" role="note">
-                Part of this history was summarized to fit the model's context window.{" "}
-                <button type="button" className="btn btn-link" onClick={() => setView("full")}>Show full history</button>
-              </div>
-            )}
             <ol className="messages" aria-live="polite">
               {conv.state.entries.map((e) => (
                 <MessageView key={e.id} entry={e} options={{ onShowFullHistory: () => setView("full") }} />
@@ -248,7 +239,6 @@ export function App({ api }: { api: ApiClient }) {
             </ol>
             <StatusBar
               conversation={conv.state}
-              onInterrupt={interrupt}
               onResume={resume}
               onDismiss={(index) => conv.dispatch({ type: "error_dismissed", index })}
             />
@@ -256,7 +246,7 @@ export function App({ api }: { api: ApiClient }) {
           </CardActionsProvider>
         )}
         {!contextId && conv.state.errors.length > 0 && (
-          <StatusBar conversation={conv.state} onInterrupt={interrupt} onResume={resume} onDismiss={(index) => conv.dispatch({ type: "error_dismissed", index })} />
+          <StatusBar conversation={conv.state} onResume={resume} onDismiss={(index) => conv.dispatch({ type: "error_dismissed", index })} />
         )}
       </main>
       {panel !== "none" && (

@@ -1,6 +1,7 @@
 // MCP: servers with their status and error, their tools, and their resources with "add to context".
 
 import type { McpResourceInfo, McpServerInfo, ToolInfo } from "../generated/protocol";
+import { Icon } from "./Icon";
 
 /** What the panel shows and can ask for. */
 export interface McpPanelProps {
@@ -32,7 +33,7 @@ export function McpPanel({ servers, resources, tools, onReload, onAddResource }:
           return (
             <li key={s.name} className={`mcp-server status-${s.status}`}>
               <div className="tool-head">
-                <span aria-hidden="true">🔌</span> <strong>{s.name}</strong>{" "}
+                <Icon name="plug" /> <strong>{s.name}</strong>{" "}
                 <span className={`badge server-${s.status}`}>{s.status}</span>
               </div>
               {s.error && <div className="error-text">{s.error}</div>}

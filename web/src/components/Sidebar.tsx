@@ -2,6 +2,7 @@
 
 import { useId, useMemo, useState } from "react";
 import type { ContextSummary } from "../generated/protocol";
+import { Icon } from "./Icon";
 
 /** What the sidebar can ask for. */
 export interface SidebarProps {
@@ -103,7 +104,7 @@ export function Sidebar({ contexts, activeId, onOpen, onCreate, onRename, onDele
                     </>
                   ) : (
                     <button type="button" className="btn btn-icon" aria-label={`Delete ${contextTitle(c)}`} onClick={() => setConfirming(c.id)}>
-                      🗑
+                      <Icon name="trash" />
                     </button>
                   )}
                 </span>

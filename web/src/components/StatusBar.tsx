@@ -8,8 +8,6 @@ import { indicatorFor } from "../conversation/indicator";
 export interface StatusBarProps {
   /** The conversation. */
   conversation: ConversationState;
-  /** Stops the running loop after the current tool. */
-  onInterrupt: () => void;
   /** Continues a paused or failed loop. */
   onResume: () => void;
   /** Dismisses error `index`. */
@@ -17,7 +15,7 @@ export interface StatusBarProps {
 }
 
 /** The state indicator, connection status and errors. */
-export function StatusBar({ conversation, onInterrupt, onResume, onDismiss }: StatusBarProps) {
+export function StatusBar({ conversation, onResume, onDismiss }: StatusBarProps) {
   const ind = indicatorFor(conversation.state);
   const conn = conversation.connection;
   return (
@@ -36,9 +34,6 @@ export function StatusBar({ conversation, onInterrupt, onResume, onDismiss }: St
         <div className={`indicator tone-${ind.tone}`} role="status" aria-live="polite">
           <span className="spinner" aria-hidden="true" />
           <span className="indicator-label">{ind.label}</span>
-          {ind.action === "interrupt" && (
-            <button type="button" className="btn" onClick={onInterrupt}>Interrupt</button>
-          )}
           {(ind.action === "resume" || ind.action === "retry") && (
             <button type="button" className="btn btn-primary" onClick={onResume}>Resume</button>
           )}

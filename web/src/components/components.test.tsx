@@ -194,20 +194,26 @@ describe("branches", () => {
 });
 
 describe("status bar", () => {
-  it("shows the indicator with interrupt, and resume when paused", async () => {
-    const onInterrupt = vi.fn();
+  it("shows the indicator, and resume when paused", async () => {
     const onResume = vi.fn();
-    const { rerender } = render(<StatusBar conversation={{ ...initialConversation, state: { type: "executing_tool", tool_name: "read_file", index: 2, total: 5, attempt: 1 } }} onInterrupt={onInterrupt} onResume={onResume} onDismiss={() => {}} />);
-    expect(screen.getByText("Executing tool 2/5: read_file")).toBeTruthy();
-    await userEvent.click(screen.getByRole("button", { name: "Interrupt" }));
-    expect(onInterrupt).toHaveBeenCalled();
-    rerender(<StatusBar conversation={{ ...initialConversation, state: { type: "paused", reason: "interrupted", depth: 1, tools_executed: 2 } }} onInterrupt={onInterrupt} onResume={onResume} onDismiss={() => {}} />);
+    const { rerender } = render(<StatusBar conversation={{ ...initialConversation, state: { type: "executing_tool", tool_name: "read_file", index: 2, total: 5, attempt: 1 } }} onResume={onResume} onDismiss={() => {}} />);
+    expect(screen.getByRole("status").textContent).toBe("Executing tool 2/5: read_file");
+    expect(screen.queryByRole("button", { name: "Resume" })).toBeNull();
+    rerender(<StatusBar conversation={{ ...initialConversation, state: { type: "paused", reason: "interrupted", depth: 1, tools_executed: 2 } }} onResume={onResume} onDismiss={() => {}} />);
     await userEvent.click(screen.getByRole("button", { name: "Resume" }));
     expect(onResume).toHaveBeenCalled();
   });
 
+  it("shows errors with their hint and dismisses them", async () => {
+    const onDismiss = vi.fn();
+    render(<StatusBar conversation={{ ...initialConversation, errors: [{ code: "timeout", message: "took 31 s", recoverable: true, hint: "Resume to continue", eventId: 3 }] }} onResume={() => {}} onDismiss={onDismiss} />);
+    expect(screen.getByRole("alert").textContent).toContain("Resume to continue");
+    await userEvent.click(screen.getByRole("button", { name: "Dismiss error" }));
+    expect(onDismiss).toHaveBeenCalledWith(0);
+  });
+
   it("tells the person when the connection is being re-established", () => {
-    render(<StatusBar conversation={{ ...initialConversation, connection: { type: "reconnecting", attempt: 1, delayMs: 1000, reason: "the stream ended" } }} onInterrupt={() => {}} onResume={() => {}} onDismiss={() => {}} />);
+    render(<StatusBar conversation={{ ...initialConversation, connection: { type: "reconnecting", attempt: 1, delayMs: 1000, reason: "the stream ended" } }} onResume={() => {}} onDismiss={() => {}} />);
     expect(screen.getByRole("status").textContent).toMatch(/reconnecting in 1 s/);
   });
 });

@@ -11,6 +11,7 @@ import type {
 } from "../generated/protocol";
 import { useCardActions } from "./actions";
 import { formatBytes } from "./json";
+import { Icon } from "../components/Icon";
 
 function imageSrc(source: ImageSource): string | undefined {
   switch (source.type) {
@@ -90,7 +91,7 @@ export function FileReferenceCard({ data }: { data: FileReferenceMessage }) {
   return (
     <details className="card file-ref">
       <summary>
-        <span aria-hidden="true">📄</span> <code>{referenceLabel(data)}</code>
+        <Icon name="file" /> <code>{referenceLabel(data)}</code>
         {data.range && (
           <span className="muted">
             {" "}lines {data.range.start_line}–{data.range.end_line}
@@ -116,7 +117,7 @@ export function McpResourceCard({ data }: { data: McpResourceMessage }) {
   return (
     <details className="card mcp-resource mcp">
       <summary>
-        <span aria-hidden="true">🔌</span> <span className="badge mcp-badge">MCP · {data.server_name}</span>{" "}
+        <Icon name="plug" className="mcp-icon" /> <span className="badge mcp-badge">MCP · {data.server_name}</span>{" "}
         <strong>{data.name ?? data.resource_uri}</strong> <code className="muted">{data.resource_uri}</code>
         {data.mime_type && <span className="muted"> · {data.mime_type}</span>}
       </summary>
@@ -172,7 +173,7 @@ export function ProjectStructureCard({ data }: { data: ProjectStructureMessage }
   return (
     <details className="card project-structure">
       <summary>
-        <span aria-hidden="true">🗂</span> Project structure of <code>{data.root_path}</code>: {summary}
+        <Icon name="folder" /> Project structure of <code>{data.root_path}</code>: {summary}
       </summary>
       {body}
     </details>

@@ -12,6 +12,7 @@ import type {
 } from "../generated/protocol";
 import { useCardActions } from "./actions";
 import { JsonBlock, formatDuration } from "./json";
+import { Icon } from "../components/Icon";
 
 const DECISION_WORDS: Record<Decision, string> = {
   approve: "Approve",
@@ -58,7 +59,7 @@ function CallView({ call }: { call: ToolCall }) {
   return (
     <li className="tool-call">
       <div className="tool-head">
-        <span className="tool-icon" aria-hidden="true">🔧</span>
+        <Icon name="wrench" className="tool-icon" />
         <strong>{call.name}</strong>
         <span className="muted">built-in</span>
       </div>
@@ -83,7 +84,7 @@ export function McpToolRequestCard({ data }: { data: McpToolRequestMessage }) {
   return (
     <div className="card tool-request mcp">
       <div className="tool-head">
-        <span className="tool-icon" aria-hidden="true">🔌</span>
+        <Icon name="plug" className="tool-icon mcp-icon" />
         <span className="badge mcp-badge">MCP · {data.server_name}</span>
         <strong>{data.tool_name}</strong>
       </div>
@@ -123,7 +124,7 @@ export function McpToolResultCard({ data }: { data: McpToolResultMessage }) {
   return (
     <details className={`card tool-result mcp ${ok ? "ok" : "failed"}`}>
       <summary>
-        <span aria-hidden="true">🔌</span> <span className="badge mcp-badge">MCP · {data.server_name}</span>{" "}
+        <Icon name="plug" className="mcp-icon" /> <span className="badge mcp-badge">MCP · {data.server_name}</span>{" "}
         <strong>{data.tool_name}</strong> · {ok ? "succeeded" : "failed"} · {formatDuration(data.duration_ms)}
       </summary>
       <ResultBody ok={ok} output={data.result} {...(data.status === "error" ? { error: data.error } : {})} />

@@ -48,6 +48,7 @@ describe("tool request", () => {
   it("shows each call's arguments and approval buttons only for pending calls", () => {
     view(req);
     expect(screen.getByLabelText("Arguments of read_file").textContent).toContain('"path": "src/lib.rs"');
+    expect(document.querySelector('[data-icon="wrench"]')).not.toBeNull();
     expect(screen.getByRole("group", { name: "Approval for read_file" })).toBeTruthy();
     expect(screen.queryByRole("group", { name: "Approval for list_dir" })).toBeNull();
     expect(screen.getByText("approved")).toBeTruthy();
@@ -94,7 +95,8 @@ describe("MCP", () => {
     const { container, calls } = view(msg("m1", "mcp_tool_request", { server_name: "github", tool_name: "search_issues", called_as: "mcp__github__search_issues", arguments: { q: "bug" }, request_id: "req_9", approval_status: "pending", requested_at: "t" }));
     expect(screen.getByText("MCP · github")).toBeTruthy();
     expect(container.querySelector(".tool-request.mcp")).not.toBeNull();
-    expect(container.textContent).toContain("🔌");
+    expect(container.querySelector('[data-icon="plug"]')).not.toBeNull();
+    expect(container.querySelector('[data-icon="wrench"]')).toBeNull();
     expect(container.textContent).not.toContain("built-in");
     await userEvent.click(screen.getByRole("button", { name: "Deny" }));
     expect(calls[0]?.body).toEqual({ decisions: [{ call_id: "req_9", decision: "deny" }] });
