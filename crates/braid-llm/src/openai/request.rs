@@ -104,11 +104,18 @@ pub fn tool_definitions(tools: &[ToolDefinition]) -> Value {
         .collect()
 }
 
-/// A single text part stays a plain string (every compatible server accepts that); several
-/// parts or an image become a content array.
+/// Text-only content is one string (every compatible server accepts that, not all accept part
+/// arrays); content with an image becomes an array of parts.
 fn user_content(parts: &[UserPart]) -> Value {
-    if let [UserPart::Text(text)] = parts {
-        return Value::String(text.clone());
+    let texts: Option<Vec<&str>> = parts
+        .iter()
+        .map(|part| match part {
+            UserPart::Text(text) => Some(text.as_str()),
+            UserPart::Image(_) => None,
+        })
+        .collect();
+    if let Some(texts) = texts {
+        return Value::String(texts.join("\n\n"));
     }
     parts
         .iter()
