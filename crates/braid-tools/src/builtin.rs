@@ -7,11 +7,16 @@ use std::time::Duration;
 use schemars::JsonSchema;
 
 use crate::arguments::schema_of;
+use crate::codebase::{
+    CodebaseIndexes, CodebaseSearchTool, FindDefinitionTool, FindReferencesTool,
+    ProjectOverviewTool,
+};
 use crate::files::{
     CreateFileTool, DeleteFileTool, GlobTool, ListDirectoryTool, ReadFileTool, ReplaceInFileTool,
     WriteFileTool,
 };
 use crate::registry::{RegistryError, ToolRegistry};
+use crate::structure::ProjectStructureTool;
 use crate::tool::{
     Permission, Permissions, ToolCategory, ToolError, ToolErrorCode, ToolOrigin, ToolSpec,
 };
@@ -52,8 +57,12 @@ where
     })?
 }
 
-/// Registers every built-in tool.
-pub fn register_builtins(registry: &ToolRegistry) -> Result<(), RegistryError> {
+/// Registers every built-in tool. The codebase tools share `indexes`, so one symbol index per
+/// workspace serves them all.
+pub fn register_builtins(
+    registry: &ToolRegistry,
+    indexes: Arc<CodebaseIndexes>,
+) -> Result<(), RegistryError> {
     registry.register(Arc::new(ReadFileTool::new()))?;
     registry.register(Arc::new(ListDirectoryTool::new()))?;
     registry.register(Arc::new(GlobTool::new()))?;
@@ -61,12 +70,17 @@ pub fn register_builtins(registry: &ToolRegistry) -> Result<(), RegistryError> {
     registry.register(Arc::new(CreateFileTool::new()))?;
     registry.register(Arc::new(ReplaceInFileTool::new()))?;
     registry.register(Arc::new(DeleteFileTool::new()))?;
+    registry.register(Arc::new(CodebaseSearchTool::new()))?;
+    registry.register(Arc::new(FindDefinitionTool::new(indexes.clone())))?;
+    registry.register(Arc::new(FindReferencesTool::new(indexes)))?;
+    registry.register(Arc::new(ProjectOverviewTool::new()))?;
+    registry.register(Arc::new(ProjectStructureTool::new()))?;
     Ok(())
 }
 
-/// A registry holding every built-in tool.
+/// A registry holding every built-in tool, with a fresh set of codebase indexes.
 pub fn builtin_registry() -> Result<ToolRegistry, RegistryError> {
     let registry = ToolRegistry::new();
-    register_builtins(&registry)?;
+    register_builtins(&registry, Arc::new(CodebaseIndexes::default()))?;
     Ok(registry)
 }

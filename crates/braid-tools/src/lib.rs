@@ -11,8 +11,11 @@
 
 pub mod arguments;
 pub mod builtin;
+pub mod codebase;
+pub mod dependencies;
 pub mod files;
 pub mod registry;
+pub mod structure;
 pub mod tool;
 pub mod walker;
 pub mod workspace;
