@@ -116,4 +116,15 @@ describe("App", () => {
     await waitFor(() => expect(server.requests.some((r) => r.path === "/v1/contexts/c1/messages?view=full")).toBe(true));
     expect((screen.getByLabelText("Full history") as HTMLInputElement).checked).toBe(true);
   });
+
+  it("refreshes the context when a turn ends, e.g. for the title the model wrote", async () => {
+    render(<App api={server.api} />);
+    await screen.findByText("Hello there");
+    await waitFor(() => expect(server.streamCount).toBe(1));
+    server.contexts = [summary("c1", "Parser refactor, part 2"), server.contexts[1]!];
+    act(() => server.push(1, "context_update", { context_id: "c1", current_state: { type: "processing_llm_response" }, timestamp: T, metadata: {} }));
+    act(() => server.push(2, "context_update", { context_id: "c1", current_state: { type: "idle" }, timestamp: T, metadata: {} }));
+    await waitFor(() => expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Parser refactor, part 2"));
+    expect(screen.getByRole("link", { name: "Parser refactor, part 2" })).toBeTruthy();
+  });
 });

@@ -2,7 +2,7 @@
 // composer, branches, settings and MCP panels. Everything here is wiring: each action is one
 // API call, and the view state comes from the conversation reducer.
 
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { ApiClient } from "./api/client";
 import type {
   BranchList,
@@ -81,13 +81,25 @@ export function App({ api }: { api: ApiClient }) {
     if (panel === "mcp") refreshMcp();
   }, [panel, refreshMcp]);
   // A finished turn may have renamed the context or changed its branches and budget.
-  const stateType = conv.state.state.type;
+  const settled = conv.state.settled;
   useEffect(() => {
-    if (stateType === "idle" && contextId) {
+    if (settled > 0) {
       refreshContext();
       refreshContexts();
     }
-  }, [stateType, contextId, refreshContext, refreshContexts]);
+  }, [settled, refreshContext, refreshContexts]);
+
+  // Follow the conversation as it grows, unless the person scrolled up to read.
+  const list = useRef<HTMLOListElement>(null);
+  const following = useRef(true);
+  const last = conv.state.entries.at(-1);
+  useEffect(() => {
+    const el = list.current;
+    if (el && following.current) el.scrollTop = el.scrollHeight;
+  }, [conv.state.entries.length, last?.streamed.length, last?.status]);
+  useEffect(() => {
+    following.current = true;
+  }, [contextId]);
 
   const open = (id: string) => {
     setNavOpen(false);
@@ -232,7 +244,15 @@ export function App({ api }: { api: ApiClient }) {
               fromMessage={branchFromId}
               onCancelFrom={() => setBranchFromId(null)}
             />
-            <ol className="messages" aria-live="polite">
+            <ol
+              className="messages"
+              aria-live="polite"
+              ref={list}
+              onScroll={(e) => {
+                const el = e.currentTarget;
+                following.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+              }}
+            >
               {conv.state.entries.map((e) => (
                 <MessageView key={e.id} entry={e} options={{ onShowFullHistory: () => setView("full") }} />
               ))}

@@ -104,6 +104,18 @@ describe("message lifecycle", () => {
 });
 
 describe("state", () => {
+  it("counts the returns to idle, even when they come in one batch", () => {
+    const s = run([
+      ev(update(1, { type: "processing_llm_response" })),
+      ev(update(2, { type: "idle" })),
+      ev(update(3, { type: "idle" })),
+      ev(update(4, { type: "failed", error: "x", recoverable: true })),
+      ev(update(5, { type: "idle" })),
+    ]);
+    expect(s.settled).toBe(2);
+  });
+
+
   it("tracks the current state from each update and reports whether it is busy", () => {
     const s = run([ev(update(1, { type: "executing_tool", tool_name: "read_file", index: 2, total: 5, attempt: 1 }))]);
     expect(s.state.type).toBe("executing_tool");

@@ -65,6 +65,8 @@ export interface ConversationState {
    * request, a completed message): the view reloads the messages whenever it changes.
    */
   changes: number;
+  /** Counts the returns to `idle` (ends of turns): the context's title and budget may have changed. */
+  settled: number;
 }
 
 /** What can happen to the conversation view. */
@@ -85,6 +87,7 @@ export const initialConversation: ConversationState = {
   errors: [],
   connection: undefined,
   changes: 0,
+  settled: 0,
 };
 
 const MAX_ERRORS = 5;
@@ -132,7 +135,8 @@ function applyContextEvent(s: ConversationState, event: ContextEvent): Conversat
     case "heartbeat":
       return s;
     case "context_update": {
-      const withState = { ...s, state: event.current_state };
+      const settledNow = event.current_state.type === "idle" && s.state.type !== "idle";
+      const withState = { ...s, state: event.current_state, settled: settledNow ? s.settled + 1 : s.settled };
       return event.message_update ? applyMessageUpdate(withState, event.message_update) : withState;
     }
     case "content_delta": {
