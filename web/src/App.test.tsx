@@ -127,4 +127,19 @@ describe("App", () => {
     await waitFor(() => expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Parser refactor, part 2"));
     expect(screen.getByRole("link", { name: "Parser refactor, part 2" })).toBeTruthy();
   });
+
+  it("opens the MCP panel, adds a resource to the context, and closes with Escape", async () => {
+    render(<App api={server.api} />);
+    await screen.findByText("Hello there");
+    const fetchResources = server.api.listMcpResources.bind(server.api);
+    server.api.listMcpResources = async () => ({ ...(await fetchResources()), resources: [{ server_name: "docs", uri: "doc://intro", name: "Intro" }] });
+    server.api.listMcpServers = async () => ({ servers: [{ name: "docs", status: "ready", tools: [] }] });
+    await userEvent.click(screen.getByRole("button", { name: "MCP" }));
+    await userEvent.click(await screen.findByText("1 resources"));
+    await userEvent.click(screen.getByRole("button", { name: "Add Intro to context" }));
+    await waitFor(() => expect(server.requests.at(-1)).toMatchObject({ method: "POST", path: "/v1/contexts/c1/messages", body: { payload: { type: "mcp_resource", server_name: "docs", resource_uri: "doc://intro" } } }));
+    expect(screen.getByRole("region", { name: "MCP servers" })).toBeTruthy();
+    await userEvent.keyboard("{Escape}");
+    expect(screen.queryByRole("region", { name: "MCP servers" })).toBeNull();
+  });
 });

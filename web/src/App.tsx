@@ -11,6 +11,7 @@ import type {
   CreateBranchRequest,
   McpResourceInfo,
   McpServerInfo,
+  MergeStrategy,
   MessageView as HistoryView,
   Mode,
   SendMessageRequest,
@@ -89,6 +90,17 @@ export function App({ api }: { api: ApiClient }) {
     }
   }, [settled, refreshContext, refreshContexts]);
 
+  // Escape closes the overlays (side panel, narrow-window sidebar).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape" || e.defaultPrevented) return;
+      setPanel("none");
+      setNavOpen(false);
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
+
   // Follow the conversation as it grows, unless the person scrolled up to read.
   const list = useRef<HTMLOListElement>(null);
   const following = useRef(true);
@@ -161,6 +173,25 @@ export function App({ api }: { api: ApiClient }) {
     if (!contextId) return;
     await api.createBranch(contextId, req);
     await switchBranch(req.name);
+  };
+  const mergeBranch = async (name: string, strategy: MergeStrategy) => {
+    if (!contextId) return;
+    try {
+      await api.mergeBranch(contextId, name, { strategy });
+      refreshContext();
+      conv.reload();
+    } catch (err) {
+      reportError(err);
+    }
+  };
+  const deleteBranch = async (name: string) => {
+    if (!contextId) return;
+    try {
+      await api.deleteBranch(contextId, name);
+      refreshContext();
+    } catch (err) {
+      reportError(err);
+    }
   };
   const saveSettings = async (changes: Partial<ContextConfig>) => {
     if (!contextId) return;
@@ -243,6 +274,8 @@ export function App({ api }: { api: ApiClient }) {
               onCreate={createBranch}
               fromMessage={branchFromId}
               onCancelFrom={() => setBranchFromId(null)}
+              onMerge={(n, st) => void mergeBranch(n, st)}
+              onDelete={(n) => void deleteBranch(n)}
             />
             <ol
               className="messages"

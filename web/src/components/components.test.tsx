@@ -193,6 +193,31 @@ describe("branches", () => {
   });
 });
 
+describe("branch management", () => {
+  it("merges another branch into the active one with the chosen strategy, and deletes one", async () => {
+    const onMerge = vi.fn();
+    const onDelete = vi.fn();
+    render(
+      <BranchSwitcher
+        branches={{ active: "main", branches: [{ name: "main", message_count: 2, created_at: "t" }, { name: "alt", message_count: 3, created_at: "t", parent: "main" }] }}
+        onSwitch={() => {}}
+        onCreate={async () => {}}
+        fromMessage={null}
+        onCancelFrom={() => {}}
+        onMerge={onMerge}
+        onDelete={onDelete}
+      />,
+    );
+    await userEvent.click(screen.getByText("Manage branches"));
+    expect(screen.queryByRole("button", { name: "Delete branch main" })).toBeNull();
+    await userEvent.selectOptions(screen.getByLabelText("Merge strategy"), "rebase");
+    await userEvent.click(screen.getByRole("button", { name: "Merge alt into main" }));
+    expect(onMerge).toHaveBeenCalledWith("alt", { type: "rebase" });
+    await userEvent.click(screen.getByRole("button", { name: "Delete branch alt" }));
+    expect(onDelete).toHaveBeenCalledWith("alt");
+  });
+});
+
 describe("status bar", () => {
   it("shows the indicator, and resume when paused", async () => {
     const onResume = vi.fn();
