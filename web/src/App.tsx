@@ -214,6 +214,7 @@ export function App({ api }: { api: ApiClient }) {
     () => (contextId ? { api, contextId, reportError, branchFrom: setBranchFromId } : null),
     [api, contextId, reportError],
   );
+  const messageOptions = useMemo(() => ({ onShowFullHistory: () => setView("full") }), []);
   const pathSuggestions = useMemo(() => {
     const paths = new Set<string>();
     for (const e of conv.state.entries) {
@@ -279,7 +280,7 @@ export function App({ api }: { api: ApiClient }) {
             />
             <ol
               className="messages"
-              aria-live="polite"
+              aria-label="Messages"
               ref={list}
               onScroll={(e) => {
                 const el = e.currentTarget;
@@ -287,7 +288,7 @@ export function App({ api }: { api: ApiClient }) {
               }}
             >
               {conv.state.entries.map((e) => (
-                <MessageView key={e.id} entry={e} options={{ onShowFullHistory: () => setView("full") }} />
+                <MessageView key={e.id} entry={e} options={messageOptions} />
               ))}
             </ol>
             <StatusBar

@@ -24,6 +24,13 @@ describe("streaming", () => {
     expect(visibleText(s.entries[0]!)).toBe("Hello, world");
   });
 
+  it("keeps every other message identical when one streams, so only that one re-renders", () => {
+    const before = conversationReducer(initialConversation, { type: "messages_loaded", messages: [textMsg("a", "old"), textMsg("b", "older")] });
+    const after = run([ev(delta(1, "m1", 1, "x"))], before);
+    expect(after.entries[0]).toBe(before.entries[0]);
+    expect(after.entries[1]).toBe(before.entries[1]);
+  });
+
   it("shows streamed text until the stored content is loaded, then the stored content", () => {
     let s = run([ev(delta(1, "m1", 1, "partial")), ev(final(2, "m1", 1))]);
     expect(s.entries[0]?.final).toBe(true);

@@ -1,7 +1,7 @@
 // One message in the conversation: its header (role, status, "branch from here") and the card
 // for its kind. Any kind this build does not know, or data that breaks a card, falls back to text.
 
-import { Component, type ReactNode } from "react";
+import { Component, memo, type ReactNode } from "react";
 import type { KindName, Message } from "../generated/protocol";
 import { visibleText, type Entry } from "../conversation/reducer";
 import { useCardActions } from "./actions";
@@ -102,9 +102,13 @@ class CardBoundary extends Component<{ entry: Entry; children: ReactNode }, { fa
 }
 
 const NOTICE_KINDS = new Set(["system_control", "processing"]);
+const NO_OPTIONS: MessageViewOptions = {};
 
-/** One message: header and card. */
-export function MessageView({ entry, options = {} }: { entry: Entry; options?: MessageViewOptions }) {
+/**
+ * One message: header and card. Memoized: the reducer keeps unchanged entries identical, so a
+ * streamed chunk re-renders only the message it belongs to, not the whole history.
+ */
+export const MessageView = memo(function MessageView({ entry, options = NO_OPTIONS }: { entry: Entry; options?: MessageViewOptions }) {
   const { branchFrom } = useCardActions();
   let body: ReactNode;
   if (entry.message) {
@@ -139,4 +143,4 @@ export function MessageView({ entry, options = {} }: { entry: Entry; options?: M
       <CardBoundary entry={entry}>{body}</CardBoundary>
     </li>
   );
-}
+});
