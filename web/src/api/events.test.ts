@@ -132,4 +132,32 @@ describe("EventStream", () => {
     expect(events.map((e) => e.event.type)).toEqual(["heartbeat"]);
     expect(stream.lastEventId).toBe(5);
   });
+
+  it("treats a silent connection as dropped and reconnects with Last-Event-ID", async () => {
+    const enc = new TextEncoder();
+    const calls: Record<string, string>[] = [];
+    let stream: EventStream | undefined;
+    const statuses: StreamStatus[] = [];
+    stream = new EventStream({
+      url: "/e",
+      idleTimeoutMs: 50,
+      fetch: (async (_url: string, init?: RequestInit) => {
+        calls.push({ ...(init?.headers as Record<string, string>) });
+        if (calls.length > 1) {
+          stream?.close();
+          throw new Error("closed");
+        }
+        // One event, then silence without closing: a vanished network.
+        return new Response(new ReadableStream({ start(c) { c.enqueue(enc.encode('id: 4\nevent: heartbeat\ndata: {"timestamp":"t"}\n\n')); } }));
+      }) as unknown as typeof fetch,
+      onEvent: () => {},
+      onStatus: (st) => statuses.push(st),
+      sleep: async () => {},
+    });
+    await stream.done;
+    expect(calls).toHaveLength(2);
+    expect(calls[1]?.["Last-Event-ID"]).toBe("4");
+    const reconnecting = statuses.find((st) => st.type === "reconnecting");
+    expect(reconnecting && "reason" in reconnecting ? reconnecting.reason : "").toMatch(/too long/);
+  });
 });

@@ -167,7 +167,15 @@ export interface EventStreamOptions {
   backoffMs?: (attempt: number) => number;
   /** How to wait (tests pass an immediate one). */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /**
+   * A connection silent for this long is treated as dropped and reopened. The server sends a
+   * heartbeat every 15 s, so the default of 45 s means three were missed: a network that vanished
+   * without closing the connection.
+   */
+  idleTimeoutMs?: number;
 }
+
+const DEFAULT_IDLE_TIMEOUT_MS = 45_000;
 
 /** A live subscription to a context's events that reconnects by itself until closed. */
 export class EventStream {
@@ -219,7 +227,17 @@ export class EventStream {
           headers["Last-Event-ID"] = String(this.lastId);
         }
         first = false;
-        const res = await fetchImpl(url, { headers, signal: this.abort.signal });
+        // One controller per connection, so the watchdog can drop it without closing the stream.
+        const conn = new AbortController();
+        const stop = () => conn.abort();
+        this.abort.signal.addEventListener("abort", stop, { once: true });
+        let res: Response;
+        try {
+          res = await fetchImpl(url, { headers, signal: conn.signal });
+        } catch (err) {
+          this.abort.signal.removeEventListener("abort", stop);
+          throw err;
+        }
         if (!res.ok || !res.body) {
           // 4xx will not get better by retrying (unknown context, bad token): stop.
           if (res.status >= 400 && res.status < 500) {
@@ -230,12 +248,13 @@ export class EventStream {
           reason = `the server answered ${res.status}`;
         } else {
           this.status({ type: "open" });
-          const gotAny = await this.consume(res.body);
-          if (gotAny) {
+          const outcome = await this.consume(res.body, conn);
+          if (outcome.gotAny) {
             failures = 0;
           }
-          reason = "the stream ended";
+          reason = outcome.idle ? "no data or heartbeat arrived for too long" : "the stream ended";
         }
+        this.abort.signal.removeEventListener("abort", stop);
       } catch (err) {
         if (this.abort.signal.aborted) {
           break;
@@ -257,18 +276,41 @@ export class EventStream {
     this.status({ type: "closed", reason: "closed by the page" });
   }
 
-  /** Reads one connection to its end; returns whether any event arrived. */
-  private async consume(body: ReadableStream<Uint8Array>): Promise<boolean> {
+  /** Reads one connection to its end, or until it has been silent too long. */
+  private async consume(
+    body: ReadableStream<Uint8Array>,
+    conn: AbortController,
+  ): Promise<{ gotAny: boolean; idle: boolean }> {
     const reader = body.getReader();
     const decoder = new TextDecoder();
     const parser = new SseParser();
+    const idleMs = this.opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     let gotAny = false;
+    let idle = false;
+    let watchdog: ReturnType<typeof setTimeout> | undefined;
+    const arm = () => {
+      clearTimeout(watchdog);
+      watchdog = setTimeout(() => {
+        idle = true;
+        conn.abort();
+        void reader.cancel().catch(() => {});
+      }, idleMs);
+    };
     try {
+      arm();
       for (;;) {
-        const { value, done } = await reader.read();
+        let chunk: ReadableStreamReadResult<Uint8Array>;
+        try {
+          chunk = await reader.read();
+        } catch (err) {
+          if (idle) break;
+          throw err;
+        }
+        const { value, done } = chunk;
         if (done) {
           break;
         }
+        arm();
         for (const msg of parser.push(decoder.decode(value, { stream: true }))) {
           gotAny = true;
           if (msg.retry !== undefined) {
@@ -286,9 +328,10 @@ export class EventStream {
         }
       }
     } finally {
+      clearTimeout(watchdog);
       reader.releaseLock();
     }
-    return gotAny;
+    return { gotAny, idle };
   }
 }
 
