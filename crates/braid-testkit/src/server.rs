@@ -1,0 +1,339 @@
+//! The mock LLM HTTP server: answers each request with the script's next response and records
+//! every request.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use axum::body::{Body, Bytes};
+use axum::extract::State;
+use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
+use axum::response::Response;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::script::{Script, ScriptedResponse, StreamReply};
+use crate::wire::{Api, Step, WholeAnswer, stream_steps, whole_answer};
+
+/// A request the mock received.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordedRequest {
+    /// `POST`, usually.
+    pub method: String,
+    /// The path, e.g. `/v1/chat/completions`.
+    pub path: String,
+    /// Headers, names lower-cased (values that are not text are left out).
+    pub headers: BTreeMap<String, String>,
+    /// The body as received.
+    pub body: String,
+}
+
+impl RecordedRequest {
+    /// The body parsed as JSON, if it is JSON.
+    pub fn json(&self) -> Option<serde_json::Value> {
+        serde_json::from_str(&self.body).ok()
+    }
+
+    /// A header's value.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .get(&name.to_ascii_lowercase())
+            .map(String::as_str)
+    }
+}
+
+/// The mock could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum MockError {
+    /// The address could not be bound.
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+#[derive(Default)]
+struct Shared {
+    responses: VecDeque<ScriptedResponse>,
+    requests: Vec<RecordedRequest>,
+}
+
+type SharedState = Arc<Mutex<Shared>>;
+
+fn lock(state: &SharedState) -> MutexGuard<'_, Shared> {
+    // A test that panicked while holding the lock leaves consistent data: keep going.
+    state
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// A running mock LLM. Stops when dropped.
+pub struct MockLlm {
+    addr: SocketAddr,
+    state: SharedState,
+    shutdown: Option<oneshot::Sender<()>>,
+}
+
+impl MockLlm {
+    /// Starts the mock on a free loopback port.
+    pub async fn start(script: Script) -> Result<Self, MockError> {
+        Self::start_on(SocketAddr::from(([127, 0, 0, 1], 0)), script).await
+    }
+
+    /// Starts the mock on `addr` (port 0 picks a free one; see [`MockLlm::addr`]).
+    pub async fn start_on(addr: SocketAddr, script: Script) -> Result<Self, MockError> {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|source| MockError::Bind { addr, source })?;
+        let addr = listener
+            .local_addr()
+            .map_err(|source| MockError::Bind { addr, source })?;
+        let state: SharedState = Arc::new(Mutex::new(Shared {
+            responses: script.responses.into(),
+            requests: Vec::new(),
+        }));
+        let app = axum::Router::new()
+            .fallback(handle)
+            .with_state(state.clone());
+        let (shutdown, stopped) = oneshot::channel::<()>();
+        tokio::spawn(async move {
+            let served = axum::serve(listener, app)
+                .with_graceful_shutdown(async {
+                    let _ = stopped.await;
+                })
+                .await;
+            if let Err(error) = served {
+                tracing::warn!(%addr, %error, "mock LLM server stopped with an error");
+            }
+        });
+        tracing::debug!(%addr, "mock LLM listening");
+        Ok(Self {
+            addr,
+            state,
+            shutdown: Some(shutdown),
+        })
+    }
+
+    /// The address it listens on.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `http://127.0.0.1:PORT`: the base URL for Anthropic clients.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// `http://127.0.0.1:PORT/v1`: the base URL for OpenAI-compatible clients.
+    pub fn openai_base_url(&self) -> String {
+        format!("{}/v1", self.url())
+    }
+
+    /// Every request received so far, in order.
+    pub fn requests(&self) -> Vec<RecordedRequest> {
+        lock(&self.state).requests.clone()
+    }
+
+    /// How many requests were received.
+    pub fn request_count(&self) -> usize {
+        lock(&self.state).requests.len()
+    }
+
+    /// Appends a response to the script.
+    pub fn push_response(&self, response: impl Into<ScriptedResponse>) {
+        lock(&self.state).responses.push_back(response.into());
+    }
+
+    /// How many scripted responses are left.
+    pub fn remaining_responses(&self) -> usize {
+        lock(&self.state).responses.len()
+    }
+
+    /// Stops serving; requests in flight are dropped.
+    pub fn stop(&mut self) {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+    }
+}
+
+impl Drop for MockLlm {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+async fn handle(
+    State(state): State<SharedState>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let path = uri.path().to_owned();
+    let recorded = RecordedRequest {
+        method: method.to_string(),
+        path: path.clone(),
+        headers: headers
+            .iter()
+            .filter_map(|(name, value)| {
+                value
+                    .to_str()
+                    .ok()
+                    .map(|v| (name.as_str().to_owned(), v.to_owned()))
+            })
+            .collect(),
+        body: String::from_utf8_lossy(&body).into_owned(),
+    };
+    let request_json = recorded.json();
+    let Some(api) = Api::from_path(&path).filter(|_| method == Method::POST) else {
+        lock(&state).requests.push(recorded);
+        return json_response(
+            StatusCode::NOT_FOUND,
+            &serde_json::json!({ "error": { "message": format!("braid-mock-llm serves POST /v1/chat/completions and POST /v1/messages, not {method} {path}"), "type": "not_found" } }),
+            None,
+        );
+    };
+    let next = {
+        let mut shared = lock(&state);
+        shared.requests.push(recorded);
+        let count = shared.requests.len();
+        shared.responses.pop_front().ok_or(count)
+    };
+    let response = match next {
+        Ok(response) => response,
+        Err(count) => {
+            return json_response(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                &serde_json::json!({ "error": { "message": format!("braid-mock-llm: the script has no response left for request {count}"), "type": "mock_script_exhausted" } }),
+                None,
+            );
+        }
+    };
+    let model = request_json
+        .as_ref()
+        .and_then(|b| b.get("model"))
+        .and_then(|m| m.as_str())
+        .unwrap_or("mock-model")
+        .to_owned();
+    let streamed = request_json
+        .as_ref()
+        .and_then(|b| b.get("stream"))
+        .and_then(|s| s.as_bool())
+        .unwrap_or(false);
+    match response {
+        ScriptedResponse::Hang => hang().await,
+        ScriptedResponse::Error(error) => {
+            let status =
+                StatusCode::from_u16(error.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+            match &error.body {
+                serde_json::Value::String(text) => {
+                    let mut response = Response::new(Body::from(text.clone()));
+                    *response.status_mut() = status;
+                    if let Some(retry_after) = &error.retry_after
+                        && let Ok(value) = retry_after.parse()
+                    {
+                        response.headers_mut().insert(header::RETRY_AFTER, value);
+                    }
+                    response
+                }
+                body => json_response(status, body, error.retry_after.as_deref()),
+            }
+        }
+        ScriptedResponse::Stream(reply) if streamed => stream_response(api, &reply, &model),
+        ScriptedResponse::Stream(reply) => whole_response(whole_answer(api, &reply, &model)).await,
+    }
+}
+
+async fn hang() -> Response {
+    std::future::pending::<()>().await;
+    Response::new(Body::empty())
+}
+
+fn json_response(
+    status: StatusCode,
+    body: &serde_json::Value,
+    retry_after: Option<&str>,
+) -> Response {
+    let mut response = Response::new(Body::from(body.to_string()));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("application/json"),
+    );
+    if let Some(value) = retry_after.and_then(|v| v.parse().ok()) {
+        response.headers_mut().insert(header::RETRY_AFTER, value);
+    }
+    response
+}
+
+async fn whole_response(answer: WholeAnswer) -> Response {
+    let mut answer = answer;
+    loop {
+        match answer {
+            WholeAnswer::Json(body) => return json_response(StatusCode::OK, &body, None),
+            WholeAnswer::Error(status, body) => {
+                return json_response(
+                    StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+                    &body,
+                    None,
+                );
+            }
+            WholeAnswer::Delayed(delay, inner) => {
+                tokio::time::sleep(delay).await;
+                answer = *inner;
+            }
+            WholeAnswer::Hang => return hang().await,
+            WholeAnswer::Cut => {
+                // Promise a body, then break it off.
+                let body = Body::from_stream(futures::stream::iter([
+                    Ok::<_, std::io::Error>(Bytes::from_static(b"{\"id\":")),
+                    Err(std::io::Error::other("scripted cut")),
+                ]));
+                return Response::new(body);
+            }
+        }
+    }
+}
+
+fn stream_response(api: Api, reply: &StreamReply, model: &str) -> Response {
+    let steps = stream_steps(api, reply, model);
+    let (tx, rx) = mpsc::channel::<Result<Bytes, std::io::Error>>(16);
+    tokio::spawn(async move {
+        for step in steps {
+            match step {
+                Step::Send(text) => {
+                    if tx.send(Ok(Bytes::from(text))).await.is_err() {
+                        return;
+                    }
+                }
+                Step::Pause(delay) => tokio::time::sleep(delay).await,
+                Step::Cut => {
+                    // An error in the body makes the server abort the connection mid-response.
+                    let _ = tx.send(Err(std::io::Error::other("scripted cut"))).await;
+                    return;
+                }
+                Step::Hang => {
+                    // Hold the stream open until the client goes away.
+                    tx.closed().await;
+                    return;
+                }
+            }
+        }
+    });
+    let body = Body::from_stream(futures::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|item| (item, rx))
+    }));
+    let mut response = Response::new(body);
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("text/event-stream"),
+    );
+    response.headers_mut().insert(
+        header::CACHE_CONTROL,
+        header::HeaderValue::from_static("no-cache"),
+    );
+    response
+}
