@@ -5,6 +5,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { ApiClient } from "./api/client";
 import { App } from "./App";
+import { CrashScreen } from "./components/CrashScreen";
 import "highlight.js/styles/github.css";
 import "./styles.css";
 
@@ -24,7 +25,9 @@ if (root) {
   const t = token();
   createRoot(root).render(
     <StrictMode>
-      <App api={new ApiClient(t ? { token: t } : {})} />
+      <CrashScreen>
+        <App api={new ApiClient(t ? { token: t } : {})} />
+      </CrashScreen>
     </StrictMode>,
   );
 }

@@ -1,7 +1,7 @@
 // Per-context settings: model, mode (plan/act), agent role, workspace path, approval policy.
 
 import { useEffect, useId, useState } from "react";
-import type { AgentRole, ApprovalPolicy, ContextConfig, Mode } from "../generated/protocol";
+import type { AgentRole, ApprovalPolicy, ContextConfig, Mode, OptimizationStrategy } from "../generated/protocol";
 
 /** What the panel can ask for. */
 export interface SettingsPanelProps {
@@ -41,6 +41,35 @@ export function policyFrom(type: PolicyType, tools: string, depth: string): Appr
   }
 }
 
+type StrategyType = OptimizationStrategy["type"];
+
+const STRATEGY_WORDS: Record<StrategyType, string> = {
+  intelligent: "Intelligent (keep what matters, summarize the rest)",
+  recent_n: "Keep the newest messages",
+  importance_scoring: "Importance scoring",
+};
+
+/** Builds the optimization strategy from the form, keeping weights the form does not edit. */
+export function strategyFrom(type: StrategyType, n: string, current: OptimizationStrategy): OptimizationStrategy | string {
+  switch (type) {
+    case "intelligent":
+      return { type };
+    case "recent_n": {
+      const count = Number(n);
+      if (!Number.isInteger(count) || count < 1) return "The number of messages to keep must be a whole number from 1";
+      return { type, n: count };
+    }
+    case "importance_scoring":
+      return { type, weights: current.type === "importance_scoring" ? current.weights : {} };
+  }
+}
+
+/** Reads the tool timeout field: whole seconds from 1 to 3600. */
+export function timeoutFrom(text: string): number | string {
+  const n = Number(text);
+  return Number.isInteger(n) && n >= 1 && n <= 3600 ? n : "The tool timeout must be whole seconds from 1 to 3600";
+}
+
 /** The settings form of one context. */
 export function SettingsPanel({ config, onSave, onMode }: SettingsPanelProps) {
   const [model, setModel] = useState(config.model);
@@ -49,14 +78,20 @@ export function SettingsPanel({ config, onSave, onMode }: SettingsPanelProps) {
   const [policyType, setPolicyType] = useState<PolicyType>(config.approval_policy.type);
   const [tools, setTools] = useState(config.approval_policy.type === "white_list" ? config.approval_policy.tools.join(", ") : "");
   const [depth, setDepth] = useState(config.approval_policy.type === "limited_auto" ? String(config.approval_policy.max_depth) : "3");
+  const [systemPrompt, setSystemPrompt] = useState(config.system_prompt ?? "");
+  const [timeout, setTimeoutText] = useState(String(config.tool_timeout_secs));
+  const [strategyType, setStrategyType] = useState<StrategyType>(config.optimization.strategy.type);
+  const [keepN, setKeepN] = useState(config.optimization.strategy.type === "recent_n" ? String(config.optimization.strategy.n) : "20");
   const [problem, setProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
-  const ids = { model: useId(), role: useId(), ws: useId(), policy: useId(), tools: useId(), depth: useId() };
+  const ids = { model: useId(), role: useId(), ws: useId(), policy: useId(), tools: useId(), depth: useId(), prompt: useId(), timeout: useId(), strategy: useId(), keep: useId() };
 
   useEffect(() => {
     setModel(config.model);
     setRole(config.agent_role);
     setWorkspace(config.workspace ?? "");
+    setSystemPrompt(config.system_prompt ?? "");
+    setTimeoutText(String(config.tool_timeout_secs));
   }, [config]);
 
   const save = async () => {
@@ -65,9 +100,27 @@ export function SettingsPanel({ config, onSave, onMode }: SettingsPanelProps) {
       setProblem(policy);
       return;
     }
+    const secs = timeoutFrom(timeout);
+    if (typeof secs === "string") {
+      setProblem(secs);
+      return;
+    }
+    const strategy = strategyFrom(strategyType, keepN, config.optimization.strategy);
+    if (typeof strategy === "string") {
+      setProblem(strategy);
+      return;
+    }
     setProblem(null);
     try {
-      await onSave({ model: model.trim(), agent_role: role, approval_policy: policy, ...(workspace.trim() ? { workspace: workspace.trim() } : {}) });
+      await onSave({
+        model: model.trim(),
+        agent_role: role,
+        approval_policy: policy,
+        tool_timeout_secs: secs,
+        optimization: { ...config.optimization, strategy },
+        ...(workspace.trim() ? { workspace: workspace.trim() } : {}),
+        ...(systemPrompt.trim() ? { system_prompt: systemPrompt.trim() } : {}),
+      });
       setSaved(true);
     } catch (err) {
       setProblem(err instanceof Error ? err.message : String(err));
@@ -118,6 +171,20 @@ export function SettingsPanel({ config, onSave, onMode }: SettingsPanelProps) {
             <input id={ids.depth} inputMode="numeric" value={depth} onChange={(e) => setDepth(e.target.value)} />
           </>
         )}
+        <label htmlFor={ids.timeout}>Tool timeout (seconds)</label>
+        <input id={ids.timeout} inputMode="numeric" value={timeout} onChange={(e) => setTimeoutText(e.target.value)} />
+        <label htmlFor={ids.strategy}>History optimization</label>
+        <select id={ids.strategy} value={strategyType} onChange={(e) => setStrategyType(e.target.value as StrategyType)}>
+          {(Object.keys(STRATEGY_WORDS) as StrategyType[]).map((k) => <option key={k} value={k}>{STRATEGY_WORDS[k]}</option>)}
+        </select>
+        {strategyType === "recent_n" && (
+          <>
+            <label htmlFor={ids.keep}>Messages to keep</label>
+            <input id={ids.keep} inputMode="numeric" value={keepN} onChange={(e) => setKeepN(e.target.value)} />
+          </>
+        )}
+        <label htmlFor={ids.prompt}>System prompt</label>
+        <textarea id={ids.prompt} rows={3} value={systemPrompt} placeholder="the server's default" onChange={(e) => setSystemPrompt(e.target.value)} />
         {problem && <div className="error-text" role="alert">{problem}</div>}
         <button type="submit" className="btn btn-primary">Save settings</button>
         {saved && <span className="muted" role="status"> Saved</span>}

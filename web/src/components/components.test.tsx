@@ -3,13 +3,14 @@ import { fireEvent, render, screen, waitFor, within } from "@testing-library/rea
 import userEvent from "@testing-library/user-event";
 import { Composer, composeRequests, toReference } from "./Composer";
 import { Sidebar } from "./Sidebar";
-import { SettingsPanel, policyFrom } from "./SettingsPanel";
+import { SettingsPanel, policyFrom, strategyFrom, timeoutFrom } from "./SettingsPanel";
 import { McpPanel } from "./McpPanel";
 import { BranchSwitcher, branchNameProblem } from "./BranchSwitcher";
 import { StatusBar } from "./StatusBar";
 import { summary } from "../test/server";
 import { initialConversation } from "../conversation/reducer";
 import { parseRoute, routePath } from "../router";
+import { CrashScreen } from "./CrashScreen";
 
 describe("composer", () => {
   it("turns references into payloads and names what is wrong", () => {
@@ -134,6 +135,19 @@ describe("settings", () => {
     expect(policyFrom("auto_all", "", "")).toEqual({ type: "auto_all" });
   });
 
+  it("refuses a bad timeout or strategy with a message", async () => {
+    const onSave = vi.fn(async () => {});
+    render(<SettingsPanel config={summary("c1", "x").config} onSave={onSave} onMode={async () => {}} />);
+    await userEvent.clear(screen.getByLabelText("Tool timeout (seconds)"));
+    await userEvent.type(screen.getByLabelText("Tool timeout (seconds)"), "0");
+    await userEvent.click(screen.getByRole("button", { name: "Save settings" }));
+    expect(screen.getByRole("alert").textContent).toMatch(/whole seconds from 1 to 3600/);
+    expect(onSave).not.toHaveBeenCalled();
+    expect(strategyFrom("recent_n", "x", { type: "intelligent" })).toMatch(/whole number from 1/);
+    expect(strategyFrom("importance_scoring", "", { type: "importance_scoring", weights: { recency: 2 } })).toEqual({ type: "importance_scoring", weights: { recency: 2 } });
+    expect(timeoutFrom("30")).toBe(30);
+  });
+
   it("saves model, role, workspace and policy, and switches mode", async () => {
     const onSave = vi.fn(async () => {});
     const onMode = vi.fn(async () => {});
@@ -144,8 +158,22 @@ describe("settings", () => {
     await userEvent.type(screen.getByLabelText("Workspace path"), "/srv/repo");
     await userEvent.selectOptions(screen.getByLabelText("Approval policy"), "white_list");
     await userEvent.type(screen.getByLabelText("Tools that need no approval"), "read_file");
+    await userEvent.clear(screen.getByLabelText("Tool timeout (seconds)"));
+    await userEvent.type(screen.getByLabelText("Tool timeout (seconds)"), "60");
+    await userEvent.selectOptions(screen.getByLabelText("History optimization"), "recent_n");
+    await userEvent.clear(screen.getByLabelText("Messages to keep"));
+    await userEvent.type(screen.getByLabelText("Messages to keep"), "12");
+    await userEvent.type(screen.getByLabelText("System prompt"), "You review Rust.");
     await userEvent.click(screen.getByRole("button", { name: "Save settings" }));
-    expect(onSave).toHaveBeenCalledWith({ model: "qwen2.5", agent_role: "planner", workspace: "/srv/repo", approval_policy: { type: "white_list", tools: ["read_file"] } });
+    expect(onSave).toHaveBeenCalledWith({
+      model: "qwen2.5",
+      agent_role: "planner",
+      workspace: "/srv/repo",
+      approval_policy: { type: "white_list", tools: ["read_file"] },
+      tool_timeout_secs: 60,
+      optimization: { strategy: { type: "recent_n", n: 12 }, reserve_output_tokens: 4096, margin_tokens: 256 },
+      system_prompt: "You review Rust.",
+    });
     await userEvent.click(screen.getByLabelText("Plan (read-only)"));
     expect(onMode).toHaveBeenCalledWith("plan");
   });
@@ -250,5 +278,18 @@ describe("router", () => {
     expect(parseRoute("/")).toEqual({ type: "home" });
     expect(parseRoute("/contexts/%E0%A4%A")).toEqual({ type: "home" });
     expect(routePath({ type: "context", contextId: "a b" })).toBe("/contexts/a%20b");
+  });
+});
+
+describe("crash screen", () => {
+  it("shows a render failure with a reload button instead of a blank page", () => {
+    const err = vi.spyOn(console, "error").mockImplementation(() => {});
+    const Boom = () => {
+      throw new Error("summary.config is undefined");
+    };
+    render(<CrashScreen><Boom /></CrashScreen>);
+    expect(screen.getByRole("alert").textContent).toContain("summary.config is undefined");
+    expect(screen.getByRole("button", { name: "Reload" })).toBeTruthy();
+    err.mockRestore();
   });
 });
