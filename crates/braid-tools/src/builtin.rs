@@ -11,10 +11,12 @@ use crate::codebase::{
     CodebaseIndexes, CodebaseSearchTool, FindDefinitionTool, FindReferencesTool,
     ProjectOverviewTool,
 };
+use crate::command::RunCommandTool;
 use crate::files::{
     CreateFileTool, DeleteFileTool, GlobTool, ListDirectoryTool, ReadFileTool, ReplaceInFileTool,
     WriteFileTool,
 };
+use crate::interaction::{AskUserTool, ProposePlanTool};
 use crate::registry::{RegistryError, ToolRegistry};
 use crate::structure::ProjectStructureTool;
 use crate::tool::{
@@ -75,6 +77,9 @@ pub fn register_builtins(
     registry.register(Arc::new(FindReferencesTool::new(indexes)))?;
     registry.register(Arc::new(ProjectOverviewTool::new()))?;
     registry.register(Arc::new(ProjectStructureTool::new()))?;
+    registry.register(Arc::new(RunCommandTool::new()))?;
+    registry.register(Arc::new(ProposePlanTool::new()))?;
+    registry.register(Arc::new(AskUserTool::new()))?;
     Ok(())
 }
 

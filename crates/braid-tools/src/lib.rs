@@ -12,8 +12,10 @@
 pub mod arguments;
 pub mod builtin;
 pub mod codebase;
+pub mod command;
 pub mod dependencies;
 pub mod files;
+pub mod interaction;
 pub mod registry;
 pub mod structure;
 pub mod tool;
@@ -21,6 +23,7 @@ pub mod walker;
 pub mod workspace;
 
 pub use builtin::{builtin_registry, register_builtins};
+pub use codebase::{CodebaseIndex, CodebaseIndexes};
 pub use registry::{RegistryError, ToolRegistry};
 pub use tool::{
     Permission, Permissions, Tool, ToolCategory, ToolContext, ToolError, ToolErrorCode, ToolOrigin,

@@ -1,0 +1,279 @@
+//! `run_command`: runs a program with arguments in the workspace. There is no shell: the
+//! arguments reach the program exactly as given, so nothing is interpolated, globbed or chained.
+//! It needs the `execute` permission, so an approval policy never runs it without asking unless
+//! it names it explicitly (DESIGN.md "Security defaults").
+
+use std::collections::VecDeque;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tokio::io::{AsyncRead, AsyncReadExt};
+
+use crate::arguments::parse_arguments;
+use crate::builtin::spec;
+use crate::tool::{
+    Permission, Tool, ToolCategory, ToolContext, ToolError, ToolErrorCode, ToolOutput, ToolSpec,
+};
+
+/// Arguments of `run_command`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RunCommandArgs {
+    /// The program to run (looked up in PATH unless it contains a `/`).
+    pub program: String,
+    /// Its arguments, one per element; no shell quoting is needed or interpreted.
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// Directory to run in, relative to the workspace root (default: the root).
+    pub cwd: Option<String>,
+    /// Seconds before the program is killed (default 60, at most 600).
+    #[schemars(range(min = 1, max = 600))]
+    pub timeout_secs: Option<u32>,
+}
+
+/// The default per-call timeout.
+const DEFAULT_TIMEOUT_SECS: u32 = 60;
+/// The most a call may ask for; also the tool's registry timeout.
+const MAX_TIMEOUT_SECS: u32 = 600;
+/// Bytes of each stream kept (half from the start, half from the end).
+pub const DEFAULT_OUTPUT_CAP: usize = 64 * 1024;
+
+/// What was kept of one output stream.
+struct Captured {
+    text: String,
+    total_bytes: usize,
+    truncated: bool,
+}
+
+/// Reads a stream to its end, keeping its first and last `cap / 2` bytes.
+async fn capture<R: AsyncRead + Unpin>(mut reader: R, cap: usize) -> Captured {
+    let half = cap / 2;
+    let mut head = Vec::new();
+    let mut tail: VecDeque<u8> = VecDeque::new();
+    let mut total = 0usize;
+    let mut buf = [0u8; 8192];
+    loop {
+        let n = match reader.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        total += n;
+        for &b in &buf[..n] {
+            if head.len() < half {
+                head.push(b);
+            } else {
+                tail.push_back(b);
+                if tail.len() > cap - half {
+                    tail.pop_front();
+                }
+            }
+        }
+    }
+    let kept = head.len() + tail.len();
+    let truncated = kept < total;
+    let mut text = String::from_utf8_lossy(&head).into_owned();
+    if truncated {
+        text.push_str(&format!("\n[... {} bytes omitted ...]\n", total - kept));
+    }
+    text.push_str(&String::from_utf8_lossy(tail.make_contiguous()));
+    Captured {
+        text,
+        total_bytes: total,
+        truncated,
+    }
+}
+
+/// `run_command`: a program, its arguments, a timeout and capped output.
+pub struct RunCommandTool {
+    spec: ToolSpec,
+    cap: usize,
+}
+
+impl RunCommandTool {
+    /// The tool with the default output cap.
+    pub fn new() -> Self {
+        Self::with_output_cap(DEFAULT_OUTPUT_CAP)
+    }
+
+    /// The tool keeping at most `cap` bytes of each output stream.
+    pub fn with_output_cap(cap: usize) -> Self {
+        Self {
+            spec: spec::<RunCommandArgs>(
+                "run_command",
+                "Run a program with arguments in the workspace (no shell: pipes, globs and `&&` are not interpreted). \
+                 Returns exit code, stdout and stderr (long output keeps its start and end). Needs approval.",
+                ToolCategory::SystemControl,
+                &[Permission::Execute],
+                // One second over the longest per-call timeout, so the call's own timeout (which
+                // reports partial output) fires first.
+                Duration::from_secs(u64::from(MAX_TIMEOUT_SECS) + 1),
+            ),
+            cap: cap.max(2),
+        }
+    }
+}
+
+impl Default for RunCommandTool {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[async_trait]
+impl Tool for RunCommandTool {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    async fn call(&self, args: Value, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+        let args: RunCommandArgs = parse_arguments("run_command", args)?;
+        let ws = ctx.workspace()?;
+        if args.program.trim().is_empty() {
+            return Err(ToolError::new(
+                ToolErrorCode::InvalidArguments,
+                "program must not be empty",
+            ));
+        }
+        let cwd = match &args.cwd {
+            Some(dir) => ws.resolve(dir)?,
+            None => ws.root().to_path_buf(),
+        };
+        if !cwd.is_dir() {
+            return Err(ToolError::new(
+                ToolErrorCode::InvalidArguments,
+                format!(
+                    "cwd `{}` is not a directory",
+                    args.cwd.as_deref().unwrap_or(".")
+                ),
+            ));
+        }
+        let timeout = Duration::from_secs(u64::from(
+            args.timeout_secs
+                .unwrap_or(DEFAULT_TIMEOUT_SECS)
+                .clamp(1, MAX_TIMEOUT_SECS),
+        ));
+        let started = Instant::now();
+        let mut child = tokio::process::Command::new(&args.program)
+            .args(&args.args)
+            .current_dir(&cwd)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|e| {
+                let code = if e.kind() == std::io::ErrorKind::NotFound {
+                    ToolErrorCode::NotFound
+                } else {
+                    ToolErrorCode::Failed
+                };
+                ToolError::new(code, format!("cannot start `{}`: {e}", args.program))
+            })?;
+        tracing::info!(program = %args.program, args = ?args.args, cwd = %ws.relative(&cwd), "command started");
+        let stdout = child.stdout.take();
+        let stderr = child.stderr.take();
+        let cap = self.cap;
+        let out_task = tokio::spawn(async move {
+            match stdout {
+                Some(s) => capture(s, cap).await,
+                None => Captured {
+                    text: String::new(),
+                    total_bytes: 0,
+                    truncated: false,
+                },
+            }
+        });
+        let err_task = tokio::spawn(async move {
+            match stderr {
+                Some(s) => capture(s, cap).await,
+                None => Captured {
+                    text: String::new(),
+                    total_bytes: 0,
+                    truncated: false,
+                },
+            }
+        });
+        enum End {
+            Exited(std::io::Result<std::process::ExitStatus>),
+            TimedOut,
+            Cancelled,
+        }
+        let end = tokio::select! {
+            status = child.wait() => End::Exited(status),
+            () = tokio::time::sleep(timeout) => End::TimedOut,
+            () = ctx.cancel.cancelled() => End::Cancelled,
+        };
+        if !matches!(end, End::Exited(_)) {
+            let _ = child.kill().await;
+        }
+        let empty = || Captured {
+            text: String::new(),
+            total_bytes: 0,
+            truncated: false,
+        };
+        // A killed program's children may still hold the pipes open: wait a little, then give up
+        // on the rest of the output.
+        let collect = |task: tokio::task::JoinHandle<Captured>| async move {
+            match tokio::time::timeout(Duration::from_secs(2), task).await {
+                Ok(Ok(captured)) => captured,
+                _ => empty(),
+            }
+        };
+        let out = collect(out_task).await;
+        let err = collect(err_task).await;
+        let duration_ms = started.elapsed().as_millis() as u64;
+        let streams = json!({
+            "stdout": out.text,
+            "stderr": err.text,
+            "stdout_bytes": out.total_bytes,
+            "stderr_bytes": err.total_bytes,
+            "stdout_truncated": out.truncated,
+            "stderr_truncated": err.truncated,
+        });
+        match end {
+            End::Exited(Ok(status)) => {
+                let mut result = json!({
+                    "program": args.program,
+                    "args": args.args,
+                    "cwd": ws.relative(&cwd),
+                    "exit_code": status.code(),
+                    "success": status.success(),
+                    "duration_ms": duration_ms,
+                });
+                #[cfg(unix)]
+                {
+                    use std::os::unix::process::ExitStatusExt;
+                    result["signal"] = json!(status.signal());
+                }
+                if let (Value::Object(r), Value::Object(s)) = (&mut result, streams) {
+                    r.extend(s);
+                }
+                tracing::info!(program = %args.program, exit_code = ?status.code(), duration_ms, "command finished");
+                Ok(ToolOutput::json(result))
+            }
+            End::Exited(Err(e)) => Err(ToolError::new(
+                ToolErrorCode::Failed,
+                format!("waiting for `{}` failed: {e}", args.program),
+            )),
+            End::TimedOut => Err(ToolError::new(
+                ToolErrorCode::Timeout,
+                format!(
+                    "`{}` did not finish within {} s and was killed",
+                    args.program,
+                    timeout.as_secs()
+                ),
+            )
+            .with_details(streams)),
+            End::Cancelled => Err(ToolError::new(
+                ToolErrorCode::Cancelled,
+                format!("`{}` was cancelled and killed", args.program),
+            )
+            .with_details(streams)
+            .with_recoverability(braid_protocol::Recoverability::Fatal)),
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! `propose_plan` and `ask_user`: the structured ways for the model to produce a `plan` or a
+//! `question` message (DESIGN.md "The message model"). Their parameters are the protocol's own
+//! `PlanMessage` / `QuestionMessage` schemas, and their output is the validated message, which
+//! the engine stores besides the tool result.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use braid_protocol::{MessageKind, PlanMessage, QuestionMessage, Validate};
+use serde_json::{Value, json};
+
+use crate::arguments::parse_arguments;
+use crate::builtin::spec;
+use crate::tool::{
+    Tool, ToolCategory, ToolContext, ToolError, ToolErrorCode, ToolOutput, ToolSpec,
+};
+
+fn validated<T: Validate>(tool: &str, value: &T) -> Result<(), ToolError> {
+    value.validate().map_err(|errors| {
+        let problems: Vec<String> = errors.problems().iter().map(ToString::to_string).collect();
+        ToolError::new(
+            ToolErrorCode::InvalidArguments,
+            format!("invalid arguments for `{tool}`: {}", problems.join("; ")),
+        )
+        .with_details(json!({ "problems": problems }))
+    })
+}
+
+/// `propose_plan`: the model proposes a plan for the person to execute or refine.
+pub struct ProposePlanTool {
+    spec: ToolSpec,
+}
+
+impl ProposePlanTool {
+    /// The tool.
+    pub fn new() -> Self {
+        Self {
+            spec: spec::<PlanMessage>(
+                "propose_plan",
+                "Propose an execution plan to the person: a goal and numbered steps (action, reason, tools_needed, \
+                 estimated_time, risks). The person executes or refines it; do not start the work in the same turn.",
+                ToolCategory::Interaction,
+                &[],
+                Duration::from_secs(5),
+            ),
+        }
+    }
+}
+
+impl Default for ProposePlanTool {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[async_trait]
+impl Tool for ProposePlanTool {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    async fn call(&self, args: Value, _ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+        let plan: PlanMessage = parse_arguments("propose_plan", args)?;
+        validated("propose_plan", &plan)?;
+        let content = serde_json::to_value(&plan).unwrap_or(Value::Null);
+        Ok(ToolOutput::with_message(content, MessageKind::Plan(plan)))
+    }
+}
+
+/// `ask_user`: the model asks the person a question with predefined answers and waits.
+pub struct AskUserTool {
+    spec: ToolSpec,
+}
+
+impl AskUserTool {
+    /// The tool.
+    pub fn new() -> Self {
+        let mut spec = spec::<QuestionMessage>(
+            "ask_user",
+            "Ask the person a question with predefined options (label + value), optional context, severity \
+             (critical, major, minor) and a default option value. The agent pauses until the person answers.",
+            ToolCategory::Interaction,
+            &[],
+            Duration::from_secs(5),
+        );
+        // The answer is the person's to give, never the model's.
+        if let Some(Value::Object(props)) = spec.parameters.get_mut("properties") {
+            props.remove("answer");
+        }
+        Self { spec }
+    }
+}
+
+impl Default for AskUserTool {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[async_trait]
+impl Tool for AskUserTool {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    async fn call(&self, args: Value, _ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+        let mut question: QuestionMessage = parse_arguments("ask_user", args)?;
+        question.answer = None;
+        validated("ask_user", &question)?;
+        let content = serde_json::to_value(&question).unwrap_or(Value::Null);
+        Ok(ToolOutput::with_message(
+            content,
+            MessageKind::Question(question),
+        ))
+    }
+}
