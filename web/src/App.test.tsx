@@ -47,7 +47,7 @@ describe("App", () => {
     await waitFor(() => expect(server.streamCount).toBe(1));
     act(() => server.push(5, "heartbeat", { timestamp: T }));
     act(() => server.drop());
-    await waitFor(() => expect(server.streamCount).toBe(2), { timeout: 3000 });
+    await waitFor(() => expect(server.streamCount).toBe(2));
     const reconnect = server.requests.filter((r) => r.path.startsWith("/v1/contexts/c1/events")).at(-1);
     expect(reconnect?.headers["Last-Event-ID"]).toBe("5");
   });
