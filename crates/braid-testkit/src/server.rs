@@ -311,7 +311,9 @@ fn stream_response(api: Api, reply: &StreamReply, model: &str) -> Response {
                 }
                 Step::Pause(delay) => tokio::time::sleep(delay).await,
                 Step::Cut => {
-                    // An error in the body makes the server abort the connection mid-response.
+                    // Let what was sent reach the client first: an error in the body makes the
+                    // server abort the connection, dropping anything still buffered.
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
                     let _ = tx.send(Err(std::io::Error::other("scripted cut"))).await;
                     return;
                 }
