@@ -176,3 +176,112 @@ fn take(
         Command::Flush(done) => waiters.push(done),
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    use braid_protocol::{ContentDelta, MessageId};
+
+    use super::*;
+
+    /// Records what the writer hands it, to observe batching (the databases themselves are
+    /// exercised by the conformance suite).
+    #[derive(Default)]
+    struct RecordingSink {
+        writes: AtomicUsize,
+        events: std::sync::Mutex<Vec<(ContextId, u64)>>,
+        failing: AtomicBool,
+    }
+
+    #[async_trait]
+    impl EventSink for RecordingSink {
+        async fn write(&self, batch: &[PendingEvent]) -> Result<()> {
+            if self.failing.load(Ordering::SeqCst) {
+                return Err(StoreError::EventsNotWritten {
+                    reason: "disk full".to_owned(),
+                });
+            }
+            self.writes.fetch_add(1, Ordering::SeqCst);
+            let mut events = self.events.lock().unwrap();
+            events.extend(batch.iter().map(|e| (e.context, e.sequence)));
+            Ok(())
+        }
+
+        async fn max_sequence(&self, _context: ContextId) -> Result<u64> {
+            Ok(41)
+        }
+    }
+
+    fn delta(context: ContextId) -> ContextEvent {
+        ContextEvent::ContentDelta(ContentDelta {
+            context_id: context,
+            message_id: MessageId::new(),
+            sequence: 0,
+            delta: "x".to_owned(),
+            is_final: false,
+        })
+    }
+
+    #[tokio::test]
+    async fn many_streams_share_few_transactions_in_sequence_order() {
+        let sink = Arc::new(RecordingSink::default());
+        let writer = Arc::new(EventWriter::start(sink.clone(), Duration::from_millis(5)));
+        let contexts: Vec<ContextId> = (0..50).map(|_| ContextId::new()).collect();
+        let mut tasks = Vec::new();
+        for context in contexts.clone() {
+            let writer = Arc::clone(&writer);
+            tasks.push(tokio::spawn(async move {
+                for _ in 0..20 {
+                    writer.append(context, &delta(context)).await.unwrap();
+                }
+            }));
+        }
+        for task in tasks {
+            task.await.unwrap();
+        }
+        writer.flush().await.unwrap();
+        let events = sink.events.lock().unwrap().clone();
+        assert_eq!(events.len(), 1000);
+        let writes = sink.writes.load(Ordering::SeqCst);
+        assert!(writes < 100, "1000 events took {writes} transactions");
+        // Per context: continuing from the stored maximum, rising by one, in order.
+        for context in contexts {
+            let sequences: Vec<u64> = events
+                .iter()
+                .filter(|(c, _)| *c == context)
+                .map(|(_, s)| *s)
+                .collect();
+            assert_eq!(sequences, (42..62).collect::<Vec<u64>>());
+        }
+    }
+
+    #[tokio::test]
+    async fn flush_reports_a_failed_batch_once() {
+        let sink = Arc::new(RecordingSink::default());
+        let writer = EventWriter::start(sink.clone(), Duration::from_millis(5));
+        let context = ContextId::new();
+        sink.failing.store(true, Ordering::SeqCst);
+        writer.append(context, &delta(context)).await.unwrap();
+        let err = writer.flush().await.unwrap_err();
+        assert!(err.to_string().contains("disk full"), "{err}");
+        sink.failing.store(false, Ordering::SeqCst);
+        let next = writer.append(context, &delta(context)).await.unwrap();
+        assert_eq!(next.sequence, 43, "sequences never go back");
+        writer.flush().await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn flush_commits_without_waiting_for_the_batch_interval() {
+        let sink = Arc::new(RecordingSink::default());
+        let writer = EventWriter::start(sink.clone(), Duration::from_secs(3600));
+        let context = ContextId::new();
+        writer.append(context, &delta(context)).await.unwrap();
+        tokio::time::timeout(Duration::from_secs(5), writer.flush())
+            .await
+            .expect("flush must not wait for the interval")
+            .unwrap();
+        assert_eq!(sink.events.lock().unwrap().len(), 1);
+    }
+}

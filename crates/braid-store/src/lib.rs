@@ -16,6 +16,7 @@
 mod changes;
 mod error;
 mod events;
+mod lock;
 mod migrations;
 mod postgres;
 mod record;
@@ -26,6 +27,7 @@ mod store;
 
 pub use changes::{BranchIds, BranchSettings, ContextChanges};
 pub use error::{Backend, Result, StoreError};
+pub use lock::ContextLock;
 pub use postgres::{PostgresOptions, PostgresStore};
 pub use record::{BranchRecord, ContextRecord, MessageRange};
 pub use sqlite::{Durability, SqliteOptions, SqliteStore};

@@ -8,6 +8,7 @@ use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 
 use crate::error::{Backend, DbResultExt as _, Result, StoreError};
 use crate::events::EventWriter;
+use crate::lock::{AdvisoryLocks, ContextLock};
 use crate::sql::{SqlEvents, sql_store};
 
 /// Settings of a PostgreSQL store.
@@ -35,6 +36,7 @@ impl Default for PostgresOptions {
 pub struct PostgresStore {
     pool: PgPool,
     events: EventWriter,
+    locks: AdvisoryLocks,
 }
 
 impl PostgresStore {
@@ -48,6 +50,7 @@ impl PostgresStore {
 
     /// Connects with explicit connection and pool options.
     pub async fn connect_with(connect: PgConnectOptions, options: PostgresOptions) -> Result<Self> {
+        let locks = AdvisoryLocks::new(connect.clone());
         let pool = PgPoolOptions::new()
             .max_connections(options.max_connections.max(2))
             .acquire_timeout(options.acquire_timeout)
@@ -65,7 +68,11 @@ impl PostgresStore {
             Arc::new(SqlEvents(pool.clone())),
             options.event_batch_interval,
         );
-        Ok(Self { pool, events })
+        Ok(Self {
+            pool,
+            events,
+            locks,
+        })
     }
 
     fn writer(&self) -> &PgPool {
@@ -74,6 +81,14 @@ impl PostgresStore {
 
     fn reader(&self) -> &PgPool {
         &self.pool
+    }
+
+    async fn try_lock(&self, context: braid_protocol::ContextId) -> Result<Option<ContextLock>> {
+        self.locks.try_lock(context).await
+    }
+
+    async fn release_locks(&self) {
+        self.locks.close().await;
     }
 }
 

@@ -1,6 +1,7 @@
 //! Turning stored rows back into protocol values, without ever failing on bad data when a safe
 //! reading exists.
 
+use braid_protocol::migrate::ReadError;
 use braid_protocol::{
     ContextConfig, ContextId, ContextState, Message, MessageId, MessageKind, MessageStatus,
     Metadata, Role, UnknownKind,
@@ -23,22 +24,17 @@ pub(crate) struct MessageRow {
 }
 
 impl MessageRow {
-    /// Reads the message. A payload that no longer parses becomes an `unknown` message that
-    /// keeps the raw text, so one bad row never makes a whole context unreadable.
-    pub fn into_message(self, context: ContextId) -> Message {
-        match Message::from_json(&self.payload) {
-            Ok(message) => message,
-            Err(error) => {
-                tracing::warn!(
-                    context = %context,
-                    message = %self.id,
-                    kind = %self.kind,
-                    error = %error,
-                    "stored message payload unreadable; returned as an unknown message"
-                );
-                self.into_unknown()
-            }
-        }
+    /// The message for a row whose payload did not read: an `unknown` message that keeps the
+    /// raw text, so one bad row never makes a whole context unreadable.
+    pub fn into_unreadable(self, context: ContextId, error: &ReadError) -> Message {
+        tracing::warn!(
+            context = %context,
+            message = %self.id,
+            kind = %self.kind,
+            error = %error,
+            "stored message payload unreadable; returned as an unknown message"
+        );
+        self.into_unknown()
     }
 
     fn into_unknown(self) -> Message {
@@ -121,19 +117,18 @@ mod tests {
         }
     }
 
-    #[test]
-    fn good_payload_reads_as_its_message() {
-        let m = Message::assistant_text("hello");
-        let mut r = row(&m.to_json());
-        r.id = m.id.0;
-        assert_eq!(r.into_message(ContextId::new()), m);
+    fn read(r: MessageRow) -> Message {
+        match Message::from_json(&r.payload) {
+            Ok(m) => m,
+            Err(e) => r.into_unreadable(ContextId::new(), &e),
+        }
     }
 
     #[test]
     fn broken_json_becomes_unknown_keeping_the_text() {
         let r = row("{\"kind\": \"text\", \"data\": ");
         let id = r.id;
-        let m = r.into_message(ContextId::new());
+        let m = read(r);
         assert_eq!(m.kind_name(), KindName::Unknown);
         assert_eq!(m.id, MessageId(id));
         let MessageKind::Unknown(u) = &m.kind else {
@@ -145,7 +140,7 @@ mod tests {
     #[test]
     fn json_that_is_not_a_message_becomes_unknown_keeping_the_json() {
         let r = row(r#"{"schema_version":2,"kind":"text","data":{"parts":42}}"#);
-        let m = r.into_message(ContextId::new());
+        let m = read(r);
         let MessageKind::Unknown(u) = &m.kind else {
             panic!("expected unknown")
         };

@@ -6,7 +6,8 @@
 //! the same code for each database type.
 
 /// Expands `impl Store` for `$store`, which must have `fn writer(&self) -> &Pool<$db>`,
-/// `fn reader(&self) -> &Pool<$db>` and a field `events: EventWriter`.
+/// `fn reader(&self) -> &Pool<$db>`, `async fn try_lock(&self, ContextId)`, `async fn
+/// release_locks(&self)` and a field `events: EventWriter`.
 macro_rules! sql_store {
     ($store:ty, $db:ty, $backend:expr) => {
         impl $store {
@@ -15,19 +16,29 @@ macro_rules! sql_store {
                 context: braid_protocol::ContextId,
             ) -> $crate::error::Result<braid_protocol::Message> {
                 use sqlx::Row as _;
-                let read = || -> std::result::Result<$crate::row::MessageRow, sqlx::Error> {
-                    Ok($crate::row::MessageRow {
-                        id: row.try_get(0)?,
-                        role: row.try_get(1)?,
-                        kind: row.try_get(2)?,
-                        status: row.try_get(3)?,
-                        payload: row.try_get(4)?,
-                        created_at: row.try_get(5)?,
-                        updated_at: row.try_get(6)?,
-                    })
-                };
-                let row = $crate::error::DbResultExt::during(read(), $backend, "reading a message row")?;
-                Ok(row.into_message(context))
+                const OP: &str = "reading a message row";
+                // Only the payload is needed when it reads; the other columns are decoded
+                // only to describe a payload that does not.
+                let payload: String =
+                    $crate::error::DbResultExt::during(row.try_get(4), $backend, OP)?;
+                match braid_protocol::Message::from_json(&payload) {
+                    Ok(message) => Ok(message),
+                    Err(error) => {
+                        let read = || -> std::result::Result<$crate::row::MessageRow, sqlx::Error> {
+                            Ok($crate::row::MessageRow {
+                                id: row.try_get(0)?,
+                                role: row.try_get(1)?,
+                                kind: row.try_get(2)?,
+                                status: row.try_get(3)?,
+                                payload,
+                                created_at: row.try_get(5)?,
+                                updated_at: row.try_get(6)?,
+                            })
+                        };
+                        let row = $crate::error::DbResultExt::during(read(), $backend, OP)?;
+                        Ok(row.into_unreadable(context, &error))
+                    }
+                }
             }
 
             fn context_from_row(
@@ -298,16 +309,23 @@ macro_rules! sql_store {
                 }
 
                 for append in &changes.appends {
-                    Self::require_branch(conn, context, &append.branch).await?;
-                    let last: i64 = sqlx::query_scalar(
-                        "SELECT COALESCE(MAX(position), -1) FROM branch_messages \
-                         WHERE context_id = $1 AND branch = $2",
+                    // One round trip for both: is there such a branch, and where does it end.
+                    let (present, last): (bool, i64) = sqlx::query_as(
+                        "SELECT EXISTS (SELECT 1 FROM branches WHERE context_id = $1 AND name = $2), \
+                         COALESCE((SELECT MAX(position) FROM branch_messages \
+                         WHERE context_id = $1 AND branch = $2), -1)",
                     )
                     .bind(context.0)
                     .bind(append.branch.as_str())
                     .fetch_one(&mut *conn)
                     .await
                     .during($backend, OP)?;
+                    if !present {
+                        return Err(StoreError::BranchNotFound {
+                            context,
+                            branch: append.branch.clone(),
+                        });
+                    }
                     Self::insert_positions(conn, context, &append.branch, last + 1, &append.message_ids)
                         .await?;
                 }
@@ -761,8 +779,16 @@ macro_rules! sql_store {
                 Ok(events)
             }
 
+            async fn try_lock_context(
+                &self,
+                context: braid_protocol::ContextId,
+            ) -> $crate::error::Result<Option<$crate::lock::ContextLock>> {
+                self.try_lock(context).await
+            }
+
             async fn close(&self) -> $crate::error::Result<()> {
                 let flushed = self.events.flush().await;
+                self.release_locks().await;
                 self.writer().close().await;
                 self.reader().close().await;
                 flushed

@@ -11,6 +11,7 @@ use sqlx::sqlite::{
 
 use crate::error::{Backend, DbResultExt as _, Result, StoreError};
 use crate::events::EventWriter;
+use crate::lock::{ContextLock, LocalLocks};
 use crate::sql::{SqlEvents, sql_store};
 
 /// How much a commit must survive.
@@ -55,6 +56,7 @@ pub struct SqliteStore {
     write: SqlitePool,
     read: SqlitePool,
     events: EventWriter,
+    locks: LocalLocks,
 }
 
 impl SqliteStore {
@@ -112,6 +114,7 @@ impl SqliteStore {
             write,
             read,
             events,
+            locks: LocalLocks::default(),
         })
     }
 
@@ -127,6 +130,12 @@ impl SqliteStore {
     fn reader(&self) -> &SqlitePool {
         &self.read
     }
+
+    async fn try_lock(&self, context: braid_protocol::ContextId) -> Result<Option<ContextLock>> {
+        Ok(self.locks.try_lock(context))
+    }
+
+    async fn release_locks(&self) {}
 }
 
 sql_store!(SqliteStore, sqlx::Sqlite, crate::error::Backend::Sqlite);

@@ -7,6 +7,7 @@ use braid_protocol::{
 
 use crate::changes::ContextChanges;
 use crate::error::{Backend, Result};
+use crate::lock::ContextLock;
 use crate::record::{BranchRecord, ContextRecord, MessageRange};
 
 /// Persistence for contexts, their messages and branches, and their event logs. Shared as
@@ -81,6 +82,11 @@ pub trait Store: Send + Sync + 'static {
         after: u64,
         limit: u32,
     ) -> Result<Vec<SequencedEvent>>;
+
+    /// Claims the context for this store instance (with PostgreSQL: for this replica, through an
+    /// advisory lock). `None` when another owner holds it. Ownership ends when the lock is
+    /// dropped.
+    async fn try_lock_context(&self, context: ContextId) -> Result<Option<ContextLock>>;
 
     /// Commits pending events and closes the connections.
     async fn close(&self) -> Result<()>;

@@ -70,6 +70,7 @@ conformance!(
     event_sequences_continue_after_reopening,
     committed_messages_survive_reopening,
     concurrent_saves_to_many_contexts_all_land,
+    context_lock_is_exclusive_until_dropped,
 );
 
 async fn new_context(store: &Arc<dyn Store>) -> ContextRecord {
@@ -957,5 +958,26 @@ mod cases {
                 20
             );
         }
+    }
+
+    pub async fn context_lock_is_exclusive_until_dropped(f: &Fixture) {
+        let a = new_context(&f.store).await;
+        let b = new_context(&f.store).await;
+        let lock = f.store.try_lock_context(a.id).await.unwrap().unwrap();
+        assert_eq!(lock.context(), a.id);
+        assert!(f.store.try_lock_context(a.id).await.unwrap().is_none());
+        let other = f.store.try_lock_context(b.id).await.unwrap();
+        assert!(other.is_some(), "locks are per context");
+        drop(lock);
+        // Release may complete in the background (PostgreSQL unlocks on its session).
+        let mut again = None;
+        for _ in 0..100 {
+            again = f.store.try_lock_context(a.id).await.unwrap();
+            if again.is_some() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        assert!(again.is_some(), "a dropped lock is released");
     }
 }
