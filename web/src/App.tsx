@@ -61,14 +61,19 @@ export function App({ api }: { api: ApiClient }) {
   const refreshContexts = useCallback(() => {
     api.listContexts().then((l) => setContexts(l.contexts), reportError);
   }, [api, reportError]);
+  // Answers for a context the person already left must not overwrite the open one.
+  const openId = useRef(contextId);
+  openId.current = contextId;
   const refreshContext = useCallback(() => {
     if (!contextId) {
       setSummary(null);
       setBranches(null);
       return;
     }
-    api.getContext(contextId).then(setSummary, reportError);
-    api.listBranches(contextId).then(setBranches, reportError);
+    const forId = contextId;
+    setSummary((cur) => (cur?.id === forId ? cur : null));
+    api.getContext(forId).then((c) => openId.current === forId && setSummary(c), reportError);
+    api.listBranches(forId).then((b) => openId.current === forId && setBranches(b), reportError);
   }, [api, contextId, reportError]);
   const refreshMcp = useCallback(() => {
     api.listMcpServers().then((l) => setServers(l.servers), reportError);
