@@ -111,6 +111,14 @@ describe("message lifecycle", () => {
 });
 
 describe("state", () => {
+  it("takes a state snapshot only until the stream has said something newer", () => {
+    let s = conversationReducer(initialConversation, { type: "state_loaded", state: { type: "processing_user_message" } });
+    expect(s.state.type).toBe("processing_user_message");
+    s = run([ev(update(1, { type: "streaming_llm_response", chunks: 1, chars: 2 }))], s);
+    s = conversationReducer(s, { type: "state_loaded", state: { type: "idle" } });
+    expect(s.state.type).toBe("streaming_llm_response");
+  });
+
   it("counts the returns to idle, even when they come in one batch", () => {
     const s = run([
       ev(update(1, { type: "processing_llm_response" })),

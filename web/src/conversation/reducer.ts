@@ -67,6 +67,8 @@ export interface ConversationState {
   changes: number;
   /** Counts the returns to `idle` (ends of turns): the context's title and budget may have changed. */
   settled: number;
+  /** Whether `state` came from the event stream, which is newer than any snapshot read before. */
+  stateIsLive: boolean;
 }
 
 /** What can happen to the conversation view. */
@@ -88,6 +90,7 @@ export const initialConversation: ConversationState = {
   connection: undefined,
   changes: 0,
   settled: 0,
+  stateIsLive: false,
 };
 
 const MAX_ERRORS = 5;
@@ -103,7 +106,8 @@ export function conversationReducer(
     case "messages_loaded":
       return { ...s, entries: mergeLoaded(s.entries, action.messages) };
     case "state_loaded":
-      return { ...s, state: action.state };
+      // A snapshot may have been read before the stream's latest update: the stream wins.
+      return s.stateIsLive ? s : { ...s, state: action.state };
     case "connection":
       return { ...s, connection: action.status };
     case "error_dismissed":
@@ -136,7 +140,12 @@ function applyContextEvent(s: ConversationState, event: ContextEvent): Conversat
       return s;
     case "context_update": {
       const settledNow = event.current_state.type === "idle" && s.state.type !== "idle";
-      const withState = { ...s, state: event.current_state, settled: settledNow ? s.settled + 1 : s.settled };
+      const withState = {
+        ...s,
+        state: event.current_state,
+        stateIsLive: true,
+        settled: settledNow ? s.settled + 1 : s.settled,
+      };
       return event.message_update ? applyMessageUpdate(withState, event.message_update) : withState;
     }
     case "content_delta": {

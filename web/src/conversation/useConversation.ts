@@ -51,9 +51,10 @@ export function useConversation(api: ApiClient, contextId: string | null, branch
     dispatch({ type: "reset" });
     if (!contextId) return;
     void load();
+    const gen = generation.current;
     api.getState(contextId).then(
-      (s) => dispatch({ type: "state_loaded", state: s.state }),
-      (err: unknown) => reportTo(dispatch, err),
+      (s) => gen === generation.current && dispatch({ type: "state_loaded", state: s.state }),
+      (err: unknown) => gen === generation.current && reportTo(dispatch, err),
     );
     const stream = new EventStream({
       url: api.eventsUrl(contextId),
