@@ -66,6 +66,9 @@ describe("App", () => {
     server.messages.c1 = [...server.messages.c1!, msg("t1", "tool_request", { calls: [{ id: "call_1", name: "read_file", arguments: { path: "a.rs" }, approval_status: "pending" }] })];
     act(() => server.push(1, "context_update", { context_id: "c1", current_state: { type: "awaiting_tool_approval", pending_requests: ["call_1"], tool_names: ["read_file"] }, message_update: { type: "created", message_id: "t1", kind: "tool_request", role: "assistant" }, timestamp: T, metadata: {} }));
     expect(await screen.findByText("Awaiting your approval: read_file")).toBeTruthy();
+    await screen.findByRole("button", { name: "Approve" });
+    await userEvent.click(screen.getByRole("button", { name: "Review" }));
+    expect(document.activeElement?.textContent).toBe("Approve");
     await userEvent.click(await screen.findByRole("button", { name: "Approve" }));
     expect(server.requests.at(-1)).toMatchObject({ method: "POST", path: "/v1/contexts/c1/approvals", body: { decisions: [{ call_id: "call_1", decision: "approve" }] } });
   });

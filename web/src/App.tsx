@@ -118,6 +118,14 @@ export function App({ api }: { api: ApiClient }) {
     following.current = true;
   }, [contextId]);
 
+  const jump = (to: "approve" | "answer") => {
+    const selector = to === "approve" ? ".approval button:not(:disabled)" : ".question-card button:not(:disabled)";
+    const target = list.current?.querySelector<HTMLButtonElement>(selector);
+    if (target) {
+      target.scrollIntoView?.({ block: "center" });
+      target.focus();
+    }
+  };
   const open = (id: string) => {
     setNavOpen(false);
     navigate({ type: "context", contextId: id });
@@ -300,6 +308,7 @@ export function App({ api }: { api: ApiClient }) {
               conversation={conv.state}
               onResume={resume}
               onDismiss={(index) => conv.dispatch({ type: "error_dismissed", index })}
+              onJump={jump}
             />
             <Composer busy={isBusy(conv.state.state)} onSend={send} onInterrupt={interrupt} pathSuggestions={pathSuggestions} />
           </CardActionsProvider>

@@ -12,10 +12,12 @@ export interface StatusBarProps {
   onResume: () => void;
   /** Dismisses error `index`. */
   onDismiss: (index: number) => void;
+  /** Moves focus to what waits for the person (the first pending approval or open question). */
+  onJump?: (to: "approve" | "answer") => void;
 }
 
 /** The state indicator, connection status and errors. */
-export function StatusBar({ conversation, onResume, onDismiss }: StatusBarProps) {
+export function StatusBar({ conversation, onResume, onDismiss, onJump }: StatusBarProps) {
   const ind = indicatorFor(conversation.state);
   const conn = conversation.connection;
   return (
@@ -34,6 +36,11 @@ export function StatusBar({ conversation, onResume, onDismiss }: StatusBarProps)
         <div className={`indicator tone-${ind.tone}`} role="status" aria-live="polite">
           <span className="spinner" aria-hidden="true" />
           <span className="indicator-label">{ind.label}</span>
+          {onJump && (ind.action === "approve" || ind.action === "answer") && (
+            <button type="button" className="btn btn-primary" onClick={() => onJump(ind.action as "approve" | "answer")}>
+              {ind.action === "approve" ? "Review" : "Answer"}
+            </button>
+          )}
           {(ind.action === "resume" || ind.action === "retry") && (
             <button type="button" className="btn btn-primary" onClick={onResume}>Resume</button>
           )}
