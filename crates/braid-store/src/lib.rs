@@ -28,7 +28,7 @@ mod store;
 pub use changes::{BranchIds, BranchSettings, ContextChanges};
 pub use error::{Backend, Result, StoreError};
 pub use lock::ContextLock;
-pub use postgres::{PostgresOptions, PostgresStore};
+pub use postgres::{EVENTS_CHANNEL, EventListener, EventNotice, PostgresOptions, PostgresStore};
 pub use record::{BranchRecord, ContextRecord, MessageRange};
 pub use sqlite::{Durability, SqliteOptions, SqliteStore};
 pub use store::Store;

@@ -7,7 +7,7 @@ use std::time::Duration;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 
 use crate::error::{Backend, DbResultExt as _, Result, StoreError};
-use crate::events::EventWriter;
+use crate::events::{EventSink, EventWriter, PendingEvent};
 use crate::lock::{AdvisoryLocks, ContextLock};
 use crate::sql::{SqlEvents, sql_store};
 
@@ -97,3 +97,131 @@ sql_store!(
     sqlx::Postgres,
     crate::error::Backend::Postgres
 );
+
+/// The channel committed events are announced on, as `<context id>:<last sequence>`.
+pub const EVENTS_CHANNEL: &str = "braid_events";
+
+#[async_trait::async_trait]
+impl EventSink for SqlEvents<sqlx::Postgres> {
+    async fn write(&self, batch: &[PendingEvent]) -> Result<()> {
+        const OP: &str = "writing events";
+        // One statement for the whole batch: a round trip per event would make a busy server
+        // fall behind.
+        let contexts: Vec<uuid::Uuid> = batch.iter().map(|e| e.context.0).collect();
+        let sequences: Vec<i64> = batch
+            .iter()
+            .map(|e| i64::try_from(e.sequence).unwrap_or(i64::MAX))
+            .collect();
+        let events: Vec<&str> = batch.iter().map(|e| e.json.as_str()).collect();
+        let times: Vec<chrono::DateTime<chrono::Utc>> = batch.iter().map(|e| e.at).collect();
+        let mut tx = self.0.begin().await.during(Backend::Postgres, OP)?;
+        sqlx::query(
+            "INSERT INTO events (context_id, seq, event, created_at) \
+             SELECT * FROM UNNEST($1::uuid[], $2::bigint[], $3::text[], $4::timestamptz[])",
+        )
+        .bind(&contexts)
+        .bind(&sequences)
+        .bind(&events)
+        .bind(&times)
+        .execute(&mut *tx)
+        .await
+        .during(Backend::Postgres, OP)?;
+        // Other replicas learn of the new events when this commits (LISTEN/NOTIFY).
+        sqlx::query(
+            "SELECT pg_notify($1, c::text || ':' || MAX(s)::text) \
+             FROM UNNEST($2::uuid[], $3::bigint[]) AS t(c, s) GROUP BY c",
+        )
+        .bind(EVENTS_CHANNEL)
+        .bind(&contexts)
+        .bind(&sequences)
+        .execute(&mut *tx)
+        .await
+        .during(Backend::Postgres, OP)?;
+        tx.commit().await.during(Backend::Postgres, OP)
+    }
+
+    async fn max_sequence(&self, context: braid_protocol::ContextId) -> Result<u64> {
+        let max: i64 =
+            sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) FROM events WHERE context_id = $1")
+                .bind(context.0)
+                .fetch_one(&self.0)
+                .await
+                .during(Backend::Postgres, "reading the last event sequence")?;
+        Ok(u64::try_from(max).unwrap_or(0))
+    }
+}
+
+/// That a context has new committed events, up to `last_sequence` (possibly written by another
+/// replica): read them with [`Store::events_after`](crate::Store::events_after).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EventNotice {
+    /// The context.
+    pub context: braid_protocol::ContextId,
+    /// The highest sequence committed.
+    pub last_sequence: u64,
+}
+
+/// Receives [`EventNotice`]s from every replica sharing the database.
+pub struct EventListener {
+    listener: sqlx::postgres::PgListener,
+}
+
+impl EventListener {
+    /// The next notice. A notice lost while the connection was being re-established is not
+    /// replayed: after an error, catch up with `events_after` from the last sequence seen.
+    pub async fn next(&mut self) -> Result<EventNotice> {
+        loop {
+            let notification = self
+                .listener
+                .recv()
+                .await
+                .during(Backend::Postgres, "waiting for event notices")?;
+            match parse_notice(notification.payload()) {
+                Some(notice) => return Ok(notice),
+                None => tracing::warn!(
+                    payload = notification.payload(),
+                    "event notice unreadable; ignored"
+                ),
+            }
+        }
+    }
+}
+
+fn parse_notice(payload: &str) -> Option<EventNotice> {
+    let (context, sequence) = payload.split_once(':')?;
+    Some(EventNotice {
+        context: context.parse().ok()?,
+        last_sequence: sequence.parse().ok()?,
+    })
+}
+
+impl PostgresStore {
+    /// Starts listening for events committed by any replica (including this one).
+    pub async fn listen_events(&self) -> Result<EventListener> {
+        const OP: &str = "listening for event notices";
+        let mut listener = sqlx::postgres::PgListener::connect_with(&self.pool)
+            .await
+            .during(Backend::Postgres, OP)?;
+        listener
+            .listen(EVENTS_CHANNEL)
+            .await
+            .during(Backend::Postgres, OP)?;
+        Ok(EventListener { listener })
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notices_read_context_and_sequence() {
+        let context = braid_protocol::ContextId::new();
+        let notice = parse_notice(&format!("{context}:42")).unwrap();
+        assert_eq!(notice.context, context);
+        assert_eq!(notice.last_sequence, 42);
+        assert!(parse_notice("garbage").is_none());
+        assert!(parse_notice(&format!("{context}:-1")).is_none());
+    }
+}

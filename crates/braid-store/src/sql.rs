@@ -795,42 +795,6 @@ macro_rules! sql_store {
             }
         }
 
-        #[async_trait::async_trait]
-        impl $crate::events::EventSink for $crate::sql::SqlEvents<$db> {
-            async fn write(&self, batch: &[$crate::events::PendingEvent]) -> $crate::error::Result<()> {
-                use $crate::error::DbResultExt as _;
-                const OP: &str = "writing events";
-                let mut tx = self.0.begin().await.during($backend, OP)?;
-                for event in batch {
-                    sqlx::query(
-                        "INSERT INTO events (context_id, seq, event, created_at) VALUES ($1, $2, $3, $4)",
-                    )
-                    .bind(event.context.0)
-                    .bind(i64::try_from(event.sequence).unwrap_or(i64::MAX))
-                    .bind(&event.json)
-                    .bind(event.at)
-                    .execute(&mut *tx)
-                    .await
-                    .during($backend, OP)?;
-                }
-                tx.commit().await.during($backend, OP)
-            }
-
-            async fn max_sequence(
-                &self,
-                context: braid_protocol::ContextId,
-            ) -> $crate::error::Result<u64> {
-                use $crate::error::DbResultExt as _;
-                let max: i64 = sqlx::query_scalar(
-                    "SELECT COALESCE(MAX(seq), 0) FROM events WHERE context_id = $1",
-                )
-                .bind(context.0)
-                .fetch_one(&self.0)
-                .await
-                .during($backend, "reading the last event sequence")?;
-                Ok(u64::try_from(max).unwrap_or(0))
-            }
-        }
     };
 }
 

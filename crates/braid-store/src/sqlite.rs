@@ -10,7 +10,7 @@ use sqlx::sqlite::{
 };
 
 use crate::error::{Backend, DbResultExt as _, Result, StoreError};
-use crate::events::EventWriter;
+use crate::events::{EventSink, EventWriter, PendingEvent};
 use crate::lock::{ContextLock, LocalLocks};
 use crate::sql::{SqlEvents, sql_store};
 
@@ -139,3 +139,35 @@ impl SqliteStore {
 }
 
 sql_store!(SqliteStore, sqlx::Sqlite, crate::error::Backend::Sqlite);
+
+#[async_trait::async_trait]
+impl EventSink for SqlEvents<sqlx::Sqlite> {
+    async fn write(&self, batch: &[PendingEvent]) -> Result<()> {
+        const OP: &str = "writing events";
+        // Statements are prepared once and run in-process: a loop in one transaction is cheap.
+        let mut tx = self.0.begin().await.during(Backend::Sqlite, OP)?;
+        for event in batch {
+            sqlx::query(
+                "INSERT INTO events (context_id, seq, event, created_at) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(event.context.0)
+            .bind(i64::try_from(event.sequence).unwrap_or(i64::MAX))
+            .bind(&event.json)
+            .bind(event.at)
+            .execute(&mut *tx)
+            .await
+            .during(Backend::Sqlite, OP)?;
+        }
+        tx.commit().await.during(Backend::Sqlite, OP)
+    }
+
+    async fn max_sequence(&self, context: braid_protocol::ContextId) -> Result<u64> {
+        let max: i64 =
+            sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) FROM events WHERE context_id = $1")
+                .bind(context.0)
+                .fetch_one(&self.0)
+                .await
+                .during(Backend::Sqlite, "reading the last event sequence")?;
+        Ok(u64::try_from(max).unwrap_or(0))
+    }
+}

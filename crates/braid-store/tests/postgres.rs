@@ -5,8 +5,8 @@ mod support;
 
 use std::time::Duration;
 
-use braid_protocol::{BranchName, ContextConfig, Message};
-use braid_store::{ContextChanges, ContextRecord, MessageRange};
+use braid_protocol::{BranchName, ContentDelta, ContextConfig, ContextEvent, Message};
+use braid_store::{ContextChanges, ContextRecord, MessageRange, PostgresStore, Store};
 
 #[tokio::test]
 async fn a_context_is_owned_by_one_replica_at_a_time() {
@@ -83,4 +83,44 @@ async fn replicas_see_each_others_commits() {
         .await
         .unwrap();
     assert_eq!(seen, vec![message]);
+}
+
+#[tokio::test]
+async fn committed_events_are_announced_to_other_replicas() {
+    let Some(fixture) = support::postgres("committed_events_are_announced_to_other_replicas").await
+    else {
+        return;
+    };
+    let support::Place::Postgres { options } = &fixture.place else {
+        unreachable!()
+    };
+    let replica_b = PostgresStore::connect_with((**options).clone(), Default::default())
+        .await
+        .unwrap();
+    let mut notices = replica_b.listen_events().await.unwrap();
+    let record = ContextRecord::new("shared", ContextConfig::default());
+    fixture.store.create_context(&record).await.unwrap();
+    let message = braid_protocol::MessageId::new();
+    for text in ["a", "b", "c"] {
+        let event = ContextEvent::ContentDelta(ContentDelta {
+            context_id: record.id,
+            message_id: message,
+            sequence: 0,
+            delta: text.into(),
+            is_final: false,
+        });
+        fixture.store.append_event(record.id, &event).await.unwrap();
+    }
+    fixture.store.flush_events().await.unwrap();
+    let mut last = 0;
+    while last < 3 {
+        let notice = tokio::time::timeout(Duration::from_secs(5), notices.next())
+            .await
+            .expect("a notice within 5 s")
+            .unwrap();
+        assert_eq!(notice.context, record.id);
+        last = notice.last_sequence;
+    }
+    let replayed = replica_b.events_after(record.id, 0, 10).await.unwrap();
+    assert_eq!(replayed.len(), 3);
 }
