@@ -1,13 +1,28 @@
-//! `braid-mcp`: Braid's MCP client (DESIGN.md, room `braid-mcp`).
+//! `braid-mcp`: Braid's MCP client (DESIGN.md, room `braid-mcp`), built on the official Rust SDK
+//! `rmcp`.
 //!
-//! - [`config`]: `mcp_servers.json` in the Claude Desktop format.
-//! - [`naming`]: the collision-safe `mcp__<server>__<tool>` names tools get in the registry.
+//! - [`config`]: `mcp_servers.json` in the Claude Desktop format, and where to find it.
+//! - [`manager`]: [`McpManager`], the connection manager: background start, status per server,
+//!   restart with backoff, reload, clean shutdown, resources.
+//! - [`tool`]: [`McpTool`], a server's tool behind `braid_tools::Tool`, and [`McpToolRoute`],
+//!   which tells the engine which server and tool a registry name maps to.
+//! - [`naming`]: the collision-safe `mcp__<server>__<tool>` names.
+//! - [`resource`]: `mcp_resource` messages and the per-context [`ResourceCache`].
 #![deny(unsafe_code)]
 
 pub mod config;
+mod connection;
+pub mod error;
+pub mod manager;
 pub mod naming;
+pub mod resource;
+pub mod tool;
 
 pub use config::{
     ConfigError, Enablement, McpConfig, ResourceTtl, ServerConfig, TransportConfig,
     find_config_file,
 };
+pub use error::McpError;
+pub use manager::{ManagerOptions, McpManager, ReloadSummary, ResourceRead, RestartPolicy};
+pub use resource::{CacheOutcome, Clock, ManualClock, ResourceCache, SystemClock};
+pub use tool::{AutoApproval, McpTool, McpToolRoute};

@@ -1,0 +1,657 @@
+//! `McpManager`: the connection manager. It starts every configured server in the background,
+//! keeps each one's status, registers its tools in the `ToolRegistry`, restarts a server that
+//! dies (with bounded backoff), applies a reloaded configuration by touching only what changed,
+//! and stops every child process on shutdown.
+//!
+//! Nothing here blocks the caller on a server: `start` and `reload` return as soon as the
+//! supervising tasks are spawned, and a server that cannot start only gets the status `failed`.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::Duration;
+
+use braid_protocol::api::{McpResourceInfo, McpServerInfo, McpServerStatus};
+use braid_tools::{RegistryError, ToolRegistry};
+use rmcp::RoleClient;
+use rmcp::model::{ReadResourceRequestParams, ReadResourceResponse};
+use rmcp::service::Peer;
+use tokio::sync::{mpsc, watch};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use crate::config::{Enablement, McpConfig, ServerConfig};
+use crate::connection::{ServerNotice, connect};
+use crate::error::McpError;
+use crate::naming;
+use crate::tool::{AutoApproval, McpTool, McpToolRoute};
+
+/// How the manager starts and restarts servers.
+#[derive(Clone, Debug)]
+pub struct ManagerOptions {
+    /// How long a server may take to start and finish the MCP handshake.
+    pub startup_timeout: Duration,
+    /// What happens when a server fails to start or dies.
+    pub restart: RestartPolicy,
+}
+
+impl Default for ManagerOptions {
+    fn default() -> Self {
+        Self {
+            startup_timeout: Duration::from_secs(30),
+            restart: RestartPolicy::default(),
+        }
+    }
+}
+
+/// Restarting with exponential backoff, bounded so a broken server is not retried forever.
+#[derive(Clone, Debug)]
+pub struct RestartPolicy {
+    /// Wait before the first retry; doubled for each further one.
+    pub initial_backoff: Duration,
+    /// The longest wait between retries.
+    pub max_backoff: Duration,
+    /// Retries in a row (without reaching `ready` in between) before giving up.
+    pub max_attempts: u32,
+}
+
+impl Default for RestartPolicy {
+    fn default() -> Self {
+        Self {
+            initial_backoff: Duration::from_secs(1),
+            max_backoff: Duration::from_secs(60),
+            max_attempts: 5,
+        }
+    }
+}
+
+impl RestartPolicy {
+    /// The wait before retry number `attempt` (1-based).
+    pub fn backoff(&self, attempt: u32) -> Duration {
+        let factor = 2u32.saturating_pow(attempt.saturating_sub(1));
+        self.initial_backoff
+            .saturating_mul(factor)
+            .min(self.max_backoff)
+    }
+}
+
+/// What a reload changed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReloadSummary {
+    /// Servers that are new in the configuration.
+    pub added: Vec<String>,
+    /// Servers no longer in the configuration, now stopped.
+    pub removed: Vec<String>,
+    /// Servers whose configuration changed, stopped and started again.
+    pub restarted: Vec<String>,
+    /// Servers left running as they were.
+    pub unchanged: Vec<String>,
+}
+
+/// A resource's content as read from its server, before it becomes a message.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResourceRead {
+    /// The content: text, or a summary of binary data.
+    pub content: braid_protocol::ResourceContent,
+    /// The MIME type the server gave.
+    pub mime_type: Option<String>,
+}
+
+/// The connection manager; cheap to clone (all clones share the same servers).
+#[derive(Clone)]
+pub struct McpManager {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    registry: Arc<ToolRegistry>,
+    options: ManagerOptions,
+    servers: Mutex<BTreeMap<String, ServerSlot>>,
+    /// Bumped on every status change, so waiters wake up.
+    changes: watch::Sender<u64>,
+}
+
+struct ServerSlot {
+    config: ServerConfig,
+    shared: Arc<RwLock<ServerState>>,
+    task: Option<Supervisor>,
+}
+
+struct Supervisor {
+    cancel: CancellationToken,
+    handle: JoinHandle<()>,
+}
+
+#[derive(Clone)]
+struct ServerState {
+    status: McpServerStatus,
+    error: Option<String>,
+    tools: Vec<McpToolRoute>,
+    peer: Option<Peer<RoleClient>>,
+    pid: Option<u32>,
+}
+
+impl ServerState {
+    fn new(status: McpServerStatus) -> Self {
+        Self {
+            status,
+            error: None,
+            tools: Vec::new(),
+            peer: None,
+            pid: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for McpManager {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpManager")
+            .field("servers", &self.servers())
+            .finish()
+    }
+}
+
+impl McpManager {
+    /// A manager with no servers that registers MCP tools in `registry`.
+    pub fn new(registry: Arc<ToolRegistry>, options: ManagerOptions) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                registry,
+                options,
+                servers: Mutex::new(BTreeMap::new()),
+                changes: watch::channel(0).0,
+            }),
+        }
+    }
+
+    /// The registry MCP tools are registered in.
+    pub fn registry(&self) -> &Arc<ToolRegistry> {
+        &self.inner.registry
+    }
+
+    fn slots(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, ServerSlot>> {
+        // Every critical section is a single map operation, so a poisoned map is still whole.
+        self.inner
+            .servers
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Starts the servers of `config` in the background (the same as a reload from nothing).
+    /// Must be called inside a tokio runtime.
+    pub async fn start(&self, config: McpConfig) -> ReloadSummary {
+        self.reload(config).await
+    }
+
+    /// Applies a new configuration: starts added servers, stops removed ones, restarts those
+    /// whose entry changed, and leaves the others running untouched.
+    pub async fn reload(&self, config: McpConfig) -> ReloadSummary {
+        let mut summary = ReloadSummary::default();
+        let mut to_stop = Vec::new();
+        let mut to_start = Vec::new();
+        {
+            let mut slots = self.slots();
+            let gone: Vec<String> = slots
+                .keys()
+                .filter(|name| !config.servers.contains_key(*name))
+                .cloned()
+                .collect();
+            for name in gone {
+                if let Some(slot) = slots.remove(&name) {
+                    to_stop.push((name.clone(), slot));
+                }
+                summary.removed.push(name);
+            }
+            for (name, server) in &config.servers {
+                match slots.get(name) {
+                    Some(slot) if slot.config == *server => summary.unchanged.push(name.clone()),
+                    Some(_) => {
+                        if let Some(slot) = slots.remove(name) {
+                            to_stop.push((name.clone(), slot));
+                        }
+                        summary.restarted.push(name.clone());
+                        to_start.push((name.clone(), server.clone()));
+                    }
+                    None => {
+                        summary.added.push(name.clone());
+                        to_start.push((name.clone(), server.clone()));
+                    }
+                }
+            }
+        }
+        for (name, slot) in to_stop {
+            self.stop_slot(&name, slot).await;
+        }
+        for (name, server) in to_start {
+            let slot = self.spawn_slot(&name, server);
+            self.slots().insert(name, slot);
+        }
+        self.notify();
+        tracing::info!(
+            added = summary.added.len(),
+            removed = summary.removed.len(),
+            restarted = summary.restarted.len(),
+            unchanged = summary.unchanged.len(),
+            "MCP configuration applied"
+        );
+        summary
+    }
+
+    /// Stops every server and waits until their processes are gone.
+    pub async fn shutdown(&self) {
+        let slots: Vec<(String, ServerSlot)> =
+            std::mem::take(&mut *self.slots()).into_iter().collect();
+        for (name, slot) in slots {
+            self.stop_slot(&name, slot).await;
+        }
+        self.notify();
+    }
+
+    fn spawn_slot(&self, name: &str, config: ServerConfig) -> ServerSlot {
+        if config.enablement == Enablement::Disabled {
+            tracing::info!(server = %name, "MCP server disabled in the configuration");
+            return ServerSlot {
+                config,
+                shared: Arc::new(RwLock::new(ServerState::new(McpServerStatus::Disabled))),
+                task: None,
+            };
+        }
+        let shared = Arc::new(RwLock::new(ServerState::new(McpServerStatus::Starting)));
+        let cancel = CancellationToken::new();
+        let run = Supervision {
+            name: name.to_string(),
+            config: config.clone(),
+            shared: shared.clone(),
+            inner: self.inner.clone(),
+            cancel: cancel.clone(),
+        };
+        let handle = tokio::spawn(run.run());
+        ServerSlot {
+            config,
+            shared,
+            task: Some(Supervisor { cancel, handle }),
+        }
+    }
+
+    async fn stop_slot(&self, name: &str, slot: ServerSlot) {
+        if let Some(task) = slot.task {
+            task.cancel.cancel();
+            if let Err(e) = task.handle.await {
+                tracing::warn!(server = %name, error = %e, "MCP supervisor ended abnormally");
+            }
+        }
+        self.inner.registry.unregister_server(name);
+        tracing::info!(server = %name, "MCP server stopped");
+    }
+
+    fn notify(&self) {
+        self.inner.changes.send_modify(|v| *v = v.wrapping_add(1));
+    }
+
+    /// Every configured server with its status and tools, sorted by name.
+    pub fn servers(&self) -> Vec<McpServerInfo> {
+        self.slots()
+            .iter()
+            .map(|(name, slot)| info(name, &read_state(&slot.shared)))
+            .collect()
+    }
+
+    /// One server's status, if it is configured.
+    pub fn server(&self, name: &str) -> Option<McpServerInfo> {
+        self.slots()
+            .get(name)
+            .map(|slot| info(name, &read_state(&slot.shared)))
+    }
+
+    /// A server's configuration as currently applied.
+    pub fn config(&self, name: &str) -> Option<ServerConfig> {
+        self.slots().get(name).map(|slot| slot.config.clone())
+    }
+
+    /// The process id of a stdio server's child while it runs (for diagnostics and tests).
+    pub fn process_id(&self, name: &str) -> Option<u32> {
+        self.slots()
+            .get(name)
+            .and_then(|slot| read_state(&slot.shared).pid)
+    }
+
+    /// Where a call of the registry tool `called_as` goes, when it is a tool of a ready MCP
+    /// server; `None` for built-in tools and unknown names.
+    pub fn route(&self, called_as: &str) -> Option<McpToolRoute> {
+        if !naming::is_mcp_name(called_as) {
+            return None;
+        }
+        self.slots().values().find_map(|slot| {
+            read_state(&slot.shared)
+                .tools
+                .iter()
+                .find(|r| r.called_as == called_as)
+                .cloned()
+        })
+    }
+
+    /// Waits until `server` has `status` (or `timeout` passes); returns its info when it does.
+    pub async fn wait_for_status(
+        &self,
+        server: &str,
+        status: McpServerStatus,
+        timeout: Duration,
+    ) -> Option<McpServerInfo> {
+        let mut changes = self.inner.changes.subscribe();
+        let wait = async {
+            loop {
+                if let Some(info) = self.server(server).filter(|i| i.status == status) {
+                    return info;
+                }
+                if changes.changed().await.is_err() {
+                    // The manager is gone; nothing will change any more.
+                    std::future::pending::<()>().await;
+                }
+            }
+        };
+        tokio::time::timeout(timeout, wait).await.ok()
+    }
+
+    fn ready_peer(&self, server: &str) -> Result<(Peer<RoleClient>, ServerConfig), McpError> {
+        let slots = self.slots();
+        let slot = slots.get(server).ok_or_else(|| McpError::UnknownServer {
+            server: server.to_string(),
+        })?;
+        let state = read_state(&slot.shared);
+        match (&state.peer, state.status) {
+            (Some(peer), McpServerStatus::Ready) => Ok((peer.clone(), slot.config.clone())),
+            _ => Err(McpError::NotReady {
+                server: server.to_string(),
+                status: state.status,
+                reason: state.error.clone(),
+            }),
+        }
+    }
+
+    /// The resources a ready server offers.
+    pub async fn list_resources(&self, server: &str) -> Result<Vec<McpResourceInfo>, McpError> {
+        let (peer, config) = self.ready_peer(server)?;
+        let operation = "resources/list";
+        let resources = tokio::time::timeout(config.timeout, peer.list_all_resources())
+            .await
+            .map_err(|_| McpError::Timeout {
+                server: server.to_string(),
+                operation: operation.into(),
+                timeout_ms: config.timeout.as_millis() as u64,
+            })?
+            .map_err(|e| McpError::protocol(server, operation, e))?;
+        Ok(resources
+            .into_iter()
+            .map(|r| McpResourceInfo {
+                server_name: server.to_string(),
+                uri: r.uri,
+                name: r.name,
+                description: r.description,
+                mime_type: r.mime_type,
+            })
+            .collect())
+    }
+
+    /// The resources of every ready server (servers that fail to answer are logged and left out).
+    pub async fn list_all_resources(&self) -> Vec<McpResourceInfo> {
+        let ready: Vec<String> = self
+            .servers()
+            .into_iter()
+            .filter(|s| s.status == McpServerStatus::Ready)
+            .map(|s| s.name)
+            .collect();
+        let mut all = Vec::new();
+        for server in ready {
+            match self.list_resources(&server).await {
+                Ok(resources) => all.extend(resources),
+                Err(e) => tracing::warn!(server = %server, error = %e, "cannot list MCP resources"),
+            }
+        }
+        all
+    }
+
+    /// Reads one resource from its server; binary content is summarized, never returned whole.
+    pub async fn read_resource(&self, server: &str, uri: &str) -> Result<ResourceRead, McpError> {
+        let (peer, config) = self.ready_peer(server)?;
+        let operation = format!("resources/read {uri}");
+        let response = tokio::time::timeout(
+            config.timeout,
+            peer.read_resource_once(ReadResourceRequestParams::new(uri)),
+        )
+        .await
+        .map_err(|_| McpError::Timeout {
+            server: server.to_string(),
+            operation: operation.clone(),
+            timeout_ms: config.timeout.as_millis() as u64,
+        })?
+        .map_err(|e| McpError::protocol(server, operation.clone(), e))?;
+        let ReadResourceResponse::Complete(result) = response else {
+            return Err(McpError::Protocol {
+                server: server.to_string(),
+                operation,
+                reason: "the server asked for client input, which Braid does not support".into(),
+                code: None,
+                data: None,
+            });
+        };
+        Ok(crate::resource::summarize_contents(uri, &result.contents))
+    }
+}
+
+fn read_state(shared: &RwLock<ServerState>) -> ServerState {
+    shared
+        .read()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .clone()
+}
+
+fn info(name: &str, state: &ServerState) -> McpServerInfo {
+    McpServerInfo {
+        name: name.to_string(),
+        status: state.status,
+        error: state.error.clone(),
+        tools: state.tools.iter().map(|r| r.called_as.clone()).collect(),
+    }
+}
+
+/// One server's supervising task: connect, register tools, watch, restart.
+struct Supervision {
+    name: String,
+    config: ServerConfig,
+    shared: Arc<RwLock<ServerState>>,
+    inner: Arc<Inner>,
+    cancel: CancellationToken,
+}
+
+/// Why a connected session ended.
+enum SessionEnd {
+    /// Braid stopped it.
+    Stopped,
+    /// The server went away; the reason says how.
+    Lost(String),
+}
+
+impl Supervision {
+    fn set(&self, update: impl FnOnce(&mut ServerState)) {
+        {
+            let mut state = self
+                .shared
+                .write()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            update(&mut state);
+        }
+        self.inner.changes.send_modify(|v| *v = v.wrapping_add(1));
+    }
+
+    fn fail(&self, reason: String) {
+        self.inner.registry.unregister_server(&self.name);
+        self.set(|s| {
+            *s = ServerState::new(McpServerStatus::Failed);
+            s.error = Some(reason);
+        });
+    }
+
+    async fn run(self) {
+        let policy = self.inner.options.restart.clone();
+        let mut attempt = 0u32;
+        loop {
+            self.set(|s| {
+                s.status = McpServerStatus::Starting;
+                s.pid = None;
+            });
+            match self.session().await {
+                SessionEnd::Stopped => break,
+                SessionEnd::Lost(reason) => {
+                    // A server that worked before gets a fresh series of retries.
+                    if read_state(&self.shared).status == McpServerStatus::Ready {
+                        attempt = 0;
+                    }
+                    tracing::warn!(server = %self.name, reason = %reason, "MCP server failed");
+                    self.fail(reason);
+                }
+            }
+            attempt += 1;
+            if attempt > policy.max_attempts {
+                let reason = format!(
+                    "{}; gave up after {} restart attempts",
+                    read_state(&self.shared).error.unwrap_or_default(),
+                    policy.max_attempts
+                );
+                tracing::error!(server = %self.name, "MCP server given up");
+                self.fail(reason);
+                self.cancel.cancelled().await;
+                break;
+            }
+            let delay = policy.backoff(attempt);
+            tracing::info!(server = %self.name, attempt, delay_ms = delay.as_millis() as u64, "restarting MCP server");
+            tokio::select! {
+                () = self.cancel.cancelled() => break,
+                () = tokio::time::sleep(delay) => {}
+            }
+        }
+        self.inner.registry.unregister_server(&self.name);
+    }
+
+    /// One connection's life; resets the retry count when it got ready.
+    async fn session(&self) -> SessionEnd {
+        let (notices_tx, mut notices) = mpsc::unbounded_channel();
+        let connected = tokio::select! {
+            () = self.cancel.cancelled() => return SessionEnd::Stopped,
+            c = connect(&self.name, &self.config, self.inner.options.startup_timeout, notices_tx) => c,
+        };
+        let connection = match connected {
+            Ok(c) => c,
+            Err(e) => return SessionEnd::Lost(e.to_string()),
+        };
+        let peer = connection.service.peer().clone();
+        let pid = connection.pid;
+        let stop = connection.service.cancellation_token();
+        let mut waiting = tokio::spawn(connection.service.waiting());
+
+        let end = match self.register_tools(&peer).await {
+            Err(reason) => {
+                stop.cancel();
+                let _ = (&mut waiting).await;
+                return SessionEnd::Lost(reason);
+            }
+            Ok(routes) => {
+                tracing::info!(server = %self.name, tools = routes.len(), pid = ?pid, "MCP server ready");
+                self.set(|s| {
+                    s.status = McpServerStatus::Ready;
+                    s.error = None;
+                    s.tools = routes;
+                    s.peer = Some(peer.clone());
+                    s.pid = pid;
+                });
+                loop {
+                    tokio::select! {
+                        () = self.cancel.cancelled() => {
+                            stop.cancel();
+                            let _ = (&mut waiting).await;
+                            break SessionEnd::Stopped;
+                        }
+                        quit = &mut waiting => {
+                            break SessionEnd::Lost(match quit {
+                                Ok(reason) => format!("the server closed the connection ({reason:?})"),
+                                Err(e) => format!("the connection task failed: {e}"),
+                            });
+                        }
+                        Some(ServerNotice::ToolsChanged) = notices.recv() => {
+                            match self.register_tools(&peer).await {
+                                Ok(routes) => {
+                                    tracing::info!(server = %self.name, tools = routes.len(), "MCP tool list refreshed");
+                                    self.set(|s| s.tools = routes);
+                                }
+                                Err(reason) => tracing::warn!(server = %self.name, reason = %reason, "cannot refresh MCP tools"),
+                            }
+                        }
+                    }
+                }
+            }
+        };
+        self.inner.registry.unregister_server(&self.name);
+        end
+    }
+
+    /// Lists the server's tools and (re)registers them; returns their routes.
+    async fn register_tools(&self, peer: &Peer<RoleClient>) -> Result<Vec<McpToolRoute>, String> {
+        let tools = tokio::time::timeout(self.config.timeout, peer.list_all_tools())
+            .await
+            .map_err(|_| "tools/list did not answer in time".to_string())?
+            .map_err(|e| format!("tools/list failed: {e}"))?;
+        let registry = &self.inner.registry;
+        registry.unregister_server(&self.name);
+        let mut routes = Vec::with_capacity(tools.len());
+        for tool in &tools {
+            let approval = if self.config.is_auto_approved(&tool.name) {
+                AutoApproval::Approved
+            } else {
+                AutoApproval::AskPolicy
+            };
+            let make = |called_as: String| {
+                Arc::new(McpTool::new(
+                    &self.name,
+                    tool,
+                    called_as,
+                    self.config.timeout,
+                    approval,
+                    peer.clone(),
+                ))
+            };
+            let plain = make(naming::tool_name(&self.name, &tool.name));
+            let registered = match registry.register(plain.clone()) {
+                Err(RegistryError::DuplicateName { .. }) => {
+                    let hashed = make(naming::hashed_tool_name(&self.name, &tool.name));
+                    registry.register(hashed.clone()).map(|()| hashed)
+                }
+                other => other.map(|()| plain),
+            };
+            match registered {
+                Ok(t) => routes.push(t.route().clone()),
+                Err(e) => {
+                    tracing::warn!(server = %self.name, tool = %tool.name, error = %e, "MCP tool not registered")
+                }
+            }
+        }
+        Ok(routes)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_and_is_capped() {
+        let p = RestartPolicy {
+            initial_backoff: Duration::from_millis(100),
+            max_backoff: Duration::from_millis(500),
+            max_attempts: 10,
+        };
+        assert_eq!(p.backoff(1), Duration::from_millis(100));
+        assert_eq!(p.backoff(2), Duration::from_millis(200));
+        assert_eq!(p.backoff(3), Duration::from_millis(400));
+        assert_eq!(p.backoff(4), Duration::from_millis(500));
+        assert_eq!(p.backoff(60), Duration::from_millis(500));
+    }
+}

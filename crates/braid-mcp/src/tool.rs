@@ -1,0 +1,253 @@
+//! `McpTool`: an MCP server's tool behind Braid's `Tool` trait, so the model and the engine see it
+//! like any built-in tool (seed 001, "Dynamic tool discovery from MCP").
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use braid_tools::{
+    Permission, Permissions, Tool, ToolCategory, ToolContext, ToolError, ToolErrorCode, ToolOrigin,
+    ToolOutput, ToolSpec,
+};
+use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult};
+use rmcp::service::Peer;
+use rmcp::{RoleClient, ServiceError};
+use serde_json::{Value, json};
+
+/// Where an MCP tool's calls go: what the engine stores in `mcp_tool_request` and
+/// `mcp_tool_result` messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct McpToolRoute {
+    /// The configured server name.
+    pub server_name: String,
+    /// The tool's name on that server.
+    pub tool_name: String,
+    /// The name the model sees and calls (`mcp__<server>__<tool>`).
+    pub called_as: String,
+    /// Whether `autoApprove` in the configuration lists the tool.
+    pub approval: AutoApproval,
+}
+
+/// Whether the configuration lets a tool run without asking the person.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AutoApproval {
+    /// Listed in the server's `autoApprove`.
+    Approved,
+    /// Not listed: the engine's approval policy decides.
+    AskPolicy,
+}
+
+/// One tool of one connected MCP server.
+pub struct McpTool {
+    spec: ToolSpec,
+    route: McpToolRoute,
+    peer: Peer<RoleClient>,
+}
+
+impl McpTool {
+    /// Wraps `tool` of `server` (reached through `peer`) under the registry name `called_as`.
+    pub(crate) fn new(
+        server: &str,
+        tool: &rmcp::model::Tool,
+        called_as: String,
+        timeout: Duration,
+        approval: AutoApproval,
+        peer: Peer<RoleClient>,
+    ) -> Self {
+        let mut parameters = Value::Object((*tool.input_schema).clone());
+        // Some servers omit `"type": "object"` for tools without arguments; providers need it.
+        if let Value::Object(map) = &mut parameters {
+            map.entry("type").or_insert_with(|| json!("object"));
+        }
+        let description = tool
+            .description
+            .as_deref()
+            .or(tool.title.as_deref())
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("Tool `{}` of the MCP server `{server}`.", tool.name));
+        // An MCP tool may do anything; only a server's explicit read-only hint makes it read-only
+        // (and so available to planners and in plan mode).
+        let read_only = tool
+            .annotations
+            .as_ref()
+            .and_then(|a| a.read_only_hint)
+            .unwrap_or(false);
+        let permissions = if read_only {
+            Permissions::of(&[Permission::Read])
+        } else {
+            Permissions::of(&[Permission::Execute])
+        };
+        Self {
+            spec: ToolSpec {
+                name: called_as.clone(),
+                description,
+                parameters,
+                category: ToolCategory::External,
+                permissions,
+                timeout,
+                origin: ToolOrigin::Mcp {
+                    server: server.to_string(),
+                },
+            },
+            route: McpToolRoute {
+                server_name: server.to_string(),
+                tool_name: tool.name.to_string(),
+                called_as,
+                approval,
+            },
+            peer,
+        }
+    }
+
+    /// Where calls of this tool go.
+    pub fn route(&self) -> &McpToolRoute {
+        &self.route
+    }
+
+    fn error(&self, code: ToolErrorCode, message: String, mcp: Value) -> ToolError {
+        ToolError::new(code, message).with_details(json!({
+            "server": self.route.server_name,
+            "tool": self.route.tool_name,
+            "mcp": mcp,
+        }))
+    }
+
+    fn service_error(&self, error: ServiceError) -> ToolError {
+        let server = &self.route.server_name;
+        let tool = &self.route.tool_name;
+        match error {
+            ServiceError::McpError(e) => {
+                // -32602 is JSON-RPC's "invalid params": the model can fix its arguments.
+                let code = if e.code.0 == -32602 {
+                    ToolErrorCode::InvalidArguments
+                } else {
+                    ToolErrorCode::Failed
+                };
+                self.error(
+                    code,
+                    format!("MCP server `{server}` refused `{tool}`: {}", e.message),
+                    json!({"code": e.code.0, "message": e.message, "data": e.data}),
+                )
+            }
+            ServiceError::Timeout { timeout } => self.timeout_error(timeout),
+            ServiceError::TransportClosed | ServiceError::TransportSend(_) => self.error(
+                ToolErrorCode::Failed,
+                format!("MCP server `{server}` is not connected (it stopped or is restarting); `{tool}` did not run"),
+                json!({"transport": error.to_string()}),
+            ),
+            other => self.error(
+                ToolErrorCode::Failed,
+                format!("MCP server `{server}`: calling `{tool}` failed: {other}"),
+                json!({"error": other.to_string()}),
+            ),
+        }
+    }
+
+    fn timeout_error(&self, timeout: Duration) -> ToolError {
+        self.error(
+            ToolErrorCode::Timeout,
+            format!(
+                "MCP tool `{}` of server `{}` did not finish within {} s and was cancelled",
+                self.route.tool_name,
+                self.route.server_name,
+                timeout.as_secs_f64()
+            ),
+            json!({"timeout_ms": timeout.as_millis() as u64}),
+        )
+    }
+
+    fn interpret_result(&self, result: CallToolResult) -> Result<ToolOutput, ToolError> {
+        let mut body = json!({ "content": result.content });
+        if let Some(structured) = &result.structured_content {
+            body["structuredContent"] = structured.clone();
+        }
+        if result.is_error == Some(true) {
+            let text = text_of(&body["content"]);
+            let message = if text.is_empty() {
+                format!(
+                    "MCP tool `{}` of server `{}` reported an error",
+                    self.route.tool_name, self.route.server_name
+                )
+            } else {
+                format!(
+                    "MCP tool `{}` of server `{}` reported an error: {text}",
+                    self.route.tool_name, self.route.server_name
+                )
+            };
+            let mut mcp = body;
+            mcp["isError"] = json!(true);
+            return Err(self.error(ToolErrorCode::Failed, message, mcp));
+        }
+        Ok(ToolOutput::json(body))
+    }
+}
+
+/// The text blocks of an MCP `content` array, joined.
+fn text_of(content: &Value) -> String {
+    content
+        .as_array()
+        .map(|blocks| {
+            blocks
+                .iter()
+                .filter_map(|b| b.get("text").and_then(Value::as_str))
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .unwrap_or_default()
+}
+
+#[async_trait]
+impl Tool for McpTool {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    async fn call(&self, args: Value, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+        let mut params = CallToolRequestParams::new(self.route.tool_name.clone());
+        match args {
+            Value::Object(map) => params = params.with_arguments(map),
+            Value::Null => {}
+            other => {
+                return Err(ToolError::new(
+                    ToolErrorCode::InvalidArguments,
+                    format!(
+                        "arguments of `{}` must be a JSON object, got {other}",
+                        self.spec.name
+                    ),
+                ));
+            }
+        }
+        let started = std::time::Instant::now();
+        // The registry also enforces the timeout; doing it here too keeps direct calls bounded
+        // and gives the error the MCP details. Dropping the request sends `notifications/cancelled`.
+        let outcome = tokio::select! {
+            r = tokio::time::timeout(self.spec.timeout, self.peer.call_tool_once(params)) => r,
+            () = ctx.cancel.cancelled() => {
+                return Err(ToolError::new(
+                    ToolErrorCode::Cancelled,
+                    format!("MCP tool `{}` was cancelled", self.spec.name),
+                ));
+            }
+        };
+        let result = match outcome {
+            Err(_) => Err(self.timeout_error(self.spec.timeout)),
+            Ok(Err(e)) => Err(self.service_error(e)),
+            Ok(Ok(CallToolResponse::Complete(result))) => self.interpret_result(result),
+            Ok(Ok(_)) => Err(self.error(
+                ToolErrorCode::Failed,
+                format!(
+                    "MCP tool `{}` of server `{}` asked for client input or a background task, which Braid does not support",
+                    self.route.tool_name, self.route.server_name
+                ),
+                json!({"unsupported": "input_required or task result"}),
+            )),
+        };
+        tracing::debug!(
+            server = %self.route.server_name,
+            tool = %self.route.tool_name,
+            duration_ms = started.elapsed().as_millis() as u64,
+            ok = result.is_ok(),
+            "MCP tool call finished"
+        );
+        result
+    }
+}
