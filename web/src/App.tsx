@@ -28,6 +28,7 @@ import { Composer } from "./components/Composer";
 import { BranchSwitcher } from "./components/BranchSwitcher";
 import { SettingsPanel } from "./components/SettingsPanel";
 import { McpPanel } from "./components/McpPanel";
+import { workspacePaths } from "./messages/ContentCards";
 
 type Panel = "none" | "settings" | "mcp";
 
@@ -233,7 +234,7 @@ export function App({ api }: { api: ApiClient }) {
     for (const e of conv.state.entries) {
       const m = e.message;
       if (m?.kind === "file_reference") paths.add(m.data.path);
-      if (m?.kind === "project_structure" && m.data.structure_type === "file_list") m.data.content.forEach((f) => paths.add(f.path));
+      if (m?.kind === "project_structure") workspacePaths(m.data).forEach((p) => paths.add(p));
     }
     return [...paths].sort();
   }, [conv.state.entries]);

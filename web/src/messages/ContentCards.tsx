@@ -132,6 +132,25 @@ export function McpResourceCard({ data }: { data: McpResourceMessage }) {
   );
 }
 
+/** Every file path a project structure snapshot names (for the composer's path suggestions). */
+export function workspacePaths(data: ProjectStructureMessage): string[] {
+  switch (data.structure_type) {
+    case "file_list":
+      return data.content.map((f) => f.path);
+    case "tree": {
+      const out: string[] = [];
+      const walk = (n: DirectoryNode) => {
+        n.files.forEach((f) => out.push(f.path));
+        n.directories.forEach(walk);
+      };
+      walk(data.content);
+      return out;
+    }
+    case "dependencies":
+      return data.content.sources;
+  }
+}
+
 function Tree({ node }: { node: DirectoryNode }) {
   return (
     <li>

@@ -7,6 +7,7 @@ import { MessageView } from "./MessageView";
 import { msg, textMsg } from "../test/fixtures";
 import { renderCard } from "../test/render";
 import { EXECUTE_TEXT } from "./PlanCard";
+import { workspacePaths } from "./ContentCards";
 
 function entryOf(m: Message, extra: Partial<Entry> = {}): Entry {
   const raw = m as unknown as { kind: string };
@@ -264,5 +265,27 @@ describe("unknown and malformed", () => {
     view(textMsg("m5", "hi", { role: "user" }), { branchFrom });
     await userEvent.click(screen.getByRole("button", { name: "Branch from here" }));
     expect(branchFrom).toHaveBeenCalledWith("m5");
+  });
+});
+
+describe("project structure", () => {
+  const tree = msg("ps", "project_structure", {
+    root_path: "/w",
+    generated_at: "t",
+    excluded_patterns: [".git"],
+    structure_type: "tree",
+    content: { name: ".", path: "", directories: [{ name: "src", path: "src", directories: [], files: [{ path: "src/lib.rs", size: 10, mime_type: "text/x-rust" }] }], files: [{ path: "Cargo.toml", size: 5, mime_type: "text/plain" }] },
+  });
+
+  it("shows the tree collapsed with the root", () => {
+    const { container } = view(tree);
+    expect((container.querySelector("details.project-structure") as HTMLDetailsElement).open).toBe(false);
+    expect(container.textContent).toContain("Project structure of /w: directory tree");
+    expect(container.textContent).toContain("lib.rs");
+  });
+
+  it("lists every file path for the composer's suggestions", () => {
+    const m = tree as Extract<Message, { kind: "project_structure" }>;
+    expect(workspacePaths(m.data).sort()).toEqual(["Cargo.toml", "src/lib.rs"]);
   });
 });
