@@ -11,6 +11,42 @@
 //! changed. Messages are checked against the storage rules of seed 004 before anything is
 //! written, and a stored message that no longer reads comes back as an `unknown` message
 //! instead of an error.
+//!
+//! ```
+//! use std::sync::Arc;
+//!
+//! use braid_protocol::{
+//!     BranchName, ContextConfig, Message, MessageKind, MessageStatus, TextMessage,
+//! };
+//! use braid_store::{ContextChanges, ContextRecord, MessageRange, SqliteStore, Store};
+//!
+//! # async fn demo(dir: &std::path::Path) -> Result<(), braid_store::StoreError> {
+//! let store: Arc<dyn Store> = Arc::new(SqliteStore::open(dir.join("braid.db")).await?);
+//! let context = ContextRecord::new("Refactor the parser", ContextConfig::default());
+//! store.create_context(&context).await?;
+//!
+//! // A user message and the start of a streamed answer, saved together.
+//! let main = BranchName::main();
+//! let mut answer = Message::assistant_text("").with_status(MessageStatus::Streaming);
+//! let changes = ContextChanges::new()
+//!     .add_message(&main, Message::user_text("Where is the tokenizer?"))
+//!     .add_message(&main, answer.clone());
+//! store.save_changes(context.id, &changes).await?;
+//!
+//! // The stream ends: commit the final content (and the events before it) first, then tell
+//! // clients with `content_final`.
+//! answer.kind = MessageKind::Text(TextMessage::plain("In src/lexer.rs."));
+//! answer.status = MessageStatus::Complete;
+//! store.save_changes(context.id, &ContextChanges::new().update_message(answer)).await?;
+//! store.flush_events().await?;
+//!
+//! let newest = store.load_messages(context.id, &main, MessageRange::Newest(10)).await?;
+//! assert_eq!(newest.len(), 2);
+//! # Ok(())
+//! # }
+//! # let dir = tempfile::tempdir().unwrap();
+//! # tokio::runtime::Runtime::new().unwrap().block_on(demo(dir.path())).unwrap();
+//! ```
 #![deny(unsafe_code)]
 
 mod changes;
