@@ -1,2 +1,33 @@
-//! `braid-context`: see DESIGN.md, room `braid-context`.
+//! `braid-context`: the Context Manager (DESIGN.md "The context").
+//!
+//! Each live context is owned by one tokio task, its actor ([`ContextHandle`] talks to it), so
+//! commands run one at a time and no lock guards context data. A turn runs the message through
+//! the [`pipeline`], streams the model's answer, and goes around the tool loop under the
+//! approval policy; every step moves the state machine through one transition function, which
+//! checks the protocol's table, records the history and emits a `context_update`. The
+//! [`ContextRegistry`] loads contexts from the store on demand and recovers those a crash left
+//! mid-operation.
 #![deny(unsafe_code)]
+
+mod actor;
+pub mod approval;
+mod command;
+mod context;
+mod error;
+pub mod events;
+mod handle;
+pub mod pipeline;
+pub mod prompt;
+mod recovery;
+mod registry;
+mod services;
+mod tool_loop;
+mod turn;
+mod views;
+
+pub use command::MessageQuery;
+pub use error::EngineError;
+pub use handle::ContextHandle;
+pub use registry::ContextRegistry;
+pub use services::{EngineSettings, Services};
+pub use turn::llm_error_code;

@@ -183,6 +183,11 @@ pub struct ContextConfig {
     /// Which tool calls run without asking.
     #[serde(default)]
     pub approval_policy: ApprovalPolicy,
+    /// Tools the person approved "for this session": they run without asking until this list is
+    /// changed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<String>>", optional)]
+    pub approved_tools: Vec<String>,
     /// Limit for one iteration of the tool loop, in seconds.
     #[serde(default = "default_tool_timeout_secs")]
     pub tool_timeout_secs: u32,
@@ -208,6 +213,7 @@ impl Default for ContextConfig {
             workspace: None,
             system_prompt: None,
             approval_policy: ApprovalPolicy::default(),
+            approved_tools: Vec::new(),
             tool_timeout_secs: default_tool_timeout_secs(),
             context_window: None,
             optimization: OptimizationConfig::default(),

@@ -324,7 +324,7 @@ impl StateKind {
                 ExecutingTool,
                 Idle,
             ],
-            Failed => &[ProcessingUserMessage, EnhancingSystemPrompt, Idle],
+            Failed => &[ProcessingUserMessage, EnhancingSystemPrompt, ToolAutoLoop, Idle],
         }
     }
 

@@ -1,0 +1,376 @@
+//! The context actor: one tokio task owns a context's data and handles its commands one at a
+//! time, so concurrent sends queue instead of racing and no lock guards context data. A turn
+//! runs inside the actor; while it waits on the model or a tool, the actor keeps answering reads,
+//! queues sends and takes interrupts.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use braid_protocol::api::SendMessageResponse;
+use braid_protocol::{
+    ContextEvent, ContextId, ContextState, ContextUpdate, ErrorCode, ErrorEvent, Message,
+    MessageUpdate, Metadata, StateTransition,
+};
+use braid_store::ContextChanges;
+use chrono::Utc;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use crate::approval::CycleDetector;
+use crate::command::Command;
+use crate::context::ContextData;
+use crate::error::EngineError;
+use crate::events::EventBus;
+use crate::services::Services;
+
+/// How many transitions the in-memory history keeps.
+const HISTORY_LIMIT: usize = 10_000;
+
+/// A send waiting to run: its messages are built (and their ids given out) when it is accepted.
+pub(crate) struct QueuedSend {
+    pub messages: Vec<Message>,
+    /// Messages the send changes rather than adds (an answered question).
+    pub updates: Vec<Message>,
+}
+
+/// Rounds and tools of the running tool loop.
+#[derive(Debug, Default)]
+pub(crate) struct LoopProgress {
+    pub depth: u32,
+    pub tools_executed: u32,
+    pub cycles: CycleDetector,
+}
+
+impl LoopProgress {
+    pub fn reset(&mut self) {
+        self.depth = 0;
+        self.tools_executed = 0;
+        self.cycles.reset();
+    }
+}
+
+pub(crate) struct Actor {
+    pub id: ContextId,
+    pub data: ContextData,
+    pub state: ContextState,
+    pub history: Vec<StateTransition>,
+    pub services: Arc<Services>,
+    pub events: EventBus,
+    pub commands: mpsc::Receiver<Command>,
+    pub queue: VecDeque<QueuedSend>,
+    pub progress: LoopProgress,
+    /// Cancelled by an interrupt; a new one for every run.
+    pub interrupt: CancellationToken,
+    /// Set when a shutdown arrived during a run.
+    pub stopping: Option<tokio::sync::oneshot::Sender<()>>,
+}
+
+impl Actor {
+    pub fn new(
+        data: ContextData,
+        services: Arc<Services>,
+        events: EventBus,
+        commands: mpsc::Receiver<Command>,
+    ) -> Self {
+        let state = data.record.state.clone();
+        Self {
+            id: data.id(),
+            data,
+            state,
+            history: Vec::new(),
+            services,
+            events,
+            commands,
+            queue: VecDeque::new(),
+            progress: LoopProgress::default(),
+            interrupt: CancellationToken::new(),
+            stopping: None,
+        }
+    }
+
+    /// The actor's life: recover if needed, then handle commands until shut down.
+    pub async fn run(mut self) {
+        self.recover().await;
+        loop {
+            if let Some(done) = self.stopping.take() {
+                let _ = done.send(());
+                return;
+            }
+            if self.state.kind().is_resting()
+                && !matches!(self.state, ContextState::AwaitingToolApproval { .. })
+                && let Some(send) = self.queue.pop_front()
+            {
+                self.run_send(send).await;
+                continue;
+            }
+            let Some(command) = self.commands.recv().await else {
+                return;
+            };
+            self.handle(command).await;
+        }
+    }
+
+    /// Handles a command while nothing runs.
+    async fn handle(&mut self, command: Command) {
+        match command {
+            Command::Send(request, reply) => match self.accept_send(request) {
+                Ok(send) => {
+                    let message_id = send.primary_id();
+                    let _ = reply.send(Ok(SendMessageResponse {
+                        message_id,
+                        queued: false,
+                    }));
+                    self.run_send(send).await;
+                }
+                Err(e) => {
+                    let _ = reply.send(Err(e));
+                }
+            },
+            Command::Approve(request, reply) => {
+                let outcome = self.record_decisions(request).await;
+                let ready = matches!(outcome, Ok(true));
+                let _ = reply.send(outcome.map(|_| ()));
+                if ready {
+                    self.continue_after_approval().await;
+                }
+            }
+            Command::Interrupt(reply) => {
+                let outcome = self.interrupt_while_resting().await;
+                let _ = reply.send(outcome);
+            }
+            Command::Resume(reply) => match self.check_resumable() {
+                Ok(()) => {
+                    let _ = reply.send(Ok(()));
+                    self.resume().await;
+                }
+                Err(e) => {
+                    let _ = reply.send(Err(e));
+                }
+            },
+            Command::SetMode(mode, reply) => {
+                let _ = reply.send(self.set_mode(mode).await);
+            }
+            Command::Update(request, reply) => {
+                let _ = reply.send(self.update(request).await);
+            }
+            Command::CreateBranch(request, reply) => {
+                let _ = reply.send(self.create_branch(request).await);
+            }
+            Command::SwitchBranch(name, reply) => {
+                let _ = reply.send(self.switch_branch(name).await);
+            }
+            Command::DeleteBranch(name, reply) => {
+                let _ = reply.send(self.delete_branch(name).await);
+            }
+            Command::ExecutePlan(plan, reply) => match self.plan_send(plan, None).await {
+                Ok(send) => {
+                    let _ = reply.send(Ok(SendMessageResponse {
+                        message_id: send.primary_id(),
+                        queued: false,
+                    }));
+                    self.run_send(send).await;
+                }
+                Err(e) => {
+                    let _ = reply.send(Err(e));
+                }
+            },
+            Command::RefinePlan {
+                plan,
+                feedback,
+                reply,
+            } => match self.plan_send(plan, Some(feedback)).await {
+                Ok(send) => {
+                    let _ = reply.send(Ok(SendMessageResponse {
+                        message_id: send.primary_id(),
+                        queued: false,
+                    }));
+                    self.run_send(send).await;
+                }
+                Err(e) => {
+                    let _ = reply.send(Err(e));
+                }
+            },
+            Command::Shutdown(done) => {
+                self.stopping = Some(done);
+            }
+            read => self.answer_read(read),
+        }
+    }
+
+    /// Handles a command that arrives while a turn runs: reads are answered, sends are queued,
+    /// an interrupt stops the turn at the next safe point, and other changes are refused until
+    /// the context rests.
+    pub fn handle_while_busy(&mut self, command: Command) {
+        match command {
+            Command::Send(request, reply) => match self.accept_send(request) {
+                Ok(send) => {
+                    let message_id = send.primary_id();
+                    self.queue.push_back(send);
+                    let _ = reply.send(Ok(SendMessageResponse {
+                        message_id,
+                        queued: true,
+                    }));
+                }
+                Err(e) => {
+                    let _ = reply.send(Err(e));
+                }
+            },
+            Command::Interrupt(reply) => {
+                tracing::info!(context = %self.id, state = self.state.kind().as_str(), "interrupt requested");
+                self.interrupt.cancel();
+                let _ = reply.send(Ok(()));
+            }
+            Command::Shutdown(done) => {
+                self.interrupt.cancel();
+                self.stopping = Some(done);
+            }
+            c if c.is_read() => self.answer_read(c),
+            other => {
+                let busy = EngineError::Conflict(format!(
+                    "the context is busy ({}); try again when it is idle, or interrupt it",
+                    self.state.kind()
+                ));
+                reject(other, busy);
+            }
+        }
+    }
+
+    /// Moves the state machine: checks the table, records the move, and emits a
+    /// `context_update`. The state is persisted with the next commit (every resting state is
+    /// committed at once).
+    pub async fn transition(&mut self, to: ContextState) -> Result<(), EngineError> {
+        self.state.check_transition(&to)?;
+        let from = std::mem::replace(&mut self.state, to);
+        tracing::debug!(context = %self.id, from = from.kind().as_str(), to = self.state.kind().as_str(), "state");
+        if self.history.len() == HISTORY_LIMIT {
+            self.history.remove(0);
+        }
+        self.history.push(StateTransition {
+            from: from.clone(),
+            to: self.state.clone(),
+            at: Utc::now(),
+        });
+        self.emit_update(Some(from), None, Metadata::new()).await;
+        Ok(())
+    }
+
+    /// Emits a `context_update` with the current state.
+    pub async fn emit_update(
+        &self,
+        previous_state: Option<ContextState>,
+        message_update: Option<MessageUpdate>,
+        metadata: Metadata,
+    ) {
+        self.events
+            .emit(ContextEvent::ContextUpdate(ContextUpdate {
+                context_id: self.id,
+                current_state: self.state.clone(),
+                previous_state,
+                message_update,
+                timestamp: Utc::now(),
+                metadata,
+            }))
+            .await;
+    }
+
+    /// Emits an `error` event.
+    pub async fn emit_error(&self, code: ErrorCode, message: String, recoverable: bool) {
+        self.events
+            .emit(ContextEvent::Error(ErrorEvent {
+                context_id: self.id,
+                code,
+                message,
+                recoverable,
+            }))
+            .await;
+    }
+
+    /// Saves a change set (with the current state) in one transaction, then mirrors it in
+    /// memory. On error nothing changed, in the store or in memory.
+    pub async fn commit(&mut self, mut changes: ContextChanges) -> Result<(), EngineError> {
+        changes.state = Some(self.state.clone());
+        self.services.store.save_changes(self.id, &changes).await?;
+        self.data.apply(&changes);
+        Ok(())
+    }
+
+    /// Persists the current state alone (at resting points).
+    pub async fn persist_state(&mut self) {
+        if let Err(error) = self.commit(ContextChanges::new()).await {
+            tracing::error!(context = %self.id, %error, "state not persisted");
+        }
+    }
+
+    /// Moves to `Failed`, tells the person, and persists the state.
+    pub async fn fail(&mut self, error: EngineError, recoverable: bool) {
+        let trace_id = uuid::Uuid::now_v7();
+        tracing::error!(context = %self.id, %trace_id, state = self.state.kind().as_str(), %error, "turn failed");
+        let message = error.to_string();
+        let failed = ContextState::Failed {
+            error: message.clone(),
+            recoverable,
+        };
+        if self.transition(failed.clone()).await.is_err() {
+            // Already failed: record the newer error.
+            self.state = failed;
+        }
+        let code = match &error {
+            EngineError::Llm(e) => crate::turn::llm_error_code(e),
+            EngineError::Pipeline(crate::pipeline::PipelineError::FileReference { .. }) => {
+                ErrorCode::FileReference
+            }
+            other => other.code(),
+        };
+        self.emit_error(code, format!("{message} (trace {trace_id})"), recoverable).await;
+        self.persist_state().await;
+    }
+}
+
+/// Answers a command with an error, whatever its kind.
+fn reject(command: Command, error: EngineError) {
+    match command {
+        Command::Send(_, r) | Command::ExecutePlan(_, r) | Command::RefinePlan { reply: r, .. } => {
+            let _ = r.send(Err(error));
+        }
+        Command::Approve(_, r)
+        | Command::Interrupt(r)
+        | Command::Resume(r)
+        | Command::SetMode(_, r)
+        | Command::SwitchBranch(_, r)
+        | Command::DeleteBranch(_, r) => {
+            let _ = r.send(Err(error));
+        }
+        Command::Update(_, r) => {
+            let _ = r.send(Err(error));
+        }
+        Command::CreateBranch(_, r) => {
+            let _ = r.send(Err(error));
+        }
+        Command::ListBranches(r) => {
+            let _ = r.send(Err(error));
+        }
+        Command::Summary(r) => {
+            let _ = r.send(Err(error));
+        }
+        Command::State { reply, .. } => {
+            let _ = reply.send(Err(error));
+        }
+        Command::Messages(_, r) => {
+            let _ = r.send(Err(error));
+        }
+        Command::Shutdown(done) => {
+            let _ = done.send(());
+        }
+    }
+}
+
+impl QueuedSend {
+    /// The id the send answers with: its last new message (the text after any file references).
+    pub fn primary_id(&self) -> braid_protocol::MessageId {
+        self.messages
+            .last()
+            .or(self.updates.last())
+            .map(|m| m.id)
+            .unwrap_or_default()
+    }
+}

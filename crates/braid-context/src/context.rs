@@ -1,0 +1,108 @@
+//! A context's data as its actor holds it: the stored record, its branches and its message pool.
+//! It changes only by applying a change set that the store has already saved, so memory and
+//! store never disagree.
+
+use std::collections::HashMap;
+
+use braid_protocol::{BranchName, ContextId, Message, MessageId};
+use braid_store::{BranchRecord, ContextChanges, ContextRecord, Store};
+
+use crate::error::EngineError;
+
+/// One context's record, branches and messages.
+#[derive(Debug)]
+pub(crate) struct ContextData {
+    pub record: ContextRecord,
+    /// In creation order.
+    pub branches: Vec<BranchRecord>,
+    pub pool: HashMap<MessageId, Message>,
+}
+
+impl ContextData {
+    /// Loads a context whole from the store.
+    pub async fn load(store: &dyn Store, id: ContextId) -> Result<Self, EngineError> {
+        let record = store
+            .get_context(id)
+            .await?
+            .ok_or(EngineError::ContextNotFound(id))?;
+        let branches = store.list_branches(id).await?;
+        let pool = store
+            .all_messages(id)
+            .await?
+            .into_iter()
+            .map(|m| (m.id, m))
+            .collect();
+        Ok(Self {
+            record,
+            branches,
+            pool,
+        })
+    }
+
+    pub fn id(&self) -> ContextId {
+        self.record.id
+    }
+
+    pub fn branch(&self, name: &BranchName) -> Option<&BranchRecord> {
+        self.branches.iter().find(|b| &b.name == name)
+    }
+
+    /// The active branch. The store guarantees it exists; an empty one stands in otherwise.
+    pub fn active(&self) -> BranchRecord {
+        self.branch(&self.record.active_branch)
+            .cloned()
+            .unwrap_or_else(|| BranchRecord::new(self.record.active_branch.clone()))
+    }
+
+    /// The messages of a branch, in order.
+    pub fn branch_messages(&self, name: &BranchName) -> Vec<&Message> {
+        self.branch(name)
+            .map(|b| b.message_ids.iter().filter_map(|id| self.pool.get(id)).collect())
+            .unwrap_or_default()
+    }
+
+    /// The active branch's messages, in order.
+    pub fn active_messages(&self) -> Vec<&Message> {
+        self.branch_messages(&self.record.active_branch)
+    }
+
+    /// Mirrors a saved change set in memory, in the order the store applies it.
+    pub fn apply(&mut self, changes: &ContextChanges) {
+        for m in changes.new_messages.iter().chain(&changes.updated_messages) {
+            self.pool.insert(m.id, m.clone());
+        }
+        for b in &changes.new_branches {
+            self.branches.push(b.clone());
+        }
+        for s in &changes.branch_settings {
+            if let Some(b) = self.branches.iter_mut().find(|b| b.name == s.branch) {
+                b.system_prompt = s.system_prompt.clone();
+                b.pipeline = s.pipeline.clone();
+            }
+        }
+        for a in &changes.appends {
+            if let Some(b) = self.branches.iter_mut().find(|b| b.name == a.branch) {
+                b.message_ids.extend(a.message_ids.iter().copied());
+            }
+        }
+        for r in &changes.replacements {
+            if let Some(b) = self.branches.iter_mut().find(|b| b.name == r.branch) {
+                b.message_ids = r.message_ids.clone();
+            }
+        }
+        self.branches.retain(|b| !changes.deleted_branches.contains(&b.name));
+        if let Some(title) = &changes.title {
+            self.record.title = title.clone();
+        }
+        if let Some(config) = &changes.config {
+            self.record.config = config.clone();
+        }
+        if let Some(active) = &changes.active_branch {
+            self.record.active_branch = active.clone();
+        }
+        if let Some(state) = &changes.state {
+            self.record.state = state.clone();
+        }
+        self.record.updated_at = chrono::Utc::now();
+    }
+}

@@ -1,0 +1,79 @@
+//! What can go wrong when asking a context to do something.
+
+use braid_protocol::body::RequestError;
+use braid_protocol::{BranchName, ContextId, ErrorCode, InvalidTransition, ValidationErrors};
+
+/// An operation on a context failed; the context is unchanged unless the error says otherwise.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// No context has this id.
+    #[error("context {0} not found")]
+    ContextNotFound(ContextId),
+    /// The context has no branch of this name.
+    #[error("branch `{0}` not found")]
+    BranchNotFound(BranchName),
+    /// Something the request names does not exist (a message, a call).
+    #[error("{0}")]
+    NotFound(String),
+    /// The request conflicts with what the context is doing (approving a call that is not
+    /// pending, creating a branch that exists...).
+    #[error("{0}")]
+    Conflict(String),
+    /// The request is malformed.
+    #[error(transparent)]
+    Request(#[from] RequestError),
+    /// A message or config breaks the rules.
+    #[error("{0}")]
+    Invalid(#[from] ValidationErrors),
+    /// The state machine refused a move: a bug in the engine, reported rather than hidden.
+    #[error(transparent)]
+    Transition(#[from] InvalidTransition),
+    /// A pipeline step refused the message.
+    #[error(transparent)]
+    Pipeline(#[from] crate::pipeline::PipelineError),
+    /// The model could not be asked, or its answer failed.
+    #[error("the model failed: {0}")]
+    Llm(#[from] braid_llm::LlmError),
+    /// No model is configured.
+    #[error(
+        "no model is configured: set BRAID_LLM_PROVIDER (openai or anthropic), BRAID_LLM_BASE_URL, BRAID_LLM_API_KEY and BRAID_MODEL"
+    )]
+    LlmNotConfigured,
+    /// Reading or writing the store failed.
+    #[error("storage failed: {0}")]
+    Store(#[from] braid_store::StoreError),
+    /// The context's task has stopped (the server is shutting down).
+    #[error("the context is shutting down")]
+    Stopped,
+}
+
+impl EngineError {
+    /// The category clients see.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            EngineError::ContextNotFound(_) | EngineError::BranchNotFound(_) | EngineError::NotFound(_) => {
+                ErrorCode::NotFound
+            }
+            EngineError::Conflict(_) => ErrorCode::Conflict,
+            EngineError::Request(_) | EngineError::Invalid(_) | EngineError::Pipeline(_) => {
+                ErrorCode::InvalidInput
+            }
+            EngineError::Llm(e) => crate::turn::llm_error_code(e),
+            EngineError::LlmNotConfigured => ErrorCode::LlmNotConfigured,
+            EngineError::Store(braid_store::StoreError::ContextNotFound(_))
+            | EngineError::Store(braid_store::StoreError::BranchNotFound { .. }) => ErrorCode::NotFound,
+            EngineError::Store(braid_store::StoreError::BranchExists { .. }) => ErrorCode::Conflict,
+            EngineError::Store(_) => ErrorCode::StorageFailed,
+            EngineError::Transition(_) | EngineError::Stopped => ErrorCode::Internal,
+        }
+    }
+
+    /// The request field at fault, when there is one.
+    pub fn field(&self) -> Option<String> {
+        match self {
+            EngineError::Request(e) => e.field().map(str::to_owned),
+            EngineError::Invalid(e) => e.problems().first().map(|p| p.path.clone()),
+            _ => None,
+        }
+    }
+}

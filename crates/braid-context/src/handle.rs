@@ -1,0 +1,144 @@
+//! `ContextHandle`: how everything outside a context talks to it. One method per operation; each
+//! sends a command to the context's actor and waits for its answer.
+
+use braid_protocol::api::{
+    ApprovalRequest, BranchInfo, BranchList, ContextSummary, CreateBranchRequest, MessageList,
+    SendMessageResponse, StateResponse, UpdateContextRequest,
+};
+use braid_protocol::{BranchName, ContextId, MessageId, Mode, SendMessageRequest, SequencedEvent};
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+use crate::command::{Command, MessageQuery, Reply};
+use crate::error::EngineError;
+use crate::events::EventBus;
+
+/// A live context. Cheap to clone; every clone talks to the same actor.
+#[derive(Clone)]
+pub struct ContextHandle {
+    id: ContextId,
+    commands: mpsc::Sender<Command>,
+    events: EventBus,
+}
+
+impl ContextHandle {
+    pub(crate) fn new(id: ContextId, commands: mpsc::Sender<Command>, events: EventBus) -> Self {
+        Self { id, commands, events }
+    }
+
+    /// The context's id.
+    pub fn id(&self) -> ContextId {
+        self.id
+    }
+
+    /// Whether the actor is still running.
+    pub fn is_alive(&self) -> bool {
+        !self.commands.is_closed()
+    }
+
+    async fn ask<T>(&self, make: impl FnOnce(Reply<T>) -> Command) -> Result<T, EngineError> {
+        let (reply, answer) = oneshot::channel();
+        self.commands.send(make(reply)).await.map_err(|_| EngineError::Stopped)?;
+        answer.await.map_err(|_| EngineError::Stopped)?
+    }
+
+    /// Adds a message. Answers at once with its id; `queued` when it waits behind a running
+    /// turn. Progress arrives as events.
+    pub async fn send_message(&self, request: SendMessageRequest) -> Result<SendMessageResponse, EngineError> {
+        self.ask(|r| Command::Send(request, r)).await
+    }
+
+    /// Approves or denies pending tool calls.
+    pub async fn approve(&self, request: ApprovalRequest) -> Result<(), EngineError> {
+        self.ask(|r| Command::Approve(request, r)).await
+    }
+
+    /// Stops the running turn: a running tool finishes, nothing new starts.
+    pub async fn interrupt(&self) -> Result<(), EngineError> {
+        self.ask(Command::Interrupt).await
+    }
+
+    /// Continues a paused or failed turn.
+    pub async fn resume(&self) -> Result<(), EngineError> {
+        self.ask(Command::Resume).await
+    }
+
+    /// Answers a `question` message; the loop resumes with the answer.
+    pub async fn answer_question(&self, question: MessageId, value: String) -> Result<SendMessageResponse, EngineError> {
+        self.send_message(SendMessageRequest {
+            payload: braid_protocol::MessagePayload::QuestionAnswer(
+                braid_protocol::payload::QuestionAnswerPayload { question_id: question, value },
+            ),
+            client_metadata: None,
+        })
+        .await
+    }
+
+    /// Switches between plan and act mode (adds a `mode_change` notice).
+    pub async fn set_mode(&self, mode: Mode) -> Result<(), EngineError> {
+        self.ask(|r| Command::SetMode(mode, r)).await
+    }
+
+    /// Changes the title and/or the configuration.
+    pub async fn update(&self, request: UpdateContextRequest) -> Result<ContextSummary, EngineError> {
+        self.ask(|r| Command::Update(request, r)).await
+    }
+
+    /// Creates a branch, from any message of any branch.
+    pub async fn create_branch(&self, request: CreateBranchRequest) -> Result<BranchInfo, EngineError> {
+        self.ask(|r| Command::CreateBranch(request, r)).await
+    }
+
+    /// Makes a branch the active one (adds a `branch_switch` notice).
+    pub async fn switch_branch(&self, name: BranchName) -> Result<(), EngineError> {
+        self.ask(|r| Command::SwitchBranch(name, r)).await
+    }
+
+    /// Deletes a branch that is not active; its messages stay in the pool.
+    pub async fn delete_branch(&self, name: BranchName) -> Result<(), EngineError> {
+        self.ask(|r| Command::DeleteBranch(name, r)).await
+    }
+
+    /// The branches.
+    pub async fn branches(&self) -> Result<BranchList, EngineError> {
+        self.ask(Command::ListBranches).await
+    }
+
+    /// The context as `GET /v1/contexts/{id}` shows it.
+    pub async fn summary(&self) -> Result<ContextSummary, EngineError> {
+        self.ask(Command::Summary).await
+    }
+
+    /// The current state, and the transition history when asked.
+    pub async fn state(&self, history: bool) -> Result<StateResponse, EngineError> {
+        self.ask(|reply| Command::State { history, reply }).await
+    }
+
+    /// Messages of a branch.
+    pub async fn messages(&self, query: MessageQuery) -> Result<MessageList, EngineError> {
+        self.ask(|r| Command::Messages(query, r)).await
+    }
+
+    /// Executes a plan: switches to act mode and sends the plan for execution.
+    pub async fn execute_plan(&self, plan: MessageId) -> Result<SendMessageResponse, EngineError> {
+        self.ask(|r| Command::ExecutePlan(plan, r)).await
+    }
+
+    /// Asks the agent to refine a plan with the person's feedback.
+    pub async fn refine_plan(&self, plan: MessageId, feedback: String) -> Result<SendMessageResponse, EngineError> {
+        self.ask(|reply| Command::RefinePlan { plan, feedback, reply }).await
+    }
+
+    /// Events from now on. A receiver that falls more than [`crate::events::LIVE_BUFFER`]
+    /// events behind gets `Lagged` and should replay from the store.
+    pub fn subscribe(&self) -> broadcast::Receiver<SequencedEvent> {
+        self.events.subscribe()
+    }
+
+    /// Stops the actor after its current command; waits until it has.
+    pub async fn shutdown(&self) {
+        let (done, wait) = oneshot::channel();
+        if self.commands.send(Command::Shutdown(done)).await.is_ok() {
+            let _ = wait.await;
+        }
+    }
+}

@@ -1,0 +1,66 @@
+//! `ResolveFileReferences`: reads each referenced file (or its line range) from the workspace
+//! into the message, numbered by line, refusing paths that leave the workspace.
+
+use async_trait::async_trait;
+use braid_protocol::{ContextState, FileResolution, MessageKind};
+use braid_tools::read_file_excerpt;
+use chrono::Utc;
+
+use super::{Draft, PipelineContext, PipelineError, ProcessResult, Processor, ProcessorName};
+
+/// The most content one reference brings into the conversation.
+pub const MAX_REFERENCE_BYTES: usize = 256 * 1024;
+
+/// Resolves `file_reference` messages relative to the workspace root.
+pub struct ResolveFileReferences;
+
+fn references(draft: &Draft) -> u32 {
+    draft
+        .messages
+        .iter()
+        .filter(|m| matches!(m.kind, MessageKind::FileReference(_)))
+        .count() as u32
+}
+
+#[async_trait]
+impl Processor for ResolveFileReferences {
+    fn name(&self) -> ProcessorName {
+        ProcessorName::ResolveFileReferences
+    }
+
+    fn state(&self, draft: &Draft) -> Option<ContextState> {
+        let total = references(draft);
+        (total > 0).then_some(ContextState::ResolvingFileReferences { total })
+    }
+
+    async fn process(&self, draft: &mut Draft, ctx: &PipelineContext) -> Result<ProcessResult, PipelineError> {
+        for m in &mut draft.messages {
+            let MessageKind::FileReference(reference) = &mut m.kind else {
+                continue;
+            };
+            let Some(workspace) = &ctx.workspace else {
+                return Err(PipelineError::FileReference {
+                    path: reference.path.clone(),
+                    reason: "this context has no workspace: set `workspace` in its config".to_owned(),
+                });
+            };
+            let excerpt = read_file_excerpt(workspace, &reference.path, reference.range, MAX_REFERENCE_BYTES)
+                .map_err(|e| PipelineError::FileReference {
+                    path: reference.path.clone(),
+                    reason: e.to_string(),
+                })?;
+            let mut content = excerpt.content;
+            if let Some(note) = excerpt.truncated {
+                content.push('\n');
+                content.push_str(&note);
+            }
+            reference.resolution = FileResolution::Resolved {
+                content,
+                total_lines: excerpt.total_lines,
+                size_bytes: excerpt.size_bytes,
+                resolved_at: Utc::now(),
+            };
+        }
+        Ok(ProcessResult::Continue)
+    }
+}

@@ -1,0 +1,241 @@
+//! The message processing pipeline (DESIGN.md "The context"): a draft goes through
+//! `Validate -> ResolveFileReferences -> RecognizeImages -> EnhanceSystemPrompt ->
+//! OptimizeContext -> PrepareRequest`. Each processor is a small step over the draft; the actor
+//! moves the state machine into each processor's state before running it. A failing processor
+//! leaves the context as it was: the draft is dropped and nothing is stored.
+
+mod file_references;
+mod images;
+mod optimize;
+mod prepare;
+mod system_prompt;
+mod validate;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use braid_llm::{LlmRequest, ToolDefinition};
+use braid_protocol::{ContextConfig, ContextState, Message};
+use braid_tools::{ToolRegistry, Workspace};
+use serde::{Deserialize, Serialize};
+
+pub use file_references::ResolveFileReferences;
+pub use images::RecognizeImages;
+pub use optimize::OptimizeContext;
+pub use prepare::PrepareRequest;
+pub use system_prompt::EnhanceSystemPrompt;
+pub use validate::ValidateMessages;
+
+/// What the pipeline works on: the person's new messages (none when the tool loop continues)
+/// and the request being prepared.
+#[derive(Debug, Default)]
+pub struct Draft {
+    /// New messages of this turn, in order; stored only if the whole pipeline succeeds.
+    pub messages: Vec<Message>,
+    /// The system prompt built for this request.
+    pub system_prompt: Option<String>,
+    /// The tools offered to the model.
+    pub tools: Vec<ToolDefinition>,
+    /// The finished request, once `PrepareRequest` ran.
+    pub request: Option<LlmRequest>,
+    /// How long each processor took.
+    pub timings: Vec<(ProcessorName, Duration)>,
+}
+
+/// What a processor can see of its context. Owned copies, so processors never hold the actor's
+/// data while it moves the state machine.
+#[derive(Clone)]
+pub struct PipelineContext {
+    /// The context's configuration.
+    pub config: ContextConfig,
+    /// The model the request is for.
+    pub model: String,
+    /// The active branch's system prompt override.
+    pub branch_prompt: Option<String>,
+    /// The active branch's messages before this turn, oldest first.
+    pub history: Vec<Message>,
+    /// Every tool Braid knows.
+    pub tools: Arc<ToolRegistry>,
+    /// The workspace, when configured and present.
+    pub workspace: Option<Workspace>,
+}
+
+/// What a processor decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProcessResult {
+    /// Go on with the next processor.
+    Continue,
+    /// The draft is ready; skip the remaining processors.
+    Complete,
+}
+
+/// Why the pipeline stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum PipelineError {
+    /// A new message breaks the rules.
+    #[error("the message is invalid: {0}")]
+    Invalid(#[from] braid_protocol::ValidationErrors),
+    /// A referenced file could not be read.
+    #[error("file reference `{path}` could not be resolved: {reason}")]
+    FileReference {
+        /// The path as given.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+    /// The request could not be built.
+    #[error("the request could not be prepared: {0}")]
+    Request(String),
+}
+
+/// A step of the pipeline.
+#[async_trait]
+pub trait Processor: Send + Sync {
+    /// The processor's name, as branch pipeline configurations list it.
+    fn name(&self) -> ProcessorName;
+
+    /// The state the context is in while this processor runs; `None` when it has nothing to do
+    /// for this draft and is skipped.
+    fn state(&self, draft: &Draft) -> Option<ContextState>;
+
+    /// Works on the draft.
+    async fn process(
+        &self,
+        draft: &mut Draft,
+        ctx: &PipelineContext,
+    ) -> Result<ProcessResult, PipelineError>;
+}
+
+/// The processors by name, for branch pipeline configurations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProcessorName {
+    /// [`ValidateMessages`]
+    Validate,
+    /// [`ResolveFileReferences`]
+    ResolveFileReferences,
+    /// [`RecognizeImages`]
+    RecognizeImages,
+    /// [`EnhanceSystemPrompt`]
+    EnhanceSystemPrompt,
+    /// [`OptimizeContext`]
+    OptimizeContext,
+    /// [`PrepareRequest`]
+    PrepareRequest,
+}
+
+/// A branch's pipeline configuration, stored as the branch's `pipeline` JSON:
+/// `{"processors": ["validate", "enhance_system_prompt", "prepare_request"]}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PipelineConfig {
+    /// The processors, in order.
+    pub processors: Vec<ProcessorName>,
+}
+
+/// An ordered list of processors.
+#[derive(Clone)]
+pub struct Pipeline {
+    processors: Vec<Arc<dyn Processor>>,
+}
+
+impl Pipeline {
+    /// The default pipeline of DESIGN.md.
+    pub fn standard() -> Self {
+        Self::from_names(&[
+            ProcessorName::Validate,
+            ProcessorName::ResolveFileReferences,
+            ProcessorName::RecognizeImages,
+            ProcessorName::EnhanceSystemPrompt,
+            ProcessorName::OptimizeContext,
+            ProcessorName::PrepareRequest,
+        ])
+    }
+
+    /// A pipeline of the named processors. `PrepareRequest` is appended when missing: without it
+    /// there is nothing to send.
+    pub fn from_names(names: &[ProcessorName]) -> Self {
+        let mut processors: Vec<Arc<dyn Processor>> = names
+            .iter()
+            .map(|n| -> Arc<dyn Processor> {
+                match n {
+                    ProcessorName::Validate => Arc::new(ValidateMessages),
+                    ProcessorName::ResolveFileReferences => Arc::new(ResolveFileReferences),
+                    ProcessorName::RecognizeImages => Arc::new(RecognizeImages),
+                    ProcessorName::EnhanceSystemPrompt => Arc::new(EnhanceSystemPrompt),
+                    ProcessorName::OptimizeContext => Arc::new(OptimizeContext),
+                    ProcessorName::PrepareRequest => Arc::new(PrepareRequest),
+                }
+            })
+            .collect();
+        if !names.contains(&ProcessorName::PrepareRequest) {
+            processors.push(Arc::new(PrepareRequest));
+        }
+        Self { processors }
+    }
+
+    /// The pipeline a branch configured, or the standard one. A configuration that does not
+    /// parse is logged and the standard pipeline used.
+    pub fn for_branch(config: Option<&serde_json::Value>) -> Self {
+        match config.map(|v| serde_json::from_value::<PipelineConfig>(v.clone())) {
+            None => Self::standard(),
+            Some(Ok(c)) => Self::from_names(&c.processors),
+            Some(Err(error)) => {
+                tracing::warn!(%error, "branch pipeline configuration ignored");
+                Self::standard()
+            }
+        }
+    }
+
+    /// The processors, in order.
+    pub fn processors(&self) -> &[Arc<dyn Processor>] {
+        &self.processors
+    }
+
+    /// A pipeline with `processor` added at the end (before `PrepareRequest` when it is last).
+    pub fn with(mut self, processor: Arc<dyn Processor>) -> Self {
+        let at = match self.processors.last() {
+            Some(p) if p.name() == ProcessorName::PrepareRequest => self.processors.len() - 1,
+            _ => self.processors.len(),
+        };
+        self.processors.insert(at, processor);
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn standard_pipeline_has_the_design_order() {
+        let names: Vec<_> = Pipeline::standard().processors().iter().map(|p| p.name()).collect();
+        assert_eq!(
+            names,
+            vec![
+                ProcessorName::Validate,
+                ProcessorName::ResolveFileReferences,
+                ProcessorName::RecognizeImages,
+                ProcessorName::EnhanceSystemPrompt,
+                ProcessorName::OptimizeContext,
+                ProcessorName::PrepareRequest,
+            ]
+        );
+    }
+
+    #[test]
+    fn branch_configuration_selects_processors_and_keeps_prepare_last() {
+        let p = Pipeline::for_branch(Some(&serde_json::json!({"processors":["validate","enhance_system_prompt"]})));
+        let names: Vec<_> = p.processors().iter().map(|p| p.name()).collect();
+        assert_eq!(
+            names,
+            vec![ProcessorName::Validate, ProcessorName::EnhanceSystemPrompt, ProcessorName::PrepareRequest]
+        );
+    }
+
+    #[test]
+    fn bad_branch_configuration_falls_back_to_the_standard_pipeline() {
+        let p = Pipeline::for_branch(Some(&serde_json::json!({"processors":["teleport"]})));
+        assert_eq!(p.processors().len(), 6);
+    }
+}

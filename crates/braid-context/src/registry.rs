@@ -1,0 +1,175 @@
+//! The registry of live contexts: loads a context from the store on first use, starts its actor,
+//! hands out handles, and unloads contexts that have been idle.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use braid_protocol::api::{ContextSummary, CreateContextRequest, TokenBudget};
+use braid_protocol::{ContextId, Validate};
+use braid_store::ContextRecord;
+use tokio::sync::{Mutex, mpsc};
+
+use crate::actor::Actor;
+use crate::context::ContextData;
+use crate::error::EngineError;
+use crate::events::EventBus;
+use crate::handle::ContextHandle;
+use crate::services::Services;
+
+/// How many commands may wait for a context's actor.
+const COMMAND_BUFFER: usize = 256;
+
+struct Live {
+    handle: ContextHandle,
+    last_used: Instant,
+}
+
+/// Every live context, by id.
+pub struct ContextRegistry {
+    services: Arc<Services>,
+    live: Mutex<HashMap<ContextId, Live>>,
+}
+
+impl ContextRegistry {
+    /// A registry over these services.
+    pub fn new(services: Services) -> Arc<Self> {
+        Arc::new(Self {
+            services: Arc::new(services),
+            live: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The services contexts run on.
+    pub fn services(&self) -> &Services {
+        &self.services
+    }
+
+    /// Creates and starts a context.
+    pub async fn create(&self, request: CreateContextRequest) -> Result<ContextHandle, EngineError> {
+        request.config.validate()?;
+        let record = ContextRecord::new(request.title.unwrap_or_default(), request.config);
+        self.services.store.create_context(&record).await?;
+        tracing::info!(context = %record.id, "context created");
+        self.get(record.id).await
+    }
+
+    /// The handle of a context, loading it when it is not live.
+    pub async fn get(&self, id: ContextId) -> Result<ContextHandle, EngineError> {
+        let mut live = self.live.lock().await;
+        if let Some(l) = live.get_mut(&id)
+            && l.handle.is_alive()
+        {
+            l.last_used = Instant::now();
+            return Ok(l.handle.clone());
+        }
+        let data = ContextData::load(self.services.store.as_ref(), id).await?;
+        let events = EventBus::new(id, self.services.store.clone());
+        let (commands, inbox) = mpsc::channel(COMMAND_BUFFER);
+        let handle = ContextHandle::new(id, commands, events.clone());
+        let actor = Actor::new(data, self.services.clone(), events, inbox);
+        tokio::spawn(actor.run());
+        live.insert(
+            id,
+            Live {
+                handle: handle.clone(),
+                last_used: Instant::now(),
+            },
+        );
+        Ok(handle)
+    }
+
+    /// Every stored context, most recently updated first. Live ones report their current state.
+    pub async fn list(&self) -> Result<Vec<ContextSummary>, EngineError> {
+        let records = self.services.store.list_contexts().await?;
+        let live: HashMap<ContextId, ContextHandle> = self
+            .live
+            .lock()
+            .await
+            .iter()
+            .filter(|(_, l)| l.handle.is_alive())
+            .map(|(id, l)| (*id, l.handle.clone()))
+            .collect();
+        let mut out = Vec::with_capacity(records.len());
+        for record in records {
+            if let Some(handle) = live.get(&record.id)
+                && let Ok(summary) = handle.summary().await
+            {
+                out.push(summary);
+                continue;
+            }
+            let count = self.services.store.count_messages(record.id, &record.active_branch).await?;
+            let branches = self.services.store.list_branches(record.id).await?;
+            out.push(ContextSummary {
+                id: record.id,
+                title: (!record.title.is_empty()).then(|| record.title.clone()),
+                config: record.config,
+                state: record.state,
+                active_branch: record.active_branch,
+                branches: branches.into_iter().map(|b| b.name).collect(),
+                message_count: count,
+                token_budget: TokenBudget::default(),
+                created_at: record.created_at,
+                updated_at: record.updated_at,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Stops a context and deletes it with everything it holds.
+    pub async fn delete(&self, id: ContextId) -> Result<(), EngineError> {
+        let removed = self.live.lock().await.remove(&id);
+        if let Some(l) = removed {
+            l.handle.shutdown().await;
+        }
+        if self.services.store.delete_context(id).await? {
+            Ok(())
+        } else {
+            Err(EngineError::ContextNotFound(id))
+        }
+    }
+
+    /// Unloads contexts unused for longer than the configured idle time and at rest. Answers
+    /// how many were unloaded.
+    pub async fn unload_idle(&self) -> usize {
+        let limit = self.services.settings.idle_unload_after;
+        let candidates: Vec<(ContextId, ContextHandle)> = self
+            .live
+            .lock()
+            .await
+            .iter()
+            .filter(|(_, l)| l.last_used.elapsed() >= limit || !l.handle.is_alive())
+            .map(|(id, l)| (*id, l.handle.clone()))
+            .collect();
+        let mut unloaded = 0;
+        for (id, handle) in candidates {
+            let resting = match handle.state(false).await {
+                Ok(s) => s.state.kind().is_resting(),
+                Err(_) => true,
+            };
+            if resting {
+                self.live.lock().await.remove(&id);
+                handle.shutdown().await;
+                unloaded += 1;
+                tracing::debug!(context = %id, "idle context unloaded");
+            }
+        }
+        unloaded
+    }
+
+    /// How many contexts are live.
+    pub async fn live_count(&self) -> usize {
+        self.live.lock().await.len()
+    }
+
+    /// Stops every live context (graceful shutdown).
+    pub async fn shutdown(&self) {
+        let all: Vec<ContextHandle> = self.live.lock().await.drain().map(|(_, l)| l.handle).collect();
+        for h in all {
+            h.shutdown().await;
+        }
+        if let Err(error) = self.services.store.flush_events().await {
+            tracing::error!(%error, "events not flushed at shutdown");
+        }
+    }
+}

@@ -1,0 +1,45 @@
+//! What the engine runs on: the store, the model, the tools, and its settings. Tests swap any of
+//! them through their traits.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use braid_llm::LlmClient;
+use braid_store::Store;
+use braid_tools::ToolRegistry;
+
+/// The engine's collaborators.
+pub struct Services {
+    /// Where contexts live.
+    pub store: Arc<dyn Store>,
+    /// The model; `None` when none is configured (sends then fail with a clear error).
+    pub llm: Option<Arc<dyn LlmClient>>,
+    /// Every tool, built in and from MCP servers.
+    pub tools: Arc<ToolRegistry>,
+    /// Limits and defaults.
+    pub settings: EngineSettings,
+}
+
+/// Limits and defaults of the engine.
+#[derive(Clone, Debug)]
+pub struct EngineSettings {
+    /// The model used when a context's config names none.
+    pub default_model: String,
+    /// The most rounds of tool execution in one loop, whatever the policy.
+    pub max_loop_depth: u32,
+    /// A context with no command for this long is unloaded from memory.
+    pub idle_unload_after: Duration,
+    /// While streaming, the partial answer is saved every this many chunks, so a crash keeps it.
+    pub save_stream_every: u32,
+}
+
+impl Default for EngineSettings {
+    fn default() -> Self {
+        Self {
+            default_model: String::new(),
+            max_loop_depth: 25,
+            idle_unload_after: Duration::from_secs(15 * 60),
+            save_stream_every: 32,
+        }
+    }
+}

@@ -1,0 +1,750 @@
+//! A turn: accepting what the person sent, running the pipeline, asking the model and streaming
+//! its answer, and going around the tool loop until the model is done or something stops it.
+
+use braid_llm::{LlmError, LlmEvent, LlmRequest, ToolArgumentsError};
+use braid_protocol::payload::FileReferencePayload;
+use braid_protocol::validate::normalize_file_path;
+use braid_protocol::{
+    ContentDelta, ContentFinal, ContextEvent, ContextState, ErrorCode, FileReferenceMessage,
+    FileResolution, ImageMessage, LoopStopReason, McpToolRequestMessage, Message,
+    MessageId, MessageKind, MessagePayload, MessageStatus, MessageUpdate, Metadata, Mode,
+    QuestionAnswer, Role, SendMessageRequest, SystemControlMessage, TextMessage, TextPart,
+    ToolCall, ToolCallId, ToolOutcome, ToolRequestMessage, TurnId, Validate,
+};
+use braid_store::ContextChanges;
+use braid_tools::ToolOrigin;
+use chrono::Utc;
+use futures::StreamExt;
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use crate::actor::{Actor, QueuedSend};
+use crate::error::EngineError;
+use crate::pipeline::{Draft, Pipeline, PipelineContext, ProcessResult};
+use crate::tool_loop::RoundOutcome;
+
+/// How a model call ended.
+pub(crate) enum ModelOutcome {
+    /// The model answered and made no tool call.
+    Done,
+    /// The model asked a question (as JSON in its text); it waits for the person.
+    Question(MessageId),
+    /// The model made tool calls, now stored as requests.
+    ToolCalls,
+    /// The person interrupted; what arrived is kept as `incomplete`.
+    Interrupted,
+}
+
+/// What the next step of a resumed turn is, read from the active branch's tail.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum NextStep {
+    /// Tool calls wait for decisions or results.
+    ToolRound,
+    /// The model has not answered the last message.
+    CallModel,
+    /// Nothing to do.
+    Nothing,
+}
+
+/// The error category of a model failure.
+pub fn llm_error_code(e: &LlmError) -> ErrorCode {
+    match e {
+        LlmError::Connect { .. } | LlmError::Malformed { .. } => ErrorCode::LlmUnavailable,
+        LlmError::Http { status, .. } if *status >= 500 || *status == 429 => ErrorCode::LlmUnavailable,
+        LlmError::Http { .. } | LlmError::Provider { .. } => ErrorCode::LlmRejected,
+        LlmError::StreamCut { .. } | LlmError::Interrupted { .. } => ErrorCode::StreamInterrupted,
+        LlmError::Timeout { .. } => ErrorCode::Timeout,
+        LlmError::InvalidRequest { .. } => ErrorCode::InvalidInput,
+    }
+}
+
+impl Actor {
+    /// Turns a request into the messages it adds (ids are given out now, so the answer can name
+    /// them even when the send waits in the queue).
+    pub(crate) fn accept_send(&self, request: SendMessageRequest) -> Result<QueuedSend, EngineError> {
+        request.validate()?;
+        let mut messages = Vec::new();
+        let mut updates = Vec::new();
+        match request.payload {
+            MessagePayload::Text(t) => {
+                messages.extend(t.file_references.into_iter().map(file_reference));
+                if !t.text.trim().is_empty() {
+                    messages.push(Message::user_text(t.text));
+                }
+            }
+            MessagePayload::FileReference(r) => messages.push(file_reference(r)),
+            MessagePayload::Image(i) => messages.push(Message::new(
+                Role::User,
+                MessageKind::Image(ImageMessage {
+                    source: i.source,
+                    recognition_mode: i.recognition_mode,
+                    caption: i.caption,
+                    recognition: None,
+                    error: None,
+                }),
+            )),
+            MessagePayload::Workflow(w) => {
+                return Err(EngineError::NotFound(format!(
+                    "no workflow named `{}`: workflows are not available in this version",
+                    w.workflow
+                )));
+            }
+            MessagePayload::ToolResult(r) => {
+                let Some(call) = self.open_calls().into_iter().find(|c| c.id == r.call_id) else {
+                    return Err(EngineError::Conflict(format!(
+                        "call `{}` is not waiting for a result",
+                        r.call_id
+                    )));
+                };
+                let outcome = match (r.output, r.error) {
+                    (_, Some(message)) => ToolOutcome::Error {
+                        error: braid_protocol::ErrorDetail::new(message, braid_protocol::Recoverability::Recoverable),
+                    },
+                    (output, None) => ToolOutcome::Success {
+                        output: output.unwrap_or(Value::Null),
+                    },
+                };
+                let now = Utc::now();
+                messages.push(call.result_message(outcome, 0, now, now));
+            }
+            MessagePayload::QuestionAnswer(a) => {
+                let (question, answer) = self.answer(a.question_id, &a.value)?;
+                updates.push(question);
+                messages.push(answer);
+            }
+            MessagePayload::McpResource(r) => {
+                return Err(EngineError::NotFound(format!(
+                    "MCP server `{}` is not connected: MCP resources are not available in this version",
+                    r.server_name
+                )));
+            }
+        }
+        if let (Some(client), Some(last)) = (request.client_metadata, messages.last_mut()) {
+            last.metadata.insert("client".to_owned(), Value::Object(client));
+        }
+        Ok(QueuedSend { messages, updates })
+    }
+
+    /// The question with its answer recorded, and the user message that carries the answer.
+    fn answer(&self, question_id: MessageId, value: &str) -> Result<(Message, Message), EngineError> {
+        let Some(message) = self.data.pool.get(&question_id) else {
+            return Err(EngineError::NotFound(format!("no message {question_id}")));
+        };
+        let MessageKind::Question(q) = &message.kind else {
+            return Err(EngineError::Conflict(format!("message {question_id} is not a question")));
+        };
+        if q.answer.is_some() {
+            return Err(EngineError::Conflict(format!("question {question_id} is already answered")));
+        }
+        let Some(option) = q.option(value) else {
+            let values: Vec<&str> = q.options.iter().map(|o| o.value.as_str()).collect();
+            return Err(EngineError::Conflict(format!(
+                "`{value}` is not an option of question {question_id}; options: {}",
+                values.join(", ")
+            )));
+        };
+        let mut answered = message.clone();
+        let mut q = q.clone();
+        let now = Utc::now();
+        let label = option.label.clone();
+        q.answer = Some(QuestionAnswer {
+            value: value.to_owned(),
+            answered_at: now,
+        });
+        answered.kind = MessageKind::Question(q);
+        answered.updated_at = now;
+        let mut reply = Message::user_text(label);
+        reply
+            .metadata
+            .insert("answer_to".to_owned(), json!({"question_id": question_id, "value": value}));
+        Ok((answered, reply))
+    }
+
+    /// Runs a send: closes what the previous turn left open, runs the pipeline, stores the
+    /// messages, and goes around the loop.
+    pub(crate) async fn run_send(&mut self, send: QueuedSend) {
+        self.interrupt = CancellationToken::new();
+        self.progress.reset();
+        let mut messages = send.messages;
+        if let Err(e) = self.close_open_calls("not executed: the person sent a new message instead").await {
+            self.fail(e, true).await;
+            return;
+        }
+        if let ContextState::Failed { error, .. } = &self.state {
+            // After the person's messages: their ids were given out first, and ids follow
+            // creation order.
+            messages.push(Message::new(
+                Role::User,
+                MessageKind::SystemControl(SystemControlMessage::FailureResolved { error: error.clone() }),
+            ));
+        }
+        match self.run_pipeline(messages, send.updates).await {
+            Ok(request) => self.drive(Some(request)).await,
+            Err(e) => self.fail(e, true).await,
+        }
+    }
+
+    /// The data processors see, copied so the actor stays free to move its state.
+    pub(crate) fn pipeline_context(&self) -> PipelineContext {
+        let config = self.data.record.config.clone();
+        let model = if config.model.trim().is_empty() {
+            self.services.settings.default_model.clone()
+        } else {
+            config.model.clone()
+        };
+        let workspace = config
+            .workspace
+            .as_deref()
+            .and_then(|w| braid_tools::Workspace::new(w).ok());
+        PipelineContext {
+            model,
+            branch_prompt: self.data.active().system_prompt,
+            history: self.data.active_messages().into_iter().cloned().collect(),
+            tools: self.services.tools.clone(),
+            workspace,
+            config,
+        }
+    }
+
+    /// Runs the active branch's pipeline over `messages`; stores them (and `updates`) only if
+    /// every processor succeeded; returns the request.
+    pub(crate) async fn run_pipeline(
+        &mut self,
+        messages: Vec<Message>,
+        updates: Vec<Message>,
+    ) -> Result<LlmRequest, EngineError> {
+        let pipeline = Pipeline::for_branch(self.data.active().pipeline.as_ref());
+        let ctx = self.pipeline_context();
+        let mut draft = Draft {
+            messages,
+            ..Draft::default()
+        };
+        for processor in pipeline.processors() {
+            if let Some(state) = processor.state(&draft) {
+                self.transition(state).await?;
+            }
+            let started = std::time::Instant::now();
+            let result = processor.process(&mut draft, &ctx).await?;
+            draft.timings.push((processor.name(), started.elapsed()));
+            if result == ProcessResult::Complete {
+                break;
+            }
+        }
+        let request = draft.request.take();
+        if !draft.messages.is_empty() || !updates.is_empty() {
+            let timings: serde_json::Map<String, Value> = draft
+                .timings
+                .iter()
+                .map(|(name, d)| {
+                    (
+                        serde_json::to_value(name).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default(),
+                        json!(d.as_secs_f64() * 1000.0),
+                    )
+                })
+                .collect();
+            if let Some(last) = draft.messages.last_mut() {
+                last.metadata.insert("pipeline_ms".to_owned(), Value::Object(timings));
+            }
+            let branch = self.data.record.active_branch.clone();
+            let mut changes = ContextChanges::new();
+            for m in &draft.messages {
+                changes.push_message(&branch, m.clone());
+            }
+            changes.updated_messages = updates.clone();
+            self.commit(changes).await?;
+            for m in &draft.messages {
+                self.emit_created(m).await;
+            }
+            for m in &updates {
+                self.emit_update(
+                    None,
+                    Some(MessageUpdate::Completed {
+                        message_id: m.id,
+                        kind: m.kind_name(),
+                    }),
+                    Metadata::new(),
+                )
+                .await;
+            }
+        }
+        request.ok_or_else(|| {
+            EngineError::Pipeline(crate::pipeline::PipelineError::Request(
+                "the branch's pipeline did not prepare a request".to_owned(),
+            ))
+        })
+    }
+
+    /// Emits the `created` update of a message.
+    pub(crate) async fn emit_created(&self, m: &Message) {
+        self.emit_update(
+            None,
+            Some(MessageUpdate::Created {
+                message_id: m.id,
+                kind: m.kind_name(),
+                role: m.role,
+            }),
+            Metadata::new(),
+        )
+        .await;
+    }
+
+    /// Goes around the loop: ask the model, run its tool calls, ask again, until the model is
+    /// done or something stops the loop. Always ends in a resting state.
+    pub(crate) async fn drive(&mut self, mut prepared: Option<LlmRequest>) {
+        loop {
+            let request = match prepared.take() {
+                Some(r) => r,
+                None => match self.run_pipeline(Vec::new(), Vec::new()).await {
+                    Ok(r) => r,
+                    Err(e) => return self.fail(e, true).await,
+                },
+            };
+            match self.call_model(request).await {
+                Ok(ModelOutcome::Done) | Ok(ModelOutcome::Interrupted) => {
+                    return self.rest(ContextState::Idle).await;
+                }
+                Ok(ModelOutcome::Question(question_id)) => {
+                    return self.rest(ContextState::AwaitingUserAnswer { question_id }).await;
+                }
+                Ok(ModelOutcome::ToolCalls) => match self.tool_round().await {
+                    Ok(RoundOutcome::Continue) => continue,
+                    Ok(RoundOutcome::Rested) => return,
+                    Err(e) => return self.fail(e, true).await,
+                },
+                Err(e) => {
+                    let recoverable = !matches!(&e, EngineError::Llm(LlmError::InvalidRequest { .. }));
+                    return self.fail(e, recoverable).await;
+                }
+            }
+        }
+    }
+
+    /// Moves to a resting state and persists it.
+    pub(crate) async fn rest(&mut self, state: ContextState) {
+        if let Err(e) = self.transition(state).await {
+            tracing::error!(context = %self.id, error = %e, "could not rest");
+        }
+        self.persist_state().await;
+    }
+
+    /// Asks the model and streams its answer into the context.
+    pub(crate) async fn call_model(&mut self, request: LlmRequest) -> Result<ModelOutcome, EngineError> {
+        let Some(llm) = self.services.llm.clone() else {
+            return Err(EngineError::LlmNotConfigured);
+        };
+        self.transition(ContextState::ConnectingToLlm { attempt: 1 }).await?;
+        let mut stream = llm.stream(&request).await;
+        self.transition(ContextState::AwaitingLlmFirstChunk).await?;
+
+        let turn = TurnId::new();
+        let mut answer = StreamedAnswer::default();
+        let mut outcome: Option<Result<(), LlmError>> = None;
+        let mut interrupted = false;
+        loop {
+            let item = tokio::select! {
+                biased;
+                () = self.interrupt.cancelled() => {
+                    interrupted = true;
+                    break;
+                }
+                command = self.commands.recv() => {
+                    if let Some(command) = command {
+                        self.handle_while_busy(command);
+                    }
+                    continue;
+                }
+                item = stream.next() => item,
+            };
+            match item {
+                None => break,
+                Some(Err(e)) => {
+                    outcome = Some(Err(e));
+                    break;
+                }
+                Some(Ok(event)) => {
+                    if let LlmEvent::Finish { .. } = &event {
+                        outcome = Some(Ok(()));
+                    }
+                    self.take_event(&mut answer, event, turn).await?;
+                }
+            }
+        }
+        drop(stream);
+
+        if interrupted {
+            self.end_stream(&mut answer, MessageStatus::Incomplete).await?;
+            return Ok(ModelOutcome::Interrupted);
+        }
+        match outcome {
+            Some(Ok(())) => {}
+            Some(Err(e)) => {
+                self.end_stream(&mut answer, MessageStatus::Incomplete).await?;
+                return Err(e.into());
+            }
+            None => {
+                self.end_stream(&mut answer, MessageStatus::Incomplete).await?;
+                return Err(LlmError::StreamCut {
+                    detail: "the stream ended without a finish".to_owned(),
+                }
+                .into());
+            }
+        }
+        self.transition(ContextState::ProcessingLlmResponse).await?;
+        self.finish_answer(answer, turn).await
+    }
+
+    /// Folds one stream event into the answer, emitting deltas and state as it goes.
+    async fn take_event(&mut self, answer: &mut StreamedAnswer, event: LlmEvent, turn: TurnId) -> Result<(), EngineError> {
+        match event {
+            LlmEvent::TextDelta { text } if !text.is_empty() => {
+                self.ensure_message(answer, turn).await?;
+                answer.chunks += 1;
+                answer.chars += text.chars().count() as u64;
+                answer.sequence += 1;
+                if let Some(m) = &mut answer.message
+                    && let MessageKind::Text(t) = &mut m.kind
+                {
+                    t.push_text(&text);
+                }
+                self.transition(ContextState::StreamingLlmResponse {
+                    chunks: answer.chunks,
+                    chars: answer.chars,
+                })
+                .await?;
+                if let Some(m) = &answer.message {
+                    self.events
+                        .emit(ContextEvent::ContentDelta(ContentDelta {
+                            context_id: self.id,
+                            message_id: m.id,
+                            sequence: answer.sequence,
+                            delta: text,
+                            is_final: false,
+                        }))
+                        .await;
+                }
+                if answer.chunks % self.services.settings.save_stream_every.max(1) == 0 {
+                    self.save_partial(answer).await;
+                }
+            }
+            LlmEvent::ReasoningDelta { text } if !text.is_empty() => {
+                self.ensure_message(answer, turn).await?;
+                answer.chunks += 1;
+                if let Some(m) = &mut answer.message
+                    && let MessageKind::Text(t) = &mut m.kind
+                {
+                    match t.parts.first_mut() {
+                        Some(TextPart::Reasoning { text: r }) => r.push_str(&text),
+                        _ => t.parts.insert(0, TextPart::Reasoning { text }),
+                    }
+                }
+                self.transition(ContextState::StreamingLlmResponse {
+                    chunks: answer.chunks,
+                    chars: answer.chars,
+                })
+                .await?;
+            }
+            LlmEvent::ToolCallStarted { .. } | LlmEvent::ToolCallArgumentsDelta { .. } => {
+                answer.chunks += 1;
+                self.transition(ContextState::StreamingLlmResponse {
+                    chunks: answer.chunks,
+                    chars: answer.chars,
+                })
+                .await?;
+            }
+            LlmEvent::ToolCallCompleted { id, name, arguments, .. } => {
+                answer.calls.push((id, name, arguments));
+            }
+            LlmEvent::Usage(u) => {
+                answer.usage = Some(json!({"prompt_tokens": u.prompt_tokens, "completion_tokens": u.completion_tokens}));
+            }
+            LlmEvent::Finish { reason } => {
+                answer.finish = serde_json::to_value(reason).ok();
+            }
+            LlmEvent::TextDelta { .. } | LlmEvent::ReasoningDelta { .. } => {}
+        }
+        Ok(())
+    }
+
+    /// Creates (and stores) the streamed assistant message on the first text.
+    async fn ensure_message(&mut self, answer: &mut StreamedAnswer, turn: TurnId) -> Result<(), EngineError> {
+        if answer.message.is_some() {
+            return Ok(());
+        }
+        let mut m = Message::new(Role::Assistant, MessageKind::Text(TextMessage { parts: Vec::new() }))
+            .with_status(MessageStatus::Streaming);
+        m.set_turn_id(turn);
+        let branch = self.data.record.active_branch.clone();
+        self.commit(ContextChanges::new().add_message(&branch, m.clone())).await?;
+        self.emit_created(&m).await;
+        answer.message = Some(m);
+        Ok(())
+    }
+
+    /// Saves what has streamed so far, so a crash keeps it. A failure is logged: the final save
+    /// will try again.
+    async fn save_partial(&mut self, answer: &StreamedAnswer) {
+        if let Some(m) = &answer.message {
+            let mut m = m.clone();
+            m.updated_at = Utc::now();
+            if let Err(error) = self.commit(ContextChanges::new().update_message(m)).await {
+                tracing::warn!(context = %self.id, %error, "partial answer not saved");
+            }
+        }
+    }
+
+    /// Ends a stream that did not finish: keeps what arrived with `status`.
+    async fn end_stream(&mut self, answer: &mut StreamedAnswer, status: MessageStatus) -> Result<(), EngineError> {
+        let Some(mut m) = answer.message.take() else {
+            return Ok(());
+        };
+        m.status = status;
+        m.updated_at = Utc::now();
+        if let MessageKind::Text(t) = &m.kind
+            && t.parts.is_empty()
+        {
+            m.kind = MessageKind::Text(TextMessage::plain(""));
+        }
+        self.commit(ContextChanges::new().update_message(m.clone())).await?;
+        self.finish_events(&m, answer.sequence, MessageUpdate::StatusChanged {
+            message_id: m.id,
+            kind: m.kind_name(),
+            status,
+        })
+        .await;
+        Ok(())
+    }
+
+    /// Flushes events so the final content is durable, then tells clients the message is final.
+    async fn finish_events(&self, m: &Message, sequence: u64, update: MessageUpdate) {
+        if let Err(error) = self.events.flush().await {
+            tracing::warn!(context = %self.id, %error, "events not flushed");
+        }
+        self.events
+            .emit(ContextEvent::ContentFinal(ContentFinal {
+                context_id: self.id,
+                message_id: m.id,
+                sequence,
+                is_final: true,
+            }))
+            .await;
+        self.emit_update(None, Some(update), Metadata::new()).await;
+    }
+
+    /// Stores a finished answer: its text (or the plan or question it holds) and its tool calls
+    /// as requests.
+    async fn finish_answer(&mut self, mut answer: StreamedAnswer, turn: TurnId) -> Result<ModelOutcome, EngineError> {
+        let mut changes = ContextChanges::new();
+        let branch = self.data.record.active_branch.clone();
+        let mut question = None;
+        let final_text = answer.message.take().map(|mut m| {
+            m.status = MessageStatus::Complete;
+            m.updated_at = Utc::now();
+            if let Some(u) = &answer.usage {
+                m.metadata.insert("usage".to_owned(), u.clone());
+            }
+            if let Some(f) = &answer.finish {
+                m.metadata.insert("finish_reason".to_owned(), f.clone());
+            }
+            if let MessageKind::Text(t) = &m.kind {
+                match braid_protocol::structured::detect_structured(&t.text()) {
+                    Some(MessageKind::Plan(p)) if self.data.record.config.mode == Mode::Plan => {
+                        m.kind = MessageKind::Plan(p);
+                    }
+                    Some(MessageKind::Question(q)) => {
+                        question = Some(m.id);
+                        m.kind = MessageKind::Question(q);
+                    }
+                    _ => {}
+                }
+            }
+            m
+        });
+        if let Some(m) = &final_text {
+            changes.updated_messages.push(m.clone());
+        }
+        let requests = self.request_messages(std::mem::take(&mut answer.calls), turn);
+        for r in &requests {
+            changes.push_message(&branch, r.clone());
+        }
+        if !requests.is_empty() {
+            self.transition(ContextState::ParsingToolCalls).await?;
+        }
+        self.commit(changes).await?;
+        if let Some(m) = &final_text {
+            self.finish_events(m, answer.sequence, MessageUpdate::Completed {
+                message_id: m.id,
+                kind: m.kind_name(),
+            })
+            .await;
+        }
+        for r in &requests {
+            self.emit_created(r).await;
+        }
+        Ok(if !requests.is_empty() {
+            ModelOutcome::ToolCalls
+        } else if let Some(q) = question {
+            ModelOutcome::Question(q)
+        } else {
+            ModelOutcome::Done
+        })
+    }
+
+    /// The model's calls as messages: built-in calls of the answer in one `tool_request`, each
+    /// MCP call in an `mcp_tool_request` routed by its server. Calls whose arguments were not a
+    /// JSON object are stored with empty arguments and the reason, and get an error result
+    /// without running.
+    fn request_messages(
+        &self,
+        calls: Vec<(ToolCallId, String, Result<Value, ToolArgumentsError>)>,
+        turn: TurnId,
+    ) -> Vec<Message> {
+        let mut builtin = Vec::new();
+        let mut invalid = serde_json::Map::new();
+        let mut out = Vec::new();
+        for (id, name, arguments) in calls {
+            let arguments = match arguments {
+                Ok(v) => v,
+                Err(e) => {
+                    invalid.insert(id.to_string(), json!({"reason": e.reason, "raw": e.raw}));
+                    json!({})
+                }
+            };
+            let origin = self.services.tools.get(&name).map(|t| t.spec().origin.clone());
+            match origin {
+                Some(ToolOrigin::Mcp { server }) => {
+                    let prefix = format!("mcp__{server}__");
+                    let tool_name = name.strip_prefix(&prefix).unwrap_or(&name).to_owned();
+                    let mut m = Message::new(
+                        Role::Assistant,
+                        MessageKind::McpToolRequest(McpToolRequestMessage {
+                            server_name: server,
+                            tool_name,
+                            called_as: name,
+                            arguments,
+                            request_id: id,
+                            approval_status: Default::default(),
+                            requested_at: Utc::now(),
+                        }),
+                    );
+                    m.set_turn_id(turn);
+                    out.push(m);
+                }
+                _ => builtin.push(ToolCall::new(id, name, arguments)),
+            }
+        }
+        if !builtin.is_empty() {
+            let mut m = Message::new(Role::Assistant, MessageKind::ToolRequest(ToolRequestMessage { calls: builtin }));
+            m.set_turn_id(turn);
+            if !invalid.is_empty() {
+                m.metadata.insert("invalid_arguments".to_owned(), Value::Object(invalid));
+            }
+            out.insert(0, m);
+        }
+        out
+    }
+
+    /// What a resumed turn should do next, from the active branch's tail.
+    pub(crate) fn next_step(&self) -> NextStep {
+        if !self.open_calls().is_empty() {
+            return NextStep::ToolRound;
+        }
+        let last = self
+            .data
+            .active_messages()
+            .into_iter()
+            .rev()
+            .find(|m| m.kind_name().is_sent_to_model());
+        match last {
+            Some(m) if m.role == Role::User || m.role == Role::Tool => NextStep::CallModel,
+            Some(m) if m.status == MessageStatus::Incomplete => NextStep::CallModel,
+            _ => NextStep::Nothing,
+        }
+    }
+
+    /// Whether `resume` can do anything now.
+    pub(crate) fn check_resumable(&self) -> Result<(), EngineError> {
+        match &self.state {
+            ContextState::Paused { .. } | ContextState::Failed { recoverable: true, .. } => Ok(()),
+            ContextState::Idle if self.next_step() != NextStep::Nothing => Ok(()),
+            other => Err(EngineError::Conflict(format!(
+                "nothing to resume in state `{}`",
+                other.kind()
+            ))),
+        }
+    }
+
+    /// Continues a paused or failed turn from where the history says it stopped.
+    pub(crate) async fn resume(&mut self) {
+        self.interrupt = CancellationToken::new();
+        self.progress.reset();
+        match self.next_step() {
+            NextStep::ToolRound => match self.tool_round().await {
+                Ok(RoundOutcome::Continue) => self.drive(None).await,
+                Ok(RoundOutcome::Rested) => {}
+                Err(e) => self.fail(e, true).await,
+            },
+            NextStep::CallModel => self.drive(None).await,
+            NextStep::Nothing => self.rest(ContextState::Idle).await,
+        }
+    }
+
+    /// An interrupt while nothing runs: a loop waiting for approval is paused; otherwise there
+    /// is nothing to stop.
+    pub(crate) async fn interrupt_while_resting(&mut self) -> Result<(), EngineError> {
+        if matches!(self.state, ContextState::AwaitingToolApproval { .. }) {
+            self.stop_loop(LoopStopReason::Interrupted, "Interrupted while waiting for approval; resume to continue.".to_owned())
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Builds the send that executes (switching to act mode) or refines a plan.
+    pub(crate) async fn plan_send(&mut self, plan: MessageId, feedback: Option<String>) -> Result<QueuedSend, EngineError> {
+        let Some(MessageKind::Plan(p)) = self.data.pool.get(&plan).map(|m| m.kind.clone()) else {
+            return Err(EngineError::NotFound(format!("no plan message {plan}")));
+        };
+        let text = match feedback {
+            None => {
+                if self.data.record.config.mode == Mode::Plan {
+                    self.set_mode(Mode::Act).await?;
+                }
+                let mut text = format!("Execute the plan: {}\n", p.goal);
+                for s in &p.steps {
+                    text.push_str(&format!("{}. {} ({})\n", s.step_number, s.action, s.reason));
+                }
+                text
+            }
+            Some(feedback) => format!("Refine the plan \"{}\": {feedback}", p.goal),
+        };
+        let mut m = Message::user_text(text);
+        m.metadata.insert("plan_id".to_owned(), json!(plan));
+        Ok(QueuedSend {
+            messages: vec![m],
+            updates: Vec::new(),
+        })
+    }
+}
+
+/// What has arrived of the model's answer.
+#[derive(Default)]
+struct StreamedAnswer {
+    message: Option<Message>,
+    sequence: u64,
+    chunks: u32,
+    chars: u64,
+    calls: Vec<(ToolCallId, String, Result<Value, ToolArgumentsError>)>,
+    usage: Option<Value>,
+    finish: Option<Value>,
+}
+
+fn file_reference(r: FileReferencePayload) -> Message {
+    Message::new(
+        Role::User,
+        MessageKind::FileReference(FileReferenceMessage {
+            path: normalize_file_path(&r.path),
+            range: r.range,
+            display_text: r.display_text,
+            resolution: FileResolution::Pending,
+        }),
+    )
+}

@@ -1,0 +1,254 @@
+//! Reads (summary, state, messages, branches) and the configuration commands (mode, title and
+//! config, branches), all small operations over the actor's data.
+
+use braid_protocol::api::{
+    BranchInfo, BranchList, ContextSummary, CreateBranchRequest, MessageList, MessageView,
+    StateResponse, TokenBudget, UpdateContextRequest,
+};
+use braid_protocol::{
+    BranchName, ContextConfig, Message, MessageKind, Metadata, Mode, Role, SystemControlMessage,
+    Validate,
+};
+use braid_store::{BranchRecord, ContextChanges};
+
+use crate::actor::Actor;
+use crate::command::{Command, MessageQuery};
+use crate::error::EngineError;
+
+/// The page size of a message listing when none is asked for.
+pub const DEFAULT_PAGE: u32 = 100;
+/// The largest page of a message listing.
+pub const MAX_PAGE: u32 = 1000;
+
+impl Actor {
+    /// Answers a read command.
+    pub(crate) fn answer_read(&self, command: Command) {
+        match command {
+            Command::Summary(r) => {
+                let _ = r.send(Ok(self.summary()));
+            }
+            Command::State { history, reply } => {
+                let _ = reply.send(Ok(StateResponse {
+                    state: self.state.clone(),
+                    history: history.then(|| self.history.clone()),
+                }));
+            }
+            Command::Messages(query, r) => {
+                let _ = r.send(self.list_messages(query));
+            }
+            Command::ListBranches(r) => {
+                let _ = r.send(Ok(self.branch_list()));
+            }
+            _ => {}
+        }
+    }
+
+    /// The context as `GET /v1/contexts/{id}` shows it.
+    pub(crate) fn summary(&self) -> ContextSummary {
+        let record = &self.data.record;
+        let active = self.data.active_messages();
+        ContextSummary {
+            id: record.id,
+            title: (!record.title.is_empty()).then(|| record.title.clone()),
+            config: record.config.clone(),
+            state: self.state.clone(),
+            active_branch: record.active_branch.clone(),
+            branches: self.data.branches.iter().map(|b| b.name.clone()).collect(),
+            message_count: active.len() as u64,
+            token_budget: self.token_budget(&active),
+            created_at: record.created_at,
+            updated_at: record.updated_at,
+        }
+    }
+
+    /// Used and available tokens. Until exact counting lands (the optimization work), `used` is
+    /// estimated at four characters of message JSON per token.
+    fn token_budget(&self, active: &[&Message]) -> TokenBudget {
+        let config = &self.data.record.config;
+        let model = if config.model.is_empty() { &self.services.settings.default_model } else { &config.model };
+        let window = config
+            .context_window
+            .or_else(|| self.services.llm.as_ref().map(|l| l.capabilities(model).context_window))
+            .unwrap_or(128_000);
+        let reserved = config.optimization.reserve_output_tokens + config.optimization.margin_tokens;
+        let chars: usize = active
+            .iter()
+            .filter(|m| m.kind_name().is_sent_to_model())
+            .map(|m| m.to_json().len())
+            .sum();
+        TokenBudget {
+            used: (chars / 4) as u32,
+            limit: window.saturating_sub(reserved),
+        }
+    }
+
+    fn list_messages(&self, q: MessageQuery) -> Result<MessageList, EngineError> {
+        let branch = q.branch.unwrap_or_else(|| self.data.record.active_branch.clone());
+        if self.data.branch(&branch).is_none() {
+            return Err(EngineError::BranchNotFound(branch));
+        }
+        let mut messages: Vec<&Message> = self.data.branch_messages(&branch);
+        if q.view == MessageView::Optimized {
+            messages.retain(|m| m.kind_name().is_sent_to_model());
+        }
+        if let Some(kind) = q.kind {
+            messages.retain(|m| m.kind_name() == kind);
+        }
+        if let Some(after) = q.after {
+            let Some(at) = messages.iter().position(|m| m.id == after) else {
+                return Err(EngineError::NotFound(format!("message {after} is not in this listing")));
+            };
+            messages.drain(..=at);
+        }
+        let limit = q.limit.unwrap_or(DEFAULT_PAGE).clamp(1, MAX_PAGE) as usize;
+        let more = messages.len() > limit;
+        messages.truncate(limit);
+        Ok(MessageList {
+            next_after: if more { messages.last().map(|m| m.id) } else { None },
+            messages: messages.into_iter().cloned().collect(),
+        })
+    }
+
+    fn branch_info(&self, b: &BranchRecord) -> BranchInfo {
+        BranchInfo {
+            name: b.name.clone(),
+            message_count: b.message_ids.len() as u64,
+            system_prompt: b.system_prompt.clone(),
+            parent: b.parent.clone(),
+            fork_point: b.fork_point,
+            created_at: b.created_at,
+        }
+    }
+
+    fn branch_list(&self) -> BranchList {
+        BranchList {
+            active: self.data.record.active_branch.clone(),
+            branches: self.data.branches.iter().map(|b| self.branch_info(b)).collect(),
+        }
+    }
+
+    /// A notice appended to the active branch in the same change set.
+    fn notice(&self, changes: &mut ContextChanges, branch: &BranchName, control: SystemControlMessage) -> Message {
+        let m = Message::new(Role::User, MessageKind::SystemControl(control));
+        changes.push_message(branch, m.clone());
+        m
+    }
+
+    /// Switches plan/act mode, with a `mode_change` notice.
+    pub(crate) async fn set_mode(&mut self, mode: Mode) -> Result<(), EngineError> {
+        let mut config = self.data.record.config.clone();
+        if config.mode == mode {
+            return Ok(());
+        }
+        let from = config.mode;
+        config.mode = mode;
+        self.apply_config(config, None, Some((from, mode))).await.map(|_| ())
+    }
+
+    /// Changes the title and/or the configuration (a JSON merge patch).
+    pub(crate) async fn update(&mut self, request: UpdateContextRequest) -> Result<ContextSummary, EngineError> {
+        let config = match &request.config {
+            Some(patch) => self.data.record.config.merge_patch(patch)?,
+            None => self.data.record.config.clone(),
+        };
+        let mode_change = (config.mode != self.data.record.config.mode).then_some((self.data.record.config.mode, config.mode));
+        self.apply_config(config, request.title, mode_change).await?;
+        Ok(self.summary())
+    }
+
+    async fn apply_config(
+        &mut self,
+        config: ContextConfig,
+        title: Option<String>,
+        mode_change: Option<(Mode, Mode)>,
+    ) -> Result<Option<Message>, EngineError> {
+        config.validate()?;
+        let mut changes = ContextChanges::new();
+        let branch = self.data.record.active_branch.clone();
+        let notice = mode_change.map(|(from, to)| self.notice(&mut changes, &branch, SystemControlMessage::ModeChange { from, to }));
+        if config != self.data.record.config {
+            changes.config = Some(config);
+        }
+        changes.title = title;
+        self.commit(changes).await?;
+        if let Some(n) = &notice {
+            self.emit_created(n).await;
+        } else {
+            self.emit_update(None, None, Metadata::new()).await;
+        }
+        Ok(notice)
+    }
+
+    /// Creates a branch from any message of any branch.
+    pub(crate) async fn create_branch(&mut self, request: CreateBranchRequest) -> Result<BranchInfo, EngineError> {
+        let name = request.name;
+        let text = name.as_str();
+        if text.trim().is_empty() || text.len() > 64 || text.chars().any(|c| c.is_control() || c == '/') {
+            return Err(EngineError::Request(braid_protocol::body::RequestError::schema(
+                "name",
+                "a branch name is 1 to 64 characters, without `/` or control characters",
+            )));
+        }
+        if self.data.branch(&name).is_some() {
+            return Err(EngineError::Conflict(format!("branch `{name}` already exists")));
+        }
+        let from = request.from_branch.unwrap_or_else(|| self.data.record.active_branch.clone());
+        let Some(parent) = self.data.branch(&from) else {
+            return Err(EngineError::BranchNotFound(from));
+        };
+        let ids = match request.from_message {
+            None => parent.message_ids.clone(),
+            Some(at) => match parent.message_ids.iter().position(|id| *id == at) {
+                Some(i) => parent.message_ids[..=i].to_vec(),
+                None => {
+                    return Err(EngineError::NotFound(format!("message {at} is not on branch `{from}`")));
+                }
+            },
+        };
+        let mut record = BranchRecord::new(name);
+        record.fork_point = ids.last().copied();
+        record.message_ids = ids;
+        record.parent = Some(from);
+        record.system_prompt = request.system_prompt.filter(|p| !p.trim().is_empty());
+        let info = self.branch_info(&record);
+        let mut changes = ContextChanges::new();
+        changes.new_branches.push(record);
+        self.commit(changes).await?;
+        self.emit_update(None, None, Metadata::new()).await;
+        Ok(info)
+    }
+
+    /// Makes `name` the active branch, with a `branch_switch` notice on it.
+    pub(crate) async fn switch_branch(&mut self, name: BranchName) -> Result<(), EngineError> {
+        if self.data.branch(&name).is_none() {
+            return Err(EngineError::BranchNotFound(name));
+        }
+        let from = self.data.record.active_branch.clone();
+        if from == name {
+            return Ok(());
+        }
+        let mut changes = ContextChanges::new();
+        let notice = self.notice(&mut changes, &name, SystemControlMessage::BranchSwitch { from, to: name.clone() });
+        changes.active_branch = Some(name);
+        self.commit(changes).await?;
+        self.emit_created(&notice).await;
+        Ok(())
+    }
+
+    /// Deletes a branch that is not the active one.
+    pub(crate) async fn delete_branch(&mut self, name: BranchName) -> Result<(), EngineError> {
+        if self.data.branch(&name).is_none() {
+            return Err(EngineError::BranchNotFound(name));
+        }
+        if self.data.record.active_branch == name {
+            return Err(EngineError::Conflict(format!(
+                "branch `{name}` is active: switch to another branch before deleting it"
+            )));
+        }
+        let mut changes = ContextChanges::new();
+        changes.deleted_branches.push(name);
+        self.commit(changes).await?;
+        self.emit_update(None, None, Metadata::new()).await;
+        Ok(())
+    }
+}
