@@ -321,7 +321,8 @@ impl Actor {
             }
             other => other.code(),
         };
-        self.emit_error(code, format!("{message} (trace {trace_id})"), recoverable).await;
+        self.emit_error(code, format!("{message} (trace {trace_id})"), recoverable)
+            .await;
         self.persist_state().await;
     }
 }

@@ -101,7 +101,10 @@ mod tests {
     #[test]
     fn manual_asks_for_everything() {
         let none = BTreeSet::new();
-        assert_eq!(decide(&ApprovalPolicy::Manual, &none, facts("read_file", true)), PolicyDecision::AskPerson);
+        assert_eq!(
+            decide(&ApprovalPolicy::Manual, &none, facts("read_file", true)),
+            PolicyDecision::AskPerson
+        );
     }
 
     #[test]
@@ -110,16 +113,28 @@ mod tests {
             tools: vec!["read_file".into()],
         };
         let none = BTreeSet::new();
-        assert_eq!(decide(&policy, &none, facts("read_file", true)), PolicyDecision::Run);
-        assert_eq!(decide(&policy, &none, facts("delete_file", false)), PolicyDecision::AskPerson);
+        assert_eq!(
+            decide(&policy, &none, facts("read_file", true)),
+            PolicyDecision::Run
+        );
+        assert_eq!(
+            decide(&policy, &none, facts("delete_file", false)),
+            PolicyDecision::AskPerson
+        );
     }
 
     #[test]
     fn limited_auto_runs_reads_but_never_writes_or_commands() {
         let policy = ApprovalPolicy::LimitedAuto { max_depth: 3 };
         let none = BTreeSet::new();
-        assert_eq!(decide(&policy, &none, facts("codebase_search", true)), PolicyDecision::Run);
-        assert_eq!(decide(&policy, &none, facts("run_command", false)), PolicyDecision::AskPerson);
+        assert_eq!(
+            decide(&policy, &none, facts("codebase_search", true)),
+            PolicyDecision::Run
+        );
+        assert_eq!(
+            decide(&policy, &none, facts("run_command", false)),
+            PolicyDecision::AskPerson
+        );
         assert_eq!(max_depth(&policy, 25), 3);
         assert_eq!(max_depth(&ApprovalPolicy::AutoAll, 25), 25);
     }
@@ -127,19 +142,32 @@ mod tests {
     #[test]
     fn auto_all_runs_everything() {
         let none = BTreeSet::new();
-        assert_eq!(decide(&ApprovalPolicy::AutoAll, &none, facts("run_command", false)), PolicyDecision::Run);
+        assert_eq!(
+            decide(&ApprovalPolicy::AutoAll, &none, facts("run_command", false)),
+            PolicyDecision::Run
+        );
     }
 
     #[test]
     fn session_approval_and_server_auto_approve_skip_the_question() {
         let session: BTreeSet<String> = ["write_file".to_owned()].into();
-        assert_eq!(decide(&ApprovalPolicy::Manual, &session, facts("write_file", false)), PolicyDecision::Run);
+        assert_eq!(
+            decide(
+                &ApprovalPolicy::Manual,
+                &session,
+                facts("write_file", false)
+            ),
+            PolicyDecision::Run
+        );
         let mcp = CallFacts {
             tool: "mcp__time__now",
             read_only: false,
             server_auto_approved: true,
         };
-        assert_eq!(decide(&ApprovalPolicy::Manual, &BTreeSet::new(), mcp), PolicyDecision::Run);
+        assert_eq!(
+            decide(&ApprovalPolicy::Manual, &BTreeSet::new(), mcp),
+            PolicyDecision::Run
+        );
     }
 
     #[test]

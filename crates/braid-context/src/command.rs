@@ -39,10 +39,17 @@ pub(crate) enum Command {
     DeleteBranch(BranchName, Reply<()>),
     ListBranches(Reply<BranchList>),
     Summary(Reply<ContextSummary>),
-    State { history: bool, reply: Reply<StateResponse> },
+    State {
+        history: bool,
+        reply: Reply<StateResponse>,
+    },
     Messages(MessageQuery, Reply<MessageList>),
     ExecutePlan(MessageId, Reply<SendMessageResponse>),
-    RefinePlan { plan: MessageId, feedback: String, reply: Reply<SendMessageResponse> },
+    RefinePlan {
+        plan: MessageId,
+        feedback: String,
+        reply: Reply<SendMessageResponse>,
+    },
     Shutdown(oneshot::Sender<()>),
 }
 
@@ -51,7 +58,10 @@ impl Command {
     pub fn is_read(&self) -> bool {
         matches!(
             self,
-            Command::ListBranches(_) | Command::Summary(_) | Command::State { .. } | Command::Messages(..)
+            Command::ListBranches(_)
+                | Command::Summary(_)
+                | Command::State { .. }
+                | Command::Messages(..)
         )
     }
 }

@@ -57,7 +57,12 @@ impl ContextData {
     /// The messages of a branch, in order.
     pub fn branch_messages(&self, name: &BranchName) -> Vec<&Message> {
         self.branch(name)
-            .map(|b| b.message_ids.iter().filter_map(|id| self.pool.get(id)).collect())
+            .map(|b| {
+                b.message_ids
+                    .iter()
+                    .filter_map(|id| self.pool.get(id))
+                    .collect()
+            })
             .unwrap_or_default()
     }
 
@@ -90,7 +95,8 @@ impl ContextData {
                 b.message_ids = r.message_ids.clone();
             }
         }
-        self.branches.retain(|b| !changes.deleted_branches.contains(&b.name));
+        self.branches
+            .retain(|b| !changes.deleted_branches.contains(&b.name));
         if let Some(title) = &changes.title {
             self.record.title = title.clone();
         }

@@ -51,9 +51,9 @@ impl EngineError {
     /// The category clients see.
     pub fn code(&self) -> ErrorCode {
         match self {
-            EngineError::ContextNotFound(_) | EngineError::BranchNotFound(_) | EngineError::NotFound(_) => {
-                ErrorCode::NotFound
-            }
+            EngineError::ContextNotFound(_)
+            | EngineError::BranchNotFound(_)
+            | EngineError::NotFound(_) => ErrorCode::NotFound,
             EngineError::Conflict(_) => ErrorCode::Conflict,
             EngineError::Request(_) | EngineError::Invalid(_) | EngineError::Pipeline(_) => {
                 ErrorCode::InvalidInput
@@ -61,7 +61,9 @@ impl EngineError {
             EngineError::Llm(e) => crate::turn::llm_error_code(e),
             EngineError::LlmNotConfigured => ErrorCode::LlmNotConfigured,
             EngineError::Store(braid_store::StoreError::ContextNotFound(_))
-            | EngineError::Store(braid_store::StoreError::BranchNotFound { .. }) => ErrorCode::NotFound,
+            | EngineError::Store(braid_store::StoreError::BranchNotFound { .. }) => {
+                ErrorCode::NotFound
+            }
             EngineError::Store(braid_store::StoreError::BranchExists { .. }) => ErrorCode::Conflict,
             EngineError::Store(_) => ErrorCode::StorageFailed,
             EngineError::Transition(_) | EngineError::Stopped => ErrorCode::Internal,

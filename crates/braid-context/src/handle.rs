@@ -22,7 +22,11 @@ pub struct ContextHandle {
 
 impl ContextHandle {
     pub(crate) fn new(id: ContextId, commands: mpsc::Sender<Command>, events: EventBus) -> Self {
-        Self { id, commands, events }
+        Self {
+            id,
+            commands,
+            events,
+        }
     }
 
     /// The context's id.
@@ -37,13 +41,19 @@ impl ContextHandle {
 
     async fn ask<T>(&self, make: impl FnOnce(Reply<T>) -> Command) -> Result<T, EngineError> {
         let (reply, answer) = oneshot::channel();
-        self.commands.send(make(reply)).await.map_err(|_| EngineError::Stopped)?;
+        self.commands
+            .send(make(reply))
+            .await
+            .map_err(|_| EngineError::Stopped)?;
         answer.await.map_err(|_| EngineError::Stopped)?
     }
 
     /// Adds a message. Answers at once with its id; `queued` when it waits behind a running
     /// turn. Progress arrives as events.
-    pub async fn send_message(&self, request: SendMessageRequest) -> Result<SendMessageResponse, EngineError> {
+    pub async fn send_message(
+        &self,
+        request: SendMessageRequest,
+    ) -> Result<SendMessageResponse, EngineError> {
         self.ask(|r| Command::Send(request, r)).await
     }
 
@@ -63,10 +73,17 @@ impl ContextHandle {
     }
 
     /// Answers a `question` message; the loop resumes with the answer.
-    pub async fn answer_question(&self, question: MessageId, value: String) -> Result<SendMessageResponse, EngineError> {
+    pub async fn answer_question(
+        &self,
+        question: MessageId,
+        value: String,
+    ) -> Result<SendMessageResponse, EngineError> {
         self.send_message(SendMessageRequest {
             payload: braid_protocol::MessagePayload::QuestionAnswer(
-                braid_protocol::payload::QuestionAnswerPayload { question_id: question, value },
+                braid_protocol::payload::QuestionAnswerPayload {
+                    question_id: question,
+                    value,
+                },
             ),
             client_metadata: None,
         })
@@ -79,12 +96,18 @@ impl ContextHandle {
     }
 
     /// Changes the title and/or the configuration.
-    pub async fn update(&self, request: UpdateContextRequest) -> Result<ContextSummary, EngineError> {
+    pub async fn update(
+        &self,
+        request: UpdateContextRequest,
+    ) -> Result<ContextSummary, EngineError> {
         self.ask(|r| Command::Update(request, r)).await
     }
 
     /// Creates a branch, from any message of any branch.
-    pub async fn create_branch(&self, request: CreateBranchRequest) -> Result<BranchInfo, EngineError> {
+    pub async fn create_branch(
+        &self,
+        request: CreateBranchRequest,
+    ) -> Result<BranchInfo, EngineError> {
         self.ask(|r| Command::CreateBranch(request, r)).await
     }
 
@@ -124,8 +147,17 @@ impl ContextHandle {
     }
 
     /// Asks the agent to refine a plan with the person's feedback.
-    pub async fn refine_plan(&self, plan: MessageId, feedback: String) -> Result<SendMessageResponse, EngineError> {
-        self.ask(|reply| Command::RefinePlan { plan, feedback, reply }).await
+    pub async fn refine_plan(
+        &self,
+        plan: MessageId,
+        feedback: String,
+    ) -> Result<SendMessageResponse, EngineError> {
+        self.ask(|reply| Command::RefinePlan {
+            plan,
+            feedback,
+            reply,
+        })
+        .await
     }
 
     /// Events from now on. A receiver that falls more than [`crate::events::LIVE_BUFFER`]

@@ -60,18 +60,18 @@ pub fn build_system_prompt(inputs: &PromptInputs<'_>) -> String {
         Some(root) => {
             out.push_str("The workspace is `");
             out.push_str(root);
-            out.push_str(
-                "`. Give file paths relative to it; paths outside it are refused.\n",
-            );
+            out.push_str("`. Give file paths relative to it; paths outside it are refused.\n");
         }
-        None => out.push_str("No workspace is configured: file and codebase tools are unavailable.\n"),
+        None => {
+            out.push_str("No workspace is configured: file and codebase tools are unavailable.\n")
+        }
     }
     if !inputs.tools.is_empty() {
         out.push_str("\n## Tools\n");
         for tool in inputs.tools {
             out.push_str("- `");
             out.push_str(&tool.name);
-            out.push_str("`");
+            out.push('`');
             if tool.read_only {
                 out.push_str(" (read-only)");
             }

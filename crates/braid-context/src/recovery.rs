@@ -2,7 +2,9 @@
 //! operation moves to a safe state, what was interrupted is recorded, and a partial answer is
 //! kept as `incomplete`.
 
-use braid_protocol::{ContextState, Message, MessageKind, MessageStatus, Role, SystemControlMessage};
+use braid_protocol::{
+    ContextState, Message, MessageKind, MessageStatus, Role, SystemControlMessage,
+};
 use braid_store::ContextChanges;
 use chrono::Utc;
 
@@ -14,7 +16,10 @@ impl Actor {
         let interrupted = self.state.kind();
         let mut changes = ContextChanges::new();
         for m in self.data.pool.values() {
-            if matches!(m.status, MessageStatus::Streaming | MessageStatus::Processing | MessageStatus::Pending) {
+            if matches!(
+                m.status,
+                MessageStatus::Streaming | MessageStatus::Processing | MessageStatus::Pending
+            ) {
                 let mut m = m.clone();
                 m.status = MessageStatus::Incomplete;
                 m.updated_at = Utc::now();

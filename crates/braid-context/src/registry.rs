@@ -46,7 +46,10 @@ impl ContextRegistry {
     }
 
     /// Creates and starts a context.
-    pub async fn create(&self, request: CreateContextRequest) -> Result<ContextHandle, EngineError> {
+    pub async fn create(
+        &self,
+        request: CreateContextRequest,
+    ) -> Result<ContextHandle, EngineError> {
         request.config.validate()?;
         let record = ContextRecord::new(request.title.unwrap_or_default(), request.config);
         self.services.store.create_context(&record).await?;
@@ -98,7 +101,11 @@ impl ContextRegistry {
                 out.push(summary);
                 continue;
             }
-            let count = self.services.store.count_messages(record.id, &record.active_branch).await?;
+            let count = self
+                .services
+                .store
+                .count_messages(record.id, &record.active_branch)
+                .await?;
             let branches = self.services.store.list_branches(record.id).await?;
             out.push(ContextSummary {
                 id: record.id,
@@ -164,7 +171,13 @@ impl ContextRegistry {
 
     /// Stops every live context (graceful shutdown).
     pub async fn shutdown(&self) {
-        let all: Vec<ContextHandle> = self.live.lock().await.drain().map(|(_, l)| l.handle).collect();
+        let all: Vec<ContextHandle> = self
+            .live
+            .lock()
+            .await
+            .drain()
+            .map(|(_, l)| l.handle)
+            .collect();
         for h in all {
             h.shutdown().await;
         }

@@ -50,7 +50,13 @@ pub(crate) struct OpenCall {
 
 impl OpenCall {
     /// The result message answering this call.
-    pub fn result_message(&self, outcome: ToolOutcome, duration_ms: u64, started: DateTime<Utc>, completed: DateTime<Utc>) -> Message {
+    pub fn result_message(
+        &self,
+        outcome: ToolOutcome,
+        duration_ms: u64,
+        started: DateTime<Utc>,
+        completed: DateTime<Utc>,
+    ) -> Message {
         let kind = match &self.mcp {
             Some((server, tool)) => MessageKind::McpToolResult(McpToolResultMessage {
                 server_name: server.clone(),
@@ -87,7 +93,8 @@ impl OpenCall {
         let now = Utc::now();
         self.result_message(
             ToolOutcome::Error {
-                error: ErrorDetail::new(reason, Recoverability::Recoverable).with_code("not_executed"),
+                error: ErrorDetail::new(reason, Recoverability::Recoverable)
+                    .with_code("not_executed"),
             },
             0,
             now,
@@ -188,7 +195,10 @@ impl Actor {
             return Ok(RoundOutcome::Continue);
         }
         let config = self.data.record.config.clone();
-        let limit = max_depth(&config.approval_policy, self.services.settings.max_loop_depth);
+        let limit = max_depth(
+            &config.approval_policy,
+            self.services.settings.max_loop_depth,
+        );
         if self.progress.depth >= limit {
             self.stop_loop(
                 LoopStopReason::DepthLimit,
@@ -208,13 +218,20 @@ impl Actor {
         })
         .await?;
         let mut cycle = None;
-        for c in open.iter().filter(|c| c.approval == ApprovalStatus::Pending) {
+        for c in open
+            .iter()
+            .filter(|c| c.approval == ApprovalStatus::Pending)
+        {
             if self.progress.cycles.record(&c.name, &c.arguments) {
                 cycle = Some(c.name.clone());
             }
         }
         if let Some(tool) = cycle {
-            self.close_round(&open, "not executed: the same call was repeated; the loop stopped").await?;
+            self.close_round(
+                &open,
+                "not executed: the same call was repeated; the loop stopped",
+            )
+            .await?;
             self.stop_loop(
                 LoopStopReason::CycleDetected,
                 format!("Stopped: the model repeated the same `{tool}` call. Resume (or send a message) to continue."),
@@ -223,7 +240,10 @@ impl Actor {
             return Ok(RoundOutcome::Rested);
         }
         let mut decisions = Vec::new();
-        for c in open.iter().filter(|c| c.approval == ApprovalStatus::Pending) {
+        for c in open
+            .iter()
+            .filter(|c| c.approval == ApprovalStatus::Pending)
+        {
             let read_only = self
                 .services
                 .tools
@@ -235,11 +255,14 @@ impl Actor {
                 read_only,
                 server_auto_approved: false,
             };
-            let approved: std::collections::BTreeSet<String> = config.approved_tools.iter().cloned().collect();
+            let approved: std::collections::BTreeSet<String> =
+                config.approved_tools.iter().cloned().collect();
             // Calls that cannot run (unknown tool, unusable arguments) need nobody's approval:
             // they get an error result.
-            let runnable = self.services.tools.get(&c.name).is_some() && c.invalid_arguments.is_none();
-            if !runnable || decide(&config.approval_policy, &approved, facts) == PolicyDecision::Run {
+            let runnable =
+                self.services.tools.get(&c.name).is_some() && c.invalid_arguments.is_none();
+            if !runnable || decide(&config.approval_policy, &approved, facts) == PolicyDecision::Run
+            {
                 decisions.push((c.message_id, c.index, ApprovalStatus::Approved));
             }
         }
@@ -272,7 +295,10 @@ impl Actor {
     }
 
     /// Records a person's decisions. Answers whether every open call is now decided.
-    pub(crate) async fn record_decisions(&mut self, request: ApprovalRequest) -> Result<bool, EngineError> {
+    pub(crate) async fn record_decisions(
+        &mut self,
+        request: ApprovalRequest,
+    ) -> Result<bool, EngineError> {
         if !matches!(self.state, ContextState::AwaitingToolApproval { .. }) {
             return Err(EngineError::Conflict(format!(
                 "no call is waiting for approval (the context is {})",
@@ -284,8 +310,14 @@ impl Actor {
         let mut config = self.data.record.config.clone();
         let mut reasons = Vec::new();
         for d in &request.decisions {
-            let Some(call) = open.iter().find(|c| c.id == d.call_id && c.approval == ApprovalStatus::Pending) else {
-                return Err(EngineError::Conflict(format!("call `{}` is not waiting for approval", d.call_id)));
+            let Some(call) = open
+                .iter()
+                .find(|c| c.id == d.call_id && c.approval == ApprovalStatus::Pending)
+            else {
+                return Err(EngineError::Conflict(format!(
+                    "call `{}` is not waiting for approval",
+                    d.call_id
+                )));
             };
             let status = match d.decision {
                 Decision::Approve => ApprovalStatus::Approved,
@@ -371,7 +403,9 @@ impl Actor {
                     results.push(m);
                 }
                 (_, Some(reason)) => {
-                    results.push(c.not_run(&format!("the arguments were not a JSON object: {reason}")));
+                    results.push(
+                        c.not_run(&format!("the arguments were not a JSON object: {reason}")),
+                    );
                 }
                 _ => to_run.push(c),
             }
@@ -383,7 +417,8 @@ impl Actor {
                 .get(&c.name)
                 .is_some_and(|t| t.spec().is_read_only())
         });
-        let timeout = Duration::from_secs(u64::from(self.data.record.config.tool_timeout_secs.max(1)));
+        let timeout =
+            Duration::from_secs(u64::from(self.data.record.config.tool_timeout_secs.max(1)));
         let deadline = Instant::now() + timeout;
         let mut stop: Option<LoopStopReason> = None;
         let mut ran: Vec<Ran> = Vec::new();
@@ -415,7 +450,10 @@ impl Actor {
                     attempt: 1,
                 })
                 .await?;
-                match self.run_while_busy(self.run_call(c.clone()), deadline).await {
+                match self
+                    .run_while_busy(self.run_call(c.clone()), deadline)
+                    .await
+                {
                     Some(done) => ran.push(done),
                     None => {
                         stop = Some(LoopStopReason::Timeout);
@@ -432,8 +470,17 @@ impl Actor {
         for r in ran {
             let outcome = braid_tools::tool::to_outcome(&r.result);
             let ms = r.elapsed.as_millis() as u64;
-            results.push(r.call.result_message(outcome, ms, r.started, r.started + chrono::Duration::milliseconds(ms as i64)));
-            if let Ok(ToolOutput { message: Some(kind), .. }) = r.result {
+            results.push(r.call.result_message(
+                outcome,
+                ms,
+                r.started,
+                r.started + chrono::Duration::milliseconds(ms as i64),
+            ));
+            if let Ok(ToolOutput {
+                message: Some(kind),
+                ..
+            }) = r.result
+            {
                 let mut m = Message::new(Role::Assistant, kind);
                 if let Some(turn) = r.call.turn {
                     m.set_turn_id(turn);
@@ -445,7 +492,10 @@ impl Actor {
             // Calls that did not finish within the iteration's time get an error result, so the
             // history stays consistent.
             for c in to_run.iter().filter(|c| !ran_ids.contains(&c.id)) {
-                results.push(c.not_run(&format!("timed out: the round took longer than {} s", timeout.as_secs())));
+                results.push(c.not_run(&format!(
+                    "timed out: the round took longer than {} s",
+                    timeout.as_secs()
+                )));
             }
         }
         self.progress.tools_executed += ran_ids.len() as u32;
@@ -472,7 +522,8 @@ impl Actor {
         for m in &produced {
             match &m.kind {
                 MessageKind::Question(_) => {
-                    self.rest(ContextState::AwaitingUserAnswer { question_id: m.id }).await;
+                    self.rest(ContextState::AwaitingUserAnswer { question_id: m.id })
+                        .await;
                     return Ok(RoundOutcome::Rested);
                 }
                 MessageKind::Plan(_) => {
@@ -490,7 +541,11 @@ impl Actor {
         open.iter()
             .filter_map(|c| {
                 let m = self.data.pool.get(&c.message_id)?;
-                let reason = m.metadata.get("decision_reasons")?.get(c.id.as_str())?.as_str()?;
+                let reason = m
+                    .metadata
+                    .get("decision_reasons")?
+                    .get(c.id.as_str())?
+                    .as_str()?;
                 Some((c.id.clone(), reason.to_owned()))
             })
             .collect()
@@ -500,7 +555,10 @@ impl Actor {
     fn run_call(&self, call: OpenCall) -> impl std::future::Future<Output = Ran> + Send + 'static {
         let tools = self.services.tools.clone();
         let config = &self.data.record.config;
-        let workspace = config.workspace.as_deref().and_then(|w| braid_tools::Workspace::new(w).ok());
+        let workspace = config
+            .workspace
+            .as_deref()
+            .and_then(|w| braid_tools::Workspace::new(w).ok());
         let mut ctx = ToolContext::new(workspace, config.agent_role);
         // A running tool is not cancelled by an interrupt (it finishes); only by shutdown.
         ctx.cancel = tokio_util::sync::CancellationToken::new();
@@ -508,7 +566,9 @@ impl Actor {
         async move {
             let started = Utc::now();
             let clock = Instant::now();
-            let result = tools.execute(&call.name, call.arguments.clone(), &ctx, mode).await;
+            let result = tools
+                .execute(&call.name, call.arguments.clone(), &ctx, mode)
+                .await;
             Ran {
                 call,
                 result,
@@ -519,7 +579,11 @@ impl Actor {
     }
 
     /// Awaits `work` while answering commands; `None` when the deadline passed first.
-    async fn run_while_busy<T>(&mut self, work: impl std::future::Future<Output = T>, deadline: Instant) -> Option<T> {
+    async fn run_while_busy<T>(
+        &mut self,
+        work: impl std::future::Future<Output = T>,
+        deadline: Instant,
+    ) -> Option<T> {
         let work = tokio::time::timeout_at(deadline.into(), work);
         tokio::pin!(work);
         loop {
@@ -568,7 +632,11 @@ impl Actor {
     }
 
     /// Pauses the loop and tells the person why, with a `loop_stopped` notice.
-    pub(crate) async fn stop_loop(&mut self, reason: LoopStopReason, detail: String) -> Result<(), EngineError> {
+    pub(crate) async fn stop_loop(
+        &mut self,
+        reason: LoopStopReason,
+        detail: String,
+    ) -> Result<(), EngineError> {
         tracing::info!(context = %self.id, reason = %reason, depth = self.progress.depth, "tool loop stopped");
         let notice = Message::new(
             Role::Assistant,
@@ -586,7 +654,8 @@ impl Actor {
         })
         .await?;
         let branch = self.data.record.active_branch.clone();
-        self.commit(ContextChanges::new().add_message(&branch, notice.clone())).await?;
+        self.commit(ContextChanges::new().add_message(&branch, notice.clone()))
+            .await?;
         self.emit_created(&notice).await;
         Ok(())
     }

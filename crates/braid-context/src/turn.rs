@@ -6,10 +6,10 @@ use braid_protocol::payload::FileReferencePayload;
 use braid_protocol::validate::normalize_file_path;
 use braid_protocol::{
     ContentDelta, ContentFinal, ContextEvent, ContextState, ErrorCode, FileReferenceMessage,
-    FileResolution, ImageMessage, LoopStopReason, McpToolRequestMessage, Message,
-    MessageId, MessageKind, MessagePayload, MessageStatus, MessageUpdate, Metadata, Mode,
-    QuestionAnswer, Role, SendMessageRequest, SystemControlMessage, TextMessage, TextPart,
-    ToolCall, ToolCallId, ToolOutcome, ToolRequestMessage, TurnId, Validate,
+    FileResolution, ImageMessage, LoopStopReason, McpToolRequestMessage, Message, MessageId,
+    MessageKind, MessagePayload, MessageStatus, MessageUpdate, Metadata, Mode, QuestionAnswer,
+    Role, SendMessageRequest, SystemControlMessage, TextMessage, TextPart, ToolCall, ToolCallId,
+    ToolOutcome, ToolRequestMessage, TurnId, Validate,
 };
 use braid_store::ContextChanges;
 use braid_tools::ToolOrigin;
@@ -50,7 +50,9 @@ pub(crate) enum NextStep {
 pub fn llm_error_code(e: &LlmError) -> ErrorCode {
     match e {
         LlmError::Connect { .. } | LlmError::Malformed { .. } => ErrorCode::LlmUnavailable,
-        LlmError::Http { status, .. } if *status >= 500 || *status == 429 => ErrorCode::LlmUnavailable,
+        LlmError::Http { status, .. } if *status >= 500 || *status == 429 => {
+            ErrorCode::LlmUnavailable
+        }
         LlmError::Http { .. } | LlmError::Provider { .. } => ErrorCode::LlmRejected,
         LlmError::StreamCut { .. } | LlmError::Interrupted { .. } => ErrorCode::StreamInterrupted,
         LlmError::Timeout { .. } => ErrorCode::Timeout,
@@ -61,7 +63,10 @@ pub fn llm_error_code(e: &LlmError) -> ErrorCode {
 impl Actor {
     /// Turns a request into the messages it adds (ids are given out now, so the answer can name
     /// them even when the send waits in the queue).
-    pub(crate) fn accept_send(&self, request: SendMessageRequest) -> Result<QueuedSend, EngineError> {
+    pub(crate) fn accept_send(
+        &self,
+        request: SendMessageRequest,
+    ) -> Result<QueuedSend, EngineError> {
         request.validate()?;
         let mut messages = Vec::new();
         let mut updates = Vec::new();
@@ -98,7 +103,10 @@ impl Actor {
                 };
                 let outcome = match (r.output, r.error) {
                     (_, Some(message)) => ToolOutcome::Error {
-                        error: braid_protocol::ErrorDetail::new(message, braid_protocol::Recoverability::Recoverable),
+                        error: braid_protocol::ErrorDetail::new(
+                            message,
+                            braid_protocol::Recoverability::Recoverable,
+                        ),
                     },
                     (output, None) => ToolOutcome::Success {
                         output: output.unwrap_or(Value::Null),
@@ -120,21 +128,30 @@ impl Actor {
             }
         }
         if let (Some(client), Some(last)) = (request.client_metadata, messages.last_mut()) {
-            last.metadata.insert("client".to_owned(), Value::Object(client));
+            last.metadata
+                .insert("client".to_owned(), Value::Object(client));
         }
         Ok(QueuedSend { messages, updates })
     }
 
     /// The question with its answer recorded, and the user message that carries the answer.
-    fn answer(&self, question_id: MessageId, value: &str) -> Result<(Message, Message), EngineError> {
+    fn answer(
+        &self,
+        question_id: MessageId,
+        value: &str,
+    ) -> Result<(Message, Message), EngineError> {
         let Some(message) = self.data.pool.get(&question_id) else {
             return Err(EngineError::NotFound(format!("no message {question_id}")));
         };
         let MessageKind::Question(q) = &message.kind else {
-            return Err(EngineError::Conflict(format!("message {question_id} is not a question")));
+            return Err(EngineError::Conflict(format!(
+                "message {question_id} is not a question"
+            )));
         };
         if q.answer.is_some() {
-            return Err(EngineError::Conflict(format!("question {question_id} is already answered")));
+            return Err(EngineError::Conflict(format!(
+                "question {question_id} is already answered"
+            )));
         }
         let Some(option) = q.option(value) else {
             let values: Vec<&str> = q.options.iter().map(|o| o.value.as_str()).collect();
@@ -154,9 +171,10 @@ impl Actor {
         answered.kind = MessageKind::Question(q);
         answered.updated_at = now;
         let mut reply = Message::user_text(label);
-        reply
-            .metadata
-            .insert("answer_to".to_owned(), json!({"question_id": question_id, "value": value}));
+        reply.metadata.insert(
+            "answer_to".to_owned(),
+            json!({"question_id": question_id, "value": value}),
+        );
         Ok((answered, reply))
     }
 
@@ -166,7 +184,10 @@ impl Actor {
         self.interrupt = CancellationToken::new();
         self.progress.reset();
         let mut messages = send.messages;
-        if let Err(e) = self.close_open_calls("not executed: the person sent a new message instead").await {
+        if let Err(e) = self
+            .close_open_calls("not executed: the person sent a new message instead")
+            .await
+        {
             self.fail(e, true).await;
             return;
         }
@@ -175,7 +196,9 @@ impl Actor {
             // creation order.
             messages.push(Message::new(
                 Role::User,
-                MessageKind::SystemControl(SystemControlMessage::FailureResolved { error: error.clone() }),
+                MessageKind::SystemControl(SystemControlMessage::FailureResolved {
+                    error: error.clone(),
+                }),
             ));
         }
         match self.run_pipeline(messages, send.updates).await {
@@ -237,13 +260,17 @@ impl Actor {
                 .iter()
                 .map(|(name, d)| {
                     (
-                        serde_json::to_value(name).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default(),
+                        serde_json::to_value(name)
+                            .ok()
+                            .and_then(|v| v.as_str().map(str::to_owned))
+                            .unwrap_or_default(),
                         json!(d.as_secs_f64() * 1000.0),
                     )
                 })
                 .collect();
             if let Some(last) = draft.messages.last_mut() {
-                last.metadata.insert("pipeline_ms".to_owned(), Value::Object(timings));
+                last.metadata
+                    .insert("pipeline_ms".to_owned(), Value::Object(timings));
             }
             let branch = self.data.record.active_branch.clone();
             let mut changes = ContextChanges::new();
@@ -304,7 +331,9 @@ impl Actor {
                     return self.rest(ContextState::Idle).await;
                 }
                 Ok(ModelOutcome::Question(question_id)) => {
-                    return self.rest(ContextState::AwaitingUserAnswer { question_id }).await;
+                    return self
+                        .rest(ContextState::AwaitingUserAnswer { question_id })
+                        .await;
                 }
                 Ok(ModelOutcome::ToolCalls) => match self.tool_round().await {
                     Ok(RoundOutcome::Continue) => continue,
@@ -312,7 +341,8 @@ impl Actor {
                     Err(e) => return self.fail(e, true).await,
                 },
                 Err(e) => {
-                    let recoverable = !matches!(&e, EngineError::Llm(LlmError::InvalidRequest { .. }));
+                    let recoverable =
+                        !matches!(&e, EngineError::Llm(LlmError::InvalidRequest { .. }));
                     return self.fail(e, recoverable).await;
                 }
             }
@@ -328,11 +358,15 @@ impl Actor {
     }
 
     /// Asks the model and streams its answer into the context.
-    pub(crate) async fn call_model(&mut self, request: LlmRequest) -> Result<ModelOutcome, EngineError> {
+    pub(crate) async fn call_model(
+        &mut self,
+        request: LlmRequest,
+    ) -> Result<ModelOutcome, EngineError> {
         let Some(llm) = self.services.llm.clone() else {
             return Err(EngineError::LlmNotConfigured);
         };
-        self.transition(ContextState::ConnectingToLlm { attempt: 1 }).await?;
+        self.transition(ContextState::ConnectingToLlm { attempt: 1 })
+            .await?;
         let mut stream = llm.stream(&request).await;
         self.transition(ContextState::AwaitingLlmFirstChunk).await?;
 
@@ -372,17 +406,20 @@ impl Actor {
         drop(stream);
 
         if interrupted {
-            self.end_stream(&mut answer, MessageStatus::Incomplete).await?;
+            self.end_stream(&mut answer, MessageStatus::Incomplete)
+                .await?;
             return Ok(ModelOutcome::Interrupted);
         }
         match outcome {
             Some(Ok(())) => {}
             Some(Err(e)) => {
-                self.end_stream(&mut answer, MessageStatus::Incomplete).await?;
+                self.end_stream(&mut answer, MessageStatus::Incomplete)
+                    .await?;
                 return Err(e.into());
             }
             None => {
-                self.end_stream(&mut answer, MessageStatus::Incomplete).await?;
+                self.end_stream(&mut answer, MessageStatus::Incomplete)
+                    .await?;
                 return Err(LlmError::StreamCut {
                     detail: "the stream ended without a finish".to_owned(),
                 }
@@ -394,7 +431,12 @@ impl Actor {
     }
 
     /// Folds one stream event into the answer, emitting deltas and state as it goes.
-    async fn take_event(&mut self, answer: &mut StreamedAnswer, event: LlmEvent, turn: TurnId) -> Result<(), EngineError> {
+    async fn take_event(
+        &mut self,
+        answer: &mut StreamedAnswer,
+        event: LlmEvent,
+        turn: TurnId,
+    ) -> Result<(), EngineError> {
         match event {
             LlmEvent::TextDelta { text } if !text.is_empty() => {
                 self.ensure_message(answer, turn).await?;
@@ -422,7 +464,10 @@ impl Actor {
                         }))
                         .await;
                 }
-                if answer.chunks % self.services.settings.save_stream_every.max(1) == 0 {
+                if answer
+                    .chunks
+                    .is_multiple_of(self.services.settings.save_stream_every.max(1))
+                {
                     self.save_partial(answer).await;
                 }
             }
@@ -451,11 +496,18 @@ impl Actor {
                 })
                 .await?;
             }
-            LlmEvent::ToolCallCompleted { id, name, arguments, .. } => {
+            LlmEvent::ToolCallCompleted {
+                id,
+                name,
+                arguments,
+                ..
+            } => {
                 answer.calls.push((id, name, arguments));
             }
             LlmEvent::Usage(u) => {
-                answer.usage = Some(json!({"prompt_tokens": u.prompt_tokens, "completion_tokens": u.completion_tokens}));
+                answer.usage = Some(
+                    json!({"prompt_tokens": u.prompt_tokens, "completion_tokens": u.completion_tokens}),
+                );
             }
             LlmEvent::Finish { reason } => {
                 answer.finish = serde_json::to_value(reason).ok();
@@ -466,15 +518,23 @@ impl Actor {
     }
 
     /// Creates (and stores) the streamed assistant message on the first text.
-    async fn ensure_message(&mut self, answer: &mut StreamedAnswer, turn: TurnId) -> Result<(), EngineError> {
+    async fn ensure_message(
+        &mut self,
+        answer: &mut StreamedAnswer,
+        turn: TurnId,
+    ) -> Result<(), EngineError> {
         if answer.message.is_some() {
             return Ok(());
         }
-        let mut m = Message::new(Role::Assistant, MessageKind::Text(TextMessage { parts: Vec::new() }))
-            .with_status(MessageStatus::Streaming);
+        let mut m = Message::new(
+            Role::Assistant,
+            MessageKind::Text(TextMessage { parts: Vec::new() }),
+        )
+        .with_status(MessageStatus::Streaming);
         m.set_turn_id(turn);
         let branch = self.data.record.active_branch.clone();
-        self.commit(ContextChanges::new().add_message(&branch, m.clone())).await?;
+        self.commit(ContextChanges::new().add_message(&branch, m.clone()))
+            .await?;
         self.emit_created(&m).await;
         answer.message = Some(m);
         Ok(())
@@ -493,7 +553,11 @@ impl Actor {
     }
 
     /// Ends a stream that did not finish: keeps what arrived with `status`.
-    async fn end_stream(&mut self, answer: &mut StreamedAnswer, status: MessageStatus) -> Result<(), EngineError> {
+    async fn end_stream(
+        &mut self,
+        answer: &mut StreamedAnswer,
+        status: MessageStatus,
+    ) -> Result<(), EngineError> {
         let Some(mut m) = answer.message.take() else {
             return Ok(());
         };
@@ -504,12 +568,17 @@ impl Actor {
         {
             m.kind = MessageKind::Text(TextMessage::plain(""));
         }
-        self.commit(ContextChanges::new().update_message(m.clone())).await?;
-        self.finish_events(&m, answer.sequence, MessageUpdate::StatusChanged {
-            message_id: m.id,
-            kind: m.kind_name(),
-            status,
-        })
+        self.commit(ContextChanges::new().update_message(m.clone()))
+            .await?;
+        self.finish_events(
+            &m,
+            answer.sequence,
+            MessageUpdate::StatusChanged {
+                message_id: m.id,
+                kind: m.kind_name(),
+                status,
+            },
+        )
         .await;
         Ok(())
     }
@@ -532,7 +601,11 @@ impl Actor {
 
     /// Stores a finished answer: its text (or the plan or question it holds) and its tool calls
     /// as requests.
-    async fn finish_answer(&mut self, mut answer: StreamedAnswer, turn: TurnId) -> Result<ModelOutcome, EngineError> {
+    async fn finish_answer(
+        &mut self,
+        mut answer: StreamedAnswer,
+        turn: TurnId,
+    ) -> Result<ModelOutcome, EngineError> {
         let mut changes = ContextChanges::new();
         let branch = self.data.record.active_branch.clone();
         let mut question = None;
@@ -571,10 +644,14 @@ impl Actor {
         }
         self.commit(changes).await?;
         if let Some(m) = &final_text {
-            self.finish_events(m, answer.sequence, MessageUpdate::Completed {
-                message_id: m.id,
-                kind: m.kind_name(),
-            })
+            self.finish_events(
+                m,
+                answer.sequence,
+                MessageUpdate::Completed {
+                    message_id: m.id,
+                    kind: m.kind_name(),
+                },
+            )
             .await;
         }
         for r in &requests {
@@ -609,7 +686,11 @@ impl Actor {
                     json!({})
                 }
             };
-            let origin = self.services.tools.get(&name).map(|t| t.spec().origin.clone());
+            let origin = self
+                .services
+                .tools
+                .get(&name)
+                .map(|t| t.spec().origin.clone());
             match origin {
                 Some(ToolOrigin::Mcp { server }) => {
                     let prefix = format!("mcp__{server}__");
@@ -633,10 +714,14 @@ impl Actor {
             }
         }
         if !builtin.is_empty() {
-            let mut m = Message::new(Role::Assistant, MessageKind::ToolRequest(ToolRequestMessage { calls: builtin }));
+            let mut m = Message::new(
+                Role::Assistant,
+                MessageKind::ToolRequest(ToolRequestMessage { calls: builtin }),
+            );
             m.set_turn_id(turn);
             if !invalid.is_empty() {
-                m.metadata.insert("invalid_arguments".to_owned(), Value::Object(invalid));
+                m.metadata
+                    .insert("invalid_arguments".to_owned(), Value::Object(invalid));
             }
             out.insert(0, m);
         }
@@ -664,7 +749,10 @@ impl Actor {
     /// Whether `resume` can do anything now.
     pub(crate) fn check_resumable(&self) -> Result<(), EngineError> {
         match &self.state {
-            ContextState::Paused { .. } | ContextState::Failed { recoverable: true, .. } => Ok(()),
+            ContextState::Paused { .. }
+            | ContextState::Failed {
+                recoverable: true, ..
+            } => Ok(()),
             ContextState::Idle if self.next_step() != NextStep::Nothing => Ok(()),
             other => Err(EngineError::Conflict(format!(
                 "nothing to resume in state `{}`",
@@ -692,14 +780,21 @@ impl Actor {
     /// is nothing to stop.
     pub(crate) async fn interrupt_while_resting(&mut self) -> Result<(), EngineError> {
         if matches!(self.state, ContextState::AwaitingToolApproval { .. }) {
-            self.stop_loop(LoopStopReason::Interrupted, "Interrupted while waiting for approval; resume to continue.".to_owned())
-                .await?;
+            self.stop_loop(
+                LoopStopReason::Interrupted,
+                "Interrupted while waiting for approval; resume to continue.".to_owned(),
+            )
+            .await?;
         }
         Ok(())
     }
 
     /// Builds the send that executes (switching to act mode) or refines a plan.
-    pub(crate) async fn plan_send(&mut self, plan: MessageId, feedback: Option<String>) -> Result<QueuedSend, EngineError> {
+    pub(crate) async fn plan_send(
+        &mut self,
+        plan: MessageId,
+        feedback: Option<String>,
+    ) -> Result<QueuedSend, EngineError> {
         let Some(MessageKind::Plan(p)) = self.data.pool.get(&plan).map(|m| m.kind.clone()) else {
             return Err(EngineError::NotFound(format!("no plan message {plan}")));
         };

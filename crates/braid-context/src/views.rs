@@ -65,12 +65,22 @@ impl Actor {
     /// estimated at four characters of message JSON per token.
     fn token_budget(&self, active: &[&Message]) -> TokenBudget {
         let config = &self.data.record.config;
-        let model = if config.model.is_empty() { &self.services.settings.default_model } else { &config.model };
+        let model = if config.model.is_empty() {
+            &self.services.settings.default_model
+        } else {
+            &config.model
+        };
         let window = config
             .context_window
-            .or_else(|| self.services.llm.as_ref().map(|l| l.capabilities(model).context_window))
+            .or_else(|| {
+                self.services
+                    .llm
+                    .as_ref()
+                    .map(|l| l.capabilities(model).context_window)
+            })
             .unwrap_or(128_000);
-        let reserved = config.optimization.reserve_output_tokens + config.optimization.margin_tokens;
+        let reserved =
+            config.optimization.reserve_output_tokens + config.optimization.margin_tokens;
         let chars: usize = active
             .iter()
             .filter(|m| m.kind_name().is_sent_to_model())
@@ -83,7 +93,9 @@ impl Actor {
     }
 
     fn list_messages(&self, q: MessageQuery) -> Result<MessageList, EngineError> {
-        let branch = q.branch.unwrap_or_else(|| self.data.record.active_branch.clone());
+        let branch = q
+            .branch
+            .unwrap_or_else(|| self.data.record.active_branch.clone());
         if self.data.branch(&branch).is_none() {
             return Err(EngineError::BranchNotFound(branch));
         }
@@ -96,7 +108,9 @@ impl Actor {
         }
         if let Some(after) = q.after {
             let Some(at) = messages.iter().position(|m| m.id == after) else {
-                return Err(EngineError::NotFound(format!("message {after} is not in this listing")));
+                return Err(EngineError::NotFound(format!(
+                    "message {after} is not in this listing"
+                )));
             };
             messages.drain(..=at);
         }
@@ -104,7 +118,11 @@ impl Actor {
         let more = messages.len() > limit;
         messages.truncate(limit);
         Ok(MessageList {
-            next_after: if more { messages.last().map(|m| m.id) } else { None },
+            next_after: if more {
+                messages.last().map(|m| m.id)
+            } else {
+                None
+            },
             messages: messages.into_iter().cloned().collect(),
         })
     }
@@ -123,12 +141,22 @@ impl Actor {
     fn branch_list(&self) -> BranchList {
         BranchList {
             active: self.data.record.active_branch.clone(),
-            branches: self.data.branches.iter().map(|b| self.branch_info(b)).collect(),
+            branches: self
+                .data
+                .branches
+                .iter()
+                .map(|b| self.branch_info(b))
+                .collect(),
         }
     }
 
     /// A notice appended to the active branch in the same change set.
-    fn notice(&self, changes: &mut ContextChanges, branch: &BranchName, control: SystemControlMessage) -> Message {
+    fn notice(
+        &self,
+        changes: &mut ContextChanges,
+        branch: &BranchName,
+        control: SystemControlMessage,
+    ) -> Message {
         let m = Message::new(Role::User, MessageKind::SystemControl(control));
         changes.push_message(branch, m.clone());
         m
@@ -142,17 +170,24 @@ impl Actor {
         }
         let from = config.mode;
         config.mode = mode;
-        self.apply_config(config, None, Some((from, mode))).await.map(|_| ())
+        self.apply_config(config, None, Some((from, mode)))
+            .await
+            .map(|_| ())
     }
 
     /// Changes the title and/or the configuration (a JSON merge patch).
-    pub(crate) async fn update(&mut self, request: UpdateContextRequest) -> Result<ContextSummary, EngineError> {
+    pub(crate) async fn update(
+        &mut self,
+        request: UpdateContextRequest,
+    ) -> Result<ContextSummary, EngineError> {
         let config = match &request.config {
             Some(patch) => self.data.record.config.merge_patch(patch)?,
             None => self.data.record.config.clone(),
         };
-        let mode_change = (config.mode != self.data.record.config.mode).then_some((self.data.record.config.mode, config.mode));
-        self.apply_config(config, request.title, mode_change).await?;
+        let mode_change = (config.mode != self.data.record.config.mode)
+            .then_some((self.data.record.config.mode, config.mode));
+        self.apply_config(config, request.title, mode_change)
+            .await?;
         Ok(self.summary())
     }
 
@@ -165,7 +200,13 @@ impl Actor {
         config.validate()?;
         let mut changes = ContextChanges::new();
         let branch = self.data.record.active_branch.clone();
-        let notice = mode_change.map(|(from, to)| self.notice(&mut changes, &branch, SystemControlMessage::ModeChange { from, to }));
+        let notice = mode_change.map(|(from, to)| {
+            self.notice(
+                &mut changes,
+                &branch,
+                SystemControlMessage::ModeChange { from, to },
+            )
+        });
         if config != self.data.record.config {
             changes.config = Some(config);
         }
@@ -180,19 +221,31 @@ impl Actor {
     }
 
     /// Creates a branch from any message of any branch.
-    pub(crate) async fn create_branch(&mut self, request: CreateBranchRequest) -> Result<BranchInfo, EngineError> {
+    pub(crate) async fn create_branch(
+        &mut self,
+        request: CreateBranchRequest,
+    ) -> Result<BranchInfo, EngineError> {
         let name = request.name;
         let text = name.as_str();
-        if text.trim().is_empty() || text.len() > 64 || text.chars().any(|c| c.is_control() || c == '/') {
-            return Err(EngineError::Request(braid_protocol::body::RequestError::schema(
-                "name",
-                "a branch name is 1 to 64 characters, without `/` or control characters",
-            )));
+        if text.trim().is_empty()
+            || text.len() > 64
+            || text.chars().any(|c| c.is_control() || c == '/')
+        {
+            return Err(EngineError::Request(
+                braid_protocol::body::RequestError::schema(
+                    "name",
+                    "a branch name is 1 to 64 characters, without `/` or control characters",
+                ),
+            ));
         }
         if self.data.branch(&name).is_some() {
-            return Err(EngineError::Conflict(format!("branch `{name}` already exists")));
+            return Err(EngineError::Conflict(format!(
+                "branch `{name}` already exists"
+            )));
         }
-        let from = request.from_branch.unwrap_or_else(|| self.data.record.active_branch.clone());
+        let from = request
+            .from_branch
+            .unwrap_or_else(|| self.data.record.active_branch.clone());
         let Some(parent) = self.data.branch(&from) else {
             return Err(EngineError::BranchNotFound(from));
         };
@@ -201,7 +254,9 @@ impl Actor {
             Some(at) => match parent.message_ids.iter().position(|id| *id == at) {
                 Some(i) => parent.message_ids[..=i].to_vec(),
                 None => {
-                    return Err(EngineError::NotFound(format!("message {at} is not on branch `{from}`")));
+                    return Err(EngineError::NotFound(format!(
+                        "message {at} is not on branch `{from}`"
+                    )));
                 }
             },
         };
@@ -228,7 +283,14 @@ impl Actor {
             return Ok(());
         }
         let mut changes = ContextChanges::new();
-        let notice = self.notice(&mut changes, &name, SystemControlMessage::BranchSwitch { from, to: name.clone() });
+        let notice = self.notice(
+            &mut changes,
+            &name,
+            SystemControlMessage::BranchSwitch {
+                from,
+                to: name.clone(),
+            },
+        );
         changes.active_branch = Some(name);
         self.commit(changes).await?;
         self.emit_created(&notice).await;

@@ -324,7 +324,12 @@ impl StateKind {
                 ExecutingTool,
                 Idle,
             ],
-            Failed => &[ProcessingUserMessage, EnhancingSystemPrompt, ToolAutoLoop, Idle],
+            Failed => &[
+                ProcessingUserMessage,
+                EnhancingSystemPrompt,
+                ToolAutoLoop,
+                Idle,
+            ],
         }
     }
 

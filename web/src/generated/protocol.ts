@@ -162,6 +162,11 @@ system_prompt?: string,
  */
 approval_policy: ApprovalPolicy, 
 /**
+ * Tools the person approved "for this session": they run without asking until this list is
+ * changed.
+ */
+approved_tools?: Array<string>, 
+/**
  * Limit for one iteration of the tool loop, in seconds.
  */
 tool_timeout_secs: number, 

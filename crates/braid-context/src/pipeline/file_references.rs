@@ -33,7 +33,11 @@ impl Processor for ResolveFileReferences {
         (total > 0).then_some(ContextState::ResolvingFileReferences { total })
     }
 
-    async fn process(&self, draft: &mut Draft, ctx: &PipelineContext) -> Result<ProcessResult, PipelineError> {
+    async fn process(
+        &self,
+        draft: &mut Draft,
+        ctx: &PipelineContext,
+    ) -> Result<ProcessResult, PipelineError> {
         for m in &mut draft.messages {
             let MessageKind::FileReference(reference) = &mut m.kind else {
                 continue;
@@ -41,14 +45,20 @@ impl Processor for ResolveFileReferences {
             let Some(workspace) = &ctx.workspace else {
                 return Err(PipelineError::FileReference {
                     path: reference.path.clone(),
-                    reason: "this context has no workspace: set `workspace` in its config".to_owned(),
+                    reason: "this context has no workspace: set `workspace` in its config"
+                        .to_owned(),
                 });
             };
-            let excerpt = read_file_excerpt(workspace, &reference.path, reference.range, MAX_REFERENCE_BYTES)
-                .map_err(|e| PipelineError::FileReference {
-                    path: reference.path.clone(),
-                    reason: e.to_string(),
-                })?;
+            let excerpt = read_file_excerpt(
+                workspace,
+                &reference.path,
+                reference.range,
+                MAX_REFERENCE_BYTES,
+            )
+            .map_err(|e| PipelineError::FileReference {
+                path: reference.path.clone(),
+                reason: e.to_string(),
+            })?;
             let mut content = excerpt.content;
             if let Some(note) = excerpt.truncated {
                 content.push('\n');

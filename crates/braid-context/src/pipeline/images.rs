@@ -25,7 +25,11 @@ impl Processor for RecognizeImages {
         (total > 0).then_some(ContextState::RecognizingImages { total })
     }
 
-    async fn process(&self, _: &mut Draft, _: &PipelineContext) -> Result<ProcessResult, PipelineError> {
+    async fn process(
+        &self,
+        _: &mut Draft,
+        _: &PipelineContext,
+    ) -> Result<ProcessResult, PipelineError> {
         Ok(ProcessResult::Continue)
     }
 }

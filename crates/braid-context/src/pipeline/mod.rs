@@ -209,7 +209,11 @@ mod tests {
 
     #[test]
     fn standard_pipeline_has_the_design_order() {
-        let names: Vec<_> = Pipeline::standard().processors().iter().map(|p| p.name()).collect();
+        let names: Vec<_> = Pipeline::standard()
+            .processors()
+            .iter()
+            .map(|p| p.name())
+            .collect();
         assert_eq!(
             names,
             vec![
@@ -225,11 +229,17 @@ mod tests {
 
     #[test]
     fn branch_configuration_selects_processors_and_keeps_prepare_last() {
-        let p = Pipeline::for_branch(Some(&serde_json::json!({"processors":["validate","enhance_system_prompt"]})));
+        let p = Pipeline::for_branch(Some(
+            &serde_json::json!({"processors":["validate","enhance_system_prompt"]}),
+        ));
         let names: Vec<_> = p.processors().iter().map(|p| p.name()).collect();
         assert_eq!(
             names,
-            vec![ProcessorName::Validate, ProcessorName::EnhanceSystemPrompt, ProcessorName::PrepareRequest]
+            vec![
+                ProcessorName::Validate,
+                ProcessorName::EnhanceSystemPrompt,
+                ProcessorName::PrepareRequest
+            ]
         );
     }
 

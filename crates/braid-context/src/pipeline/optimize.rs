@@ -19,7 +19,11 @@ impl Processor for OptimizeContext {
         Some(ContextState::OptimizingContext)
     }
 
-    async fn process(&self, _: &mut Draft, _: &PipelineContext) -> Result<ProcessResult, PipelineError> {
+    async fn process(
+        &self,
+        _: &mut Draft,
+        _: &PipelineContext,
+    ) -> Result<ProcessResult, PipelineError> {
         Ok(ProcessResult::Continue)
     }
 }

@@ -20,7 +20,11 @@ impl Processor for PrepareRequest {
         Some(ContextState::PreparingLlmRequest)
     }
 
-    async fn process(&self, draft: &mut Draft, ctx: &PipelineContext) -> Result<ProcessResult, PipelineError> {
+    async fn process(
+        &self,
+        draft: &mut Draft,
+        ctx: &PipelineContext,
+    ) -> Result<ProcessResult, PipelineError> {
         if ctx.model.trim().is_empty() {
             return Err(PipelineError::Request(
                 "no model is configured: set BRAID_MODEL (or the context's `model`)".to_owned(),
@@ -28,7 +32,8 @@ impl Processor for PrepareRequest {
         }
         let mut messages = ctx.history.clone();
         messages.extend(draft.messages.iter().cloned());
-        let mut request = LlmRequest::new(ctx.model.clone(), messages).with_tools(draft.tools.clone());
+        let mut request =
+            LlmRequest::new(ctx.model.clone(), messages).with_tools(draft.tools.clone());
         request.system_prompt = draft.system_prompt.clone();
         draft.request = Some(request);
         Ok(ProcessResult::Complete)

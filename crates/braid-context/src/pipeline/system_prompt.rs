@@ -21,10 +21,17 @@ impl Processor for EnhanceSystemPrompt {
         Some(ContextState::EnhancingSystemPrompt)
     }
 
-    async fn process(&self, draft: &mut Draft, ctx: &PipelineContext) -> Result<ProcessResult, PipelineError> {
+    async fn process(
+        &self,
+        draft: &mut Draft,
+        ctx: &PipelineContext,
+    ) -> Result<ProcessResult, PipelineError> {
         let config = &ctx.config;
         let tools = ctx.tools.infos(config.agent_role, config.mode);
-        let workspace = ctx.workspace.as_ref().map(|w| w.root().display().to_string());
+        let workspace = ctx
+            .workspace
+            .as_ref()
+            .map(|w| w.root().display().to_string());
         draft.system_prompt = Some(build_system_prompt(&PromptInputs {
             base: config.system_prompt.as_deref(),
             branch_override: ctx.branch_prompt.as_deref(),

@@ -18,7 +18,11 @@ impl Processor for ValidateMessages {
         (!draft.messages.is_empty()).then_some(ContextState::ProcessingUserMessage)
     }
 
-    async fn process(&self, draft: &mut Draft, _: &PipelineContext) -> Result<ProcessResult, PipelineError> {
+    async fn process(
+        &self,
+        draft: &mut Draft,
+        _: &PipelineContext,
+    ) -> Result<ProcessResult, PipelineError> {
         for m in &draft.messages {
             m.validate_for_storage()?;
         }

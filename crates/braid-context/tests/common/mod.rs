@@ -1,0 +1,236 @@
+//! The engine's test harness: a real SQLite store in a temporary directory, the mock LLM over
+//! real HTTP through the real OpenAI client, the built-in tools over a temporary workspace, and
+//! a few tools made for tests (slow, failing).
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use braid_context::{ContextHandle, ContextRegistry, EngineSettings, Services};
+use braid_llm::{Provider, ProviderConfig, RetryPolicy, build_client};
+use braid_protocol::api::CreateContextRequest;
+use braid_protocol::{
+    ContextConfig, ContextState, Message, MessagePayload, SendMessageRequest, StateKind,
+};
+use braid_store::{SqliteStore, Store};
+use braid_testkit::{Chunk, FinishKind, MockLlm, Script, StreamReply};
+use braid_tools::{
+    Permission, Permissions, Tool, ToolCategory, ToolContext, ToolError, ToolErrorCode, ToolOrigin,
+    ToolOutput, ToolSpec, builtin_registry,
+};
+use serde_json::{Value, json};
+
+pub struct Harness {
+    pub registry: Arc<ContextRegistry>,
+    pub mock: MockLlm,
+    pub store: Arc<dyn Store>,
+    pub dir: tempfile::TempDir,
+    pub workspace: PathBuf,
+}
+
+impl Harness {
+    pub async fn new(script: Script) -> Self {
+        Self::with_settings(script, EngineSettings::default()).await
+    }
+
+    pub async fn with_settings(script: Script, mut settings: EngineSettings) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let workspace = dir.path().join("workspace");
+        std::fs::create_dir_all(workspace.join("src")).unwrap();
+        std::fs::write(
+            workspace.join("src/lib.rs"),
+            (1..=30)
+                .map(|i| format!("// line {i}\n"))
+                .collect::<String>(),
+        )
+        .unwrap();
+        std::fs::write(
+            workspace.join("README.md"),
+            "# Fixture\nA test workspace.\n",
+        )
+        .unwrap();
+        let store: Arc<dyn Store> = Arc::new(
+            SqliteStore::open(dir.path().join("braid.db"))
+                .await
+                .unwrap(),
+        );
+        let mock = MockLlm::start(script).await.unwrap();
+        let mut config = ProviderConfig::new(Provider::OpenAi);
+        config.base_url = mock.openai_base_url();
+        config.model = "mock-model".into();
+        config.retry = RetryPolicy::none();
+        config.idle_timeout = Duration::from_secs(5);
+        let llm = build_client(config).unwrap();
+        let tools = builtin_registry().unwrap();
+        for t in test_tools() {
+            tools.register(t).unwrap();
+        }
+        settings.default_model = "mock-model".into();
+        let registry = ContextRegistry::new(Services {
+            store: store.clone(),
+            llm: Some(llm),
+            tools: Arc::new(tools),
+            settings,
+        });
+        Self {
+            registry,
+            mock,
+            store,
+            dir,
+            workspace,
+        }
+    }
+
+    /// A context working in the harness's workspace with `policy` and the rest default.
+    pub async fn context(&self, config: ContextConfig) -> ContextHandle {
+        let config = ContextConfig {
+            workspace: Some(self.workspace.display().to_string()),
+            ..config
+        };
+        self.registry
+            .create(CreateContextRequest {
+                title: Some("test".into()),
+                config,
+            })
+            .await
+            .unwrap()
+    }
+}
+
+pub fn text(s: &str) -> SendMessageRequest {
+    SendMessageRequest {
+        payload: MessagePayload::Text(braid_protocol::payload::TextPayload {
+            text: s.into(),
+            file_references: vec![],
+        }),
+        client_metadata: None,
+    }
+}
+
+/// A streamed text answer in pieces.
+pub fn reply(pieces: &[&str]) -> StreamReply {
+    let mut r = StreamReply::new();
+    for p in pieces {
+        r = r.chunk(Chunk::Text { text: (*p).into() });
+    }
+    r.chunk(Chunk::Finish {
+        reason: FinishKind::Stop,
+    })
+}
+
+/// An answer that calls tools: `(id, name, arguments)`.
+pub fn calls(list: &[(&str, &str, Value)]) -> StreamReply {
+    let mut r = StreamReply::new();
+    for (i, (id, name, args)) in list.iter().enumerate() {
+        r = r
+            .chunk(Chunk::ToolCallStart {
+                index: i as u32,
+                id: (*id).into(),
+                name: (*name).into(),
+            })
+            .chunk(Chunk::ToolCallArgs {
+                index: i as u32,
+                delta: args.to_string(),
+            });
+    }
+    r.chunk(Chunk::Finish {
+        reason: FinishKind::ToolCalls,
+    })
+}
+
+/// Waits until the context rests (the turn is over, or waits for a person).
+pub async fn settle(h: &ContextHandle) -> ContextState {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let s = h.state(false).await.unwrap().state;
+        if s.kind().is_resting() {
+            return s;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the context did not settle: {s:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
+/// The state kinds the context went through, consecutive repeats folded.
+pub async fn walk(h: &ContextHandle) -> Vec<StateKind> {
+    let history = h.state(true).await.unwrap().history.unwrap();
+    let mut out: Vec<StateKind> = Vec::new();
+    for t in history {
+        let k = t.to.kind();
+        if out.last() != Some(&k) {
+            out.push(k);
+        }
+    }
+    out
+}
+
+pub async fn messages(h: &ContextHandle) -> Vec<Message> {
+    h.messages(braid_context::MessageQuery {
+        limit: Some(1000),
+        ..Default::default()
+    })
+    .await
+    .unwrap()
+    .messages
+}
+
+/// A tool for tests, described by a spec and a function.
+struct TestTool {
+    spec: ToolSpec,
+    run: fn(Value) -> Result<ToolOutput, ToolError>,
+    delay: Duration,
+}
+
+#[async_trait]
+impl Tool for TestTool {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    async fn call(&self, args: Value, _ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+        tokio::time::sleep(self.delay).await;
+        (self.run)(args)
+    }
+}
+
+fn spec(name: &str, permissions: &[Permission]) -> ToolSpec {
+    ToolSpec {
+        name: name.into(),
+        description: format!("test tool {name}"),
+        parameters: json!({"type": "object", "properties": {}}),
+        category: ToolCategory::Codebase,
+        permissions: Permissions::of(permissions),
+        timeout: Duration::from_secs(60),
+        origin: ToolOrigin::Builtin,
+    }
+}
+
+fn test_tools() -> Vec<Arc<dyn Tool>> {
+    vec![
+        Arc::new(TestTool {
+            spec: spec("echo", &[Permission::Read]),
+            run: |args| Ok(ToolOutput::json(json!({"echo": args}))),
+            delay: Duration::ZERO,
+        }),
+        Arc::new(TestTool {
+            spec: spec("slow_read", &[Permission::Read]),
+            run: |_| Ok(ToolOutput::json(json!("slept"))),
+            delay: Duration::from_millis(1500),
+        }),
+        Arc::new(TestTool {
+            spec: spec("slow_write", &[Permission::Write]),
+            run: |_| Ok(ToolOutput::json(json!("wrote slowly"))),
+            delay: Duration::from_millis(400),
+        }),
+        Arc::new(TestTool {
+            spec: spec("broken", &[Permission::Read]),
+            run: |_| Err(ToolError::new(ToolErrorCode::Failed, "the disk is on fire")),
+            delay: Duration::ZERO,
+        }),
+    ]
+}

@@ -1,0 +1,985 @@
+//! The engine end to end against the mock LLM over HTTP, asserting the exact state sequences.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use StateKind::*;
+use braid_protocol::api::{ApprovalDecision, ApprovalRequest, Decision};
+use braid_protocol::payload::{FileReferencePayload, TextPayload};
+use braid_protocol::*;
+use braid_testkit::{Chunk, ErrorReply, Script, StreamReply};
+use common::*;
+use serde_json::json;
+
+const PIPELINE: [StateKind; 5] = [
+    ProcessingUserMessage,
+    EnhancingSystemPrompt,
+    OptimizingContext,
+    PreparingLlmRequest,
+    ConnectingToLlm,
+];
+
+fn seq(parts: &[&[StateKind]]) -> Vec<StateKind> {
+    parts.iter().flat_map(|p| p.iter().copied()).collect()
+}
+
+fn auto(tools: &[&str]) -> ContextConfig {
+    ContextConfig {
+        approval_policy: ApprovalPolicy::WhiteList {
+            tools: tools.iter().map(|t| t.to_string()).collect(),
+        },
+        ..ContextConfig::default()
+    }
+}
+
+#[tokio::test]
+async fn simple_text_turn_streams_and_returns_to_idle() {
+    let h = Harness::new(Script::new().then(reply(&["Hel", "lo ", "world"]))).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    let mut events = ctx.subscribe();
+    let sent = ctx.send_message(text("Say hello")).await.unwrap();
+    assert!(!sent.queued);
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    assert_eq!(
+        walk(&ctx).await,
+        seq(&[
+            &PIPELINE,
+            &[
+                AwaitingLlmFirstChunk,
+                StreamingLlmResponse,
+                ProcessingLlmResponse,
+                Idle
+            ]
+        ])
+    );
+    let ms = messages(&ctx).await;
+    assert_eq!(ms.len(), 2);
+    assert_eq!(ms[0].id, sent.message_id);
+    let MessageKind::Text(answer) = &ms[1].kind else {
+        panic!()
+    };
+    assert_eq!(answer.text(), "Hello world");
+    assert_eq!(ms[1].status, MessageStatus::Complete);
+
+    // Deltas in order, then final, then the update back to idle.
+    let mut deltas = Vec::new();
+    let mut saw_final = false;
+    while let Ok(e) = events.try_recv() {
+        match e.event {
+            ContextEvent::ContentDelta(d) => {
+                assert!(!d.is_final);
+                deltas.push((d.sequence, d.delta));
+            }
+            ContextEvent::ContentFinal(f) => {
+                assert!(f.is_final);
+                assert_eq!(f.sequence, 3);
+                saw_final = true;
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(
+        deltas,
+        vec![(1, "Hel".into()), (2, "lo ".into()), (3, "world".into())]
+    );
+    assert!(saw_final);
+
+    // What the model was sent: the system prompt first, then the user's text.
+    let sent = h.mock.requests()[0].json().unwrap();
+    assert_eq!(sent["messages"][0]["role"], "system");
+    assert_eq!(sent["messages"][1]["content"], "Say hello");
+    assert_eq!(sent["stream"], true);
+}
+
+#[tokio::test]
+async fn file_reference_with_a_range_is_resolved_with_line_numbers() {
+    let h = Harness::new(Script::new().then(reply(&["Seen."]))).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    ctx.send_message(SendMessageRequest {
+        payload: MessagePayload::Text(TextPayload {
+            text: "Explain these lines".into(),
+            file_references: vec![FileReferencePayload {
+                path: "src/lib.rs".into(),
+                range: Some(LineRange {
+                    start_line: 3,
+                    end_line: 5,
+                }),
+                display_text: None,
+            }],
+        }),
+        client_metadata: None,
+    })
+    .await
+    .unwrap();
+    settle(&ctx).await;
+    assert_eq!(
+        walk(&ctx).await,
+        seq(&[
+            &[ProcessingUserMessage, ResolvingFileReferences],
+            &PIPELINE[1..],
+            &[
+                AwaitingLlmFirstChunk,
+                StreamingLlmResponse,
+                ProcessingLlmResponse,
+                Idle
+            ]
+        ])
+    );
+    let ms = messages(&ctx).await;
+    let MessageKind::FileReference(f) = &ms[0].kind else {
+        panic!()
+    };
+    let FileResolution::Resolved {
+        content,
+        total_lines,
+        ..
+    } = &f.resolution
+    else {
+        panic!("{:?}", f.resolution)
+    };
+    assert_eq!(*total_lines, 30);
+    assert!(
+        content.contains("3\t// line 3") && content.contains("5\t// line 5"),
+        "{content}"
+    );
+    assert!(!content.contains("line 6"));
+    // The model saw the content.
+    let body = h.mock.requests()[0].body.clone();
+    assert!(body.contains("line 4"), "{body}");
+}
+
+#[tokio::test]
+async fn many_file_references_are_all_resolved() {
+    let h = Harness::new(Script::new().then(reply(&["ok"]))).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    let refs: Vec<FileReferencePayload> = (1..=25)
+        .map(|i| FileReferencePayload {
+            path: "src/lib.rs".into(),
+            range: Some(LineRange {
+                start_line: i,
+                end_line: i,
+            }),
+            display_text: None,
+        })
+        .collect();
+    ctx.send_message(SendMessageRequest {
+        payload: MessagePayload::Text(TextPayload {
+            text: "all of them".into(),
+            file_references: refs,
+        }),
+        client_metadata: None,
+    })
+    .await
+    .unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let history = ctx.state(true).await.unwrap().history.unwrap();
+    assert!(
+        history
+            .iter()
+            .any(|t| t.to == ContextState::ResolvingFileReferences { total: 25 })
+    );
+    let resolved = messages(&ctx)
+        .await
+        .iter()
+        .filter(|m| matches!(&m.kind, MessageKind::FileReference(f) if matches!(f.resolution, FileResolution::Resolved { .. })))
+        .count();
+    assert_eq!(resolved, 25);
+}
+
+#[tokio::test]
+async fn missing_file_fails_the_turn_and_stores_nothing() {
+    let h = Harness::new(Script::new()).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    ctx.send_message(SendMessageRequest {
+        payload: MessagePayload::FileReference(FileReferencePayload {
+            path: "src/nope.rs".into(),
+            range: None,
+            display_text: None,
+        }),
+        client_metadata: None,
+    })
+    .await
+    .unwrap();
+    let state = settle(&ctx).await;
+    let ContextState::Failed { error, recoverable } = state else {
+        panic!("{state:?}")
+    };
+    assert!(error.contains("src/nope.rs"), "{error}");
+    assert!(recoverable);
+    assert!(
+        messages(&ctx).await.is_empty(),
+        "a failed draft never enters the pool"
+    );
+    assert_eq!(h.mock.request_count(), 0);
+}
+
+#[tokio::test]
+async fn paths_that_leave_the_workspace_are_refused() {
+    let h = Harness::new(Script::new()).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    // `..` is refused when the request is read.
+    let err = ctx
+        .send_message(SendMessageRequest {
+            payload: MessagePayload::FileReference(FileReferencePayload {
+                path: "../secret".into(),
+                range: None,
+                display_text: None,
+            }),
+            client_metadata: None,
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(err.field().as_deref(), Some("payload.path"));
+    // An absolute path outside the workspace is refused by the resolver.
+    ctx.send_message(SendMessageRequest {
+        payload: MessagePayload::FileReference(FileReferencePayload {
+            path: "/etc/passwd".into(),
+            range: None,
+            display_text: None,
+        }),
+        client_metadata: None,
+    })
+    .await
+    .unwrap();
+    assert!(matches!(settle(&ctx).await, ContextState::Failed { .. }));
+    assert!(messages(&ctx).await.is_empty());
+}
+
+#[tokio::test]
+async fn one_whitelisted_tool_call_runs_and_the_model_reads_its_result() {
+    let h = Harness::new(
+        Script::new()
+            .then(calls(&[(
+                "call_1",
+                "read_file",
+                json!({"path": "README.md"}),
+            )]))
+            .then(reply(&["It is a fixture."])),
+    )
+    .await;
+    let ctx = h.context(auto(&["read_file"])).await;
+    ctx.send_message(text("What is in the README?"))
+        .await
+        .unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    assert_eq!(
+        walk(&ctx).await,
+        seq(&[
+            &PIPELINE,
+            &[
+                AwaitingLlmFirstChunk,
+                StreamingLlmResponse,
+                ProcessingLlmResponse,
+                ParsingToolCalls,
+                ToolAutoLoop,
+                ExecutingTool,
+                CollectingToolResults,
+                ProcessingToolResults
+            ],
+            &PIPELINE[1..],
+            &[
+                AwaitingLlmFirstChunk,
+                StreamingLlmResponse,
+                ProcessingLlmResponse,
+                Idle
+            ],
+        ])
+    );
+    let ms = messages(&ctx).await;
+    let kinds: Vec<KindName> = ms.iter().map(|m| m.kind_name()).collect();
+    assert_eq!(
+        kinds,
+        vec![
+            KindName::Text,
+            KindName::ToolRequest,
+            KindName::ToolResult,
+            KindName::Text
+        ]
+    );
+    let MessageKind::ToolResult(r) = &ms[2].kind else {
+        panic!()
+    };
+    assert_eq!(r.call_id.as_str(), "call_1");
+    assert!(r.outcome.is_success(), "{:?}", r.outcome);
+    assert!(r.started_at.is_some() && r.completed_at.is_some());
+    // The second request carries the call and its result, linked by id.
+    let second = h.mock.requests()[1].json().unwrap();
+    let msgs = second["messages"].as_array().unwrap();
+    let tool = msgs
+        .iter()
+        .find(|m| m["role"] == "tool")
+        .expect("tool result sent");
+    assert_eq!(tool["tool_call_id"], "call_1");
+    assert!(
+        tool["content"]
+            .as_str()
+            .unwrap()
+            .contains("A test workspace")
+    );
+}
+
+#[tokio::test]
+async fn parallel_read_only_calls_all_get_results() {
+    let h = Harness::new(
+        Script::new()
+            .then(calls(&[
+                ("a", "echo", json!({"n": 1})),
+                ("b", "echo", json!({"n": 2})),
+                ("c", "echo", json!({"n": 3})),
+            ]))
+            .then(reply(&["done"])),
+    )
+    .await;
+    let ctx = h.context(auto(&["echo"])).await;
+    ctx.send_message(text("go")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let history = ctx.state(true).await.unwrap().history.unwrap();
+    let executing: Vec<(u32, u32)> = history
+        .iter()
+        .filter_map(|t| match &t.to {
+            ContextState::ExecutingTool { index, total, .. } => Some((*index, *total)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(executing, vec![(1, 3), (2, 3), (3, 3)]);
+    let results: Vec<String> = messages(&ctx)
+        .await
+        .iter()
+        .filter_map(|m| m.tool_call_id().map(|c| c.to_string()))
+        .collect();
+    assert_eq!(results.len(), 3);
+    assert!(results.contains(&"a".into()) && results.contains(&"c".into()));
+}
+
+#[tokio::test]
+async fn auto_loop_runs_three_rounds_and_counts_them() {
+    let h = Harness::new(
+        Script::new()
+            .then(calls(&[("r1", "echo", json!({"round": 1}))]))
+            .then(calls(&[("r2", "echo", json!({"round": 2}))]))
+            .then(calls(&[("r3", "echo", json!({"round": 3}))]))
+            .then(reply(&["three rounds"])),
+    )
+    .await;
+    let ctx = h.context(auto(&["echo"])).await;
+    ctx.send_message(text("loop")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let history = ctx.state(true).await.unwrap().history.unwrap();
+    let rounds: Vec<(u32, u32)> = history
+        .iter()
+        .filter_map(|t| match t.to {
+            ContextState::ToolAutoLoop {
+                depth,
+                tools_executed,
+            } => Some((depth, tools_executed)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rounds, vec![(1, 0), (2, 1), (3, 2)]);
+    assert_eq!(h.mock.request_count(), 4);
+}
+
+#[tokio::test]
+async fn depth_limit_pauses_the_loop_and_resume_continues_it() {
+    let h = Harness::new(
+        Script::new()
+            .then(calls(&[("r1", "echo", json!({"n": 1}))]))
+            .then(calls(&[("r2", "echo", json!({"n": 2}))]))
+            .then(calls(&[("r3", "echo", json!({"n": 3}))]))
+            .then(reply(&["finally"])),
+    )
+    .await;
+    let ctx = h
+        .context(ContextConfig {
+            approval_policy: ApprovalPolicy::LimitedAuto { max_depth: 2 },
+            ..ContextConfig::default()
+        })
+        .await;
+    ctx.send_message(text("loop")).await.unwrap();
+    let state = settle(&ctx).await;
+    assert_eq!(
+        state,
+        ContextState::Paused {
+            reason: LoopStopReason::DepthLimit,
+            depth: 2,
+            tools_executed: 2
+        }
+    );
+    let ms = messages(&ctx).await;
+    let notice = ms.last().unwrap();
+    assert!(matches!(
+        &notice.kind,
+        MessageKind::SystemControl(SystemControlMessage::LoopStopped {
+            reason: LoopStopReason::DepthLimit,
+            ..
+        })
+    ));
+    // The third round's call waits, unexecuted.
+    assert!(
+        !ms.iter()
+            .any(|m| m.tool_call_id().map(|c| c.as_str()) == Some("r3"))
+    );
+    ctx.resume().await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    assert!(
+        messages(&ctx)
+            .await
+            .iter()
+            .any(|m| m.tool_call_id().map(|c| c.as_str()) == Some("r3"))
+    );
+    assert_eq!(h.mock.request_count(), 4);
+}
+
+#[tokio::test]
+async fn manual_approval_approve_deny_and_approve_for_session() {
+    let h = Harness::new(
+        Script::new()
+            .then(calls(&[
+                ("w1", "slow_write", json!({})),
+                ("e1", "echo", json!({"x": 1})),
+            ]))
+            .then(calls(&[("w2", "slow_write", json!({}))]))
+            .then(reply(&["done"]))
+            .then(calls(&[("w3", "slow_write", json!({}))]))
+            .then(reply(&["again"])),
+    )
+    .await;
+    let ctx = h.context(ContextConfig::default()).await;
+    ctx.send_message(text("write")).await.unwrap();
+    let ContextState::AwaitingToolApproval {
+        pending_requests,
+        tool_names,
+    } = settle(&ctx).await
+    else {
+        panic!()
+    };
+    assert_eq!(
+        pending_requests,
+        vec![ToolCallId::from("w1"), ToolCallId::from("e1")]
+    );
+    assert_eq!(
+        tool_names,
+        vec!["slow_write".to_string(), "echo".to_string()]
+    );
+    // Approving a call that is not pending is a conflict.
+    let err = ctx
+        .approve(ApprovalRequest {
+            decisions: vec![ApprovalDecision {
+                call_id: "zzz".into(),
+                decision: Decision::Approve,
+                reason: None,
+            }],
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), ErrorCode::Conflict);
+    // Decide one: still waiting for the other.
+    ctx.approve(ApprovalRequest {
+        decisions: vec![ApprovalDecision {
+            call_id: "w1".into(),
+            decision: Decision::ApproveForSession,
+            reason: None,
+        }],
+    })
+    .await
+    .unwrap();
+    let ContextState::AwaitingToolApproval {
+        pending_requests, ..
+    } = settle(&ctx).await
+    else {
+        panic!()
+    };
+    assert_eq!(pending_requests, vec![ToolCallId::from("e1")]);
+    ctx.approve(ApprovalRequest {
+        decisions: vec![ApprovalDecision {
+            call_id: "e1".into(),
+            decision: Decision::Deny,
+            reason: Some("not now".into()),
+        }],
+    })
+    .await
+    .unwrap();
+    // The second round's slow_write is approved for the session: no question asked.
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let ms = messages(&ctx).await;
+    let denied = ms
+        .iter()
+        .find_map(|m| match &m.kind {
+            MessageKind::ToolResult(r) if r.call_id.as_str() == "e1" => Some(r.clone()),
+            _ => None,
+        })
+        .unwrap();
+    let ToolOutcome::Error { error } = denied.outcome else {
+        panic!()
+    };
+    assert!(
+        error.message.contains("denied") && error.message.contains("not now"),
+        "{}",
+        error.message
+    );
+    assert!(
+        ms.iter()
+            .any(|m| m.tool_call_id().map(|c| c.as_str()) == Some("w2"))
+    );
+    // The model read the denial.
+    let second = h.mock.requests()[1].body.clone();
+    assert!(second.contains("not now"));
+    // The session approval is stored with the context.
+    assert_eq!(
+        ctx.summary().await.unwrap().config.approved_tools,
+        vec!["slow_write".to_string()]
+    );
+    ctx.send_message(text("once more")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+}
+
+#[tokio::test]
+async fn repeated_identical_calls_are_stopped_as_a_cycle() {
+    let same = || calls(&[("x", "echo", json!({"same": true}))]);
+    let h = Harness::new(
+        Script::new()
+            .then(calls(&[("c1", "echo", json!({"same": true}))]))
+            .then(calls(&[("c2", "echo", json!({"same": true}))]))
+            .then(calls(&[("c3", "echo", json!({"same": true}))]))
+            .then(same()),
+    )
+    .await;
+    let ctx = h
+        .context(ContextConfig {
+            approval_policy: ApprovalPolicy::AutoAll,
+            ..ContextConfig::default()
+        })
+        .await;
+    ctx.send_message(text("spin")).await.unwrap();
+    let state = settle(&ctx).await;
+    assert!(
+        matches!(
+            state,
+            ContextState::Paused {
+                reason: LoopStopReason::CycleDetected,
+                ..
+            }
+        ),
+        "{state:?}"
+    );
+    // The repeated call got a result saying it was not run, so the history stays valid.
+    let ms = messages(&ctx).await;
+    let c3 = ms.iter().find_map(|m| match &m.kind {
+        MessageKind::ToolResult(r) if r.call_id.as_str() == "c3" => Some(r.clone()),
+        _ => None,
+    });
+    assert!(matches!(c3.unwrap().outcome, ToolOutcome::Error { .. }));
+    assert_eq!(h.mock.request_count(), 3);
+}
+
+#[tokio::test]
+async fn failing_tool_mid_loop_gives_the_model_an_error_and_the_loop_goes_on() {
+    let h = Harness::new(
+        Script::new()
+            .then(calls(&[("b1", "broken", json!({}))]))
+            .then(calls(&[("e1", "echo", json!({}))]))
+            .then(reply(&["recovered"])),
+    )
+    .await;
+    let ctx = h.context(auto(&["broken", "echo"])).await;
+    ctx.send_message(text("try")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let second = h.mock.requests()[1].body.clone();
+    assert!(second.contains("the disk is on fire"), "{second}");
+    assert_eq!(h.mock.request_count(), 3);
+}
+
+#[tokio::test]
+async fn iteration_timeout_pauses_with_consistent_history() {
+    let h = Harness::new(
+        Script::new()
+            .then(calls(&[("s1", "slow_read", json!({}))]))
+            .then(reply(&["late"])),
+    )
+    .await;
+    let ctx = h
+        .context(ContextConfig {
+            tool_timeout_secs: 1,
+            ..auto(&["slow_read"])
+        })
+        .await;
+    ctx.send_message(text("slow")).await.unwrap();
+    let state = settle(&ctx).await;
+    assert!(
+        matches!(
+            state,
+            ContextState::Paused {
+                reason: LoopStopReason::Timeout,
+                ..
+            }
+        ),
+        "{state:?}"
+    );
+    let ms = messages(&ctx).await;
+    let r = ms.iter().find_map(|m| match &m.kind {
+        MessageKind::ToolResult(r) if r.call_id.as_str() == "s1" => Some(r.clone()),
+        _ => None,
+    });
+    let ToolOutcome::Error { error } = r.expect("a result for the timed-out call").outcome else {
+        panic!()
+    };
+    assert!(error.message.contains("timed out"));
+    ctx.resume().await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+}
+
+#[tokio::test]
+async fn interrupt_lets_the_running_tool_finish_and_resume_continues() {
+    let h = Harness::new(
+        Script::new()
+            .then(calls(&[
+                ("w1", "slow_write", json!({})),
+                ("w2", "slow_write", json!({})),
+            ]))
+            .then(reply(&["both written"])),
+    )
+    .await;
+    let ctx = h
+        .context(ContextConfig {
+            approval_policy: ApprovalPolicy::AutoAll,
+            ..ContextConfig::default()
+        })
+        .await;
+    ctx.send_message(text("write twice")).await.unwrap();
+    // Wait until the first tool runs, then interrupt.
+    loop {
+        if let ContextState::ExecutingTool { index: 1, .. } = ctx.state(false).await.unwrap().state
+        {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    ctx.interrupt().await.unwrap();
+    let state = settle(&ctx).await;
+    assert!(
+        matches!(
+            state,
+            ContextState::Paused {
+                reason: LoopStopReason::Interrupted,
+                tools_executed: 1,
+                ..
+            }
+        ),
+        "{state:?}"
+    );
+    let ms = messages(&ctx).await;
+    assert!(
+        ms.iter()
+            .any(|m| m.tool_call_id().map(|c| c.as_str()) == Some("w1")),
+        "the running tool finished"
+    );
+    assert!(
+        !ms.iter()
+            .any(|m| m.tool_call_id().map(|c| c.as_str()) == Some("w2")),
+        "nothing new started"
+    );
+    ctx.resume().await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    assert!(
+        messages(&ctx)
+            .await
+            .iter()
+            .any(|m| m.tool_call_id().map(|c| c.as_str()) == Some("w2"))
+    );
+}
+
+#[tokio::test]
+async fn llm_connection_failure_fails_recoverably_and_keeps_the_message() {
+    let h = Harness::new(Script::new().then(ErrorReply::new(
+        503,
+        json!({"error": {"message": "overloaded"}}),
+    )))
+    .await;
+    let ctx = h.context(ContextConfig::default()).await;
+    let mut events = ctx.subscribe();
+    ctx.send_message(text("hi")).await.unwrap();
+    let ContextState::Failed { error, recoverable } = settle(&ctx).await else {
+        panic!()
+    };
+    assert!(recoverable);
+    assert!(error.contains("503"), "{error}");
+    assert_eq!(messages(&ctx).await.len(), 1, "the person's message stays");
+    let mut saw_error = false;
+    while let Ok(e) = events.try_recv() {
+        if let ContextEvent::Error(e) = e.event {
+            assert_eq!(e.code, ErrorCode::LlmUnavailable);
+            saw_error = true;
+        }
+    }
+    assert!(saw_error);
+    // A new send resolves the failure.
+    h.mock.push_response(reply(&["better"]));
+    ctx.send_message(text("again")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    assert!(messages(&ctx).await.iter().any(|m| matches!(
+        &m.kind,
+        MessageKind::SystemControl(SystemControlMessage::FailureResolved { .. })
+    )));
+}
+
+#[tokio::test]
+async fn stream_cut_keeps_the_partial_answer_as_incomplete() {
+    let h = Harness::new(
+        Script::new().then(
+            // The pause lets the text reach the client before the connection is cut.
+            StreamReply::new()
+                .chunk(Chunk::Text {
+                    text: "Half an ans".into(),
+                })
+                .chunk(Chunk::Delay { ms: 100 })
+                .chunk(Chunk::Cut),
+        ),
+    )
+    .await;
+    let ctx = h.context(ContextConfig::default()).await;
+    ctx.send_message(text("hi")).await.unwrap();
+    assert!(matches!(
+        settle(&ctx).await,
+        ContextState::Failed {
+            recoverable: true,
+            ..
+        }
+    ));
+    let ms = messages(&ctx).await;
+    assert_eq!(ms.len(), 2);
+    assert_eq!(ms[1].status, MessageStatus::Incomplete);
+    let MessageKind::Text(t) = &ms[1].kind else {
+        panic!()
+    };
+    assert_eq!(t.text(), "Half an ans");
+}
+
+#[tokio::test]
+async fn plan_mode_recognizes_a_plan_and_execute_switches_to_act() {
+    let plan = r#"{"goal":"Add a test","steps":[{"step_number":1,"action":"Write it","reason":"Coverage"}]}"#;
+    let h = Harness::new(
+        Script::new()
+            .then(reply(&[plan]))
+            .then(reply(&["Executing."])),
+    )
+    .await;
+    let ctx = h
+        .context(ContextConfig {
+            mode: Mode::Plan,
+            ..ContextConfig::default()
+        })
+        .await;
+    ctx.send_message(text("plan it")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let ms = messages(&ctx).await;
+    let plan_msg = ms
+        .iter()
+        .find(|m| m.kind_name() == KindName::Plan)
+        .expect("a plan message");
+    // Plan mode: the system prompt says so.
+    assert!(h.mock.requests()[0].body.contains("PLAN mode"));
+    ctx.execute_plan(plan_msg.id).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    assert_eq!(ctx.summary().await.unwrap().config.mode, Mode::Act);
+    let ms = messages(&ctx).await;
+    assert!(ms.iter().any(|m| matches!(
+        &m.kind,
+        MessageKind::SystemControl(SystemControlMessage::ModeChange {
+            from: Mode::Plan,
+            to: Mode::Act
+        })
+    )));
+    let second = h.mock.requests()[1].body.clone();
+    assert!(second.contains("ACT mode") && second.contains("Execute the plan: Add a test"));
+}
+
+#[tokio::test]
+async fn question_pauses_until_answered_and_the_answer_resumes_the_loop() {
+    let q = r#"{"question":"Which database?","options":[{"label":"SQLite","value":"sqlite"},{"label":"PostgreSQL","value":"pg"}],"severity":"major"}"#;
+    let h = Harness::new(
+        Script::new()
+            .then(reply(&[q]))
+            .then(reply(&["PostgreSQL it is."])),
+    )
+    .await;
+    let ctx = h.context(ContextConfig::default()).await;
+    ctx.send_message(text("set up storage")).await.unwrap();
+    let ContextState::AwaitingUserAnswer { question_id } = settle(&ctx).await else {
+        panic!()
+    };
+    let err = ctx
+        .answer_question(question_id, "mysql".into())
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), ErrorCode::Conflict);
+    ctx.answer_question(question_id, "pg".into()).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let ms = messages(&ctx).await;
+    let MessageKind::Question(asked) = &ms.iter().find(|m| m.id == question_id).unwrap().kind
+    else {
+        panic!()
+    };
+    assert_eq!(asked.answer.as_ref().unwrap().value, "pg");
+    assert!(h.mock.requests()[1].body.contains("PostgreSQL"));
+    // Answering twice is refused.
+    assert!(ctx.answer_question(question_id, "pg".into()).await.is_err());
+}
+
+#[tokio::test]
+async fn mode_change_adds_a_notice_and_changes_the_prompt() {
+    let h = Harness::new(Script::new().then(reply(&["planned"]))).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    ctx.set_mode(Mode::Plan).await.unwrap();
+    ctx.send_message(text("think")).await.unwrap();
+    settle(&ctx).await;
+    let ms = messages(&ctx).await;
+    assert!(matches!(
+        &ms[0].kind,
+        MessageKind::SystemControl(SystemControlMessage::ModeChange {
+            from: Mode::Act,
+            to: Mode::Plan
+        })
+    ));
+    let body = h.mock.requests()[0].json().unwrap();
+    // The notice is never sent to the model.
+    assert_eq!(body["messages"].as_array().unwrap().len(), 2);
+    assert!(
+        body["messages"][0]["content"]
+            .as_str()
+            .unwrap()
+            .contains("PLAN mode")
+    );
+}
+
+#[tokio::test]
+async fn branch_created_from_a_message_uses_its_own_prompt() {
+    let h = Harness::new(
+        Script::new()
+            .then(reply(&["first"]))
+            .then(reply(&["second"]))
+            .then(reply(&["on branch"])),
+    )
+    .await;
+    let ctx = h
+        .context(ContextConfig {
+            system_prompt: Some("Base prompt.".into()),
+            ..ContextConfig::default()
+        })
+        .await;
+    let first = ctx.send_message(text("one")).await.unwrap();
+    settle(&ctx).await;
+    ctx.send_message(text("two")).await.unwrap();
+    settle(&ctx).await;
+    let info = ctx
+        .create_branch(braid_protocol::api::CreateBranchRequest {
+            name: "alt".into(),
+            from_branch: None,
+            from_message: Some(first.message_id),
+            system_prompt: Some("You are the alternative.".into()),
+        })
+        .await
+        .unwrap();
+    assert_eq!(info.message_count, 1);
+    ctx.switch_branch("alt".into()).await.unwrap();
+    ctx.send_message(text("branch question")).await.unwrap();
+    settle(&ctx).await;
+    let body = h.mock.requests()[2].json().unwrap();
+    let msgs = body["messages"].as_array().unwrap();
+    assert!(
+        msgs[0]["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("You are the alternative.")
+    );
+    assert!(
+        !h.mock.requests()[2].body.contains("\"two\""),
+        "the branch forked before the second message"
+    );
+    // main is untouched, and the switch is recorded on the branch.
+    let main = ctx
+        .messages(braid_context::MessageQuery {
+            branch: Some(BranchName::main()),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(main.messages.len(), 4);
+    let alt = messages(&ctx).await;
+    assert!(matches!(
+        &alt[1].kind,
+        MessageKind::SystemControl(SystemControlMessage::BranchSwitch { .. })
+    ));
+    assert!(
+        ctx.delete_branch("alt".into()).await.is_err(),
+        "the active branch cannot be deleted"
+    );
+}
+
+#[tokio::test]
+async fn fifty_concurrent_sends_are_applied_in_order() {
+    let mut script = Script::new();
+    for i in 0..50 {
+        script = script.then(reply(&[&format!("answer {i}")]));
+    }
+    let h = Harness::new(script).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    let mut tasks = Vec::new();
+    for i in 0..50 {
+        let ctx = ctx.clone();
+        tasks.push(tokio::spawn(async move {
+            (
+                i,
+                ctx.send_message(text(&format!("question {i}")))
+                    .await
+                    .unwrap(),
+            )
+        }));
+    }
+    let mut ids = Vec::new();
+    for t in tasks {
+        ids.push(t.await.unwrap());
+    }
+    loop {
+        let s = settle(&ctx).await;
+        if messages(&ctx).await.len() == 100 {
+            assert_eq!(s, ContextState::Idle);
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    let ms = messages(&ctx).await;
+    // Strict alternation: every question is followed by its own answer, never interleaved.
+    for pair in ms.chunks(2) {
+        assert_eq!(pair[0].role, Role::User);
+        assert_eq!(pair[1].role, Role::Assistant);
+        let MessageKind::Text(q) = &pair[0].kind else {
+            panic!()
+        };
+        let n = q.text().trim_start_matches("question ").to_owned();
+        let sent = h
+            .mock
+            .requests()
+            .into_iter()
+            .find(|r| r.body.contains(&format!("\"question {n}\"")))
+            .unwrap();
+        assert!(sent.body.matches("question").count() >= 1);
+    }
+    // Each send's id is in the pool, in the order they were accepted.
+    let positions: Vec<usize> = ids
+        .iter()
+        .map(|(_, r)| ms.iter().position(|m| m.id == r.message_id).unwrap())
+        .collect();
+    assert_eq!(positions.len(), 50);
+}
+
+#[tokio::test]
+async fn empty_messages_are_refused_and_long_ones_accepted() {
+    let long = "x".repeat(12_000);
+    let h = Harness::new(Script::new().then(reply(&["long one"]))).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    let err = ctx.send_message(text("   ")).await.unwrap_err();
+    assert_eq!(err.field().as_deref(), Some("payload.text"));
+    ctx.send_message(text(&long)).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    assert!(h.mock.requests()[0].body.contains(&long));
+}
