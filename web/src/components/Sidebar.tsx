@@ -81,7 +81,13 @@ export function Sidebar({ contexts, activeId, onOpen, onCreate, onRename, onDele
                   }}
                 >
                   {contextTitle(c)}
-                  {c.state.type !== "idle" && <span className="dot" title={c.state.type.replace(/_/g, " ")} aria-hidden="true" />}
+                  {c.state.type !== "idle" && (
+                    <>
+                      <span className="dot" title={c.state.type.replace(/_/g, " ")} aria-hidden="true" />
+                      {" "}
+                      <span className="visually-hidden">({c.state.type.replace(/_/g, " ")})</span>
+                    </>
+                  )}
                 </a>
                 <span className="row-actions">
                   <button

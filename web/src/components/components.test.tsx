@@ -96,6 +96,12 @@ describe("sidebar", () => {
   const contexts = [summary("c1", "Parser refactor"), summary("c2", "Release notes", { type: "streaming_llm_response", chunks: 1, chars: 1 })];
   const props = () => ({ contexts, activeId: "c1", onOpen: vi.fn(), onCreate: vi.fn(), onRename: vi.fn(), onDelete: vi.fn() });
 
+  it("tells screen readers which conversations are busy", () => {
+    render(<Sidebar {...props()} />);
+    expect(screen.getByRole("link", { name: "Release notes (streaming llm response)" })).toBeTruthy();
+    expect(screen.getByRole("link", { name: "Parser refactor" })).toBeTruthy();
+  });
+
   it("filters by search", async () => {
     render(<Sidebar {...props()} />);
     await userEvent.type(screen.getByLabelText("Search conversations"), "release");
@@ -108,7 +114,7 @@ describe("sidebar", () => {
     render(<Sidebar {...p} />);
     await userEvent.click(screen.getByRole("button", { name: "New conversation" }));
     expect(p.onCreate).toHaveBeenCalled();
-    await userEvent.click(screen.getByRole("link", { name: "Release notes" }));
+    await userEvent.click(screen.getByRole("link", { name: /^Release notes/ }));
     expect(p.onOpen).toHaveBeenCalledWith("c2");
     await userEvent.click(screen.getByRole("button", { name: "Rename Parser refactor" }));
     const input = screen.getByLabelText("New title");
