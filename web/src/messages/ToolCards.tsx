@@ -69,12 +69,39 @@ function CallView({ call }: { call: ToolCall }) {
   );
 }
 
+/** One decision for every pending call of a request, in one approvals call. */
+function DecideAll({ pending }: { pending: ToolCall[] }) {
+  const { api, contextId, reportError } = useCardActions();
+  const [sent, setSent] = useState(false);
+  const decide = async (decision: Decision) => {
+    setSent(true);
+    try {
+      await api.approve(contextId, { decisions: pending.map((c) => ({ call_id: c.id, decision })) });
+    } catch (err) {
+      setSent(false);
+      reportError(err);
+    }
+  };
+  return (
+    <div className="approval approve-all" role="group" aria-label="All pending calls">
+      <button type="button" className="btn btn-primary" disabled={sent} onClick={() => void decide("approve")}>
+        Approve all {pending.length}
+      </button>
+      <button type="button" className="btn btn-danger" disabled={sent} onClick={() => void decide("deny")}>
+        Deny all {pending.length}
+      </button>
+    </div>
+  );
+}
+
 /** A built-in tool request: every call with its arguments and, while pending, its approval buttons. */
 export function ToolRequestCard({ calls }: { calls: ToolCall[] }) {
+  const pending = calls.filter((c) => c.approval_status === "pending");
   return (
     <div className="card tool-request">
       <div className="card-title">{calls.length === 1 ? "Tool call" : `${calls.length} tool calls`}</div>
       <ul className="plain">{calls.map((c) => <CallView key={c.id} call={c} />)}</ul>
+      {pending.length > 1 && <DecideAll pending={pending} />}
     </div>
   );
 }

@@ -67,6 +67,25 @@ describe("tool request", () => {
     for (const b of within(group).getAllByRole("button")) expect((b as HTMLButtonElement).disabled).toBe(true);
   });
 
+  it("decides every pending call at once when several wait", async () => {
+    const two = msg("t2", "tool_request", {
+      calls: [
+        { id: "a", name: "read_file", arguments: {}, approval_status: "pending" },
+        { id: "b", name: "grep", arguments: {}, approval_status: "pending" },
+        { id: "c", name: "ls", arguments: {}, approval_status: "denied" },
+      ],
+    });
+    const { calls } = view(two);
+    await userEvent.click(screen.getByRole("button", { name: "Deny all 2" }));
+    expect(calls[0]?.body).toEqual({ decisions: [{ call_id: "a", decision: "deny" }, { call_id: "b", decision: "deny" }] });
+    expect(screen.queryByRole("group", { name: "All pending calls" })).not.toBeNull();
+  });
+
+  it("offers no approve-all for a single pending call", () => {
+    view(req);
+    expect(screen.queryByRole("group", { name: "All pending calls" })).toBeNull();
+  });
+
   it("re-enables the buttons and reports the error when the server refuses", async () => {
     const { errors } = view(req, { answer: () => ({ status: 409, body: { error: { code: "conflict", message: "call_1 is not pending" } } }) });
     await userEvent.click(screen.getByRole("button", { name: "Approve" }));
