@@ -42,6 +42,25 @@ const MAX_TIMEOUT_SECS: u32 = 600;
 /// Bytes of each stream kept (half from the start, half from the end).
 pub const DEFAULT_OUTPUT_CAP: usize = 64 * 1024;
 
+/// Whether an environment variable of Braid's process may hold a credential, which a command
+/// the model runs must not see (it could print it into the conversation).
+pub fn is_secret_variable(name: &str) -> bool {
+    let upper = name.to_ascii_uppercase();
+    upper.starts_with("BRAID_")
+        || [
+            "API_KEY",
+            "APIKEY",
+            "TOKEN",
+            "SECRET",
+            "PASSWORD",
+            "PASSWD",
+            "CREDENTIAL",
+            "PRIVATE_KEY",
+        ]
+        .iter()
+        .any(|word| upper.contains(word))
+}
+
 /// What was kept of one output stream.
 struct Captured {
     text: String,
@@ -157,7 +176,13 @@ impl Tool for RunCommandTool {
                 .clamp(1, MAX_TIMEOUT_SECS),
         ));
         let started = Instant::now();
-        let mut child = tokio::process::Command::new(&args.program)
+        let mut command = tokio::process::Command::new(&args.program);
+        for (name, _) in std::env::vars_os() {
+            if is_secret_variable(&name.to_string_lossy()) {
+                command.env_remove(&name);
+            }
+        }
+        let mut child = command
             .args(&args.args)
             .current_dir(&cwd)
             .stdin(Stdio::null())
@@ -275,5 +300,43 @@ impl Tool for RunCommandTool {
             .with_details(streams)
             .with_recoverability(braid_protocol::Recoverability::Fatal)),
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn credentials_are_kept_from_commands() {
+        for secret in [
+            "BRAID_API_TOKEN",
+            "OPENAI_API_KEY",
+            "github_token",
+            "AWS_SECRET_ACCESS_KEY",
+            "PGPASSWORD",
+        ] {
+            assert!(is_secret_variable(secret), "{secret}");
+        }
+        for plain in ["PATH", "HOME", "LANG", "CARGO_HOME"] {
+            assert!(!is_secret_variable(plain), "{plain}");
+        }
+    }
+
+    #[tokio::test]
+    async fn capture_keeps_start_and_end_of_long_output() {
+        let data: Vec<u8> = (0..1000u32)
+            .flat_map(|i| format!("{i}\n").into_bytes())
+            .collect();
+        let captured = capture(&data[..], 20).await;
+        assert!(captured.truncated);
+        assert_eq!(captured.total_bytes, data.len());
+        assert!(
+            captured.text.starts_with("0\n1\n2\n3\n"),
+            "{}",
+            captured.text
+        );
+        assert!(captured.text.ends_with("998\n999\n"), "{}", captured.text);
     }
 }

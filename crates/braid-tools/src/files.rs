@@ -570,8 +570,9 @@ impl Tool for DeleteFileTool {
         let args: DeleteFileArgs = parse_arguments("delete_file", args)?;
         let ws = ctx.workspace()?.clone();
         blocking(move || {
-            let real = ws.resolve(&args.path)?;
-            if real.is_dir() {
+            // A symlink is removed itself; the file it points to is left alone.
+            let real = ws.resolve_entry(&args.path)?;
+            if real.is_dir() && !real.is_symlink() {
                 return Err(ToolError::new(
                     ToolErrorCode::InvalidArguments,
                     format!(

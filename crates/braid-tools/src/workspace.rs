@@ -173,6 +173,34 @@ impl Workspace {
         self.inside(path, real)
     }
 
+    /// Resolves a path to the directory entry itself, without following a final symlink: its
+    /// parent must resolve inside the workspace. This is what deleting a symlink needs (remove
+    /// the link, never the file it points to).
+    pub fn resolve_entry(&self, path: &str) -> Result<PathBuf, WorkspaceError> {
+        let joined = self.lexical(path)?;
+        let (Some(parent), Some(name)) = (joined.parent(), joined.file_name()) else {
+            return self.resolve(path);
+        };
+        let parent = parent
+            .canonicalize()
+            .map_err(|source| match source.kind() {
+                std::io::ErrorKind::NotFound => WorkspaceError::NotFound {
+                    path: path.to_owned(),
+                },
+                _ => WorkspaceError::Io {
+                    path: path.to_owned(),
+                    source,
+                },
+            })?;
+        let entry = self.inside(path, parent)?.join(name);
+        if std::fs::symlink_metadata(&entry).is_err() {
+            return Err(WorkspaceError::NotFound {
+                path: path.to_owned(),
+            });
+        }
+        Ok(entry)
+    }
+
     /// Resolves a path that may not exist yet (a file to create): its nearest existing ancestor
     /// must be inside the workspace, and if the path itself exists (e.g. a symlink) its target
     /// must be too.

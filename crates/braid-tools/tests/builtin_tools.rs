@@ -347,6 +347,20 @@ async fn symlinks_that_leave_the_workspace_are_refused() {
     assert!(!outside.path().join("new.txt").exists());
 }
 
+#[cfg(unix)]
+#[tokio::test]
+async fn deleting_a_symlink_removes_the_link_not_its_target() {
+    let f = Fixture::new();
+    std::os::unix::fs::symlink(f.root().join("src/main.rs"), f.root().join("main_link.rs"))
+        .unwrap();
+    f.ok("delete_file", json!({"path": "main_link.rs"})).await;
+    assert!(std::fs::symlink_metadata(f.root().join("main_link.rs")).is_err());
+    assert_eq!(
+        std::fs::read_to_string(f.root().join("src/main.rs")).unwrap(),
+        MAIN_RS
+    );
+}
+
 #[tokio::test]
 async fn create_write_replace_and_delete_files() {
     let f = Fixture::new();

@@ -47,6 +47,9 @@ struct IndexedFile {
     symbols: FileSymbols,
 }
 
+/// Below this many files to parse, one thread does it.
+const PARALLEL_THRESHOLD: usize = 32;
+
 /// Files larger than this are not parsed (generated or minified code).
 const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
 
@@ -151,6 +154,46 @@ impl Shared {
         }
     }
 
+    /// Reads `stale` files: on the calling thread when there are few, else split over the
+    /// machine's cores (a first build of a large tree is mostly parsing).
+    fn read_files(
+        reader: &mut SymbolReader,
+        stale: Vec<(PathBuf, SourceLanguage)>,
+    ) -> Vec<(PathBuf, Option<IndexedFile>)> {
+        let threads = std::thread::available_parallelism()
+            .map_or(1, usize::from)
+            .min(8);
+        if stale.len() < PARALLEL_THRESHOLD || threads < 2 {
+            return stale
+                .into_iter()
+                .map(|(path, language)| {
+                    let file = Self::read_file(reader, &path, language);
+                    (path, file)
+                })
+                .collect();
+        }
+        let chunk = stale.len().div_ceil(threads);
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = stale
+                .chunks(chunk)
+                .map(|part| {
+                    scope.spawn(move || {
+                        let mut reader = SymbolReader::new();
+                        part.iter()
+                            .map(|(path, language)| {
+                                (path.clone(), Self::read_file(&mut reader, path, *language))
+                            })
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .flat_map(|w| w.join().unwrap_or_default())
+                .collect()
+        })
+    }
+
     /// Brings the index up to date with the disk; returns how many files were parsed.
     fn sync(&self) -> usize {
         let mut updater = lock(&self.updater);
@@ -180,13 +223,7 @@ impl Shared {
                 .collect();
             (stale, removed)
         };
-        let parsed: Vec<(PathBuf, Option<IndexedFile>)> = stale
-            .into_iter()
-            .map(|(path, language)| {
-                let file = Self::read_file(&mut updater.reader, &path, language);
-                (path, file)
-            })
-            .collect();
+        let parsed = Self::read_files(&mut updater.reader, stale);
         let count = parsed.len();
         let mut files = lock(&self.files);
         for path in removed {
