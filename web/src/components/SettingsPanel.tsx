@@ -139,6 +139,30 @@ export function SettingsPanel({ config, onSave, onMode }: SettingsPanelProps) {
           </label>
         ))}
       </fieldset>
+      {(config.approved_tools?.length ?? 0) > 0 && (
+        <section className="session-approvals" aria-label="Approved for this session">
+          <h3>Approved for this session</h3>
+          <ul className="plain">
+            {config.approved_tools?.map((t) => (
+              <li key={t}>
+                <code>{t}</code>{" "}
+                <button
+                  type="button"
+                  className="btn btn-link"
+                  aria-label={`Ask again before ${t}`}
+                  onClick={() =>
+                    void onSave({ approved_tools: (config.approved_tools ?? []).filter((x) => x !== t) }).catch((e: unknown) =>
+                      setProblem(e instanceof Error ? e.message : String(e)),
+                    )
+                  }
+                >
+                  Ask again
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <form
         onSubmit={(e) => {
           e.preventDefault();

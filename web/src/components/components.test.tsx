@@ -141,6 +141,14 @@ describe("settings", () => {
     expect(policyFrom("auto_all", "", "")).toEqual({ type: "auto_all" });
   });
 
+  it("lists tools approved for this session and revokes one", async () => {
+    const onSave = vi.fn(async () => {});
+    const config = { ...summary("c1", "x").config, approved_tools: ["read_file", "grep"] };
+    render(<SettingsPanel config={config} onSave={onSave} onMode={async () => {}} />);
+    await userEvent.click(screen.getByRole("button", { name: "Ask again before read_file" }));
+    expect(onSave).toHaveBeenCalledWith({ approved_tools: ["grep"] });
+  });
+
   it("refuses a bad timeout or strategy with a message", async () => {
     const onSave = vi.fn(async () => {});
     render(<SettingsPanel config={summary("c1", "x").config} onSave={onSave} onMode={async () => {}} />);
