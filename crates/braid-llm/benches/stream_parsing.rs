@@ -1,3 +1,77 @@
-//! Parsing throughput of a long recorded stream (filled in below).
-#![allow(missing_docs)]
-fn main() {}
+//! Parsing throughput of a long recorded stream: the llama.cpp recordings' content chunks
+//! repeated into a stream of 10 000 chunks, fed to the SSE parser and decoder in 4 KiB pieces
+//! as a network read would deliver them. Reports MB/s (`bytes`) and chunks/s (`chunks`).
+#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use braid_llm::anthropic::AnthropicStreamDecoder;
+use braid_llm::openai::OpenAiStreamDecoder;
+use braid_llm::sse::{EventDecoder, decode_pieces};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+const OPENAI: &str = include_str!("../tests/fixtures/llama_openai_stream.sse");
+const ANTHROPIC: &str = include_str!("../tests/fixtures/llama_anthropic_stream.sse");
+const CHUNKS: usize = 10_000;
+const READ_SIZE: usize = 4096;
+
+/// The recording's events, with the text deltas repeated until the stream has `CHUNKS` events.
+fn long_stream(recording: &str, is_delta: impl Fn(&str) -> bool) -> (Vec<u8>, usize) {
+    let events: Vec<&str> = recording
+        .split("\n\n")
+        .filter(|e| !e.trim().is_empty())
+        .collect();
+    let first_delta = events.iter().position(|e| is_delta(e)).unwrap();
+    let last_delta = events.iter().rposition(|e| is_delta(e)).unwrap();
+    let deltas = &events[first_delta..=last_delta];
+    let mut out: Vec<&str> = events[..first_delta].to_vec();
+    let fixed = events.len() - deltas.len();
+    for i in 0..CHUNKS - fixed {
+        out.push(deltas[i % deltas.len()]);
+    }
+    out.extend(&events[last_delta + 1..]);
+    let count = out.len();
+    (format!("{}\n\n", out.join("\n\n")).into_bytes(), count)
+}
+
+fn bench_stream(
+    c: &mut Criterion,
+    name: &str,
+    stream: &[u8],
+    chunks: usize,
+    make: fn() -> Box<dyn EventDecoder>,
+) {
+    // Sanity: the long stream decodes without error and ends with a finish.
+    let (events, error) = decode_pieces(make().as_mut(), stream.chunks(READ_SIZE));
+    assert!(error.is_none(), "{error:?}");
+    assert!(events.len() >= CHUNKS - 10);
+
+    let mut group = c.benchmark_group(name);
+    group
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(4));
+    group.throughput(Throughput::Bytes(stream.len() as u64));
+    group.bench_function("bytes", |b| {
+        b.iter(|| decode_pieces(make().as_mut(), black_box(stream).chunks(READ_SIZE)))
+    });
+    group.throughput(Throughput::Elements(chunks as u64));
+    group.bench_function("chunks", |b| {
+        b.iter(|| decode_pieces(make().as_mut(), black_box(stream).chunks(READ_SIZE)))
+    });
+    group.finish();
+}
+
+fn parsing(c: &mut Criterion) {
+    let (openai, openai_chunks) = long_stream(OPENAI, |e| e.contains("\"content\":\""));
+    bench_stream(c, "openai_stream", &openai, openai_chunks, || {
+        Box::new(OpenAiStreamDecoder::new())
+    });
+    let (anthropic, anthropic_chunks) = long_stream(ANTHROPIC, |e| e.contains("text_delta"));
+    bench_stream(c, "anthropic_stream", &anthropic, anthropic_chunks, || {
+        Box::new(AnthropicStreamDecoder::new())
+    });
+}
+
+criterion_group!(benches, parsing);
+criterion_main!(benches);
