@@ -119,6 +119,14 @@ pub enum StoreError {
         /// The system's reason.
         source: std::io::Error,
     },
+    /// The SQLite database file could not be opened or created.
+    #[error("cannot open the SQLite database {path}: {source}")]
+    Open {
+        /// The database file.
+        path: PathBuf,
+        /// The driver's reason.
+        source: sqlx::Error,
+    },
     /// The schema could not be brought up to date.
     #[error("{backend}: applying schema migrations failed: {source}")]
     Migrate {

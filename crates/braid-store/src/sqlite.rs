@@ -91,7 +91,10 @@ impl SqliteStore {
             .max_connections(1)
             .connect_with(connect.clone())
             .await
-            .during(Backend::Sqlite, "opening the database")?;
+            .map_err(|source| StoreError::Open {
+                path: path.clone(),
+                source,
+            })?;
         crate::migrations::sqlite()
             .run(&write)
             .await
@@ -103,7 +106,10 @@ impl SqliteStore {
             .max_connections(options.readers.max(1))
             .connect_with(connect.create_if_missing(false).read_only(true))
             .await
-            .during(Backend::Sqlite, "opening the database for reading")?;
+            .map_err(|source| StoreError::Open {
+                path: path.clone(),
+                source,
+            })?;
         let events = EventWriter::start(
             Arc::new(SqlEvents(write.clone())),
             options.event_batch_interval,
@@ -169,5 +175,33 @@ impl EventSink for SqlEvents<sqlx::Sqlite> {
                 .await
                 .during(Backend::Sqlite, "reading the last event sequence")?;
         Ok(u64::try_from(max).unwrap_or(0))
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_path_inside_a_file_is_refused_naming_the_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("not-a-directory");
+        std::fs::write(&file, b"x").unwrap();
+        let err = SqliteStore::open(file.join("braid.db"))
+            .await
+            .err()
+            .unwrap();
+        assert!(matches!(err, StoreError::CreateDir { .. }), "{err}");
+        assert!(err.to_string().contains("not-a-directory"), "{err}");
+    }
+
+    #[tokio::test]
+    async fn a_file_that_is_not_a_database_is_refused_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("notes.db");
+        std::fs::write(&file, vec![b'x'; 4096]).unwrap();
+        let err = SqliteStore::open(&file).await.err().unwrap();
+        assert!(err.to_string().contains("notes.db"), "{err}");
     }
 }
