@@ -6,8 +6,16 @@ use std::path::Path;
 
 use ignore::WalkBuilder;
 
-/// Directory names left out of every walk.
-pub const EXCLUDED_DIRS: [&str; 3] = [".git", "node_modules", "target"];
+/// Directory names left out of every walk: version control, dependencies, build output and
+/// Python's virtual environments and caches.
+pub const EXCLUDED_DIRS: [&str; 6] = [
+    ".git",
+    "node_modules",
+    "target",
+    ".venv",
+    "__pycache__",
+    ".mypy_cache",
+];
 
 /// A walker over `dir` (inside a workspace) with Braid's ignore rules.
 pub fn walker(dir: &Path) -> WalkBuilder {

@@ -64,6 +64,8 @@ pub struct IndexStats {
     pub last_sync_parsed: usize,
     /// Whether the file watcher is running.
     pub watching: bool,
+    /// Files the watcher re-read in the background since the index started.
+    pub watcher_updates: u64,
 }
 
 /// A definition together with where it is.
@@ -99,6 +101,7 @@ struct Shared {
 struct Updater {
     reader: SymbolReader,
     last_sync_parsed: usize,
+    watcher_updates: u64,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -253,6 +256,7 @@ impl Shared {
             match Stamp::of(&path) {
                 Some(now) if now == stamp => {}
                 Some(_) => {
+                    updater.watcher_updates += 1;
                     let file = Self::read_file(&mut updater.reader, &path, language);
                     let mut files = lock(&self.files);
                     match file {
@@ -278,6 +282,7 @@ impl CodebaseIndex {
             updater: Mutex::new(Updater {
                 reader: SymbolReader::new(),
                 last_sync_parsed: 0,
+                watcher_updates: 0,
             }),
         });
         let index = Arc::new(Self {
@@ -316,6 +321,7 @@ impl CodebaseIndex {
                 updater: Mutex::new(Updater {
                     reader: SymbolReader::new(),
                     last_sync_parsed: 0,
+                    watcher_updates: 0,
                 }),
             }),
             watcher: Mutex::new(None),
@@ -375,12 +381,17 @@ impl CodebaseIndex {
 
     /// Counters describing the index (without syncing).
     pub fn stats(&self) -> IndexStats {
+        let (last_sync_parsed, watcher_updates) = {
+            let updater = lock(&self.shared.updater);
+            (updater.last_sync_parsed, updater.watcher_updates)
+        };
         let files = lock(&self.shared.files);
         IndexStats {
             files: files.len(),
             definitions: files.values().map(|f| f.symbols.definitions.len()).sum(),
-            last_sync_parsed: lock(&self.shared.updater).last_sync_parsed,
+            last_sync_parsed,
             watching: lock(&self.watcher).is_some(),
+            watcher_updates,
         }
     }
 
@@ -533,6 +544,27 @@ mod tests {
         );
         std::fs::remove_file(dir.path().join("b.rs")).unwrap();
         assert_eq!(index.uses("beta").len(), 1);
+    }
+
+    #[test]
+    fn the_watcher_updates_the_index_in_the_background() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.rs"), "fn alpha() {}\n").unwrap();
+        let index = CodebaseIndex::start(Workspace::new(dir.path()).unwrap());
+        index.sync();
+        assert!(index.stats().watching);
+        std::fs::write(dir.path().join("a.rs"), "fn alpha() {}\nfn omega() {}\n").unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while index.stats().watcher_updates == 0 {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the watcher never re-read a.rs"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        // The watcher already did the work: the query's sync finds nothing left to parse.
+        assert_eq!(index.sync(), 0);
+        assert_eq!(index.definitions("omega").len(), 1);
     }
 
     #[test]
