@@ -87,6 +87,9 @@ impl AskUserTool {
         if let Some(Value::Object(props)) = spec.parameters.get_mut("properties") {
             props.remove("answer");
         }
+        if let Some(Value::Object(defs)) = spec.parameters.get_mut("$defs") {
+            defs.remove("QuestionAnswer");
+        }
         Self { spec }
     }
 }

@@ -24,7 +24,7 @@ pub mod workspace;
 
 pub use builtin::{builtin_registry, register_builtins};
 pub use codebase::{CodebaseIndex, CodebaseIndexes};
-pub use registry::{RegistryError, ToolRegistry};
+pub use registry::{CallRecord, RegistryError, ToolRegistry};
 pub use tool::{
     Permission, Permissions, Tool, ToolCategory, ToolContext, ToolError, ToolErrorCode, ToolOrigin,
     ToolOutput, ToolSpec, to_outcome,

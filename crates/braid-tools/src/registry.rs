@@ -8,11 +8,13 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};
 
 use braid_protocol::api::ToolInfo;
-use braid_protocol::{AgentRole, Mode, Recoverability};
+use braid_protocol::{AgentRole, MessageKind, Mode, Recoverability, ToolCall, ToolResultMessage};
 use serde_json::Value;
 
 use crate::arguments::validate_arguments;
-use crate::tool::{Tool, ToolContext, ToolError, ToolErrorCode, ToolOrigin, ToolOutput, ToolSpec};
+use crate::tool::{
+    Tool, ToolContext, ToolError, ToolErrorCode, ToolOrigin, ToolOutput, ToolSpec, to_outcome,
+};
 
 /// A tool could not be registered.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -219,6 +221,44 @@ impl ToolRegistry {
     }
 }
 
+/// What running one call produced: the `tool_result` for the conversation, and the message the
+/// tool made of its own (a `plan`, `question` or `project_structure`), if any.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallRecord {
+    /// The result, with timing, ready to store.
+    pub result: ToolResultMessage,
+    /// The extra message, for the engine to store after the result.
+    pub message: Option<MessageKind>,
+}
+
+impl ToolRegistry {
+    /// Runs `call` like [`execute`](Self::execute) and records it as a `tool_result` with its
+    /// start, end and duration; a failure becomes an error outcome the model can read.
+    pub async fn run_call(&self, call: &ToolCall, ctx: &ToolContext, mode: Mode) -> CallRecord {
+        let started_at = chrono::Utc::now();
+        let clock = std::time::Instant::now();
+        let outcome = self
+            .execute(&call.name, call.arguments.clone(), ctx, mode)
+            .await;
+        let duration_ms = u64::try_from(clock.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let completed_at = chrono::Utc::now();
+        if let Err(e) = &outcome {
+            tracing::info!(tool = %call.name, call_id = %call.id, code = %e.code, "tool call failed");
+        }
+        CallRecord {
+            result: ToolResultMessage {
+                call_id: call.id.clone(),
+                tool_name: call.name.clone(),
+                outcome: to_outcome(&outcome),
+                duration_ms,
+                started_at: Some(started_at),
+                completed_at: Some(completed_at),
+            },
+            message: outcome.ok().and_then(|o| o.message),
+        }
+    }
+}
+
 fn permitted(spec: &ToolSpec, role: AgentRole, mode: Mode) -> bool {
     spec.allowed_for(role) && (mode == Mode::Act || spec.is_read_only())
 }
@@ -249,6 +289,7 @@ mod tests {
 
     use super::*;
     use crate::tool::{Permission, Permissions, ToolCategory};
+    use braid_protocol::Validate;
 
     struct Fake {
         spec: ToolSpec,
@@ -405,6 +446,32 @@ mod tests {
             .await
             .unwrap_err();
         assert_eq!(missing.code, ToolErrorCode::NotFound);
+    }
+
+    #[tokio::test]
+    async fn run_call_records_a_tool_result_for_success_and_failure() {
+        let r = registry();
+        let ctx = ToolContext::new(None, AgentRole::Actor);
+        let ok = r
+            .run_call(
+                &ToolCall::new("c1", "read", json!({"x": 2})),
+                &ctx,
+                Mode::Act,
+            )
+            .await;
+        assert_eq!(ok.result.call_id.as_str(), "c1");
+        assert_eq!(ok.result.tool_name, "read");
+        assert!(ok.result.outcome.is_success());
+        assert!(ok.result.started_at.unwrap() <= ok.result.completed_at.unwrap());
+        ok.result.validate().unwrap();
+        let bad = r
+            .run_call(&ToolCall::new("c2", "read", json!({})), &ctx, Mode::Act)
+            .await;
+        let braid_protocol::ToolOutcome::Error { error } = bad.result.outcome else {
+            panic!("expected an error result")
+        };
+        assert_eq!(error.code.as_deref(), Some("invalid_arguments"));
+        assert!(error.recoverable);
     }
 
     #[tokio::test]
