@@ -544,3 +544,165 @@ fn structure_text(structure: &ProjectStructureMessage) -> String {
     }
     text.trim_end().to_owned()
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use braid_protocol::{
+        ImageMessage, ImageSource, MessageKind, RecognitionMode, Role, ToolCall,
+        ToolRequestMessage, ToolResultMessage,
+    };
+
+    use super::*;
+
+    fn options(images: ImageDelivery) -> HistoryOptions {
+        HistoryOptions { images }
+    }
+
+    fn request(id: &str) -> Message {
+        Message::new(
+            Role::Assistant,
+            MessageKind::ToolRequest(ToolRequestMessage {
+                calls: vec![ToolCall::new(id, "list", serde_json::json!({}))],
+            }),
+        )
+    }
+
+    fn result(id: &str, output: &str) -> Message {
+        Message::new(
+            Role::Tool,
+            MessageKind::ToolResult(ToolResultMessage {
+                call_id: id.into(),
+                tool_name: "list".into(),
+                outcome: ToolOutcome::Success {
+                    output: serde_json::json!(output),
+                },
+                duration_ms: 1,
+                started_at: None,
+                completed_at: None,
+            }),
+        )
+    }
+
+    #[test]
+    fn a_result_stored_before_its_request_is_moved_after_it() {
+        let history = vec![
+            Message::user_text("go"),
+            result("c1", "done"),
+            request("c1"),
+        ];
+        let c = build_conversation(None, &history, options(ImageDelivery::AsImages));
+        assert_eq!(c.turns.len(), 3);
+        assert!(
+            matches!(&c.turns[1], Turn::Assistant { calls, .. } if calls[0].id.as_str() == "c1")
+        );
+        assert!(matches!(&c.turns[2], Turn::ToolResult(r) if r.content == "done" && !r.is_error));
+    }
+
+    #[test]
+    fn a_call_without_result_gets_a_not_executed_error_and_orphans_vanish() {
+        let history = vec![
+            Message::user_text("go"),
+            request("c1"),
+            result("zz", "stale"),
+        ];
+        let c = build_conversation(Some("sys"), &history, options(ImageDelivery::AsImages));
+        assert_eq!(c.system.as_deref(), Some("sys"));
+        assert_eq!(c.turns.len(), 3);
+        match &c.turns[2] {
+            Turn::ToolResult(r) => {
+                assert_eq!(r.call_id.as_str(), "c1");
+                assert!(r.is_error);
+                assert_eq!(r.content, NOT_EXECUTED);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn calls_of_one_turn_merge_with_its_text_even_when_results_come_between() {
+        let turn = TurnId::new();
+        let mut text = Message::assistant_text("Checking both.");
+        text.set_turn_id(turn);
+        let mut first = request("a");
+        first.set_turn_id(turn);
+        let mut second = request("b");
+        second.set_turn_id(turn);
+        let history = vec![
+            Message::user_text("go"),
+            text,
+            first,
+            result("a", "1"),
+            second,
+            result("b", "2"),
+        ];
+        let c = build_conversation(None, &history, options(ImageDelivery::AsImages));
+        assert_eq!(c.turns.len(), 4, "{:#?}", c.turns);
+        match &c.turns[1] {
+            Turn::Assistant { text, calls } => {
+                assert_eq!(text, "Checking both.");
+                assert_eq!(calls.len(), 2);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn images_from_a_path_or_for_a_text_model_go_as_recognized_text() {
+        let image = |source| {
+            Message::new(
+                Role::User,
+                MessageKind::Image(ImageMessage {
+                    source,
+                    recognition_mode: RecognitionMode::Auto,
+                    caption: None,
+                    recognition: None,
+                    error: None,
+                }),
+            )
+        };
+        let by_path = image(ImageSource::FilePath {
+            path: "shot.png".into(),
+        });
+        let c = build_conversation(None, &[by_path], options(ImageDelivery::AsImages));
+        let Turn::User(parts) = &c.turns[0] else {
+            panic!()
+        };
+        assert!(
+            matches!(&parts[0], UserPart::Text(t) if t.contains("shot.png") && t.contains("not been recognized"))
+        );
+
+        let by_url = image(ImageSource::Url {
+            url: "https://example.invalid/a.png".into(),
+        });
+        let c = build_conversation(
+            None,
+            std::slice::from_ref(&by_url),
+            options(ImageDelivery::AsImages),
+        );
+        let Turn::User(parts) = &c.turns[0] else {
+            panic!()
+        };
+        assert!(matches!(&parts[0], UserPart::Image(ImageRef::Url(_))));
+        let c = build_conversation(None, &[by_url], options(ImageDelivery::AsRecognizedText));
+        let Turn::User(parts) = &c.turns[0] else {
+            panic!()
+        };
+        assert!(matches!(&parts[0], UserPart::Text(_)));
+    }
+
+    #[test]
+    fn system_role_text_joins_the_system_prompt() {
+        let system = Message::new(
+            Role::System,
+            MessageKind::Text(braid_protocol::TextMessage::plain("Be terse.")),
+        );
+        let c = build_conversation(
+            Some("Base prompt."),
+            &[system, Message::user_text("hi")],
+            options(ImageDelivery::AsImages),
+        );
+        assert_eq!(c.system.as_deref(), Some("Base prompt.\n\nBe terse."));
+        assert_eq!(c.turns.len(), 1);
+    }
+}

@@ -45,9 +45,6 @@ impl Transport {
         connect_timeout: Duration,
         idle_timeout: Duration,
     ) -> Result<Self, LlmError> {
-        // reqwest is built without a bundled crypto provider; ring is ours. Installing fails
-        // harmlessly when a provider is already in place.
-        let _ = rustls::crypto::ring::default_provider().install_default();
         let http = reqwest::Client::builder()
             .connect_timeout(connect_timeout)
             .build()

@@ -490,3 +490,30 @@ fn non_streamed_recorded_answers_parse_into_completions() {
     assert_eq!(c.usage.unwrap().prompt_tokens, 53);
     assert_eq!(c.usage.unwrap().completion_tokens, 48);
 }
+
+#[test]
+fn openai_tool_call_without_an_id_gets_a_generated_one() {
+    let stream = sse(&[
+        r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"name":"list","arguments":"{}"}}]}}]}"#,
+        r#"{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#,
+        "[DONE]",
+    ]);
+    let (events, error) = openai(&[&stream]);
+    assert!(error.is_none());
+    let c = fold(&events);
+    assert_eq!(c.tool_calls.len(), 1);
+    assert!(c.tool_calls[0].id.as_str().starts_with("call_"));
+    assert_eq!(c.tool_calls[0].name, "list");
+    // Started, arguments and completed all carry the same id.
+    let ids: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            LlmEvent::ToolCallStarted { id, .. } | LlmEvent::ToolCallCompleted { id, .. } => {
+                Some(id.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ids.len(), 2);
+    assert_eq!(ids[0], ids[1]);
+}

@@ -181,3 +181,16 @@ fn binary_refuses_a_broken_script_with_a_clear_message() {
         "{stderr}"
     );
 }
+
+#[test]
+fn shipped_example_scripts_parse() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts");
+    let mut count = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let script = Script::from_file(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert!(!script.responses.is_empty(), "{}", path.display());
+        count += 1;
+    }
+    assert!(count > 0);
+}
