@@ -19,7 +19,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Start the HTTP + SSE server and web UI.
-    Serve,
+    Serve(braid_server::ServeArgs),
     /// Operate on stored message JSON.
     #[command(subcommand)]
     Message(MessageCommand),
@@ -45,10 +45,22 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     match cli.command {
-        Command::Serve => {
-            println!("braid {}", env!("CARGO_PKG_VERSION"));
-            println!("The HTTP server is not built yet; `braid message` commands are available.");
-            ExitCode::SUCCESS
+        Command::Serve(args) => {
+            let runtime = match tokio::runtime::Runtime::new() {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("error: cannot start the async runtime: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            match runtime.block_on(braid_server::serve::run(args)) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    tracing::error!(error = %e, "braid serve failed");
+                    eprintln!("error: {e}");
+                    ExitCode::from(1)
+                }
+            }
         }
         Command::Message(cmd) => {
             let mut input = String::new();

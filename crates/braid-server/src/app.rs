@@ -1,0 +1,210 @@
+//! The application: what every handler shares ([`App`]) and the router with its layers (bearer
+//! token, metrics, body limit, CORS, the web UI as the fallback).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State};
+use axum::http::{HeaderValue, Method, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use braid_context::ContextRegistry;
+use tokio_util::sync::CancellationToken;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+
+use crate::body::BodyLimit;
+use crate::error::ApiFailure;
+use crate::mcp::McpDirectory;
+use crate::metrics::Metrics;
+use crate::title::{TitleSetting, Titler};
+use crate::web::WebUi;
+
+/// The default body limit: 10 MiB.
+pub const DEFAULT_MAX_BODY: usize = 10 * 1024 * 1024;
+
+/// How the server behaves.
+#[derive(Clone, Debug)]
+pub struct AppConfig {
+    /// The largest request body accepted, in bytes.
+    pub max_body: usize,
+    /// How often an idle event stream gets a heartbeat.
+    pub heartbeat: Duration,
+    /// When set, every API route requires `Authorization: Bearer <token>`.
+    pub api_token: Option<String>,
+    /// Origins allowed by CORS; none (the default) disables CORS.
+    pub cors_origins: Vec<HeaderValue>,
+    /// The web UI's built files.
+    pub web_dir: PathBuf,
+    /// Whether untitled contexts get a title written by the model.
+    pub titles: TitleSetting,
+}
+
+impl Default for AppConfig {
+    fn default() -> Self {
+        Self {
+            max_body: DEFAULT_MAX_BODY,
+            heartbeat: Duration::from_secs(15),
+            api_token: None,
+            cors_origins: Vec::new(),
+            web_dir: PathBuf::from("web/dist"),
+            titles: TitleSetting::Auto,
+        }
+    }
+}
+
+/// What every handler shares.
+pub struct App {
+    /// The live contexts.
+    pub registry: Arc<ContextRegistry>,
+    /// The counters `/metrics` shows.
+    pub metrics: Arc<Metrics>,
+    /// MCP servers' status and resources.
+    pub mcp: Arc<dyn McpDirectory>,
+    /// Settings.
+    pub config: AppConfig,
+    /// Cancelled when the server shuts down; event streams end with a notice.
+    pub shutdown: CancellationToken,
+    /// The OpenAPI document, built once.
+    pub openapi: Arc<serde_json::Value>,
+    /// Writes titles for untitled contexts.
+    pub titler: Titler,
+    web: WebUi,
+}
+
+impl App {
+    /// The application over a registry. `metrics` must be the one the model client reports to
+    /// (see [`crate::metrics::MeteredLlm`]).
+    pub fn new(
+        registry: Arc<ContextRegistry>,
+        metrics: Arc<Metrics>,
+        mcp: Arc<dyn McpDirectory>,
+        config: AppConfig,
+    ) -> Arc<Self> {
+        let openapi = Arc::new(crate::openapi::document(&crate::routes::table()));
+        let web = WebUi::new(&config.web_dir);
+        Arc::new(Self {
+            registry,
+            metrics,
+            mcp,
+            titler: Titler::new(config.titles),
+            config,
+            shutdown: CancellationToken::new(),
+            openapi,
+            web,
+        })
+    }
+}
+
+/// The router of every route, the web UI and the layers.
+pub fn router(app: Arc<App>) -> Router {
+    let mut router = Router::new();
+    for route in crate::routes::table() {
+        router = router.route(route.path, route.handler);
+    }
+    let mut router = router
+        .route_layer(middleware::from_fn_with_state(app.clone(), authenticate))
+        .route_layer(middleware::from_fn_with_state(app.clone(), count))
+        .fallback(fallback)
+        .layer(DefaultBodyLimit::max(app.config.max_body))
+        .layer(axum::Extension(BodyLimit(app.config.max_body)));
+    if !app.config.cors_origins.is_empty() {
+        router = router.layer(
+            CorsLayer::new()
+                .allow_origin(AllowOrigin::list(app.config.cors_origins.clone()))
+                .allow_methods([
+                    Method::GET,
+                    Method::POST,
+                    Method::PUT,
+                    Method::PATCH,
+                    Method::DELETE,
+                ])
+                .allow_headers([
+                    header::AUTHORIZATION,
+                    header::CONTENT_TYPE,
+                    header::HeaderName::from_static("last-event-id"),
+                ]),
+        );
+    }
+    router.with_state(app)
+}
+
+/// Whether a path is part of the API (as opposed to the web UI).
+fn is_api(path: &str) -> bool {
+    path == "/v1"
+        || path.starts_with("/v1/")
+        || path == "/metrics"
+        || path == "/openapi.json"
+        || path == "/health"
+}
+
+async fn authenticate(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
+    let Some(token) = app.config.api_token.as_deref() else {
+        return next.run(req).await;
+    };
+    if req.uri().path() == "/health" {
+        return next.run(req).await;
+    }
+    let given = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim);
+    match given {
+        Some(given) if same_secret(given.as_bytes(), token.as_bytes()) => next.run(req).await,
+        _ => ApiFailure::unauthorized().into_response(),
+    }
+}
+
+/// Compares without stopping at the first difference, so timing does not reveal the token.
+fn same_secret(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+async fn count(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
+    let method = req.method().to_string();
+    let route = req
+        .extensions()
+        .get::<MatchedPath>()
+        .map(|p| p.as_str().to_owned())
+        .unwrap_or_else(|| "unmatched".to_owned());
+    let response = next.run(req).await;
+    app.metrics
+        .record_request(&method, &route, response.status().as_u16());
+    response
+}
+
+async fn fallback(State(app): State<Arc<App>>, req: Request) -> Response {
+    let path = req.uri().path().to_owned();
+    if is_api(&path) || !(req.method() == Method::GET || req.method() == Method::HEAD) {
+        app.metrics
+            .record_request(req.method().as_str(), "unmatched", 404);
+        return ApiFailure::no_route(req.method().as_str(), &path).into_response();
+    }
+    app.web.serve(req).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_compare_by_content() {
+        assert!(same_secret(b"abc", b"abc"));
+        assert!(!same_secret(b"abc", b"abd"));
+        assert!(!same_secret(b"abc", b"abcd"));
+    }
+
+    #[test]
+    fn api_paths_are_not_ui_routes() {
+        assert!(is_api("/v1/contexts"));
+        assert!(is_api("/metrics"));
+        assert!(!is_api("/contexts/abc"));
+        assert!(!is_api("/v1x"));
+    }
+}

@@ -1,0 +1,202 @@
+//! `GET /v1/contexts/{id}/events`: a context's events as Server-Sent Events.
+//!
+//! Every event carries its sequence in the context's event log as the SSE `id:`. A client that
+//! reconnects with `Last-Event-ID` (or `?after=N`) gets what it missed from the store, then the
+//! live events, with no gap and no duplicate: the stream subscribes to the live events first,
+//! then replays the log, and drops any live event at or below the last sequence it sent. A client
+//! that reads too slowly falls behind the live buffer; it is then switched to replay from the
+//! store, so it never holds the context back.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::response::sse::Event;
+use braid_context::ContextHandle;
+use braid_protocol::{ContextEvent, ContextId, ErrorCode, ErrorEvent, Heartbeat, SequencedEvent};
+use futures::Stream;
+use tokio::sync::{broadcast, mpsc};
+
+use crate::app::App;
+
+/// How many events one replay query reads.
+const REPLAY_PAGE: u32 = 1000;
+/// Events buffered between the stream's task and the HTTP connection.
+const CONNECTION_BUFFER: usize = 256;
+
+/// Where a stream starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StreamStart {
+    /// With the next live event.
+    Live,
+    /// After this sequence (0 replays everything).
+    After(u64),
+}
+
+/// The SSE form of a logged event.
+pub fn sse_event(e: &SequencedEvent) -> Event {
+    Event::default()
+        .event(e.event.name())
+        .id(e.sequence.to_string())
+        .data(e.event.payload_json())
+}
+
+/// An unlogged event (heartbeat, shutdown notice): no `id:`, so the client's `Last-Event-ID`
+/// stays where it was.
+fn unlogged(event: &ContextEvent) -> Event {
+    Event::default()
+        .event(event.name())
+        .data(event.payload_json())
+}
+
+/// Starts streaming a context's events; the stream ends when the client leaves or the server
+/// shuts down.
+pub fn stream(
+    app: Arc<App>,
+    handle: ContextHandle,
+    start: StreamStart,
+) -> impl Stream<Item = Result<Event, Infallible>> {
+    let (tx, rx) = mpsc::channel(CONNECTION_BUFFER);
+    let live = handle.subscribe();
+    tokio::spawn(run(app, handle, live, start, tx));
+    futures::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|e| (Ok::<_, Infallible>(e), rx))
+    })
+}
+
+/// Why the stream's task stopped.
+enum Stop {
+    ClientGone,
+    Shutdown,
+}
+
+struct Follower {
+    app: Arc<App>,
+    context: ContextId,
+    tx: mpsc::Sender<Event>,
+    /// The last sequence sent; `None` until the first one when the stream started live.
+    cursor: Option<u64>,
+}
+
+impl Follower {
+    async fn send(&mut self, e: &SequencedEvent) -> Result<(), Stop> {
+        if self.cursor.is_some_and(|c| e.sequence <= c) {
+            return Ok(());
+        }
+        self.tx
+            .send(sse_event(e))
+            .await
+            .map_err(|_| Stop::ClientGone)?;
+        self.cursor = Some(e.sequence);
+        Ok(())
+    }
+
+    /// Sends every logged event after the cursor.
+    async fn replay(&mut self) -> Result<(), Stop> {
+        let Some(mut after) = self.cursor else {
+            return Ok(());
+        };
+        let store = self.app.registry.services().store.clone();
+        if let Err(error) = store.flush_events().await {
+            tracing::warn!(context = %self.context, %error, "events not flushed before a replay");
+        }
+        loop {
+            let page = match store.events_after(self.context, after, REPLAY_PAGE).await {
+                Ok(page) => page,
+                Err(error) => {
+                    tracing::error!(context = %self.context, %error, "event replay failed");
+                    return Ok(());
+                }
+            };
+            let Some(last) = page.last().map(|e| e.sequence) else {
+                return Ok(());
+            };
+            for e in &page {
+                self.send(e).await?;
+            }
+            after = last;
+        }
+    }
+}
+
+async fn run(
+    app: Arc<App>,
+    mut handle: ContextHandle,
+    mut live: broadcast::Receiver<SequencedEvent>,
+    start: StreamStart,
+    tx: mpsc::Sender<Event>,
+) {
+    let _open = app.metrics.open_stream();
+    let context = handle.id();
+    let shutdown = app.shutdown.clone();
+    let mut heartbeat = tokio::time::interval_at(
+        tokio::time::Instant::now() + app.config.heartbeat,
+        app.config.heartbeat.max(Duration::from_millis(10)),
+    );
+    let mut f = Follower {
+        app: app.clone(),
+        context,
+        tx,
+        cursor: match start {
+            StreamStart::Live => None,
+            StreamStart::After(n) => Some(n),
+        },
+    };
+    let outcome: Result<(), Stop> = async {
+        f.replay().await?;
+        loop {
+            tokio::select! {
+                biased;
+                _ = shutdown.cancelled() => return Err(Stop::Shutdown),
+                _ = f.tx.closed() => return Err(Stop::ClientGone),
+                received = live.recv() => match received {
+                    Ok(e) => f.send(&e).await?,
+                    Err(broadcast::error::RecvError::Lagged(missed)) => {
+                        tracing::debug!(%context, missed, "slow event stream switched to replay");
+                        f.replay().await?;
+                    }
+                    Err(broadcast::error::RecvError::Closed) => {
+                        (handle, live) = resubscribe(&f.app, context).await?;
+                        f.replay().await?;
+                    }
+                },
+                _ = heartbeat.tick() => {
+                    let beat = ContextEvent::Heartbeat(Heartbeat { timestamp: chrono::Utc::now() });
+                    f.tx.send(unlogged(&beat)).await.map_err(|_| Stop::ClientGone)?;
+                    // An idle context may have been unloaded and loaded again with a new
+                    // event bus: follow the new one.
+                    if !handle.is_alive() {
+                        (handle, live) = resubscribe(&f.app, context).await?;
+                        f.replay().await?;
+                    }
+                }
+            }
+        }
+    }
+    .await;
+    if let Err(Stop::Shutdown) = outcome {
+        let notice = ContextEvent::Error(ErrorEvent {
+            context_id: context,
+            code: ErrorCode::Internal,
+            message: "the server is shutting down; reconnect with Last-Event-ID to continue".into(),
+            recoverable: true,
+        });
+        let _ = f.tx.send(unlogged(&notice)).await;
+    }
+}
+
+async fn resubscribe(
+    app: &App,
+    context: ContextId,
+) -> Result<(ContextHandle, broadcast::Receiver<SequencedEvent>), Stop> {
+    match app.registry.get(context).await {
+        Ok(handle) => {
+            let live = handle.subscribe();
+            Ok((handle, live))
+        }
+        Err(error) => {
+            tracing::info!(%context, %error, "event stream ends: the context is gone");
+            Err(Stop::ClientGone)
+        }
+    }
+}

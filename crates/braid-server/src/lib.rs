@@ -1,0 +1,23 @@
+//! `braid-server`: Braid's HTTP + SSE API (DESIGN.md "Events and the HTTP API") over the
+//! context engine, the web UI host, and `braid serve`.
+//!
+//! The API is one route table ([`routes::table`]) from which both the router and the OpenAPI
+//! document are built. Handlers validate, find the context, call one handle method and format
+//! the answer; event streams ([`events`]) replay from the store so a reconnecting client misses
+//! nothing and sees nothing twice.
+#![deny(unsafe_code)]
+
+pub mod app;
+pub mod body;
+pub mod error;
+pub mod events;
+pub mod mcp;
+pub mod metrics;
+pub mod openapi;
+pub mod routes;
+pub mod serve;
+pub mod title;
+pub mod web;
+
+pub use app::{App, AppConfig, router};
+pub use serve::{ServeArgs, ServeOptions, Server, StoreLocation, start};

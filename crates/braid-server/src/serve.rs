@@ -1,0 +1,362 @@
+//! `braid serve`: opens the store, connects the model, starts the HTTP server, and shuts down
+//! gracefully (event streams end with a notice, contexts are stopped and their state saved).
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::http::HeaderValue;
+use braid_context::{ContextRegistry, EngineSettings, Services};
+use braid_llm::{LlmClient, ProviderConfig, build_client};
+use braid_store::{PostgresStore, SqliteStore, Store};
+use tokio::task::JoinHandle;
+
+use crate::app::{App, AppConfig, DEFAULT_MAX_BODY, router};
+use crate::mcp::{McpDirectory, NoMcp};
+use crate::metrics::{MeteredLlm, Metrics};
+use crate::title::TitleSetting;
+
+/// `braid serve`'s options.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ServeArgs {
+    /// Address and port to listen on; port 0 picks a free one (the log says which). Binding
+    /// anything but loopback requires BRAID_API_TOKEN.
+    #[arg(long, env = "BRAID_BIND", default_value = "127.0.0.1:8787")]
+    pub bind: SocketAddr,
+    /// Directory of the SQLite database (`braid.db`).
+    #[arg(long, env = "BRAID_DATA_DIR", default_value = "./.braid")]
+    pub data_dir: PathBuf,
+    /// A PostgreSQL URL (`postgres://...`) to use instead of SQLite.
+    #[arg(long, env = "BRAID_STORE")]
+    pub store: Option<String>,
+    /// The largest request body accepted, in bytes.
+    #[arg(long, default_value_t = DEFAULT_MAX_BODY)]
+    pub max_body: usize,
+    /// The web UI's built files.
+    #[arg(long, env = "BRAID_WEB_DIR", default_value = "web/dist")]
+    pub web_dir: PathBuf,
+    /// Allow this origin through CORS (repeatable). CORS is off when none is given.
+    #[arg(long = "cors-origin")]
+    pub cors_origins: Vec<String>,
+    /// Seconds between heartbeats on an idle event stream.
+    #[arg(long, default_value_t = 15)]
+    pub heartbeat_secs: u64,
+    /// Whether the model writes a title for untitled contexts after their first exchange.
+    #[arg(long, value_enum, default_value_t = TitleArg::Auto)]
+    pub titles: TitleArg,
+    /// Unload a context from memory after this many idle seconds.
+    #[arg(long, default_value_t = 900)]
+    pub idle_unload_secs: u64,
+    /// MCP servers file (Claude Desktop format). Read once MCP is wired into the server.
+    #[arg(long, env = "BRAID_MCP_CONFIG")]
+    pub mcp_config: Option<PathBuf>,
+}
+
+/// `--titles`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TitleArg {
+    /// The model titles untitled contexts.
+    Auto,
+    /// Never.
+    Off,
+}
+
+/// Where contexts are stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StoreLocation {
+    /// A SQLite file.
+    Sqlite(PathBuf),
+    /// A PostgreSQL server.
+    Postgres(String),
+}
+
+/// Everything a server needs to start.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    /// Where to listen.
+    pub bind: SocketAddr,
+    /// Where contexts are stored.
+    pub store: StoreLocation,
+    /// The model, when one is configured.
+    pub llm: Option<ProviderConfig>,
+    /// Server behaviour.
+    pub app: AppConfig,
+    /// Engine limits.
+    pub engine: EngineSettings,
+    /// How often idle contexts are looked for.
+    pub unload_every: Duration,
+}
+
+/// Why the server cannot start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// A non-loopback address without a token.
+    #[error("refusing to listen on {0} without a token: set BRAID_API_TOKEN, or bind 127.0.0.1")]
+    UnprotectedBind(SocketAddr),
+    /// The address cannot be bound.
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The data directory cannot be created.
+    #[error("cannot create the data directory {path}: {source}")]
+    DataDir {
+        /// The directory.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The store cannot be opened.
+    #[error("cannot open the store: {0}")]
+    Store(#[from] braid_store::StoreError),
+    /// The model configuration is unusable.
+    #[error("invalid model configuration: {0}")]
+    Llm(String),
+    /// A CORS origin is not a valid header value.
+    #[error("invalid --cors-origin `{0}`")]
+    CorsOrigin(String),
+    /// The tools could not be registered.
+    #[error("cannot register the built-in tools: {0}")]
+    Tools(String),
+}
+
+impl ServeArgs {
+    /// The options these arguments and the environment describe. The model comes from
+    /// `BRAID_LLM_*` / `BRAID_MODEL` (see [`llm_from_env`]); the token from `BRAID_API_TOKEN`.
+    pub fn into_options(self) -> Result<ServeOptions, ServeError> {
+        let store = match self.store {
+            Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+                StoreLocation::Postgres(url)
+            }
+            Some(path) => StoreLocation::Sqlite(PathBuf::from(path)),
+            None => StoreLocation::Sqlite(self.data_dir.join("braid.db")),
+        };
+        let cors_origins = self
+            .cors_origins
+            .iter()
+            .map(|o| HeaderValue::from_str(o).map_err(|_| ServeError::CorsOrigin(o.clone())))
+            .collect::<Result<Vec<_>, _>>()?;
+        let api_token = std::env::var("BRAID_API_TOKEN")
+            .ok()
+            .map(|t| t.trim().to_owned())
+            .filter(|t| !t.is_empty());
+        let llm = llm_from_env()?;
+        let engine = EngineSettings {
+            default_model: llm.as_ref().map(|c| c.model.clone()).unwrap_or_default(),
+            idle_unload_after: Duration::from_secs(self.idle_unload_secs),
+            ..EngineSettings::default()
+        };
+        if self.mcp_config.is_some() {
+            tracing::warn!(
+                "--mcp-config is accepted but MCP servers are not wired into the server yet"
+            );
+        }
+        Ok(ServeOptions {
+            bind: self.bind,
+            store,
+            llm,
+            app: AppConfig {
+                max_body: self.max_body,
+                heartbeat: Duration::from_secs(self.heartbeat_secs.max(1)),
+                api_token,
+                cors_origins,
+                web_dir: self.web_dir,
+                titles: match self.titles {
+                    TitleArg::Auto => TitleSetting::Auto,
+                    TitleArg::Off => TitleSetting::Off,
+                },
+            },
+            engine,
+            unload_every: Duration::from_secs(60),
+        })
+    }
+}
+
+/// The model configured in the environment, or `None` when nothing is set (the server then
+/// starts, and a send gets an error event naming the variables to set).
+pub fn llm_from_env() -> Result<Option<ProviderConfig>, ServeError> {
+    let set = |name: &str| std::env::var(name).is_ok_and(|v| !v.trim().is_empty());
+    let configured = [
+        "BRAID_LLM_PROVIDER",
+        "BRAID_LLM_BASE_URL",
+        "BRAID_LLM_API_KEY",
+        "BRAID_MODEL",
+        "OPENAI_API_KEY",
+        "ANTHROPIC_API_KEY",
+    ]
+    .iter()
+    .any(|name| set(name));
+    if !configured {
+        return Ok(None);
+    }
+    ProviderConfig::from_env()
+        .map(Some)
+        .map_err(|e| ServeError::Llm(e.to_string()))
+}
+
+/// A running server.
+pub struct Server {
+    /// The address it listens on (with the port picked when 0 was asked).
+    pub addr: SocketAddr,
+    /// Its state.
+    pub app: Arc<App>,
+    task: JoinHandle<()>,
+    unloader: JoinHandle<()>,
+}
+
+impl Server {
+    /// `http://ADDR`.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Shuts down gracefully: event streams end with a notice, connections drain, every
+    /// context is stopped and the store flushed.
+    pub async fn stop(self) {
+        self.app.shutdown.cancel();
+        self.unloader.abort();
+        if tokio::time::timeout(Duration::from_secs(10), self.task)
+            .await
+            .is_err()
+        {
+            tracing::warn!("connections still open after 10 s; closing");
+        }
+        self.app.registry.shutdown().await;
+        if let Err(error) = self.app.registry.services().store.close().await {
+            tracing::error!(%error, "store not closed cleanly");
+        }
+        tracing::info!("braid stopped");
+    }
+}
+
+/// Opens the store, builds the engine and starts listening.
+pub async fn start(options: ServeOptions) -> Result<Server, ServeError> {
+    start_with(options, Arc::new(NoMcp)).await
+}
+
+/// [`start`] with an MCP directory (the seam for `braid-mcp`).
+pub async fn start_with(
+    options: ServeOptions,
+    mcp: Arc<dyn McpDirectory>,
+) -> Result<Server, ServeError> {
+    if !options.bind.ip().is_loopback() && options.app.api_token.is_none() {
+        return Err(ServeError::UnprotectedBind(options.bind));
+    }
+    let store: Arc<dyn Store> = match &options.store {
+        StoreLocation::Sqlite(path) => {
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir).map_err(|source| ServeError::DataDir {
+                    path: dir.to_owned(),
+                    source,
+                })?;
+            }
+            tracing::info!(path = %path.display(), "store: SQLite");
+            Arc::new(SqliteStore::open(path).await?)
+        }
+        StoreLocation::Postgres(url) => {
+            tracing::info!("store: PostgreSQL");
+            Arc::new(PostgresStore::connect(url).await?)
+        }
+    };
+    let metrics = Arc::new(Metrics::default());
+    let llm: Option<Arc<dyn LlmClient>> = match options.llm {
+        Some(config) => {
+            tracing::info!(provider = ?config.provider, base_url = %config.base_url, model = %config.model, "model configured");
+            let client = build_client(config).map_err(|e| ServeError::Llm(e.to_string()))?;
+            Some(Arc::new(MeteredLlm::new(client, metrics.clone())))
+        }
+        None => {
+            tracing::warn!(
+                "no model configured: set BRAID_LLM_PROVIDER, BRAID_LLM_BASE_URL, BRAID_LLM_API_KEY and BRAID_MODEL; sends will answer with an error event"
+            );
+            None
+        }
+    };
+    let tools = braid_tools::builtin_registry().map_err(|e| ServeError::Tools(e.to_string()))?;
+    let registry = ContextRegistry::new(Services {
+        store,
+        llm,
+        tools: Arc::new(tools),
+        settings: options.engine,
+    });
+    let app = App::new(registry.clone(), metrics, mcp, options.app);
+    let listener = tokio::net::TcpListener::bind(options.bind)
+        .await
+        .map_err(|source| ServeError::Bind {
+            addr: options.bind,
+            source,
+        })?;
+    let addr = listener.local_addr().map_err(|source| ServeError::Bind {
+        addr: options.bind,
+        source,
+    })?;
+    let routes = router(app.clone());
+    let shutdown = app.shutdown.clone();
+    let task = tokio::spawn(async move {
+        let served = axum::serve(listener, routes)
+            .with_graceful_shutdown(async move { shutdown.cancelled().await })
+            .await;
+        if let Err(error) = served {
+            tracing::error!(%error, "HTTP server failed");
+        }
+    });
+    let unloader = {
+        let registry = registry.clone();
+        let every = options.unload_every.max(Duration::from_millis(100));
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            tick.tick().await;
+            loop {
+                tick.tick().await;
+                let n = registry.unload_idle().await;
+                if n > 0 {
+                    tracing::debug!(unloaded = n, "idle contexts unloaded");
+                }
+            }
+        })
+    };
+    tracing::info!(url = %format!("http://{addr}"), "braid is listening");
+    Ok(Server {
+        addr,
+        app,
+        task,
+        unloader,
+    })
+}
+
+/// Waits for SIGINT or SIGTERM.
+pub async fn shutdown_signal() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = interrupt => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(error) => {
+                tracing::warn!(%error, "SIGTERM handler not installed");
+                let _ = interrupt.await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = interrupt.await;
+    }
+}
+
+/// `braid serve`: runs until SIGINT/SIGTERM.
+pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
+    let server = start(args.into_options()?).await?;
+    shutdown_signal().await;
+    tracing::info!("shutting down");
+    server.stop().await;
+    Ok(())
+}

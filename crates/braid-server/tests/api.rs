@@ -1,0 +1,632 @@
+//! End-to-end tests of the HTTP + SSE API over real HTTP: a server on a free port, a real SQLite
+//! file, the mock LLM.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use std::time::Duration;
+
+use braid_server::AppConfig;
+use braid_server::title::TitleSetting;
+use braid_testkit::{Script, StreamReply};
+use common::*;
+use serde_json::json;
+
+#[tokio::test]
+async fn full_conversation_is_read_from_the_event_stream() {
+    let s = TestServer::start(Script::new().then(reply(&["Hel", "lo, ", "world"]))).await;
+    let id = s.context(json!({})).await;
+    let mut events = s.events(&id, "", None).await;
+    let sent = s.send_text(&id, "hi").await;
+    assert_eq!(sent["queued"], false);
+    let message_id = sent["message_id"].as_str().unwrap().to_owned();
+    let seen = events.until(is_idle).await;
+    // Every logged event has an id, strictly rising by one.
+    let ids: Vec<u64> = seen.iter().map(|e| e.id.unwrap()).collect();
+    assert!(ids.windows(2).all(|w| w[1] == w[0] + 1), "{ids:?}");
+    assert_eq!(text_of(&seen), "Hello, world");
+    let created_user = seen.iter().any(|e| {
+        e.data["message_update"]["type"] == "created"
+            && e.data["message_update"]["message_id"] == message_id.as_str()
+    });
+    assert!(created_user, "no created update for the sent message");
+    let final_pos = seen
+        .iter()
+        .position(|e| e.event == "content_final")
+        .unwrap();
+    assert_eq!(seen[final_pos].data["is_final"], true);
+    let deltas: Vec<_> = seen.iter().filter(|e| e.event == "content_delta").collect();
+    assert!(deltas.iter().all(|d| d.data["is_final"] == false));
+    assert_eq!(
+        deltas.last().unwrap().data["sequence"],
+        seen[final_pos].data["sequence"]
+    );
+    // The stored history holds both sides.
+    let ms = s.messages(&id).await;
+    assert_eq!(ms.len(), 2, "{ms:?}");
+    assert_eq!(ms[0]["role"], "user");
+    assert_eq!(ms[1]["role"], "assistant");
+    assert_eq!(ms[1]["data"]["parts"][0]["text"], "Hello, world");
+    // The context answer has the contract's fields.
+    let (status, ctx) = s.call("GET", &format!("/v1/contexts/{id}"), None).await;
+    assert_eq!(status, 200);
+    for field in [
+        "id",
+        "title",
+        "config",
+        "state",
+        "active_branch",
+        "branches",
+        "message_count",
+        "token_budget",
+        "created_at",
+        "updated_at",
+    ] {
+        assert!(ctx.get(field).is_some(), "no {field} in {ctx}");
+    }
+    assert_eq!(ctx["message_count"], 2);
+}
+
+#[tokio::test]
+async fn tool_loop_runs_after_approval_over_http() {
+    let s = TestServer::start(
+        Script::new()
+            .then(calls(&[(
+                "call_1",
+                "read_file",
+                json!({"path": "notes.txt"}),
+            )]))
+            .then(reply(&["The file says hello"])),
+    )
+    .await;
+    let id = s
+        .context(json!({"approval_policy": {"type": "manual"}}))
+        .await;
+    let mut events = s.events(&id, "", None).await;
+    s.send_text(&id, "read my notes").await;
+    let seen = events
+        .until(|e| {
+            e.event == "context_update"
+                && e.data["current_state"]["type"] == "awaiting_tool_approval"
+        })
+        .await;
+    let state = &seen.last().unwrap().data["current_state"];
+    assert_eq!(state["pending_requests"], json!(["call_1"]));
+    // A call that is not pending is a conflict.
+    let (status, body) = s
+        .call(
+            "POST",
+            &format!("/v1/contexts/{id}/approvals"),
+            Some(json!({"decisions": [{"call_id": "nope", "decision": "approve"}]})),
+        )
+        .await;
+    assert_eq!(status, 409, "{body}");
+    assert_eq!(body["error"]["code"], "conflict");
+    let (status, body) = s
+        .call(
+            "POST",
+            &format!("/v1/contexts/{id}/approvals"),
+            Some(json!({"decisions": [{"call_id": "call_1", "decision": "approve"}]})),
+        )
+        .await;
+    assert_eq!(status, 204, "{body}");
+    let rest = events.until(is_idle).await;
+    assert_eq!(text_of(&rest), "The file says hello");
+    let ms = s.messages(&id).await;
+    let result = ms
+        .iter()
+        .find(|m| m["kind"] == "tool_result")
+        .expect("a tool result");
+    assert_eq!(result["data"]["call_id"], "call_1");
+    assert_eq!(result["data"]["status"], "success", "{result}");
+    assert!(
+        result["data"]["output"].to_string().contains("first line"),
+        "{result}"
+    );
+    // The model's second request carried the tool result.
+    let requests = s.mock.requests();
+    assert_eq!(requests.len(), 2);
+    assert!(requests[1].body.contains("first line"));
+}
+
+#[tokio::test]
+async fn reconnect_with_last_event_id_misses_nothing_and_repeats_nothing() {
+    let pieces: Vec<String> = (0..40).map(|i| format!("w{i} ")).collect();
+    let refs: Vec<&str> = pieces.iter().map(String::as_str).collect();
+    let slow = reply(&refs).chunk_delay(Duration::from_millis(15));
+    let s = TestServer::start(Script::new().then(slow)).await;
+    let id = s.context(json!({})).await;
+    let mut first = s.events(&id, "", None).await;
+    s.send_text(&id, "talk slowly").await;
+    let mut before = Vec::new();
+    while before
+        .iter()
+        .filter(|e: &&Sse| e.event == "content_delta")
+        .count()
+        < 5
+    {
+        let e = first.next().await.unwrap();
+        if e.event != "heartbeat" {
+            before.push(e);
+        }
+    }
+    let last_id = before.last().unwrap().id.unwrap();
+    drop(first);
+    // Miss a few chunks while disconnected.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut second = s.events(&id, "", Some(last_id)).await;
+    let after = second.until(is_idle).await;
+    let mut all = before.clone();
+    all.extend(after);
+    let ids: Vec<u64> = all.iter().map(|e| e.id.unwrap()).collect();
+    assert!(
+        ids.windows(2).all(|w| w[1] == w[0] + 1),
+        "gap or duplicate: {ids:?}"
+    );
+    assert_eq!(text_of(&all), pieces.concat());
+    // A full replay gives the same events.
+    let mut replay = s.events(&id, "?after=0", None).await;
+    let replayed = replay.until(is_idle).await;
+    let replay_ids: Vec<u64> = replayed.iter().map(|e| e.id.unwrap()).collect();
+    assert_eq!(replay_ids, (1..=*ids.last().unwrap()).collect::<Vec<_>>());
+    assert_eq!(text_of(&replayed), pieces.concat());
+}
+
+#[tokio::test]
+async fn malformed_payloads_get_400_or_422_naming_the_field() {
+    let s = TestServer::start(Script::new()).await;
+    let id = s.context(json!({})).await;
+    let path = format!("/v1/contexts/{id}/messages");
+    let cases = [
+        (r#"{"payload":{"type":"text"#, 400, None),
+        (r#"{"payload":{"type":"text"}}"#, 422, Some("payload.text")),
+        (
+            r#"{"payload":{"type":"text","text":5}}"#,
+            422,
+            Some("payload.text"),
+        ),
+        (
+            r#"{"payload":{"type":"dance","text":"x"}}"#,
+            422,
+            Some("payload.type"),
+        ),
+        (r#"{"client_metadata":{}}"#, 422, Some("payload")),
+    ];
+    for (body, status, field) in cases {
+        let (got, answer) = s.raw("POST", &path, body.to_owned()).await;
+        assert_eq!(got, status, "{body} -> {answer}");
+        assert_eq!(answer["error"]["code"], "invalid_input", "{answer}");
+        assert!(answer["error"]["message"].as_str().unwrap().len() > 3);
+        if let Some(f) = field {
+            assert_eq!(answer["error"]["field"], f, "{body} -> {answer}");
+        }
+    }
+    // Over the 10 MiB default limit.
+    let huge = format!(
+        r#"{{"payload":{{"type":"text","text":"{}"}}}}"#,
+        "a".repeat(11 * 1024 * 1024)
+    );
+    let (got, answer) = s.raw("POST", &path, huge).await;
+    assert_eq!(got, 413, "{answer}");
+    assert_eq!(answer["error"]["code"], "payload_too_large");
+    // Other bodies and parameters.
+    let (got, answer) = s
+        .call(
+            "POST",
+            "/v1/contexts",
+            Some(json!({"config": {"mode": "dance"}})),
+        )
+        .await;
+    assert_eq!(got, 422);
+    assert_eq!(answer["error"]["field"], "config.mode");
+    let (got, answer) = s
+        .call(
+            "POST",
+            &format!("/v1/contexts/{id}/approvals"),
+            Some(json!({"decisions": [{"call_id": "c", "decision": "maybe"}]})),
+        )
+        .await;
+    assert_eq!(got, 422);
+    assert_eq!(answer["error"]["field"], "decisions[0].decision");
+    let (got, answer) = s
+        .call(
+            "GET",
+            &format!("/v1/contexts/{id}/messages?view=pretty"),
+            None,
+        )
+        .await;
+    assert_eq!(got, 422);
+    assert_eq!(answer["error"]["field"], "query.view");
+    let (got, answer) = s
+        .call(
+            "GET",
+            &format!("/v1/contexts/{id}/messages?kind=poem"),
+            None,
+        )
+        .await;
+    assert_eq!(got, 422);
+    assert_eq!(answer["error"]["field"], "query.kind");
+    let (got, answer) = s.call("GET", "/v1/contexts/not-a-uuid", None).await;
+    assert_eq!(got, 422);
+    assert_eq!(answer["error"]["field"], "id");
+    let missing = "0192f0c4-0000-7000-8000-000000000000";
+    let (got, answer) = s
+        .call("GET", &format!("/v1/contexts/{missing}"), None)
+        .await;
+    assert_eq!(got, 404);
+    assert_eq!(answer["error"]["code"], "not_found");
+    let (got, answer) = s.call("GET", "/v1/nothing-here", None).await;
+    assert_eq!(got, 404);
+    assert_eq!(answer["error"]["code"], "not_found");
+    // Nothing was sent to the model.
+    assert_eq!(s.mock.request_count(), 0);
+}
+
+#[tokio::test]
+async fn a_token_is_required_on_every_api_route_when_set() {
+    let mut setup = Setup::new(Script::new());
+    setup.app.api_token = Some("s3cret".into());
+    let mut s = TestServer::with(setup).await;
+    let (status, _) = s.call("GET", "/v1/contexts", None).await;
+    assert_eq!(status, 200);
+    s.token = None;
+    for path in ["/v1/contexts", "/v1/tools", "/metrics", "/openapi.json"] {
+        let (status, body) = s.call("GET", path, None).await;
+        assert_eq!(status, 401, "{path}");
+        assert_eq!(body["error"]["code"], "unauthorized");
+    }
+    let (status, _) = s
+        .call("POST", "/v1/contexts", Some(json!({"title": "x"})))
+        .await;
+    assert_eq!(status, 401);
+    s.token = Some("wrong".into());
+    let (status, _) = s.call("GET", "/v1/contexts", None).await;
+    assert_eq!(status, 401);
+    s.token = None;
+    let (status, body) = s.call("GET", "/health", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["status"], "ok");
+}
+
+#[tokio::test]
+async fn without_a_model_a_send_gets_an_error_event_naming_the_variables() {
+    let mut setup = Setup::new(Script::new());
+    setup.with_model = false;
+    let s = TestServer::with(setup).await;
+    let id = s.context(json!({})).await;
+    let mut events = s.events(&id, "", None).await;
+    s.send_text(&id, "hi").await;
+    let seen = events.until(|e| e.event == "error").await;
+    let error = &seen.last().unwrap().data;
+    assert_eq!(error["code"], "llm_not_configured");
+    let message = error["message"].as_str().unwrap();
+    assert!(message.contains("BRAID_MODEL") && message.contains("BRAID_LLM_PROVIDER"));
+}
+
+#[tokio::test]
+async fn an_untitled_context_gets_a_title_from_the_model() {
+    let mut setup = Setup::new(
+        Script::new()
+            .then(reply(&["Hi! How can I help?"]))
+            .then(StreamReply::new().text("\"Greeting the assistant.\"")),
+    );
+    setup.app.titles = TitleSetting::Auto;
+    let s = TestServer::with(setup).await;
+    let (status, body) = s.call("POST", "/v1/contexts", Some(json!({}))).await;
+    assert_eq!(status, 201);
+    assert!(body.get("title").is_none());
+    let id = body["id"].as_str().unwrap().to_owned();
+    s.send_text(&id, "hello there").await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let (_, ctx) = s.call("GET", &format!("/v1/contexts/{id}"), None).await;
+        if let Some(t) = ctx["title"].as_str() {
+            assert_eq!(t, "Greeting the assistant");
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "never titled");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let requests = s.mock.requests();
+    assert_eq!(requests.len(), 2);
+    assert!(requests[1].body.contains("hello there"));
+    assert!(requests[1].body.contains("How can I help"));
+}
+
+#[tokio::test]
+async fn a_failed_title_request_leaves_the_context_untitled() {
+    let mut setup = Setup::new(Script::new().then(reply(&["Sure."])));
+    setup.app.titles = TitleSetting::Auto;
+    let s = TestServer::with(setup).await;
+    let (_, body) = s.call("POST", "/v1/contexts", Some(json!({}))).await;
+    let id = body["id"].as_str().unwrap().to_owned();
+    s.send_text(&id, "hello").await;
+    s.settle(&id).await;
+    // The title request hits an empty script (HTTP 500).
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while s.mock.request_count() < 2 {
+        assert!(tokio::time::Instant::now() < deadline);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let (_, ctx) = s.call("GET", &format!("/v1/contexts/{id}"), None).await;
+    assert!(ctx.get("title").is_none(), "{ctx}");
+    assert_eq!(ctx["state"]["type"], "idle");
+}
+
+#[tokio::test]
+async fn branches_mode_state_and_listing_work_over_http() {
+    let s = TestServer::start(Script::new().then(reply(&["one"]))).await;
+    let id = s.context(json!({})).await;
+    s.send_text(&id, "first").await;
+    s.settle(&id).await;
+    let ms = s.messages(&id).await;
+    let first = ms[0]["id"].as_str().unwrap().to_owned();
+    let (status, branch) = s
+        .call(
+            "POST",
+            &format!("/v1/contexts/{id}/branches"),
+            Some(json!({"name": "alt", "from_message": first})),
+        )
+        .await;
+    assert_eq!(status, 201, "{branch}");
+    assert_eq!(branch["message_count"], 1);
+    let (status, body) = s
+        .call(
+            "POST",
+            &format!("/v1/contexts/{id}/branches"),
+            Some(json!({"name": "alt"})),
+        )
+        .await;
+    assert_eq!(status, 409, "{body}");
+    let (status, _) = s
+        .call(
+            "POST",
+            &format!("/v1/contexts/{id}/branches/alt/activate"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 204);
+    let (_, list) = s
+        .call("GET", &format!("/v1/contexts/{id}/branches"), None)
+        .await;
+    assert_eq!(list["active"], "alt");
+    let (status, _) = s
+        .call(
+            "POST",
+            &format!("/v1/contexts/{id}/branches/nope/activate"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 404);
+    let (status, _) = s
+        .call(
+            "PUT",
+            &format!("/v1/contexts/{id}/mode"),
+            Some(json!({"mode": "plan"})),
+        )
+        .await;
+    assert_eq!(status, 204);
+    let (_, ctx) = s.call("GET", &format!("/v1/contexts/{id}"), None).await;
+    assert_eq!(ctx["config"]["mode"], "plan");
+    let (_, state) = s
+        .call(
+            "GET",
+            &format!("/v1/contexts/{id}/state?history=true"),
+            None,
+        )
+        .await;
+    assert!(state["history"].as_array().unwrap().len() > 3);
+    // Listing on main, filtered by kind, paged.
+    let (_, page) = s
+        .call(
+            "GET",
+            &format!("/v1/contexts/{id}/messages?branch=main&kind=text&limit=1"),
+            None,
+        )
+        .await;
+    assert_eq!(page["messages"].as_array().unwrap().len(), 1);
+    let next = page["next_after"].as_str().unwrap();
+    let (_, page2) = s
+        .call(
+            "GET",
+            &format!("/v1/contexts/{id}/messages?branch=main&kind=text&after={next}"),
+            None,
+        )
+        .await;
+    assert_eq!(page2["messages"][0]["role"], "assistant");
+    let (status, optimized) = s
+        .call(
+            "GET",
+            &format!("/v1/contexts/{id}/messages?view=optimized"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{optimized}");
+    let (status, _) = s
+        .call("DELETE", &format!("/v1/contexts/{id}/branches/main"), None)
+        .await;
+    assert_eq!(status, 204);
+    // PATCH and DELETE of the context.
+    let (status, ctx) = s
+        .call(
+            "PATCH",
+            &format!("/v1/contexts/{id}"),
+            Some(json!({"title": "Renamed"})),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(ctx["title"], "Renamed");
+    let (_, list) = s.call("GET", "/v1/contexts", None).await;
+    assert_eq!(list["contexts"].as_array().unwrap().len(), 1);
+    let (status, _) = s.call("DELETE", &format!("/v1/contexts/{id}"), None).await;
+    assert_eq!(status, 204);
+    let (status, _) = s.call("GET", &format!("/v1/contexts/{id}"), None).await;
+    assert_eq!(status, 404);
+}
+
+#[tokio::test]
+async fn registry_and_mcp_routes_answer_their_lists() {
+    let s = TestServer::start(Script::new()).await;
+    let (status, tools) = s.call("GET", "/v1/tools", None).await;
+    assert_eq!(status, 200);
+    let tools = tools["tools"].as_array().unwrap();
+    let read = tools.iter().find(|t| t["name"] == "read_file").unwrap();
+    assert_eq!(read["source"], "builtin");
+    assert_eq!(read["read_only"], true);
+    assert!(read["parameters"].is_object());
+    let (status, servers) = s.call("GET", "/v1/mcp/servers", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(servers, json!({"servers": []}));
+    let (status, resources) = s.call("GET", "/v1/mcp/resources", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(resources, json!({"resources": []}));
+    let (status, _) = s.call("POST", "/v1/mcp/servers/reload", None).await;
+    assert_eq!(status, 200);
+}
+
+#[tokio::test]
+async fn openapi_documents_every_route_the_server_answers() {
+    let s = TestServer::start(Script::new()).await;
+    let (status, doc) = s.call("GET", "/openapi.json", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(doc["openapi"], "3.1.0");
+    for route in braid_server::routes::table() {
+        let op = &doc["paths"][route.path][route.method.as_str().to_ascii_lowercase()];
+        assert!(
+            op.is_object(),
+            "{} {} undocumented",
+            route.method,
+            route.path
+        );
+    }
+    for (method, path) in [
+        ("get", "/v1/contexts/{id}/events"),
+        ("post", "/v1/contexts/{id}/messages"),
+        ("put", "/v1/contexts/{id}/mode"),
+        ("delete", "/v1/contexts/{id}/branches/{name}"),
+        ("post", "/v1/mcp/servers/reload"),
+    ] {
+        assert!(doc["paths"][path][method].is_object(), "{method} {path}");
+    }
+}
+
+#[tokio::test]
+async fn metrics_count_requests_streams_and_model_use() {
+    let s = TestServer::start(Script::new().then(reply(&["a", "b"]).usage(12, 3))).await;
+    let id = s.context(json!({})).await;
+    let mut events = s.events(&id, "", None).await;
+    s.send_text(&id, "count me").await;
+    events.until(is_idle).await;
+    let text = s
+        .http
+        .get(format!("{}/metrics", s.url))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(text.contains("braid_open_event_streams 1"), "{text}");
+    assert!(text.contains("braid_active_contexts 1"));
+    assert!(text.contains("braid_llm_requests_total 1"));
+    assert!(text.contains("braid_llm_tokens_total{type=\"prompt\"} 12"));
+    assert!(text.contains("braid_llm_tokens_total{type=\"completion\"} 3"));
+    assert!(text.contains(
+        "braid_http_requests_total{method=\"POST\",route=\"/v1/contexts/{id}/messages\",status=\"202\"} 1"
+    ));
+    assert!(text.contains("braid_llm_first_chunk_seconds_count 1"));
+}
+
+#[tokio::test]
+async fn heartbeats_keep_an_idle_stream_alive_without_ids() {
+    let s = TestServer::start(Script::new()).await;
+    let id = s.context(json!({})).await;
+    let mut events = s.events(&id, "", None).await;
+    let e = events.next_within(Duration::from_secs(3)).await.unwrap();
+    assert_eq!(e.event, "heartbeat");
+    assert!(e.id.is_none());
+    assert!(e.data["timestamp"].is_string());
+}
+
+#[tokio::test]
+async fn shutdown_ends_open_streams_with_a_notice_and_keeps_the_history() {
+    let mut s = TestServer::start(Script::new().then(reply(&["kept"]))).await;
+    let id = s.context(json!({})).await;
+    s.send_text(&id, "remember").await;
+    s.settle(&id).await;
+    let mut events = s.events(&id, "", None).await;
+    s.stop().await;
+    let mut last = None;
+    while let Some(e) = events.next().await {
+        last = Some(e);
+    }
+    let last = last.expect("a notice before the end");
+    assert_eq!(last.event, "error");
+    assert_eq!(last.data["recoverable"], true);
+    assert!(
+        last.data["message"]
+            .as_str()
+            .unwrap()
+            .contains("shutting down")
+    );
+}
+
+#[tokio::test]
+async fn the_web_ui_is_served_with_index_html_for_its_routes() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("index.html"), "<html>braid ui</html>").unwrap();
+    std::fs::create_dir(dir.path().join("assets")).unwrap();
+    std::fs::write(dir.path().join("assets/app.js"), "console.log(1)").unwrap();
+    let mut setup = Setup::new(Script::new());
+    setup.app = AppConfig {
+        web_dir: dir.path().to_owned(),
+        titles: TitleSetting::Off,
+        ..AppConfig::default()
+    };
+    let s = TestServer::with(setup).await;
+    for (path, expected) in [
+        ("/", "braid ui"),
+        ("/contexts/0192f0c4-0000-7000-8000-000000000000", "braid ui"),
+        ("/assets/app.js", "console.log(1)"),
+    ] {
+        let res = s.http.get(format!("{}{path}", s.url)).send().await.unwrap();
+        assert_eq!(res.status().as_u16(), 200, "{path}");
+        let body = res.text().await.unwrap();
+        assert!(body.contains(expected), "{path}: {body}");
+    }
+    // Without the files, `/` explains how to build them.
+    let bare = TestServer::start(Script::new()).await;
+    let page = bare
+        .http
+        .get(format!("{}/", bare.url))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains("npm run build"), "{page}");
+}
+
+#[tokio::test]
+async fn a_send_during_a_turn_is_queued() {
+    let slow = reply(&["a", "b", "c", "d"]).chunk_delay(Duration::from_millis(100));
+    let s = TestServer::start(Script::new().then(slow).then(reply(&["second"]))).await;
+    let id = s.context(json!({})).await;
+    let first = s.send_text(&id, "one").await;
+    assert_eq!(first["queued"], false);
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let second = s.send_text(&id, "two").await;
+    assert_eq!(second["queued"], true);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let ms = s.messages(&id).await;
+        if ms.len() == 4 && s.settle(&id).await["type"] == "idle" {
+            assert_eq!(ms[3]["data"]["parts"][0]["text"], "second");
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{ms:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
