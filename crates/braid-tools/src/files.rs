@@ -42,7 +42,10 @@ fn write_atomically(real: &Path, shown: &str, content: &[u8]) -> Result<(), Tool
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp = parent.join(format!(".{name}.braid-{}.tmp", std::process::id()));
+    // Unique per process and per write, so two writes of one file never share a temp file.
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let serial = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = parent.join(format!(".{name}.braid-{}-{serial}.tmp", std::process::id()));
     let result = (|| {
         let mut file = std::fs::File::create(&tmp)?;
         file.write_all(content)?;

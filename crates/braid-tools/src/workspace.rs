@@ -49,6 +49,14 @@ pub enum WorkspaceError {
         /// What it is instead.
         problem: &'static str,
     },
+    /// The requested lines do not exist or make no sense.
+    #[error("bad line range for `{path}`: {reason}")]
+    BadRange {
+        /// The path as the caller wrote it.
+        path: String,
+        /// What is wrong with the range.
+        reason: String,
+    },
     /// Reading failed.
     #[error("cannot read `{path}`: {source}")]
     Io {
@@ -64,7 +72,9 @@ impl From<WorkspaceError> for ToolError {
         let code = match &err {
             WorkspaceError::Refused { .. } => ToolErrorCode::PermissionDenied,
             WorkspaceError::NotFound { .. } => ToolErrorCode::NotFound,
-            WorkspaceError::WrongKind { .. } => ToolErrorCode::InvalidArguments,
+            WorkspaceError::WrongKind { .. } | WorkspaceError::BadRange { .. } => {
+                ToolErrorCode::InvalidArguments
+            }
             WorkspaceError::BadRoot { .. } | WorkspaceError::Io { .. } => ToolErrorCode::Io,
         };
         ToolError::new(code, err.to_string())
@@ -268,7 +278,7 @@ pub fn read_file_excerpt(
     if let Some(r) = range
         && (r.start_line == 0 || r.end_line < r.start_line)
     {
-        return Err(WorkspaceError::Refused {
+        return Err(WorkspaceError::BadRange {
             path: path.to_owned(),
             reason: format!(
                 "invalid line range {}-{}: lines are numbered from 1 and the end must not be before the start",
@@ -330,7 +340,7 @@ pub fn read_file_excerpt(
     if let Some(r) = range
         && r.start_line > total.max(1)
     {
-        return Err(WorkspaceError::Refused {
+        return Err(WorkspaceError::BadRange {
             path: path.to_owned(),
             reason: format!(
                 "line {} is past the end of the file ({total} lines)",

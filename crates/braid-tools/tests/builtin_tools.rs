@@ -247,6 +247,34 @@ async fn read_file_numbers_lines_and_reads_a_range() {
 }
 
 #[tokio::test]
+async fn read_file_rejects_bad_ranges_and_directories() {
+    let f = Fixture::new();
+    let err = f
+        .err(
+            "read_file",
+            json!({"path": "src/main.rs", "start_line": 3, "end_line": 2}),
+        )
+        .await;
+    assert_eq!(err.code, ToolErrorCode::InvalidArguments);
+    let err = f
+        .err(
+            "read_file",
+            json!({"path": "src/main.rs", "start_line": 40}),
+        )
+        .await;
+    assert_eq!(err.code, ToolErrorCode::InvalidArguments);
+    assert!(
+        err.message.contains("past the end of the file (4 lines)"),
+        "{}",
+        err.message
+    );
+    let err = f.err("read_file", json!({"path": "src"})).await;
+    assert_eq!(err.code, ToolErrorCode::InvalidArguments);
+    let err = f.err("read_file", json!({"path": "src/nope.rs"})).await;
+    assert_eq!(err.code, ToolErrorCode::NotFound);
+}
+
+#[tokio::test]
 async fn read_file_truncates_a_large_file_with_a_note() {
     let f = Fixture::new();
     let big: String = (1..=40_000).map(|i| format!("line number {i}\n")).collect();

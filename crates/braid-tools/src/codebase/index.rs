@@ -553,7 +553,10 @@ mod tests {
         let index = CodebaseIndex::start(Workspace::new(dir.path()).unwrap());
         index.sync();
         assert!(index.stats().watching);
-        std::fs::write(dir.path().join("a.rs"), "fn alpha() {}\nfn omega() {}\n").unwrap();
+        // Written aside and renamed into place, so the watcher sees one complete change (a plain
+        // write can be seen half-done, truncated, and then need a second read).
+        std::fs::write(dir.path().join("a.tmp"), "fn alpha() {}\nfn omega() {}\n").unwrap();
+        std::fs::rename(dir.path().join("a.tmp"), dir.path().join("a.rs")).unwrap();
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
         while index.stats().watcher_updates == 0 {
             assert!(

@@ -89,8 +89,11 @@ impl Tool for FindDefinitionTool {
     async fn call(&self, args: Value, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
         let args: FindDefinitionArgs = parse_arguments("find_definition", args)?;
         check_symbol("find_definition", &args.symbol)?;
-        let index = self.indexes.index_for(ctx.workspace()?);
+        let ws = ctx.workspace()?.clone();
+        let indexes = self.indexes.clone();
+        // Starting an index walks the workspace to set up the watcher: not on an async thread.
         blocking(move || {
+            let index = indexes.index_for(&ws);
             let name = bare_name(&args.symbol);
             let found = index.definitions(name);
             if found.is_empty() {
@@ -154,8 +157,9 @@ impl Tool for FindReferencesTool {
         let args: FindReferencesArgs = parse_arguments("find_references", args)?;
         check_symbol("find_references", &args.symbol)?;
         let ws = ctx.workspace()?.clone();
-        let index = self.indexes.index_for(&ws);
+        let indexes = self.indexes.clone();
         blocking(move || {
+            let index = indexes.index_for(&ws);
             let name = bare_name(&args.symbol);
             let uses = index.uses(name);
             if uses.is_empty() {
