@@ -12,36 +12,24 @@ use crate::openai::stream::excerpt;
 use crate::sse::{EventDecoder, SseEvent};
 use crate::transport::parse_arguments;
 
+/// Any stream event, read flat: the fields of every event type are optional, so one pass of
+/// the JSON suffices (an internally tagged enum would buffer each event twice).
 #[derive(Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum WireEvent {
-    MessageStart {
-        message: WireMessage,
-    },
-    ContentBlockStart {
-        index: u32,
-        content_block: serde_json::Value,
-    },
-    ContentBlockDelta {
-        index: u32,
-        delta: serde_json::Value,
-    },
-    ContentBlockStop {
-        index: u32,
-    },
-    MessageDelta {
-        #[serde(default)]
-        delta: MessageDeltaBody,
-        #[serde(default)]
-        usage: Option<WireUsage>,
-    },
-    MessageStop,
-    Ping,
-    Error {
-        error: serde_json::Value,
-    },
-    #[serde(other)]
-    Other,
+struct WireEvent {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    index: Option<u32>,
+    #[serde(default)]
+    message: Option<WireMessage>,
+    #[serde(default)]
+    content_block: Option<WireBlock>,
+    #[serde(default)]
+    delta: Option<WireDelta>,
+    #[serde(default)]
+    usage: Option<WireUsage>,
+    #[serde(default)]
+    error: Option<serde_json::Value>,
 }
 
 #[derive(Deserialize)]
@@ -50,8 +38,31 @@ struct WireMessage {
     usage: Option<WireUsage>,
 }
 
+#[derive(Deserialize)]
+struct WireBlock {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    input: Option<serde_json::Value>,
+}
+
+/// A content block's delta or the message's delta (`stop_reason`).
 #[derive(Deserialize, Default)]
-struct MessageDeltaBody {
+struct WireDelta {
+    #[serde(rename = "type", default)]
+    kind: Option<String>,
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    thinking: Option<String>,
+    #[serde(default)]
+    partial_json: Option<String>,
     #[serde(default)]
     stop_reason: Option<String>,
 }
@@ -140,44 +151,40 @@ impl EventDecoder for AnthropicStreamDecoder {
                 excerpt(data)
             ),
         })?;
-        match wire {
-            WireEvent::MessageStart { message } => {
+        let index = || {
+            wire.index.ok_or_else(|| LlmError::Malformed {
+                detail: format!("`{}` event without an index: {}", wire.kind, excerpt(data)),
+            })
+        };
+        match wire.kind.as_str() {
+            "message_start" => {
                 self.started = true;
-                if let Some(usage) = message.usage {
+                if let Some(usage) = wire.message.and_then(|m| m.usage) {
                     self.prompt_tokens = usage.prompt_tokens().unwrap_or(0);
                     self.completion_tokens = usage.output_tokens;
                 }
             }
-            WireEvent::ContentBlockStart {
-                index,
-                content_block,
-            } => {
-                let kind = content_block.get("type").and_then(|t| t.as_str());
-                let block = match kind {
-                    Some("text") => {
-                        if let Some(text) = content_block
-                            .get("text")
-                            .and_then(|t| t.as_str())
-                            .filter(|t| !t.is_empty())
-                        {
-                            out.push(LlmEvent::TextDelta {
-                                text: text.to_owned(),
-                            });
+            "content_block_start" => {
+                let index = index()?;
+                let Some(content_block) = wire.content_block else {
+                    return Err(LlmError::Malformed {
+                        detail: format!(
+                            "content_block_start without content_block: {}",
+                            excerpt(data)
+                        ),
+                    });
+                };
+                let block = match content_block.kind.as_str() {
+                    "text" => {
+                        if let Some(text) = content_block.text.filter(|t| !t.is_empty()) {
+                            out.push(LlmEvent::TextDelta { text });
                         }
                         Block::Text
                     }
-                    Some("thinking") => Block::Thinking,
-                    Some("tool_use") => {
-                        let id: ToolCallId = content_block
-                            .get("id")
-                            .and_then(|i| i.as_str())
-                            .unwrap_or_default()
-                            .into();
-                        let name = content_block
-                            .get("name")
-                            .and_then(|n| n.as_str())
-                            .unwrap_or_default()
-                            .to_owned();
+                    "thinking" => Block::Thinking,
+                    "tool_use" => {
+                        let id: ToolCallId = content_block.id.unwrap_or_default().into();
+                        let name = content_block.name.unwrap_or_default();
                         let call = self.calls;
                         self.calls += 1;
                         out.push(LlmEvent::ToolCallStarted {
@@ -185,8 +192,8 @@ impl EventDecoder for AnthropicStreamDecoder {
                             id: id.clone(),
                             name: name.clone(),
                         });
-                        // A non-streaming-style block may carry its whole input up front.
-                        let json = match content_block.get("input") {
+                        // A block may carry its whole input up front instead of in deltas.
+                        let json = match content_block.input {
                             Some(input) if input.as_object().is_some_and(|o| !o.is_empty()) => {
                                 let json = input.to_string();
                                 out.push(LlmEvent::ToolCallArgumentsDelta {
@@ -208,31 +215,22 @@ impl EventDecoder for AnthropicStreamDecoder {
                 };
                 self.blocks.insert(index, block);
             }
-            WireEvent::ContentBlockDelta { index, delta } => {
-                let kind = delta.get("type").and_then(|t| t.as_str());
-                let field = |name: &str| {
-                    delta
-                        .get(name)
-                        .and_then(|t| t.as_str())
-                        .unwrap_or_default()
-                        .to_owned()
-                };
-                match (kind, self.blocks.get_mut(&index)) {
+            "content_block_delta" => {
+                let index = index()?;
+                let delta = wire.delta.unwrap_or_default();
+                match (delta.kind.as_deref(), self.blocks.get_mut(&index)) {
                     (Some("text_delta"), _) => {
-                        let text = field("text");
-                        if !text.is_empty() {
+                        if let Some(text) = delta.text.filter(|t| !t.is_empty()) {
                             out.push(LlmEvent::TextDelta { text });
                         }
                     }
                     (Some("thinking_delta"), _) => {
-                        let text = field("thinking");
-                        if !text.is_empty() {
+                        if let Some(text) = delta.thinking.filter(|t| !t.is_empty()) {
                             out.push(LlmEvent::ReasoningDelta { text });
                         }
                     }
                     (Some("input_json_delta"), Some(Block::ToolUse { call, json, .. })) => {
-                        let piece = field("partial_json");
-                        if !piece.is_empty() {
+                        if let Some(piece) = delta.partial_json.filter(|p| !p.is_empty()) {
                             json.push_str(&piece);
                             out.push(LlmEvent::ToolCallArgumentsDelta {
                                 index: *call,
@@ -251,12 +249,15 @@ impl EventDecoder for AnthropicStreamDecoder {
                     _ => {}
                 }
             }
-            WireEvent::ContentBlockStop { index } => self.complete_block(index, out),
-            WireEvent::MessageDelta { delta, usage } => {
-                if let Some(reason) = delta.stop_reason {
+            "content_block_stop" => {
+                let index = index()?;
+                self.complete_block(index, out);
+            }
+            "message_delta" => {
+                if let Some(reason) = wire.delta.and_then(|d| d.stop_reason) {
                     self.stop_reason = Some(FinishReason::from_anthropic(&reason));
                 }
-                if let Some(usage) = usage {
+                if let Some(usage) = wire.usage {
                     if let Some(prompt) = usage.prompt_tokens() {
                         self.prompt_tokens = prompt;
                     }
@@ -265,8 +266,9 @@ impl EventDecoder for AnthropicStreamDecoder {
                     }
                 }
             }
-            WireEvent::MessageStop => {
-                let open: Vec<u32> = self.blocks.keys().copied().collect();
+            "message_stop" => {
+                let mut open: Vec<u32> = self.blocks.keys().copied().collect();
+                open.sort_unstable();
                 for index in open {
                     self.complete_block(index, out);
                 }
@@ -285,8 +287,8 @@ impl EventDecoder for AnthropicStreamDecoder {
                 self.finished = true;
                 return Ok(true);
             }
-            WireEvent::Ping | WireEvent::Other => {}
-            WireEvent::Error { error } => {
+            "error" => {
+                let error = wire.error.unwrap_or_default();
                 let (message, error_type) = crate::error::describe_error_body(
                     &serde_json::json!({ "error": error }).to_string(),
                 );
@@ -295,6 +297,8 @@ impl EventDecoder for AnthropicStreamDecoder {
                     message,
                 });
             }
+            // `ping` and event types added after this version.
+            _ => {}
         }
         Ok(false)
     }
