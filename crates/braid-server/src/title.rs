@@ -113,7 +113,8 @@ async fn title(app: &App, handle: &ContextHandle) -> Result<Option<String>, Stri
         // Wait for the next state change.
         loop {
             match events.recv().await {
-                Ok(e) if matches!(e.event, ContextEvent::ContextUpdate(ref u) if u.previous_state.is_some()) => {
+                Ok(e) if matches!(e.event, ContextEvent::ContextUpdate(ref u) if u.previous_state.is_some()) =>
+                {
                     break;
                 }
                 Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}

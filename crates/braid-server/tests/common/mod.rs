@@ -335,3 +335,21 @@ pub fn text_of(events: &[Sse]) -> String {
         .map(|e| e.data["delta"].as_str().unwrap().to_owned())
         .collect()
 }
+
+/// A server known only by its URL (a `braid serve` process).
+pub struct TestServerUrl(pub String);
+
+impl TestServerUrl {
+    pub async fn events(&self, id: &str) -> SseReader {
+        let res = reqwest::Client::new()
+            .get(format!("{}/v1/contexts/{id}/events", self.0))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status().as_u16(), 200);
+        SseReader {
+            stream: Box::pin(res.bytes_stream()),
+            buf: String::new(),
+        }
+    }
+}
