@@ -9,7 +9,7 @@ use std::sync::Arc;
 use braid_protocol::api::SendMessageResponse;
 use braid_protocol::{
     ContextEvent, ContextId, ContextState, ContextUpdate, ErrorCode, ErrorEvent, Message,
-    MessageUpdate, Metadata, StateTransition,
+    MessageUpdate, Metadata,
 };
 use braid_store::ContextChanges;
 use chrono::Utc;
@@ -22,9 +22,7 @@ use crate::context::ContextData;
 use crate::error::EngineError;
 use crate::events::EventBus;
 use crate::services::Services;
-
-/// How many transitions the in-memory history keeps.
-const HISTORY_LIMIT: usize = 10_000;
+use crate::state::StateMachine;
 
 /// A send waiting to run: its messages are built (and their ids given out) when it is accepted.
 pub(crate) struct QueuedSend {
@@ -52,8 +50,7 @@ impl LoopProgress {
 pub(crate) struct Actor {
     pub id: ContextId,
     pub data: ContextData,
-    pub state: ContextState,
-    pub history: Vec<StateTransition>,
+    pub machine: StateMachine,
     pub services: Arc<Services>,
     pub events: EventBus,
     pub commands: mpsc::Receiver<Command>,
@@ -63,6 +60,8 @@ pub(crate) struct Actor {
     pub interrupt: CancellationToken,
     /// Set when a shutdown arrived during a run.
     pub stopping: Option<tokio::sync::oneshot::Sender<()>>,
+    /// Ownership of the context, released when the actor stops.
+    _lock: braid_store::ContextLock,
 }
 
 impl Actor {
@@ -71,13 +70,13 @@ impl Actor {
         services: Arc<Services>,
         events: EventBus,
         commands: mpsc::Receiver<Command>,
+        lock: braid_store::ContextLock,
     ) -> Self {
-        let state = data.record.state.clone();
+        let machine = StateMachine::new(data.record.state.clone());
         Self {
             id: data.id(),
             data,
-            state,
-            history: Vec::new(),
+            machine,
             services,
             events,
             commands,
@@ -85,6 +84,7 @@ impl Actor {
             progress: LoopProgress::default(),
             interrupt: CancellationToken::new(),
             stopping: None,
+            _lock: lock,
         }
     }
 
@@ -96,8 +96,8 @@ impl Actor {
                 let _ = done.send(());
                 return;
             }
-            if self.state.kind().is_resting()
-                && !matches!(self.state, ContextState::AwaitingToolApproval { .. })
+            if self.state().kind().is_resting()
+                && !matches!(self.state(), ContextState::AwaitingToolApproval { .. })
                 && let Some(send) = self.queue.pop_front()
             {
                 self.run_send(send).await;
@@ -216,7 +216,7 @@ impl Actor {
                 }
             },
             Command::Interrupt(reply) => {
-                tracing::info!(context = %self.id, state = self.state.kind().as_str(), "interrupt requested");
+                tracing::info!(context = %self.id, state = self.state().kind().as_str(), "interrupt requested");
                 self.interrupt.cancel();
                 let _ = reply.send(Ok(()));
             }
@@ -228,7 +228,7 @@ impl Actor {
             other => {
                 let busy = EngineError::Conflict(format!(
                     "the context is busy ({}); try again when it is idle, or interrupt it",
-                    self.state.kind()
+                    self.state().kind()
                 ));
                 reject(other, busy);
             }
@@ -239,19 +239,15 @@ impl Actor {
     /// `context_update`. The state is persisted with the next commit (every resting state is
     /// committed at once).
     pub async fn transition(&mut self, to: ContextState) -> Result<(), EngineError> {
-        self.state.check_transition(&to)?;
-        let from = std::mem::replace(&mut self.state, to);
-        tracing::debug!(context = %self.id, from = from.kind().as_str(), to = self.state.kind().as_str(), "state");
-        if self.history.len() == HISTORY_LIMIT {
-            self.history.remove(0);
-        }
-        self.history.push(StateTransition {
-            from: from.clone(),
-            to: self.state.clone(),
-            at: Utc::now(),
-        });
+        let from = self.machine.move_to(to)?;
+        tracing::debug!(context = %self.id, from = from.kind().as_str(), to = self.machine.current().kind().as_str(), "state");
         self.emit_update(Some(from), None, Metadata::new()).await;
         Ok(())
+    }
+
+    /// The current state.
+    pub fn state(&self) -> &ContextState {
+        self.machine.current()
     }
 
     /// Emits a `context_update` with the current state.
@@ -264,7 +260,7 @@ impl Actor {
         self.events
             .emit(ContextEvent::ContextUpdate(ContextUpdate {
                 context_id: self.id,
-                current_state: self.state.clone(),
+                current_state: self.machine.current().clone(),
                 previous_state,
                 message_update,
                 timestamp: Utc::now(),
@@ -288,7 +284,7 @@ impl Actor {
     /// Saves a change set (with the current state) in one transaction, then mirrors it in
     /// memory. On error nothing changed, in the store or in memory.
     pub async fn commit(&mut self, mut changes: ContextChanges) -> Result<(), EngineError> {
-        changes.state = Some(self.state.clone());
+        changes.state = Some(self.machine.current().clone());
         self.services.store.save_changes(self.id, &changes).await?;
         self.data.apply(&changes);
         Ok(())
@@ -304,7 +300,7 @@ impl Actor {
     /// Moves to `Failed`, tells the person, and persists the state.
     pub async fn fail(&mut self, error: EngineError, recoverable: bool) {
         let trace_id = uuid::Uuid::now_v7();
-        tracing::error!(context = %self.id, %trace_id, state = self.state.kind().as_str(), %error, "turn failed");
+        tracing::error!(context = %self.id, %trace_id, state = self.state().kind().as_str(), %error, "turn failed");
         let message = error.to_string();
         let failed = ContextState::Failed {
             error: message.clone(),
@@ -312,7 +308,7 @@ impl Actor {
         };
         if self.transition(failed.clone()).await.is_err() {
             // Already failed: record the newer error.
-            self.state = failed;
+            self.machine.refail(failed);
         }
         let code = match &error {
             EngineError::Llm(e) => crate::turn::llm_error_code(e),

@@ -13,7 +13,7 @@ use crate::actor::Actor;
 impl Actor {
     /// Runs once when the actor starts.
     pub(crate) async fn recover(&mut self) {
-        let interrupted = self.state.kind();
+        let interrupted = self.state().kind();
         let mut changes = ContextChanges::new();
         for m in self.data.pool.values() {
             if matches!(

@@ -66,11 +66,21 @@ impl ContextRegistry {
             l.last_used = Instant::now();
             return Ok(l.handle.clone());
         }
+        // One owner per context: with PostgreSQL, one replica (an advisory lock held for the
+        // actor's life).
+        let lock = self
+            .services
+            .store
+            .try_lock_context(id)
+            .await?
+            .ok_or_else(|| {
+                EngineError::Conflict(format!("context {id} is open on another replica"))
+            })?;
         let data = ContextData::load(self.services.store.as_ref(), id).await?;
         let events = EventBus::new(id, self.services.store.clone());
         let (commands, inbox) = mpsc::channel(COMMAND_BUFFER);
         let handle = ContextHandle::new(id, commands, events.clone());
-        let actor = Actor::new(data, self.services.clone(), events, inbox);
+        let actor = Actor::new(data, self.services.clone(), events, inbox, lock);
         tokio::spawn(actor.run());
         live.insert(
             id,

@@ -299,10 +299,10 @@ impl Actor {
         &mut self,
         request: ApprovalRequest,
     ) -> Result<bool, EngineError> {
-        if !matches!(self.state, ContextState::AwaitingToolApproval { .. }) {
+        if !matches!(self.state(), ContextState::AwaitingToolApproval { .. }) {
             return Err(EngineError::Conflict(format!(
                 "no call is waiting for approval (the context is {})",
-                self.state.kind()
+                self.state().kind()
             )));
         }
         let open = self.open_calls();
@@ -605,7 +605,7 @@ impl Actor {
         if open.is_empty() {
             return Ok(());
         }
-        let waiting = matches!(self.state, ContextState::AwaitingToolApproval { .. });
+        let waiting = matches!(self.state(), ContextState::AwaitingToolApproval { .. });
         if waiting {
             self.transition(ContextState::CollectingToolResults).await?;
             self.transition(ContextState::ProcessingToolResults).await?;

@@ -191,7 +191,7 @@ impl Actor {
             self.fail(e, true).await;
             return;
         }
-        if let ContextState::Failed { error, .. } = &self.state {
+        if let ContextState::Failed { error, .. } = self.state() {
             // After the person's messages: their ids were given out first, and ids follow
             // creation order.
             messages.push(Message::new(
@@ -748,7 +748,7 @@ impl Actor {
 
     /// Whether `resume` can do anything now.
     pub(crate) fn check_resumable(&self) -> Result<(), EngineError> {
-        match &self.state {
+        match self.state() {
             ContextState::Paused { .. }
             | ContextState::Failed {
                 recoverable: true, ..
@@ -779,7 +779,7 @@ impl Actor {
     /// An interrupt while nothing runs: a loop waiting for approval is paused; otherwise there
     /// is nothing to stop.
     pub(crate) async fn interrupt_while_resting(&mut self) -> Result<(), EngineError> {
-        if matches!(self.state, ContextState::AwaitingToolApproval { .. }) {
+        if matches!(self.state(), ContextState::AwaitingToolApproval { .. }) {
             self.stop_loop(
                 LoopStopReason::Interrupted,
                 "Interrupted while waiting for approval; resume to continue.".to_owned(),

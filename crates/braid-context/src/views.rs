@@ -29,8 +29,8 @@ impl Actor {
             }
             Command::State { history, reply } => {
                 let _ = reply.send(Ok(StateResponse {
-                    state: self.state.clone(),
-                    history: history.then(|| self.history.clone()),
+                    state: self.state().clone(),
+                    history: history.then(|| self.machine.history()),
                 }));
             }
             Command::Messages(query, r) => {
@@ -51,7 +51,7 @@ impl Actor {
             id: record.id,
             title: (!record.title.is_empty()).then(|| record.title.clone()),
             config: record.config.clone(),
-            state: self.state.clone(),
+            state: self.state().clone(),
             active_branch: record.active_branch.clone(),
             branches: self.data.branches.iter().map(|b| b.name.clone()).collect(),
             message_count: active.len() as u64,

@@ -629,10 +629,6 @@ data: string, } | { "type": "file_path",
  */
 path: string, };
 
-export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
-
-export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
-
 export type KindName = "text" | "image" | "file_reference" | "project_structure" | "tool_request" | "tool_result" | "mcp_tool_request" | "mcp_tool_result" | "mcp_resource" | "workflow_execution" | "system_control" | "processing" | "plan" | "question" | "unknown";
 
 export type LineRange = { 

@@ -18,12 +18,14 @@ use braid_store::{SqliteStore, Store};
 use braid_testkit::{Chunk, FinishKind, MockLlm, Script, StreamReply};
 use braid_tools::{
     Permission, Permissions, Tool, ToolCategory, ToolContext, ToolError, ToolErrorCode, ToolOrigin,
-    ToolOutput, ToolSpec, builtin_registry,
+    ToolOutput, ToolRegistry, ToolSpec, builtin_registry,
 };
 use serde_json::{Value, json};
 
 pub struct Harness {
     pub registry: Arc<ContextRegistry>,
+    pub llm: Arc<dyn braid_llm::LlmClient>,
+    pub tools: Arc<ToolRegistry>,
     pub mock: MockLlm,
     pub store: Arc<dyn Store>,
     pub dir: tempfile::TempDir,
@@ -67,20 +69,36 @@ impl Harness {
         for t in test_tools() {
             tools.register(t).unwrap();
         }
+        let tools = Arc::new(tools);
         settings.default_model = "mock-model".into();
         let registry = ContextRegistry::new(Services {
             store: store.clone(),
-            llm: Some(llm),
-            tools: Arc::new(tools),
+            llm: Some(llm.clone()),
+            tools: tools.clone(),
             settings,
         });
         Self {
             registry,
+            llm,
+            tools,
             mock,
             store,
             dir,
             workspace,
         }
+    }
+
+    /// A second registry over the same store, tools and model: what a restarted process sees.
+    pub fn restart(&self) -> Arc<ContextRegistry> {
+        ContextRegistry::new(Services {
+            store: self.store.clone(),
+            llm: Some(self.llm.clone()),
+            tools: self.tools.clone(),
+            settings: EngineSettings {
+                default_model: "mock-model".into(),
+                ..EngineSettings::default()
+            },
+        })
     }
 
     /// A context working in the harness's workspace with `policy` and the rest default.
@@ -226,6 +244,22 @@ fn test_tools() -> Vec<Arc<dyn Tool>> {
             spec: spec("slow_write", &[Permission::Write]),
             run: |_| Ok(ToolOutput::json(json!("wrote slowly"))),
             delay: Duration::from_millis(400),
+        }),
+        Arc::new(TestTool {
+            spec: ToolSpec {
+                name: "mcp__everything__echo".into(),
+                origin: ToolOrigin::Mcp {
+                    server: "everything".into(),
+                },
+                category: ToolCategory::External,
+                ..spec("mcp__everything__echo", &[Permission::Read])
+            },
+            run: |args| {
+                Ok(ToolOutput::json(
+                    json!({"content": [{"type": "text", "text": args.to_string()}]}),
+                ))
+            },
+            delay: Duration::ZERO,
         }),
         Arc::new(TestTool {
             spec: spec("broken", &[Permission::Read]),

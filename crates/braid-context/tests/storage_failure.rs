@@ -1,0 +1,164 @@
+//! A store that fails: the context is left exactly as it was, and in `Failed`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use async_trait::async_trait;
+use braid_context::{ContextRegistry, EngineSettings, Services};
+use braid_protocol::api::CreateContextRequest;
+use braid_protocol::*;
+use braid_store::{
+    Backend, BranchRecord, ContextChanges, ContextRecord, MessageRange, Store, StoreError,
+};
+use braid_testkit::Script;
+use common::*;
+
+/// Delegates to a real store; refuses every save while `failing` is set.
+struct FlakyStore {
+    inner: Arc<dyn Store>,
+    failing: AtomicBool,
+}
+
+#[async_trait]
+impl Store for FlakyStore {
+    fn backend(&self) -> Backend {
+        self.inner.backend()
+    }
+    async fn create_context(&self, c: &ContextRecord) -> braid_store::Result<()> {
+        self.inner.create_context(c).await
+    }
+    async fn get_context(&self, id: ContextId) -> braid_store::Result<Option<ContextRecord>> {
+        self.inner.get_context(id).await
+    }
+    async fn list_contexts(&self) -> braid_store::Result<Vec<ContextRecord>> {
+        self.inner.list_contexts().await
+    }
+    async fn delete_context(&self, id: ContextId) -> braid_store::Result<bool> {
+        self.inner.delete_context(id).await
+    }
+    async fn save_changes(
+        &self,
+        id: ContextId,
+        changes: &ContextChanges,
+    ) -> braid_store::Result<()> {
+        if self.failing.load(Ordering::SeqCst) {
+            return Err(StoreError::EventsNotWritten {
+                reason: "injected: the disk is full".into(),
+            });
+        }
+        self.inner.save_changes(id, changes).await
+    }
+    async fn list_branches(&self, id: ContextId) -> braid_store::Result<Vec<BranchRecord>> {
+        self.inner.list_branches(id).await
+    }
+    async fn load_messages(
+        &self,
+        id: ContextId,
+        b: &BranchName,
+        r: MessageRange,
+    ) -> braid_store::Result<Vec<Message>> {
+        self.inner.load_messages(id, b, r).await
+    }
+    async fn load_messages_by_kind(
+        &self,
+        id: ContextId,
+        b: &BranchName,
+        k: KindName,
+    ) -> braid_store::Result<Vec<Message>> {
+        self.inner.load_messages_by_kind(id, b, k).await
+    }
+    async fn count_messages(&self, id: ContextId, b: &BranchName) -> braid_store::Result<u64> {
+        self.inner.count_messages(id, b).await
+    }
+    async fn get_messages(
+        &self,
+        id: ContextId,
+        ids: &[MessageId],
+    ) -> braid_store::Result<Vec<Message>> {
+        self.inner.get_messages(id, ids).await
+    }
+    async fn all_messages(&self, id: ContextId) -> braid_store::Result<Vec<Message>> {
+        self.inner.all_messages(id).await
+    }
+    async fn append_event(
+        &self,
+        id: ContextId,
+        e: &ContextEvent,
+    ) -> braid_store::Result<SequencedEvent> {
+        self.inner.append_event(id, e).await
+    }
+    async fn flush_events(&self) -> braid_store::Result<()> {
+        self.inner.flush_events().await
+    }
+    async fn events_after(
+        &self,
+        id: ContextId,
+        after: u64,
+        limit: u32,
+    ) -> braid_store::Result<Vec<SequencedEvent>> {
+        self.inner.events_after(id, after, limit).await
+    }
+    async fn try_lock_context(
+        &self,
+        id: ContextId,
+    ) -> braid_store::Result<Option<braid_store::ContextLock>> {
+        self.inner.try_lock_context(id).await
+    }
+    async fn close(&self) -> braid_store::Result<()> {
+        self.inner.close().await
+    }
+}
+
+#[tokio::test]
+async fn storage_failure_leaves_the_context_unchanged_and_failed() {
+    let h = Harness::new(Script::new().then(reply(&["first answer"]))).await;
+    let flaky = Arc::new(FlakyStore {
+        inner: h.store.clone(),
+        failing: AtomicBool::new(false),
+    });
+    let registry = ContextRegistry::new(Services {
+        store: flaky.clone(),
+        llm: Some(h.llm.clone()),
+        tools: h.tools.clone(),
+        settings: EngineSettings {
+            default_model: "mock-model".into(),
+            ..EngineSettings::default()
+        },
+    });
+    let ctx = registry
+        .create(CreateContextRequest {
+            title: None,
+            config: ContextConfig::default(),
+        })
+        .await
+        .unwrap();
+    ctx.send_message(text("hello")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let before = messages(&ctx).await;
+    assert_eq!(before.len(), 2);
+
+    flaky.failing.store(true, Ordering::SeqCst);
+    ctx.send_message(text("this will not be stored"))
+        .await
+        .unwrap();
+    let ContextState::Failed { error, .. } = settle(&ctx).await else {
+        panic!()
+    };
+    assert!(error.contains("disk is full"), "{error}");
+    assert_eq!(messages(&ctx).await, before, "memory is unchanged");
+    assert_eq!(
+        h.store.all_messages(ctx.id()).await.unwrap().len(),
+        2,
+        "the store is unchanged"
+    );
+    assert_eq!(h.mock.request_count(), 1, "the model was not asked");
+
+    // Once storage works again, the next send goes through.
+    flaky.failing.store(false, Ordering::SeqCst);
+    h.mock.push_response(reply(&["second answer"]));
+    ctx.send_message(text("again")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+}

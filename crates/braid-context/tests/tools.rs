@@ -1,0 +1,196 @@
+//! Tool calls the structured ways: plans and questions from tools, MCP routing by server,
+//! unusable arguments and unknown tools.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use braid_protocol::*;
+use braid_testkit::{Chunk, FinishKind, Script, StreamReply};
+use common::*;
+use serde_json::json;
+
+#[tokio::test]
+async fn ask_user_tool_stores_a_question_and_the_answer_resumes_the_loop() {
+    let question = json!({"question": "Overwrite the file?", "options": [{"label": "Yes", "value": "yes"}, {"label": "No", "value": "no"}], "severity": "critical"});
+    let h = Harness::new(
+        Script::new()
+            .then(calls(&[("q1", "ask_user", question)]))
+            .then(reply(&["Overwritten."])),
+    )
+    .await;
+    let ctx = h
+        .context(ContextConfig {
+            approval_policy: ApprovalPolicy::AutoAll,
+            ..ContextConfig::default()
+        })
+        .await;
+    ctx.send_message(text("update the config")).await.unwrap();
+    let ContextState::AwaitingUserAnswer { question_id } = settle(&ctx).await else {
+        panic!()
+    };
+    let ms = messages(&ctx).await;
+    let q = ms.iter().find(|m| m.id == question_id).unwrap();
+    let MessageKind::Question(q) = &q.kind else {
+        panic!()
+    };
+    assert_eq!(q.severity, Severity::Critical);
+    // The call has its result, so the history is valid for the provider.
+    assert!(
+        ms.iter()
+            .any(|m| m.tool_call_id().map(|c| c.as_str()) == Some("q1"))
+    );
+    ctx.answer_question(question_id, "yes".into())
+        .await
+        .unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    assert!(h.mock.requests()[1].body.contains("Yes"));
+}
+
+#[tokio::test]
+async fn propose_plan_tool_stores_a_plan_and_waits_for_the_person() {
+    let plan = json!({"goal": "Rename the module", "steps": [{"step_number": 1, "action": "Rename", "reason": "Clarity", "risks": ["imports break"]}]});
+    let h = Harness::new(Script::new().then(calls(&[("p1", "propose_plan", plan)]))).await;
+    let ctx = h
+        .context(ContextConfig {
+            mode: Mode::Plan,
+            approval_policy: ApprovalPolicy::AutoAll,
+            ..ContextConfig::default()
+        })
+        .await;
+    ctx.send_message(text("plan a rename")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let ms = messages(&ctx).await;
+    let plan = ms.iter().find_map(|m| match &m.kind {
+        MessageKind::Plan(p) => Some(p.clone()),
+        _ => None,
+    });
+    assert_eq!(
+        plan.unwrap().steps[0].risks,
+        vec!["imports break".to_string()]
+    );
+    assert_eq!(
+        h.mock.request_count(),
+        1,
+        "the loop waits for the person to execute or refine"
+    );
+}
+
+#[tokio::test]
+async fn mcp_tool_calls_are_routed_by_server_and_stored_apart() {
+    let h = Harness::new(
+        Script::new()
+            .then(calls(&[(
+                "m1",
+                "mcp__everything__echo",
+                json!({"message": "hi"}),
+            )]))
+            .then(reply(&["echoed"])),
+    )
+    .await;
+    let ctx = h
+        .context(ContextConfig {
+            approval_policy: ApprovalPolicy::AutoAll,
+            ..ContextConfig::default()
+        })
+        .await;
+    ctx.send_message(text("echo via mcp")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let ms = messages(&ctx).await;
+    let request = ms.iter().find_map(|m| match &m.kind {
+        MessageKind::McpToolRequest(r) => Some(r.clone()),
+        _ => None,
+    });
+    let request = request.expect("an mcp_tool_request");
+    assert_eq!(request.server_name, "everything");
+    assert_eq!(request.tool_name, "echo");
+    assert_eq!(request.called_as, "mcp__everything__echo");
+    let result = ms.iter().find_map(|m| match &m.kind {
+        MessageKind::McpToolResult(r) => Some(r.clone()),
+        _ => None,
+    });
+    let result = result.expect("an mcp_tool_result");
+    assert_eq!(result.request_id.as_str(), "m1");
+    assert!(matches!(result.outcome, McpOutcome::Success { .. }));
+    // The model saw the call under the name it used, and its result.
+    let second = h.mock.requests()[1].json().unwrap();
+    let text = second.to_string();
+    assert!(text.contains("mcp__everything__echo") && text.contains("m1"));
+}
+
+#[tokio::test]
+async fn malformed_arguments_get_an_error_result_without_running() {
+    let bad = StreamReply::new()
+        .chunk(Chunk::ToolCallStart {
+            index: 0,
+            id: "b1".into(),
+            name: "echo".into(),
+        })
+        .chunk(Chunk::ToolCallArgs {
+            index: 0,
+            delta: "{\"oops\": ".into(),
+        })
+        .chunk(Chunk::Finish {
+            reason: FinishKind::ToolCalls,
+        });
+    let h = Harness::new(Script::new().then(bad).then(reply(&["sorry"]))).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    ctx.send_message(text("go")).await.unwrap();
+    // No approval is asked for a call that cannot run.
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let ms = messages(&ctx).await;
+    let r = ms.iter().find_map(|m| match &m.kind {
+        MessageKind::ToolResult(r) if r.call_id.as_str() == "b1" => Some(r.clone()),
+        _ => None,
+    });
+    let ToolOutcome::Error { error } = r.unwrap().outcome else {
+        panic!()
+    };
+    assert!(
+        error.message.contains("not a JSON object"),
+        "{}",
+        error.message
+    );
+}
+
+#[tokio::test]
+async fn unknown_tool_gets_an_error_result_naming_the_available_ones() {
+    let h = Harness::new(
+        Script::new()
+            .then(calls(&[("u1", "teleport", json!({}))]))
+            .then(reply(&["ok"])),
+    )
+    .await;
+    let ctx = h.context(ContextConfig::default()).await;
+    ctx.send_message(text("go")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let body = h.mock.requests()[1].body.clone();
+    assert!(body.contains("no tool named `teleport`"), "{body}");
+}
+
+#[tokio::test]
+async fn planner_role_cannot_run_write_tools() {
+    let h = Harness::new(
+        Script::new()
+            .then(calls(&[(
+                "w1",
+                "write_file",
+                json!({"path": "x.txt", "content": "x"}),
+            )]))
+            .then(reply(&["ok"])),
+    )
+    .await;
+    let ctx = h
+        .context(ContextConfig {
+            agent_role: AgentRole::Planner,
+            approval_policy: ApprovalPolicy::AutoAll,
+            ..ContextConfig::default()
+        })
+        .await;
+    ctx.send_message(text("write")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    // The planner was never offered write_file, and calling it anyway is refused.
+    let first = h.mock.requests()[0].body.clone();
+    assert!(!first.contains("\"write_file\""));
+    assert!(!h.workspace.join("x.txt").exists());
+    assert!(h.mock.requests()[1].body.contains("not available"));
+}
