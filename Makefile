@@ -4,13 +4,13 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 
-.PHONY: run test setup build fmt lint test-rust generate bench
+.PHONY: run test setup web fmt lint test-rust test-web generate bench
 
-run: setup
+run: setup web
 	$(CARGO) build --release -p braid-server
 	./target/release/braid serve
 
-test: setup fmt lint test-rust
+test: setup fmt lint test-rust test-web
 
 setup:
 	@scripts/setup-system.sh
@@ -24,6 +24,13 @@ lint:
 test-rust:
 	scripts/with-postgres.sh $(CARGO) test --workspace --all-targets --locked
 	$(CARGO) test --workspace --doc --locked
+
+# The web UI, built into web/dist (served by `braid serve`). Dependencies come from the lockfile.
+web:
+	cd web && npm ci --no-audit --no-fund && npm run build
+
+test-web: web
+	cd web && npm test
 
 # Regenerate the TypeScript types the web UI uses from the Rust protocol types.
 generate:
