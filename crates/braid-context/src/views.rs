@@ -134,6 +134,13 @@ impl Actor {
             system_prompt: b.system_prompt.clone(),
             parent: b.parent.clone(),
             fork_point: b.fork_point,
+            pipeline: b
+                .pipeline
+                .as_ref()
+                .and_then(|p| {
+                    serde_json::from_value::<crate::pipeline::PipelineConfig>(p.clone()).ok()
+                })
+                .map(|c| c.processors),
             created_at: b.created_at,
         }
     }
@@ -265,6 +272,9 @@ impl Actor {
         record.message_ids = ids;
         record.parent = Some(from);
         record.system_prompt = request.system_prompt.filter(|p| !p.trim().is_empty());
+        record.pipeline = request
+            .pipeline
+            .map(|processors| serde_json::json!(crate::pipeline::PipelineConfig { processors }));
         let info = self.branch_info(&record);
         let mut changes = ContextChanges::new();
         changes.new_branches.push(record);

@@ -876,6 +876,7 @@ async fn branch_created_from_a_message_uses_its_own_prompt() {
             from_branch: None,
             from_message: Some(first.message_id),
             system_prompt: Some("You are the alternative.".into()),
+            pipeline: None,
         })
         .await
         .unwrap();
@@ -982,4 +983,97 @@ async fn empty_messages_are_refused_and_long_ones_accepted() {
     ctx.send_message(text(&long)).await.unwrap();
     assert_eq!(settle(&ctx).await, ContextState::Idle);
     assert!(h.mock.requests()[0].body.contains(&long));
+}
+
+#[tokio::test]
+async fn interrupt_during_streaming_keeps_the_partial_answer() {
+    let slow = StreamReply::new()
+        .chunk(Chunk::Text {
+            text: "one ".into(),
+        })
+        .chunk(Chunk::Delay { ms: 3000 })
+        .chunk(Chunk::Text { text: "two".into() })
+        .chunk(Chunk::Finish {
+            reason: braid_testkit::FinishKind::Stop,
+        });
+    let h = Harness::new(Script::new().then(slow)).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    ctx.send_message(text("talk slowly")).await.unwrap();
+    loop {
+        if let ContextState::StreamingLlmResponse { .. } = ctx.state(false).await.unwrap().state {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    ctx.interrupt().await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let ms = messages(&ctx).await;
+    assert_eq!(ms[1].status, MessageStatus::Incomplete);
+    let MessageKind::Text(t) = &ms[1].kind else {
+        panic!()
+    };
+    assert_eq!(t.text(), "one ");
+}
+
+#[tokio::test]
+async fn file_reference_without_a_workspace_fails_with_a_clear_error() {
+    let h = Harness::new(Script::new()).await;
+    let ctx = h
+        .registry
+        .create(braid_protocol::api::CreateContextRequest {
+            title: None,
+            config: ContextConfig::default(),
+        })
+        .await
+        .unwrap();
+    ctx.send_message(SendMessageRequest {
+        payload: MessagePayload::FileReference(FileReferencePayload {
+            path: "src/lib.rs".into(),
+            range: None,
+            display_text: None,
+        }),
+        client_metadata: None,
+    })
+    .await
+    .unwrap();
+    let ContextState::Failed { error, .. } = settle(&ctx).await else {
+        panic!()
+    };
+    assert!(error.contains("no workspace"), "{error}");
+}
+
+#[tokio::test]
+async fn a_branch_pipeline_replaces_the_standard_one() {
+    let h = Harness::new(Script::new().then(reply(&["ok"]))).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    let info = ctx
+        .create_branch(braid_protocol::api::CreateBranchRequest {
+            name: "lean".into(),
+            from_branch: None,
+            from_message: None,
+            system_prompt: None,
+            pipeline: Some(vec![
+                braid_protocol::api::ProcessorName::Validate,
+                braid_protocol::api::ProcessorName::PrepareRequest,
+            ]),
+        })
+        .await
+        .unwrap();
+    assert_eq!(info.pipeline.as_ref().map(Vec::len), Some(2));
+    ctx.switch_branch("lean".into()).await.unwrap();
+    ctx.send_message(text("no system prompt here"))
+        .await
+        .unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let history = ctx.state(true).await.unwrap().history.unwrap();
+    assert!(
+        !history.iter().any(|t| t.to.kind() == EnhancingSystemPrompt),
+        "the branch skips the prompt step"
+    );
+    let body = h.mock.requests()[0].json().unwrap();
+    assert_eq!(
+        body["messages"][0]["role"], "user",
+        "no system prompt was built"
+    );
+    assert!(body.get("tools").is_none() || body["tools"].as_array().is_some_and(|t| t.is_empty()));
 }

@@ -213,6 +213,29 @@ pub struct CreateBranchRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub system_prompt: Option<String>,
+    /// This branch's own message pipeline, in order; the standard one when absent.
+    /// `prepare_request` is always run last.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub pipeline: Option<Vec<ProcessorName>>,
+}
+
+/// The processors of the message pipeline (DESIGN.md "The context"), by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ProcessorName {
+    /// Checks the new messages against the protocol's rules.
+    Validate,
+    /// Reads referenced files into their messages.
+    ResolveFileReferences,
+    /// Recognizes images (vision or OCR).
+    RecognizeImages,
+    /// Builds the system prompt and chooses the tools.
+    EnhanceSystemPrompt,
+    /// Fits the history to the model's context window.
+    OptimizeContext,
+    /// Builds the model request.
+    PrepareRequest,
 }
 
 /// A branch as the API shows it.
@@ -234,6 +257,10 @@ pub struct BranchInfo {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub fork_point: Option<MessageId>,
+    /// Its own pipeline, when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub pipeline: Option<Vec<ProcessorName>>,
     /// When it was created.
     pub created_at: DateTime<Utc>,
 }

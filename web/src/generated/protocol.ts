@@ -80,6 +80,10 @@ parent?: BranchName,
  */
 fork_point?: MessageId, 
 /**
+ * Its own pipeline, when it has one.
+ */
+pipeline?: Array<ProcessorName>, 
+/**
  * When it was created.
  */
 created_at: string, };
@@ -367,7 +371,12 @@ from_message?: MessageId,
 /**
  * A system prompt for this branch only.
  */
-system_prompt?: string, };
+system_prompt?: string, 
+/**
+ * This branch's own message pipeline, in order; the standard one when absent.
+ * `prepare_request` is always run last.
+ */
+pipeline?: Array<ProcessorName>, };
 
 export type CreateContextRequest = { 
 /**
@@ -980,6 +989,8 @@ detail?: string,
  * Progress so far, when countable.
  */
 progress?: Progress, };
+
+export type ProcessorName = "validate" | "resolve_file_references" | "recognize_images" | "enhance_system_prompt" | "optimize_context" | "prepare_request";
 
 export type Progress = { 
 /**

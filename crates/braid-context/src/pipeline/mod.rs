@@ -107,23 +107,7 @@ pub trait Processor: Send + Sync {
     ) -> Result<ProcessResult, PipelineError>;
 }
 
-/// The processors by name, for branch pipeline configurations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ProcessorName {
-    /// [`ValidateMessages`]
-    Validate,
-    /// [`ResolveFileReferences`]
-    ResolveFileReferences,
-    /// [`RecognizeImages`]
-    RecognizeImages,
-    /// [`EnhanceSystemPrompt`]
-    EnhanceSystemPrompt,
-    /// [`OptimizeContext`]
-    OptimizeContext,
-    /// [`PrepareRequest`]
-    PrepareRequest,
-}
+pub use braid_protocol::api::ProcessorName;
 
 /// A branch's pipeline configuration, stored as the branch's `pipeline` JSON:
 /// `{"processors": ["validate", "enhance_system_prompt", "prepare_request"]}`.
