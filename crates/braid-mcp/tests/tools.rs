@@ -211,3 +211,47 @@ async fn time_server_from_pypi_answers_over_stdio() {
     assert!(err.message.contains("Not/AZone"), "{}", err.message);
     manager.shutdown().await;
 }
+
+#[tokio::test]
+async fn tools_list_changed_notification_refreshes_the_registry() {
+    let manager = manager();
+    manager
+        .start(config(vec![("changing", changing_tools_stdio())]))
+        .await;
+    wait(&manager, "changing", McpServerStatus::Ready).await;
+    let registry = manager.registry().clone();
+    assert!(registry.get("mcp__changing__added_x").is_none());
+    let ctx = ToolContext::new(None, AgentRole::Actor);
+    registry
+        .execute(
+            "mcp__changing__add_tool",
+            json!({"name": "x"}),
+            &ctx,
+            Mode::Act,
+        )
+        .await
+        .unwrap();
+    let deadline = Instant::now() + READY;
+    while registry.get("mcp__changing__added_x").is_none() {
+        assert!(
+            Instant::now() < deadline,
+            "tool list not refreshed: {:?}",
+            registry.names()
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(
+        manager
+            .server("changing")
+            .unwrap()
+            .tools
+            .contains(&"mcp__changing__added_x".to_string())
+    );
+    let out = registry
+        .execute("mcp__changing__added_x", json!({}), &ctx, Mode::Act)
+        .await
+        .unwrap();
+    assert_eq!(out.content["content"][0]["text"], "I am x");
+    manager.shutdown().await;
+    assert!(registry.names().is_empty());
+}

@@ -43,6 +43,12 @@ pub fn time_stdio() -> ServerConfig {
     ServerConfig::stdio(require(servers_dir().join(".venv/bin/mcp-server-time")), [])
 }
 
+/// `changing_tools.py` (official Python MCP SDK): a server whose tool list changes on request.
+pub fn changing_tools_stdio() -> ServerConfig {
+    let python = require(servers_dir().join(".venv/bin/python"));
+    ServerConfig::stdio(python, [require(servers_dir().join("changing_tools.py"))])
+}
+
 /// Options that keep tests fast: quick retries, few of them.
 pub fn fast_options() -> ManagerOptions {
     ManagerOptions {
