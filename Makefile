@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 
-.PHONY: run test setup web fmt lint test-rust test-web generate bench
+.PHONY: run test setup web fmt lint test-rust test-web mcp-test-servers generate bench
 
 run: setup web
 	$(CARGO) build --release -p braid-server
@@ -21,7 +21,12 @@ fmt:
 lint:
 	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
 
-test-rust:
+# Real MCP servers the tests run (server-everything from npm, mcp-server-time from PyPI), from
+# the lockfiles in crates/braid-mcp/tests/servers.
+mcp-test-servers:
+	crates/braid-mcp/tests/servers/install.sh
+
+test-rust: mcp-test-servers
 	scripts/with-postgres.sh $(CARGO) test --workspace --all-targets --locked
 	$(CARGO) test --workspace --doc --locked
 
