@@ -213,7 +213,7 @@ pub(crate) fn summarize_contents(uri: &str, contents: &[ResourceContents]) -> Re
 }
 
 /// The number of bytes base64 text decodes to, without decoding it.
-fn base64_decoded_len(blob: &str) -> u64 {
+pub(crate) fn base64_decoded_len(blob: &str) -> u64 {
     let significant = blob.bytes().filter(|b| !b.is_ascii_whitespace()).count() as u64;
     let padding = blob.bytes().rev().take_while(|b| *b == b'=').count() as u64;
     (significant / 4 * 3 + (significant % 4).saturating_sub(1)).saturating_sub(padding)

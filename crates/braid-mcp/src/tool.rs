@@ -4,10 +4,14 @@
 use std::time::Duration;
 
 use async_trait::async_trait;
+use braid_protocol::{
+    ApprovalStatus, McpOutcome, McpToolRequestMessage, McpToolResultMessage, ToolCallId,
+};
 use braid_tools::{
     Permission, Permissions, Tool, ToolCategory, ToolContext, ToolError, ToolErrorCode, ToolOrigin,
     ToolOutput, ToolSpec,
 };
+use chrono::{DateTime, Utc};
 use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult};
 use rmcp::service::Peer;
 use rmcp::{RoleClient, ServiceError};
@@ -25,6 +29,65 @@ pub struct McpToolRoute {
     pub called_as: String,
     /// Whether `autoApprove` in the configuration lists the tool.
     pub approval: AutoApproval,
+}
+
+impl McpToolRoute {
+    /// The `mcp_tool_request` the engine stores when the model calls this tool; the approval
+    /// starts as `Approved` for `autoApprove` tools and `Pending` otherwise (the policy may still
+    /// approve it).
+    pub fn request_message(
+        &self,
+        request_id: ToolCallId,
+        arguments: Value,
+        requested_at: DateTime<Utc>,
+    ) -> McpToolRequestMessage {
+        McpToolRequestMessage {
+            server_name: self.server_name.clone(),
+            tool_name: self.tool_name.clone(),
+            called_as: self.called_as.clone(),
+            arguments,
+            request_id,
+            approval_status: match self.approval {
+                AutoApproval::Approved => ApprovalStatus::Approved,
+                AutoApproval::AskPolicy => ApprovalStatus::Pending,
+            },
+            requested_at,
+        }
+    }
+
+    /// The `mcp_tool_result` for a finished call: the MCP result on success; on failure the
+    /// error (code, message, MCP details) and what the server returned with it, if anything.
+    pub fn result_message(
+        &self,
+        request_id: ToolCallId,
+        result: &Result<ToolOutput, ToolError>,
+        executed_at: DateTime<Utc>,
+        duration: Duration,
+    ) -> McpToolResultMessage {
+        let outcome = match result {
+            Ok(output) => McpOutcome::Success {
+                result: output.content.clone(),
+            },
+            Err(error) => McpOutcome::Error {
+                error: error.to_error_detail(),
+                result: error
+                    .details
+                    .as_ref()
+                    .and_then(|d| d.get("mcp"))
+                    .filter(|mcp| mcp.get("content").is_some())
+                    .cloned()
+                    .unwrap_or(Value::Null),
+            },
+        };
+        McpToolResultMessage {
+            server_name: self.server_name.clone(),
+            tool_name: self.tool_name.clone(),
+            request_id,
+            outcome,
+            executed_at,
+            duration_ms: u64::try_from(duration.as_millis()).unwrap_or(u64::MAX),
+        }
+    }
 }
 
 /// Whether the configuration lets a tool run without asking the person.
@@ -156,7 +219,9 @@ impl McpTool {
     }
 
     fn interpret_result(&self, result: CallToolResult) -> Result<ToolOutput, ToolError> {
-        let mut body = json!({ "content": result.content });
+        let mut content = serde_json::to_value(&result.content).unwrap_or(Value::Null);
+        summarize_binary_blocks(&mut content);
+        let mut body = json!({ "content": content });
         if let Some(structured) = &result.structured_content {
             body["structuredContent"] = structured.clone();
         }
@@ -178,6 +243,36 @@ impl McpTool {
             return Err(self.error(ToolErrorCode::Failed, message, mcp));
         }
         Ok(ToolOutput::json(body))
+    }
+}
+
+/// Replaces the base64 payload of image, audio and embedded blob blocks with its size: base64 in
+/// a prompt costs many tokens and tells a text model nothing.
+fn summarize_binary_blocks(content: &mut Value) {
+    let Some(blocks) = content.as_array_mut() else {
+        return;
+    };
+    for block in blocks {
+        let target = match block.get("type").and_then(Value::as_str) {
+            Some("image" | "audio") => Some((block, "data")),
+            Some("resource") => block.get_mut("resource").map(|r| (r, "blob")),
+            _ => None,
+        };
+        let Some((holder, field)) = target else {
+            continue;
+        };
+        let Some(Value::String(data)) = holder.get(field) else {
+            continue;
+        };
+        let size = crate::resource::base64_decoded_len(data);
+        if let Value::Object(map) = holder {
+            map.remove(field);
+            map.insert("size_bytes".into(), json!(size));
+            map.insert(
+                "omitted".into(),
+                json!(format!("{field} not shown ({size} bytes)")),
+            );
+        }
     }
 }
 
@@ -249,5 +344,85 @@ impl Tool for McpTool {
             "MCP tool call finished"
         );
         result
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use braid_protocol::Validate;
+
+    fn route(approval: AutoApproval) -> McpToolRoute {
+        McpToolRoute {
+            server_name: "everything".into(),
+            tool_name: "get-sum".into(),
+            called_as: "mcp__everything__get-sum".into(),
+            approval,
+        }
+    }
+
+    #[test]
+    fn image_data_is_replaced_by_its_size() {
+        let mut content = json!([
+            {"type": "text", "text": "here"},
+            {"type": "image", "data": "YWJjZA==", "mimeType": "image/png"},
+            {"type": "resource", "resource": {"uri": "x://b", "blob": "YQ=="}}
+        ]);
+        summarize_binary_blocks(&mut content);
+        assert_eq!(content[0]["text"], "here");
+        assert!(content[1].get("data").is_none());
+        assert_eq!(content[1]["size_bytes"], 4);
+        assert_eq!(content[1]["mimeType"], "image/png");
+        assert!(content[2]["resource"].get("blob").is_none());
+        assert_eq!(content[2]["resource"]["size_bytes"], 1);
+    }
+
+    #[test]
+    fn request_message_carries_route_and_auto_approval() {
+        let now = Utc::now();
+        let id = ToolCallId::from("call_1".to_string());
+        let pending =
+            route(AutoApproval::AskPolicy).request_message(id.clone(), json!({"a": 1}), now);
+        assert_eq!(pending.approval_status, ApprovalStatus::Pending);
+        assert_eq!(pending.called_as, "mcp__everything__get-sum");
+        assert_eq!(pending.tool_name, "get-sum");
+        pending.validate().unwrap();
+        let approved = route(AutoApproval::Approved).request_message(id, json!({}), now);
+        assert_eq!(approved.approval_status, ApprovalStatus::Approved);
+    }
+
+    #[test]
+    fn result_message_keeps_mcp_error_details_and_returned_content() {
+        let err = ToolError::new(ToolErrorCode::Failed, "bad input").with_details(json!({
+            "server": "everything", "tool": "get-sum",
+            "mcp": {"isError": true, "content": [{"type": "text", "text": "bad input"}]}
+        }));
+        let msg = route(AutoApproval::AskPolicy).result_message(
+            ToolCallId::from("call_1".to_string()),
+            &Err(err),
+            Utc::now(),
+            Duration::from_millis(12),
+        );
+        assert_eq!(msg.duration_ms, 12);
+        let McpOutcome::Error { error, result } = &msg.outcome else {
+            panic!("expected an error outcome")
+        };
+        assert_eq!(error.code.as_deref(), Some("failed"));
+        assert_eq!(error.details.as_ref().unwrap()["mcp"]["isError"], true);
+        assert_eq!(result["content"][0]["text"], "bad input");
+        msg.validate().unwrap();
+
+        let ok = route(AutoApproval::AskPolicy).result_message(
+            ToolCallId::from("call_2".to_string()),
+            &Ok(ToolOutput::json(
+                json!({"content": [{"type": "text", "text": "42"}]}),
+            )),
+            Utc::now(),
+            Duration::ZERO,
+        );
+        assert!(
+            matches!(ok.outcome, McpOutcome::Success { ref result } if result["content"][0]["text"] == "42")
+        );
     }
 }

@@ -97,6 +97,20 @@ async fn stdio_server_tools_are_registered_under_mcp_names_and_callable() {
         "{}",
         sum.content
     );
+    // Image data is described by its size, not passed to the model as base64.
+    let image = registry
+        .execute(
+            "mcp__everything__get-tiny-image",
+            json!({}),
+            &ctx,
+            Mode::Act,
+        )
+        .await
+        .unwrap();
+    let blocks = image.content["content"].as_array().unwrap();
+    let picture = blocks.iter().find(|b| b["type"] == "image").unwrap();
+    assert!(picture.get("data").is_none(), "{picture}");
+    assert!(picture["size_bytes"].as_u64().unwrap() > 0, "{picture}");
     manager.shutdown().await;
     assert!(registry.get("mcp__everything__echo").is_none());
 }
