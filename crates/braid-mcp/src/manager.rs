@@ -7,6 +7,7 @@
 //! supervising tasks are spawned, and a server that cannot start only gets the status `failed`.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
@@ -19,7 +20,7 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-use crate::config::{Enablement, McpConfig, ServerConfig};
+use crate::config::{ConfigError, Enablement, McpConfig, ServerConfig};
 use crate::connection::{ServerNotice, connect};
 use crate::error::McpError;
 use crate::naming;
@@ -234,6 +235,13 @@ impl McpManager {
             "MCP configuration applied"
         );
         summary
+    }
+
+    /// Re-reads the configuration file at `path` and applies it (see [`reload`](Self::reload)).
+    /// A file that cannot be used changes nothing: the running servers stay as they are.
+    pub async fn reload_from(&self, path: &Path) -> Result<ReloadSummary, ConfigError> {
+        let config = McpConfig::load(path)?;
+        Ok(self.reload(config).await)
     }
 
     /// Stops every server and waits until their processes are gone.
@@ -640,6 +648,33 @@ impl Supervision {
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn reload_from_a_broken_file_changes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mcp_servers.json");
+        std::fs::write(
+            &path,
+            r#"{"mcpServers": {"off": {"command": "x", "disabled": true}}}"#,
+        )
+        .unwrap();
+        let manager = McpManager::new(Arc::new(ToolRegistry::new()), ManagerOptions::default());
+        let summary = manager.reload_from(&path).await.unwrap();
+        assert_eq!(summary.added, ["off"]);
+        assert_eq!(
+            manager.server("off").unwrap().status,
+            McpServerStatus::Disabled
+        );
+        std::fs::write(&path, r#"{"mcpServers": {"off": {"command": 3}}}"#).unwrap();
+        let err = manager.reload_from(&path).await.unwrap_err();
+        assert!(err.to_string().contains("`off`"), "{err}");
+        assert!(manager.server("off").is_some());
+        // A deleted file means no servers.
+        std::fs::remove_file(&path).unwrap();
+        let summary = manager.reload_from(&path).await.unwrap();
+        assert_eq!(summary.removed, ["off"]);
+        assert!(manager.servers().is_empty());
+    }
 
     #[test]
     fn backoff_doubles_and_is_capped() {
