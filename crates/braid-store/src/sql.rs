@@ -416,17 +416,24 @@ macro_rules! sql_store {
                 };
                 let kind = kind.map(|k| k.as_str());
                 let sql = match (newest, kind.is_some()) {
+                    // The range is cut from the branch's order first, so the messages are
+                    // only looked up by key for the rows kept, whatever plan the database
+                    // picks for the join.
                     (false, false) => concat!(
                         "SELECT m.id, m.role, m.kind, m.status, m.payload, m.created_at, m.updated_at ",
-                        "FROM branch_messages b JOIN messages m ON m.context_id = b.context_id AND m.id = b.message_id ",
-                        "WHERE b.context_id = $1 AND b.branch = $2 AND b.position > $3 ",
-                        "ORDER BY b.position LIMIT $4"
+                        "FROM (SELECT message_id, position FROM branch_messages ",
+                        "WHERE context_id = $1 AND branch = $2 AND position > $3 ",
+                        "ORDER BY position LIMIT $4) b ",
+                        "JOIN messages m ON m.context_id = $1 AND m.id = b.message_id ",
+                        "ORDER BY b.position"
                     ),
                     (true, false) => concat!(
                         "SELECT m.id, m.role, m.kind, m.status, m.payload, m.created_at, m.updated_at ",
-                        "FROM branch_messages b JOIN messages m ON m.context_id = b.context_id AND m.id = b.message_id ",
-                        "WHERE b.context_id = $1 AND b.branch = $2 AND b.position > $3 ",
-                        "ORDER BY b.position DESC LIMIT $4"
+                        "FROM (SELECT message_id, position FROM branch_messages ",
+                        "WHERE context_id = $1 AND branch = $2 AND position > $3 ",
+                        "ORDER BY position DESC LIMIT $4) b ",
+                        "JOIN messages m ON m.context_id = $1 AND m.id = b.message_id ",
+                        "ORDER BY b.position DESC"
                     ),
                     (false, true) => concat!(
                         "SELECT m.id, m.role, m.kind, m.status, m.payload, m.created_at, m.updated_at ",
