@@ -226,6 +226,7 @@ impl Actor {
             tools: self.services.tools.clone(),
             workspace,
             config,
+            llm: self.services.llm.clone(),
         }
     }
 
@@ -254,7 +255,7 @@ impl Actor {
             }
         }
         let request = draft.request.take();
-        if !draft.messages.is_empty() || !updates.is_empty() {
+        if !draft.messages.is_empty() || !updates.is_empty() || !draft.notes.is_empty() {
             let timings: serde_json::Map<String, Value> = draft
                 .timings
                 .iter()
@@ -274,12 +275,13 @@ impl Actor {
             }
             let branch = self.data.record.active_branch.clone();
             let mut changes = ContextChanges::new();
-            for m in &draft.messages {
+            // Notes (a summary) after the new messages: ids follow creation order.
+            for m in draft.messages.iter().chain(&draft.notes) {
                 changes.push_message(&branch, m.clone());
             }
             changes.updated_messages = updates.clone();
             self.commit(changes).await?;
-            for m in &draft.messages {
+            for m in draft.messages.iter().chain(&draft.notes) {
                 self.emit_created(m).await;
             }
             for m in &updates {
@@ -293,6 +295,9 @@ impl Actor {
                 )
                 .await;
             }
+        }
+        if let Some(report) = draft.optimization.take() {
+            self.emit_update(None, None, report).await;
         }
         request.ok_or_else(|| {
             EngineError::Pipeline(crate::pipeline::PipelineError::Request(

@@ -14,6 +14,7 @@ use braid_store::{BranchRecord, ContextChanges};
 use crate::actor::Actor;
 use crate::command::{Command, MessageQuery};
 use crate::error::EngineError;
+use crate::optimizer::PlanError;
 
 /// The page size of a message listing when none is asked for.
 pub const DEFAULT_PAGE: u32 = 100;
@@ -55,40 +56,29 @@ impl Actor {
             active_branch: record.active_branch.clone(),
             branches: self.data.branches.iter().map(|b| b.name.clone()).collect(),
             message_count: active.len() as u64,
-            token_budget: self.token_budget(&active),
+            token_budget: self.token_budget(),
             created_at: record.created_at,
             updated_at: record.updated_at,
         }
     }
 
-    /// Used and available tokens. Until exact counting lands (the optimization work), `used` is
-    /// estimated at four characters of message JSON per token.
-    fn token_budget(&self, active: &[&Message]) -> TokenBudget {
-        let config = &self.data.record.config;
-        let model = if config.model.is_empty() {
-            &self.services.settings.default_model
-        } else {
-            &config.model
-        };
-        let window = config
-            .context_window
-            .or_else(|| {
-                self.services
-                    .llm
-                    .as_ref()
-                    .map(|l| l.capabilities(model).context_window)
-            })
-            .unwrap_or(128_000);
-        let reserved =
-            config.optimization.reserve_output_tokens + config.optimization.margin_tokens;
-        let chars: usize = active
-            .iter()
-            .filter(|m| m.kind_name().is_sent_to_model())
-            .map(|m| m.to_json().len())
-            .sum();
-        TokenBudget {
-            used: (chars / 4) as u32,
-            limit: window.saturating_sub(reserved),
+    /// Used and available tokens: `used` is the exact count (calibrated by reported usage) of
+    /// what the next request would send, after optimization; when nothing fits, of what is
+    /// needed.
+    fn token_budget(&self) -> TokenBudget {
+        let (plan, _) = crate::pipeline::preview(self.pipeline_context());
+        match plan {
+            Ok(plan) => TokenBudget {
+                used: plan.tokens_after,
+                limit: plan.limit,
+            },
+            Err(
+                PlanError::FixedPartTooLarge { needed, limit }
+                | PlanError::NewestTooLarge { needed, limit },
+            ) => TokenBudget {
+                used: needed,
+                limit,
+            },
         }
     }
 
@@ -99,10 +89,13 @@ impl Actor {
         if self.data.branch(&branch).is_none() {
             return Err(EngineError::BranchNotFound(branch));
         }
-        let mut messages: Vec<&Message> = self.data.branch_messages(&branch);
-        if q.view == MessageView::Optimized {
-            messages.retain(|m| m.kind_name().is_sent_to_model());
-        }
+        let optimized: Vec<Message>;
+        let mut messages: Vec<&Message> = if q.view == MessageView::Optimized {
+            optimized = self.optimized_view(&branch)?;
+            optimized.iter().collect()
+        } else {
+            self.data.branch_messages(&branch)
+        };
         if let Some(kind) = q.kind {
             messages.retain(|m| m.kind_name() == kind);
         }
@@ -125,6 +118,29 @@ impl Actor {
             },
             messages: messages.into_iter().cloned().collect(),
         })
+    }
+
+    /// What the next request on `branch` would send: stored messages, summaries (the markers)
+    /// where they stand in, cut messages as cut.
+    fn optimized_view(&self, branch: &BranchName) -> Result<Vec<Message>, EngineError> {
+        let mut ctx = self.pipeline_context();
+        if *branch != self.data.record.active_branch {
+            ctx.history = self
+                .data
+                .branch_messages(branch)
+                .into_iter()
+                .cloned()
+                .collect();
+            ctx.branch_prompt = self
+                .data
+                .branch(branch)
+                .and_then(|b| b.system_prompt.clone());
+        }
+        let (plan, input) = crate::pipeline::preview(ctx);
+        let plan = plan.map_err(|e| {
+            EngineError::Pipeline(crate::pipeline::PipelineError::Request(e.to_string()))
+        })?;
+        Ok(plan.shown(&input))
     }
 
     fn branch_info(&self, b: &BranchRecord) -> BranchInfo {

@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 pub use file_references::ResolveFileReferences;
 pub use images::RecognizeImages;
 pub use optimize::OptimizeContext;
+pub(crate) use optimize::preview;
 pub use prepare::PrepareRequest;
 pub use system_prompt::EnhanceSystemPrompt;
 pub use validate::ValidateMessages;
@@ -41,6 +42,13 @@ pub struct Draft {
     pub request: Option<LlmRequest>,
     /// How long each processor took.
     pub timings: Vec<(ProcessorName, Duration)>,
+    /// The request's messages as `OptimizeContext` chose them; `None` sends the whole history
+    /// and the new messages.
+    pub optimized: Option<Vec<Message>>,
+    /// Control messages a processor made (a summary), stored after the new messages.
+    pub notes: Vec<Message>,
+    /// What the optimization did, for the `context_update` event's metadata.
+    pub optimization: Option<braid_protocol::Metadata>,
 }
 
 /// What a processor can see of its context. Owned copies, so processors never hold the actor's
@@ -59,6 +67,8 @@ pub struct PipelineContext {
     pub tools: Arc<ToolRegistry>,
     /// The workspace, when configured and present.
     pub workspace: Option<Workspace>,
+    /// The model client, for processors that ask the model themselves (summarization).
+    pub llm: Option<Arc<dyn braid_llm::LlmClient>>,
 }
 
 /// What a processor decided.

@@ -1,13 +1,33 @@
-//! `OptimizeContext`: the seam where the history is fitted to the model's context window
-//! (issue 10: token counting, strategies, summarization). Until then the whole history is sent.
+//! `OptimizeContext`: fits the history to the model's context window (DESIGN.md
+//! "Optimization"). The request is counted as the provider will receive it; when it is over the
+//! budget the context's strategy chooses what is sent, and with `intelligent` the oldest dropped
+//! messages are summarized by the model. Every optimization is logged and reported in the
+//! draft, for the actor's `context_update`.
 
 use async_trait::async_trait;
-use braid_protocol::ContextState;
+use braid_llm::{LlmClient, ModelCapabilities, ToolDefinition};
+use braid_protocol::{ContextState, Message, MessageId, Metadata, OptimizationStrategy};
+use serde_json::json;
 
 use super::{Draft, PipelineContext, PipelineError, ProcessResult, Processor, ProcessorName};
+use crate::optimizer::summary::{self, MAX_SUMMARY_TOKENS, SUMMARY_PROMPT};
+use crate::optimizer::{Budget, Plan, PlanError, RequestParts, Slot, TokenCounter, plan};
+use crate::prompt::{PromptInputs, build_system_prompt};
 
-/// Fits the history to the budget (currently: sends it whole).
+/// Fits the history to the budget.
 pub struct OptimizeContext;
+
+/// What happened to a summarization attempt.
+#[derive(Debug)]
+enum SummaryOutcome {
+    /// The summary is used and will be stored.
+    Used {
+        message: Box<Message>,
+        replaced: Vec<MessageId>,
+    },
+    /// No summary: the oldest messages are dropped instead, for this reason.
+    FellBack(String),
+}
 
 #[async_trait]
 impl Processor for OptimizeContext {
@@ -21,9 +41,231 @@ impl Processor for OptimizeContext {
 
     async fn process(
         &self,
-        _: &mut Draft,
-        _: &PipelineContext,
+        draft: &mut Draft,
+        ctx: &PipelineContext,
     ) -> Result<ProcessResult, PipelineError> {
+        let capabilities = capabilities(ctx);
+        let counter = TokenCounter::new(&capabilities);
+        let budget = Budget::for_config(&ctx.config, &capabilities);
+        let strategy = &ctx.config.optimization.strategy;
+        let mut input = ctx.history.clone();
+        input.extend(draft.messages.iter().cloned());
+        let first = plan(
+            &RequestParts {
+                system_prompt: draft.system_prompt.as_deref(),
+                tools: &draft.tools,
+                messages: &input,
+            },
+            strategy,
+            budget,
+            &counter,
+        )
+        .map_err(|e| PipelineError::Request(e.to_string()))?;
+        if !first.optimized() {
+            return Ok(ProcessResult::Continue);
+        }
+        let mut chosen = first.clone();
+        let mut outcome = None;
+        if let (OptimizationStrategy::Intelligent, Some(llm), false) =
+            (strategy, &ctx.llm, first.summarizable.is_empty())
+        {
+            let attempt = summarize(llm.as_ref(), ctx, &first, &input, &counter, budget).await;
+            if let SummaryOutcome::Used { message, .. } = &attempt {
+                input.push((**message).clone());
+                let with_summary = plan(
+                    &RequestParts {
+                        system_prompt: draft.system_prompt.as_deref(),
+                        tools: &draft.tools,
+                        messages: &input,
+                    },
+                    strategy,
+                    budget,
+                    &counter,
+                )
+                .map_err(|e| PipelineError::Request(e.to_string()))?;
+                let kept = with_summary
+                    .slots
+                    .iter()
+                    .any(|s| matches!(s, Slot::Summary(i) if *i == input.len() - 1));
+                if kept {
+                    chosen = with_summary;
+                    outcome = Some(attempt);
+                } else {
+                    input.pop();
+                    outcome = Some(SummaryOutcome::FellBack(
+                        "the summary did not fit beside the newest messages: the oldest messages were dropped instead".to_owned(),
+                    ));
+                }
+            } else {
+                outcome = Some(attempt);
+            }
+        }
+        let report = report(&first, &chosen, &counter, outcome.as_ref());
+        tracing::info!(
+            strategy = ?chosen.strategy,
+            tokens_before = first.tokens_before,
+            tokens_after = chosen.tokens_after,
+            limit = chosen.limit,
+            dropped = chosen.dropped.len(),
+            truncated = chosen.truncated.len(),
+            summarized = matches!(outcome, Some(SummaryOutcome::Used { .. })),
+            fallback = outcome.as_ref().and_then(|o| match o {
+                SummaryOutcome::FellBack(reason) => Some(reason.as_str()),
+                SummaryOutcome::Used { .. } => None,
+            }),
+            "context optimized"
+        );
+        draft.optimized = Some(chosen.request_messages(&input));
+        if let Some(SummaryOutcome::Used { message, .. }) = outcome {
+            draft.notes.push(*message);
+        }
+        draft.optimization = Some(report);
         Ok(ProcessResult::Continue)
     }
+}
+
+/// The model's capabilities as the client knows them (a server may report its window), else
+/// from the built-in table.
+fn capabilities(ctx: &PipelineContext) -> ModelCapabilities {
+    match &ctx.llm {
+        Some(llm) => llm.capabilities(&ctx.model),
+        None => ModelCapabilities::for_model(&ctx.model),
+    }
+}
+
+/// Summarizes the oldest summarizable units that fit one summarization request.
+async fn summarize(
+    llm: &dyn LlmClient,
+    ctx: &PipelineContext,
+    plan: &Plan,
+    input: &[Message],
+    counter: &TokenCounter,
+    budget: Budget,
+) -> SummaryOutcome {
+    let max_tokens = MAX_SUMMARY_TOKENS.min(budget.limit() / 4).max(1);
+    // The summarization request must fit the window itself: its prompt, the batch, the answer.
+    let room = budget
+        .window
+        .saturating_sub(budget.margin)
+        .saturating_sub(max_tokens)
+        .saturating_sub(counter.system_prompt(Some(SUMMARY_PROMPT)) + 64);
+    let mut indices = Vec::new();
+    let mut tokens = 0u32;
+    for (unit, unit_tokens) in plan.summarizable.iter().zip(&plan.summarizable_tokens) {
+        if tokens + unit_tokens > room {
+            break;
+        }
+        tokens += unit_tokens;
+        indices.extend(unit.iter().copied());
+    }
+    if indices.is_empty() {
+        return SummaryOutcome::FellBack(
+            "the oldest messages are too large to summarize in one request: they were dropped instead".to_owned(),
+        );
+    }
+    indices.sort_unstable();
+    let batch: Vec<Message> = indices.iter().map(|i| input[*i].clone()).collect();
+    match summary::summarize(llm, &ctx.model, &batch, max_tokens).await {
+        Ok(text) => {
+            let replaced: Vec<MessageId> = batch.iter().map(|m| m.id).collect();
+            let sized = summary::summary_message(text.clone(), replaced.clone(), tokens, 0);
+            let after = crate::optimizer::selection::summary_stand_in(&sized)
+                .map(|m| counter.message_uncached(&m))
+                .unwrap_or_default();
+            let message = summary::summary_message(text, replaced.clone(), tokens, after);
+            SummaryOutcome::Used {
+                message: Box::new(message),
+                replaced,
+            }
+        }
+        Err(error) => {
+            tracing::warn!(%error, messages = batch.len(), "summarization failed; dropping instead");
+            SummaryOutcome::FellBack(format!("{error}: the oldest messages were dropped instead"))
+        }
+    }
+}
+
+/// The `context_update` metadata of an optimization.
+fn report(
+    first: &Plan,
+    chosen: &Plan,
+    counter: &TokenCounter,
+    outcome: Option<&SummaryOutcome>,
+) -> Metadata {
+    let mut details = json!({
+        "strategy": chosen.strategy,
+        "tokens_before": first.tokens_before,
+        "tokens_after": chosen.tokens_after,
+        "limit": chosen.limit,
+        "encoding": counter.encoding(),
+        "exactness": counter.exactness(),
+        "calibration": chosen.calibration,
+        "dropped": chosen.dropped,
+        "truncated": chosen.truncated.iter().map(|(id, before, after)| json!({
+            "message_id": id, "tokens_before": before, "tokens_after": after,
+        })).collect::<Vec<_>>(),
+    });
+    if let Some(object) = details.as_object_mut() {
+        match outcome {
+            Some(SummaryOutcome::Used { message, replaced }) => {
+                object.insert("summary_id".to_owned(), json!(message.id));
+                object.insert("summarized".to_owned(), json!(replaced));
+            }
+            Some(SummaryOutcome::FellBack(reason)) => {
+                object.insert("fallback".to_owned(), json!(reason));
+            }
+            None => {}
+        }
+    }
+    let mut metadata = Metadata::new();
+    metadata.insert("optimization".to_owned(), details);
+    metadata
+}
+
+/// The system prompt and tools a request of this context would carry, as
+/// `EnhanceSystemPrompt` builds them (for reads that do not run the pipeline).
+pub(crate) fn request_frame(ctx: &PipelineContext) -> (String, Vec<ToolDefinition>) {
+    let config = &ctx.config;
+    let tools = ctx.tools.infos(config.agent_role, config.mode);
+    let workspace = ctx
+        .workspace
+        .as_ref()
+        .map(|w| w.root().display().to_string());
+    let prompt = build_system_prompt(&PromptInputs {
+        base: config.system_prompt.as_deref(),
+        branch_override: ctx.branch_prompt.as_deref(),
+        mode: config.mode,
+        role: config.agent_role,
+        workspace: workspace.as_deref(),
+        tools: &tools,
+    });
+    let tools = tools
+        .into_iter()
+        .map(|t| ToolDefinition {
+            name: t.name,
+            description: t.description,
+            parameters: t.parameters,
+        })
+        .collect();
+    (prompt, tools)
+}
+
+/// What the next request of `ctx` would send, without summarizing anew: the plan and the
+/// messages it indexes. For `view=optimized` and the token budget.
+pub(crate) fn preview(ctx: PipelineContext) -> (Result<Plan, PlanError>, Vec<Message>) {
+    let capabilities = capabilities(&ctx);
+    let counter = TokenCounter::new(&capabilities);
+    let budget = Budget::for_config(&ctx.config, &capabilities);
+    let (prompt, tools) = request_frame(&ctx);
+    let result = plan(
+        &RequestParts {
+            system_prompt: Some(&prompt),
+            tools: &tools,
+            messages: &ctx.history,
+        },
+        &ctx.config.optimization.strategy,
+        budget,
+        &counter,
+    );
+    (result, ctx.history)
 }

@@ -30,8 +30,14 @@ impl Processor for PrepareRequest {
                 "no model is configured: set BRAID_MODEL (or the context's `model`)".to_owned(),
             ));
         }
-        let mut messages = ctx.history.clone();
-        messages.extend(draft.messages.iter().cloned());
+        let messages = match draft.optimized.take() {
+            Some(messages) => messages,
+            None => {
+                let mut messages = ctx.history.clone();
+                messages.extend(draft.messages.iter().cloned());
+                messages
+            }
+        };
         let mut request =
             LlmRequest::new(ctx.model.clone(), messages).with_tools(draft.tools.clone());
         request.system_prompt = draft.system_prompt.clone();

@@ -1,0 +1,2 @@
+//! Optimizer benchmarks (filled in below).
+fn main() {}

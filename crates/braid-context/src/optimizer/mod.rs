@@ -1,0 +1,68 @@
+//! The optimizer (DESIGN.md "The context", Optimization): fits a request to the model's context
+//! window. It counts the request as the provider will ([`tokens`]), and when the count is over
+//! the [`Budget`] it applies the context's strategy ([`selection`]): the system prompt, the
+//! newest messages, tool request/result pairs (kept or dropped together) and recently used files
+//! and resources are kept; older messages are dropped or, with `intelligent`, summarized by the
+//! model ([`summary`]). The same history always gives the same selection.
+
+pub mod selection;
+pub mod summary;
+pub mod tokens;
+
+use braid_llm::{ModelCapabilities, ToolDefinition};
+use braid_protocol::{ContextConfig, Message, MessageId};
+
+pub use selection::{Plan, PlanError, Slot, StrategyName, plan};
+pub use tokens::{Encoding, Exactness, TokenCounter};
+
+/// The tokens a request may use: the context window minus the tokens reserved for the answer
+/// and a safety margin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// The model's context window (or the context's override).
+    pub window: u32,
+    /// Tokens kept free for the answer.
+    pub reserve_output: u32,
+    /// Tokens kept free against miscounting.
+    pub margin: u32,
+}
+
+impl Budget {
+    /// The budget of a context: its `context_window` override, else the model's window.
+    pub fn for_config(config: &ContextConfig, capabilities: &ModelCapabilities) -> Self {
+        Self {
+            window: config.context_window.unwrap_or(capabilities.context_window),
+            reserve_output: config.optimization.reserve_output_tokens,
+            margin: config.optimization.margin_tokens,
+        }
+    }
+
+    /// What the prompt may take.
+    pub fn limit(&self) -> u32 {
+        self.window
+            .saturating_sub(self.reserve_output)
+            .saturating_sub(self.margin)
+    }
+}
+
+/// What a request is made of, before optimization.
+#[derive(Clone, Copy, Debug)]
+pub struct RequestParts<'a> {
+    /// The system prompt built for the request.
+    pub system_prompt: Option<&'a str>,
+    /// The tools offered.
+    pub tools: &'a [ToolDefinition],
+    /// The stored history followed by the turn's new messages, oldest first. Stored summaries
+    /// are among them; they stand in for the messages they replace.
+    pub messages: &'a [Message],
+}
+
+/// The ids a summary message replaces, when `message` is one.
+pub fn summary_replaces(message: &Message) -> Option<&[MessageId]> {
+    match &message.kind {
+        braid_protocol::MessageKind::SystemControl(
+            braid_protocol::SystemControlMessage::Summary { replaces, .. },
+        ) => Some(replaces),
+        _ => None,
+    }
+}

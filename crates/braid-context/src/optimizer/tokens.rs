@@ -1,0 +1,401 @@
+//! Token counting: tiktoken encodings by model family, every message counted as the provider
+//! receives it (the text `braid_llm::history` renders for it, tool-call JSON, a per-message
+//! overhead), a cache per message version, and calibration against the usage providers report.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+use braid_llm::history::{Conversation, HistoryOptions, ImageDelivery, Turn, UserPart};
+use braid_llm::{ModelCapabilities, TokenizerFamily, ToolDefinition};
+use braid_protocol::{Message, MessageId, MessageKind, Role, ToolCall, ToolRequestMessage};
+use serde::Serialize;
+use tiktoken_rs::CoreBPE;
+
+/// Tokens every message costs besides its content (role and separators), as OpenAI's chat
+/// format counts them.
+pub const MESSAGE_OVERHEAD: u32 = 3;
+/// Tokens every tool call costs besides its name and arguments (id, type, separators).
+pub const CALL_OVERHEAD: u32 = 4;
+/// Tokens that prime the model's reply at the end of every request.
+pub const REPLY_PRIMING: u32 = 3;
+/// What one image part is counted as: a low-detail image on OpenAI's models. Providers count
+/// images from their pixel size, which a stored reference does not carry.
+pub const IMAGE_TOKENS: u32 = 85;
+/// How many message counts the process keeps before starting over.
+const CACHE_CAPACITY: usize = 200_000;
+/// A reported prompt size is trusted to correct the estimate only within these bounds: outside
+/// them the usage belongs to some other request than the one estimated.
+const CALIBRATION_BOUNDS: (f64, f64) = (0.5, 2.0);
+
+/// A tiktoken encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Encoding {
+    /// `o200k_base` (gpt-4o, gpt-4.1, gpt-5, o-series).
+    O200kBase,
+    /// `cl100k_base` (gpt-4, gpt-3.5).
+    Cl100kBase,
+}
+
+/// Whether the encoding is the model's own tokenizer or a stand-in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Exactness {
+    /// The model's tokenizer: counts are the provider's.
+    Exact,
+    /// The model's tokenizer is not public (Claude) or not bundled (Llama, Qwen, Gemma,
+    /// Mistral): `cl100k_base` is used, whose counts on English text and code come within about
+    /// 10-20% of those tokenizers'; the margin and the usage calibration cover the rest.
+    Approximate,
+}
+
+impl Encoding {
+    /// The encoding used for a tokenizer family, and whether it is exact.
+    pub fn for_family(family: TokenizerFamily) -> (Self, Exactness) {
+        match family {
+            TokenizerFamily::O200kBase => (Self::O200kBase, Exactness::Exact),
+            TokenizerFamily::Cl100kBase => (Self::Cl100kBase, Exactness::Exact),
+            _ => (Self::Cl100kBase, Exactness::Approximate),
+        }
+    }
+
+    /// The encoding used for `model`.
+    pub fn for_model(model: &str) -> (Self, Exactness) {
+        Self::for_family(ModelCapabilities::for_model(model).tokenizer)
+    }
+
+    fn bpe(self) -> &'static CoreBPE {
+        match self {
+            Self::O200kBase => tiktoken_rs::o200k_base_singleton(),
+            Self::Cl100kBase => tiktoken_rs::cl100k_base_singleton(),
+        }
+    }
+
+    /// Tokens of `text`, special-token look-alikes counted as ordinary text (as providers do
+    /// with what users write).
+    pub fn count(self, text: &str) -> u32 {
+        if text.is_empty() {
+            return 0;
+        }
+        u32::try_from(self.bpe().count_ordinary(text)).unwrap_or(u32::MAX)
+    }
+
+    /// The longest prefix of `text` that is at most `tokens` tokens, cut at a character
+    /// boundary.
+    pub fn truncate(self, text: &str, tokens: u32) -> String {
+        let encoded = self.bpe().encode_ordinary(text);
+        if encoded.len() <= tokens as usize {
+            return text.to_owned();
+        }
+        let mut end = tokens as usize;
+        // A cut inside a multi-byte character does not decode; a few tokens back always does.
+        while end > 0 {
+            if let Ok(prefix) = self.bpe().decode(&encoded[..end]) {
+                return prefix;
+            }
+            end -= 1;
+        }
+        String::new()
+    }
+}
+
+/// Counts the tokens of requests for one model.
+#[derive(Clone, Copy, Debug)]
+pub struct TokenCounter {
+    encoding: Encoding,
+    exactness: Exactness,
+    images: ImageDelivery,
+}
+
+impl TokenCounter {
+    /// The counter for `model`, from the built-in capability table.
+    pub fn for_model(model: &str) -> Self {
+        Self::new(&ModelCapabilities::for_model(model))
+    }
+
+    /// The counter for a model with these capabilities.
+    pub fn new(capabilities: &ModelCapabilities) -> Self {
+        let (encoding, exactness) = Encoding::for_family(capabilities.tokenizer);
+        Self {
+            encoding,
+            exactness,
+            images: if capabilities.vision {
+                ImageDelivery::AsImages
+            } else {
+                ImageDelivery::AsRecognizedText
+            },
+        }
+    }
+
+    /// The encoding counts are made with.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// Whether the encoding is the model's own.
+    pub fn exactness(&self) -> Exactness {
+        self.exactness
+    }
+
+    /// Tokens of the system prompt as sent (with its message overhead).
+    pub fn system_prompt(&self, prompt: Option<&str>) -> u32 {
+        match prompt.filter(|p| !p.trim().is_empty()) {
+            Some(p) => MESSAGE_OVERHEAD + self.encoding.count(p),
+            None => 0,
+        }
+    }
+
+    /// Tokens of the tool definitions: each one's JSON (name, description, parameter schema).
+    pub fn tools(&self, tools: &[ToolDefinition]) -> u32 {
+        tools
+            .iter()
+            .map(|t| {
+                let json = serde_json::json!({
+                    "name": t.name,
+                    "description": t.description,
+                    "parameters": t.parameters,
+                });
+                CALL_OVERHEAD + self.encoding.count(&json.to_string())
+            })
+            .sum()
+    }
+
+    /// Tokens of one message as the provider receives it, from the cache when this version of
+    /// the message was counted before.
+    pub fn message(&self, message: &Message) -> u32 {
+        let key = CacheKey {
+            id: message.id,
+            updated_at: message.updated_at.timestamp_nanos_opt().unwrap_or_default(),
+            encoding: self.encoding,
+            images: self.images == ImageDelivery::AsImages,
+        };
+        if let Some(n) = cache_get(&key) {
+            return n;
+        }
+        let n = self.message_uncached(message);
+        cache_put(key, n);
+        n
+    }
+
+    /// Tokens of one message, always counted afresh.
+    pub fn message_uncached(&self, message: &Message) -> u32 {
+        if !message.kind_name().is_sent_to_model() {
+            return 0;
+        }
+        let options = HistoryOptions {
+            images: self.images,
+        };
+        match &message.kind {
+            // A result is rendered only after its call: give it one, count only the result.
+            MessageKind::ToolResult(r) => {
+                let call = Message::new(
+                    Role::Assistant,
+                    MessageKind::ToolRequest(ToolRequestMessage {
+                        calls: vec![ToolCall::new(
+                            r.call_id.clone(),
+                            r.tool_name.clone(),
+                            serde_json::json!({}),
+                        )],
+                    }),
+                );
+                let conversation =
+                    braid_llm::history::build_conversation(None, &[call, message.clone()], options);
+                self.turns(&conversation, TurnFilter::ResultsOnly)
+            }
+            MessageKind::McpToolResult(r) => {
+                let call = Message::new(
+                    Role::Assistant,
+                    MessageKind::ToolRequest(ToolRequestMessage {
+                        calls: vec![ToolCall::new(
+                            r.request_id.clone(),
+                            r.tool_name.clone(),
+                            serde_json::json!({}),
+                        )],
+                    }),
+                );
+                let conversation =
+                    braid_llm::history::build_conversation(None, &[call, message.clone()], options);
+                self.turns(&conversation, TurnFilter::ResultsOnly)
+            }
+            _ => {
+                let conversation = braid_llm::history::build_conversation(
+                    None,
+                    std::slice::from_ref(message),
+                    options,
+                );
+                let system = conversation
+                    .system
+                    .as_deref()
+                    .map_or(0, |s| MESSAGE_OVERHEAD + self.encoding.count(s));
+                // A call alone gets a synthetic "not executed" result; its real result is
+                // counted with the result message.
+                system + self.turns(&conversation, TurnFilter::WithoutResults)
+            }
+        }
+    }
+
+    fn turns(&self, conversation: &Conversation, filter: TurnFilter) -> u32 {
+        conversation
+            .turns
+            .iter()
+            .map(|turn| match (turn, filter) {
+                (Turn::ToolResult(r), TurnFilter::ResultsOnly) => {
+                    MESSAGE_OVERHEAD + self.encoding.count(&r.content)
+                }
+                (Turn::ToolResult(_), TurnFilter::WithoutResults) => 0,
+                (_, TurnFilter::ResultsOnly) => 0,
+                (Turn::User(parts), TurnFilter::WithoutResults) => {
+                    MESSAGE_OVERHEAD
+                        + parts
+                            .iter()
+                            .map(|p| match p {
+                                UserPart::Text(t) => self.encoding.count(t),
+                                UserPart::Image(_) => IMAGE_TOKENS,
+                            })
+                            .sum::<u32>()
+                }
+                (Turn::Assistant { text, calls }, TurnFilter::WithoutResults) => {
+                    MESSAGE_OVERHEAD
+                        + self.encoding.count(text)
+                        + calls
+                            .iter()
+                            .map(|c| {
+                                CALL_OVERHEAD
+                                    + self.encoding.count(&c.name)
+                                    + self.encoding.count(&c.arguments.to_string())
+                            })
+                            .sum::<u32>()
+                }
+            })
+            .sum()
+    }
+}
+
+#[derive(Clone, Copy)]
+enum TurnFilter {
+    ResultsOnly,
+    WithoutResults,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct CacheKey {
+    id: MessageId,
+    updated_at: i64,
+    encoding: Encoding,
+    images: bool,
+}
+
+// One cache for the process: processors are stateless and a context's actor is rebuilt on
+// load, while a message version's count never changes. Bounded by starting over when full.
+fn cache() -> &'static Mutex<HashMap<CacheKey, u32>> {
+    static CACHE: OnceLock<Mutex<HashMap<CacheKey, u32>>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+fn cache_get(key: &CacheKey) -> Option<u32> {
+    cache().lock().ok()?.get(key).copied()
+}
+
+fn cache_put(key: CacheKey, tokens: u32) {
+    if let Ok(mut map) = cache().lock() {
+        if map.len() >= CACHE_CAPACITY {
+            map.clear();
+        }
+        map.insert(key, tokens);
+    }
+}
+
+/// Forgets every cached count (for measuring cold counting).
+pub fn clear_cache() {
+    if let Ok(mut map) = cache().lock() {
+        map.clear();
+    }
+}
+
+/// The prompt size a provider reported for the request that produced a message
+/// (`metadata.usage.prompt_tokens`, which the engine records on the model's answers).
+pub fn reported_prompt_tokens(message: &Message) -> Option<u32> {
+    if message.role != Role::Assistant {
+        return None;
+    }
+    message
+        .metadata
+        .get("usage")?
+        .get("prompt_tokens")?
+        .as_u64()
+        .and_then(|n| u32::try_from(n).ok())
+        .filter(|n| *n > 0)
+}
+
+/// The factor that turns an estimate into what the provider counts: reported / estimated,
+/// when that is within [`CALIBRATION_BOUNDS`].
+pub fn calibration_ratio(reported: u32, estimated: u32) -> Option<f64> {
+    if estimated == 0 {
+        return None;
+    }
+    let ratio = f64::from(reported) / f64::from(estimated);
+    (CALIBRATION_BOUNDS.0..=CALIBRATION_BOUNDS.1)
+        .contains(&ratio)
+        .then_some(ratio)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn families_without_a_public_tokenizer_use_cl100k_as_an_approximation() {
+        assert_eq!(
+            Encoding::for_model("gpt-4o-mini"),
+            (Encoding::O200kBase, Exactness::Exact)
+        );
+        assert_eq!(
+            Encoding::for_model("gpt-3.5-turbo"),
+            (Encoding::Cl100kBase, Exactness::Exact)
+        );
+        assert_eq!(
+            Encoding::for_model("claude-sonnet-4-20250514"),
+            (Encoding::Cl100kBase, Exactness::Approximate)
+        );
+        assert_eq!(
+            Encoding::for_model("qwen3:8b"),
+            (Encoding::Cl100kBase, Exactness::Approximate)
+        );
+    }
+
+    #[test]
+    fn known_counts_of_the_openai_cookbook() {
+        // "tiktoken is great!" is 6 tokens in cl100k_base (OpenAI cookbook).
+        assert_eq!(Encoding::Cl100kBase.count("tiktoken is great!"), 6);
+        assert_eq!(Encoding::O200kBase.count(""), 0);
+    }
+
+    #[test]
+    fn truncation_keeps_a_prefix_within_the_limit() {
+        let text = "héllo wörld ".repeat(200);
+        let cut = Encoding::O200kBase.truncate(&text, 50);
+        assert!(text.starts_with(&cut));
+        assert!(Encoding::O200kBase.count(&cut) <= 50);
+        assert!(Encoding::O200kBase.count(&cut) >= 45);
+    }
+
+    #[test]
+    fn cached_count_changes_with_the_message_version() {
+        let counter = TokenCounter::for_model("gpt-4o");
+        let mut m = Message::user_text("one two three");
+        let before = counter.message(&m);
+        m.kind = MessageKind::Text(braid_protocol::TextMessage::plain(
+            "one two three four five six seven",
+        ));
+        assert_eq!(counter.message(&m), before, "same version: cached");
+        m.updated_at += chrono::Duration::milliseconds(1);
+        assert!(counter.message(&m) > before, "new version: counted again");
+    }
+
+    #[test]
+    fn calibration_ignores_reports_far_from_the_estimate() {
+        assert_eq!(calibration_ratio(110, 100), Some(1.1));
+        assert_eq!(calibration_ratio(1000, 100), None);
+        assert_eq!(calibration_ratio(10, 0), None);
+    }
+}
