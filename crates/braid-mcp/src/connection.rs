@@ -1,7 +1,9 @@
 //! One live connection to an MCP server over stdio (a child process) or streamable HTTP.
 
+use std::collections::VecDeque;
 use std::process::Stdio;
 use std::str::FromStr;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use process_wrap::tokio::{CommandWrap, KillOnDrop, ProcessGroup};
@@ -15,6 +17,9 @@ use tokio::sync::mpsc;
 
 use crate::config::{ServerConfig, TransportConfig};
 use crate::error::McpError;
+
+/// How many of a server's last stderr lines are kept to explain a start failure.
+const STDERR_LINES_KEPT: usize = 50;
 
 /// A server-initiated notification the manager reacts to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,20 +83,39 @@ pub(crate) async fn connect(
                     .spawn()
                     .map_err(|e| start_error(format!("cannot run `{command}`: {e}")))?;
                 let pid = transport.id();
-                if let Some(stderr) = stderr {
+                let recent = Arc::new(Mutex::new(VecDeque::new()));
+                let stderr_done = stderr.map(|stderr| {
                     let server = server.to_string();
+                    let recent = recent.clone();
                     tokio::spawn(async move {
                         let mut lines = BufReader::new(stderr).lines();
                         while let Ok(Some(line)) = lines.next_line().await {
                             tracing::debug!(server = %server, line = %line, "MCP server stderr");
+                            let mut recent = recent.lock().unwrap_or_else(|p| p.into_inner());
+                            if recent.len() == STDERR_LINES_KEPT {
+                                recent.pop_front();
+                            }
+                            recent.push_back(line);
                         }
-                    });
+                    })
+                });
+                match client.serve(transport).await {
+                    Ok(service) => Ok(Connection { service, pid }),
+                    Err(e) => {
+                        // A server that dies at start usually says why on stderr; give it a
+                        // moment to be read so the reason shown to the person includes it.
+                        if let Some(done) = stderr_done {
+                            let _ = tokio::time::timeout(Duration::from_millis(500), done).await;
+                        }
+                        let said = telling_lines(&recent.lock().unwrap_or_else(|p| p.into_inner()));
+                        let mut reason = format!("handshake failed: {e}");
+                        if !said.is_empty() {
+                            reason.push_str("; stderr: ");
+                            reason.push_str(&said.join(" | "));
+                        }
+                        Err(start_error(reason))
+                    }
                 }
-                let service = client
-                    .serve(transport)
-                    .await
-                    .map_err(|e| start_error(format!("handshake failed: {e}")))?;
-                Ok(Connection { service, pid })
             }
             TransportConfig::StreamableHttp { url, headers } => {
                 let mut http = StreamableHttpClientTransportConfig::with_uri(url.as_str());
@@ -117,5 +141,50 @@ pub(crate) async fn connect(
             "no answer to the MCP handshake within {} ms",
             startup_timeout.as_millis()
         ))),
+    }
+}
+
+/// The stderr lines that explain a failure: those that mention an error (Node's
+/// `Error: Cannot find module`, Python's `ModuleNotFoundError: ...`), else the last few.
+fn telling_lines(lines: &VecDeque<String>) -> Vec<String> {
+    let meaningful: Vec<&str> = lines
+        .iter()
+        .map(|l| l.trim())
+        .filter(|l| !l.is_empty())
+        .collect();
+    let errors: Vec<String> = meaningful
+        .iter()
+        .filter(|l| l.to_ascii_lowercase().contains("error"))
+        .take(3)
+        .map(|l| l.to_string())
+        .collect();
+    if !errors.is_empty() {
+        return errors;
+    }
+    let skip = meaningful.len().saturating_sub(5);
+    meaningful[skip..].iter().map(|l| l.to_string()).collect()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_lines_explain_a_failed_start() {
+        let node: VecDeque<String> = [
+            "node:internal/modules/cjs/loader:1228",
+            "  throw err;",
+            "",
+            "Error: Cannot find module '/x.js'",
+            "  code: 'MODULE_NOT_FOUND',",
+            "Node.js v20",
+        ]
+        .map(String::from)
+        .into();
+        assert_eq!(telling_lines(&node), ["Error: Cannot find module '/x.js'"]);
+        let quiet: VecDeque<String> = (0..8).map(|i| format!("line {i}")).collect();
+        assert_eq!(telling_lines(&quiet).len(), 5);
+        assert_eq!(telling_lines(&quiet)[4], "line 7");
     }
 }

@@ -49,6 +49,10 @@ async fn bad_command_fails_and_is_reported_while_other_servers_work() {
     manager
         .start(config(vec![
             ("broken", ServerConfig::stdio("/nonexistent/mcp-server", [])),
+            (
+                "crashing",
+                ServerConfig::stdio("node", ["/nonexistent/server.js".to_string()]),
+            ),
             ("everything", everything_stdio()),
             ("off", disabled),
         ]))
@@ -74,11 +78,18 @@ async fn bad_command_fails_and_is_reported_while_other_servers_work() {
         "{given_up:?}"
     );
     assert!(given_up.tools.is_empty());
+    // A process that starts but dies at once: its own words (stderr) are in the reason.
+    let crashing = manager
+        .wait_for_status("crashing", McpServerStatus::Failed, READY)
+        .await
+        .unwrap();
+    let reason = crashing.error.unwrap();
+    assert!(reason.contains("Cannot find module"), "{reason}");
     let off = manager.server("off").unwrap();
     assert_eq!(off.status, McpServerStatus::Disabled);
     assert!(manager.process_id("off").is_none());
     let names: Vec<String> = manager.servers().into_iter().map(|s| s.name).collect();
-    assert_eq!(names, ["broken", "everything", "off"]);
+    assert_eq!(names, ["broken", "crashing", "everything", "off"]);
     manager.shutdown().await;
 }
 
