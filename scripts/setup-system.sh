@@ -7,6 +7,9 @@ set -euo pipefail
 # tests join this list with the features that use them.)
 declare -A NEEDS=(
   [pg_ctl]=postgresql
+  [node]=nodejs
+  [npm]=npm
+  [python3]=python3
 )
 
 missing=()
@@ -15,6 +18,10 @@ for cmd in "${!NEEDS[@]}"; do
     missing+=("${NEEDS[$cmd]}")
   fi
 done
+# The MCP test servers from PyPI are installed into a virtualenv.
+if command -v python3 >/dev/null 2>&1 && ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
+  missing+=(python3-venv)
+fi
 
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
