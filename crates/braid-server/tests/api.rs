@@ -630,3 +630,23 @@ async fn a_send_during_a_turn_is_queued() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
+
+#[tokio::test]
+async fn a_client_that_stops_reading_does_not_hold_the_context_back_and_misses_nothing() {
+    let pieces: Vec<String> = (0..3000).map(|i| format!("{i},")).collect();
+    let refs: Vec<&str> = pieces.iter().map(String::as_str).collect();
+    let s = TestServer::start(Script::new().then(reply(&refs))).await;
+    let id = s.context(json!({})).await;
+    let mut stalled = s.events(&id, "", None).await;
+    s.send_text(&id, "flood").await;
+    // The turn ends while the client reads nothing.
+    let state = s.settle(&id).await;
+    assert_eq!(state["type"], "idle");
+    let all = stalled.until(is_idle).await;
+    let ids: Vec<u64> = all.iter().map(|e| e.id.unwrap()).collect();
+    assert!(
+        ids.windows(2).all(|w| w[1] == w[0] + 1),
+        "gap or duplicate after falling behind"
+    );
+    assert_eq!(text_of(&all), pieces.concat());
+}

@@ -1,2 +1,306 @@
-//! placeholder
-fn main() {}
+//! `braid-load`: a load test of the API. Runs N contexts at once, each streaming a scripted
+//! answer from the mock LLM through a real Braid server (SQLite store, HTTP, SSE), and compares
+//! with N streams read from the mock directly: throughput (chunks per second) and how late each
+//! chunk arrives relative to when the mock emits it.
+//!
+//! `cargo run --release -p braid-server --bin braid-load -- --contexts 100`
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, bail};
+use braid_context::EngineSettings;
+use braid_llm::{Provider, ProviderConfig, RetryPolicy};
+use braid_server::AppConfig;
+use braid_server::serve::{ServeOptions, StoreLocation, start};
+use braid_server::title::TitleSetting;
+use braid_testkit::{Chunk, FinishKind, MockLlm, Script, StreamReply};
+use clap::Parser;
+use futures::StreamExt;
+use serde_json::{Value, json};
+
+/// Load test of Braid's streaming path.
+#[derive(Parser, Debug)]
+struct Args {
+    /// Concurrent contexts (and concurrent direct streams).
+    #[arg(long, default_value_t = 100)]
+    contexts: usize,
+    /// Chunks per answer.
+    #[arg(long, default_value_t = 20)]
+    chunks: usize,
+    /// Milliseconds the mock waits before each chunk.
+    #[arg(long, default_value_t = 20)]
+    chunk_delay_ms: u64,
+    /// Give up after this many seconds.
+    #[arg(long, default_value_t = 300)]
+    timeout_secs: u64,
+}
+
+/// When each chunk of one stream arrived, from the request's start.
+struct Timeline {
+    arrivals: Vec<Duration>,
+}
+
+fn answer(chunks: usize, delay: Duration) -> StreamReply {
+    let mut r = StreamReply::new();
+    for i in 0..chunks {
+        r = r.chunk(Chunk::Text {
+            text: format!("tok{i} "),
+        });
+    }
+    r.chunk(Chunk::Finish {
+        reason: FinishKind::Stop,
+    })
+    .chunk_delay(delay)
+}
+
+fn script(n: usize, chunks: usize, delay: Duration) -> Script {
+    (0..n).fold(Script::new(), |s, _| s.then(answer(chunks, delay)))
+}
+
+/// Splits complete SSE frames off the buffer.
+fn frames(buf: &mut String) -> Vec<String> {
+    let mut out = Vec::new();
+    while let Some(end) = buf.find("\n\n") {
+        out.push(buf[..end].to_owned());
+        buf.drain(..end + 2);
+    }
+    out
+}
+
+async fn direct_stream(client: reqwest::Client, url: String) -> anyhow::Result<Timeline> {
+    let started = Instant::now();
+    let res = client
+        .post(format!("{url}/chat/completions"))
+        .header("content-type", "application/json")
+        .body(
+            json!({"model": "mock", "stream": true, "messages": [{"role": "user", "content": "hi"}]})
+                .to_string(),
+        )
+        .send()
+        .await?;
+    if !res.status().is_success() {
+        bail!("mock answered {}", res.status());
+    }
+    let mut body = res.bytes_stream();
+    let mut buf = String::new();
+    let mut arrivals = Vec::new();
+    while let Some(bytes) = body.next().await {
+        buf.push_str(&String::from_utf8_lossy(&bytes?));
+        for frame in frames(&mut buf) {
+            let Some(data) = frame.strip_prefix("data: ") else {
+                continue;
+            };
+            if data == "[DONE]" {
+                return Ok(Timeline { arrivals });
+            }
+            let v: Value = serde_json::from_str(data).unwrap_or(Value::Null);
+            if v["choices"][0]["delta"]["content"].is_string() {
+                arrivals.push(started.elapsed());
+            }
+        }
+    }
+    Ok(Timeline { arrivals })
+}
+
+async fn server_stream(client: reqwest::Client, url: String) -> anyhow::Result<Timeline> {
+    let created: Value = client
+        .post(format!("{url}/v1/contexts"))
+        .header("content-type", "application/json")
+        .body(json!({"title": "load"}).to_string())
+        .send()
+        .await?
+        .json()
+        .await?;
+    let id = created["id"]
+        .as_str()
+        .context("create answered no id")?
+        .to_owned();
+    let events = client
+        .get(format!("{url}/v1/contexts/{id}/events"))
+        .send()
+        .await?;
+    let started = Instant::now();
+    let sent = client
+        .post(format!("{url}/v1/contexts/{id}/messages"))
+        .header("content-type", "application/json")
+        .body(json!({"payload": {"type": "text", "text": "go"}}).to_string())
+        .send()
+        .await?;
+    if sent.status().as_u16() != 202 {
+        bail!("send answered {}", sent.status());
+    }
+    let mut body = events.bytes_stream();
+    let mut buf = String::new();
+    let mut arrivals = Vec::new();
+    while let Some(bytes) = body.next().await {
+        buf.push_str(&String::from_utf8_lossy(&bytes?));
+        for frame in frames(&mut buf) {
+            if frame.contains("event: content_delta") {
+                arrivals.push(started.elapsed());
+            } else if frame.contains("event: content_final") {
+                return Ok(Timeline { arrivals });
+            } else if frame.contains("event: error") {
+                bail!("error event: {frame}");
+            }
+        }
+    }
+    bail!("the event stream ended before content_final")
+}
+
+struct Report {
+    wall: Duration,
+    chunks: usize,
+    /// Per chunk: arrival minus when the mock was due to emit it, in ms.
+    lateness_ms: Vec<f64>,
+    first_chunk_ms: Vec<f64>,
+}
+
+fn report(timelines: &[Timeline], wall: Duration, delay: Duration) -> Report {
+    let mut lateness_ms = Vec::new();
+    let mut first_chunk_ms = Vec::new();
+    let mut chunks = 0;
+    for t in timelines {
+        chunks += t.arrivals.len();
+        if let Some(first) = t.arrivals.first() {
+            first_chunk_ms.push(first.as_secs_f64() * 1e3);
+        }
+        for (i, a) in t.arrivals.iter().enumerate() {
+            let due = delay.as_secs_f64() * (i as f64 + 1.0);
+            lateness_ms.push((a.as_secs_f64() - due) * 1e3);
+        }
+    }
+    lateness_ms.sort_by(f64::total_cmp);
+    first_chunk_ms.sort_by(f64::total_cmp);
+    Report {
+        wall,
+        chunks,
+        lateness_ms,
+        first_chunk_ms,
+    }
+}
+
+fn pct(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+fn print(name: &str, r: &Report) {
+    println!(
+        "{name:>7}: {} chunks in {:.2} s = {:.0} chunks/s; first chunk p50 {:.1} ms p99 {:.1} ms; chunk lateness p50 {:.1} ms p99 {:.1} ms",
+        r.chunks,
+        r.wall.as_secs_f64(),
+        r.chunks as f64 / r.wall.as_secs_f64(),
+        pct(&r.first_chunk_ms, 0.5),
+        pct(&r.first_chunk_ms, 0.99),
+        pct(&r.lateness_ms, 0.5),
+        pct(&r.lateness_ms, 0.99),
+    );
+}
+
+async fn run_all<F, Fut>(n: usize, make: F) -> anyhow::Result<(Vec<Timeline>, Duration)>
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = anyhow::Result<Timeline>> + Send + 'static,
+{
+    let started = Instant::now();
+    let tasks: Vec<_> = (0..n).map(|_| tokio::spawn(make())).collect();
+    let mut out = Vec::with_capacity(n);
+    for t in tasks {
+        out.push(t.await??);
+    }
+    Ok((out, started.elapsed()))
+}
+
+async fn run(args: Args) -> anyhow::Result<()> {
+    let delay = Duration::from_millis(args.chunk_delay_ms);
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(args.contexts * 2)
+        .build()?;
+    println!(
+        "braid-load: {} concurrent streams of {} chunks, {} ms apart",
+        args.contexts, args.chunks, args.chunk_delay_ms
+    );
+
+    let direct_mock = MockLlm::start(script(args.contexts, args.chunks, delay)).await?;
+    let direct_url = direct_mock.openai_base_url();
+    let (direct, direct_wall) = run_all(args.contexts, || {
+        direct_stream(client.clone(), direct_url.clone())
+    })
+    .await?;
+    let direct = report(&direct, direct_wall, delay);
+    print("direct", &direct);
+
+    let mock = MockLlm::start(script(args.contexts, args.chunks, delay)).await?;
+    let dir = tempfile_dir()?;
+    let mut provider = ProviderConfig::new(Provider::OpenAi);
+    provider.base_url = mock.openai_base_url();
+    provider.model = "mock-model".into();
+    provider.retry = RetryPolicy::none();
+    let server = start(ServeOptions {
+        bind: "127.0.0.1:0".parse()?,
+        store: StoreLocation::Sqlite(dir.join("braid.db")),
+        llm: Some(provider),
+        app: AppConfig {
+            titles: TitleSetting::Off,
+            web_dir: dir.join("no-ui"),
+            ..AppConfig::default()
+        },
+        engine: EngineSettings {
+            default_model: "mock-model".into(),
+            ..EngineSettings::default()
+        },
+        unload_every: Duration::from_secs(3600),
+    })
+    .await?;
+    let url = Arc::new(server.url());
+    let (through, wall) = run_all(args.contexts, || {
+        server_stream(client.clone(), (*url).clone())
+    })
+    .await?;
+    let through = report(&through, wall, delay);
+    print("braid", &through);
+    println!(
+        "  added: first chunk p50 {:+.1} ms; per chunk p50 {:+.1} ms, p99 {:+.1} ms; throughput {:.0}% of direct",
+        pct(&through.first_chunk_ms, 0.5) - pct(&direct.first_chunk_ms, 0.5),
+        pct(&through.lateness_ms, 0.5) - pct(&direct.lateness_ms, 0.5),
+        pct(&through.lateness_ms, 0.99) - pct(&direct.lateness_ms, 0.99),
+        100.0 * (through.chunks as f64 / through.wall.as_secs_f64())
+            / (direct.chunks as f64 / direct.wall.as_secs_f64()),
+    );
+    server.stop().await;
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}
+
+fn tempfile_dir() -> anyhow::Result<std::path::PathBuf> {
+    let dir = std::env::temp_dir().join(format!("braid-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    Ok(dir)
+}
+
+fn main() -> std::process::ExitCode {
+    let args = Args::parse();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return std::process::ExitCode::from(2);
+        }
+    };
+    let timeout = Duration::from_secs(args.timeout_secs);
+    match runtime.block_on(async { tokio::time::timeout(timeout, run(args)).await }) {
+        Ok(Ok(())) => std::process::ExitCode::SUCCESS,
+        Ok(Err(e)) => {
+            eprintln!("error: {e:#}");
+            std::process::ExitCode::from(1)
+        }
+        Err(_) => {
+            eprintln!("error: the run took longer than --timeout-secs");
+            std::process::ExitCode::from(1)
+        }
+    }
+}
