@@ -29,6 +29,21 @@ pub(crate) struct QueuedSend {
     pub messages: Vec<Message>,
     /// Messages the send changes rather than adds (an answered question).
     pub updates: Vec<Message>,
+    /// What the send does once its messages are stored.
+    pub action: SendAction,
+}
+
+/// What a send does.
+pub(crate) enum SendAction {
+    /// A turn: the pipeline, then the model and the tool loop.
+    Converse,
+    /// Reads an MCP resource into the conversation (under the id already given out) without
+    /// asking the model.
+    InjectResource {
+        id: braid_protocol::MessageId,
+        server: String,
+        uri: String,
+    },
 }
 
 /// Rounds and tools of the running tool loop.
@@ -62,6 +77,8 @@ pub(crate) struct Actor {
     pub stopping: Option<tokio::sync::oneshot::Sender<()>>,
     /// Ownership of the context, released when the actor stops.
     _lock: braid_store::ContextLock,
+    /// MCP resources this context has read, served again while fresh.
+    pub resources: braid_mcp::ResourceCache,
 }
 
 impl Actor {
@@ -85,6 +102,7 @@ impl Actor {
             interrupt: CancellationToken::new(),
             stopping: None,
             _lock: lock,
+            resources: braid_mcp::ResourceCache::default(),
         }
     }
 
@@ -364,6 +382,9 @@ fn reject(command: Command, error: EngineError) {
 impl QueuedSend {
     /// The id the send answers with: its last new message (the text after any file references).
     pub fn primary_id(&self) -> braid_protocol::MessageId {
+        if let SendAction::InjectResource { id, .. } = &self.action {
+            return *id;
+        }
         self.messages
             .last()
             .or(self.updates.last())

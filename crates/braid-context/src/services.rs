@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use braid_llm::LlmClient;
+use braid_mcp::McpManager;
 use braid_store::Store;
 use braid_tools::ToolRegistry;
 
@@ -16,6 +17,9 @@ pub struct Services {
     pub llm: Option<Arc<dyn LlmClient>>,
     /// Every tool, built in and from MCP servers.
     pub tools: Arc<ToolRegistry>,
+    /// The MCP servers (their tools are in `tools`); routes calls by server, feeds `autoApprove`
+    /// into approvals, and reads resources. `None` when no MCP server is configured.
+    pub mcp: Option<McpManager>,
     /// Limits and defaults.
     pub settings: EngineSettings,
 }

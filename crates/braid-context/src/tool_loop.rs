@@ -250,10 +250,16 @@ impl Actor {
                 .get(&c.name)
                 .map(|t| t.spec().is_read_only())
                 .unwrap_or(false);
+            let server_auto_approved = self
+                .services
+                .mcp
+                .as_ref()
+                .and_then(|m| m.route(&c.name))
+                .is_some_and(|r| r.approval == braid_mcp::AutoApproval::Approved);
             let facts = CallFacts {
                 tool: &c.name,
                 read_only,
-                server_auto_approved: false,
+                server_auto_approved,
             };
             let approved: std::collections::BTreeSet<String> =
                 config.approved_tools.iter().cloned().collect();

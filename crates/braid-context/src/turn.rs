@@ -18,7 +18,7 @@ use futures::StreamExt;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
-use crate::actor::{Actor, QueuedSend};
+use crate::actor::{Actor, QueuedSend, SendAction};
 use crate::error::EngineError;
 use crate::pipeline::{Draft, Pipeline, PipelineContext, ProcessResult};
 use crate::tool_loop::RoundOutcome;
@@ -70,6 +70,7 @@ impl Actor {
         request.validate()?;
         let mut messages = Vec::new();
         let mut updates = Vec::new();
+        let mut action = SendAction::Converse;
         match request.payload {
             MessagePayload::Text(t) => {
                 messages.extend(t.file_references.into_iter().map(file_reference));
@@ -121,17 +122,33 @@ impl Actor {
                 messages.push(answer);
             }
             MessagePayload::McpResource(r) => {
-                return Err(EngineError::NotFound(format!(
-                    "MCP server `{}` is not connected: MCP resources are not available in this version",
-                    r.server_name
-                )));
+                let known = self
+                    .services
+                    .mcp
+                    .as_ref()
+                    .is_some_and(|m| m.server(&r.server_name).is_some());
+                if !known {
+                    return Err(EngineError::NotFound(format!(
+                        "no MCP server named `{}` is configured",
+                        r.server_name
+                    )));
+                }
+                action = SendAction::InjectResource {
+                    id: MessageId::new(),
+                    server: r.server_name,
+                    uri: r.resource_uri,
+                };
             }
         }
         if let (Some(client), Some(last)) = (request.client_metadata, messages.last_mut()) {
             last.metadata
                 .insert("client".to_owned(), Value::Object(client));
         }
-        Ok(QueuedSend { messages, updates })
+        Ok(QueuedSend {
+            messages,
+            updates,
+            action,
+        })
     }
 
     /// The question with its answer recorded, and the user message that carries the answer.
@@ -183,6 +200,9 @@ impl Actor {
     pub(crate) async fn run_send(&mut self, send: QueuedSend) {
         self.interrupt = CancellationToken::new();
         self.progress.reset();
+        if let SendAction::InjectResource { id, server, uri } = &send.action {
+            return self.inject_resource(*id, server, uri).await;
+        }
         let mut messages = send.messages;
         if let Err(e) = self
             .close_open_calls("not executed: the person sent a new message instead")
@@ -203,6 +223,52 @@ impl Actor {
         }
         match self.run_pipeline(messages, send.updates).await {
             Ok(request) => self.drive(Some(request)).await,
+            Err(e) => self.fail(e, true).await,
+        }
+    }
+
+    /// Reads an MCP resource (from this context's cache while fresh) into an `mcp_resource`
+    /// message on the active branch. The model is not asked: the resource is context for the
+    /// next turn.
+    async fn inject_resource(&mut self, id: MessageId, server: &str, uri: &str) {
+        if let Err(e) = self.transition(ContextState::ProcessingUserMessage).await {
+            return self.fail(e, true).await;
+        }
+        let Some(manager) = self.services.mcp.clone() else {
+            return self
+                .fail(
+                    EngineError::NotFound("no MCP servers are configured".to_owned()),
+                    true,
+                )
+                .await;
+        };
+        let read = match self.resources.get(&manager, server, uri).await {
+            Ok((resource, outcome)) => {
+                tracing::info!(context = %self.id, server, uri, cached = matches!(outcome, braid_mcp::CacheOutcome::Fresh), "MCP resource injected");
+                resource
+            }
+            Err(e) => {
+                return self
+                    .fail(
+                        EngineError::NotFound(format!(
+                            "MCP resource `{uri}` of `{server}` could not be read: {e}"
+                        )),
+                        true,
+                    )
+                    .await;
+            }
+        };
+        let mut message = Message::new(Role::User, MessageKind::McpResource(read));
+        message.id = id;
+        let branch = self.data.record.active_branch.clone();
+        match self
+            .commit(ContextChanges::new().add_message(&branch, message.clone()))
+            .await
+        {
+            Ok(()) => {
+                self.emit_created(&message).await;
+                self.rest(ContextState::Idle).await;
+            }
             Err(e) => self.fail(e, true).await,
         }
     }
@@ -821,6 +887,7 @@ impl Actor {
         Ok(QueuedSend {
             messages: vec![m],
             updates: Vec::new(),
+            action: SendAction::Converse,
         })
     }
 }

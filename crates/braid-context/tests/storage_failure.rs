@@ -123,6 +123,7 @@ async fn storage_failure_leaves_the_context_unchanged_and_failed() {
         store: flaky.clone(),
         llm: Some(h.llm.clone()),
         tools: h.tools.clone(),
+        mcp: None,
         settings: EngineSettings {
             default_model: "mock-model".into(),
             ..EngineSettings::default()

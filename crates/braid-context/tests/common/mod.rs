@@ -75,6 +75,7 @@ impl Harness {
             store: store.clone(),
             llm: Some(llm.clone()),
             tools: tools.clone(),
+            mcp: None,
             settings,
         });
         Self {
@@ -94,6 +95,7 @@ impl Harness {
             store: self.store.clone(),
             llm: Some(self.llm.clone()),
             tools: self.tools.clone(),
+            mcp: None,
             settings: EngineSettings {
                 default_model: "mock-model".into(),
                 ..EngineSettings::default()

@@ -1,0 +1,189 @@
+//! The engine with a real MCP server (`@modelcontextprotocol/server-everything`, installed by
+//! `crates/braid-mcp/tests/servers/install.sh`): the model calls one of its tools in a tool loop,
+//! the call is routed by server, and the result reaches the next request. Resources are injected
+//! into the conversation.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use braid_context::{ContextRegistry, EngineSettings, Services};
+use braid_mcp::{ManagerOptions, McpConfig, McpManager, ServerConfig};
+use braid_protocol::api::{CreateContextRequest, McpServerStatus};
+use braid_protocol::payload::McpResourcePayload;
+use braid_protocol::*;
+use braid_testkit::Script;
+use common::*;
+use serde_json::json;
+
+fn everything() -> ServerConfig {
+    let js = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../braid-mcp/tests/servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    assert!(
+        js.exists(),
+        "{} is missing: run crates/braid-mcp/tests/servers/install.sh",
+        js.display()
+    );
+    ServerConfig::stdio(
+        "node",
+        [js.to_string_lossy().into_owned(), "stdio".to_owned()],
+    )
+}
+
+async fn with_everything(h: &Harness) -> (Arc<ContextRegistry>, McpManager) {
+    let manager = McpManager::new(h.tools.clone(), ManagerOptions::default());
+    manager
+        .start(McpConfig {
+            servers: BTreeMap::from([("everything".to_owned(), everything())]),
+        })
+        .await;
+    manager
+        .wait_for_status(
+            "everything",
+            McpServerStatus::Ready,
+            Duration::from_secs(30),
+        )
+        .await
+        .expect("server-everything ready");
+    let registry = ContextRegistry::new(Services {
+        store: h.store.clone(),
+        llm: Some(h.llm.clone()),
+        tools: h.tools.clone(),
+        mcp: Some(manager.clone()),
+        settings: EngineSettings {
+            default_model: "mock-model".into(),
+            ..EngineSettings::default()
+        },
+    });
+    (registry, manager)
+}
+
+#[tokio::test]
+async fn model_calls_a_real_mcp_tool_and_reads_its_result() {
+    let h = Harness::new(Script::new()).await;
+    let (registry, manager) = with_everything(&h).await;
+    let echo = manager
+        .servers()
+        .into_iter()
+        .find(|s| s.name == "everything")
+        .unwrap()
+        .tools
+        .into_iter()
+        .find(|t| t.ends_with("__echo"))
+        .expect("server-everything has an echo tool");
+    h.mock
+        .push_response(calls(&[("m1", &echo, json!({"message": "braided hello"}))]));
+    h.mock.push_response(reply(&["The server echoed it."]));
+    let ctx = registry
+        .create(CreateContextRequest {
+            title: None,
+            config: ContextConfig {
+                approval_policy: ApprovalPolicy::AutoAll,
+                ..ContextConfig::default()
+            },
+        })
+        .await
+        .unwrap();
+    ctx.send_message(text("echo something through MCP"))
+        .await
+        .unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+
+    // The model was offered the MCP tool like any other.
+    assert!(h.mock.requests()[0].body.contains(&echo));
+    let ms = messages(&ctx).await;
+    let request = ms.iter().find_map(|m| match &m.kind {
+        MessageKind::McpToolRequest(r) => Some(r.clone()),
+        _ => None,
+    });
+    let request = request.expect("an mcp_tool_request");
+    assert_eq!(
+        (request.server_name.as_str(), request.tool_name.as_str()),
+        ("everything", "echo")
+    );
+    let result = ms.iter().find_map(|m| match &m.kind {
+        MessageKind::McpToolResult(r) => Some(r.clone()),
+        _ => None,
+    });
+    let result = result.expect("an mcp_tool_result");
+    assert!(
+        matches!(result.outcome, McpOutcome::Success { .. }),
+        "{:?}",
+        result.outcome
+    );
+    // The result flowed back into the next request.
+    let second = h.mock.requests()[1].body.clone();
+    assert!(second.contains("braided hello"), "{second}");
+    manager.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_resource_is_injected_without_asking_the_model_and_cached() {
+    let h = Harness::new(Script::new().then(reply(&["I read the resource."]))).await;
+    let (registry, manager) = with_everything(&h).await;
+    let resources = manager.list_resources("everything").await.unwrap();
+    let uri = resources
+        .first()
+        .expect("server-everything has resources")
+        .uri
+        .clone();
+    let ctx = registry
+        .create(CreateContextRequest {
+            title: None,
+            config: ContextConfig::default(),
+        })
+        .await
+        .unwrap();
+    let inject = || SendMessageRequest {
+        payload: MessagePayload::McpResource(McpResourcePayload {
+            server_name: "everything".into(),
+            resource_uri: uri.clone(),
+        }),
+        client_metadata: None,
+    };
+    let sent = ctx.send_message(inject()).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    assert_eq!(
+        h.mock.request_count(),
+        0,
+        "injecting a resource does not ask the model"
+    );
+    let ms = messages(&ctx).await;
+    assert_eq!(ms[0].id, sent.message_id);
+    let MessageKind::McpResource(first) = &ms[0].kind else {
+        panic!("{:?}", ms[0].kind)
+    };
+    assert_eq!(first.resource_uri, uri);
+    // Read again while fresh: the same content, from the cache.
+    ctx.send_message(inject()).await.unwrap();
+    settle(&ctx).await;
+    let ms = messages(&ctx).await;
+    let MessageKind::McpResource(second) = &ms[1].kind else {
+        panic!()
+    };
+    assert_eq!(
+        second.retrieved_at, first.retrieved_at,
+        "served from the context's cache"
+    );
+    // The model sees the resource as context in the next turn.
+    ctx.send_message(text("what does it say?")).await.unwrap();
+    settle(&ctx).await;
+    assert!(h.mock.requests()[0].body.contains(&uri));
+    // An unknown server is refused at once.
+    let err = ctx
+        .send_message(SendMessageRequest {
+            payload: MessagePayload::McpResource(McpResourcePayload {
+                server_name: "nope".into(),
+                resource_uri: "x://y".into(),
+            }),
+            client_metadata: None,
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), ErrorCode::NotFound);
+    manager.shutdown().await;
+}
