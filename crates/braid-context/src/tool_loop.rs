@@ -606,17 +606,28 @@ impl Actor {
 
     /// Gives every open call an error result (when a new message arrives, or a cycle stops the
     /// loop), leaving `AwaitingToolApproval` if the context was there.
-    pub(crate) async fn close_open_calls(&mut self, reason: &str) -> Result<(), EngineError> {
-        let open = self.open_calls();
-        if open.is_empty() {
+    pub(crate) async fn close_open_calls(
+        &mut self,
+        reason: &str,
+        except: &[ToolCallId],
+    ) -> Result<(), EngineError> {
+        let open: Vec<OpenCall> = self
+            .open_calls()
+            .into_iter()
+            .filter(|c| !except.contains(&c.id))
+            .collect();
+        let waiting = matches!(self.state(), ContextState::AwaitingToolApproval { .. });
+        if open.is_empty() && !waiting {
             return Ok(());
         }
-        let waiting = matches!(self.state(), ContextState::AwaitingToolApproval { .. });
+        // The approval wait ends even when the send itself answers every call.
         if waiting {
             self.transition(ContextState::CollectingToolResults).await?;
             self.transition(ContextState::ProcessingToolResults).await?;
         }
-        self.close_round(&open, reason).await?;
+        if !open.is_empty() {
+            self.close_round(&open, reason).await?;
+        }
         if waiting {
             self.transition(ContextState::Idle).await?;
         }

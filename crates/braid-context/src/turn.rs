@@ -204,8 +204,16 @@ impl Actor {
             return self.inject_resource(*id, server, uri).await;
         }
         let mut messages = send.messages;
+        // Calls the send itself answers (a client-supplied result) stay open for it.
+        let answered: Vec<ToolCallId> = messages
+            .iter()
+            .filter_map(|m| m.tool_call_id().cloned())
+            .collect();
         if let Err(e) = self
-            .close_open_calls("not executed: the person sent a new message instead")
+            .close_open_calls(
+                "not executed: the person sent a new message instead",
+                &answered,
+            )
             .await
         {
             self.fail(e, true).await;

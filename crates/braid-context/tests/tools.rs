@@ -194,3 +194,59 @@ async fn planner_role_cannot_run_write_tools() {
     assert!(!h.workspace.join("x.txt").exists());
     assert!(h.mock.requests()[1].body.contains("not available"));
 }
+
+#[tokio::test]
+async fn a_client_supplied_result_answers_its_call_once_and_the_loop_goes_on() {
+    let h = Harness::new(
+        Script::new()
+            .then(calls(&[("c1", "slow_write", json!({}))]))
+            .then(reply(&["thanks"])),
+    )
+    .await;
+    let ctx = h.context(ContextConfig::default()).await;
+    ctx.send_message(text("do it")).await.unwrap();
+    assert!(matches!(
+        settle(&ctx).await,
+        ContextState::AwaitingToolApproval { .. }
+    ));
+    ctx.send_message(SendMessageRequest {
+        payload: MessagePayload::ToolResult(braid_protocol::payload::ToolResultPayload {
+            call_id: "c1".into(),
+            output: Some(json!({"done_by": "the client"})),
+            error: None,
+        }),
+        client_metadata: None,
+    })
+    .await
+    .unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let results: Vec<Message> = messages(&ctx)
+        .await
+        .into_iter()
+        .filter(|m| m.tool_call_id().map(|c| c.as_str()) == Some("c1"))
+        .collect();
+    assert_eq!(results.len(), 1, "exactly one result for the call");
+    let MessageKind::ToolResult(r) = &results[0].kind else {
+        panic!()
+    };
+    assert_eq!(
+        r.outcome,
+        ToolOutcome::Success {
+            output: json!({"done_by": "the client"})
+        }
+    );
+    assert!(h.mock.requests()[1].body.contains("the client"));
+    // A result for a call that is not open is refused.
+    let err = ctx
+        .send_message(SendMessageRequest {
+            payload: MessagePayload::ToolResult(braid_protocol::payload::ToolResultPayload {
+                call_id: "c1".into(),
+                output: None,
+                error: Some("late".into()),
+            }),
+            client_metadata: None,
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), ErrorCode::Conflict);
+}
