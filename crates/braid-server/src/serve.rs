@@ -281,6 +281,7 @@ pub async fn start_with(
         store,
         llm,
         tools: Arc::new(tools),
+        mcp: None,
         settings: options.engine,
     });
     let app = App::new(registry.clone(), metrics, mcp, options.app);
