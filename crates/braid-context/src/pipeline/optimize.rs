@@ -62,6 +62,8 @@ impl Processor for OptimizeContext {
         )
         .map_err(|e| PipelineError::Request(e.to_string()))?;
         if !first.optimized() {
+            // Stored summaries still stand in for what they replace.
+            draft.optimized = Some(first.request_messages(&input));
             return Ok(ProcessResult::Continue);
         }
         let mut chosen = first.clone();

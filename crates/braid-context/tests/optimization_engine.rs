@@ -1,0 +1,279 @@
+//! Optimization in the engine, against the mock LLM over HTTP: the summarization request, the
+//! stored summary, the originals intact, the next request using it, a summary that does not fit,
+//! a failed summarization, the `context_update` report and `view=optimized`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use braid_context::optimizer::summary::SUMMARY_PROMPT;
+use braid_context::{ContextHandle, MessageQuery};
+use braid_protocol::api::{MessageView, UpdateContextRequest};
+use braid_protocol::*;
+use braid_testkit::{ErrorReply, Script, StreamReply};
+use common::*;
+use serde_json::{Value, json};
+
+const RESERVE: u32 = 100;
+
+/// The room the history gets beside the system prompt and tools.
+const ROOM: u32 = 1_000;
+
+/// A context whose window leaves `ROOM` tokens for the history, with `turns` long turns already
+/// in it (each a ~300-token question and a short answer), sent under a large window.
+async fn crowded(h: &Harness, turns: usize) -> ContextHandle {
+    let ctx = h
+        .context(ContextConfig {
+            optimization: OptimizationConfig {
+                strategy: OptimizationStrategy::Intelligent,
+                reserve_output_tokens: RESERVE,
+                margin_tokens: 0,
+            },
+            ..ContextConfig::default()
+        })
+        .await;
+    let fixed = ctx.summary().await.unwrap().token_budget.used;
+    for i in 0..turns {
+        ctx.send_message(text(&long(i))).await.unwrap();
+        assert_eq!(settle(&ctx).await, ContextState::Idle);
+    }
+    ctx.update(UpdateContextRequest {
+        title: None,
+        config: Some(json!({ "context_window": fixed + RESERVE + ROOM })),
+    })
+    .await
+    .unwrap();
+    ctx
+}
+
+fn long(i: usize) -> String {
+    format!("topic{i}: {}", "alpha ".repeat(300))
+}
+
+fn request_texts(body: &Value) -> Vec<(String, String)> {
+    body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["role"].as_str().unwrap_or_default().to_owned(),
+                match &m["content"] {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                },
+            )
+        })
+        .collect()
+}
+
+fn script(turns: usize) -> Script {
+    let mut s = Script::new();
+    for i in 0..turns {
+        s = s.then(reply(&[&format!("noted {i}")]));
+    }
+    s
+}
+
+fn summary_of(m: &Message) -> Option<(&str, &[MessageId], u32, u32)> {
+    match &m.kind {
+        MessageKind::SystemControl(SystemControlMessage::Summary {
+            text,
+            replaces,
+            tokens_before,
+            tokens_after,
+        }) => Some((text, replaces, *tokens_before, *tokens_after)),
+        _ => None,
+    }
+}
+
+async fn optimization_reports(
+    events: &mut tokio::sync::broadcast::Receiver<SequencedEvent>,
+) -> Vec<Value> {
+    let mut out = Vec::new();
+    while let Ok(e) = events.try_recv() {
+        if let ContextEvent::ContextUpdate(u) = e.event
+            && let Some(o) = u.metadata.get("optimization")
+        {
+            out.push(o.clone());
+        }
+    }
+    out
+}
+
+#[tokio::test]
+async fn old_messages_are_summarized_stored_and_stand_in_for_the_originals() {
+    let h = Harness::new(
+        script(4)
+            .then(
+                StreamReply::new().text("SUMMARY: the person sent topic0 and topic1 about alpha."),
+            )
+            .then(reply(&["noted 4"]))
+            .then(reply(&["noted 5"])),
+    )
+    .await;
+    let ctx = crowded(&h, 4).await;
+    let before = messages(&ctx).await;
+    let mut events = ctx.subscribe();
+    ctx.send_message(text(&long(4))).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+
+    let requests = h.mock.requests();
+    assert_eq!(requests.len(), 6, "four turns, the summary, the fifth turn");
+    // The summarization request: its own prompt, not streamed, the oldest messages only.
+    let summary_request = requests[4].json().unwrap();
+    assert_ne!(summary_request["stream"], json!(true));
+    let texts = request_texts(&summary_request);
+    assert_eq!(texts[0], ("system".to_owned(), SUMMARY_PROMPT.to_owned()));
+    assert!(texts[1].1.contains("topic0:") && texts[1].1.contains("topic1:"));
+    assert!(texts[1].1.contains("noted 0"));
+    assert!(!texts[1].1.contains("topic2:"));
+
+    // The summary is stored after the new message, listing what it replaces; the originals
+    // stay.
+    let all = messages(&ctx).await;
+    assert_eq!(all.len(), before.len() + 3, "question, summary, answer");
+    for m in &before {
+        assert!(all.iter().any(|a| a == m), "original {} intact", m.id);
+    }
+    let summary = all.iter().find(|m| summary_of(m).is_some()).unwrap();
+    let (text_, replaces, tokens_before, tokens_after) = summary_of(summary).unwrap();
+    assert_eq!(
+        text_,
+        "SUMMARY: the person sent topic0 and topic1 about alpha."
+    );
+    assert_eq!(replaces, &[before[0].id, before[1].id, before[2].id]);
+    assert!(tokens_before > 600 && tokens_after > 0 && tokens_after < 50);
+    assert_eq!(summary.role, Role::Assistant);
+
+    // The turn's request has the summary in their place.
+    let turn = request_texts(&requests[5].json().unwrap());
+    let stand_in = turn
+        .iter()
+        .position(|(_, t)| t.starts_with("[Summary of 3 earlier messages"))
+        .expect("summary in the request");
+    assert!(turn[stand_in].1.contains("topic0 and topic1 about alpha"));
+    assert_eq!(turn[stand_in].0, "user");
+    assert!(
+        !turn
+            .iter()
+            .any(|(_, t)| t.contains("topic0:") || t.contains("topic1:"))
+    );
+    assert!(turn.iter().any(|(_, t)| t.contains("topic4:")));
+
+    // Reported: tokens before and after, the strategy, what was summarized.
+    let reports = optimization_reports(&mut events).await;
+    assert_eq!(reports.len(), 1, "{reports:?}");
+    let r = &reports[0];
+    assert_eq!(r["strategy"], "intelligent");
+    assert!(r["tokens_before"].as_u64().unwrap() > r["tokens_after"].as_u64().unwrap());
+    assert!(r["tokens_after"].as_u64().unwrap() <= r["limit"].as_u64().unwrap());
+    assert_eq!(r["summary_id"], json!(summary.id));
+    assert_eq!(
+        r["summarized"],
+        json!([before[0].id, before[1].id, before[2].id])
+    );
+
+    // view=optimized lists what the model is sent, the summary as the marker.
+    let optimized = ctx
+        .messages(MessageQuery {
+            view: MessageView::Optimized,
+            limit: Some(1000),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .messages;
+    assert_eq!(optimized[0].id, summary.id);
+    assert!(!optimized.iter().any(|m| replaces.contains(&m.id)));
+    assert_eq!(optimized.len(), all.len() - 3);
+    let budget = ctx.summary().await.unwrap().token_budget;
+    assert!(budget.used <= budget.limit && budget.used > budget.limit / 2);
+
+    // The next request uses the stored summary without asking for a new one.
+    ctx.send_message(text("and now?")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let requests = h.mock.requests();
+    assert_eq!(requests.len(), 7);
+    let next = request_texts(&requests[6].json().unwrap());
+    assert!(
+        next.iter().any(|(_, t)| t.starts_with("[Summary of 3")),
+        "{:?}",
+        next.iter()
+            .map(|(r, t)| (r, t.chars().take(40).collect::<String>()))
+            .collect::<Vec<_>>()
+    );
+    assert!(!next.iter().any(|(_, t)| t.contains("topic0:")));
+    assert!(next.iter().any(|(_, t)| t == "and now?"));
+}
+
+#[tokio::test]
+async fn a_summary_that_does_not_fit_falls_back_to_dropping_the_oldest() {
+    let h = Harness::new(
+        script(4)
+            .then(StreamReply::new().text("beta ".repeat(2_000)))
+            .then(reply(&["noted 4"])),
+    )
+    .await;
+    let ctx = crowded(&h, 4).await;
+    let before = messages(&ctx).await;
+    let mut events = ctx.subscribe();
+    ctx.send_message(text(&long(4))).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+
+    let all = messages(&ctx).await;
+    assert!(
+        all.iter().all(|m| summary_of(m).is_none()),
+        "no summary stored"
+    );
+    assert_eq!(all.len(), before.len() + 2);
+    let requests = h.mock.requests();
+    assert_eq!(requests.len(), 6);
+    let turn = request_texts(&requests[5].json().unwrap());
+    assert!(
+        !turn
+            .iter()
+            .any(|(_, t)| t.contains("[Summary") || t.contains("beta beta"))
+    );
+    assert!(!turn.iter().any(|(_, t)| t.contains("topic0:")));
+    let reports = optimization_reports(&mut events).await;
+    assert_eq!(reports.len(), 1);
+    assert!(
+        reports[0]["fallback"]
+            .as_str()
+            .unwrap()
+            .contains("did not fit"),
+        "{:?}",
+        reports[0]
+    );
+    assert_eq!(
+        reports[0]["dropped"],
+        json!([before[0].id, before[1].id, before[2].id])
+    );
+}
+
+#[tokio::test]
+async fn a_failed_summarization_drops_the_oldest_and_says_why() {
+    let h = Harness::new(
+        script(4)
+            .then(ErrorReply::new(
+                500,
+                json!({"error": {"message": "summarizer down", "type": "server_error"}}),
+            ))
+            .then(reply(&["noted 4"])),
+    )
+    .await;
+    let ctx = crowded(&h, 4).await;
+    let mut events = ctx.subscribe();
+    ctx.send_message(text(&long(4))).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let reports = optimization_reports(&mut events).await;
+    assert_eq!(reports.len(), 1);
+    let fallback = reports[0]["fallback"].as_str().unwrap();
+    assert!(
+        fallback.contains("summarization request failed"),
+        "{fallback}"
+    );
+    assert!(fallback.contains("dropped instead"), "{fallback}");
+    let last = messages(&ctx).await.pop().unwrap();
+    assert_eq!(last.role, Role::Assistant);
+}
