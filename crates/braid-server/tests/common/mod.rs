@@ -353,3 +353,13 @@ impl TestServerUrl {
         }
     }
 }
+
+impl SseReader {
+    pub fn from_response(res: reqwest::Response) -> Self {
+        assert_eq!(res.status().as_u16(), 200);
+        SseReader {
+            stream: Box::pin(res.bytes_stream()),
+            buf: String::new(),
+        }
+    }
+}
