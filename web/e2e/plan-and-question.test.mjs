@@ -1,0 +1,84 @@
+// Structured answers: a plan proposed in plan mode and executed from its card, and a question
+// answered with one of its option buttons.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { textReply, withWorld } from "./harness.mjs";
+
+const PLAN = {
+  goal: "Add a changelog",
+  steps: [
+    { step_number: 1, action: "Read the readme", reason: "Learn the project's name", tools_needed: ["read_file"] },
+    { step_number: 2, action: "Write CHANGELOG.md", reason: "Record the release", tools_needed: ["write_file"], risks: ["Overwrites an existing changelog"] },
+  ],
+};
+
+test("a plan proposed in plan mode is executed from its card and the next answer appears", async () => {
+  const planText = JSON.stringify(PLAN);
+  const script = {
+    responses: [
+      // The plan as JSON text, in pieces as a model would stream it.
+      textReply([planText.slice(0, 40), planText.slice(40, 120), planText.slice(120)], 20),
+      textReply(["Executing step 1: ", "reading the readme."]),
+    ],
+  };
+  await withWorld("plan-executed", { script }, async (w) => {
+    const ctx = await w.createContext({ mode: "plan" });
+    await w.open(ctx.id);
+    await w.page.locator(".budget").getByText("plan ·", { exact: false }).waitFor();
+    await w.send("Plan a changelog");
+
+    const card = w.page.getByRole("region", { name: "Plan" });
+    await card.getByText("Add a changelog").waitFor();
+    await card.getByText("Write CHANGELOG.md").waitFor();
+    await card.getByText("Overwrites an existing changelog", { exact: false }).waitFor();
+    assert.equal(await card.locator("ol > li").count(), 2);
+    await w.screenshot("plan-executed-card");
+
+    await card.getByRole("button", { name: "Execute plan" }).click();
+    await w.page.getByText("Executing step 1: reading the readme.").waitFor();
+    await w.page.locator(".budget").getByText("act ·", { exact: false }).waitFor();
+    const summary = await w.api("GET", `/v1/contexts/${ctx.id}`);
+    assert.equal(summary.config.mode, "act");
+  });
+});
+
+test("a question is answered with an option button, which then disables all options", async () => {
+  const question = {
+    question: "Which license should the project use?",
+    options: [
+      { label: "MIT", value: "mit" },
+      { label: "Apache 2.0", value: "apache-2.0" },
+    ],
+    severity: "critical",
+    default: "mit",
+  };
+  const script = {
+    responses: [textReply([JSON.stringify(question)], 10), textReply(["Using the ", "Apache 2.0 license."])],
+  };
+  await withWorld("question-answered", { script }, async (w) => {
+    const ctx = await w.createContext();
+    await w.open(ctx.id);
+    await w.send("Add a license");
+
+    const card = w.page.getByRole("region", { name: "Question (critical)" });
+    await card.getByText("Which license should the project use?").waitFor();
+    const options = card.getByRole("group", { name: "Answers" }).getByRole("button");
+    assert.equal(await options.count(), 2);
+    assert.ok(await card.evaluate((el) => el.classList.contains("severity-critical")));
+    await w.screenshot("question-answered-asked");
+
+    await card.getByRole("button", { name: "Apache 2.0" }).click();
+    await card.getByText("Answered: Apache 2.0").waitFor();
+    for (const b of await options.all()) assert.equal(await b.isDisabled(), true);
+    await w.page.getByText("Using the Apache 2.0 license.").waitFor();
+
+    // The answer is stored: after a reload the card still shows it, buttons still disabled.
+    await w.page.reload();
+    const again = w.page.getByRole("region", { name: "Question (critical)" });
+    await again.getByText("Answered: Apache 2.0").waitFor();
+    for (const b of await again.getByRole("group", { name: "Answers" }).getByRole("button").all()) {
+      assert.equal(await b.isDisabled(), true);
+    }
+  });
+});
