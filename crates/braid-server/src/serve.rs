@@ -27,7 +27,8 @@ pub struct ServeArgs {
     /// Directory of the SQLite database (`braid.db`).
     #[arg(long, env = "BRAID_DATA_DIR", default_value = "./.braid")]
     pub data_dir: PathBuf,
-    /// A PostgreSQL URL (`postgres://...`) to use instead of SQLite.
+    /// A PostgreSQL URL (`postgres://...`) to use instead of SQLite, or the path of a SQLite
+    /// file to use instead of `<data-dir>/braid.db`.
     #[arg(long, env = "BRAID_STORE")]
     pub store: Option<String>,
     /// The largest request body accepted, in bytes.

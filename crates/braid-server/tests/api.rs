@@ -669,3 +669,40 @@ async fn a_body_over_the_limit_gets_413() {
     let (got, answer) = s.raw("POST", &path, body(60 * 1024)).await;
     assert_eq!(got, 202, "{answer}");
 }
+
+#[tokio::test]
+async fn cors_is_off_by_default_and_allows_only_configured_origins() {
+    let plain = TestServer::start(Script::new()).await;
+    let res = plain
+        .http
+        .get(format!("{}/v1/contexts", plain.url))
+        .header("origin", "http://elsewhere.example")
+        .send()
+        .await
+        .unwrap();
+    assert!(res.headers().get("access-control-allow-origin").is_none());
+
+    let mut setup = Setup::new(Script::new());
+    setup.app.cors_origins = vec!["http://ui.example".parse().unwrap()];
+    let s = TestServer::with(setup).await;
+    let preflight = s
+        .http
+        .request(reqwest::Method::OPTIONS, format!("{}/v1/contexts", s.url))
+        .header("origin", "http://ui.example")
+        .header("access-control-request-method", "POST")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        preflight.headers()["access-control-allow-origin"],
+        "http://ui.example"
+    );
+    let other = s
+        .http
+        .get(format!("{}/v1/contexts", s.url))
+        .header("origin", "http://elsewhere.example")
+        .send()
+        .await
+        .unwrap();
+    assert!(other.headers().get("access-control-allow-origin").is_none());
+}
