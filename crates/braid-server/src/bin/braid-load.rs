@@ -95,7 +95,11 @@ async fn direct_stream(client: reqwest::Client, url: String) -> anyhow::Result<T
                 return Ok(Timeline { arrivals });
             }
             let v: Value = serde_json::from_str(data).unwrap_or(Value::Null);
-            if v["choices"][0]["delta"]["content"].is_string() {
+            // The first frame carries only the role, with empty content: not a chunk.
+            if v["choices"][0]["delta"]["content"]
+                .as_str()
+                .is_some_and(|t| !t.is_empty())
+            {
                 arrivals.push(started.elapsed());
             }
         }
