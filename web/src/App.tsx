@@ -178,7 +178,7 @@ export function App({ api }: { api: ApiClient }) {
     try {
       await api.activateBranch(contextId, name);
       refreshContext();
-      conv.reload();
+      conv.branchSwitched();
     } catch (err) {
       reportError(err);
     }

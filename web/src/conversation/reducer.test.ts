@@ -110,6 +110,26 @@ describe("message lifecycle", () => {
   });
 });
 
+describe("branch switch", () => {
+  it("drops the old branch's entries, even those only streamed and never loaded, and keeps following the stream", () => {
+    const onSide = run([
+      { type: "messages_loaded", messages: [textMsg("a", "shared")] },
+      ev(update(1, { type: "processing_user_message" }, { type: "created", message_id: "u2", kind: "text", role: "user" })),
+      ev(delta(2, "m2", 1, "Answer on the side")),
+      ev(final(3, "m2", 1)),
+    ]);
+    expect(onSide.entries.map((e) => e.id)).toEqual(["a", "u2", "m2"]);
+
+    const switched = run([{ type: "branch_switched" }, { type: "messages_loaded", messages: [textMsg("a", "shared"), textMsg("b", "main only")] }], onSide);
+    expect(switched.entries.map((e) => e.id)).toEqual(["a", "b"]);
+    expect(switched.lastEventId).toBe(3);
+
+    // Events already seen stay ignored; new ones still arrive.
+    const next = run([ev(delta(3, "m2", 2, "late")), ev(delta(4, "m3", 1, "new"))], switched);
+    expect(next.entries.map((e) => e.id)).toEqual(["a", "b", "m3"]);
+  });
+});
+
 describe("state", () => {
   it("takes a state snapshot only until the stream has said something newer", () => {
     let s = conversationReducer(initialConversation, { type: "state_loaded", state: { type: "processing_user_message" } });

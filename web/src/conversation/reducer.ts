@@ -74,6 +74,7 @@ export interface ConversationState {
 /** What can happen to the conversation view. */
 export type ConversationAction =
   | { type: "reset" }
+  | { type: "branch_switched" }
   | { type: "messages_loaded"; messages: Message[] }
   | { type: "state_loaded"; state: ContextState }
   | { type: "event"; received: ReceivedEvent }
@@ -103,6 +104,10 @@ export function conversationReducer(
   switch (action.type) {
     case "reset":
       return initialConversation;
+    case "branch_switched":
+      // The old branch's entries, including those only announced by the stream and never
+      // loaded, must not linger in the new branch's list; the stream itself continues.
+      return { ...s, entries: [] };
     case "messages_loaded":
       return { ...s, entries: mergeLoaded(s.entries, action.messages) };
     case "state_loaded":

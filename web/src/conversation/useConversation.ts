@@ -15,6 +15,8 @@ export interface Conversation {
   dispatch: (a: ConversationAction) => void;
   /** Reloads the messages now. */
   reload: () => void;
+  /** Another branch became active: shows only its messages, ignoring loads still under way. */
+  branchSwitched: () => void;
   /** Shows an error from a failed action. */
   reportError: (err: unknown) => void;
 }
@@ -80,7 +82,13 @@ export function useConversation(api: ApiClient, contextId: string | null, branch
 
   const reportError = useCallback((err: unknown) => reportTo(dispatch, err), []);
   const reload = useCallback(() => void load(), [load]);
-  return { state, dispatch, reload, reportError };
+  const branchSwitched = useCallback(() => {
+    // A load started before the switch would bring back the old branch's list.
+    generation.current += 1;
+    dispatch({ type: "branch_switched" });
+    void load();
+  }, [load]);
+  return { state, dispatch, reload, branchSwitched, reportError };
 }
 
 function reportTo(dispatch: (a: ConversationAction) => void, err: unknown): void {
