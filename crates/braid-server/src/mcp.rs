@@ -1,6 +1,5 @@
-//! The server's view of MCP servers: their status and resources. The `braid-mcp` connection
-//! manager plugs in here by implementing [`McpDirectory`]; until it is wired, [`NoMcp`] answers
-//! that no server is configured.
+//! The server's view of MCP servers: their status and resources. [`ManagerDirectory`] answers
+//! from `braid-mcp`'s connection manager; [`NoMcp`] answers that no server is configured.
 
 use async_trait::async_trait;
 use braid_protocol::api::{McpResourceList, McpServerList};
@@ -31,6 +30,48 @@ impl McpDirectory for NoMcp {
     }
 
     async fn reload(&self) -> McpServerList {
+        self.servers().await
+    }
+}
+
+/// The MCP servers of a running [`braid_mcp::McpManager`], reloaded from their file.
+pub struct ManagerDirectory {
+    manager: braid_mcp::McpManager,
+    config_path: std::path::PathBuf,
+}
+
+impl ManagerDirectory {
+    /// A directory over `manager`, whose configuration is read from `config_path`.
+    pub fn new(manager: braid_mcp::McpManager, config_path: std::path::PathBuf) -> Self {
+        Self {
+            manager,
+            config_path,
+        }
+    }
+}
+
+#[async_trait]
+impl McpDirectory for ManagerDirectory {
+    async fn servers(&self) -> McpServerList {
+        McpServerList {
+            servers: self.manager.servers(),
+        }
+    }
+
+    async fn resources(&self) -> McpResourceList {
+        McpResourceList {
+            resources: self.manager.list_all_resources().await,
+        }
+    }
+
+    async fn reload(&self) -> McpServerList {
+        // A file that no longer parses changes nothing; the reason is logged.
+        match self.manager.reload_from(&self.config_path).await {
+            Ok(summary) => tracing::info!(?summary, "MCP servers reloaded"),
+            Err(error) => {
+                tracing::error!(path = %self.config_path.display(), %error, "MCP configuration not reloaded")
+            }
+        }
         self.servers().await
     }
 }

@@ -13,9 +13,10 @@ use braid_store::{PostgresStore, SqliteStore, Store};
 use tokio::task::JoinHandle;
 
 use crate::app::{App, AppConfig, DEFAULT_MAX_BODY, router};
-use crate::mcp::{McpDirectory, NoMcp};
+use crate::mcp::{ManagerDirectory, McpDirectory, NoMcp};
 use crate::metrics::{MeteredLlm, Metrics};
 use crate::title::TitleSetting;
+use braid_mcp::{ManagerOptions, McpConfig, McpManager};
 
 /// `braid serve`'s options.
 #[derive(Debug, Clone, clap::Args)]
@@ -87,6 +88,8 @@ pub struct ServeOptions {
     pub engine: EngineSettings,
     /// How often idle contexts are looked for.
     pub unload_every: Duration,
+    /// The MCP servers file, when there is one (see [`braid_mcp::find_config_file`]).
+    pub mcp_config: Option<PathBuf>,
 }
 
 /// Why the server cannot start.
@@ -123,6 +126,14 @@ pub enum ServeError {
     /// The tools could not be registered.
     #[error("cannot register the built-in tools: {0}")]
     Tools(String),
+    /// The MCP servers file cannot be read or is invalid (the message names server and field).
+    #[error("invalid MCP configuration {path}: {message}")]
+    McpConfig {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
 }
 
 impl ServeArgs {
@@ -151,11 +162,9 @@ impl ServeArgs {
             idle_unload_after: Duration::from_secs(self.idle_unload_secs),
             ..EngineSettings::default()
         };
-        if self.mcp_config.is_some() {
-            tracing::warn!(
-                "--mcp-config is accepted but MCP servers are not wired into the server yet"
-            );
-        }
+        let working_dir = std::env::current_dir().unwrap_or_default();
+        let mcp_config =
+            braid_mcp::find_config_file(self.mcp_config.as_deref(), &working_dir, &self.data_dir);
         Ok(ServeOptions {
             bind: self.bind,
             store,
@@ -173,6 +182,7 @@ impl ServeArgs {
             },
             engine,
             unload_every: Duration::from_secs(60),
+            mcp_config,
         })
     }
 }
@@ -227,6 +237,10 @@ impl Server {
             tracing::warn!("connections still open after 10 s; closing");
         }
         self.app.registry.shutdown().await;
+        if let Some(manager) = &self.app.registry.services().mcp {
+            // Stops every MCP child process and waits until they are gone.
+            manager.shutdown().await;
+        }
         if let Err(error) = self.app.registry.services().store.close().await {
             tracing::error!(%error, "store not closed cleanly");
         }
@@ -234,12 +248,14 @@ impl Server {
     }
 }
 
-/// Opens the store, builds the engine and starts listening.
+/// Opens the store, builds the engine, starts the MCP servers in the background and starts
+/// listening.
 pub async fn start(options: ServeOptions) -> Result<Server, ServeError> {
     start_with(options, Arc::new(NoMcp)).await
 }
 
-/// [`start`] with an MCP directory (the seam for `braid-mcp`).
+/// [`start`] with the MCP directory to use when no MCP servers file is configured (tests pass
+/// their own).
 pub async fn start_with(
     options: ServeOptions,
     mcp: Arc<dyn McpDirectory>,
@@ -277,12 +293,28 @@ pub async fn start_with(
             None
         }
     };
-    let tools = braid_tools::builtin_registry().map_err(|e| ServeError::Tools(e.to_string()))?;
+    let tools =
+        Arc::new(braid_tools::builtin_registry().map_err(|e| ServeError::Tools(e.to_string()))?);
+    // MCP servers start in the background: a slow or broken one never delays the server.
+    let (manager, mcp): (Option<McpManager>, Arc<dyn McpDirectory>) = match &options.mcp_config {
+        Some(path) => {
+            let config = McpConfig::load(path).map_err(|e| ServeError::McpConfig {
+                path: path.clone(),
+                message: e.to_string(),
+            })?;
+            tracing::info!(path = %path.display(), servers = config.servers.len(), "MCP servers configured");
+            let manager = McpManager::new(tools.clone(), ManagerOptions::default());
+            manager.start(config).await;
+            let directory = ManagerDirectory::new(manager.clone(), path.clone());
+            (Some(manager), Arc::new(directory))
+        }
+        None => (None, mcp),
+    };
     let registry = ContextRegistry::new(Services {
         store,
         llm,
-        tools: Arc::new(tools),
-        mcp: None,
+        tools,
+        mcp: manager.clone(),
         settings: options.engine,
     });
     let app = App::new(registry.clone(), metrics, mcp, options.app);

@@ -272,6 +272,7 @@ async fn run(args: Args) -> anyhow::Result<()> {
             ..EngineSettings::default()
         },
         unload_every: Duration::from_secs(3600),
+        mcp_config: None,
     })
     .await?;
     let url = Arc::new(server.url());

@@ -28,6 +28,8 @@ pub struct Setup {
     pub script: Script,
     pub app: AppConfig,
     pub with_model: bool,
+    /// An MCP servers file to start with.
+    pub mcp_config: Option<PathBuf>,
 }
 
 impl Setup {
@@ -41,6 +43,7 @@ impl Setup {
                 ..AppConfig::default()
             },
             with_model: true,
+            mcp_config: None,
         }
     }
 }
@@ -76,6 +79,7 @@ impl TestServer {
                 ..EngineSettings::default()
             },
             unload_every: Duration::from_secs(60),
+            mcp_config: setup.mcp_config,
         };
         let server = start(options).await.unwrap();
         Self {

@@ -1,0 +1,146 @@
+//! `braid serve` with a real MCP server from `mcp_servers.json`: status, tools and resources over
+//! HTTP, a reload that adds a broken server without disturbing the working one, and a model
+//! calling the MCP tool through the server. Needs the servers of
+//! `crates/braid-mcp/tests/servers/install.sh`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use braid_testkit::Script;
+use common::*;
+use serde_json::{Value, json};
+
+fn everything_js() -> String {
+    let js = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../braid-mcp/tests/servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    assert!(
+        js.exists(),
+        "{} is missing: run crates/braid-mcp/tests/servers/install.sh",
+        js.display()
+    );
+    js.to_string_lossy().into_owned()
+}
+
+fn write_config(path: &std::path::Path, servers: Value) {
+    std::fs::write(path, json!({ "mcpServers": servers }).to_string()).unwrap();
+}
+
+async fn wait_for(h: &TestServer, server: &str, status: &str) -> Value {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let (code, body) = h.call("GET", "/v1/mcp/servers", None).await;
+        assert_eq!(code, 200);
+        if let Some(s) = body["servers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == server)
+            && s["status"] == status
+        {
+            return s.clone();
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{server} never became {status}: {body}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test]
+async fn mcp_servers_tools_and_resources_are_served_and_reload_adds_a_broken_one() {
+    let config = tempfile::NamedTempFile::new().unwrap();
+    write_config(
+        config.path(),
+        json!({ "everything": { "command": "node", "args": [everything_js(), "stdio"] } }),
+    );
+    let mut setup = Setup::new(Script::new());
+    setup.mcp_config = Some(config.path().to_owned());
+    let mut h = TestServer::with(setup).await;
+
+    let ready = wait_for(&h, "everything", "ready").await;
+    let names: Vec<String> = ready["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap().to_owned())
+        .collect();
+    assert!(
+        names.iter().any(|n| n.starts_with("mcp__everything__")),
+        "{names:?}"
+    );
+    let (_, tools) = h.call("GET", "/v1/tools", None).await;
+    let mcp_tool = tools["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["source"] == "mcp")
+        .expect("MCP tools listed");
+    assert_eq!(mcp_tool["server"], "everything");
+    let (_, resources) = h.call("GET", "/v1/mcp/resources", None).await;
+    assert!(!resources["resources"].as_array().unwrap().is_empty());
+
+    // A broken server added by a reload is reported, and the working one keeps working.
+    write_config(
+        config.path(),
+        json!({
+            "everything": { "command": "node", "args": [everything_js(), "stdio"] },
+            "broken": { "command": "/nonexistent/mcp-server" }
+        }),
+    );
+    let (code, _) = h.call("POST", "/v1/mcp/servers/reload", None).await;
+    assert_eq!(code, 200);
+    let broken = wait_for(&h, "broken", "failed").await;
+    assert!(
+        broken["error"].as_str().unwrap_or_default().len() > 3,
+        "{broken}"
+    );
+    wait_for(&h, "everything", "ready").await;
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn the_model_calls_an_mcp_tool_through_the_server() {
+    let config = tempfile::NamedTempFile::new().unwrap();
+    write_config(
+        config.path(),
+        json!({ "everything": { "command": "node", "args": [everything_js(), "stdio"], "autoApprove": ["echo"] } }),
+    );
+    let mut setup = Setup::new(Script::new());
+    setup.mcp_config = Some(config.path().to_owned());
+    let mut h = TestServer::with(setup).await;
+    let ready = wait_for(&h, "everything", "ready").await;
+    let echo = ready["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap().to_owned())
+        .find(|t| t.ends_with("__echo"))
+        .unwrap();
+    h.mock
+        .push_response(calls(&[("m1", &echo, json!({"message": "over the wire"}))]));
+    h.mock.push_response(reply(&["echoed"]));
+    // Manual policy: the server's autoApprove lets the call run without asking.
+    let id = h
+        .context(json!({"approval_policy": {"type": "manual"}}))
+        .await;
+    h.send_text(&id, "use the echo tool").await;
+    let state = h.settle(&id).await;
+    assert_eq!(state["type"], "idle", "{state}");
+    let kinds: Vec<String> = h
+        .messages(&id)
+        .await
+        .iter()
+        .map(|m| m["kind"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(
+        kinds.contains(&"mcp_tool_request".to_owned())
+            && kinds.contains(&"mcp_tool_result".to_owned()),
+        "{kinds:?}"
+    );
+    assert!(h.mock.requests()[1].body.contains("over the wire"));
+    h.stop().await;
+}
