@@ -21,10 +21,14 @@ const ROOM: u32 = 1_000;
 /// A context whose window leaves `ROOM` tokens for the history, with `turns` long turns already
 /// in it (each a ~300-token question and a short answer), sent under a large window.
 async fn crowded(h: &Harness, turns: usize) -> ContextHandle {
+    crowded_with(h, turns, OptimizationStrategy::Intelligent).await
+}
+
+async fn crowded_with(h: &Harness, turns: usize, strategy: OptimizationStrategy) -> ContextHandle {
     let ctx = h
         .context(ContextConfig {
             optimization: OptimizationConfig {
-                strategy: OptimizationStrategy::Intelligent,
+                strategy,
                 reserve_output_tokens: RESERVE,
                 margin_tokens: 0,
             },
@@ -276,4 +280,48 @@ async fn a_failed_summarization_drops_the_oldest_and_says_why() {
     assert!(fallback.contains("dropped instead"), "{fallback}");
     let last = messages(&ctx).await.pop().unwrap();
     assert_eq!(last.role, Role::Assistant);
+}
+
+#[tokio::test]
+async fn recent_n_drops_without_asking_the_model_and_the_view_shows_what_is_sent() {
+    let h = Harness::new(script(5)).await;
+    let ctx = crowded_with(&h, 4, OptimizationStrategy::RecentN { n: 3 }).await;
+    let before = messages(&ctx).await;
+    let mut events = ctx.subscribe();
+    ctx.send_message(text(&long(4))).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let requests = h.mock.requests();
+    assert_eq!(requests.len(), 5, "no summarization request");
+    let turn = request_texts(&requests[4].json().unwrap());
+    let sent: Vec<&str> = turn[1..].iter().map(|(_, t)| t.as_str()).collect();
+    assert_eq!(sent.len(), 3, "{sent:?}");
+    assert!(
+        sent[0].starts_with("topic3:") && sent[1] == "noted 3" && sent[2].starts_with("topic4:")
+    );
+    let reports = optimization_reports(&mut events).await;
+    assert_eq!(reports.len(), 1);
+    assert_eq!(reports[0]["strategy"], "recent_n");
+    assert_eq!(
+        reports[0]["dropped"],
+        json!(before[..6].iter().map(|m| m.id).collect::<Vec<_>>())
+    );
+    // The stored history is untouched; the view lists what the next request would send.
+    let all = messages(&ctx).await;
+    assert_eq!(all.len(), before.len() + 2);
+    let optimized = ctx
+        .messages(MessageQuery {
+            view: MessageView::Optimized,
+            limit: Some(1000),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .messages;
+    assert_eq!(
+        optimized.iter().map(|m| m.id).collect::<Vec<_>>(),
+        all[all.len() - 3..]
+            .iter()
+            .map(|m| m.id)
+            .collect::<Vec<_>>()
+    );
 }
