@@ -3,7 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { textReply, withWorld } from "./harness.mjs";
+import { textReply, toolCallReply, withWorld } from "./harness.mjs";
 
 const PLAN = {
   goal: "Add a changelog",
@@ -40,6 +40,27 @@ test("a plan proposed in plan mode is executed from its card and the next answer
     await w.page.locator(".budget").getByText("act ·", { exact: false }).waitFor();
     const summary = await w.api("GET", `/v1/contexts/${ctx.id}`);
     assert.equal(summary.config.mode, "act");
+  });
+});
+
+test("a plan proposed with the propose_plan tool is executed and switches to act mode", async () => {
+  const script = {
+    responses: [toolCallReply("call_plan_1", "propose_plan", PLAN), textReply(["Step 1 ", "is under way."])],
+  };
+  await withWorld("plan-tool-executed", { script }, async (w) => {
+    // propose_plan needs no approval here: the white list names it.
+    const ctx = await w.createContext({ mode: "plan", approval_policy: { type: "white_list", tools: ["propose_plan"] } });
+    await w.open(ctx.id);
+    await w.send("Plan a changelog");
+
+    const card = w.page.getByRole("region", { name: "Plan" });
+    await card.getByText("Add a changelog").waitFor();
+    await card.getByText("Read the readme").waitFor();
+    assert.equal((await card.locator(".chips").first().innerText()).trim(), "read_file");
+    await w.page.getByRole("button", { name: "Send" }).waitFor();
+    await card.getByRole("button", { name: "Execute plan" }).click();
+    await w.page.getByText("Step 1 is under way.").waitFor();
+    await w.page.locator(".budget").getByText("act ·", { exact: false }).waitFor();
   });
 });
 
