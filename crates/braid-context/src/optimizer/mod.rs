@@ -12,7 +12,7 @@ pub mod tokens;
 use braid_llm::{ModelCapabilities, ToolDefinition};
 use braid_protocol::{ContextConfig, Message, MessageId};
 
-pub use selection::{Plan, PlanError, Slot, StrategyName, plan};
+pub use selection::{DroppedUnit, Plan, PlanError, Slot, StrategyName, plan};
 pub use tokens::{Encoding, Exactness, TokenCounter};
 
 /// The tokens a request may use: the context window minus the tokens reserved for the answer

@@ -99,11 +99,18 @@ pub struct Plan {
     pub dropped: Vec<MessageId>,
     /// Messages cut down, with their tokens before and after.
     pub truncated: Vec<(MessageId, u32, u32)>,
-    /// Dropped units that may be summarized instead, oldest first: each the input indices of
-    /// one unit (text or a tool exchange; never a summary).
-    pub summarizable: Vec<Vec<usize>>,
-    /// Raw (uncalibrated) tokens of each group in `summarizable`.
-    pub summarizable_tokens: Vec<u32>,
+    /// Dropped units that may be summarized instead, oldest first (text or tool exchanges;
+    /// never a summary).
+    pub summarizable: Vec<DroppedUnit>,
+}
+
+/// A unit the plan dropped: messages kept or dropped together.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DroppedUnit {
+    /// Their indices in the input, in order.
+    pub messages: Vec<usize>,
+    /// Their tokens, uncalibrated.
+    pub tokens: u32,
 }
 
 impl Plan {
@@ -419,7 +426,6 @@ pub fn plan(
         dropped: Vec::new(),
         truncated: Vec::new(),
         summarizable: Vec::new(),
-        summarizable_tokens: Vec::new(),
     };
     if fixed > raw_limit {
         return Err(PlanError::FixedPartTooLarge {
@@ -479,8 +485,10 @@ pub fn plan(
                     let mut indices: Vec<usize> =
                         unit.slots.iter().map(|s| effective[*s].0).collect();
                     indices.sort_unstable();
-                    plan.summarizable.push(indices);
-                    plan.summarizable_tokens.push(unit.tokens);
+                    plan.summarizable.push(DroppedUnit {
+                        messages: indices,
+                        tokens: unit.tokens,
+                    });
                 }
             }
         }

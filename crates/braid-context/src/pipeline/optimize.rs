@@ -153,12 +153,12 @@ async fn summarize(
         .saturating_sub(counter.system_prompt(Some(SUMMARY_PROMPT)) + 64);
     let mut indices = Vec::new();
     let mut tokens = 0u32;
-    for (unit, unit_tokens) in plan.summarizable.iter().zip(&plan.summarizable_tokens) {
-        if tokens + unit_tokens > room {
+    for unit in &plan.summarizable {
+        if tokens + unit.tokens > room {
             break;
         }
-        tokens += unit_tokens;
-        indices.extend(unit.iter().copied());
+        tokens += unit.tokens;
+        indices.extend(unit.messages.iter().copied());
     }
     if indices.is_empty() {
         return SummaryOutcome::FellBack(
