@@ -49,15 +49,24 @@ export function freePort() {
   });
 }
 
+/** The environment without any Braid or model setting of the person running the tests. */
+function inheritedEnv() {
+  const env = { ...process.env };
+  for (const name of Object.keys(env)) {
+    if (name.startsWith("BRAID_") || name === "OPENAI_API_KEY" || name === "ANTHROPIC_API_KEY") delete env[name];
+  }
+  return env;
+}
+
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** A child process whose output is kept for the failure message, stopped by `stop()`. */
 class Child {
-  constructor(name, cmd, args, env) {
+  constructor(name, cmd, args, env, cwd) {
     this.name = name;
     this.log = "";
     this.exited = null;
-    this.proc = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    this.proc = spawn(cmd, args, { cwd, env: { ...inheritedEnv(), ...env }, stdio: ["ignore", "pipe", "pipe"] });
     const keep = (d) => {
       this.log += d.toString();
       if (this.log.length > 200_000) this.log = this.log.slice(-100_000);
@@ -84,7 +93,7 @@ async function startMock(dir, script) {
   requireFile(mockBin, "run `cargo build -p braid-testkit`");
   const file = join(dir, "mock-script.json");
   await writeFile(file, JSON.stringify(script));
-  const mock = new Child("braid-mock-llm", mockBin, ["--script", file, "--port", "0"], {});
+  const mock = new Child("braid-mock-llm", mockBin, ["--script", file, "--port", "0"], {}, dir);
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     const first = mock.log.split("\n")[0];
@@ -100,11 +109,12 @@ async function startMock(dir, script) {
 }
 
 /**
- * One test's world: a mock LLM following `script`, `braid serve` on a fresh data directory and
- * workspace (with `files` written into it), and a fresh Chromium profile. `close()` stops all of
- * it whatever happened.
+ * One test's world: a mock LLM following `script`; `braid serve` on a fresh data directory and
+ * workspace (with `files` written into it) and, when `mcpServers` is given (the `mcpServers`
+ * object of a Claude Desktop config), those MCP servers; and a fresh Chromium profile.
+ * `close()` stops all of it whatever happened.
  */
-export async function startWorld({ script, files = {} }) {
+export async function startWorld({ script, files = {}, mcpServers }) {
   requireFile(join(webDir, "dist", "index.html"), "run `npm run build` in web/");
   const dir = await mkdtemp(join(tmpdir(), "braid-e2e-"));
   const world = new World(dir);
@@ -115,6 +125,10 @@ export async function startWorld({ script, files = {} }) {
     for (const [name, text] of Object.entries(files)) {
       await mkdir(dirname(join(world.workspace, name)), { recursive: true });
       await writeFile(join(world.workspace, name), text);
+    }
+    if (mcpServers) {
+      world.mcpConfig = join(dir, "mcp_servers.json");
+      await writeFile(world.mcpConfig, JSON.stringify({ mcpServers }));
     }
     world.mock = await startMock(dir, script);
     world.port = await freePort();
@@ -157,14 +171,16 @@ class World {
         "--data-dir", this.dataDir,
         "--web-dir", join(webDir, "dist"),
         "--titles", "off",
+        ...(this.mcpConfig ? ["--mcp-config", this.mcpConfig] : []),
       ],
       {
         BRAID_LLM_PROVIDER: "openai",
         BRAID_LLM_BASE_URL: `http://127.0.0.1:${this.mock.port}/v1`,
         BRAID_MODEL: "mock",
-        BRAID_API_TOKEN: "",
         RUST_LOG: process.env.RUST_LOG ?? "info",
       },
+      // Not the repository: an `mcp_servers.json` there must not leak into the tests.
+      this.dir,
     );
     const deadline = Date.now() + 20_000;
     while (Date.now() < deadline) {
