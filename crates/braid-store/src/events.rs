@@ -62,11 +62,16 @@ impl EventWriter {
         let json = serde_json::to_string(event).map_err(|e| StoreError::EventsNotWritten {
             reason: format!("event cannot be serialized: {e}"),
         })?;
-        let mut sequences = self.sequences.lock().await;
-        let last = match sequences.get(&context) {
-            Some(last) => *last,
-            None => self.sink.max_sequence(context).await?,
+        // A context's first event reads its stored maximum without holding the lock, so a
+        // thousand contexts starting at once do not queue behind each other's queries.
+        let known = self.sequences.lock().await.contains_key(&context);
+        let stored = if known {
+            0
+        } else {
+            self.sink.max_sequence(context).await?
         };
+        let mut sequences = self.sequences.lock().await;
+        let last = *sequences.entry(context).or_insert(stored);
         let sequence = last + 1;
         self.queue
             .send(Command::Append(PendingEvent {
