@@ -4,7 +4,7 @@
 
 import { spawn } from "node:child_process";
 import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -60,6 +60,22 @@ function inheritedEnv() {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+// Children still running when this process exits (a test timed out or was cancelled before its
+// teardown) are killed rather than left behind. Playwright does the same for the browser.
+const running = new Set();
+const tempDirs = new Set();
+const killAll = () => {
+  for (const child of running) child.proc.kill("SIGKILL");
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+};
+process.on("exit", killAll);
+for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) {
+  process.once(signal, () => {
+    killAll();
+    process.exit(1);
+  });
+}
+
 /** A child process whose output is kept for the failure message, stopped by `stop()`. */
 class Child {
   constructor(name, cmd, args, env, cwd) {
@@ -73,7 +89,13 @@ class Child {
     };
     this.proc.stdout.on("data", keep);
     this.proc.stderr.on("data", keep);
-    this.done = new Promise((r) => this.proc.on("exit", (code, signal) => r((this.exited = { code, signal }))));
+    running.add(this);
+    this.done = new Promise((r) =>
+      this.proc.on("exit", (code, signal) => {
+        running.delete(this);
+        r((this.exited = { code, signal }));
+      }),
+    );
   }
 
   /** Ends the process: SIGTERM, then SIGKILL if it has not exited within `graceMs`. */
@@ -117,6 +139,7 @@ async function startMock(dir, script) {
 export async function startWorld({ script, files = {}, mcpServers }) {
   requireFile(join(webDir, "dist", "index.html"), "run `npm run build` in web/");
   const dir = await mkdtemp(join(tmpdir(), "braid-e2e-"));
+  tempDirs.add(dir);
   const world = new World(dir);
   try {
     world.workspace = join(dir, "workspace");
@@ -266,6 +289,7 @@ class World {
     await this.server?.stop().catch(() => {});
     await this.mock?.stop().catch(() => {});
     await rm(this.dir, { recursive: true, force: true }).catch(() => {});
+    tempDirs.delete(this.dir);
   }
 }
 
