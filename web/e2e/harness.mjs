@@ -164,7 +164,8 @@ export async function startWorld({ script, files = {}, mcpServers }) {
       viewport: { width: 1280, height: 800 },
     });
     world.page = world.browser.pages()[0] ?? (await world.browser.newPage());
-    world.page.setDefaultTimeout(10_000);
+    // Generous for a loaded 2-core CI machine running debug builds.
+    world.page.setDefaultTimeout(15_000);
     world.page.on("console", (m) => world.console.push(`${m.type()}: ${m.text()}`));
     world.page.on("pageerror", (e) => world.pageErrors.push(String(e)));
     return world;
