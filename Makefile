@@ -34,8 +34,12 @@ test-rust: mcp-test-servers
 web:
 	cd web && npm ci --no-audit --no-fund && npm run build
 
-test-web: web
+# Vitest, then the Playwright end-to-end tests (a real braid serve, the mock LLM and Debian's
+# Chromium; the MCP test runs server-everything from mcp-test-servers).
+test-web: web mcp-test-servers
 	cd web && npm test
+	$(CARGO) build --locked -p braid-server -p braid-testkit
+	cd web && npm run test:e2e
 
 # Regenerate the TypeScript types the web UI uses from the Rust protocol types.
 generate:

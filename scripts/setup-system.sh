@@ -3,10 +3,11 @@
 # Called by `make run` and `make test`; needs root (or sudo) only when something is missing.
 set -euo pipefail
 
-# command -> Debian package that provides it. (Tesseract for OCR and Chromium for the browser
-# tests join this list with the features that use them.)
+# command -> Debian package that provides it. (Tesseract for OCR joins this list with image
+# recognition.)
 declare -A NEEDS=(
   [pg_ctl]=postgresql
+  [chromium]=chromium
   [node]=nodejs
   [npm]=npm
   [python3]=python3
