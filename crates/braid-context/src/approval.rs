@@ -4,6 +4,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use braid_protocol::ApprovalPolicy;
+use braid_tools::ToolCategory;
 use serde_json::Value;
 
 /// What the policy says about one call.
@@ -24,6 +25,8 @@ pub struct CallFacts<'a> {
     pub read_only: bool,
     /// Whether an MCP server's config lists the tool under `autoApprove`.
     pub server_auto_approved: bool,
+    /// The tool's category, when the tool is known.
+    pub category: Option<ToolCategory>,
 }
 
 /// Decides one call. Writes and commands are never auto-approved unless the policy says so
@@ -34,7 +37,12 @@ pub fn decide(
     session_approved: &BTreeSet<String>,
     call: CallFacts<'_>,
 ) -> PolicyDecision {
-    if session_approved.contains(call.tool) || call.server_auto_approved {
+    // Proposing a plan or asking a question changes nothing: the person decides in the card
+    // itself, so asking first would only ask twice.
+    if session_approved.contains(call.tool)
+        || call.server_auto_approved
+        || call.category == Some(ToolCategory::Interaction)
+    {
         return PolicyDecision::Run;
     }
     let runs = match policy {
@@ -95,6 +103,7 @@ mod tests {
             tool,
             read_only,
             server_auto_approved: false,
+            category: None,
         }
     }
 
@@ -163,9 +172,24 @@ mod tests {
             tool: "mcp__time__now",
             read_only: false,
             server_auto_approved: true,
+            category: None,
         };
         assert_eq!(
             decide(&ApprovalPolicy::Manual, &BTreeSet::new(), mcp),
+            PolicyDecision::Run
+        );
+    }
+
+    #[test]
+    fn plans_and_questions_never_wait_for_approval() {
+        let ask = CallFacts {
+            tool: "ask_user",
+            read_only: true,
+            server_auto_approved: false,
+            category: Some(ToolCategory::Interaction),
+        };
+        assert_eq!(
+            decide(&ApprovalPolicy::Manual, &BTreeSet::new(), ask),
             PolicyDecision::Run
         );
     }

@@ -244,12 +244,8 @@ impl Actor {
             .iter()
             .filter(|c| c.approval == ApprovalStatus::Pending)
         {
-            let read_only = self
-                .services
-                .tools
-                .get(&c.name)
-                .map(|t| t.spec().is_read_only())
-                .unwrap_or(false);
+            let spec = self.services.tools.get(&c.name).map(|t| t.spec().clone());
+            let read_only = spec.as_ref().is_some_and(|s| s.is_read_only());
             let server_auto_approved = self
                 .services
                 .mcp
@@ -260,6 +256,7 @@ impl Actor {
                 tool: &c.name,
                 read_only,
                 server_auto_approved,
+                category: spec.as_ref().map(|s| s.category),
             };
             let approved: std::collections::BTreeSet<String> =
                 config.approved_tools.iter().cloned().collect();
