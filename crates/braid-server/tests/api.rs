@@ -615,6 +615,8 @@ async fn a_send_during_a_turn_is_queued() {
     loop {
         let ms = s.messages(&id).await;
         if ms.len() == 4 && s.settle(&id).await["type"] == "idle" {
+            // Read again: the list above may predate the answer's final text.
+            let ms = s.messages(&id).await;
             assert_eq!(ms[3]["data"]["parts"][0]["text"], "second");
             break;
         }

@@ -269,8 +269,28 @@ impl StreamReply {
         self
     }
 
-    /// A plain text answer, `text` split into pieces of `piece` characters, with usage and
-    /// `stop`.
+    /// An answer streamed as these pieces of text, ending with `stop`.
+    pub fn answer(pieces: &[&str]) -> Self {
+        pieces
+            .iter()
+            .fold(Self::new(), |reply, piece| reply.text(*piece))
+            .finish(FinishKind::Stop)
+    }
+
+    /// An answer that calls tools, `(id, name, arguments)` in order, each call's arguments in one
+    /// piece, ending with `tool_calls`.
+    pub fn calls(list: &[(&str, &str, serde_json::Value)]) -> Self {
+        list.iter()
+            .enumerate()
+            .fold(Self::new(), |reply, (i, (id, name, args))| {
+                reply
+                    .tool_call(i as u32, *id, *name)
+                    .tool_args(i as u32, args.to_string())
+            })
+            .finish(FinishKind::ToolCalls)
+    }
+
+    /// An answer of `text` streamed in pieces of `piece` characters, with usage.
     pub fn text_in_pieces(text: &str, piece: usize) -> Self {
         let chars: Vec<char> = text.chars().collect();
         let mut reply = Self::new();

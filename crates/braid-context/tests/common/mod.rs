@@ -15,7 +15,7 @@ use braid_protocol::{
     ContextConfig, ContextState, Message, MessagePayload, SendMessageRequest, StateKind,
 };
 use braid_store::{SqliteStore, Store};
-use braid_testkit::{Chunk, FinishKind, MockLlm, Script, StreamReply};
+use braid_testkit::{MockLlm, Script, StreamReply};
 use braid_tools::{
     Permission, Permissions, Tool, ToolCategory, ToolContext, ToolError, ToolErrorCode, ToolOrigin,
     ToolOutput, ToolRegistry, ToolSpec, builtin_registry,
@@ -131,33 +131,12 @@ pub fn text(s: &str) -> SendMessageRequest {
 
 /// A streamed text answer in pieces.
 pub fn reply(pieces: &[&str]) -> StreamReply {
-    let mut r = StreamReply::new();
-    for p in pieces {
-        r = r.chunk(Chunk::Text { text: (*p).into() });
-    }
-    r.chunk(Chunk::Finish {
-        reason: FinishKind::Stop,
-    })
+    StreamReply::answer(pieces)
 }
 
 /// An answer that calls tools: `(id, name, arguments)`.
 pub fn calls(list: &[(&str, &str, Value)]) -> StreamReply {
-    let mut r = StreamReply::new();
-    for (i, (id, name, args)) in list.iter().enumerate() {
-        r = r
-            .chunk(Chunk::ToolCallStart {
-                index: i as u32,
-                id: (*id).into(),
-                name: (*name).into(),
-            })
-            .chunk(Chunk::ToolCallArgs {
-                index: i as u32,
-                delta: args.to_string(),
-            });
-    }
-    r.chunk(Chunk::Finish {
-        reason: FinishKind::ToolCalls,
-    })
+    StreamReply::calls(list)
 }
 
 /// Waits until the context rests (the turn is over, or waits for a person).

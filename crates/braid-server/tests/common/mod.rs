@@ -10,7 +10,7 @@ use braid_llm::{Provider, ProviderConfig, RetryPolicy};
 use braid_server::AppConfig;
 use braid_server::serve::{ServeOptions, Server, StoreLocation, start};
 use braid_server::title::TitleSetting;
-use braid_testkit::{Chunk, FinishKind, MockLlm, Script, StreamReply};
+use braid_testkit::{MockLlm, Script, StreamReply};
 use futures::StreamExt;
 use serde_json::{Value, json};
 
@@ -303,32 +303,12 @@ pub fn is_idle(e: &Sse) -> bool {
 }
 
 pub fn reply(pieces: &[&str]) -> StreamReply {
-    let mut r = StreamReply::new();
-    for p in pieces {
-        r = r.chunk(Chunk::Text { text: (*p).into() });
-    }
-    r.chunk(Chunk::Finish {
-        reason: FinishKind::Stop,
-    })
+    StreamReply::answer(pieces)
 }
 
+/// An answer that calls tools: `(id, name, arguments)`.
 pub fn calls(list: &[(&str, &str, Value)]) -> StreamReply {
-    let mut r = StreamReply::new();
-    for (i, (id, name, args)) in list.iter().enumerate() {
-        r = r
-            .chunk(Chunk::ToolCallStart {
-                index: i as u32,
-                id: (*id).into(),
-                name: (*name).into(),
-            })
-            .chunk(Chunk::ToolCallArgs {
-                index: i as u32,
-                delta: args.to_string(),
-            });
-    }
-    r.chunk(Chunk::Finish {
-        reason: FinishKind::ToolCalls,
-    })
+    StreamReply::calls(list)
 }
 
 /// The concatenated deltas of content_delta events.
