@@ -28,6 +28,18 @@ describe("App", () => {
     expect(server.requests.some((r) => r.path === "/v1/contexts/c1/messages?view=optimized")).toBe(true);
   });
 
+  it("offers the workspace's files in the file picker", async () => {
+    server.contexts[0]!.config.workspace = "/home/me/project";
+    server.files.c1 = ["src/main.rs", "README.md"];
+    render(<App api={server.api} />);
+    await screen.findByText("Hello there");
+    await waitFor(() => {
+      const options = [...document.querySelectorAll("datalist option")].map((o) => o.getAttribute("value"));
+      expect(options).toEqual(["README.md", "src/main.rs"]);
+    });
+    expect(server.requests.some((r) => r.path.startsWith("/v1/contexts/c1/files"))).toBe(true);
+  });
+
   it("streams a reply chunk by chunk and shows the state indicator", async () => {
     render(<App api={server.api} />);
     await screen.findByText("Hello there");

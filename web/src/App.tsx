@@ -229,15 +229,30 @@ export function App({ api }: { api: ApiClient }) {
     [api, contextId, reportError],
   );
   const messageOptions = useMemo(() => ({ onShowFullHistory: () => setView("full") }), []);
+  // The workspace's files for the composer's file picker, read again when the workspace changes.
+  const [workspaceFiles, setWorkspaceFiles] = useState<string[]>([]);
+  const workspace = summary?.config.workspace;
+  useEffect(() => {
+    setWorkspaceFiles([]);
+    if (!contextId || !workspace) return;
+    let current = true;
+    api
+      .listWorkspaceFiles(contextId)
+      .then((list) => current && setWorkspaceFiles(list.files.map((f) => f.path)))
+      .catch((e: unknown) => console.warn("workspace files could not be listed", e));
+    return () => {
+      current = false;
+    };
+  }, [api, contextId, workspace]);
   const pathSuggestions = useMemo(() => {
-    const paths = new Set<string>();
+    const paths = new Set<string>(workspaceFiles);
     for (const e of conv.state.entries) {
       const m = e.message;
       if (m?.kind === "file_reference") paths.add(m.data.path);
       if (m?.kind === "project_structure") workspacePaths(m.data).forEach((p) => paths.add(p));
     }
     return [...paths].sort();
-  }, [conv.state.entries]);
+  }, [conv.state.entries, workspaceFiles]);
 
   return (
     <div className={`app ${navOpen ? "nav-open" : ""} ${panel !== "none" ? "panel-open" : ""}`}>

@@ -3,7 +3,7 @@
 
 use braid_protocol::api::{
     ApprovalRequest, BranchInfo, BranchList, ContextSummary, CreateBranchRequest, MessageList,
-    SendMessageResponse, StateResponse, UpdateContextRequest,
+    SendMessageResponse, StateResponse, UpdateContextRequest, WorkspaceFileList,
 };
 use braid_protocol::{BranchName, ContextId, MessageId, Mode, SendMessageRequest, SequencedEvent};
 use tokio::sync::{broadcast, mpsc, oneshot};
@@ -139,6 +139,31 @@ impl ContextHandle {
     /// Messages of a branch.
     pub async fn messages(&self, query: MessageQuery) -> Result<MessageList, EngineError> {
         self.ask(|r| Command::Messages(query, r)).await
+    }
+
+    /// Files of the context's workspace whose path contains `query`, for the file picker (at
+    /// most `limit`, 1 to 1,000). The walk runs off the actor, so a large workspace never holds
+    /// the context up.
+    pub async fn workspace_files(
+        &self,
+        query: String,
+        limit: u32,
+    ) -> Result<WorkspaceFileList, EngineError> {
+        let summary = self.summary().await?;
+        let Some(root) = summary.config.workspace else {
+            return Err(EngineError::Conflict(
+                "this context has no workspace: set `workspace` in its config".to_owned(),
+            ));
+        };
+        let workspace = braid_tools::Workspace::new(&root)
+            .map_err(|e| EngineError::NotFound(format!("workspace `{root}`: {e}")))?;
+        let limit = limit.clamp(1, 1000) as usize;
+        let (files, truncated) = tokio::task::spawn_blocking(move || {
+            braid_tools::structure::find_files(&workspace, &query, limit)
+        })
+        .await
+        .map_err(|_| EngineError::Stopped)?;
+        Ok(WorkspaceFileList { files, truncated })
     }
 
     /// Executes a plan: switches to act mode and sends the plan for execution.

@@ -250,3 +250,44 @@ async fn a_client_supplied_result_answers_its_call_once_and_the_loop_goes_on() {
         .unwrap_err();
     assert_eq!(err.code(), ErrorCode::Conflict);
 }
+
+#[tokio::test]
+async fn workspace_files_are_listed_for_the_picker_without_ignored_ones() {
+    let h = Harness::new(Script::new()).await;
+    std::fs::write(h.workspace.join(".gitignore"), "secret.txt\n").unwrap();
+    std::fs::write(h.workspace.join("secret.txt"), "hidden").unwrap();
+    let ctx = h.context(ContextConfig::default()).await;
+    let all = ctx.workspace_files(String::new(), 100).await.unwrap();
+    let paths: Vec<&str> = all.files.iter().map(|f| f.path.as_str()).collect();
+    assert!(
+        paths.contains(&"src/lib.rs") && paths.contains(&"README.md"),
+        "{paths:?}"
+    );
+    assert!(
+        !paths.contains(&"secret.txt"),
+        "a .gitignored file never appears"
+    );
+    assert!(!all.truncated);
+    let some = ctx.workspace_files("LIB".into(), 100).await.unwrap();
+    assert_eq!(
+        some.files
+            .iter()
+            .map(|f| f.path.as_str())
+            .collect::<Vec<_>>(),
+        vec!["src/lib.rs"]
+    );
+    let one = ctx.workspace_files(String::new(), 1).await.unwrap();
+    assert_eq!(one.files.len(), 1);
+    assert!(one.truncated);
+    // Without a workspace: a clear conflict.
+    let bare = h
+        .registry
+        .create(braid_protocol::api::CreateContextRequest {
+            title: None,
+            config: ContextConfig::default(),
+        })
+        .await
+        .unwrap();
+    let err = bare.workspace_files(String::new(), 10).await.unwrap_err();
+    assert_eq!(err.code(), ErrorCode::Conflict);
+}

@@ -11,6 +11,7 @@ use crate::body::{RequestError, parse_value_at};
 use crate::config::{ContextConfig, Mode};
 use crate::event::ErrorCode;
 use crate::ids::{BranchName, ContextId, MessageId, ToolCallId};
+use crate::kinds::FileInfo;
 use crate::message::Message;
 use crate::state::{ContextState, StateTransition};
 use crate::validate::Validate;
@@ -309,6 +310,15 @@ pub struct StateResponse {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub history: Option<Vec<StateTransition>>,
+}
+
+/// `GET /v1/contexts/{id}/files`: files of the context's workspace, for the file picker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct WorkspaceFileList {
+    /// Matching files, sorted by path (relative to the workspace).
+    pub files: Vec<FileInfo>,
+    /// Whether more files matched than were returned.
+    pub truncated: bool,
 }
 
 /// Where a tool comes from.

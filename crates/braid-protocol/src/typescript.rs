@@ -67,6 +67,7 @@ pub fn render() -> String {
     c.visit::<BranchList>();
     c.visit::<MergeRequest>();
     c.visit::<StateResponse>();
+    c.visit::<WorkspaceFileList>();
     c.visit::<ToolList>();
     c.visit::<McpServerList>();
     c.visit::<McpResourceList>();

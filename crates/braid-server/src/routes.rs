@@ -20,6 +20,7 @@ use braid_protocol::api::{
     ApprovalRequest, BranchInfo, BranchList, ContextList, ContextSummary, CreateBranchRequest,
     CreateContextRequest, McpResourceList, McpServerList, MessageList, MessageView,
     SendMessageResponse, SetModeRequest, StateResponse, ToolList, UpdateContextRequest,
+    WorkspaceFileList,
 };
 use braid_protocol::{BranchName, ContextId, KindName, MessageId, SendMessageRequest};
 use schemars::{JsonSchema, Schema, SchemaGenerator};
@@ -180,6 +181,19 @@ const STATE_QUERY: &[QueryParam] = &[QueryParam {
     kind: "boolean",
 }];
 
+const FILES_QUERY: &[QueryParam] = &[
+    QueryParam {
+        name: "query",
+        description: "Only files whose path contains this text (ignoring case).",
+        kind: "string",
+    },
+    QueryParam {
+        name: "limit",
+        description: "At most this many files (1 to 1000, default 200).",
+        kind: "integer",
+    },
+];
+
 /// `{ "status": "ok", "version" }`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 pub struct Health {
@@ -313,6 +327,17 @@ pub fn table() -> Vec<Route> {
         get_state,
     )
     .query = STATE_QUERY;
+    b.add(
+        Method::GET,
+        "/v1/contexts/{id}/files",
+        "list_workspace_files",
+        "Files of the context's workspace (gitignored ones left out), for the file picker.",
+        None,
+        ok,
+        Json(schema::<WorkspaceFileList>),
+        list_workspace_files,
+    )
+    .query = FILES_QUERY;
     b.add(
         Method::POST,
         "/v1/contexts/{id}/approvals",
@@ -660,6 +685,17 @@ async fn get_state(
     let history = query.parse::<bool>("history")?.unwrap_or(false);
     let h = handle(&app, &params).await?;
     Ok(ok(StatusCode::OK, &h.state(history).await?))
+}
+
+async fn list_workspace_files(
+    State(app): State<Arc<App>>,
+    params: Params,
+    query: QueryMap,
+) -> ApiResult<Response> {
+    let limit = query.parse::<u32>("limit")?.unwrap_or(200);
+    let text = query.get("query").unwrap_or_default().to_owned();
+    let h = handle(&app, &params).await?;
+    Ok(ok(StatusCode::OK, &h.workspace_files(text, limit).await?))
 }
 
 async fn approve(

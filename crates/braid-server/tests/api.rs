@@ -708,3 +708,45 @@ async fn cors_is_off_by_default_and_allows_only_configured_origins() {
         .unwrap();
     assert!(other.headers().get("access-control-allow-origin").is_none());
 }
+
+#[tokio::test]
+async fn workspace_files_are_listed_for_the_picker() {
+    let mut s = TestServer::start(Script::new()).await;
+    let workspace = s.workspace.display().to_string();
+    let id = s
+        .context(serde_json::json!({ "workspace": workspace }))
+        .await;
+    let (code, body) = s
+        .call("GET", &format!("/v1/contexts/{id}/files"), None)
+        .await;
+    assert_eq!(code, 200, "{body}");
+    let paths: Vec<&str> = body["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert!(paths.contains(&"notes.txt"), "{body}");
+    assert_eq!(body["truncated"], false);
+    let (_, none) = s
+        .call(
+            "GET",
+            &format!("/v1/contexts/{id}/files?query=nothing-matches"),
+            None,
+        )
+        .await;
+    assert!(none["files"].as_array().unwrap().is_empty());
+    let (code, _) = s
+        .call("GET", &format!("/v1/contexts/{id}/files?limit=many"), None)
+        .await;
+    assert_eq!(code, 422, "a bad limit names the field");
+    let (_, bare) = s
+        .call("POST", "/v1/contexts", Some(json!({"config": {}})))
+        .await;
+    let bare = bare["id"].as_str().unwrap().to_owned();
+    let (code, body) = s
+        .call("GET", &format!("/v1/contexts/{bare}/files"), None)
+        .await;
+    assert_eq!(code, 409, "{body}");
+    s.stop().await;
+}

@@ -70,6 +70,31 @@ fn file_info(ws: &Workspace, entry: &ignore::DirEntry) -> FileInfo {
     }
 }
 
+/// The workspace's files whose relative path contains `query` (ignoring case), sorted by path, at
+/// most `limit` of them, with whether more matched. Honours .gitignore and Braid's excluded
+/// directories; does blocking file system work.
+pub fn find_files(ws: &Workspace, query: &str, limit: usize) -> (Vec<FileInfo>, bool) {
+    let needle = query.trim().to_lowercase();
+    let mut files = Vec::new();
+    let mut more = false;
+    for entry in crate::walker::walker(ws.root()).build().flatten() {
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let relative = ws.relative(entry.path());
+        if !needle.is_empty() && !relative.to_lowercase().contains(&needle) {
+            continue;
+        }
+        if files.len() == limit {
+            more = true;
+            break;
+        }
+        files.push(file_info(ws, &entry));
+    }
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    (files, more)
+}
+
 /// Builds the tree or the file list of `dir`; returns the content and whether files were left
 /// out because of `max_files`.
 pub fn layout(

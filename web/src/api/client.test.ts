@@ -29,6 +29,7 @@ describe("ApiClient", () => {
     await api.listWorkflows();
     await api.runWorkflow("c1", "deploy", { env: "prod" });
     await api.controlWorkflow("c1", "e1", "pause");
+    await api.listWorkspaceFiles("c1", "lib", 50);
     expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
       "GET /v1/contexts",
       "POST /v1/contexts",
@@ -54,6 +55,7 @@ describe("ApiClient", () => {
       "GET /v1/workflows",
       "POST /v1/contexts/c1/workflows/deploy/run",
       "POST /v1/contexts/c1/workflows/executions/e1/pause",
+      "GET /v1/contexts/c1/files?limit=50&query=lib",
     ]);
     expect(calls[6]?.body).toEqual({ payload: { type: "text", text: "hi" } });
     expect(calls[8]?.body).toEqual({ decisions: [{ call_id: "k", decision: "approve_for_session" }] });

@@ -23,6 +23,7 @@ import type {
   ToolList,
   UpdateContextRequest,
   KindName,
+  WorkspaceFileList,
 } from "../generated/protocol";
 
 /** Why a request failed when the server never gave a Braid error body. */
@@ -150,6 +151,13 @@ export class ApiClient {
   /** `GET /v1/contexts/{id}/state`: the current state, with the transition history when asked. */
   getState(id: string, history = false): Promise<StateResponse> {
     return this.request("GET", `/v1/contexts/${enc(id)}/state${history ? "?history=true" : ""}`);
+  }
+
+  /** `GET /v1/contexts/{id}/files`: the workspace's files (gitignored ones left out), for the file picker. */
+  listWorkspaceFiles(id: string, query = "", limit = 1000): Promise<WorkspaceFileList> {
+    const q = new URLSearchParams({ limit: String(limit) });
+    if (query) q.set("query", query);
+    return this.request("GET", `/v1/contexts/${enc(id)}/files?${q.toString()}`);
   }
 
   /** `POST /v1/contexts/{id}/approvals`: decide pending tool calls. */

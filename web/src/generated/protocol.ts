@@ -1456,3 +1456,13 @@ parameters?: { [key in string]: JsonValue },
 display_text?: string, };
 
 export type WorkflowStatus = "pending" | "running" | "paused" | "completed" | "failed" | "cancelled";
+
+export type WorkspaceFileList = { 
+/**
+ * Matching files, sorted by path (relative to the workspace).
+ */
+files: Array<FileInfo>, 
+/**
+ * Whether more files matched than were returned.
+ */
+truncated: boolean, };

@@ -12,6 +12,8 @@ export class FakeServer {
   messages: Record<string, Message[]> = {};
   branches: Record<string, BranchList> = {};
   state: ContextState = { type: "idle" };
+  /** Workspace file paths per context, for `GET .../files`. */
+  files: Record<string, string[]> = {};
   requests: Req[] = [];
   private streams: ReadableStreamDefaultController<Uint8Array>[] = [];
   private encoder = new TextEncoder();
@@ -56,6 +58,10 @@ export class FakeServer {
     }
     if ((m = /^\/v1\/contexts\/([^/]+)\/messages$/.exec(p)) && method === "GET") return this.json(200, { messages: this.messages[m[1]!] ?? [] });
     if ((m = /^\/v1\/contexts\/([^/]+)\/messages$/.exec(p))) return this.json(202, { message_id: "new", queued: false });
+    if ((m = /^\/v1\/contexts\/([^/]+)\/files$/.exec(p))) {
+      const files = (this.files[m[1]!] ?? []).map((path) => ({ path, size: 1, mime_type: "text/plain" }));
+      return this.json(200, { files, truncated: false });
+    }
     if ((m = /^\/v1\/contexts\/([^/]+)\/state$/.exec(p))) return this.json(200, { state: this.state });
     if ((m = /^\/v1\/contexts\/([^/]+)\/branches$/.exec(p)) && method === "GET") return this.json(200, this.branches[m[1]!] ?? { active: "main", branches: [] });
     if ((m = /^\/v1\/contexts\/([^/]+)$/.exec(p)) && method === "GET") {
