@@ -328,13 +328,7 @@ impl Actor {
             // Already failed: record the newer error.
             self.machine.refail(failed);
         }
-        let code = match &error {
-            EngineError::Llm(e) => crate::turn::llm_error_code(e),
-            EngineError::Pipeline(crate::pipeline::PipelineError::FileReference { .. }) => {
-                ErrorCode::FileReference
-            }
-            other => other.code(),
-        };
+        let code = error.code();
         self.emit_error(code, format!("{message} (trace {trace_id})"), recoverable)
             .await;
         self.persist_state().await;

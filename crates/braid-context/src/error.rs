@@ -55,6 +55,9 @@ impl EngineError {
             | EngineError::BranchNotFound(_)
             | EngineError::NotFound(_) => ErrorCode::NotFound,
             EngineError::Conflict(_) => ErrorCode::Conflict,
+            EngineError::Pipeline(crate::pipeline::PipelineError::FileReference { .. }) => {
+                ErrorCode::FileReference
+            }
             EngineError::Request(_) | EngineError::Invalid(_) | EngineError::Pipeline(_) => {
                 ErrorCode::InvalidInput
             }

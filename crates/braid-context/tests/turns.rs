@@ -190,6 +190,7 @@ async fn many_file_references_are_all_resolved() {
 async fn missing_file_fails_the_turn_and_stores_nothing() {
     let h = Harness::new(Script::new()).await;
     let ctx = h.context(ContextConfig::default()).await;
+    let mut events = ctx.subscribe();
     ctx.send_message(SendMessageRequest {
         payload: MessagePayload::FileReference(FileReferencePayload {
             path: "src/nope.rs".into(),
@@ -211,6 +212,17 @@ async fn missing_file_fails_the_turn_and_stores_nothing() {
         "a failed draft never enters the pool"
     );
     assert_eq!(h.mock.request_count(), 0);
+    let codes: Vec<ErrorCode> = std::iter::from_fn(|| events.try_recv().ok())
+        .filter_map(|e| match e.event {
+            ContextEvent::Error(e) => Some(e.code),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        codes,
+        vec![ErrorCode::FileReference],
+        "the person is told which kind of failure"
+    );
 }
 
 #[tokio::test]
@@ -949,28 +961,36 @@ async fn fifty_concurrent_sends_are_applied_in_order() {
         tokio::time::sleep(std::time::Duration::from_millis(10)).await;
     }
     let ms = messages(&ctx).await;
-    // Strict alternation: every question is followed by its own answer, never interleaved.
-    for pair in ms.chunks(2) {
+    let requests = h.mock.requests();
+    assert_eq!(requests.len(), 50);
+    // Strict alternation: every question is followed by its own answer, never interleaved. The
+    // mock answers its k-th request with "answer k", so the answer after a question tells which
+    // request carried it: that request must end with exactly this question.
+    for (k, pair) in ms.chunks(2).enumerate() {
         assert_eq!(pair[0].role, Role::User);
         assert_eq!(pair[1].role, Role::Assistant);
-        let MessageKind::Text(q) = &pair[0].kind else {
-            panic!()
+        let (MessageKind::Text(q), MessageKind::Text(a)) = (&pair[0].kind, &pair[1].kind) else {
+            panic!("{pair:?}")
         };
-        let n = q.text().trim_start_matches("question ").to_owned();
-        let sent = h
-            .mock
-            .requests()
-            .into_iter()
-            .find(|r| r.body.contains(&format!("\"question {n}\"")))
-            .unwrap();
-        assert!(sent.body.matches("question").count() >= 1);
+        assert_eq!(
+            a.text(),
+            format!("answer {k}"),
+            "turns ran one at a time, in order"
+        );
+        let body = requests[k].json().unwrap();
+        let sent = body["messages"].as_array().unwrap();
+        assert_eq!(sent.last().unwrap()["content"], q.text().as_str());
+        assert_eq!(
+            sent.len(),
+            2 * k + 2,
+            "request {k} carries every earlier turn and no later one"
+        );
     }
-    // Each send's id is in the pool, in the order they were accepted.
-    let positions: Vec<usize> = ids
-        .iter()
-        .map(|(_, r)| ms.iter().position(|m| m.id == r.message_id).unwrap())
-        .collect();
-    assert_eq!(positions.len(), 50);
+    // Sends are applied in the order they were accepted (ids are given out at acceptance).
+    let mut accepted: Vec<MessageId> = ids.iter().map(|(_, r)| r.message_id).collect();
+    accepted.sort();
+    let applied: Vec<MessageId> = ms.iter().step_by(2).map(|m| m.id).collect();
+    assert_eq!(applied, accepted);
 }
 
 #[tokio::test]
