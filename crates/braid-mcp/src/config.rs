@@ -98,7 +98,8 @@ pub enum TransportConfig {
         command: String,
         /// Its arguments.
         args: Vec<String>,
-        /// Environment variables added to Braid's own.
+        /// The only variables it gets besides the allow-listed ones of Braid's environment
+        /// (`PATH`, `HOME`...; see `braid_tools::environment`): Braid's secrets never reach it.
         env: BTreeMap<String, String>,
     },
     /// A server reachable over MCP's streamable HTTP transport.

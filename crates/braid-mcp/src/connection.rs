@@ -15,6 +15,8 @@ use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::sync::mpsc;
 
+use braid_tools::{ChildEnvironment, ProcessGroup as GroupGuard};
+
 use crate::config::{ServerConfig, TransportConfig};
 use crate::error::McpError;
 
@@ -55,6 +57,9 @@ pub(crate) struct Connection {
     pub(crate) service: RunningService<RoleClient, BraidClient>,
     /// The child's process id for stdio servers.
     pub(crate) pid: Option<u32>,
+    /// The process group a stdio server leads: killed when the session ends, so nothing the
+    /// server started outlives it.
+    pub(crate) group: Option<GroupGuard>,
 }
 
 /// Connects to `server` and performs the MCP handshake within `startup_timeout`.
@@ -73,7 +78,10 @@ pub(crate) async fn connect(
         match &config.transport {
             TransportConfig::Stdio { command, args, env } => {
                 let mut cmd = tokio::process::Command::new(command);
-                cmd.args(args).envs(env);
+                cmd.args(args);
+                // The server sees the allow-listed variables and exactly the `env` its entry
+                // names, never Braid's own secrets.
+                ChildEnvironment::inherited().with(env).apply(&mut cmd);
                 let mut wrapped = CommandWrap::from(cmd);
                 // Its own process group, so stopping the server also stops anything it spawned
                 // (`npx` runs node as a grandchild).
@@ -83,6 +91,7 @@ pub(crate) async fn connect(
                     .spawn()
                     .map_err(|e| start_error(format!("cannot run `{command}`: {e}")))?;
                 let pid = transport.id();
+                let group = GroupGuard::led_by(pid);
                 let recent = Arc::new(Mutex::new(VecDeque::new()));
                 let stderr_done = stderr.map(|stderr| {
                     let server = server.to_string();
@@ -100,7 +109,11 @@ pub(crate) async fn connect(
                     })
                 });
                 match client.serve(transport).await {
-                    Ok(service) => Ok(Connection { service, pid }),
+                    Ok(service) => Ok(Connection {
+                        service,
+                        pid,
+                        group,
+                    }),
                     Err(e) => {
                         // A server that dies at start usually says why on stderr; give it a
                         // moment to be read so the reason shown to the person includes it.
@@ -131,7 +144,11 @@ pub(crate) async fn connect(
                     .serve(transport)
                     .await
                     .map_err(|e| start_error(format!("cannot connect to {url}: {e}")))?;
-                Ok(Connection { service, pid: None })
+                Ok(Connection {
+                    service,
+                    pid: None,
+                    group: None,
+                })
             }
         }
     };

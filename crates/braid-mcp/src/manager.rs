@@ -552,6 +552,8 @@ impl Supervision {
         };
         let peer = connection.service.peer().clone();
         let pid = connection.pid;
+        // Killed when this session ends however it ends (also when this future is dropped).
+        let mut group = connection.group;
         let stop = connection.service.cancellation_token();
         let mut waiting = tokio::spawn(connection.service.waiting());
 
@@ -559,6 +561,9 @@ impl Supervision {
             Err(reason) => {
                 stop.cancel();
                 let _ = (&mut waiting).await;
+                if let Some(group) = group.as_mut() {
+                    group.kill();
+                }
                 return SessionEnd::Lost(reason);
             }
             Ok(routes) => {
@@ -597,6 +602,10 @@ impl Supervision {
             }
         };
         self.inner.registry.unregister_server(&self.name);
+        // The server has exited or been stopped; whatever it left running goes with it.
+        if let Some(group) = group.as_mut() {
+            group.kill();
+        }
         end
     }
 

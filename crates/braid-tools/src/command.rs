@@ -2,6 +2,10 @@
 //! arguments reach the program exactly as given, so nothing is interpolated, globbed or chained.
 //! It needs the `execute` permission, so an approval policy never runs it without asking unless
 //! it names it explicitly (DESIGN.md "Security defaults").
+//!
+//! The program starts from [`ChildEnvironment`] (none of Braid's secrets) as the leader of its
+//! own [`ProcessGroup`]: when it times out, is interrupted or exits, whatever it started in the
+//! background is killed with it, so nothing outlives the call.
 
 use std::collections::VecDeque;
 use std::process::Stdio;
@@ -15,6 +19,8 @@ use tokio::io::{AsyncRead, AsyncReadExt};
 
 use crate::arguments::parse_arguments;
 use crate::builtin::spec;
+use crate::environment::ChildEnvironment;
+use crate::process_group::ProcessGroup;
 use crate::tool::{
     Permission, Tool, ToolCategory, ToolContext, ToolError, ToolErrorCode, ToolOutput, ToolSpec,
 };
@@ -41,25 +47,6 @@ const DEFAULT_TIMEOUT_SECS: u32 = 60;
 const MAX_TIMEOUT_SECS: u32 = 600;
 /// Bytes of each stream kept (half from the start, half from the end).
 pub const DEFAULT_OUTPUT_CAP: usize = 64 * 1024;
-
-/// Whether an environment variable of Braid's process may hold a credential, which a command
-/// the model runs must not see (it could print it into the conversation).
-pub fn is_secret_variable(name: &str) -> bool {
-    let upper = name.to_ascii_uppercase();
-    upper.starts_with("BRAID_")
-        || [
-            "API_KEY",
-            "APIKEY",
-            "TOKEN",
-            "SECRET",
-            "PASSWORD",
-            "PASSWD",
-            "CREDENTIAL",
-            "PRIVATE_KEY",
-        ]
-        .iter()
-        .any(|word| upper.contains(word))
-}
 
 /// What was kept of one output stream.
 struct Captured {
@@ -124,7 +111,9 @@ impl RunCommandTool {
             spec: spec::<RunCommandArgs>(
                 "run_command",
                 "Run a program with arguments in the workspace (no shell: pipes, globs and `&&` are not interpreted). \
-                 Returns exit code, stdout and stderr (long output keeps its start and end). Needs approval.",
+                 Returns exit code, stdout and stderr (long output keeps its start and end). Background processes it \
+                 starts are stopped when it ends; it sees only PATH, HOME, LANG, LC_*, TERM, TMPDIR, USER and SHELL \
+                 of the environment. Needs approval.",
                 ToolCategory::SystemControl,
                 &[Permission::Execute],
                 // One second over the longest per-call timeout, so the call's own timeout (which
@@ -177,11 +166,8 @@ impl Tool for RunCommandTool {
         ));
         let started = Instant::now();
         let mut command = tokio::process::Command::new(&args.program);
-        for (name, _) in std::env::vars_os() {
-            if is_secret_variable(&name.to_string_lossy()) {
-                command.env_remove(&name);
-            }
-        }
+        ChildEnvironment::inherited().apply(&mut command);
+        ProcessGroup::prepare(&mut command);
         let mut child = command
             .args(&args.args)
             .current_dir(&cwd)
@@ -198,7 +184,9 @@ impl Tool for RunCommandTool {
                 };
                 ToolError::new(code, format!("cannot start `{}`: {e}", args.program))
             })?;
-        tracing::info!(program = %args.program, args = ?args.args, cwd = %ws.relative(&cwd), "command started");
+        // Dropping this (the call abandoned) kills the whole group too.
+        let mut group = ProcessGroup::led_by(child.id());
+        tracing::info!(program = %args.program, args = ?args.args, cwd = %ws.relative(&cwd), pgid = ?group.as_ref().map(ProcessGroup::id), "command started");
         let stdout = child.stdout.take();
         let stderr = child.stderr.take();
         let cap = self.cap;
@@ -232,6 +220,11 @@ impl Tool for RunCommandTool {
             () = tokio::time::sleep(timeout) => End::TimedOut,
             () = ctx.cancel.cancelled() => End::Cancelled,
         };
+        // Whatever ended the call, nothing the program started may outlive it; once the group
+        // is gone its processes also release the output pipes.
+        if let Some(group) = group.as_mut() {
+            group.kill();
+        }
         if !matches!(end, End::Exited(_)) {
             let _ = child.kill().await;
         }
@@ -307,22 +300,6 @@ impl Tool for RunCommandTool {
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn credentials_are_kept_from_commands() {
-        for secret in [
-            "BRAID_API_TOKEN",
-            "OPENAI_API_KEY",
-            "github_token",
-            "AWS_SECRET_ACCESS_KEY",
-            "PGPASSWORD",
-        ] {
-            assert!(is_secret_variable(secret), "{secret}");
-        }
-        for plain in ["PATH", "HOME", "LANG", "CARGO_HOME"] {
-            assert!(!is_secret_variable(plain), "{plain}");
-        }
-    }
 
     #[tokio::test]
     async fn capture_keeps_start_and_end_of_long_output() {

@@ -6,6 +6,8 @@
 //!   agent role and mode, execution with argument checking and timeouts;
 //! - [`Workspace`]: the sandbox every file access goes through, and [`read_file_excerpt`],
 //!   which the engine also uses to resolve file references;
+//! - [`ChildEnvironment`] and [`ProcessGroup`]: how every child process starts (no secrets in
+//!   its environment) and stops (with everything it spawned);
 //! - the built-in tools ([`register_builtins`]).
 #![deny(unsafe_code)]
 
@@ -14,8 +16,10 @@ pub mod builtin;
 pub mod codebase;
 pub mod command;
 pub mod dependencies;
+pub mod environment;
 pub mod files;
 pub mod interaction;
+pub mod process_group;
 pub mod registry;
 pub mod structure;
 pub mod tool;
@@ -24,6 +28,8 @@ pub mod workspace;
 
 pub use builtin::{builtin_registry, register_builtins};
 pub use codebase::{CodebaseIndex, CodebaseIndexes};
+pub use environment::ChildEnvironment;
+pub use process_group::ProcessGroup;
 pub use registry::{CallRecord, RegistryError, ToolRegistry};
 pub use tool::{
     Permission, Permissions, Tool, ToolCategory, ToolContext, ToolError, ToolErrorCode, ToolOrigin,
