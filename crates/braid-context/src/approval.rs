@@ -16,13 +16,26 @@ pub enum PolicyDecision {
     AskPerson,
 }
 
+/// What a tool may do, as far as Braid knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// It only reads, and Braid knows it: a built-in read-only tool, or an MCP tool annotated
+    /// `readOnlyHint` by a server whose configuration says `"trustToolHints": true`.
+    ReadOnly,
+    /// Its MCP server claims it only reads, but the configuration does not trust the server's
+    /// hints: it counts as a tool that may change things.
+    ClaimedReadOnly,
+    /// It may write, delete or run commands (or it is not known what it does).
+    Changes,
+}
+
 /// What is known about a call when deciding.
 #[derive(Clone, Copy, Debug)]
 pub struct CallFacts<'a> {
     /// The tool's name as the model called it.
     pub tool: &'a str,
-    /// Whether the tool only reads.
-    pub read_only: bool,
+    /// What the tool may do.
+    pub access: Access,
     /// Whether an MCP server's config lists the tool under `autoApprove`.
     pub server_auto_approved: bool,
     /// The tool's category, when the tool is known.
@@ -30,8 +43,9 @@ pub struct CallFacts<'a> {
 }
 
 /// Decides one call. Writes and commands are never auto-approved unless the policy says so
-/// (`auto_all`, or the tool named in a white list) or the person approved the tool for the
-/// session.
+/// (`auto_all`, or the tool named in a white list or in `limited_auto`'s `tools`) or the person
+/// approved the tool for the session; `limited_auto` runs by itself only what is known to be
+/// read-only, never what merely claims to be.
 pub fn decide(
     policy: &ApprovalPolicy,
     session_approved: &BTreeSet<String>,
@@ -48,7 +62,9 @@ pub fn decide(
     let runs = match policy {
         ApprovalPolicy::Manual => false,
         ApprovalPolicy::WhiteList { tools } => tools.iter().any(|t| t == call.tool),
-        ApprovalPolicy::LimitedAuto { .. } => call.read_only,
+        ApprovalPolicy::LimitedAuto { tools, .. } => {
+            call.access == Access::ReadOnly || tools.iter().any(|t| t == call.tool)
+        }
         ApprovalPolicy::AutoAll => true,
     };
     if runs {
@@ -62,7 +78,7 @@ pub fn decide(
 /// engine's safety limit for the other policies.
 pub fn max_depth(policy: &ApprovalPolicy, safety_limit: u32) -> u32 {
     match policy {
-        ApprovalPolicy::LimitedAuto { max_depth } => (*max_depth).min(safety_limit),
+        ApprovalPolicy::LimitedAuto { max_depth, .. } => (*max_depth).min(safety_limit),
         _ => safety_limit,
     }
 }
@@ -101,9 +117,20 @@ mod tests {
     fn facts(tool: &str, read_only: bool) -> CallFacts<'_> {
         CallFacts {
             tool,
-            read_only,
+            access: if read_only {
+                Access::ReadOnly
+            } else {
+                Access::Changes
+            },
             server_auto_approved: false,
             category: None,
+        }
+    }
+
+    fn limited(tools: &[&str]) -> ApprovalPolicy {
+        ApprovalPolicy::LimitedAuto {
+            max_depth: 3,
+            tools: tools.iter().map(|t| t.to_string()).collect(),
         }
     }
 
@@ -134,7 +161,7 @@ mod tests {
 
     #[test]
     fn limited_auto_runs_reads_but_never_writes_or_commands() {
-        let policy = ApprovalPolicy::LimitedAuto { max_depth: 3 };
+        let policy = limited(&[]);
         let none = BTreeSet::new();
         assert_eq!(
             decide(&policy, &none, facts("codebase_search", true)),
@@ -144,8 +171,55 @@ mod tests {
             decide(&policy, &none, facts("run_command", false)),
             PolicyDecision::AskPerson
         );
+        assert_eq!(
+            decide(&policy, &none, facts("write_file", false)),
+            PolicyDecision::AskPerson
+        );
         assert_eq!(max_depth(&policy, 25), 3);
         assert_eq!(max_depth(&ApprovalPolicy::AutoAll, 25), 25);
+    }
+
+    #[test]
+    fn limited_auto_runs_a_write_or_command_it_lists() {
+        let policy = limited(&["run_command"]);
+        let none = BTreeSet::new();
+        assert_eq!(
+            decide(&policy, &none, facts("run_command", false)),
+            PolicyDecision::Run
+        );
+        assert_eq!(
+            decide(&policy, &none, facts("write_file", false)),
+            PolicyDecision::AskPerson,
+            "a tool the list does not name still waits"
+        );
+    }
+
+    #[test]
+    fn limited_auto_runs_a_trusted_mcp_read_but_not_a_claimed_one() {
+        let none = BTreeSet::new();
+        let mcp = |access| CallFacts {
+            tool: "mcp__everything__echo",
+            access,
+            server_auto_approved: false,
+            category: Some(ToolCategory::External),
+        };
+        assert_eq!(
+            decide(&limited(&[]), &none, mcp(Access::ReadOnly)),
+            PolicyDecision::Run
+        );
+        assert_eq!(
+            decide(&limited(&[]), &none, mcp(Access::ClaimedReadOnly)),
+            PolicyDecision::AskPerson
+        );
+        assert_eq!(
+            decide(
+                &limited(&["mcp__everything__echo"]),
+                &none,
+                mcp(Access::ClaimedReadOnly)
+            ),
+            PolicyDecision::Run,
+            "listing the tool is the operator's own decision"
+        );
     }
 
     #[test]
@@ -170,7 +244,7 @@ mod tests {
         );
         let mcp = CallFacts {
             tool: "mcp__time__now",
-            read_only: false,
+            access: Access::Changes,
             server_auto_approved: true,
             category: None,
         };
@@ -184,7 +258,7 @@ mod tests {
     fn plans_and_questions_never_wait_for_approval() {
         let ask = CallFacts {
             tool: "ask_user",
-            read_only: true,
+            access: Access::ReadOnly,
             server_auto_approved: false,
             category: Some(ToolCategory::Interaction),
         };

@@ -19,7 +19,7 @@ use futures::future::join_all;
 use serde_json::Value;
 
 use crate::actor::Actor;
-use crate::approval::{CallFacts, PolicyDecision, decide, max_depth};
+use crate::approval::{Access, CallFacts, PolicyDecision, decide, max_depth};
 use crate::error::EngineError;
 
 /// How a round ended.
@@ -245,16 +245,25 @@ impl Actor {
             .filter(|c| c.approval == ApprovalStatus::Pending)
         {
             let spec = self.services.tools.get(&c.name).map(|t| t.spec().clone());
-            let read_only = spec.as_ref().is_some_and(|s| s.is_read_only());
-            let server_auto_approved = self
-                .services
-                .mcp
+            let route = self.services.mcp.as_ref().and_then(|m| m.route(&c.name));
+            // The spec's permissions already count an MCP hint only for trusted servers; the
+            // route tells an untrusted claim apart from no claim.
+            let access = if spec.as_ref().is_some_and(|s| s.is_read_only()) {
+                Access::ReadOnly
+            } else if route
                 .as_ref()
-                .and_then(|m| m.route(&c.name))
+                .is_some_and(|r| r.read_only_hint == braid_mcp::ReadOnlyHint::Untrusted)
+            {
+                Access::ClaimedReadOnly
+            } else {
+                Access::Changes
+            };
+            let server_auto_approved = route
+                .as_ref()
                 .is_some_and(|r| r.approval == braid_mcp::AutoApproval::Approved);
             let facts = CallFacts {
                 tool: &c.name,
-                read_only,
+                access,
                 server_auto_approved,
                 category: spec.as_ref().map(|s| s.category),
             };

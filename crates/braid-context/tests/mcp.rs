@@ -35,20 +35,22 @@ fn everything() -> ServerConfig {
 }
 
 async fn with_everything(h: &Harness) -> (Arc<ContextRegistry>, McpManager) {
+    with_servers(h, BTreeMap::from([("everything".to_owned(), everything())])).await
+}
+
+async fn with_servers(
+    h: &Harness,
+    servers: BTreeMap<String, ServerConfig>,
+) -> (Arc<ContextRegistry>, McpManager) {
     let manager = McpManager::new(h.tools.clone(), ManagerOptions::default());
-    manager
-        .start(McpConfig {
-            servers: BTreeMap::from([("everything".to_owned(), everything())]),
-        })
-        .await;
-    manager
-        .wait_for_status(
-            "everything",
-            McpServerStatus::Ready,
-            Duration::from_secs(30),
-        )
-        .await
-        .expect("server-everything ready");
+    let names: Vec<String> = servers.keys().cloned().collect();
+    manager.start(McpConfig { servers }).await;
+    for name in names {
+        manager
+            .wait_for_status(&name, McpServerStatus::Ready, Duration::from_secs(30))
+            .await
+            .unwrap_or_else(|| panic!("server `{name}` ready"));
+    }
     let registry = ContextRegistry::new(Services {
         store: h.store.clone(),
         llm: Some(h.llm.clone()),
@@ -185,5 +187,71 @@ async fn a_resource_is_injected_without_asking_the_model_and_cached() {
         .await
         .unwrap_err();
     assert_eq!(err.code(), ErrorCode::NotFound);
+    manager.shutdown().await;
+}
+
+#[tokio::test]
+async fn limited_auto_runs_a_read_only_hint_only_of_a_trusted_server() {
+    // server-everything annotates `echo` with `readOnlyHint: true`. The same server runs twice:
+    // once as configured by default, once with `"trustToolHints": true`.
+    let mut trusted = everything();
+    trusted.tool_hints = braid_mcp::ToolHints::Trusted;
+    let h = Harness::new(
+        Script::new()
+            .then(calls(&[(
+                "u1",
+                "mcp__untrusted__echo",
+                json!({"message": "claimed"}),
+            )]))
+            .then(calls(&[(
+                "t1",
+                "mcp__trusted__echo",
+                json!({"message": "trusted read"}),
+            )]))
+            .then(reply(&["done"])),
+    )
+    .await;
+    let (registry, manager) = with_servers(
+        &h,
+        BTreeMap::from([
+            ("untrusted".to_owned(), everything()),
+            ("trusted".to_owned(), trusted),
+        ]),
+    )
+    .await;
+    let limited = ContextConfig {
+        approval_policy: ApprovalPolicy::LimitedAuto {
+            max_depth: 5,
+            tools: Vec::new(),
+        },
+        ..ContextConfig::default()
+    };
+    let untrusted_ctx = registry
+        .create(CreateContextRequest {
+            title: None,
+            config: limited.clone(),
+        })
+        .await
+        .unwrap();
+    untrusted_ctx.send_message(text("echo")).await.unwrap();
+    let ContextState::AwaitingToolApproval { tool_names, .. } = settle(&untrusted_ctx).await else {
+        panic!("the untrusted server's tool should wait for a person")
+    };
+    assert_eq!(tool_names, ["mcp__untrusted__echo"]);
+
+    let trusted_ctx = registry
+        .create(CreateContextRequest {
+            title: None,
+            config: limited,
+        })
+        .await
+        .unwrap();
+    trusted_ctx.send_message(text("echo")).await.unwrap();
+    assert_eq!(settle(&trusted_ctx).await, ContextState::Idle);
+    let ran = messages(&trusted_ctx).await.into_iter().any(|m| {
+        matches!(&m.kind, MessageKind::McpToolResult(r)
+            if r.tool_name == "echo" && matches!(r.outcome, McpOutcome::Success { .. }))
+    });
+    assert!(ran, "the trusted server's read-only tool ran unasked");
     manager.shutdown().await;
 }

@@ -403,7 +403,10 @@ async fn depth_limit_pauses_the_loop_and_resume_continues_it() {
     .await;
     let ctx = h
         .context(ContextConfig {
-            approval_policy: ApprovalPolicy::LimitedAuto { max_depth: 2 },
+            approval_policy: ApprovalPolicy::LimitedAuto {
+                max_depth: 2,
+                tools: Vec::new(),
+            },
             ..ContextConfig::default()
         })
         .await;

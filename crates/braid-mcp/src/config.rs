@@ -12,8 +12,10 @@
 //!     "off":        { "command": "mcp-server-time", "disabled": true } } }
 //! ```
 //!
-//! Braid adds two optional fields: `resourceTtl` (seconds a read resource stays fresh in a
-//! context's cache, default one hour) and `resourceTtlByMimeType` (the same per MIME type).
+//! Braid adds three optional fields: `resourceTtl` (seconds a read resource stays fresh in a
+//! context's cache, default one hour), `resourceTtlByMimeType` (the same per MIME type) and
+//! `trustToolHints` (default `false`: whether the server's `readOnlyHint` annotations are
+//! believed, which lets `limited_auto` run those tools unasked; see [`ToolHints`]).
 //! Unknown fields are ignored, because other clients add their own.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -53,6 +55,8 @@ pub struct ServerConfig {
     pub timeout: Duration,
     /// How long its resources stay fresh in a context's cache.
     pub resource_ttl: ResourceTtl,
+    /// Whether its tools' `readOnlyHint` counts (`"trustToolHints": true`).
+    pub tool_hints: ToolHints,
 }
 
 impl ServerConfig {
@@ -80,6 +84,7 @@ impl ServerConfig {
             auto_approve: BTreeSet::new(),
             timeout: DEFAULT_TIMEOUT,
             resource_ttl: ResourceTtl::default(),
+            tool_hints: ToolHints::Ignored,
         }
     }
 
@@ -109,6 +114,19 @@ pub enum TransportConfig {
         /// Headers sent with every request (e.g. `Authorization`).
         headers: BTreeMap<String, String>,
     },
+}
+
+/// Whether Braid believes what a server says about its own tools. Any server can claim a tool
+/// only reads; only the operator's configuration makes that claim count (DESIGN.md "Security
+/// defaults": trust is configured, not claimed).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ToolHints {
+    /// The default: every tool of the server may change things, whatever its annotations say.
+    #[default]
+    Ignored,
+    /// `"trustToolHints": true`: a tool annotated `readOnlyHint` counts as read-only (it may run
+    /// unasked under `limited_auto`, in plan mode and for planners).
+    Trusted,
 }
 
 /// Whether a configured server is used.
@@ -260,6 +278,7 @@ struct RawServer {
     timeout: Option<Value>,
     resource_ttl: Option<Value>,
     resource_ttl_by_mime_type: Option<Value>,
+    trust_tool_hints: Option<Value>,
 }
 
 fn parse_server(name: &str, entry: &Value) -> Result<ServerConfig, ConfigError> {
@@ -334,6 +353,11 @@ fn parse_server(name: &str, entry: &Value) -> Result<ServerConfig, ConfigError> 
         Some(Value::Bool(true)) => Enablement::Disabled,
         Some(_) => return Err(field_error("disabled", "must be true or false")),
     };
+    let tool_hints = match raw.trust_tool_hints {
+        None | Some(Value::Bool(false)) => ToolHints::Ignored,
+        Some(Value::Bool(true)) => ToolHints::Trusted,
+        Some(_) => return Err(field_error("trustToolHints", "must be true or false")),
+    };
     let auto_approve = string_list(raw.auto_approve.as_ref(), "autoApprove", &field_error)?
         .into_iter()
         .collect();
@@ -381,6 +405,7 @@ fn parse_server(name: &str, entry: &Value) -> Result<ServerConfig, ConfigError> 
         auto_approve,
         timeout,
         resource_ttl,
+        tool_hints,
     })
 }
 
@@ -459,7 +484,7 @@ mod tests {
                                "autoApprove": ["echo"], "timeout": 2.5, "alwaysAllow": ["x"]},
                 "remote": {"url": "http://127.0.0.1:3001/mcp", "headers": {"Authorization": "Bearer t"},
                            "resourceTtl": 60, "resourceTtlByMimeType": {"text/plain": 5}},
-                "off": {"command": "mcp-server-time", "disabled": true}
+                "off": {"command": "mcp-server-time", "disabled": true, "trustToolHints": true}
             }}"#,
         )
         .unwrap();
@@ -476,6 +501,11 @@ mod tests {
         assert!(!everything.is_auto_approved("get-sum"));
         assert_eq!(everything.timeout, Duration::from_millis(2500));
         assert_eq!(everything.enablement, Enablement::Enabled);
+        assert_eq!(
+            everything.tool_hints,
+            ToolHints::Ignored,
+            "not trusted by default"
+        );
 
         let remote = config.server("remote").unwrap();
         let TransportConfig::StreamableHttp { url, headers } = &remote.transport else {
@@ -496,6 +526,7 @@ mod tests {
             config.server("off").unwrap().enablement,
             Enablement::Disabled
         );
+        assert_eq!(config.server("off").unwrap().tool_hints, ToolHints::Trusted);
         assert_eq!(
             config
                 .server("off")
@@ -528,6 +559,9 @@ mod tests {
         let (_, field, _) =
             field_error(r#"{"mcpServers": {"g": {"command": "x", "disabled": "yes"}}}"#);
         assert_eq!(field, "disabled");
+        let (_, field, _) =
+            field_error(r#"{"mcpServers": {"t": {"command": "x", "trustToolHints": "yes"}}}"#);
+        assert_eq!(field, "trustToolHints");
         let (_, field, _) = field_error(r#"{"mcpServers": {"h": {"command": ""}}}"#);
         assert_eq!(field, "command");
         let (_, field, _) = field_error(

@@ -19,10 +19,10 @@ pub mod resource;
 pub mod tool;
 
 pub use config::{
-    ConfigError, Enablement, McpConfig, ResourceTtl, ServerConfig, TransportConfig,
+    ConfigError, Enablement, McpConfig, ResourceTtl, ServerConfig, ToolHints, TransportConfig,
     find_config_file,
 };
 pub use error::McpError;
 pub use manager::{ManagerOptions, McpManager, ReloadSummary, ResourceRead, RestartPolicy};
 pub use resource::{CacheOutcome, Clock, ManualClock, ResourceCache, SystemClock};
-pub use tool::{AutoApproval, McpTool, McpToolRoute};
+pub use tool::{AutoApproval, McpTool, McpToolRoute, ReadOnlyHint};

@@ -631,6 +631,7 @@ impl Supervision {
                     called_as,
                     self.config.timeout,
                     approval,
+                    self.config.tool_hints,
                     peer.clone(),
                 ))
             };

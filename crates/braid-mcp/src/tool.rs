@@ -17,6 +17,8 @@ use rmcp::service::Peer;
 use rmcp::{RoleClient, ServiceError};
 use serde_json::{Value, json};
 
+use crate::config::ToolHints;
+
 /// Where an MCP tool's calls go: what the engine stores in `mcp_tool_request` and
 /// `mcp_tool_result` messages.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,6 +31,8 @@ pub struct McpToolRoute {
     pub called_as: String,
     /// Whether `autoApprove` in the configuration lists the tool.
     pub approval: AutoApproval,
+    /// What the server claims about the tool only reading, and whether that claim counts.
+    pub read_only_hint: ReadOnlyHint,
 }
 
 impl McpToolRoute {
@@ -99,6 +103,30 @@ pub enum AutoApproval {
     AskPolicy,
 }
 
+/// A tool's `readOnlyHint` annotation as Braid weighs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadOnlyHint {
+    /// The server does not claim the tool only reads.
+    Absent,
+    /// The server claims it, but its configuration does not trust the server's hints: the tool
+    /// is treated as one that may change things.
+    Untrusted,
+    /// The server claims it and its configuration says `"trustToolHints": true`: the tool
+    /// counts as read-only.
+    Trusted,
+}
+
+impl ReadOnlyHint {
+    /// How `annotation` (the tool's `readOnlyHint`) counts under the server's `hints` setting.
+    pub fn weigh(annotation: Option<bool>, hints: ToolHints) -> Self {
+        match (annotation, hints) {
+            (Some(true), ToolHints::Trusted) => Self::Trusted,
+            (Some(true), ToolHints::Ignored) => Self::Untrusted,
+            _ => Self::Absent,
+        }
+    }
+}
+
 /// One tool of one connected MCP server.
 pub struct McpTool {
     spec: ToolSpec,
@@ -114,6 +142,7 @@ impl McpTool {
         called_as: String,
         timeout: Duration,
         approval: AutoApproval,
+        hints: ToolHints,
         peer: Peer<RoleClient>,
     ) -> Self {
         let mut parameters = Value::Object((*tool.input_schema).clone());
@@ -127,14 +156,14 @@ impl McpTool {
             .or(tool.title.as_deref())
             .map(str::to_string)
             .unwrap_or_else(|| format!("Tool `{}` of the MCP server `{server}`.", tool.name));
-        // An MCP tool may do anything; only a server's explicit read-only hint makes it read-only
-        // (and so available to planners and in plan mode).
-        let read_only = tool
-            .annotations
-            .as_ref()
-            .and_then(|a| a.read_only_hint)
-            .unwrap_or(false);
-        let permissions = if read_only {
+        // An MCP tool may do anything; only a read-only hint of a server the configuration
+        // trusts makes it read-only (and so available to planners, in plan mode and to
+        // `limited_auto` without asking).
+        let read_only_hint = ReadOnlyHint::weigh(
+            tool.annotations.as_ref().and_then(|a| a.read_only_hint),
+            hints,
+        );
+        let permissions = if read_only_hint == ReadOnlyHint::Trusted {
             Permissions::of(&[Permission::Read])
         } else {
             Permissions::of(&[Permission::Execute])
@@ -156,6 +185,7 @@ impl McpTool {
                 tool_name: tool.name.to_string(),
                 called_as,
                 approval,
+                read_only_hint,
             },
             peer,
         }
@@ -359,7 +389,27 @@ mod tests {
             tool_name: "get-sum".into(),
             called_as: "mcp__everything__get-sum".into(),
             approval,
+            read_only_hint: ReadOnlyHint::Absent,
         }
+    }
+
+    #[test]
+    fn a_read_only_hint_counts_only_when_the_server_is_trusted() {
+        use ToolHints::{Ignored, Trusted};
+        assert_eq!(
+            ReadOnlyHint::weigh(Some(true), Trusted),
+            ReadOnlyHint::Trusted
+        );
+        assert_eq!(
+            ReadOnlyHint::weigh(Some(true), Ignored),
+            ReadOnlyHint::Untrusted
+        );
+        assert_eq!(
+            ReadOnlyHint::weigh(Some(false), Trusted),
+            ReadOnlyHint::Absent
+        );
+        assert_eq!(ReadOnlyHint::weigh(None, Trusted), ReadOnlyHint::Absent);
+        assert_eq!(ReadOnlyHint::weigh(None, Ignored), ReadOnlyHint::Absent);
     }
 
     #[test]

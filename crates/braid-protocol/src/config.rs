@@ -56,10 +56,16 @@ pub enum ApprovalPolicy {
         /// Tool names that need no approval.
         tools: Vec<String>,
     },
-    /// Read-only tools run by themselves for up to `max_depth` rounds; others wait.
+    /// For up to `max_depth` rounds, read-only tools (built-in ones, and MCP tools of servers
+    /// whose configuration trusts their hints) and the tools listed in `tools` run by
+    /// themselves; writes, commands and everything else wait for a person.
     LimitedAuto {
         /// Rounds of tool execution allowed in one loop.
         max_depth: u32,
+        /// Further tools (writes or commands included) that may also run without asking.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[ts(as = "Option<Vec<String>>", optional)]
+        tools: Vec<String>,
     },
     /// Everything runs by itself (writes and commands included).
     AutoAll,
@@ -235,12 +241,19 @@ impl Validate for ContextConfig {
                 "must not be empty when given",
             );
         }
-        if let ApprovalPolicy::LimitedAuto { max_depth } = self.approval_policy {
+        if let ApprovalPolicy::LimitedAuto { max_depth, tools } = &self.approval_policy {
             problems.check(
-                max_depth == 0,
+                *max_depth == 0,
                 &path.field("approval_policy").field("max_depth"),
                 "must be at least 1",
             );
+            for (i, tool) in tools.iter().enumerate() {
+                problems.check(
+                    tool.trim().is_empty(),
+                    &path.field("approval_policy").field("tools").index(i),
+                    "must name a tool",
+                );
+            }
         }
         if let Some(window) = self.context_window {
             let reserved =
@@ -314,14 +327,42 @@ mod tests {
     #[test]
     fn limited_auto_with_zero_depth_is_invalid() {
         let config = ContextConfig {
-            approval_policy: ApprovalPolicy::LimitedAuto { max_depth: 0 },
+            approval_policy: ApprovalPolicy::LimitedAuto {
+                max_depth: 0,
+                tools: vec![" ".into()],
+            },
             ..ContextConfig::default()
         };
-        assert!(
-            config
-                .validate()
-                .unwrap_err()
-                .has_path("approval_policy.max_depth")
+        let problems = config.validate().unwrap_err();
+        assert!(problems.has_path("approval_policy.max_depth"));
+        assert!(problems.has_path("approval_policy.tools[0]"), "{problems}");
+    }
+
+    #[test]
+    fn limited_auto_tools_are_optional_in_json() {
+        let policy: ApprovalPolicy =
+            serde_json::from_str(r#"{"type":"limited_auto","max_depth":3}"#).unwrap();
+        assert_eq!(
+            policy,
+            ApprovalPolicy::LimitedAuto {
+                max_depth: 3,
+                tools: Vec::new()
+            }
+        );
+        assert_eq!(
+            serde_json::to_value(&policy).unwrap(),
+            serde_json::json!({"type":"limited_auto","max_depth":3})
+        );
+        let listed: ApprovalPolicy = serde_json::from_str(
+            r#"{"type":"limited_auto","max_depth":2,"tools":["run_command"]}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            listed,
+            ApprovalPolicy::LimitedAuto {
+                max_depth: 2,
+                tools: vec!["run_command".into()]
+            }
         );
     }
 }

@@ -48,7 +48,11 @@ tools: Array<string>, } | { "type": "limited_auto",
 /**
  * Rounds of tool execution allowed in one loop.
  */
-max_depth: number, } | { "type": "auto_all" };
+max_depth: number, 
+/**
+ * Further tools (writes or commands included) that may also run without asking.
+ */
+tools?: Array<string>, } | { "type": "auto_all" };
 
 export type ApprovalRequest = { 
 /**
