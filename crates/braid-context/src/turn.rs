@@ -49,7 +49,9 @@ pub(crate) enum NextStep {
 /// The error category of a model failure.
 pub fn llm_error_code(e: &LlmError) -> ErrorCode {
     match e {
-        LlmError::Connect { .. } | LlmError::Malformed { .. } => ErrorCode::LlmUnavailable,
+        LlmError::Connect { .. } | LlmError::Malformed { .. } | LlmError::TooLarge { .. } => {
+            ErrorCode::LlmUnavailable
+        }
         LlmError::Http { status, .. } if *status >= 500 || *status == 429 => {
             ErrorCode::LlmUnavailable
         }

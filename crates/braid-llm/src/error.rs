@@ -84,6 +84,18 @@ pub enum LlmError {
         /// What was wrong, with the offending text.
         detail: String,
     },
+    /// The provider sent more in one piece than Braid keeps: an SSE line or event over
+    /// [`crate::sse::MAX_EVENT_BYTES`], or a response body over
+    /// [`crate::MAX_RESPONSE_BYTES`].
+    #[error(
+        "the model provider sent an SSE {what} or body larger than the limit of {limit} bytes; the stream was stopped"
+    )]
+    TooLarge {
+        /// What was too large: `line`, `event` or `body`.
+        what: &'static str,
+        /// The limit, in bytes.
+        limit: usize,
+    },
     /// The request could not be built or sent as configured (bad URL, bad header value...).
     #[error("invalid model request: {detail}")]
     InvalidRequest {
@@ -125,7 +137,9 @@ impl LlmError {
                 ) => ErrorSeverity::Transient,
                 _ => ErrorSeverity::Fatal,
             },
-            LlmError::Malformed { .. } | LlmError::InvalidRequest { .. } => ErrorSeverity::Fatal,
+            LlmError::Malformed { .. }
+            | LlmError::InvalidRequest { .. }
+            | LlmError::TooLarge { .. } => ErrorSeverity::Fatal,
             LlmError::Interrupted { source, .. } => source.severity(),
         }
     }

@@ -36,3 +36,4 @@ pub use event::{
 pub use openai::OpenAiClient;
 pub use request::{GenerationOptions, LlmRequest, ToolDefinition};
 pub use retry::RetryPolicy;
+pub use transport::{MAX_ERROR_BODY_BYTES, MAX_RESPONSE_BYTES};

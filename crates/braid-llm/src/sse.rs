@@ -3,6 +3,16 @@
 //! Bytes arrive in arbitrary pieces: a line, a UTF-8 character or a `\r\n` pair may be split
 //! between two network reads. The parser keeps the unfinished line and hands out each event once
 //! its terminating blank line has arrived, so the events do not depend on how the bytes were cut.
+//!
+//! What it keeps is bounded: a line, or the data of one event, longer than [`MAX_EVENT_BYTES`]
+//! (or the parser's own limit) fails the stream with [`crate::LlmError::TooLarge`] instead of
+//! growing without end on a provider (or proxy) that never ends a line.
+
+use crate::LlmError;
+
+/// The most bytes one SSE line, or the joined data of one event, may have. Real chunks are a few
+/// hundred bytes; this leaves room for large tool arguments or inline images in one piece.
+pub const MAX_EVENT_BYTES: usize = 8 * 1024 * 1024;
 
 /// One dispatched event.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -14,8 +24,10 @@ pub struct SseEvent {
 }
 
 /// The parser's state between pieces of input.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct SseParser {
+    /// The most bytes a line or one event's data may have.
+    limit: usize,
     line: Vec<u8>,
     /// The previous piece ended in `\r`: a `\n` at the start of the next one belongs to it.
     after_cr: bool,
@@ -24,14 +36,39 @@ pub struct SseParser {
     has_data: bool,
 }
 
+impl Default for SseParser {
+    fn default() -> Self {
+        Self::with_limit(MAX_EVENT_BYTES)
+    }
+}
+
 impl SseParser {
-    /// A parser at the start of a stream.
+    /// A parser at the start of a stream, with the limit [`MAX_EVENT_BYTES`].
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// Feeds the next piece of the stream, appending every event it completes to `out`.
-    pub fn push(&mut self, bytes: &[u8], out: &mut Vec<SseEvent>) {
+    /// A parser whose lines and events may have at most `limit` bytes.
+    pub fn with_limit(limit: usize) -> Self {
+        Self {
+            limit,
+            line: Vec::new(),
+            after_cr: false,
+            event: None,
+            data: String::new(),
+            has_data: false,
+        }
+    }
+
+    fn too_large(&mut self, what: &'static str) -> LlmError {
+        let limit = self.limit;
+        *self = Self::with_limit(limit);
+        LlmError::TooLarge { what, limit }
+    }
+
+    /// Feeds the next piece of the stream, appending every event it completes to `out`. A line
+    /// or an event over the limit is an error; the events completed before it are in `out`.
+    pub fn push(&mut self, bytes: &[u8], out: &mut Vec<SseEvent>) -> Result<(), LlmError> {
         let mut rest = bytes;
         if self.after_cr {
             self.after_cr = false;
@@ -40,6 +77,9 @@ impl SseParser {
             }
         }
         while let Some(end) = rest.iter().position(|b| *b == b'\n' || *b == b'\r') {
+            if self.line.len() + end > self.limit {
+                return Err(self.too_large("line"));
+            }
             self.line.extend_from_slice(&rest[..end]);
             let terminator = rest[end];
             rest = &rest[end + 1..];
@@ -51,20 +91,24 @@ impl SseParser {
                 }
             }
             let line = std::mem::take(&mut self.line);
-            self.take_line(&line, out);
+            self.take_line(&line, out)?;
+        }
+        if self.line.len() + rest.len() > self.limit {
+            return Err(self.too_large("line"));
         }
         self.line.extend_from_slice(rest);
+        Ok(())
     }
 
     /// Ends the stream. An event without its blank line is dropped, as the format requires;
     /// returns whether such an unfinished event (or line) was pending.
     pub fn finish(&mut self) -> bool {
         let pending = !self.line.is_empty() || self.has_data;
-        *self = Self::default();
+        *self = Self::with_limit(self.limit);
         pending
     }
 
-    fn take_line(&mut self, line: &[u8], out: &mut Vec<SseEvent>) {
+    fn take_line(&mut self, line: &[u8], out: &mut Vec<SseEvent>) -> Result<(), LlmError> {
         if line.is_empty() {
             if self.has_data {
                 out.push(SseEvent {
@@ -74,10 +118,10 @@ impl SseParser {
             }
             self.event = None;
             self.has_data = false;
-            return;
+            return Ok(());
         }
         if line[0] == b':' {
-            return;
+            return Ok(());
         }
         let (field, value) = match line.iter().position(|b| *b == b':') {
             Some(colon) => {
@@ -88,6 +132,9 @@ impl SseParser {
         };
         match field {
             b"data" => {
+                if self.data.len() + 1 + value.len() > self.limit {
+                    return Err(self.too_large("event"));
+                }
                 if self.has_data {
                     self.data.push('\n');
                 }
@@ -98,6 +145,7 @@ impl SseParser {
             // `id` and `retry` only matter to reconnecting browsers; unknown fields are ignored.
             _ => {}
         }
+        Ok(())
     }
 }
 
@@ -126,13 +174,16 @@ pub fn decode_pieces<'a>(
     let mut events = Vec::new();
     let mut out = Vec::new();
     for piece in pieces {
-        parser.push(piece, &mut events);
+        let pushed = parser.push(piece, &mut events);
         for event in events.drain(..) {
             match decoder.on_event(&event, &mut out) {
                 Ok(false) => {}
                 Ok(true) => return (out, None),
                 Err(e) => return (out, Some(e)),
             }
+        }
+        if let Err(e) = pushed {
+            return (out, Some(e));
         }
     }
     parser.finish();
@@ -150,7 +201,7 @@ mod tests {
     fn parse_all(input: &[u8]) -> Vec<SseEvent> {
         let mut p = SseParser::new();
         let mut out = Vec::new();
-        p.push(input, &mut out);
+        p.push(input, &mut out).unwrap();
         out
     }
 
@@ -187,9 +238,9 @@ mod tests {
     fn crlf_split_between_pieces_is_one_line_ending() {
         let mut p = SseParser::new();
         let mut out = Vec::new();
-        p.push(b"data: x\r", &mut out);
-        p.push(b"\n\r", &mut out);
-        p.push(b"\ndata: y\r\n\r\n", &mut out);
+        p.push(b"data: x\r", &mut out).unwrap();
+        p.push(b"\n\r", &mut out).unwrap();
+        p.push(b"\ndata: y\r\n\r\n", &mut out).unwrap();
         assert_eq!(out.len(), 2);
         assert_eq!(out[0].data, "x");
         assert_eq!(out[1].data, "y");
@@ -200,8 +251,8 @@ mod tests {
         let text = "data: héllo\n\n".as_bytes();
         let mut p = SseParser::new();
         let mut out = Vec::new();
-        p.push(&text[..8], &mut out);
-        p.push(&text[8..], &mut out);
+        p.push(&text[..8], &mut out).unwrap();
+        p.push(&text[8..], &mut out).unwrap();
         assert_eq!(out[0].data, "héllo");
     }
 
@@ -209,9 +260,61 @@ mod tests {
     fn unfinished_event_at_end_is_reported_and_dropped() {
         let mut p = SseParser::new();
         let mut out = Vec::new();
-        p.push(b"data: {\"partial", &mut out);
+        p.push(b"data: {\"partial", &mut out).unwrap();
         assert!(out.is_empty());
         assert!(p.finish());
         assert!(!p.finish());
+    }
+
+    #[test]
+    fn a_line_over_the_limit_fails_however_it_arrives() {
+        // In one piece, with its end.
+        let mut p = SseParser::with_limit(16);
+        let mut out = Vec::new();
+        let err = p
+            .push(b"data: 1\n\ndata: 0123456789abcdef\n\n", &mut out)
+            .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                LlmError::TooLarge {
+                    what: "line",
+                    limit: 16
+                }
+            ),
+            "{err}"
+        );
+        assert_eq!(out.len(), 1, "the event before it was delivered");
+        assert!(err.to_string().contains("16 bytes"), "{err}");
+        // A line that never ends, arriving in small pieces, is refused once it passes the limit.
+        let mut p = SseParser::with_limit(16);
+        let mut failed_at = None;
+        for i in 0..100 {
+            if p.push(b"data: xxxx", &mut out).is_err() {
+                failed_at = Some(i);
+                break;
+            }
+        }
+        assert_eq!(failed_at, Some(1), "refused as soon as it passed 16 bytes");
+    }
+
+    #[test]
+    fn an_event_over_the_limit_fails() {
+        let mut p = SseParser::with_limit(16);
+        let mut out = Vec::new();
+        let err = p
+            .push(b"data: 0123456\ndata: 0123456\ndata: 0123456\n", &mut out)
+            .unwrap_err();
+        assert!(
+            matches!(err, LlmError::TooLarge { what: "event", .. }),
+            "{err}"
+        );
+        // A line right at the limit, and an event right at it, are fine.
+        let mut p = SseParser::with_limit(16);
+        p.push(b"data: 0123456789\n\n", &mut out).unwrap();
+        assert_eq!(out.last().unwrap().data, "0123456789");
+        p.push(b"data: 01234567\ndata: 0123456\n\n", &mut out)
+            .unwrap();
+        assert_eq!(out.last().unwrap().data.len(), 16);
     }
 }

@@ -15,6 +15,49 @@ use crate::event::{CompletionBuilder, LlmEvent, ToolArgumentsError};
 use crate::retry::{RetryPolicy, parse_retry_after};
 use crate::sse::{EventDecoder, SseParser};
 
+/// The most bytes of a whole (non-streaming) answer Braid reads; a larger one is
+/// [`LlmError::TooLarge`].
+pub const MAX_RESPONSE_BYTES: usize = 16 * 1024 * 1024;
+
+/// The most bytes of an error answer's body Braid reads to explain the error; the rest is
+/// dropped.
+pub const MAX_ERROR_BODY_BYTES: usize = 64 * 1024;
+
+/// What was read of a response body.
+enum Body {
+    /// All of it.
+    Whole(Vec<u8>),
+    /// The first `limit` bytes; the body was longer.
+    Cut(Vec<u8>),
+}
+
+/// Reads `response`'s body up to `limit` bytes, waiting at most `idle` for each piece.
+async fn read_body(
+    mut response: reqwest::Response,
+    limit: usize,
+    idle: Duration,
+) -> Result<Body, LlmError> {
+    let mut body = Vec::new();
+    loop {
+        let chunk = match tokio::time::timeout(idle, response.chunk()).await {
+            Err(_) => return Err(LlmError::Timeout { after: idle }),
+            Ok(Err(e)) => {
+                return Err(LlmError::StreamCut {
+                    detail: error_chain(&e),
+                });
+            }
+            Ok(Ok(None)) => return Ok(Body::Whole(body)),
+            Ok(Ok(Some(chunk))) => chunk,
+        };
+        let room = limit - body.len();
+        if chunk.len() > room {
+            body.extend_from_slice(&chunk[..room]);
+            return Ok(Body::Cut(body));
+        }
+        body.extend_from_slice(&chunk);
+    }
+}
+
 /// Where and how to post: the URL and the provider's headers (keys, versions).
 #[derive(Clone, Debug)]
 pub(crate) struct Endpoint {
@@ -156,7 +199,7 @@ impl Transport {
                     }),
                 ),
                 Some(Ok(chunk)) => {
-                    parser.push(&chunk, &mut sse);
+                    let pushed = parser.push(&chunk, &mut sse);
                     let mut finished = false;
                     let mut failure = None;
                     for event in sse.drain(..) {
@@ -171,6 +214,10 @@ impl Transport {
                                 break;
                             }
                         }
+                    }
+                    // The events completed before an oversized line still count.
+                    if !finished && failure.is_none() {
+                        failure = pushed.err();
                     }
                     (finished, failure)
                 }
@@ -234,10 +281,12 @@ impl Transport {
             .and_then(|ms| ms.trim().parse::<u64>().ok())
             .map(Duration::from_millis)
             .or_else(|| header("retry-after").and_then(|v| parse_retry_after(&v)));
-        let text = match tokio::time::timeout(self.idle_timeout, response.text()).await {
-            Ok(Ok(text)) => text,
-            Ok(Err(e)) => format!("(the error body could not be read: {})", error_chain(&e)),
-            Err(_) => "(the error body did not arrive in time)".to_owned(),
+        let text = match read_body(response, MAX_ERROR_BODY_BYTES, self.idle_timeout).await {
+            Ok(Body::Whole(bytes) | Body::Cut(bytes)) => {
+                String::from_utf8_lossy(&bytes).into_owned()
+            }
+            Err(LlmError::Timeout { .. }) => "(the error body did not arrive in time)".to_owned(),
+            Err(e) => format!("(the error body could not be read: {e})"),
         };
         let (message, error_type) = describe_error_body(&text);
         Err(LlmError::Http {
@@ -259,14 +308,13 @@ impl Transport {
         loop {
             let result = match self.send(endpoint, &body).await {
                 Ok(response) => {
-                    match tokio::time::timeout(self.idle_timeout, response.bytes()).await {
-                        Err(_) => Err(LlmError::Timeout {
-                            after: self.idle_timeout,
+                    match read_body(response, MAX_RESPONSE_BYTES, self.idle_timeout).await {
+                        Err(e) => Err(e),
+                        Ok(Body::Cut(_)) => Err(LlmError::TooLarge {
+                            what: "body",
+                            limit: MAX_RESPONSE_BYTES,
                         }),
-                        Ok(Err(e)) => Err(LlmError::StreamCut {
-                            detail: error_chain(&e),
-                        }),
-                        Ok(Ok(bytes)) => {
+                        Ok(Body::Whole(bytes)) => {
                             serde_json::from_slice(&bytes).map_err(|e| LlmError::Malformed {
                                 detail: format!(
                                     "the answer is not JSON ({e}): {}",

@@ -436,3 +436,79 @@ async fn plain_text_error_body_is_quoted() {
         "{error}"
     );
 }
+
+/// A server that answers any request with `head` and then `body_len` bytes of `fill`, never
+/// ending a line; returns the base URL.
+async fn endless_server(head: &'static str, fill: u8, body_len: usize) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let mut request = vec![0u8; 64 * 1024];
+                let _ = socket.read(&mut request).await;
+                if socket.write_all(head.as_bytes()).await.is_err() {
+                    return;
+                }
+                let piece = vec![fill; 64 * 1024];
+                let mut sent = 0;
+                while sent < body_len {
+                    if socket.write_all(&piece).await.is_err() {
+                        return;
+                    }
+                    sent += piece.len();
+                }
+            });
+        }
+    });
+    format!("http://{addr}/v1")
+}
+
+#[tokio::test]
+async fn an_sse_line_that_never_ends_fails_the_stream_naming_the_limit() {
+    let limit = braid_llm::sse::MAX_EVENT_BYTES;
+    let mut config = ProviderConfig::new(Provider::OpenAi);
+    config.base_url = endless_server(
+        "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\ndata: ",
+        b'x',
+        limit * 2,
+    )
+    .await;
+    config.retry = RetryPolicy {
+        max_retries: 2,
+        initial_backoff: Duration::from_millis(1),
+        max_backoff: Duration::from_millis(1),
+    };
+    let client = build_client(config).unwrap();
+    let (events, error) = collect(client.as_ref(), &request(Provider::OpenAi)).await;
+    assert!(events.is_empty());
+    let error = error.expect("the stream fails");
+    assert!(
+        matches!(error, LlmError::TooLarge { what: "line", limit: l } if l == limit),
+        "{error:?}"
+    );
+    assert_eq!(error.severity(), ErrorSeverity::Fatal);
+    assert!(error.to_string().contains(&limit.to_string()), "{error}");
+}
+
+#[tokio::test]
+async fn a_whole_answer_over_the_limit_is_refused() {
+    let limit = braid_llm::MAX_RESPONSE_BYTES;
+    let mut config = ProviderConfig::new(Provider::OpenAi);
+    config.base_url = endless_server(
+        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n",
+        b' ',
+        limit + 128 * 1024,
+    )
+    .await;
+    let client = build_client(config).unwrap();
+    let error = client
+        .complete(&request(Provider::OpenAi))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(error, LlmError::TooLarge { what: "body", limit: l } if l == limit),
+        "{error:?}"
+    );
+}
