@@ -136,10 +136,20 @@ impl GraphBuilder {
     }
 }
 
+/// The largest manifest or lock file read.
+const MAX_MANIFEST_BYTES: u64 = 8 * 1024 * 1024;
+
 fn read(ws: &Workspace, path: &Path) -> Result<String, DependencyError> {
-    std::fs::read_to_string(path).map_err(|source| DependencyError::Io {
+    let io = |source| DependencyError::Io {
         path: ws.relative(path),
         source,
+    };
+    let bytes = crate::excerpt::read_to_limit(path, MAX_MANIFEST_BYTES).map_err(io)?;
+    String::from_utf8(bytes).map_err(|e| {
+        io(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            e.utf8_error(),
+        ))
     })
 }
 

@@ -12,11 +12,12 @@ use serde_json::{Value, json};
 
 use crate::arguments::parse_arguments;
 use crate::builtin::{DEFAULT_TIMEOUT, blocking, spec};
+use crate::excerpt::{ReadLimits, read_file_excerpt, read_to_limit};
 use crate::tool::{
     Permission, Tool, ToolCategory, ToolContext, ToolError, ToolErrorCode, ToolOutput, ToolSpec,
 };
 use crate::walker::walker;
-use crate::workspace::{DEFAULT_READ_CAP, Workspace, read_file_excerpt};
+use crate::workspace::Workspace;
 
 fn io_error(path: &str, action: &str, err: std::io::Error) -> ToolError {
     let code = match err.kind() {
@@ -76,30 +77,35 @@ pub struct ReadFileArgs {
     pub end_line: Option<u32>,
 }
 
-/// `read_file`: a file's lines, numbered, optionally a range, capped in size.
+/// `read_file`: a file's lines, numbered, optionally a range, capped in lines, bytes and line
+/// length.
 pub struct ReadFileTool {
     spec: ToolSpec,
-    cap: usize,
+    limits: ReadLimits,
 }
 
+/// The largest file `replace_in_file` edits (it holds the whole file in memory twice).
+pub const MAX_EDIT_BYTES: u64 = 16 * 1024 * 1024;
+
 impl ReadFileTool {
-    /// The tool with the default size cap.
+    /// The tool with the default limits.
     pub fn new() -> Self {
-        Self::with_cap(DEFAULT_READ_CAP)
+        Self::with_limits(ReadLimits::default())
     }
 
-    /// The tool with another size cap, in bytes of returned text.
-    pub fn with_cap(cap: usize) -> Self {
+    /// The tool with other limits.
+    pub fn with_limits(limits: ReadLimits) -> Self {
         Self {
             spec: spec::<ReadFileArgs>(
                 "read_file",
                 "Read a text file of the workspace. Lines are prefixed with their number. Give start_line/end_line \
-                 (1-based, inclusive) to read part of a large file; long output is truncated with a note saying where to continue.",
+                 (1-based, inclusive) to read part of a large file. At most 2000 lines or 256 KiB come back per call, \
+                 with a note saying where to continue; a line over 4 KiB is cut and marked.",
                 ToolCategory::FileSystem,
                 &[Permission::Read],
                 DEFAULT_TIMEOUT,
             ),
-            cap,
+            limits,
         }
     }
 }
@@ -126,8 +132,9 @@ impl Tool for ReadFileTool {
                 end_line: end.unwrap_or(u32::MAX),
             }),
         };
-        let cap = self.cap;
-        let excerpt = blocking(move || Ok(read_file_excerpt(&ws, &args.path, range, cap)?)).await?;
+        let limits = self.limits;
+        let excerpt =
+            blocking(move || Ok(read_file_excerpt(&ws, &args.path, range, limits)?)).await?;
         Ok(ToolOutput::json(
             serde_json::to_value(excerpt).unwrap_or(Value::Null),
         ))
@@ -492,7 +499,10 @@ impl Tool for ReplaceInFileTool {
                 return Err(ToolError::new(ToolErrorCode::InvalidArguments, "old_text must not be empty"));
             }
             let real = ws.resolve(&args.path)?;
-            let text = std::fs::read_to_string(&real).map_err(|e| io_error(&args.path, "read", e))?;
+            let bytes = read_to_limit(&real, MAX_EDIT_BYTES).map_err(|e| io_error(&args.path, "read", e))?;
+            let text = String::from_utf8(bytes).map_err(|_| {
+                ToolError::new(ToolErrorCode::InvalidArguments, format!("`{}` is not UTF-8 text", args.path))
+            })?;
             let positions: Vec<usize> = text.match_indices(&args.old_text).map(|(i, _)| i).collect();
             let line_of = |byte: usize| text[..byte].matches('\n').count() + 1;
             match positions.as_slice() {

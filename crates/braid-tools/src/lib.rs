@@ -4,8 +4,9 @@
 //!   origin) and how it runs ([`ToolContext`] in, [`ToolOutput`] or [`ToolError`] out);
 //! - [`ToolRegistry`]: lookup, run-time registration (MCP servers come and go), filtering by
 //!   agent role and mode, execution with argument checking and timeouts;
-//! - [`Workspace`]: the sandbox every file access goes through, and [`read_file_excerpt`],
-//!   which the engine also uses to resolve file references;
+//! - [`Workspace`]: the sandbox every file access goes through, and [`read_file_excerpt`]
+//!   (bounded in lines, bytes and line length), which the engine also uses to resolve file
+//!   references;
 //! - [`ChildEnvironment`] and [`ProcessGroup`]: how every child process starts (no secrets in
 //!   its environment) and stops (with everything it spawned);
 //! - the built-in tools ([`register_builtins`]).
@@ -17,6 +18,7 @@ pub mod codebase;
 pub mod command;
 pub mod dependencies;
 pub mod environment;
+pub mod excerpt;
 pub mod files;
 pub mod interaction;
 pub mod process_group;
@@ -29,10 +31,11 @@ pub mod workspace;
 pub use builtin::{builtin_registry, register_builtins};
 pub use codebase::{CodebaseIndex, CodebaseIndexes};
 pub use environment::ChildEnvironment;
+pub use excerpt::{FileExcerpt, ReadLimits, read_file_excerpt};
 pub use process_group::ProcessGroup;
 pub use registry::{CallRecord, RegistryError, ToolRegistry};
 pub use tool::{
     Permission, Permissions, Tool, ToolCategory, ToolContext, ToolError, ToolErrorCode, ToolOrigin,
     ToolOutput, ToolSpec, to_outcome,
 };
-pub use workspace::{FileExcerpt, Workspace, WorkspaceError, read_file_excerpt};
+pub use workspace::{Workspace, WorkspaceError};

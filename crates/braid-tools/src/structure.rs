@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 use crate::arguments::parse_arguments;
 use crate::builtin::{DEFAULT_TIMEOUT, blocking, spec};
 use crate::dependencies::dependency_graph;
+use crate::excerpt::read_to_limit;
 use crate::tool::{
     Permission, Tool, ToolCategory, ToolContext, ToolError, ToolErrorCode, ToolOutput, ToolSpec,
 };
@@ -46,11 +47,15 @@ pub struct ProjectStructureArgs {
     pub max_files: Option<u32>,
 }
 
+/// The largest root `.gitignore` whose rules are applied (a larger one is ignored).
+const MAX_GITIGNORE_BYTES: u64 = 1024 * 1024;
+
 /// The patterns left out of every structure: the excluded directories, then the root
 /// `.gitignore`'s rules.
 fn excluded_patterns(ws: &Workspace) -> Vec<String> {
     let mut patterns: Vec<String> = EXCLUDED_DIRS.iter().map(|d| format!("**/{d}/")).collect();
-    if let Ok(text) = std::fs::read_to_string(ws.root().join(".gitignore")) {
+    if let Ok(bytes) = read_to_limit(&ws.root().join(".gitignore"), MAX_GITIGNORE_BYTES) {
+        let text = String::from_utf8_lossy(&bytes);
         patterns.extend(
             text.lines()
                 .map(str::trim)

@@ -7,12 +7,7 @@
 //! path must still lie inside the canonical root, so a symlink that leaves the workspace is
 //! refused too.
 
-use std::fs::File;
-use std::io::{BufRead, BufReader};
 use std::path::{Component, Path, PathBuf};
-
-use braid_protocol::LineRange;
-use serde::Serialize;
 
 use crate::tool::{ToolError, ToolErrorCode};
 
@@ -244,128 +239,6 @@ impl Workspace {
     }
 }
 
-/// The default cap on the text a file read returns (256 KiB).
-pub const DEFAULT_READ_CAP: usize = 256 * 1024;
-
-/// Lines of a file, numbered, as `read_file` and file references return them.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct FileExcerpt {
-    /// The path relative to the workspace.
-    pub path: String,
-    /// The lines, each prefixed by its 1-based number and a tab.
-    pub content: String,
-    /// The first line returned (1-based); 0 when the file is empty.
-    pub start_line: u32,
-    /// The last line returned (inclusive); 0 when nothing was returned.
-    pub end_line: u32,
-    /// How many lines the file has.
-    pub total_lines: u32,
-    /// The file's size in bytes.
-    pub size_bytes: u64,
-    /// Set when the excerpt stops before the requested end because of the size cap.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub truncated: Option<String>,
-}
-
-/// Reads `path` (or the 1-indexed, inclusive `range` of it) from the workspace, numbering the
-/// lines, and stops at about `cap` bytes of content with a note saying how to read on.
-pub fn read_file_excerpt(
-    workspace: &Workspace,
-    path: &str,
-    range: Option<LineRange>,
-    cap: usize,
-) -> Result<FileExcerpt, WorkspaceError> {
-    if let Some(r) = range
-        && (r.start_line == 0 || r.end_line < r.start_line)
-    {
-        return Err(WorkspaceError::BadRange {
-            path: path.to_owned(),
-            reason: format!(
-                "invalid line range {}-{}: lines are numbered from 1 and the end must not be before the start",
-                r.start_line, r.end_line
-            ),
-        });
-    }
-    let real = workspace.resolve(path)?;
-    let io = |source| WorkspaceError::Io {
-        path: path.to_owned(),
-        source,
-    };
-    let meta = std::fs::metadata(&real).map_err(io)?;
-    if meta.is_dir() {
-        return Err(WorkspaceError::WrongKind {
-            path: path.to_owned(),
-            problem: "is a directory (use list_directory)",
-        });
-    }
-    let mut reader = BufReader::new(File::open(&real).map_err(io)?);
-    if reader
-        .fill_buf()
-        .map_err(io)?
-        .iter()
-        .take(8192)
-        .any(|b| *b == 0)
-    {
-        return Err(WorkspaceError::WrongKind {
-            path: path.to_owned(),
-            problem: "is a binary file and cannot be shown as text",
-        });
-    }
-    let (first, last) = range.map_or((1, u32::MAX), |r| (r.start_line, r.end_line));
-    let mut content = String::new();
-    let mut total = 0u32;
-    let mut returned_end = 0u32;
-    let mut stopped_at: Option<u32> = None;
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        let read = reader.read_until(b'\n', &mut buf).map_err(io)?;
-        if read == 0 {
-            break;
-        }
-        total += 1;
-        if total < first || total > last || stopped_at.is_some() {
-            continue;
-        }
-        let line = String::from_utf8_lossy(&buf);
-        let line = line.trim_end_matches(['\n', '\r']);
-        let entry = format!("{total:>6}\t{line}\n");
-        if content.len() + entry.len() > cap && returned_end >= first {
-            stopped_at = Some(total);
-            continue;
-        }
-        content.push_str(&entry);
-        returned_end = total;
-    }
-    if let Some(r) = range
-        && r.start_line > total.max(1)
-    {
-        return Err(WorkspaceError::BadRange {
-            path: path.to_owned(),
-            reason: format!(
-                "line {} is past the end of the file ({total} lines)",
-                r.start_line
-            ),
-        });
-    }
-    let requested_end = last.min(total);
-    let truncated = stopped_at.map(|next| {
-        format!(
-            "truncated: the output is capped at {cap} bytes; showing lines {first}-{returned_end} of {requested_end}, \
-             read on with start_line={next}"
-        )
-    });
-    Ok(FileExcerpt {
-        path: workspace.relative(&real),
-        content,
-        start_line: if returned_end == 0 { 0 } else { first },
-        end_line: returned_end,
-        total_lines: total,
-        size_bytes: meta.len(),
-        truncated,
-    })
-}
-
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
@@ -418,51 +291,5 @@ mod tests {
         let (_d, ws) = ws();
         let p = ws.resolve_new("src/deep/er/new.rs").unwrap();
         assert_eq!(p, ws.root().join("src/deep/er/new.rs"));
-    }
-
-    #[test]
-    fn excerpt_numbers_lines_and_reports_totals() {
-        let (_d, ws) = ws();
-        let ex = read_file_excerpt(
-            &ws,
-            "src/a.txt",
-            Some(LineRange {
-                start_line: 2,
-                end_line: 3,
-            }),
-            DEFAULT_READ_CAP,
-        )
-        .unwrap();
-        assert_eq!(ex.content, "     2\ttwo\n     3\tthree\n");
-        assert_eq!(
-            (ex.start_line, ex.end_line, ex.total_lines, ex.size_bytes),
-            (2, 3, 4, 19)
-        );
-        assert!(ex.truncated.is_none());
-    }
-
-    #[test]
-    fn excerpt_over_the_cap_is_truncated_with_a_note() {
-        let (_d, ws) = ws();
-        let ex = read_file_excerpt(&ws, "src/a.txt", None, 25).unwrap();
-        assert_eq!(ex.end_line, 2);
-        let note = ex.truncated.unwrap();
-        assert!(note.contains("start_line=3"), "{note}");
-    }
-
-    #[test]
-    fn range_past_the_end_is_an_error() {
-        let (_d, ws) = ws();
-        let err = read_file_excerpt(
-            &ws,
-            "src/a.txt",
-            Some(LineRange {
-                start_line: 9,
-                end_line: 9,
-            }),
-            DEFAULT_READ_CAP,
-        )
-        .unwrap_err();
-        assert!(err.to_string().contains("past the end"), "{err}");
     }
 }

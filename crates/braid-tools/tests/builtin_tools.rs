@@ -285,7 +285,26 @@ async fn read_file_truncates_a_large_file_with_a_note() {
     assert!(end > 1000 && end < 40_000, "end_line {end}");
     let note = out["truncated"].as_str().unwrap();
     assert!(note.contains(&format!("start_line={}", end + 1)), "{note}");
-    assert!(out["content"].as_str().unwrap().len() <= braid_tools::workspace::DEFAULT_READ_CAP);
+    assert!(out["content"].as_str().unwrap().len() <= braid_tools::excerpt::DEFAULT_READ_CAP);
+}
+
+#[tokio::test]
+async fn read_file_cuts_a_minified_line_and_says_so() {
+    let f = Fixture::new();
+    // One 5 MiB line, as a minified bundle has.
+    let line = "x".repeat(5 * 1024 * 1024);
+    std::fs::write(f.root().join("bundle.min.js"), format!("{line}\n")).unwrap();
+    let out = f.ok("read_file", json!({"path": "bundle.min.js"})).await;
+    assert_eq!(out["total_lines"], 1);
+    assert_eq!(out["lines_cut"], 1);
+    let content = out["content"].as_str().unwrap();
+    assert!(content.len() < braid_tools::excerpt::MAX_LINE_BYTES + 100);
+    assert!(
+        content.contains(&format!("line cut: {} bytes", line.len())),
+        "{}",
+        &content[content.len() - 60..]
+    );
+    assert!(out["truncated"].as_str().unwrap().contains("were cut"));
 }
 
 #[tokio::test]

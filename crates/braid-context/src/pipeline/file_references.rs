@@ -3,7 +3,7 @@
 
 use async_trait::async_trait;
 use braid_protocol::{ContextState, FileResolution, MessageKind};
-use braid_tools::read_file_excerpt;
+use braid_tools::{ReadLimits, read_file_excerpt};
 use chrono::Utc;
 
 use super::{Draft, PipelineContext, PipelineError, ProcessResult, Processor, ProcessorName};
@@ -53,7 +53,7 @@ impl Processor for ResolveFileReferences {
                 workspace,
                 &reference.path,
                 reference.range,
-                MAX_REFERENCE_BYTES,
+                ReadLimits::with_bytes(MAX_REFERENCE_BYTES),
             )
             .map_err(|e| PipelineError::FileReference {
                 path: reference.path.clone(),

@@ -20,6 +20,7 @@ use notify::{RecommendedWatcher, RecursiveMode, Watcher};
 use serde::Serialize;
 
 use super::symbols::{Definition, FileSymbols, SourceLanguage, SymbolReader};
+use crate::excerpt::read_to_limit;
 use crate::walker::{EXCLUDED_DIRS, walker};
 use crate::workspace::Workspace;
 
@@ -51,7 +52,7 @@ struct IndexedFile {
 const PARALLEL_THRESHOLD: usize = 32;
 
 /// Files larger than this are not parsed (generated or minified code).
-const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
+pub(crate) const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
 
 /// How the index is doing, for logs and benchmarks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -143,7 +144,8 @@ impl Shared {
         if stamp.len > MAX_FILE_BYTES {
             return None;
         }
-        let source = std::fs::read(path).ok()?;
+        // The file may have grown since its stamp was taken.
+        let source = read_to_limit(path, MAX_FILE_BYTES).ok()?;
         match reader.read(language, &source) {
             Ok(symbols) => Some(IndexedFile {
                 stamp,

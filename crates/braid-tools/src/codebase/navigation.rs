@@ -8,9 +8,10 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::index::CodebaseIndexes;
+use super::index::{CodebaseIndexes, MAX_FILE_BYTES};
 use crate::arguments::parse_arguments;
 use crate::builtin::{DEFAULT_TIMEOUT, blocking, spec};
+use crate::excerpt::read_to_limit;
 use crate::tool::{
     Permission, Tool, ToolCategory, ToolContext, ToolError, ToolErrorCode, ToolOutput, ToolSpec,
 };
@@ -174,7 +175,7 @@ impl Tool for FindReferencesTool {
                 let text = ws
                     .resolve(&file.path)
                     .ok()
-                    .and_then(|p| std::fs::read(p).ok())
+                    .and_then(|p| read_to_limit(&p, MAX_FILE_BYTES).ok())
                     .map(|b| String::from_utf8_lossy(&b).into_owned())
                     .unwrap_or_default();
                 let lines: Vec<&str> = text.lines().collect();

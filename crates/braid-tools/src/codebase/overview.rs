@@ -13,6 +13,7 @@ use serde_json::Value;
 use crate::arguments::parse_arguments;
 use crate::builtin::{DEFAULT_TIMEOUT, blocking, spec};
 use crate::dependencies::dependency_graph;
+use crate::excerpt::read_to_limit;
 use crate::tool::{Permission, Tool, ToolCategory, ToolContext, ToolError, ToolOutput, ToolSpec};
 use crate::walker::{language_of, walker};
 use crate::workspace::Workspace;
@@ -106,7 +107,7 @@ pub fn project_overview(ws: &Workspace) -> ProjectOverview {
         }
         if let Some(language) = language_of(entry.path()) {
             let lines = if size <= MAX_COUNTED_BYTES {
-                std::fs::read(entry.path())
+                read_to_limit(entry.path(), MAX_COUNTED_BYTES)
                     .map(|b| bytecount_lines(&b))
                     .unwrap_or(0)
             } else {

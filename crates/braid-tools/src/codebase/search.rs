@@ -122,6 +122,8 @@ impl Default for SearchOptions {
 pub const DEFAULT_MAX_RESULTS: usize = 50;
 /// Matching lines collected before ranking stops looking (bounds memory on huge trees).
 const SCAN_LIMIT: usize = 20_000;
+/// The longest line the search holds in memory; a file with a longer one is skipped.
+const MAX_SEARCH_LINE_BYTES: usize = 1024 * 1024;
 /// Snippets are cut to this many characters.
 const SNIPPET_CHARS: usize = 240;
 
@@ -236,6 +238,8 @@ pub fn search_workspace(
     };
     let mut searcher = SearcherBuilder::new()
         .line_number(true)
+        // A file with a longer line (minified code) is skipped rather than held in memory.
+        .heap_limit(Some(MAX_SEARCH_LINE_BYTES))
         .binary_detection(BinaryDetection::quit(0))
         .build();
     let mut hits = Vec::new();
