@@ -179,6 +179,10 @@ pub enum ErrorCode {
     Conflict,
     /// Authentication missing or wrong.
     Unauthorized,
+    /// The server's guard refused the request: a foreign `Host` or `Origin` header.
+    Forbidden,
+    /// The request body is not of an accepted type (bodies must be JSON).
+    UnsupportedMediaType,
     /// The request body is too large.
     PayloadTooLarge,
     /// A bug or an unexpected failure.

@@ -1,5 +1,5 @@
-//! The application: what every handler shares ([`App`]) and the router with its layers (bearer
-//! token, metrics, body limit, CORS, the web UI as the fallback).
+//! The application: what every handler shares ([`App`]) and the router with its layers (the
+//! request guard, bearer token, metrics, body limit, CORS, the web UI as the fallback).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -16,6 +16,7 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use crate::body::BodyLimit;
 use crate::error::ApiFailure;
+use crate::guard::{RequestGuard, guard};
 use crate::mcp::McpDirectory;
 use crate::metrics::Metrics;
 use crate::title::{TitleSetting, Titler};
@@ -33,8 +34,12 @@ pub struct AppConfig {
     pub heartbeat: Duration,
     /// When set, every API route requires `Authorization: Bearer <token>`.
     pub api_token: Option<String>,
-    /// Origins allowed by CORS; none (the default) disables CORS.
+    /// Origins allowed by CORS; none (the default) disables CORS. The request guard lets
+    /// requests from these origins through besides the server's own.
     pub cors_origins: Vec<HeaderValue>,
+    /// Host names (`name` or `name:port`) accepted in the `Host` header besides the bound
+    /// address and the loopback names (`--allowed-host`).
+    pub allowed_hosts: Vec<String>,
     /// The web UI's built files.
     pub web_dir: PathBuf,
     /// Whether untitled contexts get a title written by the model.
@@ -48,6 +53,7 @@ impl Default for AppConfig {
             heartbeat: Duration::from_secs(15),
             api_token: None,
             cors_origins: Vec::new(),
+            allowed_hosts: Vec::new(),
             web_dir: PathBuf::from("web/dist"),
             titles: TitleSetting::Auto,
         }
@@ -70,17 +76,21 @@ pub struct App {
     pub openapi: Arc<serde_json::Value>,
     /// Writes titles for untitled contexts.
     pub titler: Titler,
+    /// Refuses requests with a foreign `Host` or `Origin`, or a body that is not JSON.
+    pub guard: Arc<RequestGuard>,
     web: WebUi,
 }
 
 impl App {
     /// The application over a registry. `metrics` must be the one the model client reports to
-    /// (see [`crate::metrics::MeteredLlm`]).
+    /// (see [`crate::metrics::MeteredLlm`]); `guard` is built for the address the server is
+    /// bound to.
     pub fn new(
         registry: Arc<ContextRegistry>,
         metrics: Arc<Metrics>,
         mcp: Arc<dyn McpDirectory>,
         config: AppConfig,
+        guard: RequestGuard,
     ) -> Arc<Self> {
         let openapi = Arc::new(crate::openapi::document(&crate::routes::table()));
         let web = WebUi::new(&config.web_dir);
@@ -89,6 +99,7 @@ impl App {
             metrics,
             mcp,
             titler: Titler::new(config.titles),
+            guard: Arc::new(guard),
             config,
             shutdown: CancellationToken::new(),
             openapi,
@@ -127,7 +138,10 @@ pub fn router(app: Arc<App>) -> Router {
                 ]),
         );
     }
-    router.with_state(app)
+    // Outermost, so nothing (CORS, the web UI, the body limit) sees a refused request.
+    router
+        .layer(middleware::from_fn_with_state(app.guard.clone(), guard))
+        .with_state(app)
 }
 
 /// Whether a path is part of the API (as opposed to the web UI).

@@ -74,6 +74,8 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         ErrorCode::Conflict => StatusCode::CONFLICT,
         ErrorCode::InvalidInput | ErrorCode::FileReference => StatusCode::UNPROCESSABLE_ENTITY,
         ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
+        ErrorCode::Forbidden => StatusCode::FORBIDDEN,
+        ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
         ErrorCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         ErrorCode::LlmNotConfigured => StatusCode::SERVICE_UNAVAILABLE,
         ErrorCode::LlmUnavailable | ErrorCode::LlmRejected | ErrorCode::StreamInterrupted => {

@@ -19,7 +19,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Start the HTTP + SSE server and web UI.
-    Serve(braid_server::ServeArgs),
+    Serve(Box<braid_server::ServeArgs>),
     /// Operate on stored message JSON.
     #[command(subcommand)]
     Message(MessageCommand),
@@ -54,7 +54,7 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            match runtime.block_on(braid_server::serve::run(args)) {
+            match runtime.block_on(braid_server::serve::run(*args)) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     tracing::error!(error = %e, "braid serve failed");

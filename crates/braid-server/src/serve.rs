@@ -13,6 +13,7 @@ use braid_store::{PostgresStore, SqliteStore, Store};
 use tokio::task::JoinHandle;
 
 use crate::app::{App, AppConfig, DEFAULT_MAX_BODY, router};
+use crate::guard::RequestGuard;
 use crate::mcp::{ManagerDirectory, McpDirectory, NoMcp};
 use crate::metrics::{MeteredLlm, Metrics};
 use crate::title::TitleSetting;
@@ -38,9 +39,23 @@ pub struct ServeArgs {
     /// The web UI's built files.
     #[arg(long, env = "BRAID_WEB_DIR", default_value = "web/dist")]
     pub web_dir: PathBuf,
-    /// Allow this origin through CORS (repeatable). CORS is off when none is given.
-    #[arg(long = "cors-origin")]
+    /// Allow this origin through CORS and the request guard (repeatable), e.g.
+    /// `https://app.example.com`. CORS is off when none is given.
+    #[arg(
+        long = "cors-origin",
+        env = "BRAID_CORS_ORIGINS",
+        value_delimiter = ','
+    )]
     pub cors_origins: Vec<String>,
+    /// Accept requests whose `Host` header names this host (`name` or `name:port`; repeatable).
+    /// The bound address, `localhost`, `127.0.0.1` and `[::1]` are always accepted; any other
+    /// `Host` is refused with 403 (this defeats DNS rebinding).
+    #[arg(
+        long = "allowed-host",
+        env = "BRAID_ALLOWED_HOSTS",
+        value_delimiter = ','
+    )]
+    pub allowed_hosts: Vec<String>,
     /// Seconds between heartbeats on an idle event stream.
     #[arg(long, default_value_t = 15)]
     pub heartbeat_secs: u64,
@@ -123,6 +138,9 @@ pub enum ServeError {
     /// A CORS origin is not a valid header value.
     #[error("invalid --cors-origin `{0}`")]
     CorsOrigin(String),
+    /// An `--allowed-host` cannot be a `Host` header.
+    #[error("invalid --allowed-host: {0}")]
+    AllowedHost(#[from] crate::guard::InvalidAllowedHost),
     /// The tools could not be registered.
     #[error("cannot register the built-in tools: {0}")]
     Tools(String),
@@ -174,6 +192,12 @@ impl ServeArgs {
                 heartbeat: Duration::from_secs(self.heartbeat_secs.max(1)),
                 api_token,
                 cors_origins,
+                allowed_hosts: self
+                    .allowed_hosts
+                    .iter()
+                    .map(|h| h.trim().to_owned())
+                    .filter(|h| !h.is_empty())
+                    .collect(),
                 web_dir: self.web_dir,
                 titles: match self.titles {
                     TitleArg::Auto => TitleSetting::Auto,
@@ -263,6 +287,9 @@ pub async fn start_with(
     if !options.bind.ip().is_loopback() && options.app.api_token.is_none() {
         return Err(ServeError::UnprotectedBind(options.bind));
     }
+    // A bad --allowed-host stops the start before anything is opened; the guard in use is
+    // built once the port is known.
+    RequestGuard::new(options.bind, &options.app.allowed_hosts, &[])?;
     let store: Arc<dyn Store> = match &options.store {
         StoreLocation::Sqlite(path) => {
             if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -317,7 +344,6 @@ pub async fn start_with(
         mcp: manager.clone(),
         settings: options.engine,
     });
-    let app = App::new(registry.clone(), metrics, mcp, options.app);
     let listener = tokio::net::TcpListener::bind(options.bind)
         .await
         .map_err(|source| ServeError::Bind {
@@ -328,6 +354,14 @@ pub async fn start_with(
         addr: options.bind,
         source,
     })?;
+    let origins: Vec<String> = options
+        .app
+        .cors_origins
+        .iter()
+        .filter_map(|o| o.to_str().ok().map(str::to_owned))
+        .collect();
+    let guard = RequestGuard::new(addr, &options.app.allowed_hosts, &origins)?;
+    let app = App::new(registry.clone(), metrics, mcp, options.app, guard);
     let routes = router(app.clone());
     let shutdown = app.shutdown.clone();
     let task = tokio::spawn(async move {

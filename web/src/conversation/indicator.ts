@@ -142,6 +142,8 @@ const HINTS: Record<ErrorCode, string> = {
   not_found: "It no longer exists. Reload the page.",
   conflict: "Something changed meanwhile. Reload and try again.",
   unauthorized: "The server needs an API token: open the UI once as /#token=<BRAID_API_TOKEN>.",
+  forbidden: "The server refused this page's address: open the UI at the address braid serve prints (or list this host with --allowed-host).",
+  unsupported_media_type: "The server accepts only JSON request bodies.",
   payload_too_large: "That is too large for the server (10 MiB by default). Send something smaller.",
   internal: "An internal error. The server log has the details.",
 };

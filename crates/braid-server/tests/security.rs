@@ -1,0 +1,213 @@
+//! The security defaults over real HTTP (DESIGN.md "Security defaults"): requests a browser did
+//! not mean to send are refused before any handler runs, and workspaces lie only where the
+//! operator allows them.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use braid_testkit::Script;
+use common::TestServer;
+use serde_json::{Value, json};
+
+/// Sends a request with exactly these headers (plus the ones reqwest adds); answers the status
+/// and the JSON body.
+async fn send(
+    s: &TestServer,
+    method: &str,
+    path: &str,
+    headers: &[(&str, String)],
+    body: Option<&str>,
+) -> (u16, Value) {
+    let mut r = s
+        .http
+        .request(method.parse().unwrap(), format!("{}{path}", s.url));
+    for (name, value) in headers {
+        r = r.header(*name, value);
+    }
+    if let Some(body) = body {
+        r = r.body(body.to_owned());
+    }
+    let res = r.send().await.unwrap();
+    let status = res.status().as_u16();
+    let text = res.text().await.unwrap();
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+fn port(s: &TestServer) -> u16 {
+    s.url.rsplit(':').next().unwrap().parse().unwrap()
+}
+
+fn create_body(s: &TestServer) -> String {
+    json!({"title": "t", "config": {"workspace": s.workspace.display().to_string()}}).to_string()
+}
+
+#[tokio::test]
+async fn a_foreign_host_is_forbidden_before_any_handler_runs() {
+    let s = TestServer::start(Script::new()).await;
+    let json_type = ("content-type", "application/json".to_owned());
+    for host in ["attacker.example", "attacker.example:80", "localhost:1"] {
+        let (status, body) = send(
+            &s,
+            "POST",
+            "/v1/contexts",
+            &[("host", host.to_owned()), json_type.clone()],
+            Some(&create_body(&s)),
+        )
+        .await;
+        assert_eq!(status, 403, "{host}: {body}");
+        assert_eq!(body["error"]["code"], "forbidden");
+        assert_eq!(body["error"]["field"], "headers.host");
+        assert!(
+            body["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("--allowed-host")
+        );
+    }
+    // Reads too (DNS rebinding lets a page read answers), and the web UI.
+    for path in ["/v1/contexts", "/", "/health"] {
+        let (status, _) = send(
+            &s,
+            "GET",
+            path,
+            &[("host", "attacker.example".into())],
+            None,
+        )
+        .await;
+        assert_eq!(status, 403, "{path}");
+    }
+    let (_, list) = send(&s, "GET", "/v1/contexts", &[], None).await;
+    assert_eq!(list["contexts"].as_array().unwrap().len(), 0, "{list}");
+}
+
+#[tokio::test]
+async fn an_operator_listed_host_is_accepted() {
+    let mut setup = common::Setup::new(Script::new());
+    setup.app.allowed_hosts = vec!["braid.example.com".into()];
+    let s = TestServer::with(setup).await;
+    let (status, body) = send(
+        &s,
+        "GET",
+        "/v1/contexts",
+        &[
+            ("host", "braid.example.com".into()),
+            ("origin", "https://braid.example.com".into()),
+        ],
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+}
+
+#[tokio::test]
+async fn a_foreign_origin_is_forbidden() {
+    let s = TestServer::start(Script::new()).await;
+    let host = format!("127.0.0.1:{}", port(&s));
+    for origin in [
+        "http://attacker.example",
+        "null",
+        &format!("http://localhost:{}", port(&s)),
+    ] {
+        let (status, body) = send(
+            &s,
+            "POST",
+            "/v1/contexts",
+            &[
+                ("host", host.clone()),
+                ("origin", origin.to_owned()),
+                ("content-type", "application/json".into()),
+            ],
+            Some(&create_body(&s)),
+        )
+        .await;
+        assert_eq!(status, 403, "{origin}: {body}");
+        assert_eq!(body["error"]["field"], "headers.origin");
+        assert!(
+            body["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("--cors-origin")
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_body_that_is_not_json_is_unsupported() {
+    let s = TestServer::start(Script::new()).await;
+    for content_type in [
+        Some("text/plain"),
+        Some("application/x-www-form-urlencoded"),
+        None,
+    ] {
+        let headers: Vec<(&str, String)> = content_type
+            .map(|t| vec![("content-type", t.to_owned())])
+            .unwrap_or_default();
+        let (status, body) =
+            send(&s, "POST", "/v1/contexts", &headers, Some(&create_body(&s))).await;
+        assert_eq!(status, 415, "{content_type:?}: {body}");
+        assert_eq!(body["error"]["code"], "unsupported_media_type");
+        assert_eq!(body["error"]["field"], "headers.content-type");
+    }
+    let (_, list) = send(&s, "GET", "/v1/contexts", &[], None).await;
+    assert_eq!(list["contexts"].as_array().unwrap().len(), 0, "{list}");
+    // JSON with a charset passes.
+    let (status, body) = send(
+        &s,
+        "POST",
+        "/v1/contexts",
+        &[("content-type", "application/json; charset=utf-8".into())],
+        Some(&create_body(&s)),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+}
+
+#[tokio::test]
+async fn the_uis_own_requests_pass_from_127_0_0_1_and_localhost_sse_included() {
+    let s = TestServer::start(Script::new()).await;
+    let port = port(&s);
+    for host in [format!("127.0.0.1:{port}"), format!("localhost:{port}")] {
+        let same_origin = vec![("host", host.clone()), ("origin", format!("http://{host}"))];
+        let mut with_json = same_origin.clone();
+        with_json.push(("content-type", "application/json".into()));
+        let (status, created) = send(
+            &s,
+            "POST",
+            "/v1/contexts",
+            &with_json,
+            Some(&create_body(&s)),
+        )
+        .await;
+        assert_eq!(status, 201, "{host}: {created}");
+        let id = created["id"].as_str().unwrap();
+        // A POST without a body needs no content type.
+        let (status, body) = send(
+            &s,
+            "POST",
+            &format!("/v1/contexts/{id}/interrupt"),
+            &same_origin,
+            None,
+        )
+        .await;
+        assert!(status < 400 || status == 409, "{host}: {status} {body}");
+        let (status, _) = send(&s, "GET", "/v1/contexts", &same_origin, None).await;
+        assert_eq!(status, 200);
+        // The event stream (EventSource sends no Origin on same-origin GETs, fetch may).
+        let mut r = s.http.get(format!("{}/v1/contexts/{id}/events", s.url));
+        for (name, value) in &same_origin {
+            r = r.header(*name, value);
+        }
+        let res = r.send().await.unwrap();
+        assert_eq!(res.status().as_u16(), 200, "{host}");
+        assert!(
+            res.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("text/event-stream")
+        );
+        drop(res);
+        // The web UI (a missing build answers its explanation page, still 200).
+        let (status, _) = send(&s, "GET", "/", &same_origin[..1], None).await;
+        assert_eq!(status, 200, "{host}");
+    }
+}
