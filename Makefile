@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 
-.PHONY: run test setup web fmt lint test-rust test-web mcp-test-servers generate bench
+.PHONY: run test setup web fmt lint test-rust test-web mcp-test-servers generate bench fuzz
 
 run: setup web
 	$(CARGO) build --release -p braid-server
@@ -47,3 +47,10 @@ generate:
 
 bench:
 	$(CARGO) bench --workspace
+
+# Fuzzing on stable Rust: the fuzz targets `make test` runs briefly (crates/*/tests/fuzz.rs), now
+# with FUZZ_CASES cases each, every target bounded by FUZZ_SECONDS; prints one summary line.
+FUZZ_CASES ?= 200000
+FUZZ_SECONDS ?= 120
+fuzz:
+	FUZZ_CASES=$(FUZZ_CASES) FUZZ_SECONDS=$(FUZZ_SECONDS) CARGO=$(CARGO) scripts/fuzz.sh

@@ -44,10 +44,18 @@ impl RequestError {
     }
 }
 
-/// Parses a JSON body into `T`, naming the failing field.
+/// Parses a JSON body into `T`, naming the failing field. Every body is a JSON object: serde
+/// would also read a struct from an array of its fields in order, whose errors could then only
+/// name positions (`[0]`), not fields.
 pub fn parse_body<T: DeserializeOwned>(body: &str) -> Result<T, RequestError> {
     let value: Value =
         serde_json::from_str(body).map_err(|e| RequestError::Syntax(e.to_string()))?;
+    if !value.is_object() {
+        return Err(RequestError::schema(
+            "(root)",
+            "the body must be a JSON object",
+        ));
+    }
     parse_value_at(value, "")
 }
 
@@ -113,6 +121,22 @@ mod tests {
     fn wrong_type_is_named() {
         let err = parse_body::<Outer>(r#"{"inner":{"count":"x","name":"a"}}"#).unwrap_err();
         assert_eq!(err.field(), Some("inner.count"));
+    }
+
+    #[test]
+    fn a_body_that_is_not_an_object_is_refused_at_the_root() {
+        // Found by the fuzz targets: `[null]` was read as a struct's fields in order, and the
+        // error named `[0]`.
+        for body in [
+            "[null]",
+            "[{\"count\":1,\"name\":\"a\"}]",
+            "3",
+            "\"x\"",
+            "null",
+        ] {
+            let err = parse_body::<Outer>(body).unwrap_err();
+            assert_eq!(err.field(), Some("(root)"), "{body}");
+        }
     }
 
     #[test]

@@ -256,10 +256,11 @@ impl Validate for ContextConfig {
             }
         }
         if let Some(window) = self.context_window {
-            let reserved =
-                self.optimization.reserve_output_tokens + self.optimization.margin_tokens;
+            // In u64: two u32 settings near their maximum must not overflow the sum.
+            let reserved = u64::from(self.optimization.reserve_output_tokens)
+                + u64::from(self.optimization.margin_tokens);
             problems.check(
-                window <= reserved,
+                u64::from(window) <= reserved,
                 &path.field("context_window"),
                 format!(
                     "must exceed the reserved output and margin tokens ({reserved}), got {window}"
@@ -322,6 +323,26 @@ mod tests {
         );
         let err = serde_json::from_str::<OptimizationStrategy>(r#""magic""#).unwrap_err();
         assert!(err.to_string().contains("magic"));
+    }
+
+    #[test]
+    fn reserved_tokens_at_their_maximum_are_an_error_not_an_overflow() {
+        // Found by the API body fuzz target: the sum overflowed u32 and panicked.
+        let config: ContextConfig = serde_json::from_str(
+            r#"{"context_window": 0, "optimization": {"reserve_output_tokens": 4294967295}}"#,
+        )
+        .unwrap();
+        assert!(config.validate().unwrap_err().has_path("context_window"));
+        let config = ContextConfig {
+            context_window: Some(u32::MAX),
+            optimization: OptimizationConfig {
+                reserve_output_tokens: u32::MAX,
+                margin_tokens: u32::MAX,
+                ..OptimizationConfig::default()
+            },
+            ..ContextConfig::default()
+        };
+        assert!(config.validate().unwrap_err().has_path("context_window"));
     }
 
     #[test]

@@ -7,6 +7,8 @@
 //! sent. Start it with [`MockLlm::start`], or run the `braid-mock-llm` binary.
 #![deny(unsafe_code)]
 
+#[cfg(feature = "fuzz")]
+pub mod fuzz;
 pub mod script;
 pub mod server;
 pub mod wire;
