@@ -1,27 +1,50 @@
 //! One live connection to an MCP server over stdio (a child process) or streamable HTTP.
+//!
+//! A stdio server is a child Braid starts itself: from [`ChildEnvironment`] (no secrets, plus
+//! the entry's `env`), as the leader of its own [`ProcessGroup`], with its messages bounded by
+//! [`MAX_MESSAGE_BYTES`]. Over HTTP the same bound applies to each server-sent event.
 
 use std::collections::VecDeque;
+use std::pin::Pin;
 use std::process::Stdio;
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
-use process_wrap::tokio::{CommandWrap, KillOnDrop, ProcessGroup};
+use braid_tools::{ChildEnvironment, ProcessGroup};
+use futures::StreamExt;
 use rmcp::model::{ClientCapabilities, ClientConfig, Implementation};
 use rmcp::service::{NotificationContext, RunningService};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
-use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::io::{AsyncRead, ReadBuf};
+use tokio::process::{Child, ChildStdout};
 use tokio::sync::mpsc;
-
-use braid_tools::{ChildEnvironment, ProcessGroup as GroupGuard};
+use tokio_util::codec::{FramedRead, LinesCodec};
 
 use crate::config::{ServerConfig, TransportConfig};
 use crate::error::McpError;
 
 /// How many of a server's last stderr lines are kept to explain a start failure.
 const STDERR_LINES_KEPT: usize = 50;
+
+/// The longest stderr line kept whole; the rest of a longer one is dropped.
+const MAX_STDERR_LINE_BYTES: usize = 8 * 1024;
+
+/// The largest JSON-RPC message Braid accepts from a server (one stdio line, one HTTP event).
+/// A larger one ends the session with an error naming this limit; the server is restarted.
+pub const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
+
+/// Notices waiting for the manager; more are dropped, since one pending "tools changed" already
+/// makes the manager list the tools again.
+pub(crate) const PENDING_NOTICES: usize = 4;
+
+/// How long a stopped stdio server may take to exit by itself (its stdin is closed) before its
+/// process group is killed.
+const EXIT_GRACE: Duration = Duration::from_secs(2);
 
 /// A server-initiated notification the manager reacts to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,13 +57,21 @@ pub(crate) enum ServerNotice {
 /// elicitation, which Braid cannot answer) and forwards list-changed notifications.
 #[derive(Clone)]
 pub(crate) struct BraidClient {
-    notices: mpsc::UnboundedSender<ServerNotice>,
+    notices: mpsc::Sender<ServerNotice>,
+}
+
+impl BraidClient {
+    /// Tells the manager the tool list changed, without ever waiting: when the queue is full a
+    /// refresh is already pending and will see this change too; when it is closed the
+    /// connection is being dropped.
+    fn tools_changed(&self) {
+        let _ = self.notices.try_send(ServerNotice::ToolsChanged);
+    }
 }
 
 impl ClientHandler for BraidClient {
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
-        // The receiver is gone only while the connection is being dropped.
-        let _ = self.notices.send(ServerNotice::ToolsChanged);
+        self.tools_changed();
     }
 
     fn get_info(&self) -> ClientConfig {
@@ -51,23 +82,100 @@ impl ClientHandler for BraidClient {
     }
 }
 
+/// Why Braid stopped reading a server, shared between its reader, the session and its tools
+/// (so a call cut short can say why).
+pub(crate) type Refusal = Arc<Mutex<Option<String>>>;
+
+/// A stdio server's stdout, failing once one message (line) passes `limit` bytes, so an
+/// oversized message ends the session with a reason instead of filling memory.
+struct BoundedMessages {
+    inner: ChildStdout,
+    limit: usize,
+    line: usize,
+    refusal: Refusal,
+}
+
+impl AsyncRead for BoundedMessages {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let this = &mut *self;
+        match Pin::new(&mut this.inner).poll_read(cx, buf) {
+            Poll::Ready(Ok(())) => {}
+            other => return other,
+        }
+        for &byte in &buf.filled()[before..] {
+            if byte == b'\n' {
+                this.line = 0;
+                continue;
+            }
+            this.line += 1;
+            if this.line > this.limit {
+                let reason = format!(
+                    "the server sent a message larger than {} bytes (MAX_MESSAGE_BYTES); the connection was closed",
+                    this.limit
+                );
+                *this.refusal.lock().unwrap_or_else(|p| p.into_inner()) = Some(reason.clone());
+                return Poll::Ready(Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    reason,
+                )));
+            }
+        }
+        Poll::Ready(Ok(()))
+    }
+}
+
+/// A running stdio server process.
+pub(crate) struct ServerProcess {
+    child: Child,
+    group: Option<ProcessGroup>,
+    refusal: Refusal,
+}
+
+impl ServerProcess {
+    /// Ends the process after its session ended: it may exit by itself within [`EXIT_GRACE`]
+    /// (its stdin is closed), then its whole group is killed, so nothing it started outlives
+    /// it. Answers why Braid refused the server's output, if it did.
+    pub(crate) async fn stop(mut self) -> Option<String> {
+        let _ = tokio::time::timeout(EXIT_GRACE, self.child.wait()).await;
+        if let Some(group) = self.group.as_mut() {
+            group.kill();
+        }
+        let _ = self.child.wait().await;
+        self.refusal
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// Why Braid stopped reading the server, once it has.
+    pub(crate) fn refusal(&self) -> Refusal {
+        self.refusal.clone()
+    }
+}
+
 /// A connected, initialized session.
 pub(crate) struct Connection {
-    /// The rmcp session; dropping or cancelling it closes the transport (and stops the child).
+    /// The rmcp session; cancelling it closes the transport.
     pub(crate) service: RunningService<RoleClient, BraidClient>,
     /// The child's process id for stdio servers.
     pub(crate) pid: Option<u32>,
-    /// The process group a stdio server leads: killed when the session ends, so nothing the
-    /// server started outlives it.
-    pub(crate) group: Option<GroupGuard>,
+    /// The child of a stdio server; dropping it kills the server and its group.
+    pub(crate) process: Option<ServerProcess>,
 }
 
-/// Connects to `server` and performs the MCP handshake within `startup_timeout`.
+/// Connects to `server` and performs the MCP handshake within `startup_timeout`; messages over
+/// `message_limit` bytes end the session.
 pub(crate) async fn connect(
     server: &str,
     config: &ServerConfig,
     startup_timeout: Duration,
-    notices: mpsc::UnboundedSender<ServerNotice>,
+    notices: mpsc::Sender<ServerNotice>,
+    message_limit: usize,
 ) -> Result<Connection, McpError> {
     let start_error = |reason: String| McpError::Start {
         server: server.to_string(),
@@ -78,27 +186,48 @@ pub(crate) async fn connect(
         match &config.transport {
             TransportConfig::Stdio { command, args, env } => {
                 let mut cmd = tokio::process::Command::new(command);
-                cmd.args(args);
+                cmd.args(args)
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .kill_on_drop(true);
                 // The server sees the allow-listed variables and exactly the `env` its entry
                 // names, never Braid's own secrets.
                 ChildEnvironment::inherited().with(env).apply(&mut cmd);
-                let mut wrapped = CommandWrap::from(cmd);
                 // Its own process group, so stopping the server also stops anything it spawned
                 // (`npx` runs node as a grandchild).
-                wrapped.wrap(ProcessGroup::leader()).wrap(KillOnDrop);
-                let (transport, stderr) = TokioChildProcess::builder(wrapped)
-                    .stderr(Stdio::piped())
+                ProcessGroup::prepare(&mut cmd);
+                let mut child = cmd
                     .spawn()
                     .map_err(|e| start_error(format!("cannot run `{command}`: {e}")))?;
-                let pid = transport.id();
-                let group = GroupGuard::led_by(pid);
+                let pid = child.id();
+                let group = ProcessGroup::led_by(pid);
+                let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+                    return Err(start_error(
+                        "its stdin or stdout could not be opened".into(),
+                    ));
+                };
+                let refusal = Refusal::default();
+                let reader = BoundedMessages {
+                    inner: stdout,
+                    limit: message_limit,
+                    line: 0,
+                    refusal: refusal.clone(),
+                };
+                // rmcp's own line limit is a second guard: ours fires first and names the limit.
+                let transport = AsyncRwTransport::new_client(reader, stdin)
+                    .with_max_line_length(message_limit.saturating_add(1));
                 let recent = Arc::new(Mutex::new(VecDeque::new()));
-                let stderr_done = stderr.map(|stderr| {
+                let stderr_done = child.stderr.take().map(|stderr| {
                     let server = server.to_string();
                     let recent = recent.clone();
                     tokio::spawn(async move {
-                        let mut lines = BufReader::new(stderr).lines();
-                        while let Ok(Some(line)) = lines.next_line().await {
+                        let codec = LinesCodec::new_with_max_length(MAX_STDERR_LINE_BYTES);
+                        let mut lines = FramedRead::new(stderr, codec);
+                        while let Some(line) = lines.next().await {
+                            // An over-long line is an error item; the reader then skips to the
+                            // next line and goes on.
+                            let Ok(line) = line else { continue };
                             tracing::debug!(server = %server, line = %line, "MCP server stderr");
                             let mut recent = recent.lock().unwrap_or_else(|p| p.into_inner());
                             if recent.len() == STDERR_LINES_KEPT {
@@ -112,7 +241,11 @@ pub(crate) async fn connect(
                     Ok(service) => Ok(Connection {
                         service,
                         pid,
-                        group,
+                        process: Some(ServerProcess {
+                            child,
+                            group,
+                            refusal,
+                        }),
                     }),
                     Err(e) => {
                         // A server that dies at start usually says why on stderr; give it a
@@ -122,16 +255,23 @@ pub(crate) async fn connect(
                         }
                         let said = telling_lines(&recent.lock().unwrap_or_else(|p| p.into_inner()));
                         let mut reason = format!("handshake failed: {e}");
+                        if let Some(refused) =
+                            refusal.lock().unwrap_or_else(|p| p.into_inner()).take()
+                        {
+                            reason = format!("handshake failed: {refused}");
+                        }
                         if !said.is_empty() {
                             reason.push_str("; stderr: ");
                             reason.push_str(&said.join(" | "));
                         }
+                        drop(group);
                         Err(start_error(reason))
                     }
                 }
             }
             TransportConfig::StreamableHttp { url, headers } => {
                 let mut http = StreamableHttpClientTransportConfig::with_uri(url.as_str());
+                http.max_sse_event_size = message_limit;
                 for (name, value) in headers {
                     let name = http::HeaderName::from_str(name)
                         .map_err(|e| start_error(format!("header name `{name}`: {e}")))?;
@@ -147,7 +287,7 @@ pub(crate) async fn connect(
                 Ok(Connection {
                     service,
                     pid: None,
-                    group: None,
+                    process: None,
                 })
             }
         }
@@ -186,6 +326,23 @@ fn telling_lines(lines: &VecDeque<String>) -> Vec<String> {
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_flood_of_notices_never_blocks_and_is_bounded() {
+        let (tx, mut rx) = mpsc::channel(PENDING_NOTICES);
+        let client = BraidClient { notices: tx };
+        for _ in 0..10_000 {
+            client.tools_changed();
+        }
+        let mut queued = 0;
+        while rx.try_recv().is_ok() {
+            queued += 1;
+        }
+        assert_eq!(queued, PENDING_NOTICES);
+        // Once the manager has caught up, the next change is seen again.
+        client.tools_changed();
+        assert_eq!(rx.try_recv(), Ok(ServerNotice::ToolsChanged));
+    }
 
     #[test]
     fn error_lines_explain_a_failed_start() {

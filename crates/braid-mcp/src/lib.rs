@@ -23,6 +23,8 @@ pub use config::{
     find_config_file,
 };
 pub use error::McpError;
-pub use manager::{ManagerOptions, McpManager, ReloadSummary, ResourceRead, RestartPolicy};
+pub use manager::{
+    MAX_MESSAGE_BYTES, ManagerOptions, McpManager, ReloadSummary, ResourceRead, RestartPolicy,
+};
 pub use resource::{CacheOutcome, Clock, ManualClock, ResourceCache, SystemClock};
 pub use tool::{AutoApproval, McpTool, McpToolRoute, ReadOnlyHint};

@@ -21,10 +21,11 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::{ConfigError, Enablement, McpConfig, ServerConfig};
-use crate::connection::{ServerNotice, connect};
+pub use crate::connection::MAX_MESSAGE_BYTES;
+use crate::connection::{PENDING_NOTICES, Refusal, ServerNotice, connect};
 use crate::error::McpError;
 use crate::naming;
-use crate::tool::{AutoApproval, McpTool, McpToolRoute};
+use crate::tool::{AutoApproval, McpTool, McpToolRoute, ServerSession};
 
 /// How the manager starts and restarts servers.
 #[derive(Clone, Debug)]
@@ -33,6 +34,9 @@ pub struct ManagerOptions {
     pub startup_timeout: Duration,
     /// What happens when a server fails to start or dies.
     pub restart: RestartPolicy,
+    /// The largest message accepted from a server (default [`MAX_MESSAGE_BYTES`]); a larger
+    /// one ends the session with an error naming the limit, and the server is restarted.
+    pub max_message_bytes: usize,
 }
 
 impl Default for ManagerOptions {
@@ -40,6 +44,7 @@ impl Default for ManagerOptions {
         Self {
             startup_timeout: Duration::from_secs(30),
             restart: RestartPolicy::default(),
+            max_message_bytes: MAX_MESSAGE_BYTES,
         }
     }
 }
@@ -541,10 +546,16 @@ impl Supervision {
 
     /// One connection's life; resets the retry count when it got ready.
     async fn session(&self) -> SessionEnd {
-        let (notices_tx, mut notices) = mpsc::unbounded_channel();
+        let (notices_tx, mut notices) = mpsc::channel(PENDING_NOTICES);
         let connected = tokio::select! {
             () = self.cancel.cancelled() => return SessionEnd::Stopped,
-            c = connect(&self.name, &self.config, self.inner.options.startup_timeout, notices_tx) => c,
+            c = connect(
+                &self.name,
+                &self.config,
+                self.inner.options.startup_timeout,
+                notices_tx,
+                self.inner.options.max_message_bytes,
+            ) => c,
         };
         let connection = match connected {
             Ok(c) => c,
@@ -552,19 +563,17 @@ impl Supervision {
         };
         let peer = connection.service.peer().clone();
         let pid = connection.pid;
-        // Killed when this session ends however it ends (also when this future is dropped).
-        let mut group = connection.group;
+        // Stopped when this session ends; dropped with this future, it kills the server too.
+        let process = connection.process;
         let stop = connection.service.cancellation_token();
         let mut waiting = tokio::spawn(connection.service.waiting());
 
-        let end = match self.register_tools(&peer).await {
+        let refusal = process.as_ref().map(|p| p.refusal()).unwrap_or_default();
+        let end = match self.register_tools(&peer, &refusal).await {
             Err(reason) => {
                 stop.cancel();
                 let _ = (&mut waiting).await;
-                if let Some(group) = group.as_mut() {
-                    group.kill();
-                }
-                return SessionEnd::Lost(reason);
+                SessionEnd::Lost(reason)
             }
             Ok(routes) => {
                 tracing::info!(server = %self.name, tools = routes.len(), pid = ?pid, "MCP server ready");
@@ -589,7 +598,7 @@ impl Supervision {
                             });
                         }
                         Some(ServerNotice::ToolsChanged) = notices.recv() => {
-                            match self.register_tools(&peer).await {
+                            match self.register_tools(&peer, &refusal).await {
                                 Ok(routes) => {
                                     tracing::info!(server = %self.name, tools = routes.len(), "MCP tool list refreshed");
                                     self.set(|s| s.tools = routes);
@@ -602,15 +611,23 @@ impl Supervision {
             }
         };
         self.inner.registry.unregister_server(&self.name);
-        // The server has exited or been stopped; whatever it left running goes with it.
-        if let Some(group) = group.as_mut() {
-            group.kill();
+        // The session is over: the server exits (or is killed) with whatever it started.
+        let refused = match process {
+            Some(process) => process.stop().await,
+            None => None,
+        };
+        match (end, refused) {
+            (SessionEnd::Lost(_), Some(why)) => SessionEnd::Lost(why),
+            (end, _) => end,
         }
-        end
     }
 
     /// Lists the server's tools and (re)registers them; returns their routes.
-    async fn register_tools(&self, peer: &Peer<RoleClient>) -> Result<Vec<McpToolRoute>, String> {
+    async fn register_tools(
+        &self,
+        peer: &Peer<RoleClient>,
+        refusal: &Refusal,
+    ) -> Result<Vec<McpToolRoute>, String> {
         let tools = tokio::time::timeout(self.config.timeout, peer.list_all_tools())
             .await
             .map_err(|_| "tools/list did not answer in time".to_string())?
@@ -618,23 +635,21 @@ impl Supervision {
         let registry = &self.inner.registry;
         registry.unregister_server(&self.name);
         let mut routes = Vec::with_capacity(tools.len());
+        let session = ServerSession {
+            server: &self.name,
+            timeout: self.config.timeout,
+            hints: self.config.tool_hints,
+            peer,
+            refusal,
+        };
         for tool in &tools {
             let approval = if self.config.is_auto_approved(&tool.name) {
                 AutoApproval::Approved
             } else {
                 AutoApproval::AskPolicy
             };
-            let make = |called_as: String| {
-                Arc::new(McpTool::new(
-                    &self.name,
-                    tool,
-                    called_as,
-                    self.config.timeout,
-                    approval,
-                    self.config.tool_hints,
-                    peer.clone(),
-                ))
-            };
+            let make =
+                |called_as: String| Arc::new(McpTool::new(&session, tool, called_as, approval));
             let plain = make(naming::tool_name(&self.name, &tool.name));
             let registered = match registry.register(plain.clone()) {
                 Err(RegistryError::DuplicateName { .. }) => {

@@ -18,6 +18,7 @@ use rmcp::{RoleClient, ServiceError};
 use serde_json::{Value, json};
 
 use crate::config::ToolHints;
+use crate::connection::Refusal;
 
 /// Where an MCP tool's calls go: what the engine stores in `mcp_tool_request` and
 /// `mcp_tool_result` messages.
@@ -132,19 +133,35 @@ pub struct McpTool {
     spec: ToolSpec,
     route: McpToolRoute,
     peer: Peer<RoleClient>,
+    /// Why Braid stopped reading the server, once it has (an oversized message).
+    refusal: Refusal,
+}
+
+/// What every tool of one server session shares.
+pub(crate) struct ServerSession<'a> {
+    /// The configured server name.
+    pub(crate) server: &'a str,
+    /// How long one call may run.
+    pub(crate) timeout: Duration,
+    /// Whether the server's `readOnlyHint`s count.
+    pub(crate) hints: ToolHints,
+    /// The session calls go through.
+    pub(crate) peer: &'a Peer<RoleClient>,
+    /// Why Braid stopped reading the server, once it has.
+    pub(crate) refusal: &'a Refusal,
 }
 
 impl McpTool {
-    /// Wraps `tool` of `server` (reached through `peer`) under the registry name `called_as`.
+    /// Wraps `tool` of the session's server under the registry name `called_as`.
     pub(crate) fn new(
-        server: &str,
+        session: &ServerSession<'_>,
         tool: &rmcp::model::Tool,
         called_as: String,
-        timeout: Duration,
         approval: AutoApproval,
-        hints: ToolHints,
-        peer: Peer<RoleClient>,
     ) -> Self {
+        let server = session.server;
+        let timeout = session.timeout;
+        let hints = session.hints;
         let mut parameters = Value::Object((*tool.input_schema).clone());
         // Some servers omit `"type": "object"` for tools without arguments; providers need it.
         if let Value::Object(map) = &mut parameters {
@@ -187,7 +204,8 @@ impl McpTool {
                 approval,
                 read_only_hint,
             },
-            peer,
+            peer: session.peer.clone(),
+            refusal: session.refusal.clone(),
         }
     }
 
@@ -222,11 +240,25 @@ impl McpTool {
                 )
             }
             ServiceError::Timeout { timeout } => self.timeout_error(timeout),
-            ServiceError::TransportClosed | ServiceError::TransportSend(_) => self.error(
-                ToolErrorCode::Failed,
-                format!("MCP server `{server}` is not connected (it stopped or is restarting); `{tool}` did not run"),
-                json!({"transport": error.to_string()}),
-            ),
+            ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
+                let refused = self
+                    .refusal
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .clone();
+                match refused {
+                    Some(reason) => self.error(
+                        ToolErrorCode::Failed,
+                        format!("MCP server `{server}`: {reason}; the answer to `{tool}` was not accepted"),
+                        json!({"transport": error.to_string(), "refused": reason}),
+                    ),
+                    None => self.error(
+                        ToolErrorCode::Failed,
+                        format!("MCP server `{server}` is not connected (it stopped or is restarting); `{tool}` did not run"),
+                        json!({"transport": error.to_string()}),
+                    ),
+                }
+            }
             other => self.error(
                 ToolErrorCode::Failed,
                 format!("MCP server `{server}`: calling `{tool}` failed: {other}"),

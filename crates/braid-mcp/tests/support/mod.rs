@@ -58,6 +58,7 @@ pub fn fast_options() -> ManagerOptions {
             max_backoff: Duration::from_millis(200),
             max_attempts: 3,
         },
+        ..ManagerOptions::default()
     }
 }
 
