@@ -51,22 +51,29 @@ pub struct Message {
 #[serde(rename = "Message")]
 #[ts(rename = "Message")]
 pub struct MessageSchema {
-    /// The version this message is written in; always the current one when Braid writes.
+    /// The version this message is written in; always the current one when Braid writes. Absent
+    /// (with `kind`) means the current one.
+    #[serde(default)]
     pub schema_version: u32,
-    /// Unique, sortable by creation (UUIDv7).
+    /// Unique, sortable by creation (UUIDv7); a new one when absent.
+    #[serde(default)]
     pub id: MessageId,
     /// Who wrote it.
     pub role: Role,
     /// `kind` and `data`.
     #[serde(flatten)]
     pub kind: MessageKind,
-    /// Where it stands in its lifecycle.
+    /// Where it stands in its lifecycle (`complete` when absent).
+    #[serde(default)]
     pub status: MessageStatus,
-    /// When it was created.
+    /// When it was created (when it was read, when absent).
+    #[serde(default)]
     pub created_at: DateTime<Utc>,
-    /// When it last changed.
+    /// When it last changed (`created_at` when absent).
+    #[serde(default)]
     pub updated_at: DateTime<Utc>,
     /// Internal notes, never sent to a model.
+    #[serde(default)]
     #[ts(type = "Record<string, unknown>")]
     pub metadata: Metadata,
 }

@@ -197,11 +197,12 @@ fn read_current_fast(json: &str) -> Option<Message> {
         return None;
     }
     let role: Role = wire.role.parse().ok()?;
-    let kind = match wire.kind.parse::<KindName>().ok()? {
+    let mut kind = match wire.kind.parse::<KindName>().ok()? {
         KindName::Unknown => return None,
         k => parse_data_fast(k, wire.data.get())?,
     };
     let created_at = wire.created_at.unwrap_or_else(Utc::now);
+    kind.fill_defaults(created_at);
     Some(Message {
         id: wire.id.unwrap_or_default(),
         role,
@@ -332,7 +333,9 @@ fn read_v2(mut object: Map<String, Value>, raw: &RawValue) -> Result<Message, Re
         .remove("data")
         .unwrap_or_else(|| Value::Object(Map::new()));
     let kind = parse_data(kind_name, data)?;
-    Ok(Envelope::read(&object)?.build(role, kind))
+    let mut message = Envelope::read(&object)?.build(role, kind);
+    message.kind.fill_defaults(message.created_at);
+    Ok(message)
 }
 
 /// Parses a known kind's data, naming the failing field as `data.<path>`.

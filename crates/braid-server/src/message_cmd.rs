@@ -120,6 +120,29 @@ mod tests {
     }
 
     #[test]
+    fn messages_that_leave_out_fields_or_use_plain_forms_migrate_and_validate() {
+        // Issue 24: the three messages `braid message migrate` used to refuse.
+        let input = r##"[
+            {"role":"user","kind":"mcp_resource","data":{"server_name":"docs","resource_uri":"file:///README.md","content":"# Readme","mime_type":"text/markdown"}},
+            {"role":"assistant","kind":"mcp_tool_request","data":{"server_name":"everything","tool_name":"echo","arguments":{"message":"hi"},"request_id":"call_1"}},
+            {"role":"assistant","kind":"processing","data":{}}
+        ]"##;
+        let out = migrate(input);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let v: Value = serde_json::from_str(&out.stdout).unwrap();
+        assert_eq!(
+            v[0]["data"]["content"],
+            serde_json::json!({"type":"text","text":"# Readme"})
+        );
+        assert_eq!(v[1]["data"]["called_as"], "echo");
+        assert!(v[2]["data"]["activity"].is_string());
+        let checked = validate(input);
+        assert_eq!(checked.code, 0, "{}", checked.stdout);
+        // What migrate printed validates too.
+        assert_eq!(validate(&out.stdout).code, 0);
+    }
+
+    #[test]
     fn migrate_keeps_arrays_as_arrays() {
         let out = migrate(r#"[{"role":"user","content":"hi"}]"#);
         assert_eq!(out.code, 0);

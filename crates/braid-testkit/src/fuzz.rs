@@ -81,7 +81,10 @@ where
         if budget.is_some_and(|b| started.elapsed() >= b) {
             break;
         }
-        let cases = remaining.min(BATCH);
+        // With a budget, small batches: values are still generated for the rest of a batch
+        // once the budget is spent, and generating some strategies' values is slow.
+        let batch = if budget.is_some() { BATCH / 5 } else { BATCH };
+        let cases = remaining.min(batch);
         remaining -= cases;
         let config = Config {
             cases,

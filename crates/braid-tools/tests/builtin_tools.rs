@@ -1038,6 +1038,38 @@ async fn run_command_caps_output_keeping_start_and_end() {
 // ---- plan and question ----
 
 #[tokio::test]
+async fn propose_plan_accepts_a_single_string_where_the_reader_does() {
+    // Issue 24: the schema says what the reader accepts, so a plan step's single tool (or risk)
+    // passes argument validation and is kept as a list.
+    let f = Fixture::new();
+    let out = f
+        .call(
+            "propose_plan",
+            json!({"goal": "Rename", "steps": [
+                {"step_number": 1, "action": "Find uses", "reason": "Impact",
+                 "tools_needed": "find_references", "risks": "missed use"}
+            ]}),
+        )
+        .await
+        .unwrap();
+    let Some(MessageKind::Plan(plan)) = out.message else {
+        panic!("no plan message")
+    };
+    assert_eq!(plan.steps[0].tools_needed, ["find_references"]);
+    assert_eq!(plan.steps[0].risks, ["missed use"]);
+    let err = f
+        .err(
+            "propose_plan",
+            json!({"goal": "g", "steps": [
+                {"step_number": 1, "action": "a", "reason": "r", "tools_needed": 3}
+            ]}),
+        )
+        .await;
+    assert_eq!(err.code, ToolErrorCode::InvalidArguments);
+    assert!(err.message.contains("tools_needed"), "{}", err.message);
+}
+
+#[tokio::test]
 async fn propose_plan_produces_a_validated_plan_message() {
     let f = Fixture::new();
     let tool = f.registry.get("propose_plan").unwrap();

@@ -698,7 +698,8 @@ resource_uri: string,
  */
 name?: string, 
 /**
- * The content.
+ * The content. A plain string is read as text content (seed 000 lists `content` and
+ * `mime_type` side by side) and written back as `{"type": "text", "text": ...}`.
  */
 content: ResourceContent, 
 /**
@@ -706,7 +707,7 @@ content: ResourceContent,
  */
 mime_type?: string, 
 /**
- * When it was read from the server.
+ * When it was read from the server (the message's creation time when absent).
  */
 retrieved_at: string, };
 
@@ -757,10 +758,11 @@ server_name: string,
 tool_name: string, 
 /**
  * The name the model saw and called (`mcp__<server>__<tool>`), needed to replay the history.
+ * Braid's own field: when absent it is the tool's name (filled in when the message is read).
  */
 called_as: string, 
 /**
- * The arguments: a JSON object.
+ * The arguments: a JSON object (`{}` when absent).
  */
 arguments: Record<string, unknown>, 
 /**
@@ -772,7 +774,7 @@ request_id: ToolCallId,
  */
 approval_status: ApprovalStatus, 
 /**
- * When the model asked.
+ * When the model asked (the message's creation time when absent).
  */
 requested_at: string, };
 
@@ -790,7 +792,7 @@ tool_name: string,
  */
 request_id: ToolCallId, 
 /**
- * When it ran.
+ * When it ran (the message's creation time when absent).
  */
 executed_at: string, 
 /**
@@ -828,11 +830,12 @@ message_ids: Array<MessageId>, } | { "type": "rebase" };
 
 export type Message = { 
 /**
- * The version this message is written in; always the current one when Braid writes.
+ * The version this message is written in; always the current one when Braid writes. Absent
+ * (with `kind`) means the current one.
  */
 schema_version: number, 
 /**
- * Unique, sortable by creation (UUIDv7).
+ * Unique, sortable by creation (UUIDv7); a new one when absent.
  */
 id: MessageId, 
 /**
@@ -840,15 +843,15 @@ id: MessageId,
  */
 role: Role, 
 /**
- * Where it stands in its lifecycle.
+ * Where it stands in its lifecycle (`complete` when absent).
  */
 status: MessageStatus, 
 /**
- * When it was created.
+ * When it was created (when it was read, when absent).
  */
 created_at: string, 
 /**
- * When it last changed.
+ * When it last changed (`created_at` when absent).
  */
 updated_at: string, 
 /**
@@ -982,7 +985,7 @@ message: string, };
 
 export type ProcessingMessage = { 
 /**
- * What is being done, e.g. `Recognizing image`.
+ * What is being done, e.g. `Recognizing image`; [`DEFAULT_ACTIVITY`] when absent.
  */
 activity: string, 
 /**
@@ -1299,7 +1302,7 @@ id: ToolCallId,
 name: string, 
 /**
  * The arguments: a JSON object. Arguments that were not valid JSON are kept as the string
- * the model sent, and fail validation.
+ * the model sent, and fail validation. `{}` when absent.
  */
 arguments: Record<string, unknown>, 
 /**

@@ -104,6 +104,11 @@ impl Validate for LineRange {
     }
 }
 
+/// An empty JSON object: the arguments of a call that gave none.
+pub(crate) fn empty_object() -> serde_json::Value {
+    serde_json::Value::Object(serde_json::Map::new())
+}
+
 /// Checks that a tool's arguments are a JSON object, as every provider and MCP require.
 pub(crate) fn check_arguments(
     value: &serde_json::Value,

@@ -42,6 +42,7 @@ pub enum FileResolution {
         /// Bytes of the file on disk.
         size_bytes: u64,
         /// When it was read.
+        #[serde(default)]
         resolved_at: DateTime<Utc>,
     },
     /// Could not be read: missing, outside the workspace, not permitted, or a bad range.

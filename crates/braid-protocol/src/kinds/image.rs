@@ -102,6 +102,7 @@ pub struct RecognitionResult {
     #[ts(optional)]
     pub notice: Option<String>,
     /// When recognition finished.
+    #[serde(default)]
     pub recognized_at: DateTime<Utc>,
 }
 

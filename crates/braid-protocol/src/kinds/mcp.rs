@@ -19,8 +19,11 @@ pub struct McpToolRequestMessage {
     /// The tool's name on that server.
     pub tool_name: String,
     /// The name the model saw and called (`mcp__<server>__<tool>`), needed to replay the history.
+    /// Braid's own field: when absent it is the tool's name (filled in when the message is read).
+    #[serde(default)]
     pub called_as: String,
-    /// The arguments: a JSON object.
+    /// The arguments: a JSON object (`{}` when absent).
+    #[serde(default = "super::common::empty_object")]
     #[ts(type = "Record<string, unknown>")]
     pub arguments: serde_json::Value,
     /// Correlates the request with its result; the model's call id.
@@ -28,7 +31,8 @@ pub struct McpToolRequestMessage {
     /// Whether the call may run; tracked apart from built-in tools' approvals.
     #[serde(default)]
     pub approval_status: ApprovalStatus,
-    /// When the model asked.
+    /// When the model asked (the message's creation time when absent).
+    #[serde(default)]
     pub requested_at: DateTime<Utc>,
 }
 
@@ -44,7 +48,8 @@ pub struct McpToolResultMessage {
     /// `status` and its data.
     #[serde(flatten)]
     pub outcome: McpOutcome,
-    /// When it ran.
+    /// When it ran (the message's creation time when absent).
+    #[serde(default)]
     pub executed_at: DateTime<Utc>,
     /// How long it took.
     #[serde(default)]
@@ -83,13 +88,17 @@ pub struct McpResourceMessage {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub name: Option<String>,
-    /// The content.
+    /// The content. A plain string is read as text content (seed 000 lists `content` and
+    /// `mime_type` side by side) and written back as `{"type": "text", "text": ...}`.
+    #[serde(deserialize_with = "text_or_content")]
+    #[schemars(schema_with = "text_or_content_schema")]
     pub content: ResourceContent,
     /// Its MIME type, when the server gave one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub mime_type: Option<String>,
-    /// When it was read from the server.
+    /// When it was read from the server (the message's creation time when absent).
+    #[serde(default)]
     pub retrieved_at: DateTime<Utc>,
 }
 
@@ -109,6 +118,26 @@ pub enum ResourceContent {
         /// A description for the model (type, size, what it is).
         summary: String,
     },
+}
+
+/// Reads a resource's content: the tagged form, or a plain string meaning text.
+fn text_or_content<'de, D: serde::Deserializer<'de>>(d: D) -> Result<ResourceContent, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Plain {
+        Text(String),
+        Content(serde_json::Value),
+    }
+    match Plain::deserialize(d)? {
+        Plain::Text(text) => Ok(ResourceContent::Text { text }),
+        Plain::Content(value) => serde_json::from_value(value).map_err(serde::de::Error::custom),
+    }
+}
+
+/// The schema of what [`text_or_content`] accepts.
+fn text_or_content_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let content = generator.subschema_for::<ResourceContent>();
+    schemars::json_schema!({ "anyOf": [{ "type": "string" }, content] })
 }
 
 impl Validate for McpToolRequestMessage {

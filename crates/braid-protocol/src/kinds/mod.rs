@@ -22,7 +22,7 @@ pub use mcp::{
     McpOutcome, McpResourceMessage, McpToolRequestMessage, McpToolResultMessage, ResourceContent,
 };
 pub use plan::{PlanMessage, PlanStep, QuestionAnswer, QuestionMessage, QuestionOption, Severity};
-pub use processing::{ProcessingMessage, Progress};
+pub use processing::{DEFAULT_ACTIVITY, ProcessingMessage, Progress};
 pub use project_structure::{
     DependencyEdge, DependencyGraph, DependencyNode, DependencyRelation, DependencyScope,
     DirectoryNode, Ecosystem, FileInfo, ProjectStructureContent, ProjectStructureMessage,
@@ -32,6 +32,7 @@ pub use text::{TextMessage, TextPart};
 pub use tool::{ToolCall, ToolOutcome, ToolRequestMessage, ToolResultMessage};
 pub use workflow::{WorkflowExecutionMessage, WorkflowStatus};
 
+use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -250,6 +251,54 @@ impl MessageKind {
         match self {
             MessageKind::Unknown(u) => &u.kind,
             other => other.name().as_str(),
+        }
+    }
+
+    /// Fills the defaults that depend on the rest of the message, after reading: a timestamp
+    /// that was absent (read as the Unix epoch) becomes the message's creation time, and an
+    /// `mcp_tool_request` without `called_as` was called by its tool's name.
+    pub fn fill_defaults(&mut self, created_at: DateTime<Utc>) {
+        let fill = |at: &mut DateTime<Utc>| {
+            if *at == DateTime::<Utc>::UNIX_EPOCH {
+                *at = created_at;
+            }
+        };
+        match self {
+            MessageKind::Image(d) => {
+                if let Some(r) = &mut d.recognition {
+                    fill(&mut r.recognized_at);
+                }
+            }
+            MessageKind::FileReference(d) => {
+                if let FileResolution::Resolved { resolved_at, .. } = &mut d.resolution {
+                    fill(resolved_at);
+                }
+            }
+            MessageKind::ProjectStructure(d) => fill(&mut d.generated_at),
+            MessageKind::McpToolRequest(d) => {
+                if d.called_as.is_empty() {
+                    d.called_as = d.tool_name.clone();
+                }
+                fill(&mut d.requested_at);
+            }
+            MessageKind::McpToolResult(d) => fill(&mut d.executed_at),
+            MessageKind::McpResource(d) => fill(&mut d.retrieved_at),
+            MessageKind::WorkflowExecution(d) => {
+                fill(&mut d.started_at);
+                fill(&mut d.updated_at);
+            }
+            MessageKind::Question(d) => {
+                if let Some(a) = &mut d.answer {
+                    fill(&mut a.answered_at);
+                }
+            }
+            MessageKind::Text(_)
+            | MessageKind::ToolRequest(_)
+            | MessageKind::ToolResult(_)
+            | MessageKind::SystemControl(_)
+            | MessageKind::Processing(_)
+            | MessageKind::Plan(_)
+            | MessageKind::Unknown(_) => {}
         }
     }
 

@@ -33,6 +33,7 @@ pub struct PlanStep {
         skip_serializing_if = "Vec::is_empty",
         deserialize_with = "one_or_many"
     )]
+    #[schemars(schema_with = "one_or_many_schema")]
     #[ts(as = "Option<Vec<String>>", optional)]
     pub tools_needed: Vec<String>,
     /// A rough duration, as the agent wrote it (`5 minutes`).
@@ -45,6 +46,7 @@ pub struct PlanStep {
         skip_serializing_if = "Vec::is_empty",
         deserialize_with = "one_or_many"
     )]
+    #[schemars(schema_with = "one_or_many_schema")]
     #[ts(as = "Option<Vec<String>>", optional)]
     pub risks: Vec<String>,
 }
@@ -101,6 +103,7 @@ pub struct QuestionAnswer {
     /// The chosen option's value.
     pub value: String,
     /// When it was given.
+    #[serde(default)]
     pub answered_at: DateTime<Utc>,
 }
 
@@ -109,6 +112,17 @@ impl QuestionMessage {
     pub fn option(&self, value: &str) -> Option<&QuestionOption> {
         self.options.iter().find(|o| o.value == value)
     }
+}
+
+/// The schema of what [`one_or_many`] accepts, so argument validation accepts it too.
+fn one_or_many_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "anyOf": [
+            { "type": "array", "items": { "type": "string" } },
+            { "type": "string" },
+            { "type": "null" }
+        ]
+    })
 }
 
 fn one_or_many<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {

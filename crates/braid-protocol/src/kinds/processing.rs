@@ -10,7 +10,8 @@ use crate::validate::{FieldPath, Problems, Validate};
 /// Work in progress.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct ProcessingMessage {
-    /// What is being done, e.g. `Recognizing image`.
+    /// What is being done, e.g. `Recognizing image`; [`DEFAULT_ACTIVITY`] when absent.
+    #[serde(default = "default_activity")]
     pub activity: String,
     /// More detail, when useful.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -20,6 +21,13 @@ pub struct ProcessingMessage {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub progress: Option<Progress>,
+}
+
+/// The activity of a `processing` message that does not name one.
+pub const DEFAULT_ACTIVITY: &str = "Working";
+
+fn default_activity() -> String {
+    DEFAULT_ACTIVITY.to_owned()
 }
 
 /// `done` of `total`.

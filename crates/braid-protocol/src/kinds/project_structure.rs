@@ -19,6 +19,7 @@ pub struct ProjectStructureMessage {
     #[serde(flatten)]
     pub content: ProjectStructureContent,
     /// When the snapshot was taken.
+    #[serde(default)]
     pub generated_at: DateTime<Utc>,
     /// Glob patterns that were left out (`.git`, `node_modules`, `target`, ...).
     #[serde(default)]

@@ -26,7 +26,8 @@ pub struct ToolCall {
     /// The tool's name.
     pub name: String,
     /// The arguments: a JSON object. Arguments that were not valid JSON are kept as the string
-    /// the model sent, and fail validation.
+    /// the model sent, and fail validation. `{}` when absent.
+    #[serde(default = "super::common::empty_object")]
     #[ts(type = "Record<string, unknown>")]
     pub arguments: serde_json::Value,
     /// Whether the call may run.

@@ -22,13 +22,16 @@ pub struct WorkflowExecutionMessage {
     #[ts(optional)]
     pub current_step: Option<String>,
     /// How many steps the workflow has.
+    #[serde(default)]
     pub total_steps: u32,
     /// How many have completed.
     #[serde(default)]
     pub completed_steps: u32,
     /// When the run started.
+    #[serde(default)]
     pub started_at: DateTime<Utc>,
     /// When it last changed.
+    #[serde(default)]
     pub updated_at: DateTime<Utc>,
     /// The final output, once completed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
