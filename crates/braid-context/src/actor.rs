@@ -24,6 +24,10 @@ use crate::events::EventBus;
 use crate::services::Services;
 use crate::state::StateMachine;
 
+/// The most sends one context keeps waiting behind a running turn; one more is refused with a
+/// conflict until some are answered (each holds a whole message, and senders are outside).
+pub const MAX_QUEUED_SENDS: usize = 100;
+
 /// A send waiting to run: its messages are built (and their ids given out) when it is accepted.
 pub(crate) struct QueuedSend {
     pub messages: Vec<Message>,
@@ -220,6 +224,12 @@ impl Actor {
     /// the context rests.
     pub fn handle_while_busy(&mut self, command: Command) {
         match command {
+            Command::Send(_, reply) if self.queue.len() >= MAX_QUEUED_SENDS => {
+                let _ = reply.send(Err(EngineError::Conflict(format!(
+                    "the context is busy and already has {MAX_QUEUED_SENDS} messages waiting \
+                     (MAX_QUEUED_SENDS); send again once some are answered"
+                ))));
+            }
             Command::Send(request, reply) => match self.accept_send(request) {
                 Ok(send) => {
                     let message_id = send.primary_id();

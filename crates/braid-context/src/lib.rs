@@ -27,6 +27,7 @@ mod tool_loop;
 mod turn;
 mod views;
 
+pub use actor::MAX_QUEUED_SENDS;
 pub use command::MessageQuery;
 pub use error::EngineError;
 pub use handle::ContextHandle;

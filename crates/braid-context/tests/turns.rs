@@ -1100,3 +1100,24 @@ async fn a_branch_pipeline_replaces_the_standard_one() {
     );
     assert!(body.get("tools").is_none() || body["tools"].as_array().is_some_and(|t| t.is_empty()));
 }
+
+#[tokio::test]
+async fn sends_beyond_the_queue_limit_are_refused_while_a_turn_runs() {
+    use braid_context::MAX_QUEUED_SENDS;
+    // The first answer never finishes, so every later send waits behind it.
+    let h = Harness::new(Script::new().then(reply(&["thinking"]).hang())).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    let first = ctx.send_message(text("first")).await.unwrap();
+    assert!(!first.queued);
+    for i in 0..MAX_QUEUED_SENDS {
+        let queued = ctx.send_message(text(&format!("later {i}"))).await.unwrap();
+        assert!(queued.queued);
+    }
+    let err = ctx.send_message(text("one too many")).await.unwrap_err();
+    assert_eq!(err.code(), ErrorCode::Conflict);
+    assert!(
+        err.to_string().contains(&MAX_QUEUED_SENDS.to_string()),
+        "{err}"
+    );
+    ctx.interrupt().await.unwrap();
+}
