@@ -195,6 +195,8 @@ class World {
         "--data-dir", this.dataDir,
         "--web-dir", join(webDir, "dist"),
         "--titles", "off",
+        // The workspace lies in this world's directory; the data directory in it is refused.
+        "--workspace-root", this.dir,
         ...(this.mcpConfig ? ["--mcp-config", this.mcpConfig] : []),
       ],
       {

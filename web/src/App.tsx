@@ -76,6 +76,10 @@ export function App({ api }: { api: ApiClient }) {
     api.getContext(forId).then((c) => openId.current === forId && setSummary(c), reportError);
     api.listBranches(forId).then((b) => openId.current === forId && setBranches(b), reportError);
   }, [api, contextId, reportError]);
+  const [workspaceRoots, setWorkspaceRoots] = useState<string[] | undefined>(undefined);
+  useEffect(() => {
+    api.getSettings().then((s) => setWorkspaceRoots(s.workspace_roots), () => setWorkspaceRoots(undefined));
+  }, [api]);
   const refreshMcp = useCallback(() => {
     api.listMcpServers().then((l) => setServers(l.servers), reportError);
     api.listMcpResources().then((l) => setResources(l.resources), () => setResources([]));
@@ -336,7 +340,7 @@ export function App({ api }: { api: ApiClient }) {
       {panel !== "none" && (
         <aside className="side-panel">
           <button type="button" className="btn btn-icon close-panel" aria-label="Close panel" onClick={() => setPanel("none")}>×</button>
-          {panel === "settings" && summary && <SettingsPanel config={summary.config} onSave={saveSettings} onMode={setMode} />}
+          {panel === "settings" && summary && <SettingsPanel config={summary.config} onSave={saveSettings} onMode={setMode} workspaceRoots={workspaceRoots} />}
           {panel === "mcp" && (
             <McpPanel
               servers={servers}

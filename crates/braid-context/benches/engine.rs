@@ -113,6 +113,7 @@ fn pipeline(c: &mut Criterion) {
         history,
         tools: Arc::new(builtin_registry().unwrap()),
         workspace: None,
+        workspace_problem: None,
         llm: None,
     };
     let pipeline = Pipeline::standard();

@@ -42,6 +42,10 @@ pub enum EngineError {
     /// Reading or writing the store failed.
     #[error("storage failed: {0}")]
     Store(#[from] braid_store::StoreError),
+    /// The configured workspace may not be used (outside the operator's roots, `/`, the data
+    /// directory, not a directory); the message says why and which setting allows another root.
+    #[error("{0}")]
+    Workspace(braid_tools::WorkspaceError),
     /// The context's task has stopped (the server is shutting down).
     #[error("the context is shutting down")]
     Stopped,
@@ -58,9 +62,10 @@ impl EngineError {
             EngineError::Pipeline(crate::pipeline::PipelineError::FileReference { .. }) => {
                 ErrorCode::FileReference
             }
-            EngineError::Request(_) | EngineError::Invalid(_) | EngineError::Pipeline(_) => {
-                ErrorCode::InvalidInput
-            }
+            EngineError::Request(_)
+            | EngineError::Invalid(_)
+            | EngineError::Pipeline(_)
+            | EngineError::Workspace(_) => ErrorCode::InvalidInput,
             EngineError::Llm(e) => crate::turn::llm_error_code(e),
             EngineError::LlmNotConfigured => ErrorCode::LlmNotConfigured,
             EngineError::Store(braid_store::StoreError::ContextNotFound(_))
@@ -78,6 +83,7 @@ impl EngineError {
         match self {
             EngineError::Request(e) => e.field().map(str::to_owned),
             EngineError::Invalid(e) => e.problems().first().map(|p| p.path.clone()),
+            EngineError::Workspace(_) => Some("config.workspace".to_owned()),
             _ => None,
         }
     }

@@ -18,14 +18,21 @@ pub struct ContextHandle {
     id: ContextId,
     commands: mpsc::Sender<Command>,
     events: EventBus,
+    roots: braid_tools::WorkspaceRoots,
 }
 
 impl ContextHandle {
-    pub(crate) fn new(id: ContextId, commands: mpsc::Sender<Command>, events: EventBus) -> Self {
+    pub(crate) fn new(
+        id: ContextId,
+        commands: mpsc::Sender<Command>,
+        events: EventBus,
+        roots: braid_tools::WorkspaceRoots,
+    ) -> Self {
         Self {
             id,
             commands,
             events,
+            roots,
         }
     }
 
@@ -155,8 +162,7 @@ impl ContextHandle {
                 "this context has no workspace: set `workspace` in its config".to_owned(),
             ));
         };
-        let workspace = braid_tools::Workspace::new(&root)
-            .map_err(|e| EngineError::NotFound(format!("workspace `{root}`: {e}")))?;
+        let workspace = self.roots.open(&root).map_err(EngineError::Workspace)?;
         let limit = limit.clamp(1, 1000) as usize;
         let (files, truncated) = tokio::task::spawn_blocking(move || {
             braid_tools::structure::find_files(&workspace, &query, limit)

@@ -51,6 +51,11 @@ impl ContextRegistry {
         request: CreateContextRequest,
     ) -> Result<ContextHandle, EngineError> {
         request.config.validate()?;
+        self.services
+            .settings
+            .workspace_roots
+            .open_configured(request.config.workspace.as_deref())
+            .map_err(EngineError::Workspace)?;
         let record = ContextRecord::new(request.title.unwrap_or_default(), request.config);
         self.services.store.create_context(&record).await?;
         tracing::info!(context = %record.id, "context created");
@@ -79,7 +84,12 @@ impl ContextRegistry {
         let data = ContextData::load(self.services.store.as_ref(), id).await?;
         let events = EventBus::new(id, self.services.store.clone());
         let (commands, inbox) = mpsc::channel(COMMAND_BUFFER);
-        let handle = ContextHandle::new(id, commands, events.clone());
+        let handle = ContextHandle::new(
+            id,
+            commands,
+            events.clone(),
+            self.services.settings.workspace_roots.clone(),
+        );
         let actor = Actor::new(data, self.services.clone(), events, inbox, lock);
         tokio::spawn(actor.run());
         live.insert(

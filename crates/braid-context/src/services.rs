@@ -7,7 +7,7 @@ use std::time::Duration;
 use braid_llm::LlmClient;
 use braid_mcp::McpManager;
 use braid_store::Store;
-use braid_tools::ToolRegistry;
+use braid_tools::{ToolRegistry, WorkspaceRoots};
 
 /// The engine's collaborators.
 pub struct Services {
@@ -35,6 +35,8 @@ pub struct EngineSettings {
     pub idle_unload_after: Duration,
     /// While streaming, the partial answer is saved every this many chunks, so a crash keeps it.
     pub save_stream_every: u32,
+    /// Where a context's workspace may be; every user of a workspace opens it through these.
+    pub workspace_roots: WorkspaceRoots,
 }
 
 impl Default for EngineSettings {
@@ -44,6 +46,7 @@ impl Default for EngineSettings {
             max_loop_depth: 25,
             idle_unload_after: Duration::from_secs(15 * 60),
             save_stream_every: 32,
+            workspace_roots: WorkspaceRoots::current_dir(),
         }
     }
 }

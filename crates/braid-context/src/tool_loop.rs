@@ -567,11 +567,12 @@ impl Actor {
     fn run_call(&self, call: OpenCall) -> impl std::future::Future<Output = Ran> + Send + 'static {
         let tools = self.services.tools.clone();
         let config = &self.data.record.config;
-        let workspace = config
-            .workspace
-            .as_deref()
-            .and_then(|w| braid_tools::Workspace::new(w).ok());
-        let mut ctx = ToolContext::new(workspace, config.agent_role);
+        let workspace = self
+            .services
+            .settings
+            .workspace_roots
+            .open_configured(config.workspace.as_deref());
+        let mut ctx = ToolContext::configured(workspace, config.agent_role);
         // A running tool is not cancelled by an interrupt (it finishes); only by shutdown.
         ctx.cancel = tokio_util::sync::CancellationToken::new();
         let mode = config.mode;

@@ -291,16 +291,22 @@ impl Actor {
         } else {
             config.model.clone()
         };
-        let workspace = config
-            .workspace
-            .as_deref()
-            .and_then(|w| braid_tools::Workspace::new(w).ok());
+        let (workspace, workspace_problem) = match self
+            .services
+            .settings
+            .workspace_roots
+            .open_configured(config.workspace.as_deref())
+        {
+            Ok(workspace) => (workspace, None),
+            Err(problem) => (None, Some(problem.to_string())),
+        };
         PipelineContext {
             model,
             branch_prompt: self.data.active().system_prompt,
             history: self.data.active_messages().into_iter().cloned().collect(),
             tools: self.services.tools.clone(),
             workspace,
+            workspace_problem,
             config,
             llm: self.services.llm.clone(),
         }

@@ -221,6 +221,15 @@ impl Actor {
         mode_change: Option<(Mode, Mode)>,
     ) -> Result<Option<Message>, EngineError> {
         config.validate()?;
+        // Only a changed workspace is judged here: a title or mode change of a context whose
+        // stored workspace is no longer allowed still goes through (using it is refused).
+        if config.workspace != self.data.record.config.workspace {
+            self.services
+                .settings
+                .workspace_roots
+                .open_configured(config.workspace.as_deref())
+                .map_err(EngineError::Workspace)?;
+        }
         let mut changes = ContextChanges::new();
         let branch = self.data.record.active_branch.clone();
         let notice = mode_change.map(|(from, to)| {

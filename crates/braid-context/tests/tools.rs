@@ -291,3 +291,68 @@ async fn workspace_files_are_listed_for_the_picker_without_ignored_ones() {
     let err = bare.workspace_files(String::new(), 10).await.unwrap_err();
     assert_eq!(err.code(), ErrorCode::Conflict);
 }
+
+#[tokio::test]
+async fn a_stored_workspace_now_outside_the_roots_is_refused_by_every_user() {
+    let h = Harness::new(
+        Script::new()
+            .then(calls(&[("r1", "read_file", json!({"path": "README.md"}))]))
+            .then(reply(&["could not read it"])),
+    )
+    .await;
+    let id = h
+        .context(ContextConfig {
+            approval_policy: ApprovalPolicy::AutoAll,
+            ..ContextConfig::default()
+        })
+        .await
+        .id();
+    h.registry.shutdown().await;
+    // The operator restarts with another root: the stored workspace is now outside it.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let registry = h.restart_with_roots(roots(elsewhere.path()));
+    let ctx = registry.get(id).await.unwrap();
+
+    let err = ctx.workspace_files(String::new(), 10).await.unwrap_err();
+    assert_eq!(err.code(), ErrorCode::InvalidInput);
+    assert_eq!(err.field().as_deref(), Some("config.workspace"));
+    assert!(err.to_string().contains("--workspace-root"), "{err}");
+
+    // The model's tool call gets the refusal as its error, the file is never read.
+    ctx.send_message(text("read the readme")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let ms = messages(&ctx).await;
+    let result = ms.iter().find_map(|m| match &m.kind {
+        MessageKind::ToolResult(r) if r.call_id.as_str() == "r1" => Some(r.clone()),
+        _ => None,
+    });
+    let ToolOutcome::Error { error } = result.unwrap().outcome else {
+        panic!("read_file ran")
+    };
+    assert!(
+        error
+            .message
+            .contains("outside the allowed workspace roots"),
+        "{error:?}"
+    );
+
+    // A file reference fails the same way.
+    ctx.send_message(SendMessageRequest {
+        payload: MessagePayload::FileReference(braid_protocol::payload::FileReferencePayload {
+            path: "README.md".into(),
+            range: None,
+            display_text: None,
+        }),
+        client_metadata: None,
+    })
+    .await
+    .unwrap();
+    let ContextState::Failed { error, .. } = settle(&ctx).await else {
+        panic!("the reference was read")
+    };
+    assert!(
+        error.contains("outside the allowed workspace roots"),
+        "{error}"
+    );
+    registry.shutdown().await;
+}

@@ -321,6 +321,14 @@ pub struct WorkspaceFileList {
     pub truncated: bool,
 }
 
+/// `GET /v1/settings`: the server's settings a client shows (nothing secret).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct ServerSettings {
+    /// The directories a context's workspace must lie in (canonical paths); set with
+    /// `--workspace-root` / `BRAID_WORKSPACE_ROOTS`.
+    pub workspace_roots: Vec<String>,
+}
+
 /// Where a tool comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "snake_case")]

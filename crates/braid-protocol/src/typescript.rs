@@ -68,6 +68,7 @@ pub fn render() -> String {
     c.visit::<MergeRequest>();
     c.visit::<StateResponse>();
     c.visit::<WorkspaceFileList>();
+    c.visit::<ServerSettings>();
     c.visit::<ToolList>();
     c.visit::<McpServerList>();
     c.visit::<McpResourceList>();

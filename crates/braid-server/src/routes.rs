@@ -19,8 +19,8 @@ use braid_context::{ContextHandle, MessageQuery};
 use braid_protocol::api::{
     ApprovalRequest, BranchInfo, BranchList, ContextList, ContextSummary, CreateBranchRequest,
     CreateContextRequest, McpResourceList, McpServerList, MessageList, MessageView,
-    SendMessageResponse, SetModeRequest, StateResponse, ToolList, UpdateContextRequest,
-    WorkspaceFileList,
+    SendMessageResponse, ServerSettings, SetModeRequest, StateResponse, ToolList,
+    UpdateContextRequest, WorkspaceFileList,
 };
 use braid_protocol::{BranchName, ContextId, KindName, MessageId, SendMessageRequest};
 use schemars::{JsonSchema, Schema, SchemaGenerator};
@@ -460,6 +460,16 @@ pub fn table() -> Vec<Route> {
     );
     b.add(
         Method::GET,
+        "/v1/settings",
+        "get_settings",
+        "The server's settings a client shows: the allowed workspace roots.",
+        None,
+        ok,
+        Json(schema::<ServerSettings>),
+        get_settings,
+    );
+    b.add(
+        Method::GET,
         "/v1/mcp/servers",
         "list_mcp_servers",
         "MCP servers and their status.",
@@ -542,6 +552,20 @@ fn ok<T: Serialize>(status: StatusCode, body: &T) -> Response {
 
 async fn handle(app: &App, params: &Params) -> ApiResult<ContextHandle> {
     Ok(app.registry.get(params.context()?).await?)
+}
+
+async fn get_settings(State(app): State<Arc<App>>) -> Response {
+    let roots = &app.registry.services().settings.workspace_roots;
+    ok(
+        StatusCode::OK,
+        &ServerSettings {
+            workspace_roots: roots
+                .roots()
+                .iter()
+                .map(|r| r.display().to_string())
+                .collect(),
+        },
+    )
 }
 
 async fn health() -> Response {

@@ -10,6 +10,7 @@ use axum::http::HeaderValue;
 use braid_context::{ContextRegistry, EngineSettings, Services};
 use braid_llm::{LlmClient, ProviderConfig, build_client};
 use braid_store::{PostgresStore, SqliteStore, Store};
+use braid_tools::WorkspaceRoots;
 use tokio::task::JoinHandle;
 
 use crate::app::{App, AppConfig, DEFAULT_MAX_BODY, router};
@@ -65,6 +66,15 @@ pub struct ServeArgs {
     /// Unload a context from memory after this many idle seconds.
     #[arg(long, default_value_t = 900)]
     pub idle_unload_secs: u64,
+    /// A directory inside which context workspaces may lie (repeatable; the environment
+    /// variable is a `:`-separated list). Default: the directory `braid serve` starts in. `/`,
+    /// `/proc`, `/sys`, `/dev` and the data directory are never workspaces.
+    #[arg(
+        long = "workspace-root",
+        env = "BRAID_WORKSPACE_ROOTS",
+        value_delimiter = ':'
+    )]
+    pub workspace_roots: Vec<PathBuf>,
     /// MCP servers file (Claude Desktop format). Read once MCP is wired into the server.
     #[arg(long, env = "BRAID_MCP_CONFIG")]
     pub mcp_config: Option<PathBuf>,
@@ -138,6 +148,9 @@ pub enum ServeError {
     /// A CORS origin is not a valid header value.
     #[error("invalid --cors-origin `{0}`")]
     CorsOrigin(String),
+    /// A `--workspace-root` is not an existing directory.
+    #[error("invalid --workspace-root (BRAID_WORKSPACE_ROOTS): {0}")]
+    WorkspaceRoot(braid_tools::WorkspaceError),
     /// An `--allowed-host` cannot be a `Host` header.
     #[error("invalid --allowed-host: {0}")]
     AllowedHost(#[from] crate::guard::InvalidAllowedHost),
@@ -175,12 +188,31 @@ impl ServeArgs {
             .map(|t| t.trim().to_owned())
             .filter(|t| !t.is_empty());
         let llm = llm_from_env()?;
+        let working_dir = std::env::current_dir().unwrap_or_default();
+        let roots: Vec<PathBuf> = self
+            .workspace_roots
+            .into_iter()
+            .filter(|r| !r.as_os_str().is_empty())
+            .collect();
+        let roots = if roots.is_empty() {
+            vec![working_dir.clone()]
+        } else {
+            roots
+        };
+        let mut data_dirs = vec![self.data_dir.clone()];
+        if let StoreLocation::Sqlite(file) = &store
+            && let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty())
+        {
+            data_dirs.push(dir.to_owned());
+        }
+        let workspace_roots =
+            WorkspaceRoots::new(roots, data_dirs).map_err(ServeError::WorkspaceRoot)?;
         let engine = EngineSettings {
             default_model: llm.as_ref().map(|c| c.model.clone()).unwrap_or_default(),
             idle_unload_after: Duration::from_secs(self.idle_unload_secs),
+            workspace_roots,
             ..EngineSettings::default()
         };
-        let working_dir = std::env::current_dir().unwrap_or_default();
         let mcp_config =
             braid_mcp::find_config_file(self.mcp_config.as_deref(), &working_dir, &self.data_dir);
         Ok(ServeOptions {

@@ -211,3 +211,81 @@ async fn the_uis_own_requests_pass_from_127_0_0_1_and_localhost_sse_included() {
         assert_eq!(status, 200, "{host}");
     }
 }
+
+/// Creates a context on `workspace`; answers the status and body.
+async fn create_on(s: &TestServer, workspace: &str) -> (u16, Value) {
+    s.call(
+        "POST",
+        "/v1/contexts",
+        Some(json!({"title": "t", "config": {"workspace": workspace}})),
+    )
+    .await
+}
+
+fn assert_workspace_refused(status: u16, body: &Value, why: &str) {
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["error"]["field"], "config.workspace", "{body}");
+    let message = body["error"]["message"].as_str().unwrap();
+    assert!(message.contains(why), "{message}");
+}
+
+#[tokio::test]
+async fn workspaces_outside_the_roots_are_refused_naming_config_workspace() {
+    let s = TestServer::start(Script::new()).await;
+    let outside = tempfile::tempdir().unwrap();
+    let data = s.dir.path().join("data");
+    std::fs::create_dir_all(data.join("sub")).unwrap();
+    let link = s.dir.path().join("escape");
+    std::os::unix::fs::symlink(outside.path(), &link).unwrap();
+    let cases = [
+        ("/".to_owned(), "file system root"),
+        ("/proc".to_owned(), "system directory"),
+        ("/proc/self".to_owned(), "system directory"),
+        (outside.path().display().to_string(), "--workspace-root"),
+        (link.display().to_string(), "resolves to"),
+        (data.display().to_string(), "data directory"),
+        (data.join("sub").display().to_string(), "data directory"),
+    ];
+    for (workspace, why) in &cases {
+        let (status, body) = create_on(&s, workspace).await;
+        assert_workspace_refused(status, &body, why);
+    }
+    let (_, list) = s.call("GET", "/v1/contexts", None).await;
+    assert_eq!(list["contexts"].as_array().unwrap().len(), 0, "{list}");
+
+    // PATCH is held to the same rule; the stored workspace stays.
+    let id = s.context(json!({})).await;
+    for (workspace, why) in &cases {
+        let (status, body) = s
+            .call(
+                "PATCH",
+                &format!("/v1/contexts/{id}"),
+                Some(json!({"config": {"workspace": workspace}})),
+            )
+            .await;
+        assert_workspace_refused(status, &body, why);
+    }
+    let (_, summary) = s.call("GET", &format!("/v1/contexts/{id}"), None).await;
+    assert_eq!(
+        summary["config"]["workspace"],
+        s.workspace.display().to_string()
+    );
+    // A directory inside the root is fine.
+    let inner = s.workspace.join("inner");
+    std::fs::create_dir(&inner).unwrap();
+    let (status, body) = create_on(&s, &inner.display().to_string()).await;
+    assert_eq!(status, 201, "{body}");
+}
+
+#[tokio::test]
+async fn the_allowed_roots_are_shown_to_the_ui() {
+    let s = TestServer::start(Script::new()).await;
+    let (status, body) = s.call("GET", "/v1/settings", None).await;
+    assert_eq!(status, 200, "{body}");
+    let roots = body["workspace_roots"].as_array().unwrap();
+    assert_eq!(roots.len(), 1);
+    assert_eq!(
+        roots[0],
+        s.dir.path().canonicalize().unwrap().display().to_string()
+    );
+}

@@ -38,4 +38,4 @@ pub use tool::{
     Permission, Permissions, Tool, ToolCategory, ToolContext, ToolError, ToolErrorCode, ToolOrigin,
     ToolOutput, ToolSpec, to_outcome,
 };
-pub use workspace::{Workspace, WorkspaceError};
+pub use workspace::{WORKSPACE_ROOTS_SETTING, Workspace, WorkspaceError, WorkspaceRoots};

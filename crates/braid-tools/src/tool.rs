@@ -193,6 +193,9 @@ pub enum ToolOrigin {
 pub struct ToolContext {
     /// The context's workspace; tools that touch files refuse to run without one.
     pub workspace: Option<Workspace>,
+    /// Why the configured workspace cannot be used (outside the allowed roots...), told to the
+    /// model instead of "no workspace".
+    pub workspace_problem: Option<String>,
     /// The agent role of the calling context.
     pub role: AgentRole,
     /// Cancelled when the call should stop (the person interrupted, the context is closing).
@@ -204,19 +207,41 @@ impl ToolContext {
     pub fn new(workspace: Option<Workspace>, role: AgentRole) -> Self {
         Self {
             workspace,
+            workspace_problem: None,
             role,
             cancel: CancellationToken::new(),
         }
     }
 
+    /// A context for `role` on the workspace a configuration names, as
+    /// [`crate::WorkspaceRoots::open_configured`] judged it.
+    pub fn configured(
+        workspace: Result<Option<Workspace>, crate::WorkspaceError>,
+        role: AgentRole,
+    ) -> Self {
+        match workspace {
+            Ok(workspace) => Self::new(workspace, role),
+            Err(problem) => Self {
+                workspace_problem: Some(problem.to_string()),
+                ..Self::new(None, role)
+            },
+        }
+    }
+
     /// The workspace, or the error a model reads when the context has none.
     pub fn workspace(&self) -> Result<&Workspace, ToolError> {
-        self.workspace.as_ref().ok_or_else(|| {
-            ToolError::new(
-                ToolErrorCode::PermissionDenied,
-                "this context has no workspace, so file and codebase tools cannot run",
-            )
-        })
+        self.workspace
+            .as_ref()
+            .ok_or_else(|| match &self.workspace_problem {
+                Some(problem) => ToolError::new(
+                    ToolErrorCode::PermissionDenied,
+                    format!("file and codebase tools cannot run: {problem}"),
+                ),
+                None => ToolError::new(
+                    ToolErrorCode::PermissionDenied,
+                    "this context has no workspace, so file and codebase tools cannot run",
+                ),
+            })
     }
 }
 

@@ -6,6 +6,12 @@
 //! path must lie inside the root; and after canonicalization (which follows symlinks) the real
 //! path must still lie inside the canonical root, so a symlink that leaves the workspace is
 //! refused too.
+//!
+//! Which directories may be workspaces at all is [`WorkspaceRoots`]' decision: the operator's
+//! roots (`--workspace-root`), never `/`, the pseudo file systems or Braid's data directory.
+//! Everything that opens a context's workspace (the tools, file references, the file picker,
+//! the code index through the tools, the API when a workspace is set) goes through
+//! [`WorkspaceRoots::open`].
 
 use std::path::{Component, Path, PathBuf};
 
@@ -21,6 +27,15 @@ pub enum WorkspaceError {
         root: PathBuf,
         /// Why.
         source: std::io::Error,
+    },
+    /// The directory may not be a workspace (outside the operator's roots, `/`, the data
+    /// directory).
+    #[error("workspace `{workspace}` is not allowed: {reason}")]
+    NotAllowed {
+        /// The workspace as configured.
+        workspace: String,
+        /// Why, and which setting allows another root.
+        reason: String,
     },
     /// The path is outside the workspace or otherwise not allowed.
     #[error("access to `{path}` is refused: {reason}")]
@@ -65,7 +80,9 @@ pub enum WorkspaceError {
 impl From<WorkspaceError> for ToolError {
     fn from(err: WorkspaceError) -> Self {
         let code = match &err {
-            WorkspaceError::Refused { .. } => ToolErrorCode::PermissionDenied,
+            WorkspaceError::Refused { .. } | WorkspaceError::NotAllowed { .. } => {
+                ToolErrorCode::PermissionDenied
+            }
             WorkspaceError::NotFound { .. } => ToolErrorCode::NotFound,
             WorkspaceError::WrongKind { .. } | WorkspaceError::BadRange { .. } => {
                 ToolErrorCode::InvalidArguments
@@ -239,6 +256,149 @@ impl Workspace {
     }
 }
 
+/// Directories that are never workspaces, whatever the roots: the kernel's views of processes,
+/// devices and the system (`/proc/self/environ` holds Braid's own secrets).
+const NEVER_WORKSPACES: [&str; 3] = ["/proc", "/sys", "/dev"];
+
+/// The setting that allows another root, named in every refusal.
+pub const WORKSPACE_ROOTS_SETTING: &str = "--workspace-root (BRAID_WORKSPACE_ROOTS)";
+
+/// Where workspaces may be: inside one of the operator's roots, never `/`, never the pseudo
+/// file systems, never in Braid's data directory. Cheap to clone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkspaceRoots {
+    inner: std::sync::Arc<RootsInner>,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+struct RootsInner {
+    roots: Vec<PathBuf>,
+    excluded: Vec<PathBuf>,
+}
+
+impl WorkspaceRoots {
+    /// The roots `roots` (each must be an existing directory; canonicalized here), with the
+    /// directories `excluded` (the data directory) and everything inside them refused.
+    pub fn new(
+        roots: impl IntoIterator<Item = PathBuf>,
+        excluded: impl IntoIterator<Item = PathBuf>,
+    ) -> Result<Self, WorkspaceError> {
+        let mut canonical = Vec::new();
+        for root in roots {
+            // The same test as a workspace's own: an existing directory, canonicalized.
+            let real = Workspace::new(&root)?.root().to_path_buf();
+            if !canonical.contains(&real) {
+                canonical.push(real);
+            }
+        }
+        // A data directory that does not exist yet (PostgreSQL) is still refused by its path.
+        let excluded = excluded
+            .into_iter()
+            .map(|dir| {
+                dir.canonicalize()
+                    .or_else(|_| std::path::absolute(&dir))
+                    .unwrap_or(dir)
+            })
+            .collect();
+        Ok(Self {
+            inner: std::sync::Arc::new(RootsInner {
+                roots: canonical,
+                excluded,
+            }),
+        })
+    }
+
+    /// Only the current directory (the default of `braid serve`); no root at all when it
+    /// cannot be read.
+    pub fn current_dir() -> Self {
+        let roots = std::env::current_dir().into_iter();
+        Self::new(roots, []).unwrap_or_else(|_| Self::none())
+    }
+
+    /// No root: every workspace is refused.
+    pub fn none() -> Self {
+        Self {
+            inner: std::sync::Arc::new(RootsInner {
+                roots: Vec::new(),
+                excluded: Vec::new(),
+            }),
+        }
+    }
+
+    /// The canonical roots, for the UI.
+    pub fn roots(&self) -> &[PathBuf] {
+        &self.inner.roots
+    }
+
+    /// Opens `dir` as a workspace when it resolves (symlinks followed) to an existing
+    /// directory inside one of the roots and is none of the refused places.
+    pub fn open(&self, dir: &str) -> Result<Workspace, WorkspaceError> {
+        let refuse = |reason: String| WorkspaceError::NotAllowed {
+            workspace: dir.to_owned(),
+            reason,
+        };
+        if dir.trim().is_empty() {
+            return Err(refuse("the path is empty".into()));
+        }
+        if !Path::new(dir).is_absolute() {
+            return Err(refuse("give an absolute path".into()));
+        }
+        let workspace = Workspace::new(dir).map_err(|e| match e {
+            WorkspaceError::BadRoot { source, .. } => {
+                refuse(format!("it is not an existing directory ({source})"))
+            }
+            other => other,
+        })?;
+        let real = workspace.root();
+        if real.parent().is_none() {
+            return Err(refuse(
+                "the file system root can never be a workspace".into(),
+            ));
+        }
+        if NEVER_WORKSPACES.iter().any(|p| real.starts_with(p)) {
+            return Err(refuse(format!(
+                "`{}` is a system directory and can never be a workspace",
+                real.display()
+            )));
+        }
+        if let Some(data) = self.inner.excluded.iter().find(|d| real.starts_with(d)) {
+            return Err(refuse(format!(
+                "it lies in Braid's data directory `{}`",
+                data.display()
+            )));
+        }
+        if self.inner.roots.iter().any(|r| real.starts_with(r)) {
+            return Ok(workspace);
+        }
+        let via = if real != Path::new(dir) {
+            format!(" (it resolves to `{}`)", real.display())
+        } else {
+            String::new()
+        };
+        Err(refuse(format!(
+            "it is outside the allowed workspace roots{via}: {}; start braid serve with {WORKSPACE_ROOTS_SETTING} to allow another root",
+            self.describe_roots()
+        )))
+    }
+
+    /// The workspace a context's configuration names: `Ok(None)` when it names none.
+    pub fn open_configured(&self, dir: Option<&str>) -> Result<Option<Workspace>, WorkspaceError> {
+        dir.map(|d| self.open(d)).transpose()
+    }
+
+    fn describe_roots(&self) -> String {
+        if self.inner.roots.is_empty() {
+            return "none is set".to_owned();
+        }
+        self.inner
+            .roots
+            .iter()
+            .map(|r| format!("`{}`", r.display()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
@@ -291,5 +451,89 @@ mod tests {
         let (_d, ws) = ws();
         let p = ws.resolve_new("src/deep/er/new.rs").unwrap();
         assert_eq!(p, ws.root().join("src/deep/er/new.rs"));
+    }
+
+    fn roots_over(dir: &Path) -> WorkspaceRoots {
+        WorkspaceRoots::new([dir.join("root")], [dir.join("root/data")]).unwrap()
+    }
+
+    fn layout() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("root/project/src")).unwrap();
+        std::fs::create_dir_all(dir.path().join("root/data/inside")).unwrap();
+        std::fs::create_dir_all(dir.path().join("elsewhere")).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_directory_inside_a_root_opens() {
+        let dir = layout();
+        let roots = roots_over(dir.path());
+        let ws = roots
+            .open(dir.path().join("root/project").to_str().unwrap())
+            .unwrap();
+        assert!(ws.root().ends_with("root/project"));
+        assert!(
+            roots
+                .open(dir.path().join("root").to_str().unwrap())
+                .is_ok()
+        );
+    }
+
+    #[test]
+    fn outside_the_roots_slash_proc_and_the_data_directory_are_refused() {
+        let dir = layout();
+        let roots = roots_over(dir.path());
+        let cases = [
+            ("/".to_owned(), "file system root"),
+            ("/proc".to_owned(), "system directory"),
+            ("/proc/self".to_owned(), "system directory"),
+            (
+                dir.path().join("elsewhere").display().to_string(),
+                "--workspace-root",
+            ),
+            (
+                dir.path().join("root/data").display().to_string(),
+                "data directory",
+            ),
+            (
+                dir.path().join("root/data/inside").display().to_string(),
+                "data directory",
+            ),
+            (
+                dir.path().join("root/missing").display().to_string(),
+                "not an existing directory",
+            ),
+            ("relative/path".to_owned(), "absolute"),
+        ];
+        for (path, why) in cases {
+            let err = roots.open(&path).unwrap_err();
+            assert!(
+                matches!(err, WorkspaceError::NotAllowed { .. }),
+                "{path}: {err}"
+            );
+            assert!(err.to_string().contains(why), "{path}: {err}");
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlink_inside_a_root_pointing_outside_is_refused() {
+        let dir = layout();
+        let roots = roots_over(dir.path());
+        let link = dir.path().join("root/escape");
+        std::os::unix::fs::symlink(dir.path().join("elsewhere"), &link).unwrap();
+        let err = roots.open(link.to_str().unwrap()).unwrap_err();
+        assert!(err.to_string().contains("resolves to"), "{err}");
+    }
+
+    #[test]
+    fn no_root_refuses_everything_and_says_which_setting_allows_one() {
+        let dir = layout();
+        let err = WorkspaceRoots::none()
+            .open(dir.path().to_str().unwrap())
+            .unwrap_err();
+        assert!(err.to_string().contains("none is set"), "{err}");
+        assert!(err.to_string().contains(WORKSPACE_ROOTS_SETTING), "{err}");
     }
 }

@@ -30,6 +30,7 @@ describe("ApiClient", () => {
     await api.runWorkflow("c1", "deploy", { env: "prod" });
     await api.controlWorkflow("c1", "e1", "pause");
     await api.listWorkspaceFiles("c1", "lib", 50);
+    await api.getSettings();
     expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
       "GET /v1/contexts",
       "POST /v1/contexts",
@@ -56,6 +57,7 @@ describe("ApiClient", () => {
       "POST /v1/contexts/c1/workflows/deploy/run",
       "POST /v1/contexts/c1/workflows/executions/e1/pause",
       "GET /v1/contexts/c1/files?limit=50&query=lib",
+      "GET /v1/settings",
     ]);
     expect(calls[6]?.body).toEqual({ payload: { type: "text", text: "hi" } });
     expect(calls[8]?.body).toEqual({ decisions: [{ call_id: "k", decision: "approve_for_session" }] });

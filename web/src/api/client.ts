@@ -13,6 +13,7 @@ import type {
   ErrorCode,
   McpResourceList,
   McpServerList,
+  ServerSettings,
   MergeRequest,
   MessageList,
   MessageView,
@@ -208,6 +209,11 @@ export class ApiClient {
   /** `GET /v1/tools`: every registered tool. */
   listTools(): Promise<ToolList> {
     return this.request("GET", "/v1/tools");
+  }
+
+  /** `GET /v1/settings`: the server's settings a client shows (the allowed workspace roots). */
+  getSettings(): Promise<ServerSettings> {
+    return this.request("GET", "/v1/settings");
   }
 
   /** `GET /v1/mcp/servers`: MCP servers with their status and tools. */

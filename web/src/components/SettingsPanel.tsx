@@ -11,6 +11,8 @@ export interface SettingsPanelProps {
   onSave: (changes: Partial<ContextConfig>) => Promise<void>;
   /** Switches plan / act. */
   onMode: (mode: Mode) => Promise<void>;
+  /** The directories the server allows workspaces in (`--workspace-root`), once known. */
+  workspaceRoots?: string[];
 }
 
 type PolicyType = ApprovalPolicy["type"];
@@ -71,7 +73,7 @@ export function timeoutFrom(text: string): number | string {
 }
 
 /** The settings form of one context. */
-export function SettingsPanel({ config, onSave, onMode }: SettingsPanelProps) {
+export function SettingsPanel({ config, onSave, onMode, workspaceRoots }: SettingsPanelProps) {
   const [model, setModel] = useState(config.model);
   const [role, setRole] = useState<AgentRole>(config.agent_role);
   const [workspace, setWorkspace] = useState(config.workspace ?? "");
@@ -84,7 +86,7 @@ export function SettingsPanel({ config, onSave, onMode }: SettingsPanelProps) {
   const [keepN, setKeepN] = useState(config.optimization.strategy.type === "recent_n" ? String(config.optimization.strategy.n) : "20");
   const [problem, setProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
-  const ids = { model: useId(), role: useId(), ws: useId(), policy: useId(), tools: useId(), depth: useId(), prompt: useId(), timeout: useId(), strategy: useId(), keep: useId() };
+  const ids = { model: useId(), role: useId(), ws: useId(), roots: useId(), policy: useId(), tools: useId(), depth: useId(), prompt: useId(), timeout: useId(), strategy: useId(), keep: useId() };
 
   useEffect(() => {
     setModel(config.model);
@@ -178,7 +180,20 @@ export function SettingsPanel({ config, onSave, onMode }: SettingsPanelProps) {
           <option value="actor">Actor (reads, writes, runs)</option>
         </select>
         <label htmlFor={ids.ws}>Workspace path</label>
-        <input id={ids.ws} value={workspace} placeholder="/home/me/project" onChange={(e) => setWorkspace(e.target.value)} />
+        <input
+          id={ids.ws}
+          value={workspace}
+          placeholder={workspaceRoots?.[0] ?? "/home/me/project"}
+          aria-describedby={workspaceRoots ? ids.roots : undefined}
+          onChange={(e) => setWorkspace(e.target.value)}
+        />
+        {workspaceRoots && (
+          <p id={ids.roots} className="hint roots">
+            {workspaceRoots.length === 0
+              ? "The server allows no workspace: start braid serve with --workspace-root DIR."
+              : `Allowed in: ${workspaceRoots.join(", ")} (braid serve --workspace-root adds others).`}
+          </p>
+        )}
         <label htmlFor={ids.policy}>Approval policy</label>
         <select id={ids.policy} value={policyType} onChange={(e) => setPolicyType(e.target.value as PolicyType)}>
           {(Object.keys(POLICY_WORDS) as PolicyType[]).map((p) => <option key={p} value={p}>{POLICY_WORDS[p]}</option>)}

@@ -149,6 +149,14 @@ describe("settings", () => {
     expect(onSave).toHaveBeenCalledWith({ approved_tools: ["grep"] });
   });
 
+  it("shows the server's allowed workspace roots beside the workspace field", () => {
+    render(<SettingsPanel config={summary("c1", "x").config} onSave={async () => {}} onMode={async () => {}} workspaceRoots={["/home/me", "/srv/code"]} />);
+    const field = screen.getByLabelText("Workspace path");
+    const hint = document.getElementById(field.getAttribute("aria-describedby") ?? "");
+    expect(hint?.textContent).toMatch(/Allowed in: \/home\/me, \/srv\/code/);
+    expect(hint?.textContent).toMatch(/--workspace-root/);
+  });
+
   it("refuses a bad timeout or strategy with a message", async () => {
     const onSave = vi.fn(async () => {});
     render(<SettingsPanel config={summary("c1", "x").config} onSave={onSave} onMode={async () => {}} />);

@@ -1159,6 +1159,13 @@ sequence: number,
  */
 event: ContextEvent, };
 
+export type ServerSettings = { 
+/**
+ * The directories a context's workspace must lie in (canonical paths); set with
+ * `--workspace-root` / `BRAID_WORKSPACE_ROOTS`.
+ */
+workspace_roots: Array<string>, };
+
 export type SetModeRequest = { 
 /**
  * The new mode.

@@ -69,6 +69,7 @@ export class FakeServer {
       return c ? this.json(200, c) : this.json(404, { error: { code: "not_found", message: "no such context" } });
     }
     if (p === "/v1/mcp/servers") return this.json(200, { servers: [] });
+    if (p === "/v1/settings") return this.json(200, { workspace_roots: ["/home/me"] });
     if (p === "/v1/mcp/resources") return this.json(200, { resources: [] });
     if (p === "/v1/tools") return this.json(200, { tools: [] });
     if (method !== "GET") return this.json(200, undefined);

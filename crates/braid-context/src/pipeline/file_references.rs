@@ -45,8 +45,9 @@ impl Processor for ResolveFileReferences {
             let Some(workspace) = &ctx.workspace else {
                 return Err(PipelineError::FileReference {
                     path: reference.path.clone(),
-                    reason: "this context has no workspace: set `workspace` in its config"
-                        .to_owned(),
+                    reason: ctx.workspace_problem.clone().unwrap_or_else(|| {
+                        "this context has no workspace: set `workspace` in its config".to_owned()
+                    }),
                 });
             };
             let excerpt = read_file_excerpt(

@@ -65,8 +65,10 @@ pub struct PipelineContext {
     pub history: Vec<Message>,
     /// Every tool Braid knows.
     pub tools: Arc<ToolRegistry>,
-    /// The workspace, when configured and present.
+    /// The workspace, when configured, present and inside the allowed roots.
     pub workspace: Option<Workspace>,
+    /// Why the configured workspace cannot be used, when it cannot.
+    pub workspace_problem: Option<String>,
     /// The model client, for processors that ask the model themselves (summarization).
     pub llm: Option<Arc<dyn braid_llm::LlmClient>>,
 }

@@ -71,6 +71,7 @@ impl Harness {
         }
         let tools = Arc::new(tools);
         settings.default_model = "mock-model".into();
+        settings.workspace_roots = roots(dir.path());
         let registry = ContextRegistry::new(Services {
             store: store.clone(),
             llm: Some(llm.clone()),
@@ -91,6 +92,14 @@ impl Harness {
 
     /// A second registry over the same store, tools and model: what a restarted process sees.
     pub fn restart(&self) -> Arc<ContextRegistry> {
+        self.restart_with_roots(roots(self.dir.path()))
+    }
+
+    /// [`Harness::restart`] with other workspace roots (the operator changed them).
+    pub fn restart_with_roots(
+        &self,
+        workspace_roots: braid_tools::WorkspaceRoots,
+    ) -> Arc<ContextRegistry> {
         ContextRegistry::new(Services {
             store: self.store.clone(),
             llm: Some(self.llm.clone()),
@@ -98,6 +107,7 @@ impl Harness {
             mcp: None,
             settings: EngineSettings {
                 default_model: "mock-model".into(),
+                workspace_roots,
                 ..EngineSettings::default()
             },
         })
@@ -248,4 +258,9 @@ fn test_tools() -> Vec<Arc<dyn Tool>> {
             delay: Duration::ZERO,
         }),
     ]
+}
+
+/// The workspace roots of a harness in `dir`: the directory itself.
+pub fn roots(dir: &std::path::Path) -> braid_tools::WorkspaceRoots {
+    braid_tools::WorkspaceRoots::new([dir.to_path_buf()], []).unwrap()
 }

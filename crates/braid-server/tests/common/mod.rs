@@ -11,6 +11,7 @@ use braid_server::AppConfig;
 use braid_server::serve::{ServeOptions, Server, StoreLocation, start};
 use braid_server::title::TitleSetting;
 use braid_testkit::{MockLlm, Script, StreamReply};
+use braid_tools::WorkspaceRoots;
 use futures::StreamExt;
 use serde_json::{Value, json};
 
@@ -67,6 +68,10 @@ impl TestServer {
         let workspace = dir.path().join("workspace");
         std::fs::create_dir_all(&workspace).unwrap();
         std::fs::write(workspace.join("notes.txt"), "first line\nsecond line\n").unwrap();
+        std::fs::create_dir_all(dir.path().join("data")).unwrap();
+        // Workspaces may lie anywhere in the test's directory but its data directory.
+        let workspace_roots =
+            WorkspaceRoots::new([dir.path().to_path_buf()], [dir.path().join("data")]).unwrap();
         let mock = MockLlm::start(setup.script).await.unwrap();
         let token = setup.app.api_token.clone();
         let options = ServeOptions {
@@ -76,6 +81,7 @@ impl TestServer {
             app: setup.app,
             engine: EngineSettings {
                 default_model: "mock-model".into(),
+                workspace_roots,
                 ..EngineSettings::default()
             },
             unload_every: Duration::from_secs(60),
