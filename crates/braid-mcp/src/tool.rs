@@ -283,7 +283,13 @@ impl McpTool {
     fn interpret_result(&self, result: CallToolResult) -> Result<ToolOutput, ToolError> {
         let mut content = serde_json::to_value(&result.content).unwrap_or(Value::Null);
         summarize_binary_blocks(&mut content);
+        let cut = cap_text_blocks(&mut content, MAX_RESULT_TEXT_BYTES);
         let mut body = json!({ "content": content });
+        if cut > 0 {
+            body["truncated"] = json!(format!(
+                "{cut} bytes of text left out: a result keeps at most {MAX_RESULT_TEXT_BYTES} bytes of text (MAX_RESULT_TEXT_BYTES)"
+            ));
+        }
         if let Some(structured) = &result.structured_content {
             body["structuredContent"] = structured.clone();
         }
@@ -306,6 +312,37 @@ impl McpTool {
         }
         Ok(ToolOutput::json(body))
     }
+}
+
+/// The most text of one tool result Braid keeps (stores and shows the model); the rest of a
+/// longer result is cut, and the result says how much.
+pub const MAX_RESULT_TEXT_BYTES: usize = 256 * 1024;
+
+/// Cuts the text blocks of an MCP `content` array so that together they hold at most `budget`
+/// bytes (at character boundaries); answers how many bytes were left out.
+fn cap_text_blocks(content: &mut Value, mut budget: usize) -> usize {
+    let Some(blocks) = content.as_array_mut() else {
+        return 0;
+    };
+    let mut cut = 0;
+    for block in blocks {
+        let Some(Value::String(text)) = block.get_mut("text") else {
+            continue;
+        };
+        if text.len() <= budget {
+            budget -= text.len();
+            continue;
+        }
+        let mut keep = budget;
+        while !text.is_char_boundary(keep) {
+            keep -= 1;
+        }
+        cut += text.len() - keep;
+        text.truncate(keep);
+        // Nothing after a cut block is kept, so the text stays one unbroken start.
+        budget = 0;
+    }
+    cut
 }
 
 /// Replaces the base64 payload of image, audio and embedded blob blocks with its size: base64 in
@@ -442,6 +479,24 @@ mod tests {
         );
         assert_eq!(ReadOnlyHint::weigh(None, Trusted), ReadOnlyHint::Absent);
         assert_eq!(ReadOnlyHint::weigh(None, Ignored), ReadOnlyHint::Absent);
+    }
+
+    #[test]
+    fn text_beyond_the_budget_is_cut_at_a_character_boundary() {
+        let mut content = json!([
+            {"type": "text", "text": "abcd"},
+            {"type": "image", "size_bytes": 4},
+            {"type": "text", "text": "éééé"},
+            {"type": "text", "text": "zz"}
+        ]);
+        // 4 bytes for the first block, 5 left: two `é` (4 bytes) fit, the third would split.
+        assert_eq!(cap_text_blocks(&mut content, 9), 4 + 2);
+        assert_eq!(content[0]["text"], "abcd");
+        assert_eq!(content[2]["text"], "éé");
+        assert_eq!(content[3]["text"], "");
+        let mut small = json!([{"type": "text", "text": "ok"}]);
+        assert_eq!(cap_text_blocks(&mut small, MAX_RESULT_TEXT_BYTES), 0);
+        assert_eq!(small[0]["text"], "ok");
     }
 
     #[test]

@@ -122,3 +122,27 @@ async fn http_answers_under_the_limit_pass_and_over_it_fail() {
     let http = HttpEverything::start().await;
     oversized_echo_is_refused(ServerConfig::http(http.url.clone())).await;
 }
+
+#[tokio::test]
+async fn a_long_text_result_is_cut_to_what_braid_keeps() {
+    let manager = manager();
+    manager
+        .start(McpConfig {
+            servers: [("e".to_string(), everything_stdio())].into(),
+        })
+        .await;
+    wait(&manager, "e", McpServerStatus::Ready).await;
+    let ctx = ToolContext::new(None, AgentRole::Actor);
+    let long = "y".repeat(braid_mcp::tool::MAX_RESULT_TEXT_BYTES + 10_000);
+    let out = manager
+        .registry()
+        .execute("mcp__e__echo", json!({"message": long}), &ctx, Mode::Act)
+        .await
+        .unwrap()
+        .content;
+    let kept = out["content"][0]["text"].as_str().unwrap();
+    assert_eq!(kept.len(), braid_mcp::tool::MAX_RESULT_TEXT_BYTES);
+    let note = out["truncated"].as_str().unwrap();
+    assert!(note.contains("MAX_RESULT_TEXT_BYTES"), "{note}");
+    manager.shutdown().await;
+}
