@@ -16,5 +16,5 @@ pub mod wire;
 pub use script::{
     Chunk, ErrorReply, FinishKind, Script, ScriptError, ScriptedResponse, StreamReply,
 };
-pub use server::{MockError, MockLlm, RecordedRequest};
+pub use server::{MockError, MockLlm, RecordedRequest, Responder};
 pub use wire::Api;

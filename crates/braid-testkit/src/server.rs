@@ -54,10 +54,15 @@ pub enum MockError {
     },
 }
 
+/// Chooses the answer to a request from the request itself, for tests whose requests arrive in
+/// no fixed order (many conversations at once). Consulted when the script has no response left.
+pub type Responder = Arc<dyn Fn(&RecordedRequest) -> ScriptedResponse + Send + Sync>;
+
 #[derive(Default)]
 struct Shared {
     responses: VecDeque<ScriptedResponse>,
     requests: Vec<RecordedRequest>,
+    responder: Option<Responder>,
 }
 
 type SharedState = Arc<Mutex<Shared>>;
@@ -93,6 +98,7 @@ impl MockLlm {
         let state: SharedState = Arc::new(Mutex::new(Shared {
             responses: script.responses.into(),
             requests: Vec::new(),
+            responder: None,
         }));
         let app = axum::Router::new()
             .fallback(handle)
@@ -134,6 +140,20 @@ impl MockLlm {
     /// Every request received so far, in order.
     pub fn requests(&self) -> Vec<RecordedRequest> {
         lock(&self.state).requests.clone()
+    }
+
+    /// Every request received since the last call, oldest first; the mock forgets them (a long
+    /// run calls this now and then so the record stays small).
+    pub fn take_requests(&self) -> Vec<RecordedRequest> {
+        std::mem::take(&mut lock(&self.state).requests)
+    }
+
+    /// Answers every request the script has no response left for with `responder`'s choice.
+    pub fn respond_with(
+        &self,
+        responder: impl Fn(&RecordedRequest) -> ScriptedResponse + Send + Sync + 'static,
+    ) {
+        lock(&self.state).responder = Some(Arc::new(responder));
     }
 
     /// How many requests were received.
@@ -198,9 +218,20 @@ async fn handle(
     };
     let next = {
         let mut shared = lock(&state);
-        shared.requests.push(recorded);
+        let from_responder = match (&shared.responder, shared.responses.is_empty()) {
+            (Some(responder), true) => Some(Arc::clone(responder)),
+            _ => None,
+        };
+        shared.requests.push(recorded.clone());
         let count = shared.requests.len();
-        shared.responses.pop_front().ok_or(count)
+        match from_responder {
+            Some(responder) => {
+                // Outside the lock: the responder is the caller's code.
+                drop(shared);
+                Ok(responder(&recorded))
+            }
+            None => shared.responses.pop_front().ok_or(count),
+        }
     };
     let response = match next {
         Ok(response) => response,

@@ -194,3 +194,26 @@ fn shipped_example_scripts_parse() {
     }
     assert!(count > 0);
 }
+
+#[tokio::test]
+async fn responder_answers_from_the_request_once_the_script_is_used_up() {
+    let mock = MockLlm::start(Script::new().then(reply())).await.unwrap();
+    mock.respond_with(|request| {
+        let asked = request.json().unwrap()["messages"][0]["content"]
+            .as_str()
+            .unwrap_or("")
+            .to_owned();
+        StreamReply::answer(&[&format!("you said {asked}")]).into()
+    });
+    let url = format!("{}/chat/completions", mock.openai_base_url());
+    let ask = |text: &str| json!({"model": "m", "stream": true, "messages": [{"role": "user", "content": text}]});
+    let scripted = post(&url, ask("first")).await.text().await.unwrap();
+    assert!(scripted.contains("\"content\":\"Hel\""), "{scripted}");
+    let second = post(&url, ask("second")).await.text().await.unwrap();
+    assert!(second.contains("you said second"), "{second}");
+    let third = post(&url, ask("third")).await.text().await.unwrap();
+    assert!(third.contains("you said third"), "{third}");
+    let taken = mock.take_requests();
+    assert_eq!(taken.len(), 3);
+    assert!(mock.requests().is_empty());
+}
