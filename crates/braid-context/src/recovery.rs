@@ -1,9 +1,10 @@
 //! Crash recovery (seed 001 "State recovery after crash"): a context loaded in the middle of an
-//! operation moves to a safe state, what was interrupted is recorded, and a partial answer is
-//! kept as `incomplete`.
+//! operation moves to a safe state, what was interrupted is recorded, a partial answer is kept
+//! as `incomplete`, and an approved tool call that may have run is never run a second time.
 
 use braid_protocol::{
-    ContextState, Message, MessageKind, MessageStatus, Role, SystemControlMessage,
+    ApprovalStatus, ContextState, Message, MessageKind, MessageStatus, Role, SystemControlMessage,
+    ToolOutcome,
 };
 use braid_store::ContextChanges;
 use chrono::Utc;
@@ -26,15 +27,39 @@ impl Actor {
                 changes.updated_messages.push(m);
             }
         }
-        if interrupted.is_resting() && changes.is_empty() {
+        // A loop that had got past its approvals (every open call decided) was running them:
+        // the state may still say it waits, and an approved call without a result may have
+        // run before the crash. Running it again could repeat its effect, so it gets an error
+        // result the model can read instead (at most once).
+        let open = self.open_calls();
+        let past_approval = !interrupted.is_resting()
+            || (matches!(self.state(), ContextState::AwaitingToolApproval { .. })
+                && !open.iter().any(|c| c.approval == ApprovalStatus::Pending));
+        let branch = self.data.record.active_branch.clone();
+        if past_approval {
+            for call in open
+                .iter()
+                .filter(|c| c.approval == ApprovalStatus::Approved)
+            {
+                let mut result = call.not_run(
+                    "interrupted: Braid restarted while this approved call was due to run or running; it may have run, so it is not run again",
+                );
+                if let MessageKind::ToolResult(r) = &mut result.kind
+                    && let ToolOutcome::Error { error } = &mut r.outcome
+                {
+                    error.code = Some("interrupted".to_owned());
+                }
+                changes.push_message(&branch, result);
+            }
+        }
+        if !past_approval && changes.is_empty() {
             return;
         }
         let kept = changes.updated_messages.len();
-        if !interrupted.is_resting() {
+        if past_approval {
             let detail = format!(
                 "Braid restarted while this context was {interrupted}; {kept} unfinished message(s) kept as incomplete. Resume to continue."
             );
-            let branch = self.data.record.active_branch.clone();
             changes.push_message(
                 &branch,
                 Message::new(

@@ -174,3 +174,115 @@ async fn a_recovered_context_resumes_and_answers() {
         matches!(&ms.last().unwrap().kind, MessageKind::Text(t) if t.text() == "Here is the whole answer.")
     );
 }
+
+/// A tool request whose calls carry these approval statuses.
+fn decided_request(calls: &[(&str, ApprovalStatus)]) -> Message {
+    let calls = calls
+        .iter()
+        .map(|(id, status)| {
+            let mut call = ToolCall::new(*id, "slow_write", serde_json::json!({}));
+            call.approval_status = *status;
+            call
+        })
+        .collect();
+    Message::new(
+        Role::Assistant,
+        MessageKind::ToolRequest(ToolRequestMessage { calls }),
+    )
+}
+
+#[tokio::test]
+async fn an_approved_call_cut_off_by_a_crash_is_not_run_again() {
+    let h = Harness::new(Script::new().then(reply(&["noted"]))).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    let id = ctx.id();
+    ctx.shutdown().await;
+    // What a crash while the approved call ran leaves: the approval committed, the state
+    // still the one the approval was recorded in, no result.
+    h.store
+        .save_changes(
+            id,
+            &ContextChanges::new()
+                .add_message(&BranchName::main(), Message::user_text("write"))
+                .add_message(
+                    &BranchName::main(),
+                    decided_request(&[("w1", ApprovalStatus::Approved)]),
+                )
+                .with_state(ContextState::AwaitingToolApproval {
+                    pending_requests: vec![ToolCallId::from("w1")],
+                    tool_names: vec!["slow_write".into()],
+                }),
+        )
+        .await
+        .unwrap();
+    let restarted = h.restart();
+    let ctx = restarted.get(id).await.unwrap();
+    assert!(matches!(
+        ctx.state(false).await.unwrap().state,
+        ContextState::Failed {
+            recoverable: true,
+            ..
+        }
+    ));
+    ctx.resume().await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let ms = messages(&ctx).await;
+    let results: Vec<&ToolResultMessage> = ms
+        .iter()
+        .filter_map(|m| match &m.kind {
+            MessageKind::ToolResult(r) => Some(r),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        results.len(),
+        1,
+        "one result, and the call did not run again"
+    );
+    let ToolOutcome::Error { error } = &results[0].outcome else {
+        panic!("{:?}", results[0].outcome)
+    };
+    assert_eq!(error.code.as_deref(), Some("interrupted"));
+    assert!(
+        matches!(&ms.last().unwrap().kind, MessageKind::Text(t) if t.text() == "noted"),
+        "the model was asked again with the result"
+    );
+}
+
+#[tokio::test]
+async fn a_half_decided_approval_survives_a_restart_unchanged() {
+    let h = Harness::new(Script::new()).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    let id = ctx.id();
+    ctx.shutdown().await;
+    let waiting = ContextState::AwaitingToolApproval {
+        pending_requests: vec![ToolCallId::from("w2")],
+        tool_names: vec!["slow_write".into()],
+    };
+    h.store
+        .save_changes(
+            id,
+            &ContextChanges::new()
+                .add_message(&BranchName::main(), Message::user_text("write twice"))
+                .add_message(
+                    &BranchName::main(),
+                    decided_request(&[
+                        ("w1", ApprovalStatus::Approved),
+                        ("w2", ApprovalStatus::Pending),
+                    ]),
+                )
+                .with_state(waiting.clone()),
+        )
+        .await
+        .unwrap();
+    let restarted = h.restart();
+    let ctx = restarted.get(id).await.unwrap();
+    assert_eq!(ctx.state(false).await.unwrap().state, waiting);
+    assert!(
+        !messages(&ctx)
+            .await
+            .iter()
+            .any(|m| matches!(m.kind, MessageKind::ToolResult(_))),
+        "the approved call still waits for the other decision"
+    );
+}
