@@ -148,6 +148,7 @@ impl ContextRegistry {
         let removed = self.live.lock().await.remove(&id);
         if let Some(l) = removed {
             l.handle.shutdown().await;
+            self.release_workspaces().await;
         }
         if self.services.store.delete_context(id).await? {
             Ok(())
@@ -181,7 +182,38 @@ impl ContextRegistry {
                 tracing::debug!(context = %id, "idle context unloaded");
             }
         }
+        if unloaded > 0 {
+            self.release_workspaces().await;
+        }
         unloaded
+    }
+
+    /// Releases the code index and file watcher of every workspace no live context uses.
+    async fn release_workspaces(&self) {
+        let Some(indexes) = self.services.tools.codebase_indexes() else {
+            return;
+        };
+        let handles: Vec<ContextHandle> = self
+            .live
+            .lock()
+            .await
+            .values()
+            .map(|l| l.handle.clone())
+            .collect();
+        let roots = &self.services.settings.workspace_roots;
+        let mut in_use = std::collections::HashSet::new();
+        for handle in handles {
+            if let Ok(summary) = handle.summary().await
+                && let Ok(Some(workspace)) =
+                    roots.open_configured(summary.config.workspace.as_deref())
+            {
+                in_use.insert(workspace.root().to_path_buf());
+            }
+        }
+        let released = indexes.release_unused(&in_use);
+        if released > 0 {
+            tracing::debug!(released, "code indexes of unused workspaces released");
+        }
     }
 
     /// How many contexts are live.

@@ -356,3 +356,44 @@ async fn a_stored_workspace_now_outside_the_roots_is_refused_by_every_user() {
     );
     registry.shutdown().await;
 }
+
+#[tokio::test]
+async fn unloading_a_context_releases_its_code_index_and_watcher() {
+    let h = Harness::with_settings(
+        Script::new()
+            .then(calls(&[(
+                "d1",
+                "find_definition",
+                json!({"symbol": "anything"}),
+            )]))
+            .then(reply(&["done"])),
+        braid_context::EngineSettings {
+            idle_unload_after: std::time::Duration::ZERO,
+            ..braid_context::EngineSettings::default()
+        },
+    )
+    .await;
+    let ctx = h
+        .context(ContextConfig {
+            approval_policy: ApprovalPolicy::AutoAll,
+            ..ContextConfig::default()
+        })
+        .await;
+    ctx.send_message(text("where is it defined?"))
+        .await
+        .unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let indexes = h.tools.codebase_indexes().unwrap().clone();
+    let root = h.workspace.canonicalize().unwrap();
+    assert_eq!(indexes.roots(), vec![root.clone()]);
+    let index =
+        std::sync::Arc::downgrade(&indexes.index_for(&braid_tools::Workspace::new(&root).unwrap()));
+    drop(ctx);
+
+    assert_eq!(h.registry.unload_idle().await, 1);
+    assert!(indexes.roots().is_empty());
+    assert!(
+        index.upgrade().is_none(),
+        "the index (and its watcher) is still alive"
+    );
+}

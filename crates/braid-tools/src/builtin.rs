@@ -73,6 +73,7 @@ pub fn register_builtins(
     registry.register(Arc::new(ReplaceInFileTool::new()))?;
     registry.register(Arc::new(DeleteFileTool::new()))?;
     registry.register(Arc::new(CodebaseSearchTool::new()))?;
+    registry.set_codebase_indexes(indexes.clone());
     registry.register(Arc::new(FindDefinitionTool::new(indexes.clone())))?;
     registry.register(Arc::new(FindReferencesTool::new(indexes)))?;
     registry.register(Arc::new(ProjectOverviewTool::new()))?;

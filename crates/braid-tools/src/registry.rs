@@ -45,6 +45,9 @@ pub enum RegistryError {
 #[derive(Default)]
 pub struct ToolRegistry {
     tools: RwLock<BTreeMap<String, Arc<dyn Tool>>>,
+    /// The codebase indexes the built-in codebase tools share, so the engine can release the
+    /// ones no loaded context uses.
+    indexes: std::sync::OnceLock<Arc<crate::codebase::CodebaseIndexes>>,
 }
 
 impl std::fmt::Debug for ToolRegistry {
@@ -59,6 +62,16 @@ impl ToolRegistry {
     /// An empty registry.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Records the codebase indexes the registered tools share (the first call wins).
+    pub fn set_codebase_indexes(&self, indexes: Arc<crate::codebase::CodebaseIndexes>) {
+        let _ = self.indexes.set(indexes);
+    }
+
+    /// The codebase indexes the registered tools share, when built-in tools are registered.
+    pub fn codebase_indexes(&self) -> Option<&Arc<crate::codebase::CodebaseIndexes>> {
+        self.indexes.get()
     }
 
     fn read(&self) -> std::sync::RwLockReadGuard<'_, BTreeMap<String, Arc<dyn Tool>>> {

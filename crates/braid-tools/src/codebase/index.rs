@@ -511,6 +511,20 @@ impl CodebaseIndexes {
             .or_insert_with(|| CodebaseIndex::start(workspace.clone()))
             .clone()
     }
+
+    /// The roots of the workspaces indexed now.
+    pub fn roots(&self) -> Vec<PathBuf> {
+        lock(&self.indexes).keys().cloned().collect()
+    }
+
+    /// Drops the index (and with it the file watcher) of every workspace not in `in_use`, once
+    /// the queries running on it end. Answers how many were released.
+    pub fn release_unused(&self, in_use: &std::collections::HashSet<PathBuf>) -> usize {
+        let mut indexes = lock(&self.indexes);
+        let before = indexes.len();
+        indexes.retain(|root, _| in_use.contains(root));
+        before - indexes.len()
+    }
 }
 
 #[cfg(test)]
