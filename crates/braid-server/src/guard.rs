@@ -231,6 +231,11 @@ fn normal_host(host: &str) -> String {
 
 /// The middleware: runs [`RequestGuard::check`] on every request, API and web UI alike.
 pub async fn guard(State(guard): State<Arc<RequestGuard>>, req: Request, next: Next) -> Response {
+    // Liveness answers nothing worth reading and has no body; probes (containers, load
+    // balancers) reach it under whatever address they know.
+    if req.uri().path() == "/health" && req.method() == axum::http::Method::GET {
+        return next.run(req).await;
+    }
     match guard.check(req.headers(), req.uri().authority()) {
         Ok(()) => next.run(req).await,
         Err(failure) => failure.into_response(),

@@ -65,7 +65,7 @@ async fn a_foreign_host_is_forbidden_before_any_handler_runs() {
         );
     }
     // Reads too (DNS rebinding lets a page read answers), and the web UI.
-    for path in ["/v1/contexts", "/", "/health"] {
+    for path in ["/v1/contexts", "/", "/openapi.json", "/metrics"] {
         let (status, _) = send(
             &s,
             "GET",
@@ -76,6 +76,16 @@ async fn a_foreign_host_is_forbidden_before_any_handler_runs() {
         .await;
         assert_eq!(status, 403, "{path}");
     }
+    // Liveness probes reach /health under any address; it tells nothing else.
+    let (status, _) = send(
+        &s,
+        "GET",
+        "/health",
+        &[("host", "10.1.2.3:8787".into())],
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
     let (_, list) = send(&s, "GET", "/v1/contexts", &[], None).await;
     assert_eq!(list["contexts"].as_array().unwrap().len(), 0, "{list}");
 }
