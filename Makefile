@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 
-.PHONY: run test setup web fmt lint test-rust test-web mcp-test-servers generate bench fuzz
+.PHONY: run test setup web fmt lint test-rust test-web mcp-test-servers generate bench fuzz chaos
 
 run: setup web
 	$(CARGO) build --release -p braid-server
@@ -54,3 +54,16 @@ FUZZ_CASES ?= 200000
 FUZZ_SECONDS ?= 120
 fuzz:
 	FUZZ_CASES=$(FUZZ_CASES) FUZZ_SECONDS=$(FUZZ_SECONDS) CARGO=$(CARGO) scripts/fuzz.sh
+
+# The crash campaign (issue 14) at length: CHAOS_KILLS SIGKILLs of a real braid serve, on SQLite
+# and on PostgreSQL (make test runs 20 of each); CHAOS_SEED=N repeats a run, CHAOS_CONTEXTS sets
+# how many conversations run at once. Prints each kill and problem as it happens, then one
+# summary line per store (also in target/chaos-report.txt).
+CHAOS_KILLS ?= 200
+CHAOS_CONTEXTS ?= 6
+chaos:
+	set -o pipefail; report="$${CARGO_TARGET_DIR:-target}/chaos-report.txt"; mkdir -p "$$(dirname "$$report")"; \
+	BRAID_CHAOS_KILLS=$(CHAOS_KILLS) BRAID_CHAOS_CONTEXTS=$(CHAOS_CONTEXTS) $(if $(CHAOS_SEED),BRAID_CHAOS_SEED=$(CHAOS_SEED)) \
+	scripts/with-postgres.sh $(CARGO) test --locked -p braid-server --test crash_campaign -- --nocapture --test-threads=1 2>&1 \
+	| grep --line-buffered -E '^chaos|panicked at|^test result' | tee "$$report.full"; status=$$?; \
+	grep '^chaos summary' "$$report.full" | sort -u > "$$report"; echo "== chaos figures"; cat "$$report"; exit $$status
