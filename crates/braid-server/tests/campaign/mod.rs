@@ -56,7 +56,7 @@ const RETIRE_AFTER_MESSAGES: usize = 120;
 /// How long every context gets to come to rest after a restart.
 const SETTLE_TIMEOUT: Duration = Duration::from_secs(40);
 /// How long a client may take to catch up with the log once the server rests.
-const CATCH_UP_TIMEOUT: Duration = Duration::from_secs(10);
+const CATCH_UP_TIMEOUT: Duration = Duration::from_secs(5);
 /// Silence that ends reading the log.
 const LOG_QUIET: Duration = Duration::from_millis(400);
 /// Every request but the event streams.
@@ -178,9 +178,9 @@ impl Campaign {
                 self.check_after_restart().await;
             }
             let point = if self.rng.u32(0..4) == 0 {
-                KillPoint::Recovering(Duration::from_millis(self.rng.u64(20..800)))
+                KillPoint::Recovering(Duration::from_millis(self.rng.u64(20..600)))
             } else {
-                KillPoint::Working(Duration::from_millis(self.rng.u64(150..2500)))
+                KillPoint::Working(Duration::from_millis(self.rng.u64(150..1800)))
             };
             match point {
                 KillPoint::Recovering(after) => {
