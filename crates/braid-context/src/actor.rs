@@ -135,7 +135,7 @@ impl Actor {
     /// Handles a command while nothing runs.
     async fn handle(&mut self, command: Command) {
         match command {
-            Command::Send(request, reply) => match self.accept_send(request) {
+            Command::Send(request, reply) => match self.accept_and_store(request).await {
                 Ok(send) => {
                     let message_id = send.primary_id();
                     let _ = reply.send(Ok(SendMessageResponse {
@@ -148,6 +148,10 @@ impl Actor {
                     let _ = reply.send(Err(e));
                 }
             },
+            Command::RetryMessage(id, reply) => self.retry_now(id, reply).await,
+            Command::DeleteMessage(id, reply) => {
+                let _ = reply.send(self.delete_input(id).await);
+            }
             Command::Approve(request, reply) => {
                 let outcome = self.record_decisions(request).await;
                 let ready = matches!(outcome, Ok(true));
@@ -222,15 +226,17 @@ impl Actor {
     /// Handles a command that arrives while a turn runs: reads are answered, sends are queued,
     /// an interrupt stops the turn at the next safe point, and other changes are refused until
     /// the context rests.
-    pub fn handle_while_busy(&mut self, command: Command) {
+    pub async fn handle_while_busy(&mut self, command: Command) {
         match command {
-            Command::Send(_, reply) if self.queue.len() >= MAX_QUEUED_SENDS => {
+            Command::Send(_, reply) | Command::RetryMessage(_, reply)
+                if self.queue.len() >= MAX_QUEUED_SENDS =>
+            {
                 let _ = reply.send(Err(EngineError::Conflict(format!(
                     "the context is busy and already has {MAX_QUEUED_SENDS} messages waiting \
                      (MAX_QUEUED_SENDS); send again once some are answered"
                 ))));
             }
-            Command::Send(request, reply) => match self.accept_send(request) {
+            Command::Send(request, reply) => match self.accept_and_store(request).await {
                 Ok(send) => {
                     let message_id = send.primary_id();
                     self.queue.push_back(send);
@@ -243,6 +249,21 @@ impl Actor {
                     let _ = reply.send(Err(e));
                 }
             },
+            Command::RetryMessage(id, reply) => match self.accept_retry(id).await {
+                Ok(send) => {
+                    self.queue.push_back(send);
+                    let _ = reply.send(Ok(SendMessageResponse {
+                        message_id: id,
+                        queued: true,
+                    }));
+                }
+                Err(e) => {
+                    let _ = reply.send(Err(e));
+                }
+            },
+            Command::DeleteMessage(id, reply) => {
+                let _ = reply.send(self.delete_input(id).await);
+            }
             Command::Interrupt(reply) => {
                 tracing::info!(context = %self.id, state = self.state().kind().as_str(), "interrupt requested");
                 self.interrupt.cancel();
@@ -348,7 +369,10 @@ impl Actor {
 /// Answers a command with an error, whatever its kind.
 fn reject(command: Command, error: EngineError) {
     match command {
-        Command::Send(_, r) | Command::ExecutePlan(_, r) | Command::RefinePlan { reply: r, .. } => {
+        Command::Send(_, r)
+        | Command::ExecutePlan(_, r)
+        | Command::RefinePlan { reply: r, .. }
+        | Command::RetryMessage(_, r) => {
             let _ = r.send(Err(error));
         }
         Command::Approve(_, r)
@@ -356,7 +380,8 @@ fn reject(command: Command, error: EngineError) {
         | Command::Resume(r)
         | Command::SetMode(_, r)
         | Command::SwitchBranch(_, r)
-        | Command::DeleteBranch(_, r) => {
+        | Command::DeleteBranch(_, r)
+        | Command::DeleteMessage(_, r) => {
             let _ = r.send(Err(error));
         }
         Command::Update(_, r) => {

@@ -44,6 +44,8 @@ pub(crate) enum Command {
         reply: Reply<StateResponse>,
     },
     Messages(MessageQuery, Reply<MessageList>),
+    RetryMessage(MessageId, Reply<SendMessageResponse>),
+    DeleteMessage(MessageId, Reply<()>),
     ExecutePlan(MessageId, Reply<SendMessageResponse>),
     RefinePlan {
         plan: MessageId,

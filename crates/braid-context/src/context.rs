@@ -66,6 +66,16 @@ impl ContextData {
             .unwrap_or_default()
     }
 
+    /// What a model request on `name` is built from: the branch's messages without the
+    /// person's input that waits for, or failed, its pipeline.
+    pub fn model_history(&self, name: &BranchName) -> Vec<Message> {
+        self.branch_messages(name)
+            .into_iter()
+            .filter(|m| !m.is_held_input())
+            .cloned()
+            .collect()
+    }
+
     /// The active branch's messages, in order.
     pub fn active_messages(&self) -> Vec<&Message> {
         self.branch_messages(&self.record.active_branch)

@@ -64,6 +64,22 @@ impl ContextHandle {
         self.ask(|r| Command::Send(request, r)).await
     }
 
+    /// Runs the pipeline again for a send that failed (the message and the rest of its send).
+    /// Answers at once like a send; `queued` when it waits behind a running turn. A message that
+    /// does not exist is `NotFound`; one that is not `failed` is a `Conflict`.
+    pub async fn retry_message(
+        &self,
+        message: MessageId,
+    ) -> Result<SendMessageResponse, EngineError> {
+        self.ask(|r| Command::RetryMessage(message, r)).await
+    }
+
+    /// Deletes the person's input that failed or still waits in the queue (with the rest of its
+    /// send), so it is neither retried nor sent. Anything else is a `Conflict`.
+    pub async fn delete_message(&self, message: MessageId) -> Result<(), EngineError> {
+        self.ask(|r| Command::DeleteMessage(message, r)).await
+    }
+
     /// Approves or denies pending tool calls.
     pub async fn approve(&self, request: ApprovalRequest) -> Result<(), EngineError> {
         self.ask(|r| Command::Approve(request, r)).await

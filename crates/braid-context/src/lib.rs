@@ -16,6 +16,7 @@ mod context;
 mod error;
 pub mod events;
 mod handle;
+mod input;
 pub mod optimizer;
 pub mod pipeline;
 pub mod prompt;

@@ -604,7 +604,7 @@ impl Actor {
                 done = &mut work => return done.ok(),
                 command = self.commands.recv() => {
                     if let Some(command) = command {
-                        self.handle_while_busy(command);
+                        self.handle_while_busy(command).await;
                     }
                 }
             }

@@ -153,6 +153,17 @@ impl Actor {
         })
     }
 
+    /// Accepts a send and stores its input as `pending` (the 202 promise: what is answered with
+    /// an id is stored).
+    pub(crate) async fn accept_and_store(
+        &mut self,
+        request: SendMessageRequest,
+    ) -> Result<QueuedSend, EngineError> {
+        let mut send = self.accept_send(request)?;
+        self.store_input(&mut send).await?;
+        Ok(send)
+    }
+
     /// The question with its answer recorded, and the user message that carries the answer.
     fn answer(
         &self,
@@ -205,7 +216,8 @@ impl Actor {
         if let SendAction::InjectResource { id, server, uri } = &send.action {
             return self.inject_resource(*id, server, uri).await;
         }
-        let mut messages = send.messages;
+        let messages = send.messages;
+        let ids: Vec<MessageId> = messages.iter().map(|m| m.id).collect();
         // Calls the send itself answers (a client-supplied result) stay open for it.
         let answered: Vec<ToolCallId> = messages
             .iter()
@@ -218,22 +230,31 @@ impl Actor {
             )
             .await
         {
+            self.fail_input(&ids, &e).await;
             self.fail(e, true).await;
             return;
         }
-        if let ContextState::Failed { error, .. } = self.state() {
-            // After the person's messages: their ids were given out first, and ids follow
-            // creation order.
-            messages.push(Message::new(
+        if let Err(e) = self.move_input_to_end(&ids).await {
+            self.fail_input(&ids, &e).await;
+            self.fail(e, true).await;
+            return;
+        }
+        // Stored after the person's messages, and only when the turn's pipeline succeeds.
+        let notes = match self.state() {
+            ContextState::Failed { error, .. } => vec![Message::new(
                 Role::User,
                 MessageKind::SystemControl(SystemControlMessage::FailureResolved {
                     error: error.clone(),
                 }),
-            ));
-        }
-        match self.run_pipeline(messages, send.updates).await {
+            )],
+            _ => Vec::new(),
+        };
+        match self.run_pipeline(messages, send.updates, notes).await {
             Ok(request) => self.drive(Some(request)).await,
-            Err(e) => self.fail(e, true).await,
+            Err(e) => {
+                self.fail_input(&ids, &e).await;
+                self.fail(e, true).await;
+            }
         }
     }
 
@@ -303,7 +324,7 @@ impl Actor {
         PipelineContext {
             model,
             branch_prompt: self.data.active().system_prompt,
-            history: self.data.active_messages().into_iter().cloned().collect(),
+            history: self.data.model_history(&self.data.record.active_branch),
             tools: self.services.tools.clone(),
             workspace,
             workspace_problem,
@@ -312,17 +333,24 @@ impl Actor {
         }
     }
 
-    /// Runs the active branch's pipeline over `messages`; stores them (and `updates`) only if
-    /// every processor succeeded; returns the request.
+    /// Runs the active branch's pipeline over `messages` (the send's input, already stored as
+    /// `pending`); if every processor succeeded, stores them as processed and `complete`, with
+    /// `updates` and `notes` (control messages added after them); returns the request. On error
+    /// nothing is stored: the caller marks the input `failed`.
     pub(crate) async fn run_pipeline(
         &mut self,
         messages: Vec<Message>,
         updates: Vec<Message>,
+        notes: Vec<Message>,
     ) -> Result<LlmRequest, EngineError> {
         let pipeline = Pipeline::for_branch(self.data.active().pipeline.as_ref());
         let ctx = self.pipeline_context();
         let mut draft = Draft {
-            messages,
+            messages: messages
+                .into_iter()
+                .map(|m| m.with_status(MessageStatus::Processing))
+                .collect(),
+            notes,
             ..Draft::default()
         };
         for processor in pipeline.processors() {
@@ -351,22 +379,29 @@ impl Actor {
                     )
                 })
                 .collect();
+            let now = Utc::now();
+            for m in &mut draft.messages {
+                m.status = MessageStatus::Complete;
+                m.error = None;
+                m.updated_at = now;
+            }
             if let Some(last) = draft.messages.last_mut() {
                 last.metadata
                     .insert("pipeline_ms".to_owned(), Value::Object(timings));
             }
             let branch = self.data.record.active_branch.clone();
             let mut changes = ContextChanges::new();
-            // Notes (a summary) after the new messages: ids follow creation order.
-            for m in draft.messages.iter().chain(&draft.notes) {
+            // Notes (a summary) after the input: ids follow creation order.
+            for m in &draft.notes {
                 changes.push_message(&branch, m.clone());
             }
-            changes.updated_messages = updates.clone();
+            changes.updated_messages = draft.messages.clone();
+            changes.updated_messages.extend(updates.iter().cloned());
             self.commit(changes).await?;
-            for m in draft.messages.iter().chain(&draft.notes) {
+            for m in &draft.notes {
                 self.emit_created(m).await;
             }
-            for m in &updates {
+            for m in draft.messages.iter().chain(&updates) {
                 self.emit_update(
                     None,
                     Some(MessageUpdate::Completed {
@@ -408,7 +443,7 @@ impl Actor {
         loop {
             let request = match prepared.take() {
                 Some(r) => r,
-                None => match self.run_pipeline(Vec::new(), Vec::new()).await {
+                None => match self.run_pipeline(Vec::new(), Vec::new(), Vec::new()).await {
                     Ok(r) => r,
                     Err(e) => return self.fail(e, true).await,
                 },
@@ -470,7 +505,7 @@ impl Actor {
                 }
                 command = self.commands.recv() => {
                     if let Some(command) = command {
-                        self.handle_while_busy(command);
+                        self.handle_while_busy(command).await;
                     }
                     continue;
                 }
@@ -825,7 +860,7 @@ impl Actor {
             .active_messages()
             .into_iter()
             .rev()
-            .find(|m| m.kind_name().is_sent_to_model());
+            .find(|m| m.kind_name().is_sent_to_model() && !m.is_held_input());
         match last {
             Some(m) if m.role == Role::User || m.role == Role::Tool => NextStep::CallModel,
             Some(m) if m.status == MessageStatus::Incomplete => NextStep::CallModel,
@@ -876,7 +911,8 @@ impl Actor {
         Ok(())
     }
 
-    /// Builds the send that executes (switching to act mode) or refines a plan.
+    /// Builds the send that executes (switching to act mode) or refines a plan, its input
+    /// stored.
     pub(crate) async fn plan_send(
         &mut self,
         plan: MessageId,
@@ -900,11 +936,13 @@ impl Actor {
         };
         let mut m = Message::user_text(text);
         m.metadata.insert("plan_id".to_owned(), json!(plan));
-        Ok(QueuedSend {
+        let mut send = QueuedSend {
             messages: vec![m],
             updates: Vec::new(),
             action: SendAction::Converse,
-        })
+        };
+        self.store_input(&mut send).await?;
+        Ok(send)
     }
 }
 

@@ -125,12 +125,7 @@ impl Actor {
     fn optimized_view(&self, branch: &BranchName) -> Result<Vec<Message>, EngineError> {
         let mut ctx = self.pipeline_context();
         if *branch != self.data.record.active_branch {
-            ctx.history = self
-                .data
-                .branch_messages(branch)
-                .into_iter()
-                .cloned()
-                .collect();
+            ctx.history = self.data.model_history(branch);
             ctx.branch_prompt = self
                 .data
                 .branch(branch)

@@ -1,4 +1,4 @@
-//! A store that fails: the context is left exactly as it was, and in `Failed`.
+//! A store that fails: the send is refused and the context is left exactly as it was.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
@@ -113,7 +113,7 @@ impl Store for FlakyStore {
 }
 
 #[tokio::test]
-async fn storage_failure_leaves_the_context_unchanged_and_failed() {
+async fn storage_failure_refuses_the_send_and_leaves_the_context_unchanged() {
     let h = Harness::new(Script::new().then(reply(&["first answer"]))).await;
     let flaky = Arc::new(FlakyStore {
         inner: h.store.clone(),
@@ -141,14 +141,16 @@ async fn storage_failure_leaves_the_context_unchanged_and_failed() {
     let before = messages(&ctx).await;
     assert_eq!(before.len(), 2);
 
+    // A send is answered with an id only once its input is stored: while the store refuses
+    // writes, the send itself is refused and nothing changes.
     flaky.failing.store(true, Ordering::SeqCst);
-    ctx.send_message(text("this will not be stored"))
+    let error = ctx
+        .send_message(text("this will not be stored"))
         .await
-        .unwrap();
-    let ContextState::Failed { error, .. } = settle(&ctx).await else {
-        panic!()
-    };
-    assert!(error.contains("disk is full"), "{error}");
+        .unwrap_err();
+    assert_eq!(error.code(), ErrorCode::StorageFailed);
+    assert!(error.to_string().contains("disk is full"), "{error}");
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
     assert_eq!(messages(&ctx).await, before, "memory is unchanged");
     assert_eq!(
         h.store.all_messages(ctx.id()).await.unwrap().len(),

@@ -187,29 +187,41 @@ async fn many_file_references_are_all_resolved() {
 }
 
 #[tokio::test]
-async fn missing_file_fails_the_turn_and_stores_nothing() {
+async fn missing_file_fails_the_turn_and_keeps_the_input_failed() {
     let h = Harness::new(Script::new()).await;
     let ctx = h.context(ContextConfig::default()).await;
     let mut events = ctx.subscribe();
-    ctx.send_message(SendMessageRequest {
-        payload: MessagePayload::FileReference(FileReferencePayload {
-            path: "src/nope.rs".into(),
-            range: None,
-            display_text: None,
-        }),
-        client_metadata: None,
-    })
-    .await
-    .unwrap();
+    let sent = ctx
+        .send_message(SendMessageRequest {
+            payload: MessagePayload::FileReference(FileReferencePayload {
+                path: "src/nope.rs".into(),
+                range: None,
+                display_text: None,
+            }),
+            client_metadata: None,
+        })
+        .await
+        .unwrap();
     let state = settle(&ctx).await;
     let ContextState::Failed { error, recoverable } = state else {
         panic!("{state:?}")
     };
     assert!(error.contains("src/nope.rs"), "{error}");
     assert!(recoverable);
+    let stored = messages(&ctx).await;
+    assert_eq!(
+        stored.len(),
+        1,
+        "the input stays, and nothing else is added"
+    );
+    assert_eq!(stored[0].id, sent.message_id);
+    assert_eq!(stored[0].status, MessageStatus::Failed);
+    let detail = stored[0].error.as_ref().unwrap();
+    assert!(detail.message.contains("src/nope.rs"), "{detail:?}");
+    assert_eq!(detail.code.as_deref(), Some("file_reference"));
     assert!(
-        messages(&ctx).await.is_empty(),
-        "a failed draft never enters the pool"
+        matches!(&stored[0].kind, MessageKind::FileReference(f) if f.resolution == FileResolution::Pending),
+        "nothing the failed pipeline did is kept"
     );
     assert_eq!(h.mock.request_count(), 0);
     let codes: Vec<ErrorCode> = std::iter::from_fn(|| events.try_recv().ok())
@@ -254,7 +266,10 @@ async fn paths_that_leave_the_workspace_are_refused() {
     .await
     .unwrap();
     assert!(matches!(settle(&ctx).await, ContextState::Failed { .. }));
-    assert!(messages(&ctx).await.is_empty());
+    let stored = messages(&ctx).await;
+    assert_eq!(stored.len(), 1);
+    assert_eq!(stored[0].status, MessageStatus::Failed);
+    assert!(stored[0].error.is_some());
 }
 
 #[tokio::test]

@@ -135,7 +135,8 @@ pub fn build_conversation(
         .into_iter()
         .collect();
     let mut items = Vec::new();
-    for message in messages {
+    // Input still waiting for its pipeline, or whose pipeline failed, is stored but never sent.
+    for message in messages.iter().filter(|m| !m.is_held_input()) {
         if let Some(item) = item_of(message, options, &mut system) {
             items.push(item);
         }
@@ -582,6 +583,23 @@ mod tests {
                 completed_at: None,
             }),
         )
+    }
+
+    #[test]
+    fn pending_and_failed_user_input_is_left_out_of_the_request() {
+        use braid_protocol::MessageStatus;
+        let history = vec![
+            Message::user_text("kept"),
+            Message::user_text("failed").with_status(MessageStatus::Failed),
+            Message::user_text("waiting").with_status(MessageStatus::Pending),
+            Message::assistant_text("partial").with_status(MessageStatus::Incomplete),
+        ];
+        let c = build_conversation(None, &history, options(ImageDelivery::AsImages));
+        assert_eq!(c.turns.len(), 2);
+        assert!(
+            matches!(&c.turns[0], Turn::User(parts) if parts.len() == 1 && matches!(&parts[0], UserPart::Text(t) if t == "kept"))
+        );
+        assert!(matches!(&c.turns[1], Turn::Assistant { text, .. } if text == "partial"));
     }
 
     #[test]

@@ -108,6 +108,13 @@ pub enum MessageUpdate {
         /// Its kind.
         kind: KindName,
     },
+    /// It was deleted (input that failed or waited, removed by the person).
+    Deleted {
+        /// Its id.
+        message_id: MessageId,
+        /// Its kind.
+        kind: KindName,
+    },
 }
 
 /// A piece of streamed text.

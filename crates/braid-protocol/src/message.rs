@@ -10,7 +10,7 @@ use serde_json::value::RawValue;
 use ts_rs::TS;
 
 use crate::ids::{MessageId, ToolCallId, TurnId};
-use crate::kinds::{KindName, MessageKind, TextMessage};
+use crate::kinds::{ErrorDetail, KindName, MessageKind, TextMessage};
 use crate::migrate;
 use crate::role::Role;
 use crate::validate::{FieldPath, Problems, Validate, ValidationErrors};
@@ -44,6 +44,9 @@ pub struct Message {
     pub updated_at: DateTime<Utc>,
     /// Internal notes, never sent to a model.
     pub metadata: Metadata,
+    /// Why processing failed, for a `failed` message (the person's input whose pipeline
+    /// failed); absent otherwise.
+    pub error: Option<ErrorDetail>,
 }
 
 /// The JSON shape of [`Message`], for the JSON Schema and the TypeScript types.
@@ -76,6 +79,10 @@ pub struct MessageSchema {
     #[serde(default)]
     #[ts(type = "Record<string, unknown>")]
     pub metadata: Metadata,
+    /// Why processing failed, for a `failed` message; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub error: Option<ErrorDetail>,
 }
 
 /// Where a message stands.
@@ -125,6 +132,7 @@ impl Message {
             created_at: now,
             updated_at: now,
             metadata: Metadata::new(),
+            error: None,
         }
     }
 
@@ -142,6 +150,14 @@ impl Message {
     pub fn with_status(mut self, status: MessageStatus) -> Self {
         self.status = status;
         self
+    }
+
+    /// Whether this is the person's input (or a client's tool result) that has not been through
+    /// the pipeline yet (`pending`) or whose pipeline failed (`failed`). Such input is stored so
+    /// nothing typed is lost, but it is never sent to a model until it is processed.
+    pub fn is_held_input(&self) -> bool {
+        self.role != Role::Assistant
+            && matches!(self.status, MessageStatus::Pending | MessageStatus::Failed)
     }
 
     /// The kind's name.
@@ -235,7 +251,7 @@ impl Serialize for Message {
         if let MessageKind::Unknown(unknown) = &self.kind {
             return unknown.raw.serialize(serializer);
         }
-        let mut map = serializer.serialize_map(Some(9))?;
+        let mut map = serializer.serialize_map(Some(9 + usize::from(self.error.is_some())))?;
         map.serialize_entry("schema_version", &CURRENT_SCHEMA_VERSION)?;
         map.serialize_entry("id", &self.id)?;
         map.serialize_entry("role", &self.role)?;
@@ -245,6 +261,9 @@ impl Serialize for Message {
         map.serialize_entry("created_at", &self.created_at)?;
         map.serialize_entry("updated_at", &self.updated_at)?;
         map.serialize_entry("metadata", &self.metadata)?;
+        if let Some(error) = &self.error {
+            map.serialize_entry("error", error)?;
+        }
         map.end()
     }
 }

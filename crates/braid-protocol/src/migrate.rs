@@ -191,6 +191,8 @@ fn read_current_fast(json: &str) -> Option<Message> {
         updated_at: Option<DateTime<Utc>>,
         #[serde(default)]
         metadata: Option<Metadata>,
+        #[serde(default)]
+        error: Option<crate::kinds::ErrorDetail>,
     }
     let wire: Wire<'_> = serde_json::from_str(json).ok()?;
     if wire.schema_version.is_some_and(|v| v < 2) {
@@ -211,6 +213,7 @@ fn read_current_fast(json: &str) -> Option<Message> {
         created_at,
         updated_at: wire.updated_at.unwrap_or(created_at),
         metadata: wire.metadata.unwrap_or_default(),
+        error: wire.error,
     })
 }
 
@@ -243,6 +246,7 @@ struct Envelope {
     created_at: Option<DateTime<Utc>>,
     updated_at: Option<DateTime<Utc>>,
     metadata: Metadata,
+    error: Option<crate::kinds::ErrorDetail>,
 }
 
 impl Envelope {
@@ -253,6 +257,7 @@ impl Envelope {
             created_at: field(object, "created_at")?,
             updated_at: field(object, "updated_at")?,
             metadata: field(object, "metadata")?.unwrap_or_default(),
+            error: field(object, "error")?,
         })
     }
 
@@ -266,6 +271,7 @@ impl Envelope {
             created_at,
             updated_at: self.updated_at.unwrap_or(created_at),
             metadata: self.metadata.clone(),
+            error: self.error.clone(),
         }
     }
 

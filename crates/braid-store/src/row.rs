@@ -57,6 +57,7 @@ impl MessageRow {
             created_at: self.created_at,
             updated_at: self.updated_at.max(self.created_at),
             metadata: Metadata::new(),
+            error: None,
         }
     }
 }

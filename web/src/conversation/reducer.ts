@@ -209,6 +209,9 @@ function applyMessageUpdate(s: ConversationState, u: MessageUpdate): Conversatio
       const entry = existing ?? newEntry(u.message_id, u.kind, "assistant", "complete");
       return { ...upsert(s, { ...entry, status: "complete" }), changes: s.changes + 1 };
     }
+    case "deleted": {
+      return { ...s, entries: s.entries.filter((e) => e.id !== u.message_id), changes: s.changes + 1 };
+    }
   }
 }
 

@@ -857,7 +857,11 @@ updated_at: string,
 /**
  * Internal notes, never sent to a model.
  */
-metadata: Record<string, unknown>, } & ({ "kind": "text", "data": TextMessage } | { "kind": "image", "data": ImageMessage } | { "kind": "file_reference", "data": FileReferenceMessage } | { "kind": "project_structure", "data": ProjectStructureMessage } | { "kind": "tool_request", "data": ToolRequestMessage } | { "kind": "tool_result", "data": ToolResultMessage } | { "kind": "mcp_tool_request", "data": McpToolRequestMessage } | { "kind": "mcp_tool_result", "data": McpToolResultMessage } | { "kind": "mcp_resource", "data": McpResourceMessage } | { "kind": "workflow_execution", "data": WorkflowExecutionMessage } | { "kind": "system_control", "data": SystemControlMessage } | { "kind": "processing", "data": ProcessingMessage } | { "kind": "plan", "data": PlanMessage } | { "kind": "question", "data": QuestionMessage });
+metadata: Record<string, unknown>, 
+/**
+ * Why processing failed, for a `failed` message; absent otherwise.
+ */
+error?: ErrorDetail, } & ({ "kind": "text", "data": TextMessage } | { "kind": "image", "data": ImageMessage } | { "kind": "file_reference", "data": FileReferenceMessage } | { "kind": "project_structure", "data": ProjectStructureMessage } | { "kind": "tool_request", "data": ToolRequestMessage } | { "kind": "tool_result", "data": ToolResultMessage } | { "kind": "mcp_tool_request", "data": McpToolRequestMessage } | { "kind": "mcp_tool_result", "data": McpToolResultMessage } | { "kind": "mcp_resource", "data": McpResourceMessage } | { "kind": "workflow_execution", "data": WorkflowExecutionMessage } | { "kind": "system_control", "data": SystemControlMessage } | { "kind": "processing", "data": ProcessingMessage } | { "kind": "plan", "data": PlanMessage } | { "kind": "question", "data": QuestionMessage });
 
 export type MessageId = string;
 
@@ -900,6 +904,14 @@ kind: KindName,
  * The new status.
  */
 status: MessageStatus, } | { "type": "completed", 
+/**
+ * Its id.
+ */
+message_id: MessageId, 
+/**
+ * Its kind.
+ */
+kind: KindName, } | { "type": "deleted", 
 /**
  * Its id.
  */

@@ -1,8 +1,10 @@
 //! The message processing pipeline (DESIGN.md "The context"): a draft goes through
 //! `Validate -> ResolveFileReferences -> RecognizeImages -> EnhanceSystemPrompt ->
 //! OptimizeContext -> PrepareRequest`. Each processor is a small step over the draft; the actor
-//! moves the state machine into each processor's state before running it. A failing processor
-//! leaves the context as it was: the draft is dropped and nothing is stored.
+//! moves the state machine into each processor's state before running it. The person's input
+//! is stored as `pending` before the pipeline runs (a 202 means stored); a failing processor
+//! drops the draft, so nothing the pipeline did is kept, and the input is marked `failed` with
+//! the error (see `crate::input`).
 
 mod file_references;
 mod images;
@@ -32,7 +34,8 @@ pub use validate::ValidateMessages;
 /// and the request being prepared.
 #[derive(Debug, Default)]
 pub struct Draft {
-    /// New messages of this turn, in order; stored only if the whole pipeline succeeds.
+    /// The person's input of this turn, in order (already stored as `pending`); stored as
+    /// processed and `complete` only if the whole pipeline succeeds.
     pub messages: Vec<Message>,
     /// The system prompt built for this request.
     pub system_prompt: Option<String>,

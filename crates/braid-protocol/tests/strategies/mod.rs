@@ -553,9 +553,10 @@ pub fn message() -> impl Strategy<Value = Message> {
         timestamp(),
         timestamp(),
         json_object(),
+        option::of(error_detail()),
     )
         .prop_map(
-            |(kind, role, status, created_at, updated_at, metadata)| Message {
+            |(kind, role, status, created_at, updated_at, metadata, error)| Message {
                 id: MessageId::new(),
                 role: Role::ALL[role],
                 kind,
@@ -573,6 +574,7 @@ pub fn message() -> impl Strategy<Value = Message> {
                     Value::Object(m) => m,
                     _ => unreachable!(),
                 },
+                error,
             },
         )
 }

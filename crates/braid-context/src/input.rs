@@ -1,0 +1,348 @@
+//! The person's input as it is stored (DESIGN.md "Conventions": a 202 means the input is
+//! stored). A send's messages are committed as `pending` before its id is given out; the
+//! pipeline then completes them, or marks them `failed` with the error. Failed input stays in
+//! the conversation, out of model requests, until it is retried or deleted. A send's messages
+//! (file references and the text after them) share `metadata.send_id` and are retried and
+//! deleted together.
+
+use braid_protocol::api::SendMessageResponse;
+use braid_protocol::{
+    BranchName, ErrorDetail, Message, MessageId, MessageStatus, MessageUpdate, Metadata,
+    Recoverability,
+};
+use braid_store::{BranchIds, ContextChanges};
+use chrono::Utc;
+use serde_json::Value;
+
+use crate::actor::{Actor, QueuedSend, SendAction};
+use crate::error::EngineError;
+
+/// The metadata key that ties the messages of one send together.
+pub(crate) const SEND_ID: &str = "send_id";
+
+/// The error a message gets when Braid restarted before its pipeline finished.
+pub(crate) const RESTARTED: &str =
+    "Braid restarted before this message was processed; retry it to send it, or delete it";
+
+/// The error a queued message keeps when the person deleted it before it ran.
+const DELETED: &str = "deleted before it was processed";
+
+/// The send a message belongs to: its `send_id`, or the message itself.
+fn send_of(m: &Message) -> Option<String> {
+    m.metadata
+        .get(SEND_ID)
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+}
+
+/// The error a failed pipeline leaves on its input.
+pub(crate) fn input_error(error: &EngineError) -> ErrorDetail {
+    let code = serde_json::to_value(error.code())
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    ErrorDetail::new(error.to_string(), Recoverability::Recoverable).with_code(code)
+}
+
+impl Actor {
+    /// Commits a send's messages as `pending` at the end of the active branch, before the send
+    /// is answered, and announces them. On error nothing is stored and the send is refused.
+    pub(crate) async fn store_input(&mut self, send: &mut QueuedSend) -> Result<(), EngineError> {
+        if send.messages.is_empty() {
+            return Ok(());
+        }
+        let send_id = send.primary_id().to_string();
+        let branch = self.data.record.active_branch.clone();
+        let mut changes = ContextChanges::new();
+        for m in &mut send.messages {
+            m.status = MessageStatus::Pending;
+            m.error = None;
+            m.metadata
+                .insert(SEND_ID.to_owned(), Value::String(send_id.clone()));
+            changes.push_message(&branch, m.clone());
+        }
+        self.commit(changes).await?;
+        for m in &send.messages {
+            self.emit_created(m).await;
+        }
+        Ok(())
+    }
+
+    /// Moves a send's stored input to the end of the active branch (it waited in the queue
+    /// while another turn added messages), so the conversation reads in the order it ran.
+    pub(crate) async fn move_input_to_end(&mut self, ids: &[MessageId]) -> Result<(), EngineError> {
+        let active = self.data.active();
+        let tail_start = active.message_ids.len().saturating_sub(ids.len());
+        if ids.is_empty() || active.message_ids[tail_start..] == *ids {
+            return Ok(());
+        }
+        let mut order: Vec<MessageId> = active
+            .message_ids
+            .iter()
+            .copied()
+            .filter(|id| !ids.contains(id))
+            .collect();
+        order.extend_from_slice(ids);
+        let mut changes = ContextChanges::new();
+        changes.replacements.push(BranchIds {
+            branch: active.name,
+            message_ids: order,
+        });
+        self.commit(changes).await
+    }
+
+    /// Records that the pipeline failed on a send's input: each message becomes `failed` with
+    /// the error, and stays where it is.
+    pub(crate) async fn fail_input(&mut self, ids: &[MessageId], error: &EngineError) {
+        let detail = input_error(error);
+        let now = Utc::now();
+        let failed: Vec<Message> = ids
+            .iter()
+            .filter_map(|id| self.data.pool.get(id))
+            .map(|m| {
+                let mut m = m.clone();
+                m.status = MessageStatus::Failed;
+                m.error = Some(detail.clone());
+                m.updated_at = now;
+                m
+            })
+            .collect();
+        self.save_statuses(failed).await;
+    }
+
+    /// Stores messages whose status changed and announces each change. A store failure is
+    /// logged: the context's own failure is reported right after.
+    async fn save_statuses(&mut self, messages: Vec<Message>) {
+        if messages.is_empty() {
+            return;
+        }
+        let changes = ContextChanges {
+            updated_messages: messages.clone(),
+            ..ContextChanges::new()
+        };
+        if let Err(error) = self.commit(changes).await {
+            tracing::error!(context = %self.id, %error, "input status not saved");
+            return;
+        }
+        for m in &messages {
+            self.emit_update(
+                None,
+                Some(MessageUpdate::StatusChanged {
+                    message_id: m.id,
+                    kind: m.kind_name(),
+                    status: m.status,
+                }),
+                Metadata::new(),
+            )
+            .await;
+        }
+    }
+
+    /// The stored messages of the send `id` belongs to, in the order of the branch that holds
+    /// them, with the branch. `NotFound` when no branch holds `id`.
+    fn send_group(&self, id: MessageId) -> Result<(BranchName, Vec<Message>), EngineError> {
+        let not_found = || EngineError::NotFound(format!("no message {id} in this context"));
+        let message = self.data.pool.get(&id).ok_or_else(not_found)?;
+        let active = self.data.record.active_branch.clone();
+        // The active branch first: a fork shares its parent's messages.
+        let branch = std::iter::once(&active)
+            .chain(self.data.branches.iter().map(|b| &b.name))
+            .find(|b| {
+                self.data
+                    .branch(b)
+                    .is_some_and(|b| b.message_ids.contains(&id))
+            })
+            .cloned()
+            .ok_or_else(not_found)?;
+        let group = match send_of(message) {
+            Some(send) => self
+                .data
+                .branch_messages(&branch)
+                .into_iter()
+                .filter(|m| {
+                    send_of(m).as_deref() == Some(send.as_str()) && m.status == message.status
+                })
+                .cloned()
+                .collect(),
+            None => vec![message.clone()],
+        };
+        Ok((branch, group))
+    }
+
+    /// Makes a failed send `pending` again and builds the send that runs it. `NotFound` for an
+    /// unknown message, `Conflict` for one that is not failed input on the active branch.
+    pub(crate) async fn accept_retry(&mut self, id: MessageId) -> Result<QueuedSend, EngineError> {
+        let (branch, group) = self.send_group(id)?;
+        let Some(message) = group.iter().find(|m| m.id == id) else {
+            return Err(EngineError::NotFound(format!(
+                "no message {id} in this context"
+            )));
+        };
+        if !message.is_held_input() || message.status != MessageStatus::Failed {
+            return Err(EngineError::Conflict(format!(
+                "message {id} is {}: only failed input can be retried",
+                message.status.as_str()
+            )));
+        }
+        if branch != self.data.record.active_branch {
+            return Err(EngineError::Conflict(format!(
+                "message {id} is on branch `{branch}`: activate that branch to retry it"
+            )));
+        }
+        let now = Utc::now();
+        let pending: Vec<Message> = group
+            .into_iter()
+            .map(|mut m| {
+                m.status = MessageStatus::Pending;
+                m.error = None;
+                m.updated_at = now;
+                m
+            })
+            .collect();
+        let changes = ContextChanges {
+            updated_messages: pending.clone(),
+            ..ContextChanges::new()
+        };
+        self.commit(changes).await?;
+        for m in &pending {
+            self.emit_update(
+                None,
+                Some(MessageUpdate::StatusChanged {
+                    message_id: m.id,
+                    kind: m.kind_name(),
+                    status: m.status,
+                }),
+                Metadata::new(),
+            )
+            .await;
+        }
+        Ok(QueuedSend {
+            messages: pending,
+            updates: Vec::new(),
+            action: SendAction::Converse,
+        })
+    }
+
+    /// Deletes failed input, or input still waiting in the queue, with the rest of its send:
+    /// it leaves every branch and the queue. A queued message keeps a `failed` record in the
+    /// pool (it never ran), so nothing is left `pending`. Anything else is a `Conflict`.
+    pub(crate) async fn delete_input(&mut self, id: MessageId) -> Result<(), EngineError> {
+        let (_, group) = self.send_group(id)?;
+        let Some(message) = group.iter().find(|m| m.id == id) else {
+            return Err(EngineError::NotFound(format!(
+                "no message {id} in this context"
+            )));
+        };
+        let queued = self
+            .queue
+            .iter()
+            .position(|s| s.messages.iter().any(|m| m.id == id));
+        let deletable = message.is_held_input()
+            && (message.status == MessageStatus::Failed || queued.is_some());
+        if !deletable {
+            let why = if message.status == MessageStatus::Pending {
+                "it is being processed".to_owned()
+            } else {
+                format!("it is {} {}", message.role, message.status.as_str())
+            };
+            return Err(EngineError::Conflict(format!(
+                "message {id} cannot be deleted: {why}; only failed input, or input still waiting in the queue, can be"
+            )));
+        }
+        let ids: Vec<MessageId> = match queued.and_then(|at| self.queue.get(at)) {
+            Some(send) => send.messages.iter().map(|m| m.id).collect(),
+            None => group.iter().map(|m| m.id).collect(),
+        };
+        let mut changes = ContextChanges::new();
+        for b in &self.data.branches {
+            if b.message_ids.iter().any(|m| ids.contains(m)) {
+                changes.replacements.push(BranchIds {
+                    branch: b.name.clone(),
+                    message_ids: b
+                        .message_ids
+                        .iter()
+                        .copied()
+                        .filter(|m| !ids.contains(m))
+                        .collect(),
+                });
+            }
+        }
+        let now = Utc::now();
+        for m in ids.iter().filter_map(|m| self.data.pool.get(m)) {
+            if m.status == MessageStatus::Pending {
+                let mut m = m.clone();
+                m.status = MessageStatus::Failed;
+                m.error =
+                    Some(ErrorDetail::new(DELETED, Recoverability::Fatal).with_code("deleted"));
+                m.updated_at = now;
+                changes.updated_messages.push(m);
+            }
+        }
+        self.commit(changes).await?;
+        if let Some(at) = queued {
+            self.queue.remove(at);
+        }
+        for m in ids.iter().filter_map(|m| self.data.pool.get(m)) {
+            self.emit_update(
+                None,
+                Some(MessageUpdate::Deleted {
+                    message_id: m.id,
+                    kind: m.kind_name(),
+                }),
+                Metadata::new(),
+            )
+            .await;
+        }
+        tracing::info!(context = %self.id, message = %id, deleted = ids.len(), "input deleted");
+        Ok(())
+    }
+
+    /// Recovery: input a crash left `pending` or `processing` on a branch becomes `failed`,
+    /// retryable, saying Braid restarted. It is not run on its own: the person was not there
+    /// when it would have run, and decides with Retry.
+    pub(crate) async fn fail_interrupted_input(&mut self) {
+        let detail =
+            ErrorDetail::new(RESTARTED, Recoverability::Recoverable).with_code("restarted");
+        let now = Utc::now();
+        let failed: Vec<Message> = self
+            .data
+            .pool
+            .values()
+            .filter(|m| {
+                m.role != braid_protocol::Role::Assistant
+                    && matches!(m.status, MessageStatus::Pending | MessageStatus::Processing)
+            })
+            .map(|m| {
+                let mut m = m.clone();
+                m.status = MessageStatus::Failed;
+                m.error = Some(detail.clone());
+                m.updated_at = now;
+                m
+            })
+            .collect();
+        if !failed.is_empty() {
+            tracing::warn!(context = %self.id, messages = failed.len(), "input a restart interrupted marked failed");
+        }
+        self.save_statuses(failed).await;
+    }
+
+    /// Answers a retry: runs the send at once while the context rests.
+    pub(crate) async fn retry_now(
+        &mut self,
+        id: MessageId,
+        reply: crate::command::Reply<SendMessageResponse>,
+    ) {
+        match self.accept_retry(id).await {
+            Ok(send) => {
+                let _ = reply.send(Ok(SendMessageResponse {
+                    message_id: id,
+                    queued: false,
+                }));
+                self.run_send(send).await;
+            }
+            Err(e) => {
+                let _ = reply.send(Err(e));
+            }
+        }
+    }
+}
