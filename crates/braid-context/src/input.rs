@@ -124,7 +124,12 @@ impl Actor {
             tracing::error!(context = %self.id, %error, "input status not saved");
             return;
         }
-        for m in &messages {
+        self.announce_statuses(&messages).await;
+    }
+
+    /// Emits the `status_changed` update of each message.
+    async fn announce_statuses(&self, messages: &[Message]) {
+        for m in messages {
             self.emit_update(
                 None,
                 Some(MessageUpdate::StatusChanged {
@@ -204,18 +209,7 @@ impl Actor {
             ..ContextChanges::new()
         };
         self.commit(changes).await?;
-        for m in &pending {
-            self.emit_update(
-                None,
-                Some(MessageUpdate::StatusChanged {
-                    message_id: m.id,
-                    kind: m.kind_name(),
-                    status: m.status,
-                }),
-                Metadata::new(),
-            )
-            .await;
-        }
+        self.announce_statuses(&pending).await;
         Ok(QueuedSend {
             messages: pending,
             updates: Vec::new(),

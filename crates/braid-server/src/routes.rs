@@ -315,6 +315,26 @@ pub fn table() -> Vec<Route> {
     )
     .query = MESSAGE_QUERY;
     b.add(Method::POST, "/v1/contexts/{id}/messages", "send_message", "Adds a message and answers at once with its id; progress arrives as events. `queued` when it waits behind a running turn.", Some(schema::<SendMessageRequest>), StatusCode::ACCEPTED, Json(schema::<SendMessageResponse>), send_message);
+    b.add(
+        Method::POST,
+        "/v1/contexts/{id}/messages/{message_id}/retry",
+        "retry_message",
+        "Runs the pipeline again for input that failed (with the rest of its send); answers at once like a send. 404 for an unknown message, 409 for one that is not failed.",
+        None,
+        StatusCode::ACCEPTED,
+        Json(schema::<SendMessageResponse>),
+        retry_message,
+    );
+    b.add(
+        Method::DELETE,
+        "/v1/contexts/{id}/messages/{message_id}",
+        "delete_message",
+        "Deletes input that failed, or that still waits in the queue (with the rest of its send). 404 for an unknown message, 409 for any other message.",
+        None,
+        none,
+        Empty,
+        delete_message,
+    );
     b.add(Method::GET, "/v1/contexts/{id}/events", "context_events", "The context's events as SSE (`context_update`, `content_delta`, `content_final`, `error`, `heartbeat`); every logged event has an `id:`; reconnect with `Last-Event-ID`.", None, ok, EventStream, context_events).query = EVENTS_QUERY;
     b.add(
         Method::GET,
@@ -667,6 +687,18 @@ async fn send_message(
     let answer = h.send_message(request).await?;
     crate::title::after_send(&app, &h);
     Ok(ok(StatusCode::ACCEPTED, &answer))
+}
+
+async fn retry_message(State(app): State<Arc<App>>, params: Params) -> ApiResult<Response> {
+    let message = params.message()?;
+    let h = handle(&app, &params).await?;
+    Ok(ok(StatusCode::ACCEPTED, &h.retry_message(message).await?))
+}
+
+async fn delete_message(State(app): State<Arc<App>>, params: Params) -> ApiResult<StatusCode> {
+    let message = params.message()?;
+    handle(&app, &params).await?.delete_message(message).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 async fn context_events(
