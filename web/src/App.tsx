@@ -13,6 +13,7 @@ import type {
   McpServerInfo,
   MergeStrategy,
   MessageView as HistoryView,
+  Message,
   Mode,
   SendMessageRequest,
   ToolInfo,
@@ -24,7 +25,7 @@ import { CardActionsProvider, type CardActions } from "./messages/actions";
 import { MessageView } from "./messages/MessageView";
 import { Sidebar, contextTitle } from "./components/Sidebar";
 import { StatusBar } from "./components/StatusBar";
-import { Composer } from "./components/Composer";
+import { Composer, editedSend, type EditedSend } from "./components/Composer";
 import { BranchSwitcher } from "./components/BranchSwitcher";
 import { SettingsPanel } from "./components/SettingsPanel";
 import { McpPanel } from "./components/McpPanel";
@@ -53,6 +54,7 @@ export function App({ api }: { api: ApiClient }) {
   const [panel, setPanel] = useState<Panel>("none");
   const [navOpen, setNavOpen] = useState(false);
   const [branchFromId, setBranchFromId] = useState<string | null>(null);
+  const [editing, setEditing] = useState<EditedSend | null>(null);
   const [servers, setServers] = useState<McpServerInfo[]>([]);
   const [resources, setResources] = useState<McpResourceInfo[]>([]);
   const [tools, setTools] = useState<ToolInfo[]>([]);
@@ -170,7 +172,20 @@ export function App({ api }: { api: ApiClient }) {
       reportError(err);
       throw err;
     }
+    if (editing) {
+      // The edited text is stored now: the failed send it replaces goes.
+      setEditing(null);
+      await api.deleteMessage(contextId, editing.messageId).catch(reportError);
+    }
   };
+  useEffect(() => setEditing(null), [contextId]);
+  // Cards read the entries through a ref, so their actions stay the same while messages stream.
+  const entries = useRef(conv.state.entries);
+  entries.current = conv.state.entries;
+  const editFailed = useCallback((m: Message) => {
+    const loaded = entries.current.flatMap((e) => (e.message ? [e.message] : []));
+    setEditing(editedSend(m, loaded));
+  }, []);
   const interrupt = () => {
     if (contextId) api.interrupt(contextId).catch(reportError);
   };
@@ -229,8 +244,8 @@ export function App({ api }: { api: ApiClient }) {
   };
 
   const actions: CardActions | null = useMemo(
-    () => (contextId ? { api, contextId, reportError, branchFrom: setBranchFromId } : null),
-    [api, contextId, reportError],
+    () => (contextId ? { api, contextId, reportError, branchFrom: setBranchFromId, editFailed } : null),
+    [api, contextId, reportError, editFailed],
   );
   const messageOptions = useMemo(() => ({ onShowFullHistory: () => setView("full") }), []);
   // The workspace's files for the composer's file picker, read again when the workspace changes.
@@ -330,7 +345,14 @@ export function App({ api }: { api: ApiClient }) {
               onDismiss={(index) => conv.dispatch({ type: "error_dismissed", index })}
               onJump={jump}
             />
-            <Composer busy={isBusy(conv.state.state)} onSend={send} onInterrupt={interrupt} pathSuggestions={pathSuggestions} />
+            <Composer
+              busy={isBusy(conv.state.state)}
+              onSend={send}
+              onInterrupt={interrupt}
+              pathSuggestions={pathSuggestions}
+              editing={editing}
+              onCancelEdit={() => setEditing(null)}
+            />
           </CardActionsProvider>
         )}
         {!contextId && conv.state.errors.length > 0 && (

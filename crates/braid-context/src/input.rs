@@ -68,13 +68,15 @@ impl Actor {
         Ok(())
     }
 
-    /// Moves a send's stored input to the end of the active branch (it waited in the queue
-    /// while another turn added messages), so the conversation reads in the order it ran.
-    pub(crate) async fn move_input_to_end(&mut self, ids: &[MessageId]) -> Result<(), EngineError> {
+    /// The active branch's order with a send's input moved to its end (it waited in the queue
+    /// while another turn added messages), then `added`, so the conversation reads in the order
+    /// it ran; `None` when the input already ends the branch. Saved with the commit that
+    /// completes or fails the input, so moving costs no transaction of its own.
+    pub(crate) fn input_at_end(&self, ids: &[MessageId], added: &[MessageId]) -> Option<BranchIds> {
         let active = self.data.active();
         let tail_start = active.message_ids.len().saturating_sub(ids.len());
         if ids.is_empty() || active.message_ids[tail_start..] == *ids {
-            return Ok(());
+            return None;
         }
         let mut order: Vec<MessageId> = active
             .message_ids
@@ -83,12 +85,11 @@ impl Actor {
             .filter(|id| !ids.contains(id))
             .collect();
         order.extend_from_slice(ids);
-        let mut changes = ContextChanges::new();
-        changes.replacements.push(BranchIds {
+        order.extend_from_slice(added);
+        Some(BranchIds {
             branch: active.name,
             message_ids: order,
-        });
-        self.commit(changes).await
+        })
     }
 
     /// Records that the pipeline failed on a send's input: each message becomes `failed` with
@@ -107,17 +108,19 @@ impl Actor {
                 m
             })
             .collect();
-        self.save_statuses(failed).await;
+        let moved = self.input_at_end(ids, &[]);
+        self.save_statuses(failed, moved).await;
     }
 
     /// Stores messages whose status changed and announces each change. A store failure is
     /// logged: the context's own failure is reported right after.
-    async fn save_statuses(&mut self, messages: Vec<Message>) {
+    async fn save_statuses(&mut self, messages: Vec<Message>, order: Option<BranchIds>) {
         if messages.is_empty() {
             return;
         }
         let changes = ContextChanges {
             updated_messages: messages.clone(),
+            replacements: order.into_iter().collect(),
             ..ContextChanges::new()
         };
         if let Err(error) = self.commit(changes).await {
@@ -317,7 +320,7 @@ impl Actor {
         if !failed.is_empty() {
             tracing::warn!(context = %self.id, messages = failed.len(), "input a restart interrupted marked failed");
         }
-        self.save_statuses(failed).await;
+        self.save_statuses(failed, None).await;
     }
 
     /// Answers a retry: runs the send at once while the context rests.

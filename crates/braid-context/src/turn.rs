@@ -234,11 +234,6 @@ impl Actor {
             self.fail(e, true).await;
             return;
         }
-        if let Err(e) = self.move_input_to_end(&ids).await {
-            self.fail_input(&ids, &e).await;
-            self.fail(e, true).await;
-            return;
-        }
         // Stored after the person's messages, and only when the turn's pipeline succeeds.
         let notes = match self.state() {
             ContextState::Failed { error, .. } => vec![Message::new(
@@ -395,6 +390,11 @@ impl Actor {
             for m in &draft.notes {
                 changes.push_message(&branch, m.clone());
             }
+            let input: Vec<MessageId> = draft.messages.iter().map(|m| m.id).collect();
+            let notes: Vec<MessageId> = draft.notes.iter().map(|m| m.id).collect();
+            changes
+                .replacements
+                .extend(self.input_at_end(&input, &notes));
             changes.updated_messages = draft.messages.clone();
             changes.updated_messages.extend(updates.iter().cloned());
             self.commit(changes).await?;

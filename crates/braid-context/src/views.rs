@@ -121,7 +121,9 @@ impl Actor {
     }
 
     /// What the next request on `branch` would send: stored messages, summaries (the markers)
-    /// where they stand in, cut messages as cut.
+    /// where they stand in, cut messages as cut. The person's input that waits for or failed
+    /// its pipeline is listed too, with its status, so the person sees it, though it is not
+    /// sent.
     fn optimized_view(&self, branch: &BranchName) -> Result<Vec<Message>, EngineError> {
         let mut ctx = self.pipeline_context();
         if *branch != self.data.record.active_branch {
@@ -135,7 +137,21 @@ impl Actor {
         let plan = plan.map_err(|e| {
             EngineError::Pipeline(crate::pipeline::PipelineError::Request(e.to_string()))
         })?;
-        Ok(plan.shown(&input))
+        let mut shown = plan.shown(&input);
+        // Ids follow creation order: each held message goes before the first newer one.
+        for held in self
+            .data
+            .branch_messages(branch)
+            .into_iter()
+            .filter(|m| m.is_held_input())
+        {
+            let at = shown
+                .iter()
+                .position(|m| m.id > held.id)
+                .unwrap_or(shown.len());
+            shown.insert(at, held.clone());
+        }
+        Ok(shown)
     }
 
     fn branch_info(&self, b: &BranchRecord) -> BranchInfo {

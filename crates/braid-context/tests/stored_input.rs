@@ -118,7 +118,8 @@ async fn a_failed_file_reference_stays_failed_and_is_left_out_of_the_next_reques
     assert!(error.recoverable);
     assert_eq!(h.mock.request_count(), 0);
 
-    // Not in what the model would be sent, nor in the token budget's view.
+    // The optimized view lists it with its status, so the person sees it; the token budget
+    // leaves it out.
     let optimized = ctx
         .messages(MessageQuery {
             view: MessageView::Optimized,
@@ -126,7 +127,12 @@ async fn a_failed_file_reference_stays_failed_and_is_left_out_of_the_next_reques
         })
         .await
         .unwrap();
-    assert!(optimized.messages.iter().all(|m| m.id != failed.message_id));
+    assert_eq!(optimized.messages.len(), 1);
+    assert_eq!(optimized.messages[0].status, MessageStatus::Failed);
+    assert_eq!(ctx.summary().await.unwrap().token_budget.used, {
+        let empty = h.context(ContextConfig::default()).await;
+        empty.summary().await.unwrap().token_budget.used
+    });
 
     ctx.send_message(text("never mind")).await.unwrap();
     assert_eq!(settle(&ctx).await, ContextState::Idle);
@@ -138,10 +144,24 @@ async fn a_failed_file_reference_stays_failed_and_is_left_out_of_the_next_reques
         "failed input is not sent: {}",
         bodies[0]
     );
-    // Still there for the person, still failed.
+    // Still there for the person, still failed, in both views, in its place.
     let all = messages(&ctx).await;
     assert_eq!(all[0].id, failed.message_id);
     assert_eq!(all[0].status, MessageStatus::Failed);
+    let optimized = ctx
+        .messages(MessageQuery {
+            view: MessageView::Optimized,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let ids: Vec<MessageId> = optimized.messages.iter().map(|m| m.id).collect();
+    let all_ids: Vec<MessageId> = all
+        .iter()
+        .filter(|m| m.kind_name() != KindName::SystemControl)
+        .map(|m| m.id)
+        .collect();
+    assert_eq!(ids, all_ids);
 }
 
 #[tokio::test]

@@ -133,6 +133,16 @@ export class ApiClient {
     return this.request("POST", `/v1/contexts/${enc(id)}/messages`, body);
   }
 
+  /** `POST /v1/contexts/{id}/messages/{message_id}/retry`: run a failed send's pipeline again. */
+  retryMessage(id: string, messageId: string): Promise<SendMessageResponse> {
+    return this.request("POST", `/v1/contexts/${enc(id)}/messages/${enc(messageId)}/retry`);
+  }
+
+  /** `DELETE /v1/contexts/{id}/messages/{message_id}`: delete failed (or still queued) input with the rest of its send. */
+  async deleteMessage(id: string, messageId: string): Promise<void> {
+    await this.request("DELETE", `/v1/contexts/${enc(id)}/messages/${enc(messageId)}`);
+  }
+
   /** The URL of `GET /v1/contexts/{id}/events`, replaying after `after` when given. */
   eventsUrl(id: string, after?: number): string {
     const q = after === undefined ? "" : `?after=${after}`;

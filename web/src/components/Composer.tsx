@@ -1,8 +1,8 @@
 // The composer: text, file references (path and optional line range), images by upload or
 // paste, and interrupt while the context is running.
 
-import { useId, useRef, useState, type ClipboardEvent, type KeyboardEvent } from "react";
-import type { FileReferencePayload, ImagePayload, SendMessageRequest } from "../generated/protocol";
+import { useEffect, useId, useRef, useState, type ClipboardEvent, type KeyboardEvent } from "react";
+import type { FileReferencePayload, ImagePayload, Message, SendMessageRequest } from "../generated/protocol";
 
 /** A file reference being written: the range fields stay text until sent. */
 export interface DraftReference {
@@ -73,6 +73,36 @@ export function readAsBase64(file: Blob): Promise<string> {
   });
 }
 
+/** A failed send put back into the composer to be edited; sending replaces it. */
+export interface EditedSend {
+  /** The failed message it replaces (with the rest of its send). */
+  messageId: string;
+  /** Its text. */
+  text: string;
+  /** Its file references. */
+  refs: DraftReference[];
+}
+
+/**
+ * A failed send as the composer edits it: the text and file references of every message that
+ * was sent with `failed` (they share `metadata.send_id`), in order.
+ */
+export function editedSend(failed: Message, messages: Message[]): EditedSend {
+  const sendId = failed.metadata["send_id"];
+  const group = typeof sendId === "string" ? messages.filter((m) => m.metadata["send_id"] === sendId) : [failed];
+  const texts: string[] = [];
+  const refs: DraftReference[] = [];
+  for (const m of group.length ? group : [failed]) {
+    if (m.kind === "text") {
+      texts.push(m.data.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join(""));
+    } else if (m.kind === "file_reference") {
+      const range = m.data.range;
+      refs.push({ path: m.data.path, start: range ? String(range.start_line) : "", end: range ? String(range.end_line) : "" });
+    }
+  }
+  return { messageId: failed.id, text: texts.join("\n\n"), refs };
+}
+
 /** What the composer can ask for. */
 export interface ComposerProps {
   /** Whether a turn is running (offers interrupt; sends queue behind it). */
@@ -83,10 +113,14 @@ export interface ComposerProps {
   onInterrupt: () => void;
   /** Paths to suggest for file references (the workspace's files, when known). */
   pathSuggestions?: string[];
+  /** A failed send being edited: loaded into the draft when it changes. */
+  editing?: EditedSend | null;
+  /** Stops editing (the draft is kept, and sends as a new message). */
+  onCancelEdit?: () => void;
 }
 
 /** The message composer. */
-export function Composer({ busy, onSend, onInterrupt, pathSuggestions = [] }: ComposerProps) {
+export function Composer({ busy, onSend, onInterrupt, pathSuggestions = [], editing = null, onCancelEdit }: ComposerProps) {
   const [text, setText] = useState("");
   const [refs, setRefs] = useState<DraftReference[]>([]);
   const [images, setImages] = useState<DraftImage[]>([]);
@@ -95,6 +129,15 @@ export function Composer({ busy, onSend, onInterrupt, pathSuggestions = [] }: Co
   const fileInput = useRef<HTMLInputElement>(null);
   const textId = useId();
   const listId = useId();
+  const textArea = useRef<HTMLTextAreaElement>(null);
+
+  useEffect(() => {
+    if (!editing) return;
+    setText(editing.text);
+    setRefs(editing.refs);
+    setProblem(null);
+    textArea.current?.focus();
+  }, [editing]);
 
   const addImages = async (files: Iterable<File>) => {
     const added: DraftImage[] = [];
@@ -153,6 +196,14 @@ export function Composer({ busy, onSend, onInterrupt, pathSuggestions = [] }: Co
         void send();
       }}
     >
+      {editing && (
+        <div className="composer-editing" role="status">
+          <span>Editing a message that was not sent: sending replaces it.</span>
+          <button type="button" className="btn btn-link" onClick={onCancelEdit}>
+            Cancel edit
+          </button>
+        </div>
+      )}
       {refs.length > 0 && (
         <ul className="plain draft-refs" aria-label="File references">
           {refs.map((r, i) => (
@@ -184,6 +235,7 @@ export function Composer({ busy, onSend, onInterrupt, pathSuggestions = [] }: Co
       )}
       <label htmlFor={textId} className="visually-hidden">Message</label>
       <textarea
+        ref={textArea}
         id={textId}
         rows={3}
         placeholder="Write a message (Enter sends, Shift+Enter for a new line; paste an image to attach it)"

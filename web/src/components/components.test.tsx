@@ -1,13 +1,14 @@
 import { describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { Composer, composeRequests, toReference } from "./Composer";
+import { Composer, composeRequests, editedSend, toReference } from "./Composer";
 import { Sidebar } from "./Sidebar";
 import { SettingsPanel, policyFrom, strategyFrom, timeoutFrom } from "./SettingsPanel";
 import { McpPanel } from "./McpPanel";
 import { BranchSwitcher, branchNameProblem } from "./BranchSwitcher";
 import { StatusBar } from "./StatusBar";
 import { summary } from "../test/server";
+import { msg } from "../test/fixtures";
 import { initialConversation } from "../conversation/reducer";
 import { parseRoute, routePath } from "../router";
 import { CrashScreen } from "./CrashScreen";
@@ -313,5 +314,31 @@ describe("crash screen", () => {
     expect(screen.getByRole("alert").textContent).toContain("summary.config is undefined");
     expect(screen.getByRole("button", { name: "Reload" })).toBeTruthy();
     err.mockRestore();
+  });
+});
+
+describe("editing a failed send", () => {
+  const ref = msg("f1", "file_reference", { path: "src/later.rs", range: { start_line: 2, end_line: 4 }, resolution: { type: "pending" } }, { role: "user", status: "failed", metadata: { send_id: "t1" } });
+  const text = msg("t1", "text", { parts: [{ type: "text", text: "explain it" }] }, { role: "user", status: "failed", metadata: { send_id: "t1" } });
+  const other = msg("x1", "text", { parts: [{ type: "text", text: "another send" }] }, { role: "user", status: "failed", metadata: { send_id: "x1" } });
+
+  it("gathers the text and file references of the whole send", () => {
+    expect(editedSend(text, [ref, text, other])).toEqual({ messageId: "t1", text: "explain it", refs: [{ path: "src/later.rs", start: "2", end: "4" }] });
+    expect(editedSend(other, [ref, text, other])).toEqual({ messageId: "x1", text: "another send", refs: [] });
+  });
+
+  it("loads the send into the draft, says that sending replaces it, and can be cancelled", async () => {
+    const onSend = vi.fn(async () => {});
+    const onCancelEdit = vi.fn();
+    render(<Composer busy={false} onSend={onSend} onInterrupt={() => {}} editing={editedSend(text, [ref, text])} onCancelEdit={onCancelEdit} />);
+    expect((screen.getByLabelText("Message") as HTMLTextAreaElement).value).toBe("explain it");
+    expect((screen.getByLabelText("Path of reference 1") as HTMLInputElement).value).toBe("src/later.rs");
+    expect(screen.getByRole("status").textContent).toContain("sending replaces it");
+    await userEvent.click(screen.getByRole("button", { name: "Send" }));
+    expect(onSend).toHaveBeenCalledWith([
+      { payload: { type: "text", text: "explain it", file_references: [{ path: "src/later.rs", range: { start_line: 2, end_line: 4 }, display_text: "@src/later.rs:2-4" }] } },
+    ]);
+    await userEvent.click(screen.getByRole("button", { name: "Cancel edit" }));
+    expect(onCancelEdit).toHaveBeenCalled();
   });
 });

@@ -1,7 +1,7 @@
 // One message in the conversation: its header (role, status, "branch from here") and the card
 // for its kind. Any kind this build does not know, or data that breaks a card, falls back to text.
 
-import { Component, memo, type ReactNode } from "react";
+import { Component, memo, useState, type ReactNode } from "react";
 import type { KindName, Message } from "../generated/protocol";
 import { visibleText, type Entry } from "../conversation/reducer";
 import { useCardActions } from "./actions";
@@ -101,6 +101,46 @@ class CardBoundary extends Component<{ entry: Entry; children: ReactNode }, { fa
   }
 }
 
+/**
+ * The person's input whose pipeline failed: the error, Retry (runs the send's pipeline again)
+ * and Edit (puts it back into the composer). Input still waiting says so.
+ */
+function InputStatus({ entry }: { entry: Entry }) {
+  const { api, contextId, reportError, editFailed } = useCardActions();
+  const [busy, setBusy] = useState(false);
+  if (entry.role === "assistant") return null;
+  if (entry.status === "pending") {
+    return <div className="input-status muted">Waiting to be processed…</div>;
+  }
+  const message = entry.message;
+  if (entry.status !== "failed" || !message) return null;
+  const retry = async () => {
+    setBusy(true);
+    try {
+      await api.retryMessage(contextId, message.id);
+    } catch (err) {
+      reportError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="input-status input-failed">
+      <div role="alert">Not sent: {message.error?.message ?? "processing failed"}</div>
+      <div className="input-actions">
+        <button type="button" className="btn" disabled={busy} onClick={() => void retry()}>
+          Retry
+        </button>
+        {editFailed && (message.kind === "text" || message.kind === "file_reference") && (
+          <button type="button" className="btn" disabled={busy} onClick={() => editFailed(message)}>
+            Edit
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
+
 const NOTICE_KINDS = new Set(["system_control", "processing"]);
 const NO_OPTIONS: MessageViewOptions = {};
 
@@ -141,6 +181,7 @@ export const MessageView = memo(function MessageView({ entry, options = NO_OPTIO
         )}
       </div>
       <CardBoundary entry={entry}>{body}</CardBoundary>
+      <InputStatus entry={entry} />
     </li>
   );
 });

@@ -3,6 +3,7 @@
 
 import { createContext, useContext } from "react";
 import type { ApiClient } from "../api/client";
+import type { Message } from "../generated/protocol";
 
 /** The conversation a card lives in, and how it acts on it. */
 export interface CardActions {
@@ -14,6 +15,8 @@ export interface CardActions {
   reportError: (err: unknown) => void;
   /** Starts "branch from here" on a message. */
   branchFrom?: (messageId: string) => void;
+  /** Puts a failed send back into the composer; sending it replaces the failed one. */
+  editFailed?: (message: Message) => void;
 }
 
 const Ctx = createContext<CardActions | null>(null);

@@ -308,3 +308,47 @@ describe("project structure", () => {
     expect(workspacePaths(m.data).sort()).toEqual(["Cargo.toml", "src/lib.rs"]);
   });
 });
+
+describe("the person's input", () => {
+  const failed: Message = {
+    ...textMsg("u1", "explain src/later.rs", { role: "user", status: "failed", metadata: { send_id: "u1" } }),
+    error: { message: "file reference `src/later.rs` could not be resolved: not found", code: "file_reference", recoverable: true },
+  };
+
+  it("shows why a failed send was not sent, and Retry calls the retry route", async () => {
+    const { calls } = view(failed, { answer: () => ({ status: 202, body: { message_id: "u1", queued: false } }) });
+    expect(screen.getByText("failed")).toBeTruthy();
+    expect(screen.getByRole("alert").textContent).toBe("Not sent: file reference `src/later.rs` could not be resolved: not found");
+    await userEvent.click(screen.getByRole("button", { name: "Retry" }));
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.method).toBe("POST");
+    expect(calls[0]?.url).toMatch(/\/v1\/contexts\/c1\/messages\/u1\/retry$/);
+  });
+
+  it("reports a refused retry and enables Retry again", async () => {
+    const { errors } = view(failed, { answer: () => ({ status: 409, body: { error: { code: "conflict", message: "message u1 is complete" } } }) });
+    await userEvent.click(screen.getByRole("button", { name: "Retry" }));
+    await waitFor(() => expect(errors).toHaveLength(1));
+    expect((screen.getByRole("button", { name: "Retry" }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it("Edit hands the failed message to the composer", async () => {
+    const editFailed = vi.fn();
+    view(failed, { editFailed });
+    await userEvent.click(screen.getByRole("button", { name: "Edit" }));
+    expect(editFailed).toHaveBeenCalledWith(failed);
+  });
+
+  it("offers no Edit where nothing can edit, and nothing on an answer", () => {
+    view(failed);
+    expect(screen.queryByRole("button", { name: "Edit" })).toBeNull();
+    view({ ...textMsg("a1", "an answer", { status: "failed" }) });
+    expect(screen.getAllByRole("button", { name: "Retry" })).toHaveLength(1);
+  });
+
+  it("shows input that waits as pending at once, before it is loaded", () => {
+    renderCard(<ul><MessageView entry={{ id: "u2", kind: "text", role: "user", status: "pending", message: undefined, streamed: "", lastDelta: 0, final: false }} /></ul>);
+    expect(screen.getByText("pending")).toBeTruthy();
+    expect(screen.getByText("Waiting to be processed…")).toBeTruthy();
+  });
+});

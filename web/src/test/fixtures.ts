@@ -25,7 +25,7 @@ export function msg<K extends Message["kind"]>(
 }
 
 /** A text message. */
-export function textMsg(id: string, text: string, extra: Partial<Pick<Message, "role" | "status">> = {}): Message {
+export function textMsg(id: string, text: string, extra: Partial<Pick<Message, "role" | "status" | "metadata">> = {}): Message {
   return msg(id, "text", { parts: [{ type: "text", text }] }, extra);
 }
 
