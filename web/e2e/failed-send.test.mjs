@@ -71,8 +71,11 @@ test("Edit puts a failed send back into the composer and sending replaces it", a
 
     await w.page.locator("li.message.role-assistant").getByText("Hello again.").waitFor();
     await failed.waitFor({ state: "detached" });
+    await w.page.getByRole("button", { name: "Send" }).waitFor();
     const after = await w.api("GET", `/v1/contexts/${ctx.id}/messages?view=full`);
-    const texts = after.messages.filter((m) => m.kind === "text").map((m) => m.data.parts[0].text);
+    const texts = after.messages
+      .filter((m) => m.kind === "text")
+      .map((m) => m.data.parts.map((p) => p.text).join(""));
     assert.deepEqual(texts, ["Just say hello", "Hello again."], "the failed send is gone");
   });
 });
