@@ -125,7 +125,14 @@ impl Actor {
                 self.run_send(send).await;
                 continue;
             }
-            let Some(command) = self.commands.recv().await else {
+            let command = tokio::select! {
+                command = self.commands.recv() => command,
+                lost = self.events.lost() => {
+                    self.events_lost(lost).await;
+                    continue;
+                }
+            };
+            let Some(command) = command else {
                 return;
             };
             self.handle(command).await;
@@ -284,14 +291,27 @@ impl Actor {
         }
     }
 
-    /// Moves the state machine: checks the table, records the move, and emits a
-    /// `context_update`. The state is persisted with the next commit (every resting state is
-    /// committed at once).
+    /// Moves the state machine: checks the table, records the move, emits a `context_update`,
+    /// and, when the kind of state changes, persists it before returning, so the work the new
+    /// state announces starts only once a crash would find it named in the store (recovery
+    /// reports what was interrupted from it). Progress within one kind (a streamed chunk) is not
+    /// persisted: it would cost a transaction per chunk and tells recovery nothing new.
     pub async fn transition(&mut self, to: ContextState) -> Result<(), EngineError> {
+        let from = self.announce(to).await?;
+        if from.kind() != self.machine.current().kind() {
+            self.commit(ContextChanges::new()).await?;
+        }
+        Ok(())
+    }
+
+    /// Moves the state machine and emits the `context_update`, without persisting (for callers
+    /// that persist the state with their own change set).
+    pub async fn announce(&mut self, to: ContextState) -> Result<ContextState, EngineError> {
         let from = self.machine.move_to(to)?;
         tracing::debug!(context = %self.id, from = from.kind().as_str(), to = self.machine.current().kind().as_str(), "state");
-        self.emit_update(Some(from), None, Metadata::new()).await;
-        Ok(())
+        self.emit_update(Some(from.clone()), None, Metadata::new())
+            .await;
+        Ok(from)
     }
 
     /// The current state.
@@ -339,6 +359,19 @@ impl Actor {
         Ok(())
     }
 
+    /// Fails the context visibly when the store lost some of its events (they were never
+    /// published, so no client saw them): the `error` event tells clients, once the store takes
+    /// writes again, that something is missing.
+    pub async fn events_lost(&mut self, lost: braid_store::LostEvents) {
+        let error = braid_store::StoreError::EventsNotWritten {
+            reason: format!(
+                "{} event(s) of this context could not be stored and were dropped ({}); reload the conversation",
+                lost.count, lost.reason
+            ),
+        };
+        self.fail(EngineError::Store(error), true).await;
+    }
+
     /// Persists the current state alone (at resting points).
     pub async fn persist_state(&mut self) {
         if let Err(error) = self.commit(ContextChanges::new()).await {
@@ -355,7 +388,7 @@ impl Actor {
             error: message.clone(),
             recoverable,
         };
-        if self.transition(failed.clone()).await.is_err() {
+        if self.announce(failed.clone()).await.is_err() {
             // Already failed: record the newer error.
             self.machine.refail(failed);
         }

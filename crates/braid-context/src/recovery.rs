@@ -4,7 +4,7 @@
 
 use braid_protocol::{
     ApprovalStatus, ContextState, Message, MessageKind, MessageStatus, Role, SystemControlMessage,
-    ToolOutcome,
+    TextPart, ToolOutcome,
 };
 use braid_store::ContextChanges;
 use chrono::Utc;
@@ -17,16 +17,25 @@ impl Actor {
         self.fail_interrupted_input().await;
         let interrupted = self.state().kind();
         let mut changes = ContextChanges::new();
-        for m in self.data.pool.values() {
-            if matches!(
-                m.status,
-                MessageStatus::Streaming | MessageStatus::Processing | MessageStatus::Pending
-            ) {
-                let mut m = m.clone();
-                m.status = MessageStatus::Incomplete;
-                m.updated_at = Utc::now();
-                changes.updated_messages.push(m);
+        let unfinished: Vec<Message> = self
+            .data
+            .pool
+            .values()
+            .filter(|m| {
+                matches!(
+                    m.status,
+                    MessageStatus::Streaming | MessageStatus::Processing | MessageStatus::Pending
+                )
+            })
+            .cloned()
+            .collect();
+        for mut m in unfinished {
+            if m.status == MessageStatus::Streaming {
+                self.restore_streamed_text(&mut m).await;
             }
+            m.status = MessageStatus::Incomplete;
+            m.updated_at = Utc::now();
+            changes.updated_messages.push(m);
         }
         // A loop that had got past its approvals (every open call decided) was running them:
         // the state may still say it waits, and an approved call without a result may have
@@ -75,13 +84,45 @@ impl Actor {
                 error: detail,
                 recoverable: true,
             };
-            if let Err(error) = self.transition(failed).await {
+            // Persisted below, with the messages it explains, in one transaction.
+            if let Err(error) = self.announce(failed).await {
                 tracing::error!(context = %self.id, %error, "recovery transition refused");
             }
         }
         tracing::warn!(context = %self.id, interrupted = interrupted.as_str(), incomplete_messages = kept, "context recovered after a restart");
         if let Err(error) = self.commit(changes).await {
             tracing::error!(context = %self.id, %error, "recovery not saved");
+        }
+    }
+
+    /// A streamed answer is saved only every few chunks, but each chunk's `content_delta` is
+    /// in the event log: rebuild the visible text from the committed deltas when they hold more
+    /// than the saved text (a client may have seen them), keeping any reasoning.
+    async fn restore_streamed_text(&self, m: &mut Message) {
+        let MessageKind::Text(t) = &mut m.kind else {
+            return;
+        };
+        let mut deltas = match self.services.store.message_deltas(self.id, m.id).await {
+            Ok(deltas) => deltas,
+            Err(error) => {
+                tracing::warn!(context = %self.id, message = %m.id, %error, "streamed deltas not read; the saved text is kept");
+                return;
+            }
+        };
+        deltas.sort_by_key(|d| d.sequence);
+        deltas.dedup_by_key(|d| d.sequence);
+        let streamed: String = deltas.iter().map(|d| d.delta.as_str()).collect();
+        let saved: String = t
+            .parts
+            .iter()
+            .filter_map(|p| match p {
+                TextPart::Text { text } => Some(text.as_str()),
+                TextPart::Reasoning { .. } => None,
+            })
+            .collect();
+        if streamed.len() > saved.len() {
+            t.parts.retain(|p| matches!(p, TextPart::Reasoning { .. }));
+            t.push_text(&streamed);
         }
     }
 }

@@ -496,11 +496,16 @@ impl Actor {
         let mut answer = StreamedAnswer::default();
         let mut outcome: Option<Result<(), LlmError>> = None;
         let mut interrupted = false;
+        let mut lost = None;
         loop {
             let item = tokio::select! {
                 biased;
                 () = self.interrupt.cancelled() => {
                     interrupted = true;
+                    break;
+                }
+                l = self.events.lost() => {
+                    lost = Some(l);
                     break;
                 }
                 command = self.commands.recv() => {
@@ -531,6 +536,19 @@ impl Actor {
             self.end_stream(&mut answer, MessageStatus::Incomplete)
                 .await?;
             return Ok(ModelOutcome::Interrupted);
+        }
+        if let Some(lost) = lost {
+            // The store lost events of this stream: stop it and fail visibly.
+            self.end_stream(&mut answer, MessageStatus::Incomplete)
+                .await?;
+            return Err(EngineError::Store(
+                braid_store::StoreError::EventsNotWritten {
+                    reason: format!(
+                        "{} event(s) of this answer could not be stored and were dropped ({})",
+                        lost.count, lost.reason
+                    ),
+                },
+            ));
         }
         match outcome {
             Some(Ok(())) => {}

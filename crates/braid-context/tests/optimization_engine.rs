@@ -91,8 +91,11 @@ fn summary_of(m: &Message) -> Option<(&str, &[MessageId], u32, u32)> {
 }
 
 async fn optimization_reports(
+    h: &Harness,
     events: &mut tokio::sync::broadcast::Receiver<SequencedEvent>,
 ) -> Vec<Value> {
+    // Subscribers receive events once committed: wait for the last batch.
+    h.store.flush_events().await.unwrap();
     let mut out = Vec::new();
     while let Ok(e) = events.try_recv() {
         if let ContextEvent::ContextUpdate(u) = e.event
@@ -165,7 +168,7 @@ async fn old_messages_are_summarized_stored_and_stand_in_for_the_originals() {
     assert!(turn.iter().any(|(_, t)| t.contains("topic4:")));
 
     // Reported: tokens before and after, the strategy, what was summarized.
-    let reports = optimization_reports(&mut events).await;
+    let reports = optimization_reports(&h, &mut events).await;
     assert_eq!(reports.len(), 1, "{reports:?}");
     let r = &reports[0];
     assert_eq!(r["strategy"], "intelligent");
@@ -239,7 +242,7 @@ async fn a_summary_that_does_not_fit_falls_back_to_dropping_the_oldest() {
             .any(|(_, t)| t.contains("[Summary") || t.contains("beta beta"))
     );
     assert!(!turn.iter().any(|(_, t)| t.contains("topic0:")));
-    let reports = optimization_reports(&mut events).await;
+    let reports = optimization_reports(&h, &mut events).await;
     assert_eq!(reports.len(), 1);
     assert!(
         reports[0]["fallback"]
@@ -270,7 +273,7 @@ async fn a_failed_summarization_drops_the_oldest_and_says_why() {
     let mut events = ctx.subscribe();
     ctx.send_message(text(&long(4))).await.unwrap();
     assert_eq!(settle(&ctx).await, ContextState::Idle);
-    let reports = optimization_reports(&mut events).await;
+    let reports = optimization_reports(&h, &mut events).await;
     assert_eq!(reports.len(), 1);
     let fallback = reports[0]["fallback"].as_str().unwrap();
     assert!(
@@ -298,7 +301,7 @@ async fn recent_n_drops_without_asking_the_model_and_the_view_shows_what_is_sent
     assert!(
         sent[0].starts_with("topic3:") && sent[1] == "noted 3" && sent[2].starts_with("topic4:")
     );
-    let reports = optimization_reports(&mut events).await;
+    let reports = optimization_reports(&h, &mut events).await;
     assert_eq!(reports.len(), 1);
     assert_eq!(reports[0]["strategy"], "recent_n");
     assert_eq!(

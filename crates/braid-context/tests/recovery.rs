@@ -286,3 +286,139 @@ async fn a_half_decided_approval_survives_a_restart_unchanged() {
         "the approved call still waits for the other decision"
     );
 }
+
+/// What the dying engine saw before its runtime was killed.
+struct BeforeCrash {
+    context: ContextId,
+    seen: Vec<SequencedEvent>,
+    stored_state: ContextState,
+}
+
+/// Runs an engine on a runtime of its own over the harness's database file, streams an answer
+/// until a subscriber has seen three `content_delta` events, then kills the runtime: every task
+/// stops where it is and nothing is flushed, as with SIGKILL.
+async fn stream_then_crash(h: &Harness) -> BeforeCrash {
+    let db = h.dir.path().join("braid.db");
+    let base_url = h.mock.openai_base_url();
+    let workspace = h.workspace.clone();
+    // Off the test's runtime, which keeps serving the mock model meanwhile.
+    tokio::task::spawn_blocking(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let before = runtime.block_on(async move {
+            let store: std::sync::Arc<dyn braid_store::Store> =
+                std::sync::Arc::new(braid_store::SqliteStore::open(&db).await.unwrap());
+            let mut config = braid_llm::ProviderConfig::new(braid_llm::Provider::OpenAi);
+            config.base_url = base_url;
+            config.model = "mock-model".into();
+            config.retry = braid_llm::RetryPolicy::none();
+            let registry = braid_context::ContextRegistry::new(braid_context::Services {
+                store: store.clone(),
+                llm: Some(braid_llm::build_client(config).unwrap()),
+                tools: std::sync::Arc::new(braid_tools::builtin_registry().unwrap()),
+                mcp: None,
+                settings: braid_context::EngineSettings {
+                    default_model: "mock-model".into(),
+                    ..braid_context::EngineSettings::default()
+                },
+            });
+            let ctx = registry
+                .create(braid_protocol::api::CreateContextRequest {
+                    title: Some("crash".into()),
+                    config: ContextConfig {
+                        workspace: Some(workspace.display().to_string()),
+                        ..ContextConfig::default()
+                    },
+                })
+                .await
+                .unwrap();
+            let mut events = ctx.subscribe();
+            ctx.send_message(text("stream something")).await.unwrap();
+            let mut seen = Vec::new();
+            let mut deltas = 0;
+            while deltas < 3 {
+                let e = events.recv().await.unwrap();
+                if matches!(e.event, ContextEvent::ContentDelta(_)) {
+                    deltas += 1;
+                }
+                seen.push(e);
+            }
+            let stored_state = store.get_context(ctx.id()).await.unwrap().unwrap().state;
+            BeforeCrash {
+                context: ctx.id(),
+                seen,
+                stored_state,
+            }
+        });
+        runtime.shutdown_background();
+        before
+    })
+    .await
+    .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crash_mid_stream_keeps_the_streamed_text_the_state_and_every_seen_id() {
+    let pieces = ["one ", "two ", "three ", "four ", "five ", "six "];
+    let h = Harness::new(
+        Script::new().then(reply(&pieces).chunk_delay(std::time::Duration::from_millis(300))),
+    )
+    .await;
+    let before = stream_then_crash(&h).await;
+    // The state was stored before the stream it announces started.
+    assert_eq!(
+        before.stored_state.kind(),
+        StateKind::StreamingLlmResponse,
+        "{:?}",
+        before.stored_state
+    );
+
+    let restarted = h.restart();
+    let ctx = restarted.get(before.context).await.unwrap();
+    let ContextState::Failed { error, recoverable } = ctx.state(false).await.unwrap().state else {
+        panic!("a context killed mid-stream must come back failed")
+    };
+    assert!(recoverable);
+    assert!(error.contains("streaming_llm_response"), "{error}");
+    let ms = messages(&ctx).await;
+    let answer = ms
+        .iter()
+        .find(|m| m.role == Role::Assistant && matches!(m.kind, MessageKind::Text(_)))
+        .expect("the partial answer is kept");
+    assert_eq!(answer.status, MessageStatus::Incomplete);
+    let MessageKind::Text(t) = &answer.kind else {
+        unreachable!()
+    };
+    assert_eq!(
+        t.text(),
+        "one two three ",
+        "the partial text is rebuilt from the committed deltas"
+    );
+
+    // Every id the dying process published still names the same event, and the events of the
+    // restarted process come after them: no id was given twice, and the log has no gap.
+    h.store.flush_events().await.unwrap();
+    let log = h
+        .store
+        .events_after(before.context, 0, 10_000)
+        .await
+        .unwrap();
+    for e in &before.seen {
+        assert_eq!(&log[usize::try_from(e.sequence).unwrap() - 1], e);
+    }
+    let sequences: Vec<u64> = log.iter().map(|e| e.sequence).collect();
+    assert_eq!(sequences, (1..=log.len() as u64).collect::<Vec<_>>());
+    let highest_seen = before.seen.last().unwrap().sequence;
+    let recovered = log
+        .iter()
+        .find(|e| {
+            matches!(&e.event, ContextEvent::ContextUpdate(u)
+                if matches!(u.current_state, ContextState::Failed { .. }))
+        })
+        .expect("the recovery is announced");
+    assert!(recovered.sequence > highest_seen);
+    ctx.shutdown().await;
+}

@@ -11,15 +11,18 @@ use braid_context::{ContextRegistry, EngineSettings, Services};
 use braid_protocol::api::CreateContextRequest;
 use braid_protocol::*;
 use braid_store::{
-    Backend, BranchRecord, ContextChanges, ContextRecord, MessageRange, Store, StoreError,
+    Backend, BranchRecord, ContextChanges, ContextRecord, EventPublisher, LostEvents, MessageRange,
+    Store, StoreError,
 };
 use braid_testkit::Script;
 use common::*;
 
-/// Delegates to a real store; refuses every save while `failing` is set.
+/// Delegates to a real store; refuses every save while `failing` is set, and loses every event
+/// while `losing_events` is set.
 struct FlakyStore {
     inner: Arc<dyn Store>,
     failing: AtomicBool,
+    losing_events: AtomicBool,
 }
 
 #[async_trait]
@@ -87,8 +90,35 @@ impl Store for FlakyStore {
         &self,
         id: ContextId,
         e: &ContextEvent,
+        publisher: Arc<dyn EventPublisher>,
     ) -> braid_store::Result<SequencedEvent> {
-        self.inner.append_event(id, e).await
+        if self.losing_events.load(Ordering::SeqCst) {
+            // As the batching writer does when the store fails through every retry: the event
+            // is queued, and a moment later reported lost instead of published.
+            tokio::spawn(async move {
+                tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+                publisher.lost(LostEvents {
+                    context: id,
+                    count: 1,
+                    reason: "injected: the database is unreachable".into(),
+                });
+            });
+            return Ok(SequencedEvent {
+                sequence: 0,
+                event: e.clone(),
+            });
+        }
+        self.inner.append_event(id, e, publisher).await
+    }
+    async fn last_event_sequence(&self, id: ContextId) -> braid_store::Result<u64> {
+        self.inner.last_event_sequence(id).await
+    }
+    async fn message_deltas(
+        &self,
+        id: ContextId,
+        message: MessageId,
+    ) -> braid_store::Result<Vec<ContentDelta>> {
+        self.inner.message_deltas(id, message).await
     }
     async fn flush_events(&self) -> braid_store::Result<()> {
         self.inner.flush_events().await
@@ -112,12 +142,18 @@ impl Store for FlakyStore {
     }
 }
 
-#[tokio::test]
-async fn storage_failure_refuses_the_send_and_leaves_the_context_unchanged() {
-    let h = Harness::new(Script::new().then(reply(&["first answer"]))).await;
+/// A context on an engine whose store is a [`FlakyStore`] over the harness's.
+async fn flaky_context(
+    h: &Harness,
+) -> (
+    Arc<FlakyStore>,
+    Arc<ContextRegistry>,
+    braid_context::ContextHandle,
+) {
     let flaky = Arc::new(FlakyStore {
         inner: h.store.clone(),
         failing: AtomicBool::new(false),
+        losing_events: AtomicBool::new(false),
     });
     let registry = ContextRegistry::new(Services {
         store: flaky.clone(),
@@ -136,6 +172,13 @@ async fn storage_failure_refuses_the_send_and_leaves_the_context_unchanged() {
         })
         .await
         .unwrap();
+    (flaky, registry, ctx)
+}
+
+#[tokio::test]
+async fn storage_failure_refuses_the_send_and_leaves_the_context_unchanged() {
+    let h = Harness::new(Script::new().then(reply(&["first answer"]))).await;
+    let (flaky, _registry, ctx) = flaky_context(&h).await;
     ctx.send_message(text("hello")).await.unwrap();
     assert_eq!(settle(&ctx).await, ContextState::Idle);
     let before = messages(&ctx).await;
@@ -164,4 +207,69 @@ async fn storage_failure_refuses_the_send_and_leaves_the_context_unchanged() {
     h.mock.push_response(reply(&["second answer"]));
     ctx.send_message(text("again")).await.unwrap();
     assert_eq!(settle(&ctx).await, ContextState::Idle);
+}
+
+#[tokio::test]
+async fn events_the_store_loses_fail_the_context_visibly_once_it_is_back() {
+    let pieces: Vec<String> = (0..40).map(|i| format!("p{i} ")).collect();
+    let refs: Vec<&str> = pieces.iter().map(String::as_str).collect();
+    let h = Harness::new(
+        Script::new().then(reply(&refs).chunk_delay(std::time::Duration::from_millis(20))),
+    )
+    .await;
+    let (flaky, _registry, ctx) = flaky_context(&h).await;
+    let mut events = ctx.subscribe();
+    ctx.send_message(text("stream")).await.unwrap();
+    loop {
+        let e = events.recv().await.unwrap();
+        if matches!(e.event, ContextEvent::ContentDelta(_)) {
+            break;
+        }
+    }
+    // The store stops keeping events mid-stream.
+    flaky.losing_events.store(true, Ordering::SeqCst);
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+    let failed = loop {
+        let state = ctx.state(false).await.unwrap().state;
+        if let ContextState::Failed { error, recoverable } = &state {
+            assert!(recoverable);
+            break error.clone();
+        }
+        assert!(tokio::time::Instant::now() < deadline, "still {state:?}");
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    };
+    assert!(failed.contains("could not be stored"), "{failed}");
+    // The failure itself is stored with the context.
+    let stored = h.store.get_context(ctx.id()).await.unwrap().unwrap();
+    assert!(
+        matches!(stored.state, ContextState::Failed { .. }),
+        "{:?}",
+        stored.state
+    );
+    // Once the store keeps events again, the client is told.
+    flaky.losing_events.store(false, Ordering::SeqCst);
+    let error = tokio::time::timeout(std::time::Duration::from_secs(10), async {
+        loop {
+            let e = events.recv().await.unwrap();
+            if let ContextEvent::Error(error) = e.event {
+                return error;
+            }
+        }
+    })
+    .await
+    .expect("an error event reaches the client once the store is back");
+    assert_eq!(error.code, ErrorCode::StorageFailed);
+    assert!(
+        error.message.contains("could not be stored"),
+        "{}",
+        error.message
+    );
+    // Nothing the client saw is missing from the log: every published event is committed.
+    let log = h.store.events_after(ctx.id(), 0, 10_000).await.unwrap();
+    let sequences: Vec<u64> = log.iter().map(|e| e.sequence).collect();
+    assert_eq!(
+        sequences,
+        (1..=log.len() as u64).collect::<Vec<_>>(),
+        "no gap"
+    );
 }

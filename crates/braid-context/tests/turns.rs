@@ -61,7 +61,9 @@ async fn simple_text_turn_streams_and_returns_to_idle() {
     assert_eq!(answer.text(), "Hello world");
     assert_eq!(ms[1].status, MessageStatus::Complete);
 
-    // Deltas in order, then final, then the update back to idle.
+    // Deltas in order, then final, then the update back to idle. Subscribers receive events
+    // once committed: wait for the last batch.
+    h.store.flush_events().await.unwrap();
     let mut deltas = Vec::new();
     let mut saw_final = false;
     while let Ok(e) = events.try_recv() {
@@ -224,6 +226,7 @@ async fn missing_file_fails_the_turn_and_keeps_the_input_failed() {
         "nothing the failed pipeline did is kept"
     );
     assert_eq!(h.mock.request_count(), 0);
+    h.store.flush_events().await.unwrap();
     let codes: Vec<ErrorCode> = std::iter::from_fn(|| events.try_recv().ok())
         .filter_map(|e| match e.event {
             ContextEvent::Error(e) => Some(e.code),
@@ -734,6 +737,7 @@ async fn llm_connection_failure_fails_recoverably_and_keeps_the_message() {
     assert!(recoverable);
     assert!(error.contains("503"), "{error}");
     assert_eq!(messages(&ctx).await.len(), 1, "the person's message stays");
+    h.store.flush_events().await.unwrap();
     let mut saw_error = false;
     while let Ok(e) = events.try_recv() {
         if let ContextEvent::Error(e) = e.event {

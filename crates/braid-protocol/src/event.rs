@@ -194,6 +194,10 @@ pub enum ErrorCode {
     PayloadTooLarge,
     /// A bug or an unexpected failure.
     Internal,
+    /// A client resumed an event stream after an id this context's log does not hold (the
+    /// database was restored, or the context recreated): the client must reload the context's
+    /// messages; the stream continues live.
+    ResumePointUnknown,
 }
 
 /// Keeps a connection alive.

@@ -71,7 +71,7 @@ impl ApiFailure {
 pub fn status_of(code: ErrorCode) -> StatusCode {
     match code {
         ErrorCode::NotFound => StatusCode::NOT_FOUND,
-        ErrorCode::Conflict => StatusCode::CONFLICT,
+        ErrorCode::Conflict | ErrorCode::ResumePointUnknown => StatusCode::CONFLICT,
         ErrorCode::InvalidInput | ErrorCode::FileReference => StatusCode::UNPROCESSABLE_ENTITY,
         ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
         ErrorCode::Forbidden => StatusCode::FORBIDDEN,

@@ -3,9 +3,16 @@
 //! Every event carries its sequence in the context's event log as the SSE `id:`. A client that
 //! reconnects with `Last-Event-ID` (or `?after=N`) gets what it missed from the store, then the
 //! live events, with no gap and no duplicate: the stream subscribes to the live events first,
-//! then replays the log, and drops any live event at or below the last sequence it sent. A client
-//! that reads too slowly falls behind the live buffer; it is then switched to replay from the
-//! store, so it never holds the context back.
+//! then replays the log, and drops any live event at or below the last sequence it sent. Live
+//! events are published only once committed, so an event published after the subscription is
+//! either in the replay (and dropped from the live side) or arrives live. A client that reads
+//! too slowly falls behind the live buffer; it is then switched to replay from the store, so it
+//! never holds the context back.
+//!
+//! A resume id above the context's last committed event (the database was restored, or the
+//! context recreated) cannot be placed: the client gets an `error` event with the code
+//! `resume_point_unknown`, telling it to reload the context's messages, and the stream goes on
+//! live from the log's end.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -91,15 +98,46 @@ impl Follower {
         Ok(())
     }
 
+    /// Checks that the resume point is in the log; if not, tells the client to reload and moves
+    /// the cursor to the log's end.
+    async fn place_resume_point(&mut self) -> Result<(), Stop> {
+        let Some(after) = self.cursor.filter(|after| *after > 0) else {
+            return Ok(());
+        };
+        let store = self.app.registry.services().store.clone();
+        let last = match store.last_event_sequence(self.context).await {
+            Ok(last) => last,
+            Err(error) => {
+                tracing::error!(context = %self.context, %error, "the event log's end not read");
+                return Ok(());
+            }
+        };
+        if after <= last {
+            return Ok(());
+        }
+        tracing::info!(context = %self.context, after, last, "resume point beyond the event log; the client is told to reload");
+        let notice = ContextEvent::Error(ErrorEvent {
+            context_id: self.context,
+            code: ErrorCode::ResumePointUnknown,
+            message: format!(
+                "event {after} is not in this context's event log (it ends at {last}): the data was restored or the context recreated; reload the conversation"
+            ),
+            recoverable: true,
+        });
+        self.tx
+            .send(unlogged(&notice))
+            .await
+            .map_err(|_| Stop::ClientGone)?;
+        self.cursor = Some(last);
+        Ok(())
+    }
+
     /// Sends every logged event after the cursor.
     async fn replay(&mut self) -> Result<(), Stop> {
         let Some(mut after) = self.cursor else {
             return Ok(());
         };
         let store = self.app.registry.services().store.clone();
-        if let Err(error) = store.flush_events().await {
-            tracing::warn!(context = %self.context, %error, "events not flushed before a replay");
-        }
         loop {
             let page = match store.events_after(self.context, after, REPLAY_PAGE).await {
                 Ok(page) => page,
@@ -143,6 +181,7 @@ async fn run(
         },
     };
     let outcome: Result<(), Stop> = async {
+        f.place_resume_point().await?;
         f.replay().await?;
         loop {
             tokio::select! {

@@ -173,6 +173,50 @@ async fn reconnect_with_last_event_id_misses_nothing_and_repeats_nothing() {
 }
 
 #[tokio::test]
+async fn a_resume_id_beyond_the_log_is_told_to_reload_then_the_stream_goes_on_live() {
+    let s = TestServer::start(
+        Script::new()
+            .then(reply(&["first"]))
+            .then(reply(&["after ", "reload"])),
+    )
+    .await;
+    let id = s.context(json!({})).await;
+    s.send_text(&id, "hello").await;
+    s.settle(&id).await;
+    let (_, state) = s
+        .call("GET", &format!("/v1/contexts/{id}/state"), None)
+        .await;
+    assert_eq!(state["state"]["type"], "idle", "{state}");
+    // An id from a database that was since restored: far beyond this log's end.
+    for (query, header) in [("", Some(10_000)), ("?after=10000", None)] {
+        let mut events = s.events(&id, query, header).await;
+        let first = events.next().await.expect("an answer, not silence");
+        assert_eq!(first.event, "error", "{first:?}");
+        assert_eq!(first.data["code"], "resume_point_unknown", "{first:?}");
+        assert_eq!(first.id, None, "the notice names no event of the log");
+        assert!(
+            first.data["message"].as_str().unwrap().contains("reload"),
+            "{first:?}"
+        );
+    }
+    // The stream continues live after the notice, from the log's real end.
+    let mut events = s.events(&id, "", Some(10_000)).await;
+    assert_eq!(
+        events.next().await.unwrap().data["code"],
+        "resume_point_unknown"
+    );
+    s.send_text(&id, "again").await;
+    let live = events.until(is_idle).await;
+    assert_eq!(text_of(&live), "after reload");
+    let ids: Vec<u64> = live.iter().map(|e| e.id.unwrap()).collect();
+    assert!(ids.windows(2).all(|w| w[1] == w[0] + 1), "{ids:?}");
+    // A resume id inside the log is placed as before: no notice.
+    let mut inside = s.events(&id, "", Some(ids[0])).await;
+    let next = inside.next().await.unwrap();
+    assert_eq!(next.id, Some(ids[0] + 1), "{next:?}");
+}
+
+#[tokio::test]
 async fn malformed_payloads_get_400_or_422_naming_the_field() {
     let s = TestServer::start(Script::new()).await;
     let id = s.context(json!({})).await;

@@ -117,19 +117,61 @@ async fn sigkill_mid_stream_loses_no_completed_message() {
     let mut events = server.events(&id).await;
     assert_eq!(call(&url, "POST", &path, text("two")).await.0, 202);
     let mut deltas = 0;
+    let mut seen = Vec::new();
     while deltas < 5 {
         let e = events.next().await.unwrap();
         assert!(!is_idle(&e));
         if e.event == "content_delta" {
             deltas += 1;
         }
+        seen.push(e);
     }
     first.child.kill().unwrap();
     first.child.wait().unwrap();
+    let last_seen = seen.last().unwrap().id.unwrap();
 
     mock.push_response(reply(&["after ", "restart"]));
     let mut second = spawn(data.path(), &mock);
     let url = second.url.clone();
+    // The client resumes from the last id it was sent: it gets every committed event after it,
+    // once and in order, up to the end of the killed turn (the recovery's move to `failed`). No
+    // id it saw names another event now.
+    let resumed = reqwest::Client::new()
+        .get(format!("{url}/v1/contexts/{id}/events"))
+        .header("Last-Event-ID", last_seen.to_string())
+        .send()
+        .await
+        .unwrap();
+    let mut resumed = common::SseReader::from_response(resumed);
+    let mut after = Vec::new();
+    loop {
+        let e = resumed
+            .next()
+            .await
+            .expect("the resumed stream ended early");
+        if e.event == "heartbeat" {
+            continue;
+        }
+        assert_ne!(e.data["code"], "resume_point_unknown", "{e:?}");
+        let end = e.event == "context_update" && e.data["current_state"]["type"] == "failed";
+        after.push(e);
+        if end {
+            break;
+        }
+    }
+    let ids: Vec<u64> = after.iter().map(|e| e.id.unwrap()).collect();
+    assert_eq!(
+        ids[0],
+        last_seen + 1,
+        "gap or reuse after {last_seen}: {ids:?}"
+    );
+    assert!(ids.windows(2).all(|w| w[1] == w[0] + 1), "{ids:?}");
+    assert_eq!(
+        after.last().unwrap().data["current_state"]["recoverable"],
+        true
+    );
+    let mut streamed = common::text_of(&seen);
+    streamed.push_str(&common::text_of(&after));
     let state = wait_for_state(&url, &id, &["idle", "failed"]).await;
     if state["type"] == "failed" {
         assert_eq!(state["recoverable"], true, "{state}");
@@ -156,6 +198,12 @@ async fn sigkill_mid_stream_loses_no_completed_message() {
         ("assistant".into(), "first answer".into(), "complete".into())
     );
     assert_eq!(texts[2], ("user".into(), "two".into(), "complete".into()));
+    // The partial answer keeps exactly what was streamed before the kill.
+    assert_eq!(
+        texts[3],
+        ("assistant".into(), streamed.clone(), "incomplete".into())
+    );
+    assert!(streamed.starts_with("p0 p1 p2 p3 p4 "), "{streamed}");
     for m in ms {
         let status = m["status"].as_str().unwrap();
         assert!(

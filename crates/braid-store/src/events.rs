@@ -1,24 +1,112 @@
 //! The batching event writer: every context's events go through one task that commits them in
 //! groups, so a thousand streams cost a handful of transactions per second rather than one per
 //! chunk.
+//!
+//! An event reaches live subscribers only after the batch holding it has committed: the writer
+//! task hands each committed event, in sequence order, to the [`EventPublisher`] it was appended
+//! with. So a client never sees an id that a crash could give to another event: after a restart,
+//! numbering continues from the last committed sequence, and only committed ids were ever sent.
+//!
+//! A batch that fails is retried with backoff. If the store stays unavailable through every
+//! retry, its events are dropped and each publisher is told which of its events were lost; the
+//! lost sequences were never published, so the context's numbering steps back to its last
+//! committed event and the log stays gap-free.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use async_trait::async_trait;
+use backon::BackoffBuilder as _;
 use braid_protocol::{ContextEvent, ContextId, SequencedEvent};
 use chrono::{DateTime, Utc};
-use tokio::sync::{Mutex, mpsc, oneshot};
+use tokio::sync::{broadcast, mpsc, oneshot};
 
 use crate::error::{Result, StoreError};
+
+/// How many events (and flush requests) may wait for the writer. When it is full, producers wait
+/// for room (backpressure) instead of growing memory while the store is slow or unavailable.
+pub const EVENT_QUEUE_CAPACITY: usize = 8192;
+
+/// Receives a context's events once they are durable.
+pub trait EventPublisher: Send + Sync + 'static {
+    /// The event is committed. Called from the writer task, in sequence order per context, so
+    /// it must not block.
+    fn committed(&self, event: SequencedEvent);
+
+    /// These events were never committed: the store failed through every retry. They were
+    /// never handed to [`EventPublisher::committed`], and their sequences will be given again.
+    fn lost(&self, lost: LostEvents);
+}
+
+/// Events that could not be stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LostEvents {
+    /// Their context.
+    pub context: ContextId,
+    /// How many were dropped.
+    pub count: u64,
+    /// The store's last error.
+    pub reason: String,
+}
+
+/// A broadcast channel publishes committed events to its receivers; a loss is only logged (use
+/// a publisher of your own to react to it).
+impl EventPublisher for broadcast::Sender<SequencedEvent> {
+    fn committed(&self, event: SequencedEvent) {
+        // No receiver is not an error.
+        let _ = self.send(event);
+    }
+
+    fn lost(&self, lost: LostEvents) {
+        tracing::error!(context = %lost.context, count = lost.count, reason = %lost.reason, "events lost");
+    }
+}
+
+/// How the writer retries a batch that failed to commit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WriteRetry {
+    /// The wait before the first retry; each next wait doubles.
+    pub first_delay: Duration,
+    /// The longest wait between two tries.
+    pub max_delay: Duration,
+    /// Retries after the first try before the batch is given up.
+    pub retries: usize,
+}
+
+impl Default for WriteRetry {
+    /// About ten seconds of retries (10 ms doubling up to 2 s, 12 retries): a store restart or
+    /// a short network cut is ridden out; a dead store is reported.
+    fn default() -> Self {
+        Self {
+            first_delay: Duration::from_millis(10),
+            max_delay: Duration::from_secs(2),
+            retries: 12,
+        }
+    }
+}
+
+impl WriteRetry {
+    fn delays(&self) -> backon::ExponentialBackoff {
+        backon::ExponentialBuilder::default()
+            .with_min_delay(self.first_delay)
+            .with_max_delay(self.max_delay)
+            .with_max_times(self.retries)
+            .build()
+    }
+}
 
 /// One event waiting to be written.
 pub(crate) struct PendingEvent {
     pub context: ContextId,
     pub sequence: u64,
+    /// The context's numbering generation when the event was numbered: a loss starts a new one,
+    /// and queued events of an older generation are dropped with the lost batch.
+    generation: u64,
     pub json: String,
     pub at: DateTime<Utc>,
+    event: ContextEvent,
+    publisher: Arc<dyn EventPublisher>,
 }
 
 /// Where the writer puts events: one implementation per database.
@@ -31,68 +119,106 @@ pub(crate) trait EventSink: Send + Sync + 'static {
 }
 
 enum Command {
-    Append(PendingEvent),
+    Append(Box<PendingEvent>),
     Flush(oneshot::Sender<Result<(), String>>),
 }
+
+/// A context's numbering.
+#[derive(Clone, Copy, Debug)]
+struct Counter {
+    /// The last sequence given out.
+    last: u64,
+    generation: u64,
+}
+
+type Counters = Arc<Mutex<HashMap<ContextId, Counter>>>;
 
 /// Assigns sequences and feeds the writer task.
 pub(crate) struct EventWriter {
     sink: Arc<dyn EventSink>,
-    /// The last sequence given out per context. Held while queueing, so the queue's order is the
-    /// sequence order.
-    sequences: Mutex<HashMap<ContextId, u64>>,
-    queue: mpsc::UnboundedSender<Command>,
+    /// Held while numbering and queueing, so the queue's order is the sequence order.
+    counters: Counters,
+    queue: mpsc::Sender<Command>,
 }
 
 impl EventWriter {
     /// Starts the writer task. Batches are committed `interval` after their first event, or at
     /// once when someone flushes.
     pub fn start(sink: Arc<dyn EventSink>, interval: Duration) -> Self {
-        let (queue, commands) = mpsc::unbounded_channel();
-        tokio::spawn(run(Arc::clone(&sink), commands, interval));
+        Self::start_with(sink, interval, WriteRetry::default())
+    }
+
+    /// Starts the writer task with an explicit retry policy.
+    pub fn start_with(sink: Arc<dyn EventSink>, interval: Duration, retry: WriteRetry) -> Self {
+        let (queue, commands) = mpsc::channel(EVENT_QUEUE_CAPACITY);
+        let counters = Counters::default();
+        tokio::spawn(
+            Task {
+                sink: Arc::clone(&sink),
+                counters: Arc::clone(&counters),
+                interval,
+                retry,
+                generations: HashMap::new(),
+            }
+            .run(commands),
+        );
         Self {
             sink,
-            sequences: Mutex::new(HashMap::new()),
+            counters,
             queue,
         }
     }
 
-    /// Numbers the event and queues it.
-    pub async fn append(&self, context: ContextId, event: &ContextEvent) -> Result<SequencedEvent> {
+    /// Numbers the event and queues it; `publisher` receives it once it is committed. Waits
+    /// while the queue is full.
+    pub async fn append(
+        &self,
+        context: ContextId,
+        event: &ContextEvent,
+        publisher: Arc<dyn EventPublisher>,
+    ) -> Result<SequencedEvent> {
         let json = serde_json::to_string(event).map_err(|e| StoreError::EventsNotWritten {
             reason: format!("event cannot be serialized: {e}"),
         })?;
         // A context's first event reads its stored maximum without holding the lock, so a
         // thousand contexts starting at once do not queue behind each other's queries.
-        let known = self.sequences.lock().await.contains_key(&context);
+        let known = lock(&self.counters).contains_key(&context);
         let stored = if known {
             0
         } else {
             self.sink.max_sequence(context).await?
         };
-        let mut sequences = self.sequences.lock().await;
-        let last = *sequences.entry(context).or_insert(stored);
-        let sequence = last + 1;
-        self.queue
-            .send(Command::Append(PendingEvent {
-                context,
-                sequence,
-                json,
-                at: Utc::now(),
-            }))
-            .map_err(|_| stopped())?;
-        sequences.insert(context, sequence);
+        // Room in the queue is taken before the lock, so a producer waiting for room never
+        // holds back the writer (which takes the lock when a batch is lost).
+        let permit = self.queue.reserve().await.map_err(|_| stopped())?;
+        let mut counters = lock(&self.counters);
+        let counter = counters.entry(context).or_insert(Counter {
+            last: stored,
+            generation: 0,
+        });
+        counter.last += 1;
+        let sequence = counter.last;
+        permit.send(Command::Append(Box::new(PendingEvent {
+            context,
+            sequence,
+            generation: counter.generation,
+            json,
+            at: Utc::now(),
+            event: event.clone(),
+            publisher,
+        })));
         Ok(SequencedEvent {
             sequence,
             event: event.clone(),
         })
     }
 
-    /// Waits until everything queued so far is committed.
+    /// Waits until everything queued so far is committed (or reported lost).
     pub async fn flush(&self) -> Result<()> {
         let (done, wait) = oneshot::channel();
         self.queue
             .send(Command::Flush(done))
+            .await
             .map_err(|_| stopped())?;
         wait.await
             .map_err(|_| stopped())?
@@ -100,9 +226,14 @@ impl EventWriter {
     }
 
     /// Forgets a deleted context's counter (after its events were flushed and deleted).
-    pub async fn forget(&self, context: ContextId) {
-        self.sequences.lock().await.remove(&context);
+    pub fn forget(&self, context: ContextId) {
+        lock(&self.counters).remove(&context);
     }
+}
+
+fn lock(counters: &Counters) -> std::sync::MutexGuard<'_, HashMap<ContextId, Counter>> {
+    // The map holds plain numbers: a panic elsewhere cannot leave it half-changed.
+    counters.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 fn stopped() -> StoreError {
@@ -111,63 +242,147 @@ fn stopped() -> StoreError {
     }
 }
 
-async fn run(
+struct Task {
     sink: Arc<dyn EventSink>,
-    mut commands: mpsc::UnboundedReceiver<Command>,
+    counters: Counters,
     interval: Duration,
-) {
-    let mut batch: Vec<PendingEvent> = Vec::new();
-    let mut waiters: Vec<oneshot::Sender<Result<(), String>>> = Vec::new();
-    // A failure no flush has reported yet.
-    let mut unreported: Option<String> = None;
-    let mut open = true;
-    while open {
-        let Some(first) = commands.recv().await else {
-            break;
-        };
-        take(first, &mut batch, &mut waiters);
-        if waiters.is_empty() {
-            // Group commit: let other streams add to this batch for a moment.
-            let deadline = tokio::time::sleep(interval);
-            tokio::pin!(deadline);
-            loop {
-                tokio::select! {
-                    _ = &mut deadline => break,
-                    command = commands.recv() => match command {
-                        Some(command) => {
-                            take(command, &mut batch, &mut waiters);
-                            if !waiters.is_empty() {
+    retry: WriteRetry,
+    /// The current generation of every context whose numbering was stepped back after a loss.
+    generations: HashMap<ContextId, u64>,
+}
+
+impl Task {
+    async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
+        let mut batch: Vec<PendingEvent> = Vec::new();
+        let mut waiters: Vec<oneshot::Sender<Result<(), String>>> = Vec::new();
+        // A failure no flush has reported yet.
+        let mut unreported: Option<String> = None;
+        let mut open = true;
+        while open {
+            let Some(first) = commands.recv().await else {
+                break;
+            };
+            take(first, &mut batch, &mut waiters);
+            if waiters.is_empty() {
+                // Group commit: let other streams add to this batch for a moment.
+                let deadline = tokio::time::sleep(self.interval);
+                tokio::pin!(deadline);
+                loop {
+                    tokio::select! {
+                        _ = &mut deadline => break,
+                        command = commands.recv() => match command {
+                            Some(command) => {
+                                take(command, &mut batch, &mut waiters);
+                                if !waiters.is_empty() {
+                                    break;
+                                }
+                            }
+                            None => {
+                                open = false;
                                 break;
                             }
-                        }
-                        None => {
-                            open = false;
-                            break;
                         }
                     }
                 }
             }
-        }
-        while let Ok(command) = commands.try_recv() {
-            take(command, &mut batch, &mut waiters);
-        }
-        if !batch.is_empty() {
-            if let Err(error) = sink.write(&batch).await {
-                tracing::error!(events = batch.len(), error = %error, "event batch not written");
-                unreported = Some(error.to_string());
+            while let Ok(command) = commands.try_recv() {
+                take(command, &mut batch, &mut waiters);
             }
-            batch.clear();
-        }
-        if !waiters.is_empty() {
-            let outcome = match unreported.take() {
-                Some(reason) => Err(reason),
-                None => Ok(()),
-            };
-            for waiter in waiters.drain(..) {
-                // A waiter that gave up is no concern of the writer.
-                let _ = waiter.send(outcome.clone());
+            let mut stale = Vec::new();
+            batch.retain_mut(|e| {
+                let current = self.generations.get(&e.context).copied().unwrap_or(0);
+                if e.generation < current {
+                    stale.push((e.context, Arc::clone(&e.publisher)));
+                    false
+                } else {
+                    true
+                }
+            });
+            if !stale.is_empty() {
+                report_lost(
+                    stale.into_iter(),
+                    "an earlier batch of this context was lost",
+                );
+            }
+            if !batch.is_empty() {
+                if let Err(reason) = self.commit(&mut batch).await {
+                    unreported = Some(reason);
+                }
+                batch.clear();
+            }
+            if !waiters.is_empty() {
+                let outcome = match unreported.take() {
+                    Some(reason) => Err(reason),
+                    None => Ok(()),
+                };
+                for waiter in waiters.drain(..) {
+                    // A waiter that gave up is no concern of the writer.
+                    let _ = waiter.send(outcome.clone());
+                }
             }
         }
+    }
+
+    /// Writes the batch, retrying with backoff; publishes it once committed. On giving up,
+    /// steps the contexts' numbering back, tells the publishers, and answers the reason.
+    async fn commit(&mut self, batch: &mut Vec<PendingEvent>) -> Result<(), String> {
+        let mut delays = self.retry.delays();
+        let error = loop {
+            match self.sink.write(batch).await {
+                Ok(()) => {
+                    for e in batch.drain(..) {
+                        e.publisher.committed(SequencedEvent {
+                            sequence: e.sequence,
+                            event: e.event,
+                        });
+                    }
+                    return Ok(());
+                }
+                Err(error) => match delays.next() {
+                    Some(delay) => {
+                        tracing::warn!(events = batch.len(), error = %error, retry_in_ms = delay.as_millis(), "event batch not written; retrying");
+                        tokio::time::sleep(delay).await;
+                    }
+                    None => break error,
+                },
+            }
+        };
+        let reason = error.to_string();
+        tracing::error!(events = batch.len(), error = %reason, "event batch given up after retries");
+        {
+            let mut counters = lock(&self.counters);
+            // Batches commit in sequence order, so the first lost sequence of a context follows
+            // its last committed one.
+            for e in batch.iter() {
+                if let Some(counter) = counters.get_mut(&e.context)
+                    && counter.generation == e.generation
+                {
+                    counter.last = e.sequence - 1;
+                    counter.generation += 1;
+                    self.generations.insert(e.context, counter.generation);
+                }
+            }
+        }
+        report_lost(batch.drain(..).map(|e| (e.context, e.publisher)), &reason);
+        Err(reason)
+    }
+}
+
+/// Tells each publisher how many of its events were lost (one report per context).
+fn report_lost(events: impl Iterator<Item = (ContextId, Arc<dyn EventPublisher>)>, reason: &str) {
+    let mut by_context: Vec<(ContextId, Arc<dyn EventPublisher>, u64)> = Vec::new();
+    for (context, publisher) in events {
+        match by_context.iter_mut().find(|(c, _, _)| *c == context) {
+            Some((_, _, count)) => *count += 1,
+            None => by_context.push((context, publisher, 1)),
+        }
+    }
+    for (context, publisher, count) in by_context {
+        publisher.lost(LostEvents {
+            context,
+            count,
+            reason: reason.to_owned(),
+        });
     }
 }
 
@@ -177,7 +392,7 @@ fn take(
     waiters: &mut Vec<oneshot::Sender<Result<(), String>>>,
 ) {
     match command {
-        Command::Append(event) => batch.push(event),
+        Command::Append(event) => batch.push(*event),
         Command::Flush(done) => waiters.push(done),
     }
 }
@@ -196,13 +411,20 @@ mod tests {
     #[derive(Default)]
     struct RecordingSink {
         writes: AtomicUsize,
+        attempts: AtomicUsize,
         events: std::sync::Mutex<Vec<(ContextId, u64)>>,
         failing: AtomicBool,
+        /// While set, a write waits here until the test lets it through.
+        gate: tokio::sync::Mutex<Option<tokio::sync::oneshot::Receiver<()>>>,
     }
 
     #[async_trait]
     impl EventSink for RecordingSink {
         async fn write(&self, batch: &[PendingEvent]) -> Result<()> {
+            self.attempts.fetch_add(1, Ordering::SeqCst);
+            if let Some(gate) = self.gate.lock().await.take() {
+                let _ = gate.await;
+            }
             if self.failing.load(Ordering::SeqCst) {
                 return Err(StoreError::EventsNotWritten {
                     reason: "disk full".to_owned(),
@@ -219,6 +441,22 @@ mod tests {
         }
     }
 
+    /// Collects what the writer publishes.
+    #[derive(Default)]
+    struct Collector {
+        committed: std::sync::Mutex<Vec<u64>>,
+        lost: std::sync::Mutex<Vec<LostEvents>>,
+    }
+
+    impl EventPublisher for Collector {
+        fn committed(&self, event: SequencedEvent) {
+            self.committed.lock().unwrap().push(event.sequence);
+        }
+        fn lost(&self, lost: LostEvents) {
+            self.lost.lock().unwrap().push(lost);
+        }
+    }
+
     fn delta(context: ContextId) -> ContextEvent {
         ContextEvent::ContentDelta(ContentDelta {
             context_id: context,
@@ -229,17 +467,30 @@ mod tests {
         })
     }
 
+    fn quick_retry(retries: usize) -> WriteRetry {
+        WriteRetry {
+            first_delay: Duration::from_millis(1),
+            max_delay: Duration::from_millis(4),
+            retries,
+        }
+    }
+
     #[tokio::test]
     async fn many_streams_share_few_transactions_in_sequence_order() {
         let sink = Arc::new(RecordingSink::default());
         let writer = Arc::new(EventWriter::start(sink.clone(), Duration::from_millis(5)));
         let contexts: Vec<ContextId> = (0..50).map(|_| ContextId::new()).collect();
+        let collector = Arc::new(Collector::default());
         let mut tasks = Vec::new();
         for context in contexts.clone() {
             let writer = Arc::clone(&writer);
+            let collector = Arc::clone(&collector);
             tasks.push(tokio::spawn(async move {
                 for _ in 0..20 {
-                    writer.append(context, &delta(context)).await.unwrap();
+                    writer
+                        .append(context, &delta(context), collector.clone())
+                        .await
+                        .unwrap();
                 }
             }));
         }
@@ -249,6 +500,7 @@ mod tests {
         writer.flush().await.unwrap();
         let events = sink.events.lock().unwrap().clone();
         assert_eq!(events.len(), 1000);
+        assert_eq!(collector.committed.lock().unwrap().len(), 1000);
         let writes = sink.writes.load(Ordering::SeqCst);
         assert!(writes < 100, "1000 events took {writes} transactions");
         // Per context: continuing from the stored maximum, rising by one, in order.
@@ -263,18 +515,156 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn flush_reports_a_failed_batch_once() {
+    async fn subscribers_see_nothing_until_the_batch_commits() {
         let sink = Arc::new(RecordingSink::default());
-        let writer = EventWriter::start(sink.clone(), Duration::from_millis(5));
+        let (open_gate, gate) = tokio::sync::oneshot::channel();
+        *sink.gate.lock().await = Some(gate);
+        let writer = EventWriter::start(sink.clone(), Duration::from_millis(1));
+        let (live, mut subscriber) = broadcast::channel(16);
+        let context = ContextId::new();
+        for _ in 0..3 {
+            writer
+                .append(context, &delta(context), Arc::new(live.clone()))
+                .await
+                .unwrap();
+        }
+        // The batch is being written but has not committed.
+        while sink.attempts.load(Ordering::SeqCst) == 0 {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert!(
+            matches!(
+                subscriber.try_recv(),
+                Err(broadcast::error::TryRecvError::Empty)
+            ),
+            "an uncommitted event reached a subscriber"
+        );
+        open_gate.send(()).unwrap();
+        let first = tokio::time::timeout(Duration::from_secs(5), subscriber.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(first.sequence, 42);
+        assert_eq!(subscriber.recv().await.unwrap().sequence, 43);
+        assert_eq!(subscriber.recv().await.unwrap().sequence, 44);
+    }
+
+    #[tokio::test]
+    async fn a_failing_batch_is_retried_and_committed_when_the_store_returns() {
+        let sink = Arc::new(RecordingSink::default());
+        let writer =
+            EventWriter::start_with(sink.clone(), Duration::from_millis(1), quick_retry(50));
+        let collector = Arc::new(Collector::default());
         let context = ContextId::new();
         sink.failing.store(true, Ordering::SeqCst);
-        writer.append(context, &delta(context)).await.unwrap();
+        writer
+            .append(context, &delta(context), collector.clone())
+            .await
+            .unwrap();
+        while sink.attempts.load(Ordering::SeqCst) < 3 {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        assert!(collector.committed.lock().unwrap().is_empty());
+        sink.failing.store(false, Ordering::SeqCst);
+        writer.flush().await.unwrap();
+        assert_eq!(*collector.committed.lock().unwrap(), vec![42]);
+        assert!(collector.lost.lock().unwrap().is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_batch_failing_every_retry_is_reported_lost_and_its_ids_never_went_out() {
+        let sink = Arc::new(RecordingSink::default());
+        // A long interval keeps the two failing events in one batch.
+        let writer =
+            EventWriter::start_with(sink.clone(), Duration::from_millis(100), quick_retry(3));
+        let collector = Arc::new(Collector::default());
+        let context = ContextId::new();
+        writer
+            .append(context, &delta(context), collector.clone())
+            .await
+            .unwrap();
+        writer.flush().await.unwrap();
+        sink.failing.store(true, Ordering::SeqCst);
+        for _ in 0..2 {
+            writer
+                .append(context, &delta(context), collector.clone())
+                .await
+                .unwrap();
+        }
         let err = writer.flush().await.unwrap_err();
         assert!(err.to_string().contains("disk full"), "{err}");
+        assert_eq!(
+            sink.attempts.load(Ordering::SeqCst),
+            1 + 4,
+            "one try and three retries"
+        );
+        let lost = collector.lost.lock().unwrap().clone();
+        assert_eq!(lost.len(), 1, "{lost:?}");
+        assert_eq!((lost[0].context, lost[0].count), (context, 2));
+        assert!(lost[0].reason.contains("disk full"));
+        // The lost ids were never published, so numbering continues from the last committed
+        // event: the log has no gap.
         sink.failing.store(false, Ordering::SeqCst);
-        let next = writer.append(context, &delta(context)).await.unwrap();
-        assert_eq!(next.sequence, 43, "sequences never go back");
+        let next = writer
+            .append(context, &delta(context), collector.clone())
+            .await
+            .unwrap();
         writer.flush().await.unwrap();
+        assert_eq!(next.sequence, 43);
+        assert_eq!(*collector.committed.lock().unwrap(), vec![42, 43]);
+        let stored: Vec<u64> = sink.events.lock().unwrap().iter().map(|e| e.1).collect();
+        assert_eq!(stored, vec![42, 43]);
+    }
+
+    #[tokio::test]
+    async fn a_full_queue_makes_producers_wait() {
+        let sink = Arc::new(RecordingSink::default());
+        let (open_gate, gate) = tokio::sync::oneshot::channel();
+        *sink.gate.lock().await = Some(gate);
+        let writer = Arc::new(EventWriter::start(sink.clone(), Duration::from_millis(1)));
+        let collector = Arc::new(Collector::default());
+        let context = ContextId::new();
+        // The first event's batch holds the writer at the gate; then the queue fills.
+        writer
+            .append(context, &delta(context), collector.clone())
+            .await
+            .unwrap();
+        while sink.attempts.load(Ordering::SeqCst) == 0 {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        for _ in 0..EVENT_QUEUE_CAPACITY {
+            tokio::time::timeout(
+                Duration::from_secs(5),
+                writer.append(context, &delta(context), collector.clone()),
+            )
+            .await
+            .expect("room in the queue")
+            .unwrap();
+        }
+        let blocked = {
+            let writer = Arc::clone(&writer);
+            let collector = collector.clone();
+            tokio::spawn(async move {
+                writer
+                    .append(context, &delta(context), collector)
+                    .await
+                    .unwrap()
+            })
+        };
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert!(!blocked.is_finished(), "a producer went past a full queue");
+        open_gate.send(()).unwrap();
+        let last = tokio::time::timeout(Duration::from_secs(5), blocked)
+            .await
+            .expect("the producer proceeds once the writer drains")
+            .unwrap();
+        writer.flush().await.unwrap();
+        assert_eq!(last.sequence, 42 + EVENT_QUEUE_CAPACITY as u64 + 1);
+        assert_eq!(
+            collector.committed.lock().unwrap().len(),
+            EVENT_QUEUE_CAPACITY + 2
+        );
     }
 
     #[tokio::test]
@@ -282,7 +672,11 @@ mod tests {
         let sink = Arc::new(RecordingSink::default());
         let writer = EventWriter::start(sink.clone(), Duration::from_secs(3600));
         let context = ContextId::new();
-        writer.append(context, &delta(context)).await.unwrap();
+        let (live, _) = broadcast::channel(4);
+        writer
+            .append(context, &delta(context), Arc::new(live))
+            .await
+            .unwrap();
         tokio::time::timeout(Duration::from_secs(5), writer.flush())
             .await
             .expect("flush must not wait for the interval")

@@ -63,6 +63,7 @@ mod store;
 
 pub use changes::{BranchIds, BranchSettings, ContextChanges};
 pub use error::{Backend, Result, StoreError};
+pub use events::{EVENT_QUEUE_CAPACITY, EventPublisher, LostEvents, WriteRetry};
 pub use lock::ContextLock;
 pub use postgres::{EVENTS_CHANNEL, EventListener, EventNotice, PostgresOptions, PostgresStore};
 pub use record::{BranchRecord, ContextRecord, MessageRange};

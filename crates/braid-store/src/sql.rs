@@ -566,7 +566,7 @@ macro_rules! sql_store {
                     .await
                     .during($backend, OP)?;
                 tx.commit().await.during($backend, OP)?;
-                self.events.forget(id).await;
+                self.events.forget(id);
                 Ok(done.rows_affected() > 0)
             }
 
@@ -740,8 +740,58 @@ macro_rules! sql_store {
                 &self,
                 context: braid_protocol::ContextId,
                 event: &braid_protocol::ContextEvent,
+                publisher: std::sync::Arc<dyn $crate::events::EventPublisher>,
             ) -> $crate::error::Result<braid_protocol::SequencedEvent> {
-                self.events.append(context, event).await
+                self.events.append(context, event, publisher).await
+            }
+
+            async fn last_event_sequence(
+                &self,
+                context: braid_protocol::ContextId,
+            ) -> $crate::error::Result<u64> {
+                use $crate::error::DbResultExt as _;
+                let max: i64 = sqlx::query_scalar(
+                    "SELECT COALESCE(MAX(seq), 0) FROM events WHERE context_id = $1",
+                )
+                .bind(context.0)
+                .fetch_one(self.reader())
+                .await
+                .during($backend, "reading the last event sequence")?;
+                Ok(u64::try_from(max).unwrap_or(0))
+            }
+
+            async fn message_deltas(
+                &self,
+                context: braid_protocol::ContextId,
+                message: braid_protocol::MessageId,
+            ) -> $crate::error::Result<Vec<braid_protocol::ContentDelta>> {
+                use $crate::error::DbResultExt as _;
+                use sqlx::Row as _;
+                const OP: &str = "reading a message's deltas";
+                // The id narrows the rows in the database; the parsed event decides.
+                let rows = sqlx::query(
+                    "SELECT seq, event FROM events WHERE context_id = $1 AND event LIKE $2 ORDER BY seq",
+                )
+                .bind(context.0)
+                .bind(format!("%{message}%"))
+                .fetch_all(self.reader())
+                .await
+                .during($backend, OP)?;
+                let mut deltas = Vec::new();
+                for row in &rows {
+                    let json: String = row.try_get(1).during($backend, OP)?;
+                    match serde_json::from_str::<braid_protocol::ContextEvent>(&json) {
+                        Ok(braid_protocol::ContextEvent::ContentDelta(d)) if d.message_id == message => {
+                            deltas.push(d);
+                        }
+                        Ok(_) => {}
+                        Err(error) => {
+                            let sequence: i64 = row.try_get(0).during($backend, OP)?;
+                            tracing::warn!(context = %context, sequence, error = %error, "stored event unreadable; skipped");
+                        }
+                    }
+                }
+                Ok(deltas)
             }
 
             async fn flush_events(&self) -> $crate::error::Result<()> {

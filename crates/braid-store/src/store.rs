@@ -1,12 +1,15 @@
 //! The `Store` trait: what the engine asks of persistence.
 
+use std::sync::Arc;
+
 use async_trait::async_trait;
 use braid_protocol::{
-    BranchName, ContextEvent, ContextId, KindName, Message, MessageId, SequencedEvent,
+    BranchName, ContentDelta, ContextEvent, ContextId, KindName, Message, MessageId, SequencedEvent,
 };
 
 use crate::changes::ContextChanges;
 use crate::error::{Backend, Result};
+use crate::events::EventPublisher;
 use crate::lock::ContextLock;
 use crate::record::{BranchRecord, ContextRecord, MessageRange};
 
@@ -63,16 +66,33 @@ pub trait Store: Send + Sync + 'static {
     async fn all_messages(&self, context: ContextId) -> Result<Vec<Message>>;
 
     /// Gives the event the context's next sequence number and queues it for the batching
-    /// writer; returns at once. Sequences start at 1 and keep rising across restarts. The event
-    /// is durable after the next [`Store::flush_events`] (or a few milliseconds).
+    /// writer; returns without waiting for the commit (but waits while the writer's queue is
+    /// full). Sequences start at 1 and keep rising across restarts. The event is durable after
+    /// the next [`Store::flush_events`] (or a few milliseconds); only then is it handed to
+    /// `publisher`, so no one sees an event a crash could undo. If the store stays unavailable
+    /// through the writer's retries, `publisher` is told the event was lost instead.
     async fn append_event(
         &self,
         context: ContextId,
         event: &ContextEvent,
+        publisher: Arc<dyn EventPublisher>,
     ) -> Result<SequencedEvent>;
 
-    /// Waits until every event appended before this call is committed.
+    /// Waits until every event appended before this call is committed (or reported lost: then
+    /// the error says why).
     async fn flush_events(&self) -> Result<()>;
+
+    /// The highest committed sequence of a context's events (0 when it has none): a client
+    /// resuming after a higher id holds one this store never committed.
+    async fn last_event_sequence(&self, context: ContextId) -> Result<u64>;
+
+    /// The committed `content_delta` events of one message, in order (to rebuild a partial
+    /// answer after a crash).
+    async fn message_deltas(
+        &self,
+        context: ContextId,
+        message: MessageId,
+    ) -> Result<Vec<ContentDelta>>;
 
     /// Up to `limit` committed events of a context with a sequence above `after`, in order
     /// (SSE replay from `Last-Event-ID`).

@@ -8,12 +8,12 @@ use std::sync::Arc;
 
 use braid_protocol::{
     BranchName, ContentDelta, ContextConfig, ContextEvent, ContextId, ContextState, KindName,
-    Message, MessageId, MessageKind, MessageStatus, Mode, Role, TextMessage, ToolCall, ToolOutcome,
-    ToolRequestMessage, ToolResultMessage,
+    Message, MessageId, MessageKind, MessageStatus, Mode, Role, SequencedEvent, TextMessage,
+    ToolCall, ToolOutcome, ToolRequestMessage, ToolResultMessage,
 };
 use braid_store::{
-    BranchIds, BranchRecord, BranchSettings, ContextChanges, ContextRecord, MessageRange, Store,
-    StoreError,
+    BranchIds, BranchRecord, BranchSettings, ContextChanges, ContextRecord, EventPublisher,
+    MessageRange, Store, StoreError,
 };
 use support::Fixture;
 
@@ -71,6 +71,10 @@ conformance!(
     committed_messages_survive_reopening,
     concurrent_saves_to_many_contexts_all_land,
     context_lock_is_exclusive_until_dropped,
+    events_reach_subscribers_only_once_committed_in_order,
+    a_crash_never_gives_an_id_a_subscriber_saw_to_another_event,
+    last_event_sequence_is_the_highest_committed,
+    message_deltas_are_one_messages_committed_deltas_in_order,
 );
 
 async fn new_context(store: &Arc<dyn Store>) -> ContextRecord {
@@ -136,6 +140,11 @@ fn delta(context: ContextId, message: MessageId, text: &str) -> ContextEvent {
     })
 }
 
+/// A publisher nobody listens to.
+fn live() -> Arc<dyn EventPublisher> {
+    Arc::new(tokio::sync::broadcast::channel::<SequencedEvent>(16).0)
+}
+
 fn ids(messages: &[Message]) -> Vec<MessageId> {
     messages.iter().map(|m| m.id).collect()
 }
@@ -192,7 +201,7 @@ mod cases {
         let (record, messages) = with_messages(&f.store, 3).await;
         let other = with_messages(&f.store, 2).await.0;
         f.store
-            .append_event(record.id, &delta(record.id, messages[0].id, "x"))
+            .append_event(record.id, &delta(record.id, messages[0].id, "x"), live())
             .await
             .unwrap();
         f.store.flush_events().await.unwrap();
@@ -856,11 +865,17 @@ mod cases {
         let mut sequences = Vec::new();
         for i in 0..5 {
             let event = delta(a.id, message, &format!("chunk {i}"));
-            sequences.push(f.store.append_event(a.id, &event).await.unwrap().sequence);
+            sequences.push(
+                f.store
+                    .append_event(a.id, &event, live())
+                    .await
+                    .unwrap()
+                    .sequence,
+            );
         }
         let other = f
             .store
-            .append_event(b.id, &delta(b.id, message, "b"))
+            .append_event(b.id, &delta(b.id, message, "b"), live())
             .await
             .unwrap();
         assert_eq!(sequences, vec![1, 2, 3, 4, 5]);
@@ -885,14 +900,14 @@ mod cases {
         let message = MessageId::new();
         for _ in 0..3 {
             f.store
-                .append_event(record.id, &delta(record.id, message, "x"))
+                .append_event(record.id, &delta(record.id, message, "x"), live())
                 .await
                 .unwrap();
         }
         f.store.close().await.unwrap();
         let reopened = f.reopen().await;
         let next = reopened
-            .append_event(record.id, &delta(record.id, message, "y"))
+            .append_event(record.id, &delta(record.id, message, "y"), live())
             .await
             .unwrap();
         assert_eq!(next.sequence, 4);
@@ -937,7 +952,7 @@ mod cases {
                         .await
                         .unwrap();
                     store
-                        .append_event(record.id, &delta(record.id, ids[i], "d"))
+                        .append_event(record.id, &delta(record.id, ids[i], "d"), live())
                         .await
                         .unwrap();
                 }
@@ -979,5 +994,165 @@ mod cases {
             tokio::time::sleep(std::time::Duration::from_millis(10)).await;
         }
         assert!(again.is_some(), "a dropped lock is released");
+    }
+
+    pub async fn events_reach_subscribers_only_once_committed_in_order(f: &Fixture) {
+        let record = new_context(&f.store).await;
+        let message = MessageId::new();
+        let (live, mut subscriber) = tokio::sync::broadcast::channel(64);
+        let publisher: Arc<dyn EventPublisher> = Arc::new(live);
+        for i in 0..20 {
+            f.store
+                .append_event(
+                    record.id,
+                    &delta(record.id, message, &format!("{i}")),
+                    publisher.clone(),
+                )
+                .await
+                .unwrap();
+        }
+        for expected in 1..=20u64 {
+            let seen = tokio::time::timeout(std::time::Duration::from_secs(10), subscriber.recv())
+                .await
+                .expect("a committed event is published")
+                .unwrap();
+            assert_eq!(seen.sequence, expected, "published in order");
+            // Whatever a subscriber sees is already in the log a replay reads.
+            let stored = f
+                .store
+                .events_after(record.id, expected - 1, 1)
+                .await
+                .unwrap();
+            assert_eq!(stored, vec![seen], "published before its commit");
+        }
+    }
+
+    pub async fn a_crash_never_gives_an_id_a_subscriber_saw_to_another_event(f: &Fixture) {
+        let record = new_context(&f.store).await;
+        let message = MessageId::new();
+        // The first process runs on a runtime of its own and dies with it: its writer task is
+        // stopped wherever it is, with events still queued and nothing flushed.
+        let seen: Vec<SequencedEvent> = std::thread::scope(|scope| {
+            scope
+                .spawn(|| {
+                    let runtime = tokio::runtime::Builder::new_multi_thread()
+                        .worker_threads(1)
+                        .enable_all()
+                        .build()
+                        .unwrap();
+                    let seen = runtime.block_on(async {
+                        let store = f.reopen().await;
+                        let (live, mut subscriber) = tokio::sync::broadcast::channel(256);
+                        let publisher: Arc<dyn EventPublisher> = Arc::new(live);
+                        let mut seen = Vec::new();
+                        for i in 0..40 {
+                            store
+                                .append_event(
+                                    record.id,
+                                    &delta(record.id, message, &format!("first {i}")),
+                                    publisher.clone(),
+                                )
+                                .await
+                                .unwrap();
+                            if i == 9 {
+                                // Let the first events commit and reach the subscriber.
+                                seen.push(subscriber.recv().await.unwrap());
+                            }
+                        }
+                        while let Ok(e) = subscriber.try_recv() {
+                            seen.push(e);
+                        }
+                        seen
+                    });
+                    runtime.shutdown_background();
+                    seen
+                })
+                .join()
+                .unwrap()
+        });
+        assert!(!seen.is_empty());
+        let reopened = f.reopen().await;
+        let (live, mut subscriber) = tokio::sync::broadcast::channel(64);
+        let publisher: Arc<dyn EventPublisher> = Arc::new(live);
+        for i in 0..5 {
+            reopened
+                .append_event(
+                    record.id,
+                    &delta(record.id, message, &format!("second {i}")),
+                    publisher.clone(),
+                )
+                .await
+                .unwrap();
+        }
+        reopened.flush_events().await.unwrap();
+        let highest_seen = seen.last().unwrap().sequence;
+        let after = subscriber.recv().await.unwrap();
+        assert!(
+            after.sequence > highest_seen,
+            "new event {} reuses an id a subscriber saw (up to {highest_seen})",
+            after.sequence
+        );
+        // Every id a subscriber saw still names the event it saw, and the log has no gap.
+        let log = reopened.events_after(record.id, 0, 1000).await.unwrap();
+        for e in &seen {
+            assert_eq!(log[usize::try_from(e.sequence).unwrap() - 1], *e);
+        }
+        let sequences: Vec<u64> = log.iter().map(|e| e.sequence).collect();
+        assert_eq!(sequences, (1..=sequences.len() as u64).collect::<Vec<_>>());
+    }
+
+    pub async fn last_event_sequence_is_the_highest_committed(f: &Fixture) {
+        let record = new_context(&f.store).await;
+        assert_eq!(f.store.last_event_sequence(record.id).await.unwrap(), 0);
+        for _ in 0..3 {
+            f.store
+                .append_event(record.id, &delta(record.id, MessageId::new(), "x"), live())
+                .await
+                .unwrap();
+        }
+        f.store.flush_events().await.unwrap();
+        assert_eq!(f.store.last_event_sequence(record.id).await.unwrap(), 3);
+        let other = new_context(&f.store).await;
+        assert_eq!(f.store.last_event_sequence(other.id).await.unwrap(), 0);
+    }
+
+    pub async fn message_deltas_are_one_messages_committed_deltas_in_order(f: &Fixture) {
+        let record = new_context(&f.store).await;
+        let (mine, other) = (MessageId::new(), MessageId::new());
+        for i in 0..4 {
+            for (m, name) in [(mine, "mine"), (other, "other")] {
+                f.store
+                    .append_event(
+                        record.id,
+                        &delta(record.id, m, &format!("{name} {i} ")),
+                        live(),
+                    )
+                    .await
+                    .unwrap();
+            }
+        }
+        // A content_final of the same message is not a delta.
+        let last = ContextEvent::ContentFinal(braid_protocol::ContentFinal {
+            context_id: record.id,
+            message_id: mine,
+            sequence: 4,
+            is_final: true,
+        });
+        f.store
+            .append_event(record.id, &last, live())
+            .await
+            .unwrap();
+        f.store.flush_events().await.unwrap();
+        let deltas = f.store.message_deltas(record.id, mine).await.unwrap();
+        let text: String = deltas.iter().map(|d| d.delta.as_str()).collect();
+        assert_eq!(text, "mine 0 mine 1 mine 2 mine 3 ");
+        assert!(deltas.iter().all(|d| d.message_id == mine));
+        assert!(
+            f.store
+                .message_deltas(record.id, MessageId::new())
+                .await
+                .unwrap()
+                .is_empty()
+        );
     }
 }

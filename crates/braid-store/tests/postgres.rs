@@ -115,7 +115,15 @@ async fn committed_events_are_announced_to_other_replicas() {
             delta: text.into(),
             is_final: false,
         });
-        fixture.store.append_event(record.id, &event).await.unwrap();
+        fixture
+            .store
+            .append_event(
+                record.id,
+                &event,
+                std::sync::Arc::new(tokio::sync::broadcast::channel(4).0),
+            )
+            .await
+            .unwrap();
     }
     fixture.store.flush_events().await.unwrap();
     let mut last = 0;

@@ -11,6 +11,31 @@ function streamOf(chunks: string[]): ReadableStream<Uint8Array> {
   });
 }
 
+/**
+ * A server that answers each connection with the next body, then refuses; the stream given to
+ * `closeWhenDone` is closed once the bodies run out.
+ */
+function connections(bodies: string[][]) {
+  const calls: { url: string; headers: Record<string, string> }[] = [];
+  let stream: EventStream | undefined;
+  const fetchImpl = vi.fn(async (url: string | URL | Request, init?: RequestInit) => {
+    calls.push({ url: String(url), headers: { ...(init?.headers as Record<string, string>) } });
+    const body = bodies.shift();
+    if (!body) {
+      stream?.close();
+      throw new Error("closed");
+    }
+    return new Response(streamOf(body), { status: 200, headers: { "Content-Type": "text/event-stream" } });
+  });
+  return {
+    calls,
+    fetch: fetchImpl as unknown as typeof fetch,
+    closeWhenDone: (s: EventStream) => {
+      stream = s;
+    },
+  };
+}
+
 describe("SseParser", () => {
   it("parses named events with ids across arbitrary chunk boundaries", () => {
     const p = new SseParser();
@@ -43,31 +68,22 @@ describe("toContextEvent", () => {
 
 describe("EventStream", () => {
   it("reconnects after a drop with Last-Event-ID and delivers every event once", async () => {
-    const calls: { url: string; headers: Record<string, string> }[] = [];
-    const bodies = [
+    const server = connections([
       ['id: 1\nevent: content_delta\ndata: {"context_id":"c","message_id":"m","sequence":1,"delta":"a","is_final":false}\n\n',
        'id: 2\nevent: content_delta\ndata: {"context_id":"c","message_id":"m","sequence":2,"delta":"b","is_final":false}\n\n'],
       ['id: 3\nevent: content_final\ndata: {"context_id":"c","message_id":"m","sequence":2,"is_final":true}\n\n'],
-    ];
+    ]);
+    const calls = server.calls;
     const events: ReceivedEvent[] = [];
     const statuses: StreamStatus["type"][] = [];
-    let stream: EventStream | undefined;
-    const fetchImpl = vi.fn(async (url: string | URL | Request, init?: RequestInit) => {
-      calls.push({ url: String(url), headers: { ...(init?.headers as Record<string, string>) } });
-      const body = bodies.shift();
-      if (!body) {
-        stream?.close();
-        throw new Error("closed");
-      }
-      return new Response(streamOf(body), { status: 200, headers: { "Content-Type": "text/event-stream" } });
-    });
-    stream = new EventStream({
+    const stream = new EventStream({
       url: "/v1/contexts/c/events",
-      fetch: fetchImpl as unknown as typeof fetch,
+      fetch: server.fetch,
       onEvent: (e) => events.push(e),
       onStatus: (s) => statuses.push(s.type),
       sleep: async () => {},
     });
+    server.closeWhenDone(stream);
     await stream.done;
     expect(events.map((e) => e.id)).toEqual([1, 2, 3]);
     expect(calls[0]?.headers["Last-Event-ID"]).toBeUndefined();
@@ -75,6 +91,27 @@ describe("EventStream", () => {
     expect(calls[2]?.headers["Last-Event-ID"]).toBe("3");
     expect(statuses).toContain("reconnecting");
     expect(statuses.at(-1)).toBe("closed");
+  });
+
+  it("forgets a resume id the server cannot place, so the next reconnect starts afresh", async () => {
+    const server = connections([
+      ['id: 40\nevent: content_delta\ndata: {"context_id":"c","message_id":"m","sequence":1,"delta":"a","is_final":false}\n\n'],
+      ['event: error\ndata: {"context_id":"c","code":"resume_point_unknown","message":"event 40 is not in the log (it ends at 7)","recoverable":true}\n\n'],
+      [],
+    ]);
+    const events: ReceivedEvent[] = [];
+    const stream = new EventStream({
+      url: "/v1/contexts/c/events",
+      fetch: server.fetch,
+      onEvent: (e) => events.push(e),
+      sleep: async () => {},
+    });
+    server.closeWhenDone(stream);
+    await stream.done;
+    expect(events.map((e) => e.event.type)).toEqual(["content_delta", "error"]);
+    expect(server.calls[1]?.headers["Last-Event-ID"]).toBe("40");
+    expect(server.calls[2]?.headers["Last-Event-ID"]).toBeUndefined();
+    expect(stream.lastEventId).toBeUndefined();
   });
 
   it("replays from ?after= on the first connection when asked", async () => {

@@ -323,6 +323,10 @@ export class EventStream {
           }
           if (parsed.id !== undefined) {
             this.lastId = parsed.id;
+          } else if (parsed.event.type === "error" && parsed.event.code === "resume_point_unknown") {
+            // The server's log does not hold our last id (restored data, recreated context): it
+            // goes on live from its log's end, and a later reconnect must not send that id again.
+            this.lastId = undefined;
           }
           this.opts.onEvent(parsed);
         }

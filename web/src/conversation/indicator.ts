@@ -146,6 +146,7 @@ const HINTS: Record<ErrorCode, string> = {
   unsupported_media_type: "The server accepts only JSON request bodies.",
   payload_too_large: "That is too large for the server (10 MiB by default). Send something smaller.",
   internal: "An internal error. The server log has the details.",
+  resume_point_unknown: "The server's history no longer matches what this page had seen (its data was restored); the conversation was reloaded.",
 };
 
 const CLIENT_HINTS: Record<string, string> = {

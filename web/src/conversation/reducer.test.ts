@@ -159,6 +159,26 @@ describe("state", () => {
     expect(isBusy({ type: "idle" })).toBe(false);
   });
 
+  it("starts over when the server cannot place the last event it saw", () => {
+    const before = run([
+      { type: "messages_loaded", messages: [textMsg("a", "old")] },
+      ev(update(40, { type: "streaming_llm_response", chunks: 1, chars: 1 })),
+      ev(delta(41, "m1", 1, "partial")),
+    ]);
+    const after = conversationReducer(before, {
+      type: "event",
+      received: { id: undefined, event: { type: "error", context_id: "c1", code: "resume_point_unknown", message: "event 41 is not in the log", recoverable: true } },
+    });
+    expect(after.entries).toEqual([]);
+    expect(after.lastEventId).toBeUndefined();
+    expect(after.stateIsLive).toBe(false);
+    expect(after.changes).toBe(before.changes + 1);
+    expect(after.errors.at(-1)?.code).toBe("resume_point_unknown");
+    // The server's events continue with lower ids than the view had seen; they apply.
+    const next = conversationReducer(after, ev(update(8, { type: "idle" })));
+    expect(next.state).toEqual({ type: "idle" });
+  });
+
   it("keeps at most five errors and lets one be dismissed", () => {
     let s = initialConversation;
     for (let i = 1; i <= 7; i++) {

@@ -175,6 +175,14 @@ function applyContextEvent(s: ConversationState, event: ContextEvent): Conversat
       return { ...upsert(s, { ...entry, final: true }), changes: s.changes + 1 };
     }
     case "error":
+      if (event.code === "resume_point_unknown") {
+        // The server cannot continue from what this view has seen: start over from its
+        // messages and state (the view reloads both), and follow the stream from here.
+        return pushError(
+          { ...s, entries: [], lastEventId: undefined, stateIsLive: false, changes: s.changes + 1 },
+          { code: event.code, message: event.message, recoverable: true, hint: hintFor(event.code), eventId: undefined },
+        );
+      }
       return pushError(s, {
         code: event.code,
         message: event.message,

@@ -62,7 +62,17 @@ export function useConversation(api: ApiClient, contextId: string | null, branch
       url: api.eventsUrl(contextId),
       headers: api.authHeaders(),
       fetch: api.fetcher,
-      onEvent: (received) => dispatch({ type: "event", received }),
+      onEvent: (received) => {
+        dispatch({ type: "event", received });
+        // The server could not place this view's last event: read its state afresh too (the
+        // reducer has dropped the old view and asks for the messages again).
+        if (received.event.type === "error" && received.event.code === "resume_point_unknown") {
+          api.getState(contextId).then(
+            (s) => gen === generation.current && dispatch({ type: "state_loaded", state: s.state }),
+            (err: unknown) => gen === generation.current && reportTo(dispatch, err),
+          );
+        }
+      },
       onStatus: (status) => {
         dispatch({ type: "connection", status });
         // After a reconnect the replay covers events, but a reload also covers a stale list.

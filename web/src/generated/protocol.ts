@@ -468,7 +468,7 @@ files: Array<FileInfo>, };
 
 export type Ecosystem = "cargo" | "npm" | "python";
 
-export type ErrorCode = "llm_not_configured" | "llm_unavailable" | "llm_rejected" | "stream_interrupted" | "tool_failed" | "timeout" | "invalid_input" | "file_reference" | "storage_failed" | "not_found" | "conflict" | "unauthorized" | "forbidden" | "unsupported_media_type" | "payload_too_large" | "internal";
+export type ErrorCode = "llm_not_configured" | "llm_unavailable" | "llm_rejected" | "stream_interrupted" | "tool_failed" | "timeout" | "invalid_input" | "file_reference" | "storage_failed" | "not_found" | "conflict" | "unauthorized" | "forbidden" | "unsupported_media_type" | "payload_too_large" | "internal" | "resume_point_unknown";
 
 export type ErrorDetail = { 
 /**
