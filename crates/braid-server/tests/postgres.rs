@@ -51,6 +51,7 @@ async fn a_conversation_over_postgres_survives_a_restart() {
     let http = reqwest::Client::new();
     let created: serde_json::Value = http
         .post(format!("{}/v1/contexts", first.url()))
+        .header("content-type", "application/json")
         .body(json!({"title": "pg"}).to_string())
         .send()
         .await
@@ -62,6 +63,7 @@ async fn a_conversation_over_postgres_survives_a_restart() {
     let mut events = client.events(&id).await;
     let sent = http
         .post(format!("{}/v1/contexts/{id}/messages", first.url()))
+        .header("content-type", "application/json")
         .body(json!({"payload": {"type": "text", "text": "hi"}}).to_string())
         .send()
         .await
