@@ -300,7 +300,6 @@ struct BeforeCrash {
 async fn stream_then_crash(h: &Harness) -> BeforeCrash {
     let db = h.dir.path().join("braid.db");
     let base_url = h.mock.openai_base_url();
-    let workspace = h.workspace.clone();
     // Off the test's runtime, which keeps serving the mock model meanwhile.
     tokio::task::spawn_blocking(move || {
         let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -328,10 +327,7 @@ async fn stream_then_crash(h: &Harness) -> BeforeCrash {
             let ctx = registry
                 .create(braid_protocol::api::CreateContextRequest {
                     title: Some("crash".into()),
-                    config: ContextConfig {
-                        workspace: Some(workspace.display().to_string()),
-                        ..ContextConfig::default()
-                    },
+                    config: ContextConfig::default(),
                 })
                 .await
                 .unwrap();
