@@ -276,6 +276,8 @@ async fn delete_removes_failed_input_and_refuses_anything_else() {
     assert!(matches!(settle(&ctx).await, ContextState::Failed { .. }));
     ctx.delete_message(failed.message_id).await.unwrap();
     assert!(messages(&ctx).await.is_empty());
+    // Subscribers receive an event once its batch has committed.
+    h.store.flush_events().await.unwrap();
     let deleted: Vec<MessageId> = std::iter::from_fn(|| events.try_recv().ok())
         .filter_map(|e| match e.event {
             ContextEvent::ContextUpdate(ContextUpdate {
