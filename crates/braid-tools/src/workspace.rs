@@ -97,6 +97,9 @@ impl From<WorkspaceError> for ToolError {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Workspace {
     root: PathBuf,
+    /// Directories inside the root that no path may reach (Braid's data directory when the
+    /// workspace contains it: its database holds every context's messages).
+    hidden: Vec<PathBuf>,
 }
 
 impl Workspace {
@@ -115,7 +118,10 @@ impl Workspace {
                 source: std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a directory"),
             });
         }
-        Ok(Self { root })
+        Ok(Self {
+            root,
+            hidden: Vec::new(),
+        })
     }
 
     /// The canonical root.
@@ -166,6 +172,13 @@ impl Workspace {
     }
 
     fn inside(&self, path: &str, real: PathBuf) -> Result<PathBuf, WorkspaceError> {
+        if self.hidden.iter().any(|h| real.starts_with(h)) {
+            tracing::warn!(path = %path, real = %real.display(), "path into Braid's data directory refused");
+            return Err(WorkspaceError::Refused {
+                path: path.to_owned(),
+                reason: "it lies in Braid's data directory".into(),
+            });
+        }
         if real.starts_with(&self.root) {
             Ok(real)
         } else {
@@ -368,7 +381,17 @@ impl WorkspaceRoots {
             )));
         }
         if self.inner.roots.iter().any(|r| real.starts_with(r)) {
-            return Ok(workspace);
+            let hidden = self
+                .inner
+                .excluded
+                .iter()
+                .filter(|d| d.starts_with(real))
+                .cloned()
+                .collect();
+            return Ok(Workspace {
+                hidden,
+                ..workspace
+            });
         }
         let via = if real != Path::new(dir) {
             format!(" (it resolves to `{}`)", real.display())
@@ -478,6 +501,25 @@ mod tests {
                 .open(dir.path().join("root").to_str().unwrap())
                 .is_ok()
         );
+    }
+
+    #[test]
+    fn a_workspace_holding_the_data_directory_cannot_reach_into_it() {
+        let dir = layout();
+        let roots = roots_over(dir.path());
+        let root = dir.path().join("root");
+        std::fs::write(root.join("data/braid.db"), "secret").unwrap();
+        std::fs::write(root.join("notes.txt"), "fine").unwrap();
+        let ws = roots.open(&root.display().to_string()).unwrap();
+        assert!(ws.resolve("notes.txt").is_ok());
+        let refusals = [
+            ws.resolve("data").unwrap_err(),
+            ws.resolve("data/braid.db").unwrap_err(),
+            ws.resolve_new("data/new.txt").unwrap_err(),
+        ];
+        for err in refusals {
+            assert!(err.to_string().contains("data directory"), "{err}");
+        }
     }
 
     #[test]
