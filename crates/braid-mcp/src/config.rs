@@ -12,10 +12,12 @@
 //!     "off":        { "command": "mcp-server-time", "disabled": true } } }
 //! ```
 //!
-//! Braid adds three optional fields: `resourceTtl` (seconds a read resource stays fresh in a
+//! Braid adds four optional fields: `resourceTtl` (seconds a read resource stays fresh in a
 //! context's cache, default one hour), `resourceTtlByMimeType` (the same per MIME type) and
 //! `trustToolHints` (default `false`: whether the server's `readOnlyHint` annotations are
-//! believed, which lets `limited_auto` run those tools unasked; see [`ToolHints`]).
+//! believed, which lets `limited_auto` run those tools unasked; see [`ToolHints`]), and
+//! `elicitation` (`"decline"` by default, or `"accept_defaults"`: what Braid answers when the
+//! server asks for input and no person answers; see [`ElicitationPolicy`]).
 //! Unknown fields are ignored, because other clients add their own.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -24,6 +26,8 @@ use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::Value;
+
+use crate::elicitation::ElicitationPolicy;
 
 /// The name of the configuration file looked for in the working and data directories.
 pub const CONFIG_FILE_NAME: &str = "mcp_servers.json";
@@ -57,6 +61,9 @@ pub struct ServerConfig {
     pub resource_ttl: ResourceTtl,
     /// Whether its tools' `readOnlyHint` counts (`"trustToolHints": true`).
     pub tool_hints: ToolHints,
+    /// What Braid answers to the server's elicitation requests when no person answers
+    /// (`"elicitation": "decline" | "accept_defaults"`).
+    pub elicitation: ElicitationPolicy,
 }
 
 impl ServerConfig {
@@ -85,6 +92,7 @@ impl ServerConfig {
             timeout: DEFAULT_TIMEOUT,
             resource_ttl: ResourceTtl::default(),
             tool_hints: ToolHints::Ignored,
+            elicitation: ElicitationPolicy::Decline,
         }
     }
 
@@ -279,6 +287,7 @@ struct RawServer {
     resource_ttl: Option<Value>,
     resource_ttl_by_mime_type: Option<Value>,
     trust_tool_hints: Option<Value>,
+    elicitation: Option<Value>,
 }
 
 fn parse_server(name: &str, entry: &Value) -> Result<ServerConfig, ConfigError> {
@@ -358,6 +367,15 @@ fn parse_server(name: &str, entry: &Value) -> Result<ServerConfig, ConfigError> 
         Some(Value::Bool(true)) => ToolHints::Trusted,
         Some(_) => return Err(field_error("trustToolHints", "must be true or false")),
     };
+    let elicitation = match &raw.elicitation {
+        None => ElicitationPolicy::Decline,
+        Some(v) => v
+            .as_str()
+            .and_then(ElicitationPolicy::parse)
+            .ok_or_else(|| {
+                field_error("elicitation", "must be \"decline\" or \"accept_defaults\"")
+            })?,
+    };
     let auto_approve = string_list(raw.auto_approve.as_ref(), "autoApprove", &field_error)?
         .into_iter()
         .collect();
@@ -406,6 +424,7 @@ fn parse_server(name: &str, entry: &Value) -> Result<ServerConfig, ConfigError> 
         timeout,
         resource_ttl,
         tool_hints,
+        elicitation,
     })
 }
 

@@ -14,18 +14,26 @@ use std::time::Duration;
 
 use braid_tools::{ChildEnvironment, ProcessGroup};
 use futures::StreamExt;
-use rmcp::model::{ClientCapabilities, ClientConfig, Implementation};
-use rmcp::service::{NotificationContext, RunningService};
+use rmcp::model::{
+    ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult, ElicitationCapability,
+    ErrorData, FormElicitationCapability, Implementation, ProtocolVersion,
+    UrlElicitationCapability,
+};
+use rmcp::service::{
+    ClientInitializeError, ClientLifecycleMode, ClientServiceExt, NotificationContext,
+    RequestContext, RunningService,
+};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use rmcp::{ClientHandler, RoleClient};
 use tokio::io::{AsyncRead, ReadBuf};
 use tokio::process::{Child, ChildStdout};
 use tokio::sync::mpsc;
 use tokio_util::codec::{FramedRead, LinesCodec};
 
 use crate::config::{ServerConfig, TransportConfig};
+use crate::elicitation::ElicitationPolicy;
 use crate::error::McpError;
 
 /// How many of a server's last stderr lines are kept to explain a start failure.
@@ -53,11 +61,13 @@ pub(crate) enum ServerNotice {
     ToolsChanged,
 }
 
-/// Braid's side of an MCP session: it advertises no client capabilities (no sampling, roots or
-/// elicitation, which Braid cannot answer) and forwards list-changed notifications.
+/// Braid's side of an MCP session: it advertises elicitation (form and URL), answered by the
+/// server's [`ElicitationPolicy`], and forwards list-changed notifications. It offers no
+/// sampling or roots, which Braid does not provide.
 #[derive(Clone)]
 pub(crate) struct BraidClient {
     notices: mpsc::Sender<ServerNotice>,
+    elicitation: ElicitationPolicy,
 }
 
 impl BraidClient {
@@ -74,11 +84,30 @@ impl ClientHandler for BraidClient {
         self.tools_changed();
     }
 
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        let answer = self.elicitation.answer(&request);
+        tracing::info!(policy = ?self.elicitation, action = ?answer.action, "MCP elicitation answered by policy");
+        Ok(answer)
+    }
+
     fn get_info(&self) -> ClientConfig {
+        let mut capabilities = ClientCapabilities::default();
+        capabilities.elicitation = Some(
+            ElicitationCapability::new()
+                .with_form(FormElicitationCapability::new())
+                .with_url(UrlElicitationCapability::new()),
+        );
+        // The newest version that still has an `initialize` handshake: a server that refuses
+        // `initialize` is asked again with `server/discover` (see [`connect`]).
         ClientConfig::new(
-            ClientCapabilities::default(),
+            capabilities,
             Implementation::new("braid", env!("CARGO_PKG_VERSION")),
         )
+        .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
     }
 }
 
@@ -170,6 +199,11 @@ pub(crate) struct Connection {
 
 /// Connects to `server` and performs the MCP handshake within `startup_timeout`; messages over
 /// `message_limit` bytes end the session.
+///
+/// Protocol versions: Braid first offers the newest version with an `initialize` handshake
+/// (2025-11-25), which every server of the earlier versions answers with the version it
+/// speaks; a server that refuses `initialize` with a JSON-RPC error is asked again on a fresh
+/// connection with `server/discover` (2026-07-28).
 pub(crate) async fn connect(
     server: &str,
     config: &ServerConfig,
@@ -181,8 +215,76 @@ pub(crate) async fn connect(
         server: server.to_string(),
         reason,
     };
-    let client = BraidClient { notices };
-    let handshake = async {
+    let client = BraidClient {
+        notices,
+        elicitation: config.elicitation,
+    };
+    let deadline = tokio::time::Instant::now() + startup_timeout;
+    let mut lifecycle = ClientLifecycleMode::Initialize;
+    loop {
+        let attempt = handshake(
+            server,
+            config,
+            client.clone(),
+            message_limit,
+            lifecycle.clone(),
+        );
+        match tokio::time::timeout_at(deadline, attempt).await {
+            Ok(Ok(connection)) => return Ok(connection),
+            Ok(Err(Failure::InitializeRefused(reason)))
+                if lifecycle == ClientLifecycleMode::Initialize =>
+            {
+                tracing::info!(server = %server, reason = %reason, "server refused initialize; trying server/discover");
+                lifecycle = ClientLifecycleMode::Discover {
+                    preferred_versions: vec![ProtocolVersion::LATEST],
+                };
+            }
+            Ok(Err(Failure::InitializeRefused(reason))) => return Err(start_error(reason)),
+            Ok(Err(Failure::Other(e))) => return Err(e),
+            Err(_) => {
+                return Err(start_error(format!(
+                    "no answer to the MCP handshake within {} ms",
+                    startup_timeout.as_millis()
+                )));
+            }
+        }
+    }
+}
+
+/// Why one handshake attempt failed.
+enum Failure {
+    /// The server answered the `initialize` request with a JSON-RPC error: it may speak only
+    /// the versions without `initialize`.
+    InitializeRefused(String),
+    /// Any other failure, final.
+    Other(McpError),
+}
+
+impl From<McpError> for Failure {
+    fn from(e: McpError) -> Self {
+        Failure::Other(e)
+    }
+}
+
+/// Whether `e` is a server's JSON-RPC refusal of `initialize`.
+fn refused_initialize(e: &ClientInitializeError, lifecycle: &ClientLifecycleMode) -> bool {
+    *lifecycle == ClientLifecycleMode::Initialize
+        && matches!(e, ClientInitializeError::JsonRpcError(_))
+}
+
+/// One connection attempt with one lifecycle.
+async fn handshake(
+    server: &str,
+    config: &ServerConfig,
+    client: BraidClient,
+    message_limit: usize,
+    lifecycle: ClientLifecycleMode,
+) -> Result<Connection, Failure> {
+    let start_error = |reason: String| McpError::Start {
+        server: server.to_string(),
+        reason,
+    };
+    {
         match &config.transport {
             TransportConfig::Stdio { command, args, env } => {
                 let mut cmd = tokio::process::Command::new(command);
@@ -203,9 +305,9 @@ pub(crate) async fn connect(
                 let pid = child.id();
                 let group = ProcessGroup::led_by(pid);
                 let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-                    return Err(start_error(
-                        "its stdin or stdout could not be opened".into(),
-                    ));
+                    return Err(
+                        start_error("its stdin or stdout could not be opened".into()).into(),
+                    );
                 };
                 let refusal = Refusal::default();
                 let reader = BoundedMessages {
@@ -237,7 +339,10 @@ pub(crate) async fn connect(
                         }
                     })
                 });
-                match client.serve(transport).await {
+                match client
+                    .serve_with_lifecycle(transport, lifecycle.clone())
+                    .await
+                {
                     Ok(service) => Ok(Connection {
                         service,
                         pid,
@@ -247,6 +352,10 @@ pub(crate) async fn connect(
                             refusal,
                         }),
                     }),
+                    Err(e) if refused_initialize(&e, &lifecycle) => {
+                        drop(group);
+                        Err(Failure::InitializeRefused(format!("handshake failed: {e}")))
+                    }
                     Err(e) => {
                         // A server that dies at start usually says why on stderr; give it a
                         // moment to be read so the reason shown to the person includes it.
@@ -265,7 +374,7 @@ pub(crate) async fn connect(
                             reason.push_str(&said.join(" | "));
                         }
                         drop(group);
-                        Err(start_error(reason))
+                        Err(start_error(reason).into())
                     }
                 }
             }
@@ -280,10 +389,20 @@ pub(crate) async fn connect(
                     http.custom_headers.insert(name, value);
                 }
                 let transport = StreamableHttpClientTransport::from_config(http);
-                let service = client
-                    .serve(transport)
+                let service = match client
+                    .serve_with_lifecycle(transport, lifecycle.clone())
                     .await
-                    .map_err(|e| start_error(format!("cannot connect to {url}: {e}")))?;
+                {
+                    Ok(service) => service,
+                    Err(e) if refused_initialize(&e, &lifecycle) => {
+                        return Err(Failure::InitializeRefused(format!(
+                            "{url} refused initialize: {e}"
+                        )));
+                    }
+                    Err(e) => {
+                        return Err(start_error(format!("cannot connect to {url}: {e}")).into());
+                    }
+                };
                 Ok(Connection {
                     service,
                     pid: None,
@@ -291,13 +410,6 @@ pub(crate) async fn connect(
                 })
             }
         }
-    };
-    match tokio::time::timeout(startup_timeout, handshake).await {
-        Ok(result) => result,
-        Err(_) => Err(start_error(format!(
-            "no answer to the MCP handshake within {} ms",
-            startup_timeout.as_millis()
-        ))),
     }
 }
 
@@ -330,7 +442,10 @@ mod tests {
     #[test]
     fn a_flood_of_notices_never_blocks_and_is_bounded() {
         let (tx, mut rx) = mpsc::channel(PENDING_NOTICES);
-        let client = BraidClient { notices: tx };
+        let client = BraidClient {
+            notices: tx,
+            elicitation: ElicitationPolicy::Decline,
+        };
         for _ in 0..10_000 {
             client.tools_changed();
         }

@@ -6,12 +6,16 @@
 //!   restart with backoff, reload, clean shutdown, resources.
 //! - [`tool`]: [`McpTool`], a server's tool behind `braid_tools::Tool`, and [`McpToolRoute`],
 //!   which tells the engine which server and tool a registry name maps to.
+//! - [`conformance`]: Braid as the client under test of the official MCP conformance suite.
+//! - [`elicitation`]: what Braid answers when a server asks the person for input.
 //! - [`naming`]: the collision-safe `mcp__<server>__<tool>` names.
 //! - [`resource`]: `mcp_resource` messages and the per-context [`ResourceCache`].
 #![deny(unsafe_code)]
 
 pub mod config;
+pub mod conformance;
 mod connection;
+pub mod elicitation;
 pub mod error;
 pub mod manager;
 pub mod naming;
@@ -22,6 +26,7 @@ pub use config::{
     ConfigError, Enablement, McpConfig, ResourceTtl, ServerConfig, ToolHints, TransportConfig,
     find_config_file,
 };
+pub use elicitation::ElicitationPolicy;
 pub use error::McpError;
 pub use manager::{
     MAX_MESSAGE_BYTES, ManagerOptions, McpManager, ReloadSummary, ResourceRead, RestartPolicy,

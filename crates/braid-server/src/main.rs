@@ -23,6 +23,19 @@ enum Command {
     /// Operate on stored message JSON.
     #[command(subcommand)]
     Message(MessageCommand),
+    /// MCP client commands.
+    #[command(subcommand, hide = true)]
+    Mcp(McpCommand),
+}
+
+#[derive(Subcommand)]
+enum McpCommand {
+    /// Be the client under test of the official MCP conformance suite: run the scenario named
+    /// by `MCP_CONFORMANCE_SCENARIO` against the test server at `url`.
+    Conformance {
+        /// The test server's URL (the suite appends it).
+        url: String,
+    },
 }
 
 #[derive(Subcommand)]
@@ -59,6 +72,26 @@ fn main() -> ExitCode {
                 Err(e) => {
                     tracing::error!(error = %e, "braid serve failed");
                     eprintln!("error: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Command::Mcp(McpCommand::Conformance { url }) => {
+            let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
+            let runtime = match tokio::runtime::Runtime::new() {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("error: cannot start the async runtime: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            match runtime.block_on(braid_mcp::conformance::run(&scenario, &url)) {
+                Ok(report) => {
+                    tracing::info!(scenario = %scenario, tools = ?report.tools, results = ?report.results, "conformance scenario done");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: scenario `{scenario}`: {e}");
                     ExitCode::from(1)
                 }
             }
