@@ -28,6 +28,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::elicitation::ElicitationPolicy;
+use crate::oauth::OAuthSettings;
 
 /// The name of the configuration file looked for in the working and data directories.
 pub const CONFIG_FILE_NAME: &str = "mcp_servers.json";
@@ -64,6 +65,11 @@ pub struct ServerConfig {
     /// What Braid answers to the server's elicitation requests when no person answers
     /// (`"elicitation": "decline" | "accept_defaults"`).
     pub elicitation: ElicitationPolicy,
+    /// OAuth client settings for an HTTP server that requires authorization (`oauth`).
+    pub oauth: OAuthSettings,
+    /// A PEM CA certificate trusted for this HTTP server besides the system's roots
+    /// (`caCertificate`).
+    pub ca_certificate: Option<PathBuf>,
 }
 
 impl ServerConfig {
@@ -93,6 +99,8 @@ impl ServerConfig {
             resource_ttl: ResourceTtl::default(),
             tool_hints: ToolHints::Ignored,
             elicitation: ElicitationPolicy::Decline,
+            oauth: OAuthSettings::default(),
+            ca_certificate: None,
         }
     }
 
@@ -288,6 +296,8 @@ struct RawServer {
     resource_ttl_by_mime_type: Option<Value>,
     trust_tool_hints: Option<Value>,
     elicitation: Option<Value>,
+    oauth: Option<Value>,
+    ca_certificate: Option<Value>,
 }
 
 fn parse_server(name: &str, entry: &Value) -> Result<ServerConfig, ConfigError> {
@@ -376,6 +386,27 @@ fn parse_server(name: &str, entry: &Value) -> Result<ServerConfig, ConfigError> 
                 field_error("elicitation", "must be \"decline\" or \"accept_defaults\"")
             })?,
     };
+    let is_http = matches!(transport, TransportConfig::StreamableHttp { .. });
+    let oauth = match &raw.oauth {
+        None => OAuthSettings::default(),
+        Some(_) if !is_http => return Err(field_error("oauth", "only applies to a `url` server")),
+        Some(v) => parse_oauth(v, &field_error)?,
+    };
+    let ca_certificate = match &raw.ca_certificate {
+        None => None,
+        Some(_) if !is_http => {
+            return Err(field_error(
+                "caCertificate",
+                "only applies to a `url` server",
+            ));
+        }
+        Some(v) => Some(PathBuf::from(non_empty_string(v).ok_or_else(|| {
+            field_error(
+                "caCertificate",
+                "must be the path of a PEM certificate file",
+            )
+        })?)),
+    };
     let auto_approve = string_list(raw.auto_approve.as_ref(), "autoApprove", &field_error)?
         .into_iter()
         .collect();
@@ -425,7 +456,54 @@ fn parse_server(name: &str, entry: &Value) -> Result<ServerConfig, ConfigError> 
         resource_ttl,
         tool_hints,
         elicitation,
+        oauth,
+        ca_certificate,
     })
+}
+
+/// The `oauth` object: `clientId`, `clientSecret`, `clientMetadataUrl`, `scopes`, `redirectUri`.
+fn parse_oauth(
+    v: &Value,
+    field_error: &dyn Fn(&str, &str) -> ConfigError,
+) -> Result<OAuthSettings, ConfigError> {
+    let Value::Object(map) = v else {
+        return Err(field_error("oauth", "must be an object"));
+    };
+    let text = |key: &str| -> Result<Option<String>, ConfigError> {
+        match map.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(v) => non_empty_string(v)
+                .map(Some)
+                .ok_or_else(|| field_error(&format!("oauth.{key}"), "must be a non-empty string")),
+        }
+    };
+    for key in map.keys() {
+        if ![
+            "clientId",
+            "clientSecret",
+            "clientMetadataUrl",
+            "scopes",
+            "redirectUri",
+        ]
+        .contains(&key.as_str())
+        {
+            return Err(field_error(
+                &format!("oauth.{key}"),
+                "is not one of clientId, clientSecret, clientMetadataUrl, scopes, redirectUri",
+            ));
+        }
+    }
+    let settings = OAuthSettings {
+        client_id: text("clientId")?,
+        client_secret: text("clientSecret")?,
+        client_metadata_url: text("clientMetadataUrl")?,
+        scopes: string_list(map.get("scopes"), "oauth.scopes", field_error)?,
+        redirect_uri: text("redirectUri")?,
+    };
+    if settings.client_secret.is_some() && settings.client_id.is_none() {
+        return Err(field_error("oauth.clientSecret", "needs oauth.clientId"));
+    }
+    Ok(settings)
 }
 
 fn non_empty_string(v: &Value) -> Option<String> {

@@ -7,6 +7,7 @@
 //! [`crate::McpManager`] uses, so the suite judges Braid's real connection code: the version
 //! negotiation, the elicitation policy, the HTTP transport and its retries.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::model::{CallToolRequestParams, CallToolResponse, Tool};
@@ -17,6 +18,7 @@ use crate::config::ServerConfig;
 use crate::connection::{PENDING_NOTICES, connect};
 use crate::elicitation::ElicitationPolicy;
 use crate::error::McpError;
+use crate::oauth::{Authorizer, Headless};
 
 /// The name the test server is known by in logs and errors.
 const SERVER: &str = "conformance";
@@ -45,12 +47,18 @@ pub async fn run(scenario: &str, url: &str) -> Result<ScenarioReport, McpError> 
     config.elicitation = ElicitationPolicy::AcceptDefaults;
     config.timeout = CALL_TIMEOUT;
     let (notices, _notices_rx) = mpsc::channel(PENDING_NOTICES);
+    let authorizer: Arc<dyn Authorizer> =
+        Arc::new(Headless::new().map_err(|reason| McpError::Start {
+            server: SERVER.into(),
+            reason,
+        })?);
     let connection = connect(
         SERVER,
         &config,
         STARTUP_TIMEOUT,
         notices,
         crate::MAX_MESSAGE_BYTES,
+        Some(&authorizer),
     )
     .await?;
     let peer = connection.service.peer().clone();

@@ -35,6 +35,8 @@ use tokio_util::codec::{FramedRead, LinesCodec};
 use crate::config::{ServerConfig, TransportConfig};
 use crate::elicitation::ElicitationPolicy;
 use crate::error::McpError;
+use crate::oauth::{self, AuthClient, Authorizer};
+use rmcp::transport::auth::AuthorizationManager;
 
 /// How many of a server's last stderr lines are kept to explain a start failure.
 const STDERR_LINES_KEPT: usize = 50;
@@ -210,6 +212,7 @@ pub(crate) async fn connect(
     startup_timeout: Duration,
     notices: mpsc::Sender<ServerNotice>,
     message_limit: usize,
+    authorizer: Option<&Arc<dyn Authorizer>>,
 ) -> Result<Connection, McpError> {
     let start_error = |reason: String| McpError::Start {
         server: server.to_string(),
@@ -228,6 +231,7 @@ pub(crate) async fn connect(
             client.clone(),
             message_limit,
             lifecycle.clone(),
+            authorizer,
         );
         match tokio::time::timeout_at(deadline, attempt).await {
             Ok(Ok(connection)) => return Ok(connection),
@@ -279,6 +283,7 @@ async fn handshake(
     client: BraidClient,
     message_limit: usize,
     lifecycle: ClientLifecycleMode,
+    authorizer: Option<&Arc<dyn Authorizer>>,
 ) -> Result<Connection, Failure> {
     let start_error = |reason: String| McpError::Start {
         server: server.to_string(),
@@ -388,29 +393,82 @@ async fn handshake(
                         .map_err(|e| start_error(format!("header `{name}` value: {e}")))?;
                     http.custom_headers.insert(name, value);
                 }
-                let transport = StreamableHttpClientTransport::from_config(http);
-                let service = match client
-                    .serve_with_lifecycle(transport, lifecycle.clone())
-                    .await
-                {
-                    Ok(service) => service,
-                    Err(e) if refused_initialize(&e, &lifecycle) => {
+                let http_client = http_client(config).map_err(start_error)?;
+                // Tokens from an authorization done during this attempt; one authorization
+                // per attempt, so a server that keeps refusing fresh tokens ends the attempt.
+                let mut tokens = None;
+                let mut authorized = false;
+                loop {
+                    let manager = match tokens.take() {
+                        Some(manager) => manager,
+                        None => AuthorizationManager::new(url.as_str())
+                            .await
+                            .map_err(|e| start_error(format!("OAuth setup for {url}: {e}")))?,
+                    };
+                    let watch =
+                        oauth::ChallengeWatch::new(AuthClient::new(http_client.clone(), manager));
+                    let challenges = watch.handle();
+                    let transport = StreamableHttpClientTransport::with_client(watch, http.clone());
+                    let error = match client
+                        .clone()
+                        .serve_with_lifecycle(transport, lifecycle.clone())
+                        .await
+                    {
+                        Ok(service) => {
+                            return Ok(Connection {
+                                service,
+                                pid: None,
+                                process: None,
+                            });
+                        }
+                        Err(e) => e,
+                    };
+                    if refused_initialize(&error, &lifecycle) {
                         return Err(Failure::InitializeRefused(format!(
-                            "{url} refused initialize: {e}"
+                            "{url} refused initialize: {error}"
                         )));
                     }
-                    Err(e) => {
-                        return Err(start_error(format!("cannot connect to {url}: {e}")).into());
-                    }
-                };
-                Ok(Connection {
-                    service,
-                    pid: None,
-                    process: None,
-                })
+                    let Some(challenge) = challenges.take().or_else(|| oauth::challenge_of(&error))
+                    else {
+                        return Err(start_error(format!("cannot connect to {url}: {error}")).into());
+                    };
+                    let Some(authorizer) = authorizer.filter(|_| !authorized) else {
+                        return Err(start_error(format!(
+                            "{url} requires OAuth authorization ({error}); no authorization could be obtained"
+                        ))
+                        .into());
+                    };
+                    let manager =
+                        oauth::authorize(server, url, &challenge, &config.oauth, authorizer)
+                            .await
+                            .map_err(|e| start_error(format!("{url}: {e}")))?;
+                    tokens = Some(manager);
+                    authorized = true;
+                }
             }
         }
     }
+}
+
+/// The HTTP client for a streamable HTTP server: TLS with the system's root certificates,
+/// plus the entry's own CA certificate when it names one (`caCertificate`), for servers with
+/// a private CA or a self-signed certificate.
+fn http_client(config: &ServerConfig) -> Result<reqwest::Client, String> {
+    let mut builder = reqwest::Client::builder();
+    if let Some(path) = &config.ca_certificate {
+        let pem = std::fs::read(path)
+            .map_err(|e| format!("cannot read caCertificate {}: {e}", path.display()))?;
+        let certificate = reqwest::Certificate::from_pem(&pem).map_err(|e| {
+            format!(
+                "caCertificate {} is not a PEM certificate: {e}",
+                path.display()
+            )
+        })?;
+        builder = builder.add_root_certificate(certificate);
+    }
+    builder
+        .build()
+        .map_err(|e| format!("cannot build the HTTP client: {e}"))
 }
 
 /// The stderr lines that explain a failure: those that mention an error (Node's

@@ -8,6 +8,7 @@
 //!   which tells the engine which server and tool a registry name maps to.
 //! - [`conformance`]: Braid as the client under test of the official MCP conformance suite.
 //! - [`elicitation`]: what Braid answers when a server asks the person for input.
+//! - [`oauth`]: OAuth 2.1 for HTTP servers that answer 401.
 //! - [`naming`]: the collision-safe `mcp__<server>__<tool>` names.
 //! - [`resource`]: `mcp_resource` messages and the per-context [`ResourceCache`].
 #![deny(unsafe_code)]
@@ -19,6 +20,7 @@ pub mod elicitation;
 pub mod error;
 pub mod manager;
 pub mod naming;
+pub mod oauth;
 pub mod resource;
 pub mod tool;
 

@@ -555,6 +555,7 @@ impl Supervision {
                 self.inner.options.startup_timeout,
                 notices_tx,
                 self.inner.options.max_message_bytes,
+                None,
             ) => c,
         };
         let connection = match connected {

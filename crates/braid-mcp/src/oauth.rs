@@ -1,0 +1,344 @@
+//! OAuth 2.1 for streamable HTTP servers (MCP "Authorization"), on rmcp's `auth` module.
+//!
+//! A server that answers 401 with a `WWW-Authenticate` challenge is authorized like this:
+//! protected-resource and authorization-server metadata discovery, then a client identity
+//! (the configured client id, a client ID metadata document URL, or dynamic registration,
+//! in that order), then the authorization code flow with PKCE. Who approves the request in
+//! the authorization server's page is an [`Authorizer`]'s business: the person in a browser,
+//! or [`Headless`] for a server that grants at once (the conformance suite's). The connection
+//! is then retried once with the tokens; rmcp's [`AuthClient`] refreshes them before expiry
+//! and once after a 401.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use rmcp::service::ClientInitializeError;
+use rmcp::transport::auth::{AuthorizationManager, AuthorizationRequest, OAuthState};
+use rmcp::transport::streamable_http_client::{
+    AuthRequiredError, InsufficientScopeError, StreamableHttpClient, StreamableHttpError,
+    StreamableHttpPostResponse,
+};
+
+pub use rmcp::transport::auth::AuthClient;
+
+/// The redirect URI Braid registers when the configuration names none.
+pub const DEFAULT_REDIRECT_URI: &str = "http://localhost/v1/mcp/oauth/callback";
+
+/// How long the authorization server may take to answer a headless authorization request.
+const HEADLESS_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// A server entry's `oauth` settings (all optional: discovery and dynamic registration need
+/// none of them).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OAuthSettings {
+    /// A client id registered with the authorization server beforehand (`clientId`).
+    pub client_id: Option<String>,
+    /// Its secret, for confidential clients (`clientSecret`).
+    pub client_secret: Option<String>,
+    /// The URL of a client ID metadata document to use as the client id when the
+    /// authorization server supports them (`clientMetadataUrl`).
+    pub client_metadata_url: Option<String>,
+    /// Scopes to ask for; empty means what the challenge or the metadata suggests (`scopes`).
+    pub scopes: Vec<String>,
+    /// Where the authorization server sends the browser back (`redirectUri`).
+    pub redirect_uri: Option<String>,
+}
+
+/// Gets a person's (or a machine's) approval at the authorization server.
+#[async_trait]
+pub trait Authorizer: Send + Sync {
+    /// Given the authorization URL for `server`, answers the redirect URL the authorization
+    /// server sent back, which carries the `code` and `state`.
+    async fn authorize(&self, server: &str, authorization_url: &str) -> Result<String, String>;
+}
+
+/// An [`Authorizer`] without a person: it requests the authorization URL and takes the
+/// redirect the server answers at once. Only for authorization servers that grant without a
+/// login page, such as test servers.
+pub struct Headless {
+    http: reqwest::Client,
+}
+
+impl Headless {
+    /// A headless authorizer that never follows redirects itself.
+    pub fn new() -> Result<Self, String> {
+        let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .timeout(HEADLESS_TIMEOUT)
+            .build()
+            .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
+        Ok(Self { http })
+    }
+}
+
+#[async_trait]
+impl Authorizer for Headless {
+    async fn authorize(&self, server: &str, authorization_url: &str) -> Result<String, String> {
+        let response = self
+            .http
+            .get(authorization_url)
+            .send()
+            .await
+            .map_err(|e| format!("authorization request for `{server}` failed: {e}"))?;
+        let location = response
+            .headers()
+            .get(reqwest::header::LOCATION)
+            .and_then(|v| v.to_str().ok())
+            .ok_or_else(|| {
+                format!(
+                    "the authorization server answered {} without a redirect; `{server}` needs a person to authorize it",
+                    response.status()
+                )
+            })?;
+        Ok(location.to_string())
+    }
+}
+
+/// What a server's refusal asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Challenge {
+    /// 401: no token or an unusable one; the `WWW-Authenticate` header.
+    Unauthorized(String),
+    /// 403 `insufficient_scope`: the header and the scope the server wants, when it says.
+    InsufficientScope(String, Option<String>),
+}
+
+impl Challenge {
+    fn header(&self) -> &str {
+        match self {
+            Challenge::Unauthorized(h) | Challenge::InsufficientScope(h, _) => h,
+        }
+    }
+}
+
+/// The authorization challenge behind a failed handshake, found anywhere in its error chain.
+pub(crate) fn challenge_of(error: &ClientInitializeError) -> Option<Challenge> {
+    let mut current: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(e) = current {
+        if let Some(required) = e.downcast_ref::<AuthRequiredError>() {
+            return Some(Challenge::Unauthorized(
+                required.www_authenticate_header.clone(),
+            ));
+        }
+        if let Some(scope) = e.downcast_ref::<InsufficientScopeError>() {
+            return Some(Challenge::InsufficientScope(
+                scope.www_authenticate_header.clone(),
+                scope.required_scope.clone(),
+            ));
+        }
+        current = e.source();
+    }
+    None
+}
+
+/// Runs the whole authorization for the server at `url` and answers the manager holding its
+/// tokens.
+pub(crate) async fn authorize(
+    server: &str,
+    url: &str,
+    challenge: &Challenge,
+    settings: &OAuthSettings,
+    authorizer: &Arc<dyn Authorizer>,
+) -> Result<AuthorizationManager, String> {
+    let failed = |step: &str, e: &dyn std::fmt::Display| format!("OAuth {step} failed: {e}");
+    let mut state = OAuthState::new(url, None)
+        .await
+        .map_err(|e| failed("setup", &e))?;
+    let redirect_uri = settings
+        .redirect_uri
+        .clone()
+        .unwrap_or_else(|| DEFAULT_REDIRECT_URI.to_string());
+    let mut request = AuthorizationRequest::new(redirect_uri)
+        .with_client_name("Braid")
+        .with_challenge(challenge.header());
+    let mut scopes = settings.scopes.clone();
+    if let Challenge::InsufficientScope(_, Some(scope)) = challenge {
+        scopes.extend(scope.split_whitespace().map(str::to_string));
+    }
+    if scopes.is_empty() {
+        request = request.with_initial_scope_selection();
+    } else {
+        request = request.with_scopes(scopes);
+    }
+    if let Some(id) = &settings.client_id {
+        request = request.with_preregistered_client(id.clone());
+        if let Some(secret) = &settings.client_secret {
+            request = request.with_client_secret(secret.clone());
+        }
+    }
+    if let Some(metadata_url) = &settings.client_metadata_url {
+        request = request.with_client_metadata_url(metadata_url.clone());
+    }
+    state
+        .start_authorization(request)
+        .await
+        .map_err(|e| failed("discovery or client registration", &e))?;
+    let authorization_url = state
+        .get_authorization_url()
+        .await
+        .map_err(|e| failed("authorization URL", &e))?;
+    tracing::info!(server = %server, "MCP server needs authorization");
+    let callback = authorizer.authorize(server, &authorization_url).await?;
+    state
+        .handle_callback_url(&callback)
+        .await
+        .map_err(|e| failed("token exchange", &e))?;
+    state
+        .into_authorization_manager()
+        .ok_or_else(|| "OAuth ended without an authorized session".to_string())
+}
+
+/// An HTTP client for the streamable HTTP transport that remembers the last authorization
+/// challenge a server answered with: rmcp's transport worker reports a 401 only as "auth
+/// required", without the `WWW-Authenticate` header that authorization starts from.
+#[derive(Clone)]
+pub(crate) struct ChallengeWatch<C> {
+    inner: C,
+    last: Arc<std::sync::Mutex<Option<Challenge>>>,
+}
+
+impl<C> ChallengeWatch<C> {
+    /// Watches `inner`.
+    pub(crate) fn new(inner: C) -> Self {
+        Self {
+            inner,
+            last: Arc::default(),
+        }
+    }
+
+    /// The last challenge seen, taken.
+    pub(crate) fn take(&self) -> Option<Challenge> {
+        self.last.lock().unwrap_or_else(|p| p.into_inner()).take()
+    }
+
+    /// A handle on the same slot, usable once the client has moved into a transport.
+    pub(crate) fn handle(&self) -> Self
+    where
+        C: Clone,
+    {
+        self.clone()
+    }
+
+    fn note<T, E>(
+        &self,
+        result: Result<T, StreamableHttpError<E>>,
+    ) -> Result<T, StreamableHttpError<E>>
+    where
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let seen = match &result {
+            Err(StreamableHttpError::AuthRequired(e)) => {
+                Some(Challenge::Unauthorized(e.www_authenticate_header.clone()))
+            }
+            Err(StreamableHttpError::InsufficientScope(e)) => Some(Challenge::InsufficientScope(
+                e.www_authenticate_header.clone(),
+                e.required_scope.clone(),
+            )),
+            _ => None,
+        };
+        if let Some(challenge) = seen {
+            *self.last.lock().unwrap_or_else(|p| p.into_inner()) = Some(challenge);
+        }
+        result
+    }
+}
+
+type Headers = std::collections::HashMap<http::HeaderName, http::HeaderValue>;
+type SseStream = futures::stream::BoxStream<'static, Result<sse_stream::Sse, sse_stream::Error>>;
+
+impl<C> StreamableHttpClient for ChallengeWatch<C>
+where
+    C: StreamableHttpClient + Sync,
+{
+    type Error = C::Error;
+
+    async fn post_message(
+        &self,
+        uri: Arc<str>,
+        message: rmcp::model::ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: Headers,
+    ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
+        let result = self
+            .inner
+            .post_message(uri, message, session_id, auth_header, custom_headers)
+            .await;
+        self.note(result)
+    }
+
+    async fn post_message_with_max_sse_event_size(
+        &self,
+        uri: Arc<str>,
+        message: rmcp::model::ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: Headers,
+        max_sse_event_size: usize,
+    ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
+        let result = self
+            .inner
+            .post_message_with_max_sse_event_size(
+                uri,
+                message,
+                session_id,
+                auth_header,
+                custom_headers,
+                max_sse_event_size,
+            )
+            .await;
+        self.note(result)
+    }
+
+    async fn delete_session(
+        &self,
+        uri: Arc<str>,
+        session_id: Arc<str>,
+        auth_header: Option<String>,
+        custom_headers: Headers,
+    ) -> Result<(), StreamableHttpError<Self::Error>> {
+        let result = self
+            .inner
+            .delete_session(uri, session_id, auth_header, custom_headers)
+            .await;
+        self.note(result)
+    }
+
+    async fn get_stream(
+        &self,
+        uri: Arc<str>,
+        session_id: Option<Arc<str>>,
+        last_event_id: Option<String>,
+        auth_header: Option<String>,
+        custom_headers: Headers,
+    ) -> Result<SseStream, StreamableHttpError<Self::Error>> {
+        let result = self
+            .inner
+            .get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
+            .await;
+        self.note(result)
+    }
+
+    async fn get_stream_with_max_sse_event_size(
+        &self,
+        uri: Arc<str>,
+        session_id: Option<Arc<str>>,
+        last_event_id: Option<String>,
+        auth_header: Option<String>,
+        custom_headers: Headers,
+        max_sse_event_size: usize,
+    ) -> Result<SseStream, StreamableHttpError<Self::Error>> {
+        let result = self
+            .inner
+            .get_stream_with_max_sse_event_size(
+                uri,
+                session_id,
+                last_event_id,
+                auth_header,
+                custom_headers,
+                max_sse_event_size,
+            )
+            .await;
+        self.note(result)
+    }
+}
