@@ -28,7 +28,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::elicitation::ElicitationPolicy;
-use crate::oauth::OAuthSettings;
+use crate::oauth::{Grant, OAuthSettings};
 
 /// The name of the configuration file looked for in the working and data directories.
 pub const CONFIG_FILE_NAME: &str = "mcp_servers.json";
@@ -499,6 +499,7 @@ fn parse_oauth(
         client_metadata_url: text("clientMetadataUrl")?,
         scopes: string_list(map.get("scopes"), "oauth.scopes", field_error)?,
         redirect_uri: text("redirectUri")?,
+        grant: Grant::AuthorizationCode,
     };
     if settings.client_secret.is_some() && settings.client_id.is_none() {
         return Err(field_error("oauth.clientSecret", "needs oauth.clientId"));

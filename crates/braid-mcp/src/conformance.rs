@@ -18,7 +18,7 @@ use crate::config::ServerConfig;
 use crate::connection::{PENDING_NOTICES, connect};
 use crate::elicitation::ElicitationPolicy;
 use crate::error::McpError;
-use crate::oauth::{Authorizer, Headless};
+use crate::oauth::{Authorizer, ClientKey, Grant, Headless, OAuthSession, OAuthSettings};
 
 /// The name the test server is known by in logs and errors.
 const SERVER: &str = "conformance";
@@ -38,33 +38,85 @@ pub struct ScenarioReport {
     pub results: Vec<String>,
 }
 
-/// Runs `scenario` against the test server at `url`: connect, list the tools, call the ones
-/// the scenario is about, disconnect.
-pub async fn run(scenario: &str, url: &str) -> Result<ScenarioReport, McpError> {
+/// What the suite tells the client besides the URL.
+#[derive(Clone, Debug, Default)]
+pub struct ScenarioInput {
+    /// `MCP_CONFORMANCE_SCENARIO`.
+    pub scenario: String,
+    /// `MCP_CONFORMANCE_CONTEXT`, parsed: the client id, secret or key some scenarios give.
+    pub context: Option<Value>,
+    /// The client ID metadata document URL to offer when the authorization server supports
+    /// them (the suite's scenarios use a fixed one).
+    pub client_metadata_url: Option<String>,
+}
+
+/// Runs a scenario against the test server at `url`: connect, list the tools, call them,
+/// disconnect. A request refused for want of authorization after the handshake is answered by
+/// authorizing again and reconnecting, at most [`crate::oauth::MAX_AUTHORIZATIONS`] times.
+pub async fn run(input: &ScenarioInput, url: &str) -> Result<ScenarioReport, McpError> {
     let mut config = ServerConfig::http(url);
     // The suite stands in for the person and its elicitation scenario asks to accept with the
     // schema's defaults; a real server entry declines unless its operator chose this.
     config.elicitation = ElicitationPolicy::AcceptDefaults;
     config.timeout = CALL_TIMEOUT;
-    let (notices, _notices_rx) = mpsc::channel(PENDING_NOTICES);
+    config.oauth = oauth_settings(input).map_err(|reason| McpError::Start {
+        server: SERVER.into(),
+        reason,
+    })?;
     let authorizer: Arc<dyn Authorizer> =
         Arc::new(Headless::new().map_err(|reason| McpError::Start {
             server: SERVER.into(),
             reason,
         })?);
-    let connection = connect(
-        SERVER,
-        &config,
-        STARTUP_TIMEOUT,
-        notices,
-        crate::MAX_MESSAGE_BYTES,
-        Some(&authorizer),
-    )
-    .await?;
-    let peer = connection.service.peer().clone();
-    let outcome = exercise(scenario, &peer).await;
-    let _ = connection.service.cancel().await;
-    outcome
+    let mut oauth = OAuthSession::new(Some(authorizer));
+    loop {
+        let (notices, _notices_rx) = mpsc::channel(PENDING_NOTICES);
+        let connection = connect(
+            SERVER,
+            &config,
+            STARTUP_TIMEOUT,
+            notices,
+            crate::MAX_MESSAGE_BYTES,
+            &mut oauth,
+        )
+        .await?;
+        let peer = connection.service.peer().clone();
+        let outcome = exercise(&input.scenario, &peer).await;
+        let _ = connection.service.cancel().await;
+        match outcome {
+            Err(e) if oauth.reauthorize_after_refusal() => {
+                tracing::info!(error = %e, "refused for want of authorization; authorizing again");
+            }
+            outcome => return outcome,
+        }
+    }
+}
+
+/// The OAuth settings a scenario's context implies: a pre-registered client (id and secret),
+/// or a client-credentials client (secret or private key) for the `client-credentials`
+/// scenarios.
+fn oauth_settings(input: &ScenarioInput) -> Result<OAuthSettings, String> {
+    let mut settings = OAuthSettings {
+        client_metadata_url: input.client_metadata_url.clone(),
+        ..OAuthSettings::default()
+    };
+    let Some(context) = &input.context else {
+        return Ok(settings);
+    };
+    let text = |key: &str| context.get(key).and_then(Value::as_str).map(str::to_string);
+    settings.client_id = text("client_id");
+    settings.client_secret = text("client_secret");
+    if input.scenario.starts_with("auth/client-credentials") {
+        let key = match text("private_key_pem") {
+            Some(pem) => ClientKey::PrivateKey {
+                pem: pem.into_bytes(),
+                algorithm: text("signing_algorithm").unwrap_or_else(|| "RS256".into()),
+            },
+            None => ClientKey::Secret,
+        };
+        settings.grant = Grant::ClientCredentials(key);
+    }
+    Ok(settings)
 }
 
 /// The calls a scenario expects once connected.

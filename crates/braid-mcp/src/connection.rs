@@ -35,8 +35,7 @@ use tokio_util::codec::{FramedRead, LinesCodec};
 use crate::config::{ServerConfig, TransportConfig};
 use crate::elicitation::ElicitationPolicy;
 use crate::error::McpError;
-use crate::oauth::{self, AuthClient, Authorizer};
-use rmcp::transport::auth::AuthorizationManager;
+use crate::oauth::{self, OAuthSession};
 
 /// How many of a server's last stderr lines are kept to explain a start failure.
 const STDERR_LINES_KEPT: usize = 50;
@@ -212,7 +211,7 @@ pub(crate) async fn connect(
     startup_timeout: Duration,
     notices: mpsc::Sender<ServerNotice>,
     message_limit: usize,
-    authorizer: Option<&Arc<dyn Authorizer>>,
+    oauth: &mut OAuthSession,
 ) -> Result<Connection, McpError> {
     let start_error = |reason: String| McpError::Start {
         server: server.to_string(),
@@ -231,7 +230,7 @@ pub(crate) async fn connect(
             client.clone(),
             message_limit,
             lifecycle.clone(),
-            authorizer,
+            &mut *oauth,
         );
         match tokio::time::timeout_at(deadline, attempt).await {
             Ok(Ok(connection)) => return Ok(connection),
@@ -283,7 +282,7 @@ async fn handshake(
     client: BraidClient,
     message_limit: usize,
     lifecycle: ClientLifecycleMode,
-    authorizer: Option<&Arc<dyn Authorizer>>,
+    oauth: &mut OAuthSession,
 ) -> Result<Connection, Failure> {
     let start_error = |reason: String| McpError::Start {
         server: server.to_string(),
@@ -394,20 +393,13 @@ async fn handshake(
                     http.custom_headers.insert(name, value);
                 }
                 let http_client = http_client(config).map_err(start_error)?;
-                // Tokens from an authorization done during this attempt; one authorization
-                // per attempt, so a server that keeps refusing fresh tokens ends the attempt.
-                let mut tokens = None;
-                let mut authorized = false;
+                let auth_error =
+                    |e: String| -> Failure { start_error(format!("{url}: {e}")).into() };
                 loop {
-                    let manager = match tokens.take() {
-                        Some(manager) => manager,
-                        None => AuthorizationManager::new(url.as_str())
-                            .await
-                            .map_err(|e| start_error(format!("OAuth setup for {url}: {e}")))?,
-                    };
-                    let watch =
-                        oauth::ChallengeWatch::new(AuthClient::new(http_client.clone(), manager));
-                    let challenges = watch.handle();
+                    let watch = oauth
+                        .client_for(server, url, &config.oauth, &http_client)
+                        .await
+                        .map_err(auth_error)?;
                     let transport = StreamableHttpClientTransport::with_client(watch, http.clone());
                     let error = match client
                         .clone()
@@ -428,22 +420,19 @@ async fn handshake(
                             "{url} refused initialize: {error}"
                         )));
                     }
-                    let Some(challenge) = challenges.take().or_else(|| oauth::challenge_of(&error))
-                    else {
+                    let authorized = oauth
+                        .answer_refusal(
+                            server,
+                            url,
+                            &config.oauth,
+                            &http_client,
+                            oauth::challenge_of(&error),
+                        )
+                        .await
+                        .map_err(auth_error)?;
+                    if !authorized {
                         return Err(start_error(format!("cannot connect to {url}: {error}")).into());
-                    };
-                    let Some(authorizer) = authorizer.filter(|_| !authorized) else {
-                        return Err(start_error(format!(
-                            "{url} requires OAuth authorization ({error}); no authorization could be obtained"
-                        ))
-                        .into());
-                    };
-                    let manager =
-                        oauth::authorize(server, url, &challenge, &config.oauth, authorizer)
-                            .await
-                            .map_err(|e| start_error(format!("{url}: {e}")))?;
-                    tokens = Some(manager);
-                    authorized = true;
+                    }
                 }
             }
         }

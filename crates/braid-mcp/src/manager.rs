@@ -25,6 +25,7 @@ pub use crate::connection::MAX_MESSAGE_BYTES;
 use crate::connection::{PENDING_NOTICES, Refusal, ServerNotice, connect};
 use crate::error::McpError;
 use crate::naming;
+use crate::oauth::OAuthSession;
 use crate::tool::{AutoApproval, McpTool, McpToolRoute, ServerSession};
 
 /// How the manager starts and restarts servers.
@@ -276,6 +277,7 @@ impl McpManager {
             shared: shared.clone(),
             inner: self.inner.clone(),
             cancel: cancel.clone(),
+            oauth: tokio::sync::Mutex::new(OAuthSession::new(None)),
         };
         let handle = tokio::spawn(run.run());
         ServerSlot {
@@ -473,6 +475,8 @@ struct Supervision {
     shared: Arc<RwLock<ServerState>>,
     inner: Arc<Inner>,
     cancel: CancellationToken,
+    /// The server's OAuth tokens and pending challenge, kept across its sessions.
+    oauth: tokio::sync::Mutex<OAuthSession>,
 }
 
 /// Why a connected session ended.
@@ -547,6 +551,7 @@ impl Supervision {
     /// One connection's life; resets the retry count when it got ready.
     async fn session(&self) -> SessionEnd {
         let (notices_tx, mut notices) = mpsc::channel(PENDING_NOTICES);
+        let mut oauth = self.oauth.lock().await;
         let connected = tokio::select! {
             () = self.cancel.cancelled() => return SessionEnd::Stopped,
             c = connect(
@@ -555,7 +560,7 @@ impl Supervision {
                 self.inner.options.startup_timeout,
                 notices_tx,
                 self.inner.options.max_message_bytes,
-                None,
+                &mut oauth,
             ) => c,
         };
         let connection = match connected {
@@ -617,6 +622,12 @@ impl Supervision {
             Some(process) => process.stop().await,
             None => None,
         };
+        // A request refused for want of authorization (a 401 after the tokens expired and
+        // could not be refreshed, a 403 asking for more scope) is answered before the next
+        // handshake.
+        if matches!(end, SessionEnd::Lost(_)) && oauth.reauthorize_after_refusal() {
+            tracing::info!(server = %self.name, "MCP server refused a request for want of authorization; authorizing again");
+        }
         match (end, refused) {
             (SessionEnd::Lost(_), Some(why)) => SessionEnd::Lost(why),
             (end, _) => end,

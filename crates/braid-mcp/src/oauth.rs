@@ -13,7 +13,10 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use rmcp::service::ClientInitializeError;
-use rmcp::transport::auth::{AuthorizationManager, AuthorizationRequest, OAuthState};
+use rmcp::transport::auth::{
+    AuthorizationManager, AuthorizationRequest, ClientCredentialsConfig, JwtSigningAlgorithm,
+    OAuthState,
+};
 use rmcp::transport::streamable_http_client::{
     AuthRequiredError, InsufficientScopeError, StreamableHttpClient, StreamableHttpError,
     StreamableHttpPostResponse,
@@ -42,6 +45,169 @@ pub struct OAuthSettings {
     pub scopes: Vec<String>,
     /// Where the authorization server sends the browser back (`redirectUri`).
     pub redirect_uri: Option<String>,
+    /// How Braid gets its tokens (`grant`).
+    pub grant: Grant,
+}
+
+/// The OAuth grant Braid uses for a server.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Grant {
+    /// A person approves Braid in the authorization server's page (the default).
+    #[default]
+    AuthorizationCode,
+    /// Braid authenticates as itself, with no person (`"grant": "client_credentials"`),
+    /// by its client secret or a private key.
+    ClientCredentials(ClientKey),
+}
+
+/// How a client-credentials client proves who it is.
+#[derive(Clone, PartialEq, Eq)]
+pub enum ClientKey {
+    /// The `clientSecret` of the settings.
+    Secret,
+    /// A signed JWT assertion (`private_key_jwt`) with this PEM key (`privateKeyFile`).
+    PrivateKey {
+        /// The PEM text of the key.
+        pem: Vec<u8>,
+        /// `RS256`, `RS384`, `RS512`, `ES256` or `ES384` (`signingAlgorithm`).
+        algorithm: String,
+    },
+}
+
+impl std::fmt::Debug for ClientKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ClientKey::Secret => f.write_str("Secret"),
+            ClientKey::PrivateKey { algorithm, .. } => f
+                .debug_struct("PrivateKey")
+                .field("pem", &"<redacted>")
+                .field("algorithm", algorithm)
+                .finish(),
+        }
+    }
+}
+
+/// The JWT signing algorithm named `name`.
+pub fn signing_algorithm(name: &str) -> Option<JwtSigningAlgorithm> {
+    Some(match name {
+        "RS256" => JwtSigningAlgorithm::RS256,
+        "RS384" => JwtSigningAlgorithm::RS384,
+        "RS512" => JwtSigningAlgorithm::RS512,
+        "ES256" => JwtSigningAlgorithm::ES256,
+        "ES384" => JwtSigningAlgorithm::ES384,
+        _ => return None,
+    })
+}
+
+/// One server's OAuth state across its connections: the tokens of the last authorization (so
+/// a reconnection reuses and refreshes them) and a challenge seen after a handshake (a 403
+/// asking for more scope), to be answered before the next one.
+pub struct OAuthSession {
+    authorizer: Option<Arc<dyn Authorizer>>,
+    client: Option<AuthClient<reqwest::Client>>,
+    last: ChallengeSlot,
+    pending: Option<Challenge>,
+    authorizations: u32,
+}
+
+/// The last challenge a server answered with, shared with the live transport.
+pub(crate) type ChallengeSlot = Arc<std::sync::Mutex<Option<Challenge>>>;
+
+/// How many authorizations one server may ask for in a row before Braid stops trying: a
+/// server that keeps refusing fresh tokens would otherwise loop forever.
+pub const MAX_AUTHORIZATIONS: u32 = 3;
+
+impl OAuthSession {
+    /// A session whose authorizations go through `authorizer` (none: only client
+    /// credentials can be used, and a server that needs a person fails with a clear error).
+    pub fn new(authorizer: Option<Arc<dyn Authorizer>>) -> Self {
+        Self {
+            authorizer,
+            client: None,
+            last: ChallengeSlot::default(),
+            pending: None,
+            authorizations: 0,
+        }
+    }
+
+    /// Takes the challenge the server answered a request of the live session with, and keeps
+    /// it for the next connection, which authorizes first. `false` when there was none or
+    /// the authorization limit is reached.
+    pub fn reauthorize_after_refusal(&mut self) -> bool {
+        let seen = self.last.lock().unwrap_or_else(|p| p.into_inner()).take();
+        match seen {
+            Some(challenge) if self.authorizations < MAX_AUTHORIZATIONS => {
+                self.pending = Some(challenge);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The HTTP client for the next connection, authorizing first when a challenge waits.
+    pub(crate) async fn client_for(
+        &mut self,
+        server: &str,
+        url: &str,
+        settings: &OAuthSettings,
+        http: &reqwest::Client,
+    ) -> Result<ChallengeWatch<AuthClient<reqwest::Client>>, String> {
+        if let Some(challenge) = self.pending.take() {
+            self.authorize(server, url, &challenge, settings, http)
+                .await?;
+        }
+        let client = match &self.client {
+            Some(client) => client.clone(),
+            None => AuthClient::new(
+                http.clone(),
+                AuthorizationManager::new(url)
+                    .await
+                    .map_err(|e| format!("OAuth setup: {e}"))?,
+            ),
+        };
+        Ok(ChallengeWatch {
+            inner: client,
+            last: self.last.clone(),
+        })
+    }
+
+    /// After a failed handshake: authorizes when the server asked for it and another
+    /// attempt makes sense; `Ok(false)` when the failure was not about authorization.
+    pub(crate) async fn answer_refusal(
+        &mut self,
+        server: &str,
+        url: &str,
+        settings: &OAuthSettings,
+        http: &reqwest::Client,
+        fallback: Option<Challenge>,
+    ) -> Result<bool, String> {
+        let seen = self.last.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let Some(challenge) = seen.or(fallback) else {
+            return Ok(false);
+        };
+        if self.authorizations >= MAX_AUTHORIZATIONS {
+            return Err(format!(
+                "the server still refuses after {MAX_AUTHORIZATIONS} authorizations"
+            ));
+        }
+        self.authorize(server, url, &challenge, settings, http)
+            .await?;
+        Ok(true)
+    }
+
+    async fn authorize(
+        &mut self,
+        server: &str,
+        url: &str,
+        challenge: &Challenge,
+        settings: &OAuthSettings,
+        http: &reqwest::Client,
+    ) -> Result<(), String> {
+        self.authorizations += 1;
+        let manager = authorize(server, url, challenge, settings, self.authorizer.as_ref()).await?;
+        self.client = Some(AuthClient::new(http.clone(), manager));
+        Ok(())
+    }
 }
 
 /// Gets a person's (or a machine's) approval at the authorization server.
@@ -138,9 +304,41 @@ pub(crate) async fn authorize(
     url: &str,
     challenge: &Challenge,
     settings: &OAuthSettings,
-    authorizer: &Arc<dyn Authorizer>,
+    authorizer: Option<&Arc<dyn Authorizer>>,
 ) -> Result<AuthorizationManager, String> {
     let failed = |step: &str, e: &dyn std::fmt::Display| format!("OAuth {step} failed: {e}");
+    if let Grant::ClientCredentials(key) = &settings.grant {
+        let client_id = settings
+            .client_id
+            .clone()
+            .ok_or_else(|| "the client_credentials grant needs oauth.clientId".to_string())?;
+        let credentials = match key {
+            ClientKey::Secret => ClientCredentialsConfig::ClientSecret {
+                client_id,
+                client_secret: settings.client_secret.clone().ok_or_else(|| {
+                    "the client_credentials grant needs oauth.clientSecret or oauth.privateKeyFile"
+                        .to_string()
+                })?,
+                scopes: settings.scopes.clone(),
+                resource: None,
+            },
+            ClientKey::PrivateKey { pem, algorithm } => ClientCredentialsConfig::PrivateKeyJwt {
+                client_id,
+                signing_key: pem.clone(),
+                signing_algorithm: signing_algorithm(algorithm).ok_or_else(|| {
+                    format!("signing algorithm `{algorithm}` is not one of RS256, RS384, RS512, ES256, ES384")
+                })?,
+                token_endpoint_audience: None,
+                scopes: settings.scopes.clone(),
+                resource: None,
+            },
+        };
+        return client_credentials(url.to_string(), credentials).await;
+    }
+    let authorizer = authorizer.ok_or_else(|| {
+        "the server requires OAuth authorization by a person, and none is available here"
+            .to_string()
+    })?;
     let mut state = OAuthState::new(url, None)
         .await
         .map_err(|e| failed("setup", &e))?;
@@ -194,31 +392,10 @@ pub(crate) async fn authorize(
 #[derive(Clone)]
 pub(crate) struct ChallengeWatch<C> {
     inner: C,
-    last: Arc<std::sync::Mutex<Option<Challenge>>>,
+    last: ChallengeSlot,
 }
 
 impl<C> ChallengeWatch<C> {
-    /// Watches `inner`.
-    pub(crate) fn new(inner: C) -> Self {
-        Self {
-            inner,
-            last: Arc::default(),
-        }
-    }
-
-    /// The last challenge seen, taken.
-    pub(crate) fn take(&self) -> Option<Challenge> {
-        self.last.lock().unwrap_or_else(|p| p.into_inner()).take()
-    }
-
-    /// A handle on the same slot, usable once the client has moved into a transport.
-    pub(crate) fn handle(&self) -> Self
-    where
-        C: Clone,
-    {
-        self.clone()
-    }
-
     fn note<T, E>(
         &self,
         result: Result<T, StreamableHttpError<E>>,
@@ -341,4 +518,34 @@ where
             .await;
         self.note(result)
     }
+}
+
+/// The client-credentials grant. rmcp's exchange future is not `Send` (it keeps a form
+/// serializer across an await), so it runs on its own single-threaded runtime on a blocking
+/// thread instead of the caller's task; the manager it answers is used from any thread.
+async fn client_credentials(
+    url: String,
+    credentials: ClientCredentialsConfig,
+) -> Result<AuthorizationManager, String> {
+    let exchange = move || -> Result<AuthorizationManager, String> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| format!("cannot start the OAuth runtime: {e}"))?;
+        runtime.block_on(async move {
+            let mut state = OAuthState::new(url.as_str(), None)
+                .await
+                .map_err(|e| format!("OAuth setup failed: {e}"))?;
+            state
+                .authenticate_client_credentials(credentials)
+                .await
+                .map_err(|e| format!("OAuth client credentials grant failed: {e}"))?;
+            state
+                .into_authorization_manager()
+                .ok_or_else(|| "OAuth ended without an authorized session".to_string())
+        })
+    };
+    tokio::task::spawn_blocking(exchange)
+        .await
+        .map_err(|e| format!("the OAuth exchange task failed: {e}"))?
 }

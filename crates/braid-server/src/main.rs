@@ -33,6 +33,10 @@ enum McpCommand {
     /// Be the client under test of the official MCP conformance suite: run the scenario named
     /// by `MCP_CONFORMANCE_SCENARIO` against the test server at `url`.
     Conformance {
+        /// The client ID metadata document URL to offer when the authorization server
+        /// supports them.
+        #[arg(long)]
+        client_metadata_url: Option<String>,
         /// The test server's URL (the suite appends it).
         url: String,
     },
@@ -76,8 +80,26 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Mcp(McpCommand::Conformance { url }) => {
+        Command::Mcp(McpCommand::Conformance {
+            client_metadata_url,
+            url,
+        }) => {
             let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
+            let context = match std::env::var("MCP_CONFORMANCE_CONTEXT") {
+                Err(_) => None,
+                Ok(text) => match serde_json::from_str(&text) {
+                    Ok(value) => Some(value),
+                    Err(e) => {
+                        eprintln!("error: MCP_CONFORMANCE_CONTEXT is not JSON: {e}");
+                        return ExitCode::from(2);
+                    }
+                },
+            };
+            let input = braid_mcp::conformance::ScenarioInput {
+                scenario: scenario.clone(),
+                context,
+                client_metadata_url,
+            };
             let runtime = match tokio::runtime::Runtime::new() {
                 Ok(r) => r,
                 Err(e) => {
@@ -85,7 +107,7 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            match runtime.block_on(braid_mcp::conformance::run(&scenario, &url)) {
+            match runtime.block_on(braid_mcp::conformance::run(&input, &url)) {
                 Ok(report) => {
                     tracing::info!(scenario = %scenario, tools = ?report.tools, results = ?report.results, "conformance scenario done");
                     ExitCode::SUCCESS
