@@ -320,7 +320,7 @@ pub(crate) async fn authorize(
                         .to_string()
                 })?,
                 scopes: settings.scopes.clone(),
-                resource: None,
+                resource: Some(url.to_string()),
             },
             ClientKey::PrivateKey { pem, algorithm } => ClientCredentialsConfig::PrivateKeyJwt {
                 client_id,
@@ -330,7 +330,7 @@ pub(crate) async fn authorize(
                 })?,
                 token_endpoint_audience: None,
                 scopes: settings.scopes.clone(),
-                resource: None,
+                resource: Some(url.to_string()),
             },
         };
         return client_credentials(url.to_string(), credentials).await;
