@@ -4,13 +4,13 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 
-.PHONY: run test setup web fmt lint test-rust test-web mcp-test-servers generate bench fuzz chaos
+.PHONY: run test setup web fmt lint test-rust test-web mcp-test-servers mcp-conformance generate bench fuzz chaos
 
 run: setup web
 	$(CARGO) build --release -p braid-server
 	./target/release/braid serve
 
-test: setup fmt lint test-rust test-web
+test: setup fmt lint test-rust mcp-conformance test-web
 
 setup:
 	@scripts/setup-system.sh
@@ -29,6 +29,13 @@ mcp-test-servers:
 test-rust: mcp-test-servers
 	scripts/with-postgres.sh $(CARGO) test --workspace --all-targets --locked
 	$(CARGO) test --workspace --doc --locked
+
+# The official MCP conformance suite (client mode, all scenarios) against `braid mcp conformance`,
+# from crates/braid-mcp/tests/conformance/package-lock.json; expected failures in baseline.yml
+# there. Prints one summary line; the suite's own output is in target/mcp-conformance/suite.log.
+mcp-conformance:
+	$(CARGO) build --locked -p braid-server --bin braid
+	CARGO_TARGET_DIR=$${CARGO_TARGET_DIR:-target} scripts/mcp-conformance.sh
 
 # The web UI, built into web/dist (served by `braid serve`). Dependencies come from the lockfile.
 web:
