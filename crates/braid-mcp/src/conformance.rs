@@ -18,7 +18,9 @@ use crate::config::ServerConfig;
 use crate::connection::{PENDING_NOTICES, connect};
 use crate::elicitation::ElicitationPolicy;
 use crate::error::McpError;
-use crate::oauth::{Authorizer, ClientKey, Grant, Headless, OAuthSession, OAuthSettings};
+use crate::oauth::{
+    Authorizer, ClientKey, EnterpriseLogin, Grant, Headless, OAuthSession, OAuthSettings,
+};
 
 /// The name the test server is known by in logs and errors.
 const SERVER: &str = "conformance";
@@ -115,6 +117,19 @@ fn oauth_settings(input: &ScenarioInput) -> Result<OAuthSettings, String> {
             None => ClientKey::Secret,
         };
         settings.grant = Grant::ClientCredentials(key);
+    }
+    if let (Some(idp_issuer), Some(idp_token_endpoint), Some(idp_client_id), Some(id_token)) = (
+        text("idp_issuer"),
+        text("idp_token_endpoint"),
+        text("idp_client_id"),
+        text("idp_id_token"),
+    ) {
+        settings.grant = Grant::EnterpriseManaged(EnterpriseLogin {
+            idp_issuer,
+            idp_token_endpoint,
+            idp_client_id,
+            id_token,
+        });
     }
     Ok(settings)
 }

@@ -58,6 +58,35 @@ pub enum Grant {
     /// Braid authenticates as itself, with no person (`"grant": "client_credentials"`),
     /// by its client secret or a private key.
     ClientCredentials(ClientKey),
+    /// Enterprise-managed authorization: an ID token from the enterprise's identity provider
+    /// is exchanged there for an identity assertion grant (ID-JAG), which the server's
+    /// authorization server redeems for an access token (`clientId`/`clientSecret` are
+    /// Braid's registration there).
+    EnterpriseManaged(EnterpriseLogin),
+}
+
+/// What enterprise-managed authorization needs from the identity provider.
+#[derive(Clone, PartialEq, Eq)]
+pub struct EnterpriseLogin {
+    /// The identity provider's issuer URL.
+    pub idp_issuer: String,
+    /// Its token endpoint.
+    pub idp_token_endpoint: String,
+    /// Braid's client id at the identity provider.
+    pub idp_client_id: String,
+    /// The person's ID token from their enterprise sign-in.
+    pub id_token: String,
+}
+
+impl std::fmt::Debug for EnterpriseLogin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EnterpriseLogin")
+            .field("idp_issuer", &self.idp_issuer)
+            .field("idp_token_endpoint", &self.idp_token_endpoint)
+            .field("idp_client_id", &self.idp_client_id)
+            .field("id_token", &"<redacted>")
+            .finish()
+    }
 }
 
 /// How a client-credentials client proves who it is.
@@ -335,6 +364,9 @@ pub(crate) async fn authorize(
         };
         return client_credentials(url.to_string(), credentials).await;
     }
+    if let Grant::EnterpriseManaged(login) = &settings.grant {
+        return enterprise_managed(url, challenge, settings, login).await;
+    }
     let authorizer = authorizer.ok_or_else(|| {
         "the server requires OAuth authorization by a person, and none is available here"
             .to_string()
@@ -548,4 +580,71 @@ async fn client_credentials(
     tokio::task::spawn_blocking(exchange)
         .await
         .map_err(|e| format!("the OAuth exchange task failed: {e}"))?
+}
+
+/// Enterprise-managed authorization: discover the server's authorization server, exchange the
+/// ID token at the identity provider for an ID-JAG, redeem it there, and hold the access token
+/// in a manager like any other.
+async fn enterprise_managed(
+    url: &str,
+    challenge: &Challenge,
+    settings: &OAuthSettings,
+    login: &EnterpriseLogin,
+) -> Result<AuthorizationManager, String> {
+    use rmcp::transport::auth::default_oauth_http_client;
+    use rmcp::transport::auth::enterprise::{
+        EmaAuthorizationServer, EmaClientAuthentication, EmaExchangeRequest,
+    };
+    let client_id = settings
+        .client_id
+        .clone()
+        .ok_or_else(|| "enterprise-managed authorization needs oauth.clientId".to_string())?;
+    let manager = AuthorizationManager::new(url)
+        .await
+        .map_err(|e| format!("OAuth setup failed: {e}"))?;
+    let metadata = manager
+        .resolve_metadata_from_challenge(Some(challenge.header()))
+        .await
+        .map_err(|e| format!("OAuth discovery failed: {e}"))?
+        .metadata;
+    let issuer = metadata
+        .issuer
+        .clone()
+        .ok_or_else(|| "the authorization server's metadata names no issuer".to_string())?;
+    let mut resource_as = EmaAuthorizationServer::new(issuer, metadata.token_endpoint, &client_id);
+    if let Some(secret) = &settings.client_secret {
+        resource_as = resource_as.with_client_authentication(
+            EmaClientAuthentication::ClientSecretBasic(oauth2::ClientSecret::new(secret.clone())),
+        );
+    }
+    let idp = EmaAuthorizationServer::new(
+        &login.idp_issuer,
+        &login.idp_token_endpoint,
+        &login.idp_client_id,
+    );
+    let http = default_oauth_http_client().map_err(|e| format!("OAuth setup failed: {e}"))?;
+    let token = EmaExchangeRequest::new_with_id_token(idp, resource_as, url, &login.id_token)
+        .with_scopes(settings.scopes.iter().cloned())
+        .exchange(&http, &http)
+        .await
+        .map_err(|e| format!("enterprise-managed token exchange failed: {e}"))?;
+    let mut response = serde_json::json!({
+        "access_token": token.access_token.secret(),
+        "token_type": "Bearer",
+    });
+    if let Some(expires_in) = token.expires_in {
+        response["expires_in"] = serde_json::json!(expires_in.as_secs());
+    }
+    let response = serde_json::from_value(response)
+        .map_err(|e| format!("cannot keep the access token: {e}"))?;
+    let mut state = OAuthState::new(url, None)
+        .await
+        .map_err(|e| format!("OAuth setup failed: {e}"))?;
+    state
+        .set_credentials(&client_id, response)
+        .await
+        .map_err(|e| format!("cannot keep the access token: {e}"))?;
+    state
+        .into_authorization_manager()
+        .ok_or_else(|| "OAuth ended without an authorized session".to_string())
 }
