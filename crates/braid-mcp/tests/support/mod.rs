@@ -13,7 +13,8 @@ use braid_tools::ToolRegistry;
 /// How long a real server may take to get ready in a test (node starts in ~0.3 s).
 pub const READY: Duration = Duration::from_secs(20);
 
-fn servers_dir() -> PathBuf {
+/// Where the test servers and their installs live.
+pub fn servers_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/servers")
 }
 
@@ -41,6 +42,11 @@ pub fn everything_stdio() -> ServerConfig {
 /// `mcp-server-time` from PyPI, over stdio.
 pub fn time_stdio() -> ServerConfig {
     ServerConfig::stdio(require(servers_dir().join(".venv/bin/mcp-server-time")), [])
+}
+
+/// The Python of the test servers' virtualenv (the official Python MCP SDK is installed in it).
+pub fn python() -> String {
+    require(servers_dir().join(".venv/bin/python"))
 }
 
 /// `changing_tools.py` (official Python MCP SDK): a server whose tool list changes on request.
