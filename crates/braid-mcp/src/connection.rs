@@ -221,9 +221,22 @@ pub(crate) async fn connect(
         notices,
         elicitation: config.elicitation,
     };
-    let deadline = tokio::time::Instant::now() + startup_timeout;
+    let http_client = match &config.transport {
+        TransportConfig::StreamableHttp { .. } => Some(http_client(config).map_err(start_error)?),
+        TransportConfig::Stdio { .. } => None,
+    };
     let mut lifecycle = ClientLifecycleMode::Initialize;
+    let mut challenge = oauth.take_pending();
     loop {
+        // Authorization may wait for a person, so it is outside the handshake's time limit.
+        if let (Some(answer), Some(http), TransportConfig::StreamableHttp { url, .. }) =
+            (challenge.take(), &http_client, &config.transport)
+        {
+            oauth
+                .authorize(server, url, &answer, &config.oauth, http)
+                .await
+                .map_err(|e| start_error(format!("{url}: {e}")))?;
+        }
         let attempt = handshake(
             server,
             config,
@@ -231,8 +244,9 @@ pub(crate) async fn connect(
             message_limit,
             lifecycle.clone(),
             &mut *oauth,
+            http_client.as_ref(),
         );
-        match tokio::time::timeout_at(deadline, attempt).await {
+        match tokio::time::timeout(startup_timeout, attempt).await {
             Ok(Ok(connection)) => return Ok(connection),
             Ok(Err(Failure::InitializeRefused(reason)))
                 if lifecycle == ClientLifecycleMode::Initialize =>
@@ -243,6 +257,7 @@ pub(crate) async fn connect(
                 };
             }
             Ok(Err(Failure::InitializeRefused(reason))) => return Err(start_error(reason)),
+            Ok(Err(Failure::AuthorizationRequired(asked))) => challenge = Some(asked),
             Ok(Err(Failure::Other(e))) => return Err(e),
             Err(_) => {
                 return Err(start_error(format!(
@@ -259,6 +274,8 @@ enum Failure {
     /// The server answered the `initialize` request with a JSON-RPC error: it may speak only
     /// the versions without `initialize`.
     InitializeRefused(String),
+    /// The server refused the request for want of authorization.
+    AuthorizationRequired(oauth::Challenge),
     /// Any other failure, final.
     Other(McpError),
 }
@@ -283,6 +300,7 @@ async fn handshake(
     message_limit: usize,
     lifecycle: ClientLifecycleMode,
     oauth: &mut OAuthSession,
+    http_client: Option<&reqwest::Client>,
 ) -> Result<Connection, Failure> {
     let start_error = |reason: String| McpError::Start {
         server: server.to_string(),
@@ -392,47 +410,30 @@ async fn handshake(
                         .map_err(|e| start_error(format!("header `{name}` value: {e}")))?;
                     http.custom_headers.insert(name, value);
                 }
-                let http_client = http_client(config).map_err(start_error)?;
-                let auth_error =
-                    |e: String| -> Failure { start_error(format!("{url}: {e}")).into() };
-                loop {
-                    let watch = oauth
-                        .client_for(server, url, &config.oauth, &http_client)
-                        .await
-                        .map_err(auth_error)?;
-                    let transport = StreamableHttpClientTransport::with_client(watch, http.clone());
-                    let error = match client
-                        .clone()
-                        .serve_with_lifecycle(transport, lifecycle.clone())
-                        .await
-                    {
-                        Ok(service) => {
-                            return Ok(Connection {
-                                service,
-                                pid: None,
-                                process: None,
-                            });
-                        }
-                        Err(e) => e,
-                    };
-                    if refused_initialize(&error, &lifecycle) {
-                        return Err(Failure::InitializeRefused(format!(
-                            "{url} refused initialize: {error}"
-                        )));
-                    }
-                    let authorized = oauth
-                        .answer_refusal(
-                            server,
-                            url,
-                            &config.oauth,
-                            &http_client,
-                            oauth::challenge_of(&error),
-                        )
-                        .await
-                        .map_err(auth_error)?;
-                    if !authorized {
-                        return Err(start_error(format!("cannot connect to {url}: {error}")).into());
-                    }
+                let Some(http_client) = http_client else {
+                    return Err(start_error("no HTTP client for a URL server".into()).into());
+                };
+                let watch = oauth
+                    .client_for(url, http_client)
+                    .await
+                    .map_err(|e| start_error(format!("{url}: {e}")))?;
+                let transport = StreamableHttpClientTransport::with_client(watch, http);
+                match client
+                    .serve_with_lifecycle(transport, lifecycle.clone())
+                    .await
+                {
+                    Ok(service) => Ok(Connection {
+                        service,
+                        pid: None,
+                        process: None,
+                    }),
+                    Err(e) if refused_initialize(&e, &lifecycle) => Err(
+                        Failure::InitializeRefused(format!("{url} refused initialize: {e}")),
+                    ),
+                    Err(e) => match oauth.refusal(oauth::challenge_of(&e)) {
+                        Some(challenge) => Err(Failure::AuthorizationRequired(challenge)),
+                        None => Err(start_error(format!("cannot connect to {url}: {e}")).into()),
+                    },
                 }
             }
         }

@@ -137,6 +137,7 @@ pub struct OAuthSession {
     last: ChallengeSlot,
     pending: Option<Challenge>,
     authorizations: u32,
+    last_authorized: Option<std::time::Instant>,
 }
 
 /// The last challenge a server answered with, shared with the live transport.
@@ -145,6 +146,10 @@ pub(crate) type ChallengeSlot = Arc<std::sync::Mutex<Option<Challenge>>>;
 /// How many authorizations one server may ask for in a row before Braid stops trying: a
 /// server that keeps refusing fresh tokens would otherwise loop forever.
 pub const MAX_AUTHORIZATIONS: u32 = 3;
+
+/// After this long without an authorization, a refusal starts a fresh series of
+/// [`MAX_AUTHORIZATIONS`] (a refresh token that expired days later is not a loop).
+pub const AUTHORIZATION_SERIES: std::time::Duration = std::time::Duration::from_secs(600);
 
 impl OAuthSession {
     /// A session whose authorizations go through `authorizer` (none: only client
@@ -156,6 +161,7 @@ impl OAuthSession {
             last: ChallengeSlot::default(),
             pending: None,
             authorizations: 0,
+            last_authorized: None,
         }
     }
 
@@ -165,7 +171,12 @@ impl OAuthSession {
     pub fn reauthorize_after_refusal(&mut self) -> bool {
         let seen = self.last.lock().unwrap_or_else(|p| p.into_inner()).take();
         match seen {
-            Some(challenge) if self.authorizations < MAX_AUTHORIZATIONS => {
+            Some(challenge)
+                if self.authorizations < MAX_AUTHORIZATIONS
+                    || self
+                        .last_authorized
+                        .is_some_and(|at| at.elapsed() > AUTHORIZATION_SERIES) =>
+            {
                 self.pending = Some(challenge);
                 true
             }
@@ -173,18 +184,18 @@ impl OAuthSession {
         }
     }
 
-    /// The HTTP client for the next connection, authorizing first when a challenge waits.
+    /// The challenge to answer before the next handshake, if a refusal left one.
+    pub(crate) fn take_pending(&mut self) -> Option<Challenge> {
+        self.pending.take()
+    }
+
+    /// The HTTP client for the next connection: the tokens of the last authorization, or
+    /// none yet (requests go out unauthenticated and a 401 starts the authorization).
     pub(crate) async fn client_for(
         &mut self,
-        server: &str,
         url: &str,
-        settings: &OAuthSettings,
         http: &reqwest::Client,
     ) -> Result<ChallengeWatch<AuthClient<reqwest::Client>>, String> {
-        if let Some(challenge) = self.pending.take() {
-            self.authorize(server, url, &challenge, settings, http)
-                .await?;
-        }
         let client = match &self.client {
             Some(client) => client.clone(),
             None => AuthClient::new(
@@ -200,31 +211,16 @@ impl OAuthSession {
         })
     }
 
-    /// After a failed handshake: authorizes when the server asked for it and another
-    /// attempt makes sense; `Ok(false)` when the failure was not about authorization.
-    pub(crate) async fn answer_refusal(
-        &mut self,
-        server: &str,
-        url: &str,
-        settings: &OAuthSettings,
-        http: &reqwest::Client,
-        fallback: Option<Challenge>,
-    ) -> Result<bool, String> {
+    /// The challenge behind a failed handshake: the one the transport saw, else one found in
+    /// the error.
+    pub(crate) fn refusal(&mut self, found: Option<Challenge>) -> Option<Challenge> {
         let seen = self.last.lock().unwrap_or_else(|p| p.into_inner()).take();
-        let Some(challenge) = seen.or(fallback) else {
-            return Ok(false);
-        };
-        if self.authorizations >= MAX_AUTHORIZATIONS {
-            return Err(format!(
-                "the server still refuses after {MAX_AUTHORIZATIONS} authorizations"
-            ));
-        }
-        self.authorize(server, url, &challenge, settings, http)
-            .await?;
-        Ok(true)
+        seen.or(found)
     }
 
-    async fn authorize(
+    /// Answers `challenge`: authorizes (through the authorizer, which may wait for a person)
+    /// and keeps the tokens for the next connections.
+    pub(crate) async fn authorize(
         &mut self,
         server: &str,
         url: &str,
@@ -232,7 +228,19 @@ impl OAuthSession {
         settings: &OAuthSettings,
         http: &reqwest::Client,
     ) -> Result<(), String> {
+        if self
+            .last_authorized
+            .is_some_and(|at| at.elapsed() > AUTHORIZATION_SERIES)
+        {
+            self.authorizations = 0;
+        }
+        if self.authorizations >= MAX_AUTHORIZATIONS {
+            return Err(format!(
+                "the server still refuses after {MAX_AUTHORIZATIONS} authorizations"
+            ));
+        }
         self.authorizations += 1;
+        self.last_authorized = Some(std::time::Instant::now());
         let manager = authorize(server, url, challenge, settings, self.authorizer.as_ref()).await?;
         self.client = Some(AuthClient::new(http.clone(), manager));
         Ok(())
@@ -245,6 +253,16 @@ pub trait Authorizer: Send + Sync {
     /// Given the authorization URL for `server`, answers the redirect URL the authorization
     /// server sent back, which carries the `code` and `state`.
     async fn authorize(&self, server: &str, authorization_url: &str) -> Result<String, String>;
+
+    /// The redirect URI to register, when the server entry names none.
+    fn redirect_uri(&self) -> String {
+        DEFAULT_REDIRECT_URI.to_string()
+    }
+
+    /// The authorization URL `server` waits on a person to open, if it does.
+    fn waiting(&self, _server: &str) -> Option<String> {
+        None
+    }
 }
 
 /// An [`Authorizer`] without a person: it requests the authorization URL and takes the
@@ -377,7 +395,7 @@ pub(crate) async fn authorize(
     let redirect_uri = settings
         .redirect_uri
         .clone()
-        .unwrap_or_else(|| DEFAULT_REDIRECT_URI.to_string());
+        .unwrap_or_else(|| authorizer.redirect_uri());
     let mut request = AuthorizationRequest::new(redirect_uri)
         .with_client_name("Braid")
         .with_challenge(challenge.header());
