@@ -93,6 +93,18 @@ export function App({ api }: { api: ApiClient }) {
   useEffect(() => {
     if (panel === "mcp") refreshMcp();
   }, [panel, refreshMcp]);
+  // A server that is starting or waits for an authorization in another tab changes without an
+  // event: look again every few seconds, and when the person comes back to this tab.
+  const mcpSettling = servers.some((s) => s.status === "starting" || s.status === "needs_authorization");
+  useEffect(() => {
+    if (panel !== "mcp" || !mcpSettling) return;
+    const timer = window.setInterval(refreshMcp, 2000);
+    window.addEventListener("focus", refreshMcp);
+    return () => {
+      window.clearInterval(timer);
+      window.removeEventListener("focus", refreshMcp);
+    };
+  }, [panel, mcpSettling, refreshMcp]);
   // A finished turn may have renamed the context or changed its branches and budget.
   const settled = conv.state.settled;
   useEffect(() => {

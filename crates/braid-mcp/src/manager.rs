@@ -25,11 +25,11 @@ pub use crate::connection::MAX_MESSAGE_BYTES;
 use crate::connection::{PENDING_NOTICES, Refusal, ServerNotice, connect};
 use crate::error::McpError;
 use crate::naming;
-use crate::oauth::OAuthSession;
+use crate::oauth::{Authorizer, OAuthSession};
 use crate::tool::{AutoApproval, McpTool, McpToolRoute, ServerSession};
 
 /// How the manager starts and restarts servers.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct ManagerOptions {
     /// How long a server may take to start and finish the MCP handshake.
     pub startup_timeout: Duration,
@@ -38,6 +38,21 @@ pub struct ManagerOptions {
     /// The largest message accepted from a server (default [`MAX_MESSAGE_BYTES`]); a larger
     /// one ends the session with an error naming the limit, and the server is restarted.
     pub max_message_bytes: usize,
+    /// Who approves OAuth authorizations that need a person (`braid serve`: the UI's
+    /// "Authorize" button and the callback route); none means such servers fail with a clear
+    /// error, while client-credentials servers still work.
+    pub authorizer: Option<Arc<dyn Authorizer>>,
+}
+
+impl std::fmt::Debug for ManagerOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ManagerOptions")
+            .field("startup_timeout", &self.startup_timeout)
+            .field("restart", &self.restart)
+            .field("max_message_bytes", &self.max_message_bytes)
+            .field("authorizer", &self.authorizer.is_some())
+            .finish()
+    }
 }
 
 impl Default for ManagerOptions {
@@ -46,6 +61,7 @@ impl Default for ManagerOptions {
             startup_timeout: Duration::from_secs(30),
             restart: RestartPolicy::default(),
             max_message_bytes: MAX_MESSAGE_BYTES,
+            authorizer: None,
         }
     }
 }
@@ -277,7 +293,9 @@ impl McpManager {
             shared: shared.clone(),
             inner: self.inner.clone(),
             cancel: cancel.clone(),
-            oauth: tokio::sync::Mutex::new(OAuthSession::new(None)),
+            oauth: tokio::sync::Mutex::new(OAuthSession::new(
+                self.inner.options.authorizer.clone(),
+            )),
         };
         let handle = tokio::spawn(run.run());
         ServerSlot {
@@ -302,11 +320,28 @@ impl McpManager {
         self.inner.changes.send_modify(|v| *v = v.wrapping_add(1));
     }
 
+    /// A server's status as listed: a server whose authorization waits for a person says so,
+    /// with the URL to open.
+    fn info(&self, name: &str, state: &ServerState) -> McpServerInfo {
+        let mut listed = info(name, state);
+        let waiting = self
+            .inner
+            .options
+            .authorizer
+            .as_ref()
+            .and_then(|a| a.waiting(name));
+        if let (Some(url), McpServerStatus::Starting) = (waiting, listed.status) {
+            listed.status = McpServerStatus::NeedsAuthorization;
+            listed.authorization_url = Some(url);
+        }
+        listed
+    }
+
     /// Every configured server with its status and tools, sorted by name.
     pub fn servers(&self) -> Vec<McpServerInfo> {
         self.slots()
             .iter()
-            .map(|(name, slot)| info(name, &read_state(&slot.shared)))
+            .map(|(name, slot)| self.info(name, &read_state(&slot.shared)))
             .collect()
     }
 
@@ -314,7 +349,7 @@ impl McpManager {
     pub fn server(&self, name: &str) -> Option<McpServerInfo> {
         self.slots()
             .get(name)
-            .map(|slot| info(name, &read_state(&slot.shared)))
+            .map(|slot| self.info(name, &read_state(&slot.shared)))
     }
 
     /// A server's configuration as currently applied.
@@ -352,14 +387,35 @@ impl McpManager {
         timeout: Duration,
     ) -> Option<McpServerInfo> {
         let mut changes = self.inner.changes.subscribe();
+        // A waiting authorization shows in the status too.
+        let mut authorizations = self
+            .inner
+            .options
+            .authorizer
+            .as_ref()
+            .and_then(|a| a.changes());
         let wait = async {
             loop {
                 if let Some(info) = self.server(server).filter(|i| i.status == status) {
                     return info;
                 }
-                if changes.changed().await.is_err() {
-                    // The manager is gone; nothing will change any more.
-                    std::future::pending::<()>().await;
+                let authorization = async {
+                    let changed = match authorizations.as_mut() {
+                        Some(rx) => rx.changed().await.is_ok(),
+                        None => false,
+                    };
+                    if !changed {
+                        std::future::pending::<()>().await;
+                    }
+                };
+                tokio::select! {
+                    changed = changes.changed() => {
+                        if changed.is_err() {
+                            // The manager is gone; nothing will change any more.
+                            std::future::pending::<()>().await;
+                        }
+                    }
+                    () = authorization => {}
                 }
             }
         };
@@ -465,6 +521,7 @@ fn info(name: &str, state: &ServerState) -> McpServerInfo {
         status: state.status,
         error: state.error.clone(),
         tools: state.tools.iter().map(|r| r.called_as.clone()).collect(),
+        authorization_url: None,
     }
 }
 

@@ -241,7 +241,8 @@ impl OAuthSession {
         }
         self.authorizations += 1;
         self.last_authorized = Some(std::time::Instant::now());
-        let manager = authorize(server, url, challenge, settings, self.authorizer.as_ref()).await?;
+        let outcome = authorize(server, url, challenge, settings, self.authorizer.as_ref()).await;
+        let manager = outcome?;
         self.client = Some(AuthClient::new(http.clone(), manager));
         Ok(())
     }
@@ -261,6 +262,11 @@ pub trait Authorizer: Send + Sync {
 
     /// The authorization URL `server` waits on a person to open, if it does.
     fn waiting(&self, _server: &str) -> Option<String> {
+        None
+    }
+
+    /// Changes whenever an authorization starts or stops waiting, for status watchers.
+    fn changes(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
         None
     }
 }
@@ -665,4 +671,214 @@ async fn enterprise_managed(
     state
         .into_authorization_manager()
         .ok_or_else(|| "OAuth ended without an authorized session".to_string())
+}
+
+/// How long Braid waits for a person to finish an authorization in their browser.
+pub const AUTHORIZATION_WAIT: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// How many authorizations may wait for a person at once (one per server is the norm).
+pub const MAX_WAITING_AUTHORIZATIONS: usize = 64;
+
+/// The [`Authorizer`] of `braid serve`: an authorization waits until the person opens its URL
+/// (the UI's "Authorize" button) and the authorization server sends the browser back to
+/// Braid's callback route, which hands the redirect to [`PersonAuthorizer::complete`].
+pub struct PersonAuthorizer {
+    redirect_uri: String,
+    waiting: std::sync::Mutex<std::collections::HashMap<String, Waiting>>,
+    changes: tokio::sync::watch::Sender<u64>,
+}
+
+/// One authorization waiting for its callback, by its `state`.
+struct Waiting {
+    server: String,
+    authorization_url: String,
+    done: tokio::sync::oneshot::Sender<String>,
+}
+
+/// A callback that cannot be used.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum CallbackError {
+    /// The callback carries no `state` parameter.
+    #[error("the callback has no `state` parameter")]
+    MissingState,
+    /// No authorization with that `state` waits (it expired, or was finished already).
+    #[error("no authorization is waiting for this callback (it expired or was already used)")]
+    UnknownState,
+    /// The authorization server refused (the person declined, or an error).
+    #[error("the authorization server answered `{0}`")]
+    Refused(String),
+}
+
+impl PersonAuthorizer {
+    /// An authorizer whose callbacks come back to `redirect_uri` (Braid's callback route).
+    pub fn new(redirect_uri: impl Into<String>) -> Self {
+        Self {
+            redirect_uri: redirect_uri.into(),
+            waiting: std::sync::Mutex::default(),
+            changes: tokio::sync::watch::Sender::new(0),
+        }
+    }
+
+    fn changed(&self) {
+        self.changes.send_modify(|v| *v = v.wrapping_add(1));
+    }
+
+    /// Finishes the authorization a callback URL belongs to; answers its server's name.
+    pub fn complete(&self, callback_url: &str) -> Result<String, CallbackError> {
+        let query = callback_url.split_once('?').map(|(_, q)| q).unwrap_or("");
+        let state = query_value(query, "state").ok_or(CallbackError::MissingState)?;
+        let waiting = self
+            .waiting
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&state)
+            .ok_or(CallbackError::UnknownState)?;
+        if let Some(error) = query_value(query, "error") {
+            // Dropping the sender ends the wait with the refusal's reason below.
+            tracing::warn!(server = %waiting.server, error = %error, "MCP authorization refused");
+            return Err(CallbackError::Refused(error));
+        }
+        let server = waiting.server.clone();
+        let _ = waiting.done.send(callback_url.to_string());
+        Ok(server)
+    }
+}
+
+/// The decoded value of `key` in a URL query.
+fn query_value(query: &str, key: &str) -> Option<String> {
+    url::form_urlencoded::parse(query.as_bytes())
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.into_owned())
+}
+
+#[async_trait]
+impl Authorizer for PersonAuthorizer {
+    async fn authorize(&self, server: &str, authorization_url: &str) -> Result<String, String> {
+        let query = authorization_url
+            .split_once('?')
+            .map(|(_, q)| q)
+            .unwrap_or("");
+        let state = query_value(query, "state")
+            .ok_or_else(|| "the authorization URL has no `state` parameter".to_string())?;
+        let (done, answer) = tokio::sync::oneshot::channel();
+        {
+            let mut waiting = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
+            // A new authorization of the same server replaces its old one.
+            waiting.retain(|_, w| w.server != server);
+            if waiting.len() >= MAX_WAITING_AUTHORIZATIONS {
+                return Err(format!(
+                    "{MAX_WAITING_AUTHORIZATIONS} authorizations already wait for a person"
+                ));
+            }
+            waiting.insert(
+                state.clone(),
+                Waiting {
+                    server: server.to_string(),
+                    authorization_url: authorization_url.to_string(),
+                    done,
+                },
+            );
+        }
+        self.changed();
+        tracing::info!(server = %server, "MCP server waits for a person to authorize it");
+        let outcome = tokio::time::timeout(AUTHORIZATION_WAIT, answer).await;
+        self.waiting
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&state);
+        self.changed();
+        match outcome {
+            Ok(Ok(callback)) => Ok(callback),
+            Ok(Err(_)) => Err("the authorization was refused or replaced".to_string()),
+            Err(_) => Err(format!(
+                "nobody authorized the server within {} minutes",
+                AUTHORIZATION_WAIT.as_secs() / 60
+            )),
+        }
+    }
+
+    fn redirect_uri(&self) -> String {
+        self.redirect_uri.clone()
+    }
+
+    fn changes(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
+        Some(self.changes.subscribe())
+    }
+
+    fn waiting(&self, server: &str) -> Option<String> {
+        self.waiting
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .values()
+            .find(|w| w.server == server)
+            .map(|w| w.authorization_url.clone())
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_person_authorizes_through_the_callback() {
+        let authorizer = Arc::new(PersonAuthorizer::new("http://127.0.0.1:8080/cb"));
+        let waiting = {
+            let authorizer = authorizer.clone();
+            tokio::spawn(async move {
+                authorizer
+                    .authorize(
+                        "github",
+                        "https://as.example/authorize?client_id=b&state=s%201",
+                    )
+                    .await
+            })
+        };
+        while authorizer.waiting("github").is_none() {
+            tokio::task::yield_now().await;
+        }
+        assert_eq!(
+            authorizer.waiting("github").unwrap(),
+            "https://as.example/authorize?client_id=b&state=s%201"
+        );
+        assert_eq!(
+            authorizer.complete("http://127.0.0.1:8080/cb?code=c&state=other"),
+            Err(CallbackError::UnknownState)
+        );
+        assert_eq!(
+            authorizer.complete("http://127.0.0.1:8080/cb?code=c&state=s+1"),
+            Ok("github".to_string())
+        );
+        assert_eq!(
+            waiting.await.unwrap().unwrap(),
+            "http://127.0.0.1:8080/cb?code=c&state=s+1"
+        );
+        assert!(authorizer.waiting("github").is_none());
+        // A callback is used once.
+        assert_eq!(
+            authorizer.complete("http://127.0.0.1:8080/cb?code=c&state=s+1"),
+            Err(CallbackError::UnknownState)
+        );
+    }
+
+    #[tokio::test]
+    async fn a_refused_authorization_ends_the_wait_with_the_reason() {
+        let authorizer = Arc::new(PersonAuthorizer::new("http://h/cb"));
+        let waiting = {
+            let authorizer = authorizer.clone();
+            tokio::spawn(async move { authorizer.authorize("s", "https://as/a?state=x").await })
+        };
+        while authorizer.waiting("s").is_none() {
+            tokio::task::yield_now().await;
+        }
+        assert_eq!(
+            authorizer.complete("http://h/cb?error=access_denied&state=x"),
+            Err(CallbackError::Refused("access_denied".into()))
+        );
+        assert!(waiting.await.unwrap().is_err());
+        assert_eq!(
+            authorizer.complete("http://h/cb?code=1"),
+            Err(CallbackError::MissingState)
+        );
+    }
 }

@@ -378,6 +378,9 @@ pub enum McpServerStatus {
     Failed,
     /// Disabled in the configuration.
     Disabled,
+    /// It asked for OAuth authorization, which waits for a person to open
+    /// `authorization_url` (the UI's "Authorize" button).
+    NeedsAuthorization,
 }
 
 /// An MCP server as `GET /v1/mcp/servers` lists it.
@@ -393,6 +396,10 @@ pub struct McpServerInfo {
     pub error: Option<String>,
     /// Its tools' names as the model sees them.
     pub tools: Vec<String>,
+    /// Where the person authorizes Braid, while the status is `needs_authorization`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub authorization_url: Option<String>,
 }
 
 /// `GET /v1/mcp/servers`.

@@ -157,7 +157,7 @@ async fn authenticate(State(app): State<Arc<App>>, req: Request, next: Next) -> 
     let Some(token) = app.config.api_token.as_deref() else {
         return next.run(req).await;
     };
-    if req.uri().path() == "/health" {
+    if crate::routes::unauthenticated(req.uri().path()) {
         return next.run(req).await;
     }
     let given = req

@@ -1,4 +1,4 @@
-//! The server's view of MCP servers: their status and resources. [`ManagerDirectory`] answers
+//! The server's view of MCP servers: their status, resources and OAuth callbacks. [`ManagerDirectory`] answers
 //! from `braid-mcp`'s connection manager; [`NoMcp`] answers that no server is configured.
 
 use async_trait::async_trait;
@@ -13,7 +13,16 @@ pub trait McpDirectory: Send + Sync {
     async fn resources(&self) -> McpResourceList;
     /// Re-reads the configuration and reconnects; answers the new status.
     async fn reload(&self) -> McpServerList;
+    /// Finishes the OAuth authorization an authorization server's redirect (`callback_url`,
+    /// with its `code` and `state`) belongs to; answers the server's name.
+    fn complete_authorization(&self, callback_url: &str) -> Result<String, String> {
+        let _ = callback_url;
+        Err("no MCP server waits for an authorization".into())
+    }
 }
+
+/// The route an authorization server sends the person's browser back to.
+pub const OAUTH_CALLBACK_PATH: &str = "/v1/mcp/oauth/callback";
 
 /// No MCP servers: every list is empty.
 #[derive(Debug, Default, Clone, Copy)]
@@ -38,6 +47,7 @@ impl McpDirectory for NoMcp {
 pub struct ManagerDirectory {
     manager: braid_mcp::McpManager,
     config_path: std::path::PathBuf,
+    authorizer: Option<std::sync::Arc<braid_mcp::oauth::PersonAuthorizer>>,
 }
 
 impl ManagerDirectory {
@@ -46,7 +56,17 @@ impl ManagerDirectory {
         Self {
             manager,
             config_path,
+            authorizer: None,
         }
+    }
+
+    /// The same directory, finishing authorizations that wait in `authorizer`.
+    pub fn with_authorizer(
+        mut self,
+        authorizer: std::sync::Arc<braid_mcp::oauth::PersonAuthorizer>,
+    ) -> Self {
+        self.authorizer = Some(authorizer);
+        self
     }
 }
 
@@ -73,5 +93,12 @@ impl McpDirectory for ManagerDirectory {
             }
         }
         self.servers().await
+    }
+
+    fn complete_authorization(&self, callback_url: &str) -> Result<String, String> {
+        match &self.authorizer {
+            Some(authorizer) => authorizer.complete(callback_url).map_err(|e| e.to_string()),
+            None => Err("no MCP server waits for an authorization".into()),
+        }
     }
 }

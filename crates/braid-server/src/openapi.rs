@@ -50,6 +50,10 @@ pub fn document(routes: &[Route]) -> Value {
                 "description": "Prometheus text exposition format.",
                 "content": {"text/plain": {"schema": {"type": "string"}}}
             }),
+            Answer::Html => json!({
+                "description": "An HTML page for the person's browser.",
+                "content": {"text/html": {"schema": {"type": "string"}}}
+            }),
             Answer::EventStream => json!({
                 "description": "Server-Sent Events: `event:` is the event's name (`context_update`, `content_delta`, `content_final`, `error`, `heartbeat`), `data:` its payload (the variant's fields without `type`), `id:` its sequence in the context's event log (absent on heartbeats and the shutdown notice).",
                 "content": {"text/event-stream": {"schema": event.clone()}}

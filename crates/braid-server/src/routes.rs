@@ -49,6 +49,8 @@ pub enum Answer {
     EventStream,
     /// Plain text (Prometheus metrics).
     Text,
+    /// An HTML page for a person's browser (the OAuth callback).
+    Html,
 }
 
 /// A query parameter of a route.
@@ -133,13 +135,37 @@ impl Builder {
             request,
             status,
             answer,
-            authenticated: path != "/health",
+            authenticated: !unauthenticated(path),
             handler: on(filter, handler),
         });
         let last = self.routes.len() - 1;
         &mut self.routes[last]
     }
 }
+
+/// Routes that answer without the API token: liveness probes, and the OAuth callback a
+/// browser reaches from an authorization server (its single-use `state` is the secret).
+pub fn unauthenticated(path: &str) -> bool {
+    path == "/health" || path == crate::mcp::OAUTH_CALLBACK_PATH
+}
+
+const OAUTH_CALLBACK_QUERY: &[QueryParam] = &[
+    QueryParam {
+        name: "code",
+        description: "The authorization code.",
+        kind: "string",
+    },
+    QueryParam {
+        name: "state",
+        description: "The state Braid sent with the authorization request.",
+        kind: "string",
+    },
+    QueryParam {
+        name: "error",
+        description: "Why the authorization server refused, instead of a code.",
+        kind: "string",
+    },
+];
 
 const MESSAGE_QUERY: &[QueryParam] = &[
     QueryParam {
@@ -219,7 +245,7 @@ pub struct AnswerQuestionRequest {
 
 /// Every route of the API.
 pub fn table() -> Vec<Route> {
-    use Answer::{Empty, EventStream, Json, Text};
+    use Answer::{Empty, EventStream, Html, Json, Text};
     let mut b = Builder { routes: Vec::new() };
     let ok = StatusCode::OK;
     let none = StatusCode::NO_CONTENT;
@@ -508,6 +534,17 @@ pub fn table() -> Vec<Route> {
         Json(schema::<McpServerList>),
         reload_mcp_servers,
     );
+    b.add(
+        Method::GET,
+        crate::mcp::OAUTH_CALLBACK_PATH,
+        "mcp_oauth_callback",
+        "Where an MCP server's authorization server sends the person's browser back: finishes the authorization and shows a page saying so.",
+        None,
+        ok,
+        Html,
+        mcp_oauth_callback,
+    )
+    .query = OAUTH_CALLBACK_QUERY;
     b.add(
         Method::GET,
         "/v1/mcp/resources",
@@ -857,6 +894,46 @@ async fn list_mcp_servers(State(app): State<Arc<App>>) -> Response {
 
 async fn reload_mcp_servers(State(app): State<Arc<App>>) -> Response {
     ok(StatusCode::OK, &app.mcp.reload().await)
+}
+
+async fn mcp_oauth_callback(State(app): State<Arc<App>>, uri: axum::http::Uri) -> Response {
+    let callback = format!(
+        "http://localhost{}?{}",
+        crate::mcp::OAUTH_CALLBACK_PATH,
+        uri.query().unwrap_or("")
+    );
+    let (status, title, detail) = match app.mcp.complete_authorization(&callback) {
+        Ok(server) => (
+            StatusCode::OK,
+            "Authorized".to_string(),
+            format!(
+                "Braid can now use the MCP server \u{201c}{server}\u{201d}. You can close this tab."
+            ),
+        ),
+        Err(reason) => (
+            StatusCode::BAD_REQUEST,
+            "Not authorized".to_string(),
+            reason,
+        ),
+    };
+    let page = format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Braid: {title}</title></head><body><h1>{title}</h1><p>{}</p></body></html>",
+        html_escape(&detail)
+    );
+    (
+        status,
+        [(axum::http::header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        page,
+    )
+        .into_response()
+}
+
+/// Text made safe to place in HTML.
+fn html_escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 async fn list_mcp_resources(State(app): State<Arc<App>>) -> Response {

@@ -18,6 +18,7 @@ use crate::guard::RequestGuard;
 use crate::mcp::{ManagerDirectory, McpDirectory, NoMcp};
 use crate::metrics::{MeteredLlm, Metrics};
 use crate::title::TitleSetting;
+use braid_mcp::oauth::PersonAuthorizer;
 use braid_mcp::{ManagerOptions, McpConfig, McpManager};
 
 /// `braid serve`'s options.
@@ -354,7 +355,19 @@ pub async fn start_with(
     };
     let tools =
         Arc::new(braid_tools::builtin_registry().map_err(|e| ServeError::Tools(e.to_string()))?);
-    // MCP servers start in the background: a slow or broken one never delays the server.
+    let listener = tokio::net::TcpListener::bind(options.bind)
+        .await
+        .map_err(|source| ServeError::Bind {
+            addr: options.bind,
+            source,
+        })?;
+    let addr = listener.local_addr().map_err(|source| ServeError::Bind {
+        addr: options.bind,
+        source,
+    })?;
+    // MCP servers start in the background: a slow or broken one never delays the server. Their
+    // OAuth authorizations come back to the callback route of this address.
+    let authorizer = Arc::new(PersonAuthorizer::new(oauth_callback_url(addr)));
     let (manager, mcp): (Option<McpManager>, Arc<dyn McpDirectory>) = match &options.mcp_config {
         Some(path) => {
             let config = McpConfig::load(path).map_err(|e| ServeError::McpConfig {
@@ -362,9 +375,16 @@ pub async fn start_with(
                 message: e.to_string(),
             })?;
             tracing::info!(path = %path.display(), servers = config.servers.len(), "MCP servers configured");
-            let manager = McpManager::new(tools.clone(), ManagerOptions::default());
+            let manager = McpManager::new(
+                tools.clone(),
+                ManagerOptions {
+                    authorizer: Some(authorizer.clone()),
+                    ..ManagerOptions::default()
+                },
+            );
             manager.start(config).await;
-            let directory = ManagerDirectory::new(manager.clone(), path.clone());
+            let directory = ManagerDirectory::new(manager.clone(), path.clone())
+                .with_authorizer(authorizer.clone());
             (Some(manager), Arc::new(directory))
         }
         None => (None, mcp),
@@ -376,16 +396,6 @@ pub async fn start_with(
         mcp: manager.clone(),
         settings: options.engine,
     });
-    let listener = tokio::net::TcpListener::bind(options.bind)
-        .await
-        .map_err(|source| ServeError::Bind {
-            addr: options.bind,
-            source,
-        })?;
-    let addr = listener.local_addr().map_err(|source| ServeError::Bind {
-        addr: options.bind,
-        source,
-    })?;
     let origins: Vec<String> = options
         .app
         .cors_origins
@@ -459,4 +469,16 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
     tracing::info!("shutting down");
     server.stop().await;
     Ok(())
+}
+
+/// Where an MCP server's authorization server sends the person's browser back: the callback
+/// route on the address Braid listens on (`localhost` when it listens on every address, since
+/// the browser runs beside Braid).
+pub fn oauth_callback_url(addr: SocketAddr) -> String {
+    let host = if addr.ip().is_unspecified() {
+        format!("localhost:{}", addr.port())
+    } else {
+        addr.to_string()
+    };
+    format!("http://{host}{}", crate::mcp::OAUTH_CALLBACK_PATH)
 }

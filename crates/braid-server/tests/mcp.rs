@@ -144,3 +144,36 @@ async fn the_model_calls_an_mcp_tool_through_the_server() {
     assert!(h.mock.requests()[1].body.contains("over the wire"));
     h.stop().await;
 }
+
+#[tokio::test]
+async fn the_oauth_callback_answers_a_browser_without_the_api_token_and_refuses_unknown_state() {
+    let config = tempfile::NamedTempFile::new().unwrap();
+    write_config(config.path(), json!({}));
+    let mut setup = Setup::new(Script::new());
+    setup.mcp_config = Some(config.path().to_owned());
+    setup.app.api_token = Some("s3cret".into());
+    let mut h = TestServer::with(setup).await;
+    // The browser that an authorization server redirects has no token.
+    h.token = None;
+    let res = h
+        .req(
+            reqwest::Method::GET,
+            "/v1/mcp/oauth/callback?code=c&state=forged",
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 400);
+    assert!(
+        res.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html")
+    );
+    let page = res.text().await.unwrap();
+    assert!(page.contains("Not authorized"), "{page}");
+    assert!(page.contains("no authorization is waiting"), "{page}");
+    // Every other route still needs the token.
+    let (status, _) = h.call("GET", "/v1/mcp/servers", None).await;
+    assert_eq!(status, 401);
+}

@@ -1,4 +1,5 @@
-// MCP: servers with their status and error, their tools, and their resources with "add to context".
+// MCP: servers with their status and error, "Authorize" for a server waiting on OAuth, their tools,
+// and their resources with "add to context".
 
 import type { McpResourceInfo, McpServerInfo, ToolInfo } from "../generated/protocol";
 import { Icon } from "./Icon";
@@ -34,9 +35,23 @@ export function McpPanel({ servers, resources, tools, onReload, onAddResource }:
             <li key={s.name} className={`mcp-server status-${s.status}`}>
               <div className="tool-head">
                 <Icon name="plug" /> <strong>{s.name}</strong>{" "}
-                <span className={`badge server-${s.status}`}>{s.status}</span>
+                <span className={`badge server-${s.status}`}>{s.status.replace("_", " ")}</span>
               </div>
               {s.error && <div className="error-text">{s.error}</div>}
+              {s.status === "needs_authorization" && s.authorization_url && (
+                <p>
+                  <a
+                    className="btn"
+                    href={s.authorization_url}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    aria-label={`Authorize ${s.name}`}
+                  >
+                    Authorize
+                  </a>{" "}
+                  <span className="muted">Sign in at the server&apos;s authorization page; this list updates when you come back.</span>
+                </p>
+              )}
               {s.tools.length > 0 && (
                 <details>
                   <summary>{s.tools.length} tools</summary>

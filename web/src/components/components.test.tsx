@@ -222,6 +222,28 @@ describe("MCP panel", () => {
   });
 });
 
+describe("MCP authorization", () => {
+  it("offers Authorize for a server waiting on OAuth, opening its authorization page in a new tab", () => {
+    render(
+      <McpPanel
+        servers={[
+          { name: "linear", status: "needs_authorization", tools: [], authorization_url: "https://auth.example/authorize?state=s" },
+          { name: "fs", status: "ready", tools: [] },
+        ]}
+        resources={[]}
+        tools={[]}
+        onReload={() => {}}
+      />,
+    );
+    expect(screen.getByText("needs authorization")).toBeTruthy();
+    const link = screen.getByRole("link", { name: "Authorize linear" });
+    expect(link.getAttribute("href")).toBe("https://auth.example/authorize?state=s");
+    expect(link.getAttribute("target")).toBe("_blank");
+    expect(link.getAttribute("rel")).toContain("noopener");
+    expect(screen.getAllByRole("link")).toHaveLength(1);
+  });
+});
+
 describe("branches", () => {
   it("validates branch names", () => {
     expect(branchNameProblem("", [])).toMatch(/name/);

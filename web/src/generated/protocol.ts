@@ -737,7 +737,11 @@ error?: string,
 /**
  * Its tools' names as the model sees them.
  */
-tools: Array<string>, };
+tools: Array<string>, 
+/**
+ * Where the person authorizes Braid, while the status is `needs_authorization`.
+ */
+authorization_url?: string, };
 
 export type McpServerList = { 
 /**
@@ -745,7 +749,7 @@ export type McpServerList = {
  */
 servers: Array<McpServerInfo>, };
 
-export type McpServerStatus = "starting" | "ready" | "failed" | "disabled";
+export type McpServerStatus = "starting" | "ready" | "failed" | "disabled" | "needs_authorization";
 
 export type McpToolRequestMessage = { 
 /**

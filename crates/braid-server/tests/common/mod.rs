@@ -99,7 +99,8 @@ impl TestServer {
         }
     }
 
-    fn req(&self, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
+    /// A request to `path` on this server, with the token when one is set.
+    pub fn req(&self, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
         let r = self.http.request(method, format!("{}{}", self.url, path));
         match &self.token {
             Some(t) => r.bearer_auth(t),
