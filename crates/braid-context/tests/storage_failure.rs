@@ -36,6 +36,15 @@ impl Store for FlakyStore {
     async fn get_context(&self, id: ContextId) -> braid_store::Result<Option<ContextRecord>> {
         self.inner.get_context(id).await
     }
+    async fn load_mcp_credentials(&self, server: &str) -> braid_store::Result<Option<String>> {
+        self.inner.load_mcp_credentials(server).await
+    }
+    async fn save_mcp_credentials(&self, server: &str, c: &str) -> braid_store::Result<()> {
+        self.inner.save_mcp_credentials(server, c).await
+    }
+    async fn clear_mcp_credentials(&self, server: &str) -> braid_store::Result<()> {
+        self.inner.clear_mcp_credentials(server).await
+    }
     async fn list_contexts(&self) -> braid_store::Result<Vec<ContextRecord>> {
         self.inner.list_contexts().await
     }

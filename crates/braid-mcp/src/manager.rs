@@ -25,7 +25,7 @@ pub use crate::connection::MAX_MESSAGE_BYTES;
 use crate::connection::{PENDING_NOTICES, Refusal, ServerNotice, connect};
 use crate::error::McpError;
 use crate::naming;
-use crate::oauth::{Authorizer, OAuthSession};
+use crate::oauth::{Authorizer, OAuthSession, TokenStore};
 use crate::tool::{AutoApproval, McpTool, McpToolRoute, ServerSession};
 
 /// How the manager starts and restarts servers.
@@ -42,6 +42,9 @@ pub struct ManagerOptions {
     /// "Authorize" button and the callback route); none means such servers fail with a clear
     /// error, while client-credentials servers still work.
     pub authorizer: Option<Arc<dyn Authorizer>>,
+    /// Where servers' OAuth credentials are kept across restarts (`braid serve`: its store);
+    /// none keeps them in memory.
+    pub tokens: Option<Arc<dyn TokenStore>>,
 }
 
 impl std::fmt::Debug for ManagerOptions {
@@ -51,6 +54,7 @@ impl std::fmt::Debug for ManagerOptions {
             .field("restart", &self.restart)
             .field("max_message_bytes", &self.max_message_bytes)
             .field("authorizer", &self.authorizer.is_some())
+            .field("tokens", &self.tokens.is_some())
             .finish()
     }
 }
@@ -62,6 +66,7 @@ impl Default for ManagerOptions {
             restart: RestartPolicy::default(),
             max_message_bytes: MAX_MESSAGE_BYTES,
             authorizer: None,
+            tokens: None,
         }
     }
 }
@@ -293,9 +298,13 @@ impl McpManager {
             shared: shared.clone(),
             inner: self.inner.clone(),
             cancel: cancel.clone(),
-            oauth: tokio::sync::Mutex::new(OAuthSession::new(
-                self.inner.options.authorizer.clone(),
-            )),
+            oauth: tokio::sync::Mutex::new({
+                let session = OAuthSession::new(self.inner.options.authorizer.clone());
+                match &self.inner.options.tokens {
+                    Some(tokens) => session.keeping(name, tokens.clone()),
+                    None => session,
+                }
+            }),
         };
         let handle = tokio::spawn(run.run());
         ServerSlot {

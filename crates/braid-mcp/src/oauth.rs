@@ -14,8 +14,8 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use rmcp::service::ClientInitializeError;
 use rmcp::transport::auth::{
-    AuthorizationManager, AuthorizationRequest, ClientCredentialsConfig, JwtSigningAlgorithm,
-    OAuthState,
+    AuthError, AuthorizationManager, AuthorizationRequest, ClientCredentialsConfig,
+    CredentialStore, JwtSigningAlgorithm, OAuthState, StoredCredentials,
 };
 use rmcp::transport::streamable_http_client::{
     AuthRequiredError, InsufficientScopeError, StreamableHttpClient, StreamableHttpError,
@@ -138,6 +138,7 @@ pub struct OAuthSession {
     pending: Option<Challenge>,
     authorizations: u32,
     last_authorized: Option<std::time::Instant>,
+    kept: Option<KeptCredentials>,
 }
 
 /// The last challenge a server answered with, shared with the live transport.
@@ -162,7 +163,18 @@ impl OAuthSession {
             pending: None,
             authorizations: 0,
             last_authorized: None,
+            kept: None,
         }
+    }
+
+    /// The same session, keeping the server's credentials in `tokens` under `server` (so
+    /// they outlive Braid) and starting from what is kept there.
+    pub fn keeping(mut self, server: &str, tokens: Arc<dyn TokenStore>) -> Self {
+        self.kept = Some(KeptCredentials {
+            server: server.to_string(),
+            tokens,
+        });
+        self
     }
 
     /// Takes the challenge the server answered a request of the live session with, and keeps
@@ -196,6 +208,11 @@ impl OAuthSession {
         url: &str,
         http: &reqwest::Client,
     ) -> Result<ChallengeWatch<AuthClient<reqwest::Client>>, String> {
+        if self.client.is_none()
+            && let Some(kept) = &self.kept
+        {
+            self.client = resume(url, http, kept).await;
+        }
         let client = match &self.client {
             Some(client) => client.clone(),
             None => AuthClient::new(
@@ -241,10 +258,103 @@ impl OAuthSession {
         }
         self.authorizations += 1;
         self.last_authorized = Some(std::time::Instant::now());
-        let outcome = authorize(server, url, challenge, settings, self.authorizer.as_ref()).await;
+        let outcome = authorize(
+            server,
+            url,
+            challenge,
+            settings,
+            self.authorizer.as_ref(),
+            self.kept.clone(),
+        )
+        .await;
         let manager = outcome?;
         self.client = Some(AuthClient::new(http.clone(), manager));
         Ok(())
+    }
+}
+
+/// Where OAuth credentials outlive the process (`braid serve`: its store), as JSON text per
+/// server name.
+#[async_trait]
+pub trait TokenStore: Send + Sync {
+    /// The credentials kept for `server`.
+    async fn load(&self, server: &str) -> Result<Option<String>, String>;
+    /// Keeps (replaces) the credentials of `server`.
+    async fn save(&self, server: &str, credentials: &str) -> Result<(), String>;
+    /// Forgets the credentials of `server`.
+    async fn clear(&self, server: &str) -> Result<(), String>;
+}
+
+/// One server's credentials in a [`TokenStore`], as rmcp's credential store.
+#[derive(Clone)]
+pub(crate) struct KeptCredentials {
+    server: String,
+    tokens: Arc<dyn TokenStore>,
+}
+
+#[async_trait]
+impl CredentialStore for KeptCredentials {
+    async fn load(&self) -> Result<Option<StoredCredentials>, AuthError> {
+        let Some(text) = self
+            .tokens
+            .load(&self.server)
+            .await
+            .map_err(AuthError::InternalError)?
+        else {
+            return Ok(None);
+        };
+        match serde_json::from_str(&text) {
+            Ok(credentials) => Ok(Some(credentials)),
+            Err(error) => {
+                // Unreadable credentials are as good as none: the person authorizes again.
+                tracing::warn!(server = %self.server, error = %error, "kept MCP credentials unreadable; ignored");
+                Ok(None)
+            }
+        }
+    }
+
+    async fn save(&self, credentials: StoredCredentials) -> Result<(), AuthError> {
+        let text = serde_json::to_string(&credentials)
+            .map_err(|e| AuthError::InternalError(e.to_string()))?;
+        self.tokens
+            .save(&self.server, &text)
+            .await
+            .map_err(AuthError::InternalError)
+    }
+
+    async fn clear(&self) -> Result<(), AuthError> {
+        self.tokens
+            .clear(&self.server)
+            .await
+            .map_err(AuthError::InternalError)
+    }
+}
+
+/// Puts the manager of a fresh `state` on the kept credentials.
+fn keep_in(state: &mut OAuthState, kept: Option<KeptCredentials>) {
+    if let (OAuthState::Unauthorized(manager), Some(kept)) = (state, kept) {
+        manager.set_credential_store(kept);
+    }
+}
+
+/// A client on the credentials kept from an earlier run, when there are usable ones.
+async fn resume(
+    url: &str,
+    http: &reqwest::Client,
+    kept: &KeptCredentials,
+) -> Option<AuthClient<reqwest::Client>> {
+    let mut manager = AuthorizationManager::new(url).await.ok()?;
+    manager.set_credential_store(kept.clone());
+    match manager.initialize_from_store().await {
+        Ok(true) => {
+            tracing::info!(server = %kept.server, "MCP server uses its kept OAuth credentials");
+            Some(AuthClient::new(http.clone(), manager))
+        }
+        Ok(false) => None,
+        Err(error) => {
+            tracing::warn!(server = %kept.server, error = %error, "kept MCP credentials not usable");
+            None
+        }
     }
 }
 
@@ -358,6 +468,7 @@ pub(crate) async fn authorize(
     challenge: &Challenge,
     settings: &OAuthSettings,
     authorizer: Option<&Arc<dyn Authorizer>>,
+    kept: Option<KeptCredentials>,
 ) -> Result<AuthorizationManager, String> {
     let failed = |step: &str, e: &dyn std::fmt::Display| format!("OAuth {step} failed: {e}");
     if let Grant::ClientCredentials(key) = &settings.grant {
@@ -386,10 +497,10 @@ pub(crate) async fn authorize(
                 resource: Some(url.to_string()),
             },
         };
-        return client_credentials(url.to_string(), credentials).await;
+        return client_credentials(url.to_string(), credentials, kept).await;
     }
     if let Grant::EnterpriseManaged(login) = &settings.grant {
-        return enterprise_managed(url, challenge, settings, login).await;
+        return enterprise_managed(url, challenge, settings, login, kept).await;
     }
     let authorizer = authorizer.ok_or_else(|| {
         "the server requires OAuth authorization by a person, and none is available here"
@@ -398,6 +509,7 @@ pub(crate) async fn authorize(
     let mut state = OAuthState::new(url, None)
         .await
         .map_err(|e| failed("setup", &e))?;
+    keep_in(&mut state, kept);
     let redirect_uri = settings
         .redirect_uri
         .clone()
@@ -582,6 +694,7 @@ where
 async fn client_credentials(
     url: String,
     credentials: ClientCredentialsConfig,
+    kept: Option<KeptCredentials>,
 ) -> Result<AuthorizationManager, String> {
     let exchange = move || -> Result<AuthorizationManager, String> {
         let runtime = tokio::runtime::Builder::new_current_thread()
@@ -592,6 +705,7 @@ async fn client_credentials(
             let mut state = OAuthState::new(url.as_str(), None)
                 .await
                 .map_err(|e| format!("OAuth setup failed: {e}"))?;
+            keep_in(&mut state, kept);
             state
                 .authenticate_client_credentials(credentials)
                 .await
@@ -614,6 +728,7 @@ async fn enterprise_managed(
     challenge: &Challenge,
     settings: &OAuthSettings,
     login: &EnterpriseLogin,
+    kept: Option<KeptCredentials>,
 ) -> Result<AuthorizationManager, String> {
     use rmcp::transport::auth::default_oauth_http_client;
     use rmcp::transport::auth::enterprise::{
@@ -664,6 +779,7 @@ async fn enterprise_managed(
     let mut state = OAuthState::new(url, None)
         .await
         .map_err(|e| format!("OAuth setup failed: {e}"))?;
+    keep_in(&mut state, kept);
     state
         .set_credentials(&client_id, response)
         .await

@@ -17,13 +17,35 @@ use axum::extract::{Form, Query, State};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
-use braid_mcp::oauth::PersonAuthorizer;
+use braid_mcp::oauth::{PersonAuthorizer, TokenStore};
 use braid_mcp::{ManagerOptions, McpConfig, McpManager, ServerConfig};
 use braid_protocol::AgentRole;
 use braid_protocol::api::McpServerStatus;
 use braid_tools::{ToolContext, ToolRegistry};
 use serde_json::{Value, json};
 use support::*;
+
+/// Credentials kept in memory, standing in for the store across two managers.
+#[derive(Default)]
+struct MemoryTokens(Mutex<HashMap<String, String>>);
+
+#[async_trait::async_trait]
+impl TokenStore for MemoryTokens {
+    async fn load(&self, server: &str) -> Result<Option<String>, String> {
+        Ok(self.0.lock().unwrap().get(server).cloned())
+    }
+    async fn save(&self, server: &str, credentials: &str) -> Result<(), String> {
+        self.0
+            .lock()
+            .unwrap()
+            .insert(server.to_string(), credentials.to_string());
+        Ok(())
+    }
+    async fn clear(&self, server: &str) -> Result<(), String> {
+        self.0.lock().unwrap().remove(server);
+        Ok(())
+    }
+}
 
 /// What the authorization server saw.
 #[derive(Default)]
@@ -195,17 +217,19 @@ async fn protected_everything(seen: Arc<Mutex<Seen>>, upstream: &HttpEverything)
 }
 
 #[tokio::test]
-async fn a_person_authorizes_a_server_and_its_token_refreshes_after_expiry() {
+async fn a_person_authorizes_a_server_its_token_refreshes_and_is_kept_across_restarts() {
     let upstream = HttpEverything::start().await;
     let seen = Arc::new(Mutex::new(Seen::default()));
     let url = protected_everything(seen.clone(), &upstream).await;
     let authorizer = Arc::new(PersonAuthorizer::new(
         "http://127.0.0.1:9/v1/mcp/oauth/callback",
     ));
+    let tokens = Arc::new(MemoryTokens::default());
     let manager = McpManager::new(
         Arc::new(ToolRegistry::new()),
         ManagerOptions {
             authorizer: Some(authorizer.clone()),
+            tokens: Some(tokens.clone()),
             ..fast_options()
         },
     );
@@ -272,6 +296,35 @@ async fn a_person_authorizes_a_server_and_its_token_refreshes_after_expiry() {
         McpServerStatus::Ready
     );
     manager.shutdown().await;
+    assert!(
+        tokens.0.lock().unwrap()["protected"].contains("token-2"),
+        "the refreshed token is kept"
+    );
+
+    // As after a restart of Braid: the kept credentials connect without asking anyone.
+    let restarted = McpManager::new(
+        Arc::new(ToolRegistry::new()),
+        ManagerOptions {
+            authorizer: Some(Arc::new(PersonAuthorizer::new("http://127.0.0.1:9/cb"))),
+            tokens: Some(tokens.clone()),
+            ..fast_options()
+        },
+    );
+    restarted
+        .start(McpConfig {
+            servers: [("protected".to_string(), ServerConfig::http(&url))].into(),
+        })
+        .await;
+    wait(&restarted, "protected", McpServerStatus::Ready).await;
+    let echo = restarted.registry().get("mcp__protected__echo").unwrap();
+    let third = echo.call(json!({"message": "three"}), &ctx).await.unwrap();
+    assert!(
+        third.content.to_string().contains("three"),
+        "{}",
+        third.content
+    );
+    assert_eq!(seen.lock().unwrap().grants.len(), 2, "no new authorization");
+    restarted.shutdown().await;
     upstream.stop().await;
 }
 

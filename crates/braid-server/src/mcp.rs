@@ -102,3 +102,31 @@ impl McpDirectory for ManagerDirectory {
         }
     }
 }
+
+/// MCP servers' OAuth credentials kept in Braid's store, so a person does not authorize again
+/// after a restart.
+pub struct StoreTokens(pub std::sync::Arc<dyn braid_store::Store>);
+
+#[async_trait]
+impl braid_mcp::oauth::TokenStore for StoreTokens {
+    async fn load(&self, server: &str) -> Result<Option<String>, String> {
+        self.0
+            .load_mcp_credentials(server)
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    async fn save(&self, server: &str, credentials: &str) -> Result<(), String> {
+        self.0
+            .save_mcp_credentials(server, credentials)
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    async fn clear(&self, server: &str) -> Result<(), String> {
+        self.0
+            .clear_mcp_credentials(server)
+            .await
+            .map_err(|e| e.to_string())
+    }
+}

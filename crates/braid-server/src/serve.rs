@@ -15,7 +15,7 @@ use tokio::task::JoinHandle;
 
 use crate::app::{App, AppConfig, DEFAULT_MAX_BODY, router};
 use crate::guard::RequestGuard;
-use crate::mcp::{ManagerDirectory, McpDirectory, NoMcp};
+use crate::mcp::{ManagerDirectory, McpDirectory, NoMcp, StoreTokens};
 use crate::metrics::{MeteredLlm, Metrics};
 use crate::title::TitleSetting;
 use braid_mcp::oauth::PersonAuthorizer;
@@ -379,6 +379,7 @@ pub async fn start_with(
                 tools.clone(),
                 ManagerOptions {
                     authorizer: Some(authorizer.clone()),
+                    tokens: Some(Arc::new(StoreTokens(store.clone()))),
                     ..ManagerOptions::default()
                 },
             );

@@ -21,18 +21,32 @@ fn migration(version: i64, description: &'static str, sql: &'static str) -> Migr
 
 /// The SQLite schema.
 pub(crate) fn sqlite() -> Migrator {
-    Migrator::with_migrations(vec![migration(
-        1,
-        "initial",
-        include_str!("../migrations/sqlite/0001_initial.sql"),
-    )])
+    Migrator::with_migrations(vec![
+        migration(
+            1,
+            "initial",
+            include_str!("../migrations/sqlite/0001_initial.sql"),
+        ),
+        migration(
+            2,
+            "mcp credentials",
+            include_str!("../migrations/sqlite/0002_mcp_credentials.sql"),
+        ),
+    ])
 }
 
 /// The PostgreSQL schema.
 pub(crate) fn postgres() -> Migrator {
-    Migrator::with_migrations(vec![migration(
-        1,
-        "initial",
-        include_str!("../migrations/postgres/0001_initial.sql"),
-    )])
+    Migrator::with_migrations(vec![
+        migration(
+            1,
+            "initial",
+            include_str!("../migrations/postgres/0001_initial.sql"),
+        ),
+        migration(
+            2,
+            "mcp credentials",
+            include_str!("../migrations/postgres/0002_mcp_credentials.sql"),
+        ),
+    ])
 }

@@ -522,6 +522,49 @@ macro_rules! sql_store {
                 tx.commit().await.during($backend, OP)
             }
 
+            async fn load_mcp_credentials(
+                &self,
+                server: &str,
+            ) -> $crate::error::Result<Option<String>> {
+                use $crate::error::DbResultExt as _;
+                let row: Option<(String,)> =
+                    sqlx::query_as("SELECT credentials FROM mcp_credentials WHERE server = $1")
+                        .bind(server)
+                        .fetch_optional(self.reader())
+                        .await
+                        .during($backend, "loading MCP credentials")?;
+                Ok(row.map(|(credentials,)| credentials))
+            }
+
+            async fn save_mcp_credentials(
+                &self,
+                server: &str,
+                credentials: &str,
+            ) -> $crate::error::Result<()> {
+                use $crate::error::DbResultExt as _;
+                sqlx::query(
+                    "INSERT INTO mcp_credentials (server, credentials, updated_at) VALUES ($1, $2, $3) \
+                     ON CONFLICT (server) DO UPDATE SET credentials = excluded.credentials, updated_at = excluded.updated_at",
+                )
+                .bind(server)
+                .bind(credentials)
+                .bind(chrono::Utc::now().to_rfc3339())
+                .execute(self.writer())
+                .await
+                .during($backend, "saving MCP credentials")?;
+                Ok(())
+            }
+
+            async fn clear_mcp_credentials(&self, server: &str) -> $crate::error::Result<()> {
+                use $crate::error::DbResultExt as _;
+                sqlx::query("DELETE FROM mcp_credentials WHERE server = $1")
+                    .bind(server)
+                    .execute(self.writer())
+                    .await
+                    .during($backend, "clearing MCP credentials")?;
+                Ok(())
+            }
+
             async fn get_context(
                 &self,
                 id: braid_protocol::ContextId,

@@ -108,6 +108,15 @@ pub trait Store: Send + Sync + 'static {
     /// dropped.
     async fn try_lock_context(&self, context: ContextId) -> Result<Option<ContextLock>>;
 
+    /// The OAuth credentials kept for the MCP server `server` (JSON text), if any.
+    async fn load_mcp_credentials(&self, server: &str) -> Result<Option<String>>;
+
+    /// Keeps (replaces) the OAuth credentials of the MCP server `server`.
+    async fn save_mcp_credentials(&self, server: &str, credentials: &str) -> Result<()>;
+
+    /// Forgets the OAuth credentials of the MCP server `server`.
+    async fn clear_mcp_credentials(&self, server: &str) -> Result<()>;
+
     /// Commits pending events and closes the connections.
     async fn close(&self) -> Result<()>;
 }

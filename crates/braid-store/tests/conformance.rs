@@ -75,6 +75,7 @@ conformance!(
     a_crash_never_gives_an_id_a_subscriber_saw_to_another_event,
     last_event_sequence_is_the_highest_committed,
     message_deltas_are_one_messages_committed_deltas_in_order,
+    mcp_credentials_are_kept_per_server_across_reopening,
 );
 
 async fn new_context(store: &Arc<dyn Store>) -> ContextRecord {
@@ -151,6 +152,42 @@ fn ids(messages: &[Message]) -> Vec<MessageId> {
 
 mod cases {
     use super::*;
+
+    pub async fn mcp_credentials_are_kept_per_server_across_reopening(f: &Fixture) {
+        assert_eq!(f.store.load_mcp_credentials("linear").await.unwrap(), None);
+        f.store
+            .save_mcp_credentials("linear", r#"{"client_id":"a"}"#)
+            .await
+            .unwrap();
+        f.store
+            .save_mcp_credentials("github", r#"{"client_id":"g"}"#)
+            .await
+            .unwrap();
+        // Saving again replaces (a refreshed token).
+        f.store
+            .save_mcp_credentials("linear", r#"{"client_id":"b"}"#)
+            .await
+            .unwrap();
+        let reopened = f.reopen().await;
+        assert_eq!(
+            reopened
+                .load_mcp_credentials("linear")
+                .await
+                .unwrap()
+                .as_deref(),
+            Some(r#"{"client_id":"b"}"#)
+        );
+        reopened.clear_mcp_credentials("linear").await.unwrap();
+        assert_eq!(reopened.load_mcp_credentials("linear").await.unwrap(), None);
+        assert_eq!(
+            reopened
+                .load_mcp_credentials("github")
+                .await
+                .unwrap()
+                .as_deref(),
+            Some(r#"{"client_id":"g"}"#)
+        );
+    }
 
     pub async fn created_context_reads_back_with_an_empty_active_branch(f: &Fixture) {
         let record = new_context(&f.store).await;
