@@ -28,7 +28,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::elicitation::ElicitationPolicy;
-use crate::oauth::{Grant, OAuthSettings};
+use crate::oauth::{ClientKey, Grant, OAuthSettings};
 
 /// The name of the configuration file looked for in the working and data directories.
 pub const CONFIG_FILE_NAME: &str = "mcp_servers.json";
@@ -477,32 +477,74 @@ fn parse_oauth(
                 .ok_or_else(|| field_error(&format!("oauth.{key}"), "must be a non-empty string")),
         }
     };
-    for key in map.keys() {
-        if ![
-            "clientId",
-            "clientSecret",
-            "clientMetadataUrl",
-            "scopes",
-            "redirectUri",
-        ]
-        .contains(&key.as_str())
-        {
+    const KEYS: [&str; 8] = [
+        "clientId",
+        "clientSecret",
+        "clientMetadataUrl",
+        "scopes",
+        "redirectUri",
+        "grant",
+        "privateKeyFile",
+        "signingAlgorithm",
+    ];
+    if let Some(key) = map.keys().find(|k| !KEYS.contains(&k.as_str())) {
+        return Err(field_error(
+            &format!("oauth.{key}"),
+            &format!("is not one of {}", KEYS.join(", ")),
+        ));
+    }
+    let grant = match text("grant")?.as_deref() {
+        None | Some("authorization_code") => Grant::AuthorizationCode,
+        Some("client_credentials") => match text("privateKeyFile")? {
+            Some(path) => {
+                let pem = std::fs::read(&path).map_err(|e| {
+                    field_error(
+                        "oauth.privateKeyFile",
+                        &format!("cannot be read ({path}): {e}"),
+                    )
+                })?;
+                let algorithm = text("signingAlgorithm")?.unwrap_or_else(|| "RS256".into());
+                if crate::oauth::signing_algorithm(&algorithm).is_none() {
+                    return Err(field_error(
+                        "oauth.signingAlgorithm",
+                        "must be RS256, RS384, RS512, ES256 or ES384",
+                    ));
+                }
+                Grant::ClientCredentials(ClientKey::PrivateKey { pem, algorithm })
+            }
+            None => Grant::ClientCredentials(ClientKey::Secret),
+        },
+        Some(other) => {
             return Err(field_error(
-                &format!("oauth.{key}"),
-                "is not one of clientId, clientSecret, clientMetadataUrl, scopes, redirectUri",
+                "oauth.grant",
+                &format!("must be \"authorization_code\" or \"client_credentials\", got `{other}`"),
             ));
         }
-    }
+    };
     let settings = OAuthSettings {
         client_id: text("clientId")?,
         client_secret: text("clientSecret")?,
         client_metadata_url: text("clientMetadataUrl")?,
         scopes: string_list(map.get("scopes"), "oauth.scopes", field_error)?,
         redirect_uri: text("redirectUri")?,
-        grant: Grant::AuthorizationCode,
+        grant,
     };
     if settings.client_secret.is_some() && settings.client_id.is_none() {
         return Err(field_error("oauth.clientSecret", "needs oauth.clientId"));
+    }
+    if let Grant::ClientCredentials(key) = &settings.grant {
+        if settings.client_id.is_none() {
+            return Err(field_error(
+                "oauth.clientId",
+                "is needed by the client_credentials grant",
+            ));
+        }
+        if *key == ClientKey::Secret && settings.client_secret.is_none() {
+            return Err(field_error(
+                "oauth.clientSecret",
+                "is needed by the client_credentials grant (or give oauth.privateKeyFile)",
+            ));
+        }
     }
     Ok(settings)
 }
@@ -562,6 +604,53 @@ fn seconds(v: &Value) -> Option<Duration> {
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn oauth_settings_and_the_client_credentials_grant_are_read_and_checked() {
+        let config = McpConfig::parse(
+            r#"{"mcpServers": {
+                "code": {"url": "https://h/mcp", "oauth": {"clientId": "c", "scopes": ["read"]}},
+                "machine": {"url": "https://h/mcp", "oauth": {"grant": "client_credentials", "clientId": "m", "clientSecret": "s"}}
+            }}"#,
+        )
+        .unwrap();
+        let code = &config.server("code").unwrap().oauth;
+        assert_eq!(code.client_id.as_deref(), Some("c"));
+        assert_eq!(code.scopes, ["read"]);
+        assert_eq!(code.grant, Grant::AuthorizationCode);
+        assert_eq!(
+            config.server("machine").unwrap().oauth.grant,
+            Grant::ClientCredentials(ClientKey::Secret)
+        );
+        for (entry, field) in [
+            (
+                r#"{"url": "https://h/mcp", "oauth": {"grant": "client_credentials", "clientId": "m"}}"#,
+                "oauth.clientSecret",
+            ),
+            (
+                r#"{"url": "https://h/mcp", "oauth": {"grant": "password"}}"#,
+                "oauth.grant",
+            ),
+            (
+                r#"{"url": "https://h/mcp", "oauth": {"clientSecret": "s"}}"#,
+                "oauth.clientSecret",
+            ),
+            (
+                r#"{"url": "https://h/mcp", "oauth": {"token": "t"}}"#,
+                "oauth.token",
+            ),
+            (r#"{"command": "x", "oauth": {}}"#, "oauth"),
+            (
+                r#"{"url": "https://h/mcp", "oauth": {"grant": "client_credentials", "clientId": "m", "privateKeyFile": "/nonexistent/key.pem"}}"#,
+                "oauth.privateKeyFile",
+            ),
+        ] {
+            let err = McpConfig::parse(&format!(r#"{{"mcpServers": {{"a": {entry}}}}}"#))
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains(&format!("`{field}`")), "{entry}: {err}");
+        }
+    }
 
     fn field_error(text: &str) -> (String, String, String) {
         match McpConfig::parse(text).unwrap_err() {

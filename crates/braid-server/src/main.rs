@@ -52,6 +52,17 @@ enum MessageCommand {
     Validate,
 }
 
+/// The async runtime, or `None` after saying why it cannot start.
+fn runtime() -> Option<tokio::runtime::Runtime> {
+    match tokio::runtime::Runtime::new() {
+        Ok(runtime) => Some(runtime),
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            None
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     tracing_subscriber::fmt()
@@ -64,12 +75,8 @@ fn main() -> ExitCode {
         .init();
     match cli.command {
         Command::Serve(args) => {
-            let runtime = match tokio::runtime::Runtime::new() {
-                Ok(r) => r,
-                Err(e) => {
-                    eprintln!("error: cannot start the async runtime: {e}");
-                    return ExitCode::from(2);
-                }
+            let Some(runtime) = runtime() else {
+                return ExitCode::from(2);
             };
             match runtime.block_on(braid_server::serve::run(*args)) {
                 Ok(()) => ExitCode::SUCCESS,
@@ -100,12 +107,8 @@ fn main() -> ExitCode {
                 context,
                 client_metadata_url,
             };
-            let runtime = match tokio::runtime::Runtime::new() {
-                Ok(r) => r,
-                Err(e) => {
-                    eprintln!("error: cannot start the async runtime: {e}");
-                    return ExitCode::from(2);
-                }
+            let Some(runtime) = runtime() else {
+                return ExitCode::from(2);
             };
             match runtime.block_on(braid_mcp::conformance::run(&input, &url)) {
                 Ok(report) => {
