@@ -80,6 +80,7 @@ pub async fn run(input: &ScenarioInput, url: &str) -> Result<ScenarioReport, Mcp
             notices,
             crate::MAX_MESSAGE_BYTES,
             &mut oauth,
+            None,
         )
         .await?;
         let peer = connection.service.peer().clone();

@@ -33,7 +33,7 @@ use tokio::sync::mpsc;
 use tokio_util::codec::{FramedRead, LinesCodec};
 
 use crate::config::{ServerConfig, TransportConfig};
-use crate::elicitation::ElicitationPolicy;
+use crate::elicitation::{ElicitationPolicy, Elicitations};
 use crate::error::McpError;
 use crate::oauth::{self, OAuthSession};
 
@@ -69,6 +69,8 @@ pub(crate) enum ServerNotice {
 pub(crate) struct BraidClient {
     notices: mpsc::Sender<ServerNotice>,
     elicitation: ElicitationPolicy,
+    /// The server's name and where its questions wait for the person, when one may be asked.
+    asker: Option<(String, Arc<Elicitations>)>,
 }
 
 impl BraidClient {
@@ -90,6 +92,12 @@ impl ClientHandler for BraidClient {
         request: ElicitRequestParams,
         _context: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
+        if let Some((server, asked)) = &self.asker
+            && let Some(answer) = asked.ask(server, &request).await
+        {
+            tracing::info!(server = %server, action = ?answer.action, "MCP elicitation answered by the person");
+            return Ok(answer);
+        }
         let answer = self.elicitation.answer(&request);
         tracing::info!(policy = ?self.elicitation, action = ?answer.action, "MCP elicitation answered by policy");
         Ok(answer)
@@ -212,6 +220,7 @@ pub(crate) async fn connect(
     notices: mpsc::Sender<ServerNotice>,
     message_limit: usize,
     oauth: &mut OAuthSession,
+    elicitations: Option<Arc<Elicitations>>,
 ) -> Result<Connection, McpError> {
     let start_error = |reason: String| McpError::Start {
         server: server.to_string(),
@@ -220,6 +229,7 @@ pub(crate) async fn connect(
     let client = BraidClient {
         notices,
         elicitation: config.elicitation,
+        asker: elicitations.map(|asked| (server.to_string(), asked)),
     };
     let http_client = match &config.transport {
         TransportConfig::StreamableHttp { .. } => Some(http_client(config).map_err(start_error)?),
@@ -493,6 +503,7 @@ mod tests {
         let client = BraidClient {
             notices: tx,
             elicitation: ElicitationPolicy::Decline,
+            asker: None,
         };
         for _ in 0..10_000 {
             client.tools_changed();

@@ -2,13 +2,218 @@
 //! `elicitation/create`).
 //!
 //! A form request carries a JSON Schema of flat fields; a URL request carries a link the
-//! person should open. When nobody can be asked, the server's [`ElicitationPolicy`] answers:
-//! `decline` (the default, because Braid never invents a person's answer) or
-//! `accept_defaults`, which accepts with every field's `default` and declines when a required
-//! field has none.
+//! person should open. When a person is there (the UI is connected), the question waits in
+//! [`Elicitations`] until they answer it (`GET/POST /v1/mcp/elicitations`); when nobody can be
+//! asked, or nobody answers in time, the server's [`ElicitationPolicy`] answers: `decline`
+//! (the default, because Braid never invents a person's answer) or `accept_defaults`, which
+//! accepts with every field's `default` and declines when a required field has none.
 
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use braid_protocol::api::{ElicitationAction as Action, McpElicitation, McpElicitationReply};
 use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction};
 use serde_json::{Map, Value};
+
+/// How long a question waits for the person before the policy answers it.
+pub const ELICITATION_WAIT: Duration = Duration::from_secs(300);
+
+/// How many questions may wait at once; more are answered by their server's policy.
+pub const MAX_WAITING_ELICITATIONS: usize = 32;
+
+/// Whether a person can be asked now (`braid serve`: a browser holds an event stream open).
+pub type Presence = Arc<dyn Fn() -> bool + Send + Sync>;
+
+/// The questions of MCP servers waiting for the person.
+pub struct Elicitations {
+    presence: Presence,
+    waiting: Mutex<BTreeMap<u64, Waiting>>,
+    next: std::sync::atomic::AtomicU64,
+}
+
+struct Waiting {
+    question: McpElicitation,
+    schema: Option<Value>,
+    answer: tokio::sync::oneshot::Sender<ElicitResult>,
+}
+
+/// An answer that cannot be taken.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ReplyError {
+    /// No question with this id waits (answered already, or it timed out).
+    #[error("no MCP question `{0}` is waiting (it was answered or timed out)")]
+    Unknown(String),
+    /// The content does not fit the form: the field and what is wrong.
+    #[error("field `{field}` {reason}")]
+    Invalid {
+        /// The form field.
+        field: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+impl Elicitations {
+    /// A broker that asks a person whenever `presence` says one is there.
+    pub fn new(presence: Presence) -> Self {
+        Self {
+            presence,
+            waiting: Mutex::default(),
+            next: std::sync::atomic::AtomicU64::new(1),
+        }
+    }
+
+    /// The questions waiting, oldest first.
+    pub fn list(&self) -> Vec<McpElicitation> {
+        self.lock().values().map(|w| w.question.clone()).collect()
+    }
+
+    /// The person's answer to question `id`.
+    pub fn reply(&self, id: &str, reply: McpElicitationReply) -> Result<(), ReplyError> {
+        let key: u64 = id
+            .parse()
+            .map_err(|_| ReplyError::Unknown(id.to_string()))?;
+        let mut waiting = self.lock();
+        let entry = waiting
+            .get(&key)
+            .ok_or_else(|| ReplyError::Unknown(id.to_string()))?;
+        let result = match reply.action {
+            Action::Accept => {
+                let content = match (&entry.schema, reply.content) {
+                    (Some(schema), content) => {
+                        let content = content.unwrap_or_else(|| Value::Object(Map::new()));
+                        check_form(schema, &content)?;
+                        Some(content)
+                    }
+                    (None, _) => None,
+                };
+                let mut result = ElicitResult::new(ElicitationAction::Accept);
+                result.content = content;
+                result
+            }
+            Action::Decline => ElicitResult::new(ElicitationAction::Decline),
+            Action::Cancel => ElicitResult::new(ElicitationAction::Cancel),
+        };
+        if let Some(entry) = waiting.remove(&key) {
+            let _ = entry.answer.send(result);
+        }
+        Ok(())
+    }
+
+    /// Asks the person `request` from `server`; `None` when nobody can be asked or nobody
+    /// answered in time, so the server's policy answers instead.
+    pub(crate) async fn ask(
+        &self,
+        server: &str,
+        request: &ElicitRequestParams,
+    ) -> Option<ElicitResult> {
+        if !(self.presence)() {
+            return None;
+        }
+        let (message, schema, url) = match request {
+            ElicitRequestParams::FormElicitationParams {
+                message,
+                requested_schema,
+                ..
+            } => (
+                message.clone(),
+                serde_json::to_value(requested_schema).ok(),
+                None,
+            ),
+            ElicitRequestParams::UrlElicitationParams { message, url, .. } => {
+                (message.clone(), None, Some(url.clone()))
+            }
+            _ => return None,
+        };
+        let key = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        {
+            let mut waiting = self.lock();
+            if waiting.len() >= MAX_WAITING_ELICITATIONS {
+                return None;
+            }
+            waiting.insert(
+                key,
+                Waiting {
+                    question: McpElicitation {
+                        id: key.to_string(),
+                        server: server.to_string(),
+                        message,
+                        requested_schema: schema.clone(),
+                        url,
+                        asked_at: chrono::Utc::now(),
+                    },
+                    schema,
+                    answer,
+                },
+            );
+        }
+        tracing::info!(server = %server, id = key, "MCP server asks the person");
+        let outcome = tokio::time::timeout(ELICITATION_WAIT, answered).await;
+        // Gone once answered; removed here when it timed out or the call was dropped.
+        self.lock().remove(&key);
+        outcome.ok().and_then(Result::ok)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, Waiting>> {
+        self.waiting.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// Checks a form's content against its flat schema: an object, required fields present, and
+/// each field of its declared type (and among its `enum` values when it has them).
+fn check_form(schema: &Value, content: &Value) -> Result<(), ReplyError> {
+    let invalid = |field: &str, reason: &str| ReplyError::Invalid {
+        field: field.to_string(),
+        reason: reason.to_string(),
+    };
+    let Value::Object(values) = content else {
+        return Err(invalid("content", "must be an object of field values"));
+    };
+    let properties = schema.get("properties").and_then(Value::as_object);
+    for name in schema
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+    {
+        if !values.contains_key(name) {
+            return Err(invalid(name, "is required"));
+        }
+    }
+    for (name, value) in values {
+        let Some(property) = properties.and_then(|p| p.get(name)) else {
+            return Err(invalid(name, "is not a field of this form"));
+        };
+        let fits = match property.get("type").and_then(Value::as_str) {
+            Some("string") => value.is_string(),
+            Some("number") => value.is_number(),
+            Some("integer") => value.is_i64() || value.is_u64(),
+            Some("boolean") => value.is_boolean(),
+            _ => true,
+        };
+        if !fits {
+            return Err(invalid(
+                name,
+                &format!(
+                    "must be a {}",
+                    property
+                        .get("type")
+                        .and_then(Value::as_str)
+                        .unwrap_or("value")
+                ),
+            ));
+        }
+        if let Some(choices) = property.get("enum").and_then(Value::as_array)
+            && !choices.contains(value)
+        {
+            return Err(invalid(name, "must be one of its choices"));
+        }
+    }
+    Ok(())
+}
 
 /// What Braid answers for a server's elicitation when no person answers it
 /// (`"elicitation": "decline" | "accept_defaults"` in `mcp_servers.json`).
@@ -137,6 +342,100 @@ mod tests {
         .unwrap();
         assert_eq!(
             ElicitationPolicy::AcceptDefaults.answer(&url).action,
+            ElicitationAction::Decline
+        );
+    }
+
+    fn broker(present: bool) -> Arc<Elicitations> {
+        Arc::new(Elicitations::new(Arc::new(move || present)))
+    }
+
+    #[tokio::test]
+    async fn a_present_person_answers_a_form_checked_against_its_schema() {
+        let asked = broker(true);
+        let request = form(json!({
+            "type": "object",
+            "properties": {
+                "name": { "type": "string" },
+                "age": { "type": "integer" },
+                "tier": { "type": "string", "enum": ["free", "pro"] }
+            },
+            "required": ["name"]
+        }));
+        let waiting = {
+            let asked = asked.clone();
+            tokio::spawn(async move { asked.ask("everything", &request).await })
+        };
+        while asked.list().is_empty() {
+            tokio::task::yield_now().await;
+        }
+        let question = &asked.list()[0];
+        assert_eq!(question.server, "everything");
+        assert_eq!(question.message, "Who are you?");
+        let reply = |content: Value| McpElicitationReply {
+            action: Action::Accept,
+            content: Some(content),
+        };
+        assert_eq!(
+            asked.reply(&question.id, reply(json!({"age": 3}))),
+            Err(ReplyError::Invalid {
+                field: "name".into(),
+                reason: "is required".into()
+            })
+        );
+        assert!(matches!(
+            asked.reply(&question.id, reply(json!({"name": "Ada", "age": "three"}))),
+            Err(ReplyError::Invalid { field, .. }) if field == "age"
+        ));
+        assert!(matches!(
+            asked.reply(&question.id, reply(json!({"name": "Ada", "tier": "gold"}))),
+            Err(ReplyError::Invalid { field, .. }) if field == "tier"
+        ));
+        asked
+            .reply(&question.id, reply(json!({"name": "Ada", "tier": "pro"})))
+            .unwrap();
+        let answer = waiting.await.unwrap().unwrap();
+        assert_eq!(answer.action, ElicitationAction::Accept);
+        assert_eq!(
+            answer.content.unwrap(),
+            json!({"name": "Ada", "tier": "pro"})
+        );
+        assert!(asked.list().is_empty());
+        assert_eq!(
+            asked.reply(&question.id, reply(json!({}))),
+            Err(ReplyError::Unknown(question.id.clone()))
+        );
+    }
+
+    #[tokio::test]
+    async fn nobody_present_means_the_policy_answers() {
+        let request = form(json!({ "type": "object", "properties": {} }));
+        assert!(broker(false).ask("s", &request).await.is_none());
+    }
+
+    #[tokio::test]
+    async fn a_person_may_decline() {
+        let asked = broker(true);
+        let request = form(json!({ "type": "object", "properties": {} }));
+        let waiting = {
+            let asked = asked.clone();
+            tokio::spawn(async move { asked.ask("s", &request).await })
+        };
+        while asked.list().is_empty() {
+            tokio::task::yield_now().await;
+        }
+        let id = asked.list()[0].id.clone();
+        asked
+            .reply(
+                &id,
+                McpElicitationReply {
+                    action: Action::Decline,
+                    content: None,
+                },
+            )
+            .unwrap();
+        assert_eq!(
+            waiting.await.unwrap().unwrap().action,
             ElicitationAction::Decline
         );
     }

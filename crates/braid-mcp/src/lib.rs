@@ -28,7 +28,7 @@ pub use config::{
     ConfigError, Enablement, McpConfig, ResourceTtl, ServerConfig, ToolHints, TransportConfig,
     find_config_file,
 };
-pub use elicitation::ElicitationPolicy;
+pub use elicitation::{ElicitationPolicy, Elicitations};
 pub use error::McpError;
 pub use manager::{
     MAX_MESSAGE_BYTES, ManagerOptions, McpManager, ReloadSummary, ResourceRead, RestartPolicy,

@@ -23,6 +23,7 @@ use tokio_util::sync::CancellationToken;
 use crate::config::{ConfigError, Enablement, McpConfig, ServerConfig};
 pub use crate::connection::MAX_MESSAGE_BYTES;
 use crate::connection::{PENDING_NOTICES, Refusal, ServerNotice, connect};
+use crate::elicitation::Elicitations;
 use crate::error::McpError;
 use crate::naming;
 use crate::oauth::{Authorizer, OAuthSession, TokenStore};
@@ -45,6 +46,9 @@ pub struct ManagerOptions {
     /// Where servers' OAuth credentials are kept across restarts (`braid serve`: its store);
     /// none keeps them in memory.
     pub tokens: Option<Arc<dyn TokenStore>>,
+    /// Where servers' questions wait for the person (`braid serve`); none lets each server's
+    /// elicitation policy answer.
+    pub elicitations: Option<Arc<Elicitations>>,
 }
 
 impl std::fmt::Debug for ManagerOptions {
@@ -55,6 +59,7 @@ impl std::fmt::Debug for ManagerOptions {
             .field("max_message_bytes", &self.max_message_bytes)
             .field("authorizer", &self.authorizer.is_some())
             .field("tokens", &self.tokens.is_some())
+            .field("elicitations", &self.elicitations.is_some())
             .finish()
     }
 }
@@ -67,6 +72,7 @@ impl Default for ManagerOptions {
             max_message_bytes: MAX_MESSAGE_BYTES,
             authorizer: None,
             tokens: None,
+            elicitations: None,
         }
     }
 }
@@ -627,6 +633,7 @@ impl Supervision {
                 notices_tx,
                 self.inner.options.max_message_bytes,
                 &mut oauth,
+                self.inner.options.elicitations.clone(),
             ) => c,
         };
         let connection = match connected {

@@ -402,6 +402,58 @@ pub struct McpServerInfo {
     pub authorization_url: Option<String>,
 }
 
+/// A question an MCP server asks the person in the middle of a tool call (MCP elicitation),
+/// waiting for an answer (`GET /v1/mcp/elicitations`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct McpElicitation {
+    /// Names this request in the answer.
+    pub id: String,
+    /// The MCP server asking.
+    pub server: String,
+    /// What the server says to the person.
+    pub message: String,
+    /// A form request: the JSON Schema of its fields (flat: strings, numbers, booleans, enums).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "Record<string, unknown>")]
+    pub requested_schema: Option<Value>,
+    /// A URL request: the page the person should open.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub url: Option<String>,
+    /// When the server asked.
+    pub asked_at: DateTime<Utc>,
+}
+
+/// `GET /v1/mcp/elicitations`: the questions waiting for the person, oldest first.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct McpElicitationList {
+    /// The waiting questions.
+    pub elicitations: Vec<McpElicitation>,
+}
+
+/// What the person does with an MCP server's question.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ElicitationAction {
+    /// Answers it (with `content` for a form).
+    Accept,
+    /// Declines to answer; the server's call goes on without it.
+    Decline,
+    /// Dismisses it; the server may stop what it was doing.
+    Cancel,
+}
+
+/// `POST /v1/mcp/elicitations/{id}`: the person's answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct McpElicitationReply {
+    /// Accept, decline or cancel.
+    pub action: ElicitationAction,
+    /// The form's values, by field name, when accepting a form.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "Record<string, unknown>")]
+    pub content: Option<Value>,
+}
+
 /// `GET /v1/mcp/servers`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct McpServerList {

@@ -72,6 +72,8 @@ pub fn render() -> String {
     c.visit::<ToolList>();
     c.visit::<McpServerList>();
     c.visit::<McpResourceList>();
+    c.visit::<McpElicitationList>();
+    c.visit::<McpElicitationReply>();
     c.visit::<ApiError>();
     c.visit::<Problem>();
     c.decls.sort_by(|a, b| a.0.cmp(&b.0));

@@ -2,7 +2,10 @@
 //! from `braid-mcp`'s connection manager; [`NoMcp`] answers that no server is configured.
 
 use async_trait::async_trait;
-use braid_protocol::api::{McpResourceList, McpServerList};
+use braid_mcp::elicitation::ReplyError;
+use braid_protocol::api::{
+    McpElicitationList, McpElicitationReply, McpResourceList, McpServerList,
+};
 
 /// What `/v1/mcp/*` asks of the MCP layer.
 #[async_trait]
@@ -18,6 +21,17 @@ pub trait McpDirectory: Send + Sync {
     fn complete_authorization(&self, callback_url: &str) -> Result<String, String> {
         let _ = callback_url;
         Err("no MCP server waits for an authorization".into())
+    }
+    /// The servers' questions waiting for the person.
+    fn elicitations(&self) -> McpElicitationList {
+        McpElicitationList {
+            elicitations: vec![],
+        }
+    }
+    /// The person's answer to question `id`.
+    fn reply_elicitation(&self, id: &str, reply: McpElicitationReply) -> Result<(), ReplyError> {
+        let _ = reply;
+        Err(ReplyError::Unknown(id.to_string()))
     }
 }
 
@@ -48,6 +62,7 @@ pub struct ManagerDirectory {
     manager: braid_mcp::McpManager,
     config_path: std::path::PathBuf,
     authorizer: Option<std::sync::Arc<braid_mcp::oauth::PersonAuthorizer>>,
+    elicitations: Option<std::sync::Arc<braid_mcp::Elicitations>>,
 }
 
 impl ManagerDirectory {
@@ -57,7 +72,17 @@ impl ManagerDirectory {
             manager,
             config_path,
             authorizer: None,
+            elicitations: None,
         }
+    }
+
+    /// The same directory, listing and answering the questions waiting in `elicitations`.
+    pub fn with_elicitations(
+        mut self,
+        elicitations: std::sync::Arc<braid_mcp::Elicitations>,
+    ) -> Self {
+        self.elicitations = Some(elicitations);
+        self
     }
 
     /// The same directory, finishing authorizations that wait in `authorizer`.
@@ -93,6 +118,23 @@ impl McpDirectory for ManagerDirectory {
             }
         }
         self.servers().await
+    }
+
+    fn elicitations(&self) -> McpElicitationList {
+        McpElicitationList {
+            elicitations: self
+                .elicitations
+                .as_ref()
+                .map(|e| e.list())
+                .unwrap_or_default(),
+        }
+    }
+
+    fn reply_elicitation(&self, id: &str, reply: McpElicitationReply) -> Result<(), ReplyError> {
+        match &self.elicitations {
+            Some(elicitations) => elicitations.reply(id, reply),
+            None => Err(ReplyError::Unknown(id.to_string())),
+        }
     }
 
     fn complete_authorization(&self, callback_url: &str) -> Result<String, String> {

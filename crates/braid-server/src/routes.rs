@@ -18,11 +18,11 @@ use axum::routing::{MethodFilter, MethodRouter, on};
 use braid_context::{ContextHandle, MessageQuery};
 use braid_protocol::api::{
     ApprovalRequest, BranchInfo, BranchList, ContextList, ContextSummary, CreateBranchRequest,
-    CreateContextRequest, McpResourceList, McpServerList, MessageList, MessageView,
-    SendMessageResponse, ServerSettings, SetModeRequest, StateResponse, ToolList,
-    UpdateContextRequest, WorkspaceFileList,
+    CreateContextRequest, McpElicitationList, McpElicitationReply, McpResourceList, McpServerList,
+    MessageList, MessageView, SendMessageResponse, ServerSettings, SetModeRequest, StateResponse,
+    ToolList, UpdateContextRequest, WorkspaceFileList,
 };
-use braid_protocol::{BranchName, ContextId, KindName, MessageId, SendMessageRequest};
+use braid_protocol::{BranchName, ContextId, ErrorCode, KindName, MessageId, SendMessageRequest};
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
 
@@ -536,6 +536,26 @@ pub fn table() -> Vec<Route> {
     );
     b.add(
         Method::GET,
+        "/v1/mcp/elicitations",
+        "list_mcp_elicitations",
+        "Questions MCP servers ask the person during tool calls, waiting for an answer.",
+        None,
+        ok,
+        Json(schema::<McpElicitationList>),
+        list_mcp_elicitations,
+    );
+    b.add(
+        Method::POST,
+        "/v1/mcp/elicitations/{id}",
+        "reply_mcp_elicitation",
+        "Answers (accepts with the form's values), declines or cancels a server's question.",
+        Some(schema::<McpElicitationReply>),
+        StatusCode::NO_CONTENT,
+        Empty,
+        reply_mcp_elicitation,
+    );
+    b.add(
+        Method::GET,
         crate::mcp::OAUTH_CALLBACK_PATH,
         "mcp_oauth_callback",
         "Where an MCP server's authorization server sends the person's browser back: finishes the authorization and shows a page saying so.",
@@ -894,6 +914,27 @@ async fn list_mcp_servers(State(app): State<Arc<App>>) -> Response {
 
 async fn reload_mcp_servers(State(app): State<Arc<App>>) -> Response {
     ok(StatusCode::OK, &app.mcp.reload().await)
+}
+
+async fn list_mcp_elicitations(State(app): State<Arc<App>>) -> Response {
+    ok(StatusCode::OK, &app.mcp.elicitations())
+}
+
+async fn reply_mcp_elicitation(
+    State(app): State<Arc<App>>,
+    params: Params,
+    JsonBody(reply): JsonBody<McpElicitationReply>,
+) -> ApiResult<Response> {
+    let id = params.text("id")?;
+    app.mcp.reply_elicitation(id, reply).map_err(|e| match e {
+        braid_mcp::elicitation::ReplyError::Unknown(_) => {
+            ApiFailure::new(ErrorCode::NotFound, e.to_string(), Some("id".into()))
+        }
+        braid_mcp::elicitation::ReplyError::Invalid { ref field, .. } => {
+            ApiFailure::invalid(format!("content.{field}"), e.to_string())
+        }
+    })?;
+    Ok(StatusCode::NO_CONTENT.into_response())
 }
 
 async fn mcp_oauth_callback(State(app): State<Arc<App>>, uri: axum::http::Uri) -> Response {

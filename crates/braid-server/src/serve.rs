@@ -19,7 +19,7 @@ use crate::mcp::{ManagerDirectory, McpDirectory, NoMcp, StoreTokens};
 use crate::metrics::{MeteredLlm, Metrics};
 use crate::title::TitleSetting;
 use braid_mcp::oauth::PersonAuthorizer;
-use braid_mcp::{ManagerOptions, McpConfig, McpManager};
+use braid_mcp::{Elicitations, ManagerOptions, McpConfig, McpManager};
 
 /// `braid serve`'s options.
 #[derive(Debug, Clone, clap::Args)]
@@ -368,6 +368,14 @@ pub async fn start_with(
     // MCP servers start in the background: a slow or broken one never delays the server. Their
     // OAuth authorizations come back to the callback route of this address.
     let authorizer = Arc::new(PersonAuthorizer::new(oauth_callback_url(addr)));
+    // A server's question waits for the person while a browser holds an event stream open;
+    // otherwise the server's elicitation policy answers.
+    let elicitations = {
+        let metrics = metrics.clone();
+        Arc::new(Elicitations::new(Arc::new(move || {
+            metrics.open_streams() > 0
+        })))
+    };
     let (manager, mcp): (Option<McpManager>, Arc<dyn McpDirectory>) = match &options.mcp_config {
         Some(path) => {
             let config = McpConfig::load(path).map_err(|e| ServeError::McpConfig {
@@ -380,12 +388,14 @@ pub async fn start_with(
                 ManagerOptions {
                     authorizer: Some(authorizer.clone()),
                     tokens: Some(Arc::new(StoreTokens(store.clone()))),
+                    elicitations: Some(elicitations.clone()),
                     ..ManagerOptions::default()
                 },
             );
             manager.start(config).await;
             let directory = ManagerDirectory::new(manager.clone(), path.clone())
-                .with_authorizer(authorizer.clone());
+                .with_authorizer(authorizer.clone())
+                .with_elicitations(elicitations.clone());
             (Some(manager), Arc::new(directory))
         }
         None => (None, mcp),

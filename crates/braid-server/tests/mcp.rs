@@ -177,3 +177,87 @@ async fn the_oauth_callback_answers_a_browser_without_the_api_token_and_refuses_
     let (status, _) = h.call("GET", "/v1/mcp/servers", None).await;
     assert_eq!(status, 401);
 }
+
+#[tokio::test]
+async fn a_servers_question_waits_for_the_person_who_answers_it_over_http() {
+    let config = tempfile::NamedTempFile::new().unwrap();
+    write_config(
+        config.path(),
+        json!({ "everything": { "command": "node", "args": [everything_js(), "stdio"], "autoApprove": ["trigger-elicitation-request"] } }),
+    );
+    let mut setup = Setup::new(Script::new());
+    setup.mcp_config = Some(config.path().to_owned());
+    let mut h = TestServer::with(setup).await;
+    let ready = wait_for(&h, "everything", "ready").await;
+    let tool = ready["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap().to_owned())
+        .find(|t| t.ends_with("__trigger-elicitation-request"))
+        .expect("server-everything offers its elicitation tool, since Braid can elicit");
+    h.mock.push_response(calls(&[("e1", &tool, json!({}))]));
+    h.mock.push_response(reply(&["thanks"]));
+    let id = h
+        .context(json!({"approval_policy": {"type": "manual"}}))
+        .await;
+    // A browser is connected: its event stream is open.
+    let stream = h
+        .req(reqwest::Method::GET, &format!("/v1/contexts/{id}/events"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stream.status().as_u16(), 200);
+    h.send_text(&id, "ask me").await;
+
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    let question = loop {
+        let (status, list) = h.call("GET", "/v1/mcp/elicitations", None).await;
+        assert_eq!(status, 200);
+        if let Some(q) = list["elicitations"].as_array().unwrap().first() {
+            break q.clone();
+        }
+        assert!(tokio::time::Instant::now() < deadline, "no question came");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(question["server"], "everything");
+    assert_eq!(
+        question["requested_schema"]["properties"]["name"]["type"],
+        "string"
+    );
+    let path = format!("/v1/mcp/elicitations/{}", question["id"].as_str().unwrap());
+    // The form requires `name`.
+    let (status, body) = h
+        .call(
+            "POST",
+            &path,
+            Some(json!({"action": "accept", "content": {"check": true}})),
+        )
+        .await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["error"]["field"], "content.name");
+    let (status, body) = h
+        .call(
+            "POST",
+            &path,
+            Some(json!({"action": "accept", "content": {"name": "Ada Lovelace", "check": true}})),
+        )
+        .await;
+    assert_eq!(status, 204, "{body}");
+    let state = h.settle(&id).await;
+    assert_eq!(state["type"], "idle", "{state}");
+    let result = h
+        .messages(&id)
+        .await
+        .into_iter()
+        .find(|m| m["kind"] == "mcp_tool_result")
+        .unwrap();
+    assert!(result.to_string().contains("Ada Lovelace"), "{result}");
+    // Answered once: the question is gone.
+    let (status, _) = h
+        .call("POST", &path, Some(json!({"action": "decline"})))
+        .await;
+    assert_eq!(status, 404);
+    drop(stream);
+    h.stop().await;
+}

@@ -468,6 +468,8 @@ files: Array<FileInfo>, };
 
 export type Ecosystem = "cargo" | "npm" | "python";
 
+export type ElicitationAction = "accept" | "decline" | "cancel";
+
 export type ErrorCode = "llm_not_configured" | "llm_unavailable" | "llm_rejected" | "stream_interrupted" | "tool_failed" | "timeout" | "invalid_input" | "file_reference" | "storage_failed" | "not_found" | "conflict" | "unauthorized" | "forbidden" | "unsupported_media_type" | "payload_too_large" | "internal" | "resume_point_unknown";
 
 export type ErrorDetail = { 
@@ -655,6 +657,48 @@ start_line: number,
 end_line: number, };
 
 export type LoopStopReason = "depth_limit" | "timeout" | "interrupted" | "cycle_detected";
+
+export type McpElicitation = { 
+/**
+ * Names this request in the answer.
+ */
+id: string, 
+/**
+ * The MCP server asking.
+ */
+server: string, 
+/**
+ * What the server says to the person.
+ */
+message: string, 
+/**
+ * A form request: the JSON Schema of its fields (flat: strings, numbers, booleans, enums).
+ */
+requested_schema?: Record<string, unknown>, 
+/**
+ * A URL request: the page the person should open.
+ */
+url?: string, 
+/**
+ * When the server asked.
+ */
+asked_at: string, };
+
+export type McpElicitationList = { 
+/**
+ * The waiting questions.
+ */
+elicitations: Array<McpElicitation>, };
+
+export type McpElicitationReply = { 
+/**
+ * Accept, decline or cancel.
+ */
+action: ElicitationAction, 
+/**
+ * The form's values, by field name, when accepting a form.
+ */
+content?: Record<string, unknown>, };
 
 export type McpResourceInfo = { 
 /**
