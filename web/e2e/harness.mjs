@@ -344,3 +344,15 @@ export function toolCallReply(id, name, args, text = "") {
     ],
   };
 }
+
+/** Waits until the MCP server `name` of the world's configuration is ready. */
+export async function waitForMcpServer(w, name) {
+  const deadline = Date.now() + 30_000;
+  let last;
+  while (Date.now() < deadline) {
+    last = await w.api("GET", "/v1/mcp/servers");
+    if (last.servers?.some((s) => s.name === name && s.status === "ready")) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`MCP server ${name} never became ready: ${JSON.stringify(last)}`);
+}

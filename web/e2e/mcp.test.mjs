@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { repoRoot, textReply, toolCallReply, withWorld } from "./harness.mjs";
+import { repoRoot, textReply, toolCallReply, waitForMcpServer, withWorld } from "./harness.mjs";
 
 const everythingJs = join(
   repoRoot,
@@ -22,7 +22,7 @@ test("an MCP tool call is shown with its server, approved, and its result too", 
   };
   const mcpServers = { everything: { command: "node", args: [everythingJs, "stdio"] } };
   await withWorld("mcp-tool-call", { script, mcpServers }, async (w) => {
-    await waitForReady(w, "everything");
+    await waitForMcpServer(w, "everything");
     const ctx = await w.createContext();
     await w.open(ctx.id);
 
@@ -53,14 +53,3 @@ test("an MCP tool call is shown with its server, approved, and its result too", 
     assert.equal(await w.page.locator("li.message[data-kind^=mcp_tool]").getByText("built-in").count(), 0);
   });
 });
-
-async function waitForReady(w, name) {
-  const deadline = Date.now() + 30_000;
-  let last;
-  while (Date.now() < deadline) {
-    last = await w.api("GET", "/v1/mcp/servers");
-    if (last.servers?.some((s) => s.name === name && s.status === "ready")) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`MCP server ${name} never became ready: ${JSON.stringify(last)}`);
-}

@@ -10,6 +10,8 @@ import type {
   ContextSummary,
   CreateBranchRequest,
   McpResourceInfo,
+  ElicitationAction,
+  McpElicitation,
   McpServerInfo,
   MergeStrategy,
   MessageView as HistoryView,
@@ -26,6 +28,7 @@ import { MessageView } from "./messages/MessageView";
 import { Sidebar, contextTitle } from "./components/Sidebar";
 import { StatusBar } from "./components/StatusBar";
 import { Composer, editedSend, type EditedSend } from "./components/Composer";
+import { ElicitationCard } from "./messages/ElicitationCard";
 import { BranchSwitcher } from "./components/BranchSwitcher";
 import { SettingsPanel } from "./components/SettingsPanel";
 import { McpPanel } from "./components/McpPanel";
@@ -93,6 +96,27 @@ export function App({ api }: { api: ApiClient }) {
   useEffect(() => {
     if (panel === "mcp") refreshMcp();
   }, [panel, refreshMcp]);
+  // An MCP server may ask the person a question in the middle of a tool call; while a turn runs
+  // the waiting questions are looked up every second and a half.
+  const [elicitations, setElicitations] = useState<McpElicitation[]>([]);
+  const turnRunning = contextId !== null && isBusy(conv.state.state);
+  useEffect(() => {
+    if (!turnRunning) {
+      setElicitations([]);
+      return;
+    }
+    const look = () => api.listMcpElicitations().then((l) => setElicitations(l.elicitations), () => setElicitations([]));
+    look();
+    const timer = window.setInterval(look, 1500);
+    return () => window.clearInterval(timer);
+  }, [api, turnRunning]);
+  const replyElicitation = useCallback(
+    async (id: string, action: ElicitationAction, content?: Record<string, unknown>) => {
+      await api.replyMcpElicitation(id, { action, content });
+      setElicitations((cur) => cur.filter((q) => q.id !== id));
+    },
+    [api],
+  );
   // A server that is starting or waits for an authorization in another tab changes without an
   // event: look again every few seconds, and when the person comes back to this tab.
   const mcpSettling = servers.some((s) => s.status === "starting" || s.status === "needs_authorization");
@@ -357,6 +381,9 @@ export function App({ api }: { api: ApiClient }) {
               onDismiss={(index) => conv.dispatch({ type: "error_dismissed", index })}
               onJump={jump}
             />
+            {elicitations.map((q) => (
+              <ElicitationCard key={q.id} question={q} onReply={(action, content) => replyElicitation(q.id, action, content)} />
+            ))}
             <Composer
               busy={isBusy(conv.state.state)}
               onSend={send}

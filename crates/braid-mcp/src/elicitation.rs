@@ -192,6 +192,7 @@ fn check_form(schema: &Value, content: &Value) -> Result<(), ReplyError> {
             Some("number") => value.is_number(),
             Some("integer") => value.is_i64() || value.is_u64(),
             Some("boolean") => value.is_boolean(),
+            Some("array") => value.is_array(),
             _ => true,
         };
         if !fits {

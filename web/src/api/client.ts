@@ -12,6 +12,8 @@ import type {
   CreateContextRequest,
   ErrorCode,
   McpResourceList,
+  McpElicitationList,
+  McpElicitationReply,
   McpServerList,
   ServerSettings,
   MergeRequest,
@@ -234,6 +236,16 @@ export class ApiClient {
   /** `POST /v1/mcp/servers/reload`: re-read the MCP configuration. */
   async reloadMcpServers(): Promise<void> {
     await this.request("POST", "/v1/mcp/servers/reload");
+  }
+
+  /** `GET /v1/mcp/elicitations`: questions MCP servers ask the person during tool calls. */
+  listMcpElicitations(): Promise<McpElicitationList> {
+    return this.request("GET", "/v1/mcp/elicitations");
+  }
+
+  /** `POST /v1/mcp/elicitations/{id}`: accept (with the form's values), decline or cancel. */
+  async replyMcpElicitation(id: string, reply: McpElicitationReply): Promise<void> {
+    await this.request("POST", `/v1/mcp/elicitations/${enc(id)}`, reply);
   }
 
   /** `GET /v1/mcp/resources`: resources of every ready server. */

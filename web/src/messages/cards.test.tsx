@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { screen, waitFor, within } from "@testing-library/react";
+import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { Message } from "../generated/protocol";
 import type { Entry } from "../conversation/reducer";
@@ -8,6 +8,7 @@ import { msg, textMsg } from "../test/fixtures";
 import { renderCard } from "../test/render";
 import { EXECUTE_TEXT } from "./PlanCard";
 import { workspacePaths } from "./ContentCards";
+import { ElicitationCard, formContent, formFields } from "./ElicitationCard";
 
 function entryOf(m: Message, extra: Partial<Entry> = {}): Entry {
   const raw = m as unknown as { kind: string };
@@ -350,5 +351,67 @@ describe("the person's input", () => {
     renderCard(<ul><MessageView entry={{ id: "u2", kind: "text", role: "user", status: "pending", message: undefined, streamed: "", lastDelta: 0, final: false }} /></ul>);
     expect(screen.getByText("pending")).toBeTruthy();
     expect(screen.getByText("Waiting to be processed…")).toBeTruthy();
+  });
+});
+
+describe("MCP elicitation card", () => {
+  const question = {
+    id: "7",
+    server: "everything",
+    message: "Please provide inputs",
+    asked_at: "2026-11-24T00:00:00Z",
+    requested_schema: {
+      type: "object",
+      properties: {
+        name: { type: "string", title: "Name" },
+        age: { type: "integer" },
+        tier: { type: "string", enum: ["free", "pro"], default: "pro" },
+        agree: { type: "boolean", default: true },
+        note: { type: "string" },
+      },
+      required: ["name"],
+    },
+  };
+
+  it("builds the form from the schema with defaults filled and sends typed values", async () => {
+    const onReply = vi.fn(async () => {});
+    render(<ElicitationCard question={question} onReply={onReply} />);
+    const form = screen.getByRole("form", { name: "Answer everything" });
+    expect((within(form).getByLabelText(/tier/) as HTMLSelectElement).value).toBe("pro");
+    expect((within(form).getByLabelText(/agree/) as HTMLInputElement).checked).toBe(true);
+    await userEvent.type(within(form).getByLabelText(/Name/), "Ada");
+    await userEvent.type(within(form).getByLabelText(/age/), "36");
+    await userEvent.click(within(form).getByRole("button", { name: "Submit" }));
+    expect(onReply).toHaveBeenCalledWith("accept", { name: "Ada", age: 36, tier: "pro", agree: true });
+  });
+
+  it("declines, and shows the server's refusal of an answer", async () => {
+    const onReply = vi.fn(async (action: string) => {
+      if (action === "accept") throw new Error("field `name` is required");
+    });
+    render(<ElicitationCard question={question} onReply={onReply} />);
+    await userEvent.click(screen.getByRole("button", { name: "Decline" }));
+    expect(onReply).toHaveBeenCalledWith("decline", undefined);
+  });
+
+  it("shows a URL request as a link", () => {
+    render(
+      <ElicitationCard
+        question={{ id: "8", server: "pay", message: "Confirm the payment", url: "https://pay.example/confirm", asked_at: "t" }}
+        onReply={async () => {}}
+      />,
+    );
+    expect(screen.getByRole("link", { name: "https://pay.example/confirm" }).getAttribute("target")).toBe("_blank");
+    expect(screen.getByRole("button", { name: "Done" })).toBeTruthy();
+  });
+
+  it("leaves empty optional fields out and keeps numbers numeric", () => {
+    const fields = formFields(question.requested_schema);
+    expect(fields.map((f) => f.name)).toEqual(["name", "age", "tier", "agree", "note"]);
+    expect(formContent(fields, { name: "", age: "", tier: "free", agree: false, note: "" })).toEqual({
+      name: "",
+      tier: "free",
+      agree: false,
+    });
   });
 });
