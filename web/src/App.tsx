@@ -12,6 +12,7 @@ import type {
   McpResourceInfo,
   ElicitationAction,
   McpElicitation,
+  McpPromptInfo,
   McpServerInfo,
   MergeStrategy,
   MessageView as HistoryView,
@@ -99,6 +100,16 @@ export function App({ api }: { api: ApiClient }) {
   // An MCP server may ask the person a question in the middle of a tool call; while a turn runs
   // the waiting questions are looked up every second and a half.
   const [elicitations, setElicitations] = useState<McpElicitation[]>([]);
+  // MCP prompts for the composer's `/` menu, looked up when a conversation opens.
+  const [prompts, setPrompts] = useState<McpPromptInfo[]>([]);
+  useEffect(() => {
+    if (contextId === null) return;
+    api.listMcpPrompts().then((l) => setPrompts(l.prompts), () => setPrompts([]));
+  }, [api, contextId]);
+  const promptText = useCallback(
+    async (prompt: McpPromptInfo, args: Record<string, string>) => (await api.getMcpPrompt(prompt.server, prompt.name, args)).text,
+    [api],
+  );
   const turnRunning = contextId !== null && isBusy(conv.state.state);
   useEffect(() => {
     if (!turnRunning) {
@@ -391,6 +402,8 @@ export function App({ api }: { api: ApiClient }) {
               pathSuggestions={pathSuggestions}
               editing={editing}
               onCancelEdit={() => setEditing(null)}
+              prompts={prompts}
+              onPrompt={promptText}
             />
           </CardActionsProvider>
         )}

@@ -11,10 +11,15 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
-use braid_protocol::api::{McpResourceInfo, McpServerInfo, McpServerStatus};
+use braid_protocol::api::{
+    McpPromptArgument, McpPromptInfo, McpPromptText, McpResourceInfo, McpServerInfo,
+    McpServerStatus,
+};
 use braid_tools::{RegistryError, ToolRegistry};
 use rmcp::RoleClient;
-use rmcp::model::{ReadResourceRequestParams, ReadResourceResponse};
+use rmcp::model::{
+    GetPromptRequestParams, GetPromptResponse, ReadResourceRequestParams, ReadResourceResponse,
+};
 use rmcp::service::Peer;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
@@ -495,6 +500,98 @@ impl McpManager {
         all
     }
 
+    /// The prompts of one ready server.
+    pub async fn list_prompts(&self, server: &str) -> Result<Vec<McpPromptInfo>, McpError> {
+        let (peer, config) = self.ready_peer(server)?;
+        let operation = "prompts/list";
+        let prompts = tokio::time::timeout(config.timeout, peer.list_all_prompts())
+            .await
+            .map_err(|_| McpError::Timeout {
+                server: server.to_string(),
+                operation: operation.into(),
+                timeout_ms: config.timeout.as_millis() as u64,
+            })?
+            .map_err(|e| McpError::protocol(server, operation, e))?;
+        Ok(prompts
+            .into_iter()
+            .map(|p| McpPromptInfo {
+                server: server.to_string(),
+                name: p.name,
+                title: p.title,
+                description: p.description,
+                arguments: p
+                    .arguments
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|a| McpPromptArgument {
+                        name: a.name,
+                        description: a.description,
+                        required: a.required.unwrap_or(false),
+                    })
+                    .collect(),
+            })
+            .collect())
+    }
+
+    /// The prompts of every ready server that offers prompts (a server without them, or one
+    /// that fails to answer, is logged and left out).
+    pub async fn list_all_prompts(&self) -> Vec<McpPromptInfo> {
+        let ready: Vec<String> = self
+            .servers()
+            .into_iter()
+            .filter(|s| s.status == McpServerStatus::Ready)
+            .map(|s| s.name)
+            .collect();
+        let mut all = Vec::new();
+        for server in ready {
+            match self.list_prompts(&server).await {
+                Ok(prompts) => all.extend(prompts),
+                Err(e) => tracing::debug!(server = %server, error = %e, "no MCP prompts"),
+            }
+        }
+        all
+    }
+
+    /// Gets prompt `name` of `server` with `arguments`, as the text the person sends.
+    pub async fn get_prompt(
+        &self,
+        server: &str,
+        name: &str,
+        arguments: BTreeMap<String, String>,
+    ) -> Result<McpPromptText, McpError> {
+        let (peer, config) = self.ready_peer(server)?;
+        let operation = format!("prompts/get {name}");
+        let mut params = GetPromptRequestParams::new(name);
+        params.arguments = Some(
+            arguments
+                .into_iter()
+                .map(|(k, v)| (k, serde_json::Value::String(v)))
+                .collect(),
+        );
+        let response = tokio::time::timeout(config.timeout, peer.get_prompt_once(params))
+            .await
+            .map_err(|_| McpError::Timeout {
+                server: server.to_string(),
+                operation: operation.clone(),
+                timeout_ms: config.timeout.as_millis() as u64,
+            })?
+            .map_err(|e| McpError::protocol(server, operation.clone(), e))?;
+        let GetPromptResponse::Complete(result) = response else {
+            return Err(McpError::Protocol {
+                server: server.to_string(),
+                operation,
+                reason: "the server asked for client input, which Braid does not support here"
+                    .into(),
+                code: None,
+                data: None,
+            });
+        };
+        Ok(McpPromptText {
+            description: result.description,
+            text: prompt_text(&result.messages),
+        })
+    }
+
     /// Reads one resource from its server; binary content is summarized, never returned whole.
     pub async fn read_resource(&self, server: &str, uri: &str) -> Result<ResourceRead, McpError> {
         let (peer, config) = self.ready_peer(server)?;
@@ -799,4 +896,39 @@ mod tests {
         assert_eq!(p.backoff(4), Duration::from_millis(500));
         assert_eq!(p.backoff(60), Duration::from_millis(500));
     }
+}
+
+/// A prompt's messages as one text: a user message as it is, an assistant message after
+/// `Assistant:`, content that is not text by what it is.
+fn prompt_text(messages: &[rmcp::model::PromptMessage]) -> String {
+    messages
+        .iter()
+        .map(|m| {
+            let content = match serde_json::to_value(&m.content) {
+                Ok(value) => match value.get("type").and_then(|t| t.as_str()) {
+                    Some("text") => value["text"].as_str().unwrap_or_default().to_string(),
+                    Some("resource") => {
+                        let resource = &value["resource"];
+                        let uri = resource["uri"].as_str().unwrap_or_default();
+                        match resource["text"].as_str() {
+                            Some(text) => format!("[resource {uri}]\n{text}"),
+                            None => format!("[resource {uri}]"),
+                        }
+                    }
+                    Some("resource_link") => {
+                        format!("[resource {}]", value["uri"].as_str().unwrap_or_default())
+                    }
+                    Some(other) => format!("[{other}]"),
+                    None => String::new(),
+                },
+                Err(_) => String::new(),
+            };
+            match m.role {
+                rmcp::model::Role::User => content,
+                rmcp::model::Role::Assistant => format!("Assistant: {content}"),
+            }
+        })
+        .filter(|t| !t.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n\n")
 }

@@ -402,6 +402,66 @@ pub struct McpServerInfo {
     pub authorization_url: Option<String>,
 }
 
+/// A prompt (a reusable message template) an MCP server offers; the composer's `/` menu lists
+/// them (`GET /v1/mcp/prompts`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct McpPromptInfo {
+    /// The server offering it.
+    pub server: String,
+    /// Its name on the server.
+    pub name: String,
+    /// A human-readable title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub title: Option<String>,
+    /// What it is for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub description: Option<String>,
+    /// The arguments it takes.
+    pub arguments: Vec<McpPromptArgument>,
+}
+
+/// One argument of an MCP prompt.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct McpPromptArgument {
+    /// Its name.
+    pub name: String,
+    /// What to give.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub description: Option<String>,
+    /// Whether it must be given.
+    pub required: bool,
+}
+
+/// `GET /v1/mcp/prompts`: the prompts of every ready server.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct McpPromptList {
+    /// The prompts, by server then name.
+    pub prompts: Vec<McpPromptInfo>,
+}
+
+/// `POST /v1/mcp/prompts/{server}/{name}`: the prompt's arguments.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct GetMcpPromptRequest {
+    /// Argument values by name.
+    #[serde(default)]
+    pub arguments: std::collections::BTreeMap<String, String>,
+}
+
+/// The prompt's messages as the text the person sends.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct McpPromptText {
+    /// The server's description of the result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub description: Option<String>,
+    /// Its messages in order: a user message's text as it is, an assistant message's after
+    /// `Assistant:`, other content by what it is (an image, a resource's URI and text).
+    pub text: String,
+}
+
 /// A question an MCP server asks the person in the middle of a tool call (MCP elicitation),
 /// waiting for an answer (`GET /v1/mcp/elicitations`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]

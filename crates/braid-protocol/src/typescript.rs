@@ -73,6 +73,9 @@ pub fn render() -> String {
     c.visit::<McpServerList>();
     c.visit::<McpResourceList>();
     c.visit::<McpElicitationList>();
+    c.visit::<McpPromptList>();
+    c.visit::<GetMcpPromptRequest>();
+    c.visit::<McpPromptText>();
     c.visit::<McpElicitationReply>();
     c.visit::<ApiError>();
     c.visit::<Problem>();

@@ -1,10 +1,12 @@
-//! The server's view of MCP servers: their status, resources and OAuth callbacks. [`ManagerDirectory`] answers
-//! from `braid-mcp`'s connection manager; [`NoMcp`] answers that no server is configured.
+//! The server's view of MCP servers: their status, resources, prompts, questions and OAuth
+//! callbacks. [`ManagerDirectory`] answers from `braid-mcp`'s connection manager; [`NoMcp`]
+//! answers that no server is configured.
 
 use async_trait::async_trait;
 use braid_mcp::elicitation::ReplyError;
 use braid_protocol::api::{
-    McpElicitationList, McpElicitationReply, McpResourceList, McpServerList,
+    McpElicitationList, McpElicitationReply, McpPromptList, McpPromptText, McpResourceList,
+    McpServerList,
 };
 
 /// What `/v1/mcp/*` asks of the MCP layer.
@@ -22,6 +24,20 @@ pub trait McpDirectory: Send + Sync {
         let _ = callback_url;
         Err("no MCP server waits for an authorization".into())
     }
+    /// The prompts of every ready server.
+    async fn prompts(&self) -> McpPromptList {
+        McpPromptList { prompts: vec![] }
+    }
+    /// Prompt `name` of `server` with `arguments`, as the text to send.
+    async fn get_prompt(
+        &self,
+        server: &str,
+        name: &str,
+        arguments: std::collections::BTreeMap<String, String>,
+    ) -> Result<McpPromptText, PromptError> {
+        let _ = (name, arguments);
+        Err(PromptError::UnknownServer(server.to_string()))
+    }
     /// The servers' questions waiting for the person.
     fn elicitations(&self) -> McpElicitationList {
         McpElicitationList {
@@ -33,6 +49,33 @@ pub trait McpDirectory: Send + Sync {
         let _ = reply;
         Err(ReplyError::Unknown(id.to_string()))
     }
+}
+
+/// Why a prompt could not be got.
+#[derive(Debug, thiserror::Error)]
+pub enum PromptError {
+    /// No such server, or it is not ready.
+    #[error("no ready MCP server named `{0}`")]
+    UnknownServer(String),
+    /// The server offers no prompt of that name.
+    #[error("MCP server `{server}` offers no prompt `{name}`")]
+    UnknownPrompt {
+        /// The server.
+        server: String,
+        /// The prompt asked for.
+        name: String,
+    },
+    /// A required argument is missing.
+    #[error("prompt `{prompt}` needs argument `{argument}`")]
+    MissingArgument {
+        /// The prompt.
+        prompt: String,
+        /// The argument.
+        argument: String,
+    },
+    /// The server failed to answer.
+    #[error("{0}")]
+    Server(String),
 }
 
 /// The route an authorization server sends the person's browser back to.
@@ -118,6 +161,47 @@ impl McpDirectory for ManagerDirectory {
             }
         }
         self.servers().await
+    }
+
+    async fn prompts(&self) -> McpPromptList {
+        McpPromptList {
+            prompts: self.manager.list_all_prompts().await,
+        }
+    }
+
+    async fn get_prompt(
+        &self,
+        server: &str,
+        name: &str,
+        arguments: std::collections::BTreeMap<String, String>,
+    ) -> Result<McpPromptText, PromptError> {
+        let prompts = self
+            .manager
+            .list_prompts(server)
+            .await
+            .map_err(|_| PromptError::UnknownServer(server.to_string()))?;
+        let prompt =
+            prompts
+                .iter()
+                .find(|p| p.name == name)
+                .ok_or_else(|| PromptError::UnknownPrompt {
+                    server: server.to_string(),
+                    name: name.to_string(),
+                })?;
+        if let Some(missing) = prompt
+            .arguments
+            .iter()
+            .find(|a| a.required && arguments.get(&a.name).is_none_or(|v| v.trim().is_empty()))
+        {
+            return Err(PromptError::MissingArgument {
+                prompt: name.to_string(),
+                argument: missing.name.clone(),
+            });
+        }
+        self.manager
+            .get_prompt(server, name, arguments)
+            .await
+            .map_err(|e| PromptError::Server(e.to_string()))
     }
 
     fn elicitations(&self) -> McpElicitationList {

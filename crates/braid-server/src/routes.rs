@@ -18,9 +18,10 @@ use axum::routing::{MethodFilter, MethodRouter, on};
 use braid_context::{ContextHandle, MessageQuery};
 use braid_protocol::api::{
     ApprovalRequest, BranchInfo, BranchList, ContextList, ContextSummary, CreateBranchRequest,
-    CreateContextRequest, McpElicitationList, McpElicitationReply, McpResourceList, McpServerList,
-    MessageList, MessageView, SendMessageResponse, ServerSettings, SetModeRequest, StateResponse,
-    ToolList, UpdateContextRequest, WorkspaceFileList,
+    CreateContextRequest, GetMcpPromptRequest, McpElicitationList, McpElicitationReply,
+    McpPromptList, McpPromptText, McpResourceList, McpServerList, MessageList, MessageView,
+    SendMessageResponse, ServerSettings, SetModeRequest, StateResponse, ToolList,
+    UpdateContextRequest, WorkspaceFileList,
 };
 use braid_protocol::{BranchName, ContextId, ErrorCode, KindName, MessageId, SendMessageRequest};
 use schemars::{JsonSchema, Schema, SchemaGenerator};
@@ -536,6 +537,26 @@ pub fn table() -> Vec<Route> {
     );
     b.add(
         Method::GET,
+        "/v1/mcp/prompts",
+        "list_mcp_prompts",
+        "Prompts of every ready MCP server (the composer's `/` menu).",
+        None,
+        ok,
+        Json(schema::<McpPromptList>),
+        list_mcp_prompts,
+    );
+    b.add(
+        Method::POST,
+        "/v1/mcp/prompts/{server}/{name}",
+        "get_mcp_prompt",
+        "Gets a prompt with its arguments, as the text to send.",
+        Some(schema::<GetMcpPromptRequest>),
+        ok,
+        Json(schema::<McpPromptText>),
+        get_mcp_prompt,
+    );
+    b.add(
+        Method::GET,
         "/v1/mcp/elicitations",
         "list_mcp_elicitations",
         "Questions MCP servers ask the person during tool calls, waiting for an answer.",
@@ -914,6 +935,37 @@ async fn list_mcp_servers(State(app): State<Arc<App>>) -> Response {
 
 async fn reload_mcp_servers(State(app): State<Arc<App>>) -> Response {
     ok(StatusCode::OK, &app.mcp.reload().await)
+}
+
+async fn list_mcp_prompts(State(app): State<Arc<App>>) -> Response {
+    ok(StatusCode::OK, &app.mcp.prompts().await)
+}
+
+async fn get_mcp_prompt(
+    State(app): State<Arc<App>>,
+    params: Params,
+    JsonBody(request): JsonBody<GetMcpPromptRequest>,
+) -> ApiResult<Response> {
+    use crate::mcp::PromptError;
+    let server = params.text("server")?;
+    let name = params.text("name")?;
+    let text = app
+        .mcp
+        .get_prompt(server, name, request.arguments)
+        .await
+        .map_err(|e| match &e {
+            PromptError::UnknownServer(_) => {
+                ApiFailure::new(ErrorCode::NotFound, e.to_string(), Some("server".into()))
+            }
+            PromptError::UnknownPrompt { .. } => {
+                ApiFailure::new(ErrorCode::NotFound, e.to_string(), Some("name".into()))
+            }
+            PromptError::MissingArgument { argument, .. } => {
+                ApiFailure::invalid(format!("arguments.{argument}"), e.to_string())
+            }
+            PromptError::Server(_) => ApiFailure::new(ErrorCode::ToolFailed, e.to_string(), None),
+        })?;
+    Ok(ok(StatusCode::OK, &text))
 }
 
 async fn list_mcp_elicitations(State(app): State<Arc<App>>) -> Response {

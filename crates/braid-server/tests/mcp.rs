@@ -261,3 +261,60 @@ async fn a_servers_question_waits_for_the_person_who_answers_it_over_http() {
     drop(stream);
     h.stop().await;
 }
+
+#[tokio::test]
+async fn mcp_prompts_are_listed_and_got_with_their_arguments() {
+    let config = tempfile::NamedTempFile::new().unwrap();
+    write_config(
+        config.path(),
+        json!({ "everything": { "command": "node", "args": [everything_js(), "stdio"] } }),
+    );
+    let mut setup = Setup::new(Script::new());
+    setup.mcp_config = Some(config.path().to_owned());
+    let mut h = TestServer::with(setup).await;
+    wait_for(&h, "everything", "ready").await;
+    let (status, list) = h.call("GET", "/v1/mcp/prompts", None).await;
+    assert_eq!(status, 200);
+    let args = list["prompts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "args-prompt")
+        .unwrap_or_else(|| panic!("server-everything's args-prompt: {list}"));
+    assert_eq!(args["server"], "everything");
+    assert_eq!(args["arguments"][0]["name"], "city");
+    assert_eq!(args["arguments"][0]["required"], true);
+    assert_eq!(args["arguments"][1]["required"], false);
+
+    let (status, got) = h
+        .call(
+            "POST",
+            "/v1/mcp/prompts/everything/args-prompt",
+            Some(json!({"arguments": {"city": "Lyon", "state": "Rhône"}})),
+        )
+        .await;
+    assert_eq!(status, 200, "{got}");
+    assert_eq!(got["text"], "What's weather in Lyon, Rhône?");
+    let (status, body) = h
+        .call(
+            "POST",
+            "/v1/mcp/prompts/everything/args-prompt",
+            Some(json!({"arguments": {}})),
+        )
+        .await;
+    assert_eq!(status, 422);
+    assert_eq!(body["error"]["field"], "arguments.city");
+    let (status, _) = h
+        .call("POST", "/v1/mcp/prompts/everything/nope", Some(json!({})))
+        .await;
+    assert_eq!(status, 404);
+    let (status, _) = h
+        .call(
+            "POST",
+            "/v1/mcp/prompts/absent/args-prompt",
+            Some(json!({})),
+        )
+        .await;
+    assert_eq!(status, 404);
+    h.stop().await;
+}

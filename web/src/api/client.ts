@@ -14,6 +14,8 @@ import type {
   McpResourceList,
   McpElicitationList,
   McpElicitationReply,
+  McpPromptList,
+  McpPromptText,
   McpServerList,
   ServerSettings,
   MergeRequest,
@@ -236,6 +238,16 @@ export class ApiClient {
   /** `POST /v1/mcp/servers/reload`: re-read the MCP configuration. */
   async reloadMcpServers(): Promise<void> {
     await this.request("POST", "/v1/mcp/servers/reload");
+  }
+
+  /** `GET /v1/mcp/prompts`: the prompts of every ready MCP server. */
+  listMcpPrompts(): Promise<McpPromptList> {
+    return this.request("GET", "/v1/mcp/prompts");
+  }
+
+  /** `POST /v1/mcp/prompts/{server}/{name}`: a prompt with its arguments, as text to send. */
+  getMcpPrompt(server: string, name: string, args: Record<string, string>): Promise<McpPromptText> {
+    return this.request("POST", `/v1/mcp/prompts/${enc(server)}/${enc(name)}`, { arguments: args });
   }
 
   /** `GET /v1/mcp/elicitations`: questions MCP servers ask the person during tool calls. */

@@ -2,7 +2,8 @@
 // paste, and interrupt while the context is running.
 
 import { useEffect, useId, useRef, useState, type ClipboardEvent, type KeyboardEvent } from "react";
-import type { FileReferencePayload, ImagePayload, Message, SendMessageRequest } from "../generated/protocol";
+import type { FileReferencePayload, ImagePayload, McpPromptInfo, Message, SendMessageRequest } from "../generated/protocol";
+import { PromptArguments, SlashMenu, matchingPrompts, slashQuery } from "./SlashMenu";
 
 /** A file reference being written: the range fields stay text until sent. */
 export interface DraftReference {
@@ -117,10 +118,14 @@ export interface ComposerProps {
   editing?: EditedSend | null;
   /** Stops editing (the draft is kept, and sends as a new message). */
   onCancelEdit?: () => void;
+  /** MCP prompts for the `/` menu. */
+  prompts?: McpPromptInfo[];
+  /** Gets a prompt's text with its arguments (it is then sent like a typed message). */
+  onPrompt?: (prompt: McpPromptInfo, args: Record<string, string>) => Promise<string>;
 }
 
 /** The message composer. */
-export function Composer({ busy, onSend, onInterrupt, pathSuggestions = [], editing = null, onCancelEdit }: ComposerProps) {
+export function Composer({ busy, onSend, onInterrupt, pathSuggestions = [], editing = null, onCancelEdit, prompts = [], onPrompt }: ComposerProps) {
   const [text, setText] = useState("");
   const [refs, setRefs] = useState<DraftReference[]>([]);
   const [images, setImages] = useState<DraftImage[]>([]);
@@ -130,6 +135,10 @@ export function Composer({ busy, onSend, onInterrupt, pathSuggestions = [], edit
   const textId = useId();
   const listId = useId();
   const textArea = useRef<HTMLTextAreaElement>(null);
+  const [chosenPrompt, setChosenPrompt] = useState<McpPromptInfo | null>(null);
+  const [highlighted, setHighlighted] = useState(0);
+  const query = onPrompt ? slashQuery(text) : null;
+  const menu = query === null || chosenPrompt ? [] : matchingPrompts(prompts, query);
 
   useEffect(() => {
     if (!editing) return;
@@ -171,7 +180,43 @@ export function Composer({ busy, onSend, onInterrupt, pathSuggestions = [], edit
     }
   };
 
+  const sendPrompt = async (prompt: McpPromptInfo, args: Record<string, string>) => {
+    if (!onPrompt) return;
+    setProblem(null);
+    try {
+      const promptText = await onPrompt(prompt, args);
+      const requests = composeRequests(promptText, [], []);
+      if (typeof requests === "string") {
+        setProblem(requests);
+        return;
+      }
+      await onSend(requests);
+      setText("");
+      setChosenPrompt(null);
+    } catch (err) {
+      setProblem(err instanceof Error ? err.message : String(err));
+    }
+  };
+  const choosePrompt = (prompt: McpPromptInfo) => {
+    setHighlighted(0);
+    if (prompt.arguments.length === 0) void sendPrompt(prompt, {});
+    else setChosenPrompt(prompt);
+  };
+
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (query !== null && menu.length > 0) {
+      if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+        e.preventDefault();
+        const step = e.key === "ArrowDown" ? 1 : menu.length - 1;
+        setHighlighted((h) => (h + step) % menu.length);
+        return;
+      }
+      if (e.key === "Enter" && !e.shiftKey) {
+        e.preventDefault();
+        choosePrompt(menu[Math.min(highlighted, menu.length - 1)]);
+        return;
+      }
+    }
     if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       void send();
@@ -233,12 +278,18 @@ export function Composer({ busy, onSend, onInterrupt, pathSuggestions = [], edit
           ))}
         </ul>
       )}
+      {query !== null && !chosenPrompt && prompts.length > 0 && (
+        <SlashMenu prompts={menu} highlighted={Math.min(highlighted, Math.max(menu.length - 1, 0))} onChoose={choosePrompt} />
+      )}
+      {chosenPrompt && (
+        <PromptArguments prompt={chosenPrompt} onSubmit={(args) => sendPrompt(chosenPrompt, args)} onCancel={() => setChosenPrompt(null)} />
+      )}
       <label htmlFor={textId} className="visually-hidden">Message</label>
       <textarea
         ref={textArea}
         id={textId}
         rows={3}
-        placeholder="Write a message (Enter sends, Shift+Enter for a new line; paste an image to attach it)"
+        placeholder="Write a message (Enter sends, Shift+Enter for a new line, / for MCP prompts; paste an image to attach it)"
         value={text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKeyDown}

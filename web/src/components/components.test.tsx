@@ -7,6 +7,7 @@ import { SettingsPanel, policyFrom, strategyFrom, timeoutFrom } from "./Settings
 import { McpPanel } from "./McpPanel";
 import { BranchSwitcher, branchNameProblem } from "./BranchSwitcher";
 import { StatusBar } from "./StatusBar";
+import { matchingPrompts, slashQuery } from "./SlashMenu";
 import { summary } from "../test/server";
 import { msg } from "../test/fixtures";
 import { initialConversation } from "../conversation/reducer";
@@ -362,5 +363,68 @@ describe("editing a failed send", () => {
     ]);
     await userEvent.click(screen.getByRole("button", { name: "Cancel edit" }));
     expect(onCancelEdit).toHaveBeenCalled();
+  });
+});
+
+describe("the / menu of MCP prompts", () => {
+  const prompts = [
+    { server: "everything", name: "simple-prompt", description: "A prompt without arguments", arguments: [] },
+    {
+      server: "everything",
+      name: "args-prompt",
+      title: "Arguments Prompt",
+      arguments: [
+        { name: "city", required: true, description: "Name of the city" },
+        { name: "state", required: false },
+      ],
+    },
+  ];
+
+  it("opens on a leading slash and filters by what follows", () => {
+    expect(slashQuery("/")).toBe("");
+    expect(slashQuery("/args")).toBe("args");
+    expect(slashQuery("/args now")).toBeNull();
+    expect(slashQuery("a /b")).toBeNull();
+    expect(matchingPrompts(prompts, "ARG").map((p) => p.name)).toEqual(["args-prompt"]);
+    expect(matchingPrompts(prompts, "everything")).toHaveLength(2);
+  });
+
+  it("asks for a prompt's arguments, then sends its text like a typed message", async () => {
+    const onPrompt = vi.fn(async () => "What's weather in Lyon?");
+    const onSend = vi.fn(async () => {});
+    render(<Composer busy={false} onSend={onSend} onInterrupt={() => {}} prompts={prompts} onPrompt={onPrompt} />);
+    await userEvent.type(screen.getByLabelText("Message"), "/arg");
+    const menu = screen.getByRole("listbox", { name: "Prompts" });
+    expect(within(menu).getAllByRole("option")).toHaveLength(1);
+    await userEvent.keyboard("{Enter}");
+    const group = screen.getByRole("group", { name: "Arguments of /args-prompt" });
+    const send = within(group).getByRole("button", { name: "Send prompt" });
+    expect((send as HTMLButtonElement).disabled).toBe(true);
+    await userEvent.type(within(group).getByPlaceholderText("Name of the city"), "Lyon");
+    await userEvent.click(send);
+    await waitFor(() => expect(onSend).toHaveBeenCalled());
+    expect(onPrompt).toHaveBeenCalledWith(prompts[1], { city: "Lyon" });
+    expect(onSend).toHaveBeenCalledWith([{ payload: { type: "text", text: "What's weather in Lyon?" } }]);
+    expect((screen.getByLabelText("Message") as HTMLTextAreaElement).value).toBe("");
+  });
+
+  it("sends a prompt without arguments at once when clicked", async () => {
+    const onPrompt = vi.fn(async () => "Hello from a prompt");
+    const onSend = vi.fn(async () => {});
+    render(<Composer busy={false} onSend={onSend} onInterrupt={() => {}} prompts={prompts} onPrompt={onPrompt} />);
+    await userEvent.type(screen.getByLabelText("Message"), "/");
+    fireEvent.mouseDown(screen.getByRole("option", { name: /simple-prompt/ }));
+    await waitFor(() => expect(onSend).toHaveBeenCalledWith([{ payload: { type: "text", text: "Hello from a prompt" } }]));
+  });
+
+  it("shows the server's refusal and keeps the draft", async () => {
+    const onPrompt = vi.fn(async () => {
+      throw new Error("prompt `args-prompt` needs argument `city`");
+    });
+    render(<Composer busy={false} onSend={async () => {}} onInterrupt={() => {}} prompts={prompts} onPrompt={onPrompt} />);
+    await userEvent.type(screen.getByLabelText("Message"), "/simple");
+    await userEvent.keyboard("{Enter}");
+    expect((await screen.findByRole("alert")).textContent).toMatch(/needs argument/);
+    expect((screen.getByLabelText("Message") as HTMLTextAreaElement).value).toBe("/simple");
   });
 });

@@ -584,6 +584,12 @@ resolved_at: string, } | { "type": "failed",
  */
 error: string, };
 
+export type GetMcpPromptRequest = { 
+/**
+ * Argument values by name.
+ */
+arguments: { [key in string]: string }, };
+
 export type Heartbeat = { 
 /**
  * When it was sent.
@@ -699,6 +705,59 @@ action: ElicitationAction,
  * The form's values, by field name, when accepting a form.
  */
 content?: Record<string, unknown>, };
+
+export type McpPromptArgument = { 
+/**
+ * Its name.
+ */
+name: string, 
+/**
+ * What to give.
+ */
+description?: string, 
+/**
+ * Whether it must be given.
+ */
+required: boolean, };
+
+export type McpPromptInfo = { 
+/**
+ * The server offering it.
+ */
+server: string, 
+/**
+ * Its name on the server.
+ */
+name: string, 
+/**
+ * A human-readable title.
+ */
+title?: string, 
+/**
+ * What it is for.
+ */
+description?: string, 
+/**
+ * The arguments it takes.
+ */
+arguments: Array<McpPromptArgument>, };
+
+export type McpPromptList = { 
+/**
+ * The prompts, by server then name.
+ */
+prompts: Array<McpPromptInfo>, };
+
+export type McpPromptText = { 
+/**
+ * The server's description of the result.
+ */
+description?: string, 
+/**
+ * Its messages in order: a user message's text as it is, an assistant message's after
+ * `Assistant:`, other content by what it is (an image, a resource's URI and text).
+ */
+text: string, };
 
 export type McpResourceInfo = { 
 /**
