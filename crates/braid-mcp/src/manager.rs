@@ -484,20 +484,23 @@ impl McpManager {
 
     /// The resources of every ready server (servers that fail to answer are logged and left out).
     pub async fn list_all_resources(&self) -> Vec<McpResourceInfo> {
-        let ready: Vec<String> = self
-            .servers()
-            .into_iter()
-            .filter(|s| s.status == McpServerStatus::Ready)
-            .map(|s| s.name)
-            .collect();
         let mut all = Vec::new();
-        for server in ready {
+        for server in self.ready_servers() {
             match self.list_resources(&server).await {
                 Ok(resources) => all.extend(resources),
                 Err(e) => tracing::warn!(server = %server, error = %e, "cannot list MCP resources"),
             }
         }
         all
+    }
+
+    /// The names of the servers that are ready now.
+    fn ready_servers(&self) -> Vec<String> {
+        self.servers()
+            .into_iter()
+            .filter(|s| s.status == McpServerStatus::Ready)
+            .map(|s| s.name)
+            .collect()
     }
 
     /// The prompts of one ready server.
@@ -536,14 +539,8 @@ impl McpManager {
     /// The prompts of every ready server that offers prompts (a server without them, or one
     /// that fails to answer, is logged and left out).
     pub async fn list_all_prompts(&self) -> Vec<McpPromptInfo> {
-        let ready: Vec<String> = self
-            .servers()
-            .into_iter()
-            .filter(|s| s.status == McpServerStatus::Ready)
-            .map(|s| s.name)
-            .collect();
         let mut all = Vec::new();
-        for server in ready {
+        for server in self.ready_servers() {
             match self.list_prompts(&server).await {
                 Ok(prompts) => all.extend(prompts),
                 Err(e) => tracing::debug!(server = %server, error = %e, "no MCP prompts"),
@@ -851,6 +848,41 @@ impl Supervision {
     }
 }
 
+/// A prompt's messages as one text: a user message as it is, an assistant message after
+/// `Assistant:`, content that is not text by what it is.
+fn prompt_text(messages: &[rmcp::model::PromptMessage]) -> String {
+    messages
+        .iter()
+        .map(|m| {
+            let content = match serde_json::to_value(&m.content) {
+                Ok(value) => match value.get("type").and_then(|t| t.as_str()) {
+                    Some("text") => value["text"].as_str().unwrap_or_default().to_string(),
+                    Some("resource") => {
+                        let resource = &value["resource"];
+                        let uri = resource["uri"].as_str().unwrap_or_default();
+                        match resource["text"].as_str() {
+                            Some(text) => format!("[resource {uri}]\n{text}"),
+                            None => format!("[resource {uri}]"),
+                        }
+                    }
+                    Some("resource_link") => {
+                        format!("[resource {}]", value["uri"].as_str().unwrap_or_default())
+                    }
+                    Some(other) => format!("[{other}]"),
+                    None => String::new(),
+                },
+                Err(_) => String::new(),
+            };
+            match m.role {
+                rmcp::model::Role::User => content,
+                rmcp::model::Role::Assistant => format!("Assistant: {content}"),
+            }
+        })
+        .filter(|t| !t.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
@@ -896,39 +928,4 @@ mod tests {
         assert_eq!(p.backoff(4), Duration::from_millis(500));
         assert_eq!(p.backoff(60), Duration::from_millis(500));
     }
-}
-
-/// A prompt's messages as one text: a user message as it is, an assistant message after
-/// `Assistant:`, content that is not text by what it is.
-fn prompt_text(messages: &[rmcp::model::PromptMessage]) -> String {
-    messages
-        .iter()
-        .map(|m| {
-            let content = match serde_json::to_value(&m.content) {
-                Ok(value) => match value.get("type").and_then(|t| t.as_str()) {
-                    Some("text") => value["text"].as_str().unwrap_or_default().to_string(),
-                    Some("resource") => {
-                        let resource = &value["resource"];
-                        let uri = resource["uri"].as_str().unwrap_or_default();
-                        match resource["text"].as_str() {
-                            Some(text) => format!("[resource {uri}]\n{text}"),
-                            None => format!("[resource {uri}]"),
-                        }
-                    }
-                    Some("resource_link") => {
-                        format!("[resource {}]", value["uri"].as_str().unwrap_or_default())
-                    }
-                    Some(other) => format!("[{other}]"),
-                    None => String::new(),
-                },
-                Err(_) => String::new(),
-            };
-            match m.role {
-                rmcp::model::Role::User => content,
-                rmcp::model::Role::Assistant => format!("Assistant: {content}"),
-            }
-        })
-        .filter(|t| !t.is_empty())
-        .collect::<Vec<_>>()
-        .join("\n\n")
 }
