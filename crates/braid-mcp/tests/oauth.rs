@@ -125,16 +125,17 @@ async fn token(State(auth): State<Auth>, Form(form): Form<HashMap<String, String
         "authorization_code" => {
             assert_eq!(form["code"], "the-code");
             assert!(form.contains_key("code_verifier"), "PKCE verifier sent");
-            ("token-1", Some("refresh-1"), 2)
+            ("token-1".to_string(), Some("refresh-1"), 2)
         }
         "refresh_token" => {
             assert_eq!(form["refresh_token"], "refresh-1");
-            ("token-2", None, 3600)
+            // Each refresh gives a new token: token-2, token-3...
+            (format!("token-{}", seen.grants.len()), None, 3600)
         }
         other => panic!("unexpected grant {other}"),
     };
     // A refreshed token replaces the old one, which stops working.
-    seen.valid_tokens = vec![access.to_string()];
+    seen.valid_tokens = vec![access.clone()];
     let mut body =
         json!({"access_token": access, "token_type": "Bearer", "expires_in": expires_in});
     if let Some(refresh) = refresh {
@@ -324,6 +325,23 @@ async fn a_person_authorizes_a_server_its_token_refreshes_and_is_kept_across_res
         third.content
     );
     assert_eq!(seen.lock().unwrap().grants.len(), 2, "no new authorization");
+
+    // The server revokes the token before it expires: the next call gets a 401, which
+    // refreshes the token and retries once, and the server's tools stay.
+    seen.lock().unwrap().valid_tokens.clear();
+    let fourth = echo.call(json!({"message": "four"}), &ctx).await.unwrap();
+    assert!(
+        fourth.content.to_string().contains("four"),
+        "{}",
+        fourth.content
+    );
+    assert_eq!(
+        seen.lock().unwrap().grants,
+        ["authorization_code", "refresh_token", "refresh_token"]
+    );
+    let info = restarted.server("protected").unwrap();
+    assert_eq!(info.status, McpServerStatus::Ready);
+    assert!(info.tools.iter().any(|t| t.ends_with("__echo")), "{info:?}");
     restarted.shutdown().await;
     upstream.stop().await;
 }
