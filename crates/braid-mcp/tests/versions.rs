@@ -1,0 +1,42 @@
+//! Protocol version negotiation: Braid reaches servers of the versions with `initialize`
+//! (server-everything answers 2025-11-25) and a server that speaks only 2026-07-28, which
+//! refuses `initialize` and is reached through `server/discover`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+use braid_mcp::{McpConfig, ServerConfig};
+use braid_protocol::AgentRole;
+use braid_protocol::api::McpServerStatus;
+use braid_tools::ToolContext;
+use serde_json::json;
+use support::*;
+
+#[tokio::test]
+async fn a_server_that_refuses_initialize_is_reached_through_discovery() {
+    let server = ServerConfig::stdio(
+        python(),
+        [servers_dir()
+            .join("discover_only.py")
+            .to_string_lossy()
+            .into_owned()],
+    );
+    let manager = manager();
+    manager
+        .start(McpConfig {
+            servers: [("modern".to_string(), server)].into(),
+        })
+        .await;
+    wait(&manager, "modern", McpServerStatus::Ready).await;
+    let whoami = manager.registry().get("mcp__modern__whoami").unwrap();
+    let output = whoami
+        .call(json!({}), &ToolContext::new(None, AgentRole::Actor))
+        .await
+        .unwrap();
+    assert!(
+        output.content.to_string().contains("spoke 2026-07-28"),
+        "{}",
+        output.content
+    );
+    manager.shutdown().await;
+}
