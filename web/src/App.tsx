@@ -14,7 +14,6 @@ import type {
   McpElicitation,
   McpPromptInfo,
   McpServerInfo,
-  MergeStrategy,
   MessageView as HistoryView,
   Message,
   Mode,
@@ -254,16 +253,6 @@ export function App({ api }: { api: ApiClient }) {
     await api.createBranch(contextId, req);
     await switchBranch(req.name);
   };
-  const mergeBranch = async (name: string, strategy: MergeStrategy) => {
-    if (!contextId) return;
-    try {
-      await api.mergeBranch(contextId, name, { strategy });
-      refreshContext();
-      conv.reload();
-    } catch (err) {
-      reportError(err);
-    }
-  };
   const deleteBranch = async (name: string) => {
     if (!contextId) return;
     try {
@@ -370,7 +359,6 @@ export function App({ api }: { api: ApiClient }) {
               onCreate={createBranch}
               fromMessage={branchFromId}
               onCancelFrom={() => setBranchFromId(null)}
-              onMerge={(n, st) => void mergeBranch(n, st)}
               onDelete={(n) => void deleteBranch(n)}
             />
             <ol

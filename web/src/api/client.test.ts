@@ -20,15 +20,15 @@ describe("ApiClient", () => {
     await api.listBranches("c1");
     await api.createBranch("c1", { name: "alt", from_message: "m3" });
     await api.activateBranch("c1", "alt");
-    await api.mergeBranch("c1", "alt", { strategy: { type: "append" } });
     await api.deleteBranch("c1", "alt");
     await api.listTools();
     await api.listMcpServers();
     await api.reloadMcpServers();
     await api.listMcpResources();
-    await api.listWorkflows();
-    await api.runWorkflow("c1", "deploy", { env: "prod" });
-    await api.controlWorkflow("c1", "e1", "pause");
+    await api.listMcpPrompts();
+    await api.getMcpPrompt("everything", "args-prompt", { city: "Lyon" });
+    await api.listMcpElicitations();
+    await api.replyMcpElicitation("7", { action: "decline" });
     await api.listWorkspaceFiles("c1", "lib", 50);
     await api.getSettings();
     expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
@@ -47,15 +47,15 @@ describe("ApiClient", () => {
       "GET /v1/contexts/c1/branches",
       "POST /v1/contexts/c1/branches",
       "POST /v1/contexts/c1/branches/alt/activate",
-      "POST /v1/contexts/c1/branches/alt/merge",
       "DELETE /v1/contexts/c1/branches/alt",
       "GET /v1/tools",
       "GET /v1/mcp/servers",
       "POST /v1/mcp/servers/reload",
       "GET /v1/mcp/resources",
-      "GET /v1/workflows",
-      "POST /v1/contexts/c1/workflows/deploy/run",
-      "POST /v1/contexts/c1/workflows/executions/e1/pause",
+      "GET /v1/mcp/prompts",
+      "POST /v1/mcp/prompts/everything/args-prompt",
+      "GET /v1/mcp/elicitations",
+      "POST /v1/mcp/elicitations/7",
       "GET /v1/contexts/c1/files?limit=50&query=lib",
       "GET /v1/settings",
     ]);

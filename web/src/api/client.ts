@@ -18,7 +18,6 @@ import type {
   McpPromptText,
   McpServerList,
   ServerSettings,
-  MergeRequest,
   MessageList,
   MessageView,
   SendMessageRequest,
@@ -65,9 +64,6 @@ export interface MessageQuery {
   /** At most this many. */
   limit?: number;
 }
-
-/** What a workflow execution can be told to do. */
-export type WorkflowControl = "pause" | "resume" | "cancel";
 
 /** Options of {@link ApiClient}. */
 export interface ApiClientOptions {
@@ -210,11 +206,6 @@ export class ApiClient {
     await this.request("POST", `/v1/contexts/${enc(id)}/branches/${enc(name)}/activate`);
   }
 
-  /** `POST /v1/contexts/{id}/branches/{name}/merge`: merge it into the target. */
-  mergeBranch(id: string, name: string, body: MergeRequest): Promise<unknown> {
-    return this.request("POST", `/v1/contexts/${enc(id)}/branches/${enc(name)}/merge`, body);
-  }
-
   /** `DELETE /v1/contexts/{id}/branches/{name}`. */
   async deleteBranch(id: string, name: string): Promise<void> {
     await this.request("DELETE", `/v1/contexts/${enc(id)}/branches/${enc(name)}`);
@@ -263,24 +254,6 @@ export class ApiClient {
   /** `GET /v1/mcp/resources`: resources of every ready server. */
   listMcpResources(): Promise<McpResourceList> {
     return this.request("GET", "/v1/mcp/resources");
-  }
-
-  /** `GET /v1/workflows` (no generated answer type yet, so the body is returned as is). */
-  listWorkflows(): Promise<unknown> {
-    return this.request("GET", "/v1/workflows");
-  }
-
-  /** `POST /v1/contexts/{id}/workflows/{name}/run`. */
-  runWorkflow(id: string, name: string, parameters: Record<string, unknown> = {}): Promise<unknown> {
-    return this.request("POST", `/v1/contexts/${enc(id)}/workflows/${enc(name)}/run`, { parameters });
-  }
-
-  /** `POST /v1/contexts/{id}/workflows/executions/{eid}/{pause|resume|cancel}`. */
-  async controlWorkflow(id: string, executionId: string, action: WorkflowControl): Promise<void> {
-    await this.request(
-      "POST",
-      `/v1/contexts/${enc(id)}/workflows/executions/${enc(executionId)}/${action}`,
-    );
   }
 
   private async request<T>(

@@ -2,7 +2,7 @@
 // that creates a branch (from the end, or from any message).
 
 import { useId, useState } from "react";
-import type { BranchList, CreateBranchRequest, MergeStrategy } from "../generated/protocol";
+import type { BranchList, CreateBranchRequest } from "../generated/protocol";
 
 /** What the switcher can ask for. */
 export interface BranchSwitcherProps {
@@ -16,18 +16,9 @@ export interface BranchSwitcherProps {
   fromMessage: string | null;
   /** Closes the "branch from here" dialog. */
   onCancelFrom: () => void;
-  /** Merges branch `name` into the active one. */
-  onMerge?: (name: string, strategy: MergeStrategy) => void;
   /** Deletes branch `name` (never the active one). */
   onDelete?: (name: string) => void;
 }
-
-type SimpleStrategy = Exclude<MergeStrategy["type"], "cherry_pick">;
-
-const STRATEGY_WORDS: Record<SimpleStrategy, string> = {
-  append: "Append its new messages",
-  rebase: "Replay its messages after ours (rebase)",
-};
 
 /** Branch names the server accepts: letters, digits, `-`, `_`, `.` and `/`. */
 export function branchNameProblem(name: string, existing: string[]): string | null {
@@ -38,9 +29,7 @@ export function branchNameProblem(name: string, existing: string[]): string | nu
 }
 
 /** The branch switcher and the new-branch form. */
-export function BranchSwitcher({ branches, onSwitch, onCreate, fromMessage, onCancelFrom, onMerge, onDelete }: BranchSwitcherProps) {
-  const [strategy, setStrategy] = useState<SimpleStrategy>("append");
-  const strategyId = useId();
+export function BranchSwitcher({ branches, onSwitch, onCreate, fromMessage, onCancelFrom, onDelete }: BranchSwitcherProps) {
   const [creating, setCreating] = useState(false);
   const [name, setName] = useState("");
   const [prompt, setPrompt] = useState("");
@@ -85,26 +74,13 @@ export function BranchSwitcher({ branches, onSwitch, onCreate, fromMessage, onCa
         {names.map((n) => <option key={n} value={n}>{n}</option>)}
       </select>
       <button type="button" className="btn" onClick={() => setCreating(true)}>New branch</button>
-      {(onMerge || onDelete) && names.length > 1 && (
+      {onDelete && names.length > 1 && (
         <details className="manage-branches">
           <summary>Manage branches</summary>
-          {onMerge && (
-            <>
-              <label htmlFor={strategyId}>Merge strategy</label>
-              <select id={strategyId} value={strategy} onChange={(e) => setStrategy(e.target.value as SimpleStrategy)}>
-                {(Object.keys(STRATEGY_WORDS) as SimpleStrategy[]).map((k) => <option key={k} value={k}>{STRATEGY_WORDS[k]}</option>)}
-              </select>
-            </>
-          )}
           <ul className="plain">
             {names.filter((n) => n !== branches?.active).map((n) => (
               <li key={n}>
                 <code>{n}</code>{" "}
-                {onMerge && (
-                  <button type="button" className="btn" onClick={() => onMerge(n, { type: strategy })}>
-                    Merge {n} into {branches?.active}
-                  </button>
-                )}{" "}
                 {onDelete && (
                   <button type="button" className="btn btn-danger" aria-label={`Delete branch ${n}`} onClick={() => onDelete(n)}>
                     Delete

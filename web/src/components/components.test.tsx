@@ -268,8 +268,7 @@ describe("branches", () => {
 });
 
 describe("branch management", () => {
-  it("merges another branch into the active one with the chosen strategy, and deletes one", async () => {
-    const onMerge = vi.fn();
+  it("deletes another branch, never the active one, and offers no merge until the server can", async () => {
     const onDelete = vi.fn();
     render(
       <BranchSwitcher
@@ -278,15 +277,12 @@ describe("branch management", () => {
         onCreate={async () => {}}
         fromMessage={null}
         onCancelFrom={() => {}}
-        onMerge={onMerge}
         onDelete={onDelete}
       />,
     );
     await userEvent.click(screen.getByText("Manage branches"));
     expect(screen.queryByRole("button", { name: "Delete branch main" })).toBeNull();
-    await userEvent.selectOptions(screen.getByLabelText("Merge strategy"), "rebase");
-    await userEvent.click(screen.getByRole("button", { name: "Merge alt into main" }));
-    expect(onMerge).toHaveBeenCalledWith("alt", { type: "rebase" });
+    expect(screen.queryByRole("button", { name: /Merge/ })).toBeNull();
     await userEvent.click(screen.getByRole("button", { name: "Delete branch alt" }));
     expect(onDelete).toHaveBeenCalledWith("alt");
   });

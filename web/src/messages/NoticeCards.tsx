@@ -1,14 +1,11 @@
 // Small notices: system control dividers, processing notes, workflow progress.
 
-import { useState } from "react";
 import type {
   ProcessingMessage,
   SystemControlMessage,
   WorkflowExecutionMessage,
 } from "../generated/protocol";
 import { stopReasonText } from "../conversation/indicator";
-import { useCardActions } from "./actions";
-import type { WorkflowControl } from "../api/client";
 
 /** The words of a system control notice. */
 export function systemControlText(c: SystemControlMessage): string {
@@ -81,22 +78,9 @@ export function workflowStep(w: WorkflowExecutionMessage): number {
   return Math.min(w.total_steps, w.completed_steps + (running ? 1 : 0));
 }
 
-/** Workflow progress: step n of m, status, and pause / resume / cancel while it runs. */
+/** Workflow progress: step n of m, status, the current step and the error. (Pause, resume and
+ *  cancel come with the server's workflow routes.) */
 export function WorkflowCard({ data }: { data: WorkflowExecutionMessage }) {
-  const { api, contextId, reportError } = useCardActions();
-  const [busy, setBusy] = useState(false);
-  const control = async (action: WorkflowControl) => {
-    setBusy(true);
-    try {
-      await api.controlWorkflow(contextId, data.execution_id, action);
-    } catch (err) {
-      reportError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const actions: WorkflowControl[] =
-    data.status === "running" ? ["pause", "cancel"] : data.status === "paused" ? ["resume", "cancel"] : [];
   return (
     <section className={`card workflow wf-${data.status}`} aria-label={`Workflow ${data.workflow_name}`}>
       <div className="card-title">
@@ -108,15 +92,6 @@ export function WorkflowCard({ data }: { data: WorkflowExecutionMessage }) {
       </div>
       <progress max={data.total_steps || 1} value={data.completed_steps} aria-label="Workflow progress" />
       {data.error && <div className="error-text">{data.error.message}</div>}
-      {actions.length > 0 && (
-        <div className="actions">
-          {actions.map((a) => (
-            <button key={a} type="button" className="btn" disabled={busy} onClick={() => void control(a)}>
-              {a[0]?.toUpperCase() + a.slice(1)}
-            </button>
-          ))}
-        </div>
-      )}
     </section>
   );
 }
