@@ -28,7 +28,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::elicitation::ElicitationPolicy;
-use crate::oauth::{ClientKey, Grant, OAuthSettings};
+use crate::oauth::{ClientKey, Grant, OAuthSettings, SigningAlgorithm};
 
 /// The name of the configuration file looked for in the working and data directories.
 pub const CONFIG_FILE_NAME: &str = "mcp_servers.json";
@@ -503,13 +503,15 @@ fn parse_oauth(
                         &format!("cannot be read ({path}): {e}"),
                     )
                 })?;
-                let algorithm = text("signingAlgorithm")?.unwrap_or_else(|| "RS256".into());
-                if crate::oauth::signing_algorithm(&algorithm).is_none() {
-                    return Err(field_error(
-                        "oauth.signingAlgorithm",
-                        "must be RS256, RS384, RS512, ES256 or ES384",
-                    ));
-                }
+                let algorithm = match text("signingAlgorithm")? {
+                    None => SigningAlgorithm::default(),
+                    Some(name) => SigningAlgorithm::parse(&name).ok_or_else(|| {
+                        field_error(
+                            "oauth.signingAlgorithm",
+                            "must be RS256, RS384, RS512, ES256 or ES384",
+                        )
+                    })?,
+                };
                 Grant::ClientCredentials(ClientKey::PrivateKey { pem, algorithm })
             }
             None => Grant::ClientCredentials(ClientKey::Secret),

@@ -20,6 +20,7 @@ use crate::elicitation::ElicitationPolicy;
 use crate::error::McpError;
 use crate::oauth::{
     Authorizer, ClientKey, EnterpriseLogin, Grant, Headless, OAuthSession, OAuthSettings,
+    SigningAlgorithm,
 };
 
 /// The name the test server is known by in logs and errors.
@@ -113,7 +114,11 @@ fn oauth_settings(input: &ScenarioInput) -> Result<OAuthSettings, String> {
         let key = match text("private_key_pem") {
             Some(pem) => ClientKey::PrivateKey {
                 pem: pem.into_bytes(),
-                algorithm: text("signing_algorithm").unwrap_or_else(|| "RS256".into()),
+                algorithm: match text("signing_algorithm") {
+                    None => SigningAlgorithm::default(),
+                    Some(name) => SigningAlgorithm::parse(&name)
+                        .ok_or_else(|| format!("unknown signing algorithm `{name}`"))?,
+                },
             },
             None => ClientKey::Secret,
         };

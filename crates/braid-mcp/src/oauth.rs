@@ -32,7 +32,7 @@ const HEADLESS_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20)
 
 /// A server entry's `oauth` settings (all optional: discovery and dynamic registration need
 /// none of them).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Default, PartialEq, Eq)]
 pub struct OAuthSettings {
     /// A client id registered with the authorization server beforehand (`clientId`).
     pub client_id: Option<String>,
@@ -47,6 +47,22 @@ pub struct OAuthSettings {
     pub redirect_uri: Option<String>,
     /// How Braid gets its tokens (`grant`).
     pub grant: Grant,
+}
+
+impl std::fmt::Debug for OAuthSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OAuthSettings")
+            .field("client_id", &self.client_id)
+            .field(
+                "client_secret",
+                &self.client_secret.as_ref().map(|_| "<redacted>"),
+            )
+            .field("client_metadata_url", &self.client_metadata_url)
+            .field("scopes", &self.scopes)
+            .field("redirect_uri", &self.redirect_uri)
+            .field("grant", &self.grant)
+            .finish()
+    }
 }
 
 /// The OAuth grant Braid uses for a server.
@@ -98,9 +114,49 @@ pub enum ClientKey {
     PrivateKey {
         /// The PEM text of the key.
         pem: Vec<u8>,
-        /// `RS256`, `RS384`, `RS512`, `ES256` or `ES384` (`signingAlgorithm`).
-        algorithm: String,
+        /// How the assertion is signed (`signingAlgorithm`).
+        algorithm: SigningAlgorithm,
     },
+}
+
+/// The algorithms a `private_key_jwt` assertion may be signed with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SigningAlgorithm {
+    /// RSA with SHA-256 (the default).
+    #[default]
+    Rs256,
+    /// RSA with SHA-384.
+    Rs384,
+    /// RSA with SHA-512.
+    Rs512,
+    /// ECDSA P-256 with SHA-256.
+    Es256,
+    /// ECDSA P-384 with SHA-384.
+    Es384,
+}
+
+impl SigningAlgorithm {
+    /// The algorithm named `name` (`RS256`, `RS384`, `RS512`, `ES256`, `ES384`).
+    pub fn parse(name: &str) -> Option<Self> {
+        Some(match name {
+            "RS256" => Self::Rs256,
+            "RS384" => Self::Rs384,
+            "RS512" => Self::Rs512,
+            "ES256" => Self::Es256,
+            "ES384" => Self::Es384,
+            _ => return None,
+        })
+    }
+
+    fn to_rmcp(self) -> JwtSigningAlgorithm {
+        match self {
+            Self::Rs256 => JwtSigningAlgorithm::RS256,
+            Self::Rs384 => JwtSigningAlgorithm::RS384,
+            Self::Rs512 => JwtSigningAlgorithm::RS512,
+            Self::Es256 => JwtSigningAlgorithm::ES256,
+            Self::Es384 => JwtSigningAlgorithm::ES384,
+        }
+    }
 }
 
 impl std::fmt::Debug for ClientKey {
@@ -114,18 +170,6 @@ impl std::fmt::Debug for ClientKey {
                 .finish(),
         }
     }
-}
-
-/// The JWT signing algorithm named `name`.
-pub fn signing_algorithm(name: &str) -> Option<JwtSigningAlgorithm> {
-    Some(match name {
-        "RS256" => JwtSigningAlgorithm::RS256,
-        "RS384" => JwtSigningAlgorithm::RS384,
-        "RS512" => JwtSigningAlgorithm::RS512,
-        "ES256" => JwtSigningAlgorithm::ES256,
-        "ES384" => JwtSigningAlgorithm::ES384,
-        _ => return None,
-    })
 }
 
 /// One server's OAuth state across its connections: the tokens of the last authorization (so
@@ -489,9 +533,7 @@ pub(crate) async fn authorize(
             ClientKey::PrivateKey { pem, algorithm } => ClientCredentialsConfig::PrivateKeyJwt {
                 client_id,
                 signing_key: pem.clone(),
-                signing_algorithm: signing_algorithm(algorithm).ok_or_else(|| {
-                    format!("signing algorithm `{algorithm}` is not one of RS256, RS384, RS512, ES256, ES384")
-                })?,
+                signing_algorithm: algorithm.to_rmcp(),
                 token_endpoint_audience: None,
                 scopes: settings.scopes.clone(),
                 resource: Some(url.to_string()),
