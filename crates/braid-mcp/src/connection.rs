@@ -316,135 +316,130 @@ async fn handshake(
         server: server.to_string(),
         reason,
     };
-    {
-        match &config.transport {
-            TransportConfig::Stdio { command, args, env } => {
-                let mut cmd = tokio::process::Command::new(command);
-                cmd.args(args)
-                    .stdin(Stdio::piped())
-                    .stdout(Stdio::piped())
-                    .stderr(Stdio::piped())
-                    .kill_on_drop(true);
-                // The server sees the allow-listed variables and exactly the `env` its entry
-                // names, never Braid's own secrets.
-                ChildEnvironment::inherited().with(env).apply(&mut cmd);
-                // Its own process group, so stopping the server also stops anything it spawned
-                // (`npx` runs node as a grandchild).
-                ProcessGroup::prepare(&mut cmd);
-                let mut child = cmd
-                    .spawn()
-                    .map_err(|e| start_error(format!("cannot run `{command}`: {e}")))?;
-                let pid = child.id();
-                let group = ProcessGroup::led_by(pid);
-                let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-                    return Err(
-                        start_error("its stdin or stdout could not be opened".into()).into(),
-                    );
-                };
-                let refusal = Refusal::default();
-                let reader = BoundedMessages {
-                    inner: stdout,
-                    limit: message_limit,
-                    line: 0,
-                    refusal: refusal.clone(),
-                };
-                // rmcp's own line limit is a second guard: ours fires first and names the limit.
-                let transport = AsyncRwTransport::new_client(reader, stdin)
-                    .with_max_line_length(message_limit.saturating_add(1));
-                let recent = Arc::new(Mutex::new(VecDeque::new()));
-                let stderr_done = child.stderr.take().map(|stderr| {
-                    let server = server.to_string();
-                    let recent = recent.clone();
-                    tokio::spawn(async move {
-                        let codec = LinesCodec::new_with_max_length(MAX_STDERR_LINE_BYTES);
-                        let mut lines = FramedRead::new(stderr, codec);
-                        while let Some(line) = lines.next().await {
-                            // An over-long line is an error item; the reader then skips to the
-                            // next line and goes on.
-                            let Ok(line) = line else { continue };
-                            tracing::debug!(server = %server, line = %line, "MCP server stderr");
-                            let mut recent = recent.lock().unwrap_or_else(|p| p.into_inner());
-                            if recent.len() == STDERR_LINES_KEPT {
-                                recent.pop_front();
-                            }
-                            recent.push_back(line);
+    match &config.transport {
+        TransportConfig::Stdio { command, args, env } => {
+            let mut cmd = tokio::process::Command::new(command);
+            cmd.args(args)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .kill_on_drop(true);
+            // The server sees the allow-listed variables and exactly the `env` its entry
+            // names, never Braid's own secrets.
+            ChildEnvironment::inherited().with(env).apply(&mut cmd);
+            // Its own process group, so stopping the server also stops anything it spawned
+            // (`npx` runs node as a grandchild).
+            ProcessGroup::prepare(&mut cmd);
+            let mut child = cmd
+                .spawn()
+                .map_err(|e| start_error(format!("cannot run `{command}`: {e}")))?;
+            let pid = child.id();
+            let group = ProcessGroup::led_by(pid);
+            let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+                return Err(start_error("its stdin or stdout could not be opened".into()).into());
+            };
+            let refusal = Refusal::default();
+            let reader = BoundedMessages {
+                inner: stdout,
+                limit: message_limit,
+                line: 0,
+                refusal: refusal.clone(),
+            };
+            // rmcp's own line limit is a second guard: ours fires first and names the limit.
+            let transport = AsyncRwTransport::new_client(reader, stdin)
+                .with_max_line_length(message_limit.saturating_add(1));
+            let recent = Arc::new(Mutex::new(VecDeque::new()));
+            let stderr_done = child.stderr.take().map(|stderr| {
+                let server = server.to_string();
+                let recent = recent.clone();
+                tokio::spawn(async move {
+                    let codec = LinesCodec::new_with_max_length(MAX_STDERR_LINE_BYTES);
+                    let mut lines = FramedRead::new(stderr, codec);
+                    while let Some(line) = lines.next().await {
+                        // An over-long line is an error item; the reader then skips to the
+                        // next line and goes on.
+                        let Ok(line) = line else { continue };
+                        tracing::debug!(server = %server, line = %line, "MCP server stderr");
+                        let mut recent = recent.lock().unwrap_or_else(|p| p.into_inner());
+                        if recent.len() == STDERR_LINES_KEPT {
+                            recent.pop_front();
                         }
-                    })
-                });
-                match client
-                    .serve_with_lifecycle(transport, lifecycle.clone())
-                    .await
-                {
-                    Ok(service) => Ok(Connection {
-                        service,
-                        pid,
-                        process: Some(ServerProcess {
-                            child,
-                            group,
-                            refusal,
-                        }),
+                        recent.push_back(line);
+                    }
+                })
+            });
+            match client
+                .serve_with_lifecycle(transport, lifecycle.clone())
+                .await
+            {
+                Ok(service) => Ok(Connection {
+                    service,
+                    pid,
+                    process: Some(ServerProcess {
+                        child,
+                        group,
+                        refusal,
                     }),
-                    Err(e) if refused_initialize(&e, &lifecycle) => {
-                        drop(group);
-                        Err(Failure::InitializeRefused(format!("handshake failed: {e}")))
+                }),
+                Err(e) if refused_initialize(&e, &lifecycle) => {
+                    drop(group);
+                    Err(Failure::InitializeRefused(format!("handshake failed: {e}")))
+                }
+                Err(e) => {
+                    // A server that dies at start usually says why on stderr; give it a
+                    // moment to be read so the reason shown to the person includes it.
+                    if let Some(done) = stderr_done {
+                        let _ = tokio::time::timeout(Duration::from_millis(500), done).await;
                     }
-                    Err(e) => {
-                        // A server that dies at start usually says why on stderr; give it a
-                        // moment to be read so the reason shown to the person includes it.
-                        if let Some(done) = stderr_done {
-                            let _ = tokio::time::timeout(Duration::from_millis(500), done).await;
-                        }
-                        let said = telling_lines(&recent.lock().unwrap_or_else(|p| p.into_inner()));
-                        let mut reason = format!("handshake failed: {e}");
-                        if let Some(refused) =
-                            refusal.lock().unwrap_or_else(|p| p.into_inner()).take()
-                        {
-                            reason = format!("handshake failed: {refused}");
-                        }
-                        if !said.is_empty() {
-                            reason.push_str("; stderr: ");
-                            reason.push_str(&said.join(" | "));
-                        }
-                        drop(group);
-                        Err(start_error(reason).into())
+                    let said = telling_lines(&recent.lock().unwrap_or_else(|p| p.into_inner()));
+                    let mut reason = format!("handshake failed: {e}");
+                    if let Some(refused) = refusal.lock().unwrap_or_else(|p| p.into_inner()).take()
+                    {
+                        reason = format!("handshake failed: {refused}");
                     }
+                    if !said.is_empty() {
+                        reason.push_str("; stderr: ");
+                        reason.push_str(&said.join(" | "));
+                    }
+                    drop(group);
+                    Err(start_error(reason).into())
                 }
             }
-            TransportConfig::StreamableHttp { url, headers } => {
-                let mut http = StreamableHttpClientTransportConfig::with_uri(url.as_str());
-                http.max_sse_event_size = message_limit;
-                for (name, value) in headers {
-                    let name = http::HeaderName::from_str(name)
-                        .map_err(|e| start_error(format!("header name `{name}`: {e}")))?;
-                    let value = http::HeaderValue::from_str(value)
-                        .map_err(|e| start_error(format!("header `{name}` value: {e}")))?;
-                    http.custom_headers.insert(name, value);
-                }
-                let Some(http_client) = http_client else {
-                    return Err(start_error("no HTTP client for a URL server".into()).into());
-                };
-                let watch = oauth
-                    .client_for(url, http_client)
-                    .await
-                    .map_err(|e| start_error(format!("{url}: {e}")))?;
-                let transport = StreamableHttpClientTransport::with_client(watch, http);
-                match client
-                    .serve_with_lifecycle(transport, lifecycle.clone())
-                    .await
-                {
-                    Ok(service) => Ok(Connection {
-                        service,
-                        pid: None,
-                        process: None,
-                    }),
-                    Err(e) if refused_initialize(&e, &lifecycle) => Err(
-                        Failure::InitializeRefused(format!("{url} refused initialize: {e}")),
-                    ),
-                    Err(e) => match oauth.refusal(oauth::challenge_of(&e)) {
-                        Some(challenge) => Err(Failure::AuthorizationRequired(challenge)),
-                        None => Err(start_error(format!("cannot connect to {url}: {e}")).into()),
-                    },
-                }
+        }
+        TransportConfig::StreamableHttp { url, headers } => {
+            let mut http = StreamableHttpClientTransportConfig::with_uri(url.as_str());
+            http.max_sse_event_size = message_limit;
+            for (name, value) in headers {
+                let name = http::HeaderName::from_str(name)
+                    .map_err(|e| start_error(format!("header name `{name}`: {e}")))?;
+                let value = http::HeaderValue::from_str(value)
+                    .map_err(|e| start_error(format!("header `{name}` value: {e}")))?;
+                http.custom_headers.insert(name, value);
+            }
+            let Some(http_client) = http_client else {
+                return Err(start_error("no HTTP client for a URL server".into()).into());
+            };
+            let watch = oauth
+                .client_for(url, http_client)
+                .await
+                .map_err(|e| start_error(format!("{url}: {e}")))?;
+            let transport = StreamableHttpClientTransport::with_client(watch, http);
+            match client
+                .serve_with_lifecycle(transport, lifecycle.clone())
+                .await
+            {
+                Ok(service) => Ok(Connection {
+                    service,
+                    pid: None,
+                    process: None,
+                }),
+                Err(e) if refused_initialize(&e, &lifecycle) => Err(Failure::InitializeRefused(
+                    format!("{url} refused initialize: {e}"),
+                )),
+                Err(e) => match oauth.refusal(oauth::challenge_of(&e)) {
+                    Some(challenge) => Err(Failure::AuthorizationRequired(challenge)),
+                    None => Err(start_error(format!("cannot connect to {url}: {e}")).into()),
+                },
             }
         }
     }
