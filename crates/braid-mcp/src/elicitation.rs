@@ -150,14 +150,29 @@ impl Elicitations {
             );
         }
         tracing::info!(server = %server, id = key, "MCP server asks the person");
-        let outcome = tokio::time::timeout(ELICITATION_WAIT, answered).await;
-        // Gone once answered; removed here when it timed out or the call was dropped.
-        self.lock().remove(&key);
-        outcome.ok().and_then(Result::ok)
+        // Gone once answered; removed by the guard when the wait times out or the server's
+        // request is dropped (cancelled), so no question outlives its call.
+        let _forget = Forget { broker: self, key };
+        tokio::time::timeout(ELICITATION_WAIT, answered)
+            .await
+            .ok()
+            .and_then(Result::ok)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, Waiting>> {
         self.waiting.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// Removes a question from the waiting list when its wait ends, however it ends.
+struct Forget<'a> {
+    broker: &'a Elicitations,
+    key: u64,
+}
+
+impl Drop for Forget<'_> {
+    fn drop(&mut self) {
+        self.broker.lock().remove(&self.key);
     }
 }
 
@@ -406,6 +421,22 @@ mod tests {
             asked.reply(&question.id, reply(json!({}))),
             Err(ReplyError::Unknown(question.id.clone()))
         );
+    }
+
+    #[tokio::test]
+    async fn a_question_whose_call_is_dropped_stops_waiting() {
+        let asked = broker(true);
+        let request = form(json!({ "type": "object", "properties": {} }));
+        let waiting = {
+            let asked = asked.clone();
+            tokio::spawn(async move { asked.ask("s", &request).await })
+        };
+        while asked.list().is_empty() {
+            tokio::task::yield_now().await;
+        }
+        waiting.abort();
+        let _ = waiting.await;
+        assert!(asked.list().is_empty());
     }
 
     #[tokio::test]

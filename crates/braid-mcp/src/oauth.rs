@@ -909,6 +909,23 @@ fn query_value(query: &str, key: &str) -> Option<String> {
         .map(|(_, v)| v.into_owned())
 }
 
+/// Removes an authorization from the waiting list when its wait ends, however it ends.
+struct ForgetWaiting<'a> {
+    authorizer: &'a PersonAuthorizer,
+    state: String,
+}
+
+impl Drop for ForgetWaiting<'_> {
+    fn drop(&mut self) {
+        self.authorizer
+            .waiting
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&self.state);
+        self.authorizer.changed();
+    }
+}
+
 #[async_trait]
 impl Authorizer for PersonAuthorizer {
     async fn authorize(&self, server: &str, authorization_url: &str) -> Result<String, String> {
@@ -939,12 +956,13 @@ impl Authorizer for PersonAuthorizer {
         }
         self.changed();
         tracing::info!(server = %server, "MCP server waits for a person to authorize it");
+        // The wait ends however the authorization ends, also when the server is stopped while
+        // it waits (the future is dropped).
+        let _forget = ForgetWaiting {
+            authorizer: self,
+            state: state.clone(),
+        };
         let outcome = tokio::time::timeout(AUTHORIZATION_WAIT, answer).await;
-        self.waiting
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(&state);
-        self.changed();
         match outcome {
             Ok(Ok(callback)) => Ok(callback),
             Ok(Err(_)) => Err("the authorization was refused or replaced".to_string()),
