@@ -16,8 +16,8 @@ use axum::body::Body;
 use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use braid_protocol::api::{
-    ApprovalRequest, CreateBranchRequest, CreateContextRequest, SetModeRequest,
-    UpdateContextRequest,
+    ApprovalRequest, CreateBranchRequest, CreateContextRequest, GetMcpPromptRequest,
+    McpElicitationReply, SetModeRequest, UpdateContextRequest,
 };
 use braid_protocol::{ContextConfig, SendMessageRequest, Validate};
 use braid_server::body::{JsonBody, TextBody};
@@ -155,6 +155,22 @@ fn routes() -> Vec<BodyRoute> {
             operation: "answer_question",
             examples: vec![json!({"value":"yes"})],
             read: |rt, bytes| extract::<AnswerQuestionRequest>(rt, bytes).map(drop),
+        },
+        BodyRoute {
+            operation: "get_mcp_prompt",
+            examples: vec![
+                json!({}),
+                json!({"arguments":{"city":"Lyon","state":"Rhône"}}),
+            ],
+            read: |rt, bytes| extract::<GetMcpPromptRequest>(rt, bytes).map(drop),
+        },
+        BodyRoute {
+            operation: "reply_mcp_elicitation",
+            examples: vec![
+                json!({"action":"decline"}),
+                json!({"action":"accept","content":{"name":"Ada","age":36,"agree":true}}),
+            ],
+            read: |rt, bytes| extract::<McpElicitationReply>(rt, bytes).map(drop),
         },
     ]
 }
