@@ -94,6 +94,32 @@ async fn simple_text_turn_streams_and_returns_to_idle() {
 }
 
 #[tokio::test]
+async fn every_request_carries_the_output_cap_for_both_providers() {
+    for provider in [braid_llm::Provider::OpenAi, braid_llm::Provider::Anthropic] {
+        let script = Script::new().then(reply(&["One."])).then(reply(&["Two."]));
+        let h = Harness::with_provider(script, braid_context::EngineSettings::default(), provider)
+            .await;
+        // The default: the tokens the budget reserves for the answer.
+        let ctx = h.context(ContextConfig::default()).await;
+        ctx.send_message(text("first")).await.unwrap();
+        assert_eq!(settle(&ctx).await, ContextState::Idle);
+        // A context's own cap.
+        let capped = h
+            .context(ContextConfig {
+                max_output_tokens: Some(300),
+                ..ContextConfig::default()
+            })
+            .await;
+        capped.send_message(text("second")).await.unwrap();
+        assert_eq!(settle(&capped).await, ContextState::Idle);
+        let sent = h.mock.requests();
+        assert_eq!(sent.len(), 2, "{provider:?}");
+        assert_eq!(sent[0].json().unwrap()["max_tokens"], 4096, "{provider:?}");
+        assert_eq!(sent[1].json().unwrap()["max_tokens"], 300, "{provider:?}");
+    }
+}
+
+#[tokio::test]
 async fn file_reference_with_a_range_is_resolved_with_line_numbers() {
     let h = Harness::new(Script::new().then(reply(&["Seen."]))).await;
     let ctx = h.context(ContextConfig::default()).await;

@@ -204,6 +204,21 @@ pub struct ContextConfig {
     /// How history is trimmed to fit.
     #[serde(default)]
     pub optimization: OptimizationConfig,
+    /// The most tokens one answer of the model may have, sent with every request so a model
+    /// that loops stops (and a paid API stops charging); `optimization.reserve_output_tokens`
+    /// when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub max_output_tokens: Option<u32>,
+}
+
+impl ContextConfig {
+    /// The output cap sent with every request: `max_output_tokens`, else the tokens the
+    /// budget reserves for the answer.
+    pub fn output_cap(&self) -> u32 {
+        self.max_output_tokens
+            .unwrap_or(self.optimization.reserve_output_tokens)
+    }
 }
 
 fn default_tool_timeout_secs() -> u32 {
@@ -223,6 +238,7 @@ impl Default for ContextConfig {
             tool_timeout_secs: default_tool_timeout_secs(),
             context_window: None,
             optimization: OptimizationConfig::default(),
+            max_output_tokens: None,
         }
     }
 }
@@ -267,6 +283,21 @@ impl Validate for ContextConfig {
                 ),
             );
         }
+        if let Some(cap) = self.max_output_tokens {
+            problems.check(
+                cap == 0,
+                &path.field("max_output_tokens"),
+                "must be at least 1",
+            );
+            problems.check(
+                cap > self.optimization.reserve_output_tokens,
+                &path.field("max_output_tokens"),
+                format!(
+                    "must not exceed optimization.reserve_output_tokens ({}), the room the budget keeps for the answer; got {cap}",
+                    self.optimization.reserve_output_tokens
+                ),
+            );
+        }
         if let OptimizationStrategy::RecentN { n } = self.optimization.strategy {
             problems.check(
                 n == 0,
@@ -304,6 +335,28 @@ mod tests {
             OptimizationStrategy::Intelligent
         );
         config.validate().unwrap();
+    }
+
+    #[test]
+    fn the_output_cap_defaults_to_the_reserve_and_is_checked() {
+        let config = ContextConfig::default();
+        assert_eq!(config.output_cap(), 4096);
+        let capped: ContextConfig = serde_json::from_str(r#"{"max_output_tokens": 512}"#).unwrap();
+        assert_eq!(capped.output_cap(), 512);
+        capped.validate().unwrap();
+        for (text, needle) in [
+            (r#"{"max_output_tokens": 0}"#, "at least 1"),
+            (
+                r#"{"max_output_tokens": 5000}"#,
+                "reserve_output_tokens (4096)",
+            ),
+        ] {
+            let config: ContextConfig = serde_json::from_str(text).unwrap();
+            let errors = config.validate().unwrap_err();
+            let problem = &errors.problems()[0];
+            assert_eq!(problem.path, "max_output_tokens");
+            assert!(problem.message.contains(needle), "{}", problem.message);
+        }
     }
 
     #[test]

@@ -185,7 +185,13 @@ context_window?: number,
 /**
  * How history is trimmed to fit.
  */
-optimization: OptimizationConfig, };
+optimization: OptimizationConfig, 
+/**
+ * The most tokens one answer of the model may have, sent with every request so a model
+ * that loops stops (and a paid API stops charging); `optimization.reserve_output_tokens`
+ * when absent.
+ */
+max_output_tokens?: number, };
 
 export type ContextEvent = { "type": "context_update" } & ContextUpdate | { "type": "content_delta" } & ContentDelta | { "type": "content_final" } & ContentFinal | { "type": "error" } & ErrorEvent | { "type": "heartbeat" } & Heartbeat;
 

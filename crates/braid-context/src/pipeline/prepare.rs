@@ -41,6 +41,7 @@ impl Processor for PrepareRequest {
         let mut request =
             LlmRequest::new(ctx.model.clone(), messages).with_tools(draft.tools.clone());
         request.system_prompt = draft.system_prompt.clone();
+        request.options.max_tokens = Some(ctx.config.output_cap());
         draft.request = Some(request);
         Ok(ProcessResult::Complete)
     }

@@ -37,7 +37,16 @@ impl Harness {
         Self::with_settings(script, EngineSettings::default()).await
     }
 
-    pub async fn with_settings(script: Script, mut settings: EngineSettings) -> Self {
+    pub async fn with_settings(script: Script, settings: EngineSettings) -> Self {
+        Self::with_provider(script, settings, Provider::OpenAi).await
+    }
+
+    /// A harness whose model speaks `provider`'s API (the mock speaks both).
+    pub async fn with_provider(
+        script: Script,
+        mut settings: EngineSettings,
+        provider: Provider,
+    ) -> Self {
         let dir = tempfile::tempdir().unwrap();
         let workspace = dir.path().join("workspace");
         std::fs::create_dir_all(workspace.join("src")).unwrap();
@@ -59,8 +68,11 @@ impl Harness {
                 .unwrap(),
         );
         let mock = MockLlm::start(script).await.unwrap();
-        let mut config = ProviderConfig::new(Provider::OpenAi);
-        config.base_url = mock.openai_base_url();
+        let mut config = ProviderConfig::new(provider);
+        config.base_url = match provider {
+            Provider::Anthropic => mock.url(),
+            _ => mock.openai_base_url(),
+        };
         config.model = "mock-model".into();
         config.retry = RetryPolicy::none();
         config.idle_timeout = Duration::from_secs(5);
