@@ -461,15 +461,13 @@ impl McpManager {
     /// The resources a ready server offers.
     pub async fn list_resources(&self, server: &str) -> Result<Vec<McpResourceInfo>, McpError> {
         let (peer, config) = self.ready_peer(server)?;
-        let operation = "resources/list";
-        let resources = tokio::time::timeout(config.timeout, peer.list_all_resources())
-            .await
-            .map_err(|_| McpError::Timeout {
-                server: server.to_string(),
-                operation: operation.into(),
-                timeout_ms: config.timeout.as_millis() as u64,
-            })?
-            .map_err(|e| McpError::protocol(server, operation, e))?;
+        let resources = bounded(
+            server,
+            "resources/list",
+            config.timeout,
+            peer.list_all_resources(),
+        )
+        .await?;
         Ok(resources
             .into_iter()
             .map(|r| McpResourceInfo {
@@ -506,15 +504,13 @@ impl McpManager {
     /// The prompts of one ready server.
     pub async fn list_prompts(&self, server: &str) -> Result<Vec<McpPromptInfo>, McpError> {
         let (peer, config) = self.ready_peer(server)?;
-        let operation = "prompts/list";
-        let prompts = tokio::time::timeout(config.timeout, peer.list_all_prompts())
-            .await
-            .map_err(|_| McpError::Timeout {
-                server: server.to_string(),
-                operation: operation.into(),
-                timeout_ms: config.timeout.as_millis() as u64,
-            })?
-            .map_err(|e| McpError::protocol(server, operation, e))?;
+        let prompts = bounded(
+            server,
+            "prompts/list",
+            config.timeout,
+            peer.list_all_prompts(),
+        )
+        .await?;
         Ok(prompts
             .into_iter()
             .map(|p| McpPromptInfo {
@@ -565,14 +561,13 @@ impl McpManager {
                 .map(|(k, v)| (k, serde_json::Value::String(v)))
                 .collect(),
         );
-        let response = tokio::time::timeout(config.timeout, peer.get_prompt_once(params))
-            .await
-            .map_err(|_| McpError::Timeout {
-                server: server.to_string(),
-                operation: operation.clone(),
-                timeout_ms: config.timeout.as_millis() as u64,
-            })?
-            .map_err(|e| McpError::protocol(server, operation.clone(), e))?;
+        let response = bounded(
+            server,
+            &operation,
+            config.timeout,
+            peer.get_prompt_once(params),
+        )
+        .await?;
         let GetPromptResponse::Complete(result) = response else {
             return Err(McpError::Protocol {
                 server: server.to_string(),
@@ -593,17 +588,13 @@ impl McpManager {
     pub async fn read_resource(&self, server: &str, uri: &str) -> Result<ResourceRead, McpError> {
         let (peer, config) = self.ready_peer(server)?;
         let operation = format!("resources/read {uri}");
-        let response = tokio::time::timeout(
+        let response = bounded(
+            server,
+            &operation,
             config.timeout,
             peer.read_resource_once(ReadResourceRequestParams::new(uri)),
         )
-        .await
-        .map_err(|_| McpError::Timeout {
-            server: server.to_string(),
-            operation: operation.clone(),
-            timeout_ms: config.timeout.as_millis() as u64,
-        })?
-        .map_err(|e| McpError::protocol(server, operation.clone(), e))?;
+        .await?;
         let ReadResourceResponse::Complete(result) = response else {
             return Err(McpError::Protocol {
                 server: server.to_string(),
@@ -846,6 +837,24 @@ impl Supervision {
         }
         Ok(routes)
     }
+}
+
+/// A request to a server, bounded by `limit`; a timeout or an error names the server and the
+/// operation.
+async fn bounded<T>(
+    server: &str,
+    operation: &str,
+    limit: Duration,
+    call: impl std::future::Future<Output = Result<T, rmcp::ServiceError>>,
+) -> Result<T, McpError> {
+    tokio::time::timeout(limit, call)
+        .await
+        .map_err(|_| McpError::Timeout {
+            server: server.to_string(),
+            operation: operation.to_string(),
+            timeout_ms: limit.as_millis() as u64,
+        })?
+        .map_err(|e| McpError::protocol(server, operation, e))
 }
 
 /// A prompt's messages as one text: a user message as it is, an assistant message after
