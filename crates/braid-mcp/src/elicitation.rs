@@ -71,12 +71,11 @@ impl Elicitations {
 
     /// The person's answer to question `id`.
     pub fn reply(&self, id: &str, reply: McpElicitationReply) -> Result<(), ReplyError> {
-        let key: u64 = id
-            .parse()
-            .map_err(|_| ReplyError::Unknown(id.to_string()))?;
         let mut waiting = self.lock();
-        let entry = waiting
-            .get(&key)
+        let (key, entry) = waiting
+            .iter()
+            .find(|(_, w)| w.question.id == id)
+            .map(|(key, w)| (*key, w))
             .ok_or_else(|| ReplyError::Unknown(id.to_string()))?;
         let result = match reply.action {
             Action::Accept => {
@@ -137,7 +136,9 @@ impl Elicitations {
                 key,
                 Waiting {
                     question: McpElicitation {
-                        id: key.to_string(),
+                        // Unique across restarts, so an answer meant for an old question can
+                        // never reach a new one.
+                        id: uuid::Uuid::now_v7().to_string(),
                         server: server.to_string(),
                         message,
                         requested_schema: schema.clone(),
