@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { textReply, withWorld } from "./harness.mjs";
+import { textReply, waitForValue, withWorld } from "./harness.mjs";
 
 async function sendWithReference(w, text, path) {
   await w.page.getByRole("button", { name: "Reference a file" }).click();
@@ -63,8 +63,9 @@ test("Edit puts a failed send back into the composer and sending replaces it", a
 
     await failed.getByRole("button", { name: "Edit" }).click();
     const box = w.page.getByLabel("Message", { exact: true });
-    assert.equal(await box.inputValue(), "Read the missing file");
-    assert.equal(await w.page.getByLabel("Path of reference 1").inputValue(), "missing.md");
+    // The draft is filled in by React after the click: wait for it rather than read at once.
+    await waitForValue(box, "Read the missing file");
+    await waitForValue(w.page.getByLabel("Path of reference 1"), "missing.md");
     await w.page.getByRole("status").getByText("sending replaces it", { exact: false }).waitFor();
     await w.page.getByRole("button", { name: "Remove reference 1" }).click();
     await w.send("Just say hello");

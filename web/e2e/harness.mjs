@@ -356,3 +356,15 @@ export async function waitForMcpServer(w, name) {
   }
   throw new Error(`MCP server ${name} never became ready: ${JSON.stringify(last)}`);
 }
+
+/** Waits until an input's value is `expected` (React fills drafts after the event that asks). */
+export async function waitForValue(locator, expected, timeout = 10_000) {
+  const deadline = Date.now() + timeout;
+  let last;
+  while (Date.now() < deadline) {
+    last = await locator.inputValue();
+    if (last === expected) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`expected the value ${JSON.stringify(expected)}, still ${JSON.stringify(last)} after ${timeout} ms`);
+}
