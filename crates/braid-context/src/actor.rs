@@ -195,6 +195,16 @@ impl Actor {
             Command::DeleteBranch(name, reply) => {
                 let _ = reply.send(self.delete_branch(name).await);
             }
+            Command::UpdateBranch(name, request, reply) => {
+                let _ = reply.send(self.update_branch(name, request).await);
+            }
+            Command::Merge {
+                source,
+                request,
+                reply,
+            } => {
+                let _ = reply.send(self.merge(source, request).await);
+            }
             Command::ExecutePlan(plan, reply) => match self.plan_send(plan, None).await {
                 Ok(send) => {
                     let _ = reply.send(Ok(SendMessageResponse {
@@ -420,8 +430,11 @@ fn reject(command: Command, error: EngineError) {
         Command::Update(_, r) => {
             let _ = r.send(Err(error));
         }
-        Command::CreateBranch(_, r) => {
+        Command::CreateBranch(_, r) | Command::UpdateBranch(_, _, r) => {
             let _ = r.send(Err(error));
+        }
+        Command::Merge { reply, .. } => {
+            let _ = reply.send(Err(error));
         }
         Command::ListBranches(r) => {
             let _ = r.send(Err(error));

@@ -1,8 +1,9 @@
 //! The commands a context's actor handles, one at a time, and their answers.
 
 use braid_protocol::api::{
-    ApprovalRequest, BranchInfo, BranchList, ContextSummary, CreateBranchRequest, MessageList,
-    MessageView, SendMessageResponse, StateResponse, UpdateContextRequest,
+    ApprovalRequest, BranchInfo, BranchList, ContextSummary, CreateBranchRequest, MergeOutcome,
+    MergeRequest, MessageList, MessageView, SendMessageResponse, StateResponse,
+    UpdateBranchRequest, UpdateContextRequest,
 };
 use braid_protocol::{BranchName, KindName, MessageId, Mode, SendMessageRequest};
 use tokio::sync::oneshot;
@@ -37,6 +38,12 @@ pub(crate) enum Command {
     CreateBranch(CreateBranchRequest, Reply<BranchInfo>),
     SwitchBranch(BranchName, Reply<()>),
     DeleteBranch(BranchName, Reply<()>),
+    UpdateBranch(BranchName, UpdateBranchRequest, Reply<BranchInfo>),
+    Merge {
+        source: BranchName,
+        request: MergeRequest,
+        reply: Reply<MergeOutcome>,
+    },
     ListBranches(Reply<BranchList>),
     Summary(Reply<ContextSummary>),
     State {

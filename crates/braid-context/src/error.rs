@@ -46,6 +46,13 @@ pub enum EngineError {
     /// directory, not a directory); the message says why and which setting allows another root.
     #[error("{0}")]
     Workspace(braid_tools::WorkspaceError),
+    /// The merge request cannot be carried out as asked.
+    #[error(transparent)]
+    Merge(#[from] crate::merge::MergeError),
+    /// The merge waits: it has conflicts without a resolution, or dependency warnings that were
+    /// not accepted. Nothing changed; the outcome lists them.
+    #[error("{}", merge_held_message(.0))]
+    MergeHeld(Box<braid_protocol::api::MergeOutcome>),
     /// The context's task has stopped (the server is shutting down).
     #[error("the context is shutting down")]
     Stopped,
@@ -58,7 +65,9 @@ impl EngineError {
             EngineError::ContextNotFound(_)
             | EngineError::BranchNotFound(_)
             | EngineError::NotFound(_) => ErrorCode::NotFound,
-            EngineError::Conflict(_) => ErrorCode::Conflict,
+            EngineError::Conflict(_) | EngineError::MergeHeld(_) => ErrorCode::Conflict,
+            EngineError::Merge(crate::merge::MergeError::Broken { .. }) => ErrorCode::Conflict,
+            EngineError::Merge(_) => ErrorCode::InvalidInput,
             EngineError::Pipeline(crate::pipeline::PipelineError::FileReference { .. }) => {
                 ErrorCode::FileReference
             }
@@ -84,7 +93,28 @@ impl EngineError {
             EngineError::Request(e) => e.field().map(str::to_owned),
             EngineError::Invalid(e) => e.problems().first().map(|p| p.path.clone()),
             EngineError::Workspace(_) => Some("config.workspace".to_owned()),
+            EngineError::Merge(e) => e.field(),
             _ => None,
         }
+    }
+}
+
+/// Says why a merge waits, counting what the person must settle.
+fn merge_held_message(outcome: &braid_protocol::api::MergeOutcome) -> String {
+    let unresolved = outcome.unresolved().count();
+    let warnings = outcome.warnings.len();
+    match (unresolved, warnings) {
+        (0, w) => format!(
+            "merging `{}` into `{}` leaves {w} dependenc{} behind; send `accept_warnings: true` to merge anyway",
+            outcome.source,
+            outcome.target,
+            if w == 1 { "y" } else { "ies" }
+        ),
+        (c, _) => format!(
+            "merging `{}` into `{}` has {c} conflict{} without a resolution; resolve each in `resolutions`",
+            outcome.source,
+            outcome.target,
+            if c == 1 { "" } else { "s" }
+        ),
     }
 }

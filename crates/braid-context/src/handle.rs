@@ -2,8 +2,9 @@
 //! sends a command to the context's actor and waits for its answer.
 
 use braid_protocol::api::{
-    ApprovalRequest, BranchInfo, BranchList, ContextSummary, CreateBranchRequest, MessageList,
-    SendMessageResponse, StateResponse, UpdateContextRequest, WorkspaceFileList,
+    ApprovalRequest, BranchInfo, BranchList, ContextSummary, CreateBranchRequest, MergeOutcome,
+    MergeRequest, MessageList, SendMessageResponse, StateResponse, UpdateBranchRequest,
+    UpdateContextRequest, WorkspaceFileList,
 };
 use braid_protocol::{BranchName, ContextId, MessageId, Mode, SendMessageRequest, SequencedEvent};
 use tokio::sync::{broadcast, mpsc, oneshot};
@@ -142,6 +143,31 @@ impl ContextHandle {
     /// Deletes a branch that is not active; its messages stay in the pool.
     pub async fn delete_branch(&self, name: BranchName) -> Result<(), EngineError> {
         self.ask(|r| Command::DeleteBranch(name, r)).await
+    }
+
+    /// Changes a branch's system-prompt override and pipeline.
+    pub async fn update_branch(
+        &self,
+        name: BranchName,
+        request: UpdateBranchRequest,
+    ) -> Result<BranchInfo, EngineError> {
+        self.ask(|r| Command::UpdateBranch(name, request, r)).await
+    }
+
+    /// Merges branch `source` into the request's target (the active branch by default), or
+    /// previews it with `dry_run`. A merge that waits for resolutions or accepted warnings is
+    /// [`EngineError::MergeHeld`], with the outcome that lists them.
+    pub async fn merge(
+        &self,
+        source: BranchName,
+        request: MergeRequest,
+    ) -> Result<MergeOutcome, EngineError> {
+        self.ask(|reply| Command::Merge {
+            source,
+            request,
+            reply,
+        })
+        .await
     }
 
     /// The branches.

@@ -3,13 +3,13 @@
 
 use braid_protocol::api::{
     BranchInfo, BranchList, ContextSummary, CreateBranchRequest, MessageList, MessageView,
-    StateResponse, TokenBudget, UpdateContextRequest,
+    StateResponse, TokenBudget, UpdateBranchRequest, UpdateContextRequest,
 };
 use braid_protocol::{
     BranchName, ContextConfig, Message, MessageKind, Metadata, Mode, Role, SystemControlMessage,
     Validate,
 };
-use braid_store::{BranchRecord, ContextChanges};
+use braid_store::{BranchRecord, BranchSettings, ContextChanges};
 
 use crate::actor::Actor;
 use crate::command::{Command, MessageQuery};
@@ -202,11 +202,8 @@ impl Actor {
         if config.mode == mode {
             return Ok(());
         }
-        let from = config.mode;
         config.mode = mode;
-        self.apply_config(config, None, Some((from, mode)))
-            .await
-            .map(|_| ())
+        self.apply_config(config, None).await
     }
 
     /// Changes the title and/or the configuration (a JSON merge patch).
@@ -218,19 +215,17 @@ impl Actor {
             Some(patch) => self.data.record.config.merge_patch(patch)?,
             None => self.data.record.config.clone(),
         };
-        let mode_change = (config.mode != self.data.record.config.mode)
-            .then_some((self.data.record.config.mode, config.mode));
-        self.apply_config(config, request.title, mode_change)
-            .await?;
+        self.apply_config(config, request.title).await?;
         Ok(self.summary())
     }
 
+    /// Stores a new config and title; a changed mode or agent role gets its notice on the
+    /// active branch (so each branch's history says which mode and role it ends in).
     async fn apply_config(
         &mut self,
         config: ContextConfig,
         title: Option<String>,
-        mode_change: Option<(Mode, Mode)>,
-    ) -> Result<Option<Message>, EngineError> {
+    ) -> Result<(), EngineError> {
         config.validate()?;
         // Only a changed workspace is judged here: a title or mode change of a context whose
         // stored workspace is no longer allowed still goes through (using it is refused).
@@ -243,24 +238,36 @@ impl Actor {
         }
         let mut changes = ContextChanges::new();
         let branch = self.data.record.active_branch.clone();
-        let notice = mode_change.map(|(from, to)| {
-            self.notice(
-                &mut changes,
-                &branch,
-                SystemControlMessage::ModeChange { from, to },
-            )
-        });
+        let current = &self.data.record.config;
+        let mut notices = Vec::new();
+        if config.mode != current.mode {
+            notices.push(SystemControlMessage::ModeChange {
+                from: current.mode,
+                to: config.mode,
+            });
+        }
+        if config.agent_role != current.agent_role {
+            notices.push(SystemControlMessage::RoleChange {
+                from: current.agent_role,
+                to: config.agent_role,
+            });
+        }
+        let notices: Vec<Message> = notices
+            .into_iter()
+            .map(|n| self.notice(&mut changes, &branch, n))
+            .collect();
         if config != self.data.record.config {
             changes.config = Some(config);
         }
         changes.title = title;
         self.commit(changes).await?;
-        if let Some(n) = &notice {
-            self.emit_created(n).await;
-        } else {
+        if notices.is_empty() {
             self.emit_update(None, None, Metadata::new()).await;
         }
-        Ok(notice)
+        for n in &notices {
+            self.emit_created(n).await;
+        }
+        Ok(())
     }
 
     /// Creates a branch from any message of any branch.
@@ -341,6 +348,41 @@ impl Actor {
         self.commit(changes).await?;
         self.emit_created(&notice).await;
         Ok(())
+    }
+
+    /// Changes a branch's system-prompt override and pipeline; what the request leaves out
+    /// stays, `null` clears it.
+    pub(crate) async fn update_branch(
+        &mut self,
+        name: BranchName,
+        request: UpdateBranchRequest,
+    ) -> Result<BranchInfo, EngineError> {
+        let Some(branch) = self.data.branch(&name) else {
+            return Err(EngineError::BranchNotFound(name));
+        };
+        let system_prompt = match request.system_prompt {
+            Some(prompt) => prompt.filter(|p| !p.trim().is_empty()),
+            None => branch.system_prompt.clone(),
+        };
+        let pipeline = match request.pipeline {
+            Some(processors) => processors.map(|processors| {
+                serde_json::json!(crate::pipeline::PipelineConfig { processors })
+            }),
+            None => branch.pipeline.clone(),
+        };
+        let mut changes = ContextChanges::new();
+        changes.branch_settings.push(BranchSettings {
+            branch: name.clone(),
+            system_prompt,
+            pipeline,
+        });
+        self.commit(changes).await?;
+        self.emit_update(None, None, Metadata::new()).await;
+        let updated = self
+            .data
+            .branch(&name)
+            .ok_or_else(|| EngineError::BranchNotFound(name.clone()))?;
+        Ok(self.branch_info(updated))
     }
 
     /// Deletes a branch that is not the active one.

@@ -16,6 +16,8 @@ use crate::message::Message;
 use crate::state::{ContextState, StateTransition};
 use crate::validate::Validate;
 
+pub use crate::merge::*;
+
 /// A context as `GET /v1/contexts/{id}` (and `POST /v1/contexts`) answers it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct ContextSummary {
@@ -221,6 +223,40 @@ pub struct CreateBranchRequest {
     pub pipeline: Option<Vec<ProcessorName>>,
 }
 
+/// `PATCH /v1/contexts/{id}/branches/{name}`: changes a branch's settings after its creation.
+/// An absent field stays as it is; `null` clears it (the base prompt, the standard pipeline).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct UpdateBranchRequest {
+    /// A system prompt for this branch only; `null` or empty returns to the base prompt.
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schemars(with = "Option<String>")]
+    #[ts(optional, as = "Option<String>")]
+    pub system_prompt: Option<Option<String>>,
+    /// This branch's own pipeline; `null` returns to the standard one.
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schemars(with = "Option<Vec<ProcessorName>>")]
+    #[ts(optional, as = "Option<Vec<ProcessorName>>")]
+    pub pipeline: Option<Option<Vec<ProcessorName>>>,
+}
+
+/// A field that is present (`Some`), possibly as `null` (`Some(None)`); absent fields get the
+/// `default` (`None`).
+fn present<'de, D, T>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(deserializer).map(Some)
+}
+
 /// The processors of the message pipeline (DESIGN.md "The context"), by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "snake_case")]
@@ -273,32 +309,6 @@ pub struct BranchList {
     pub active: BranchName,
     /// Every branch.
     pub branches: Vec<BranchInfo>,
-}
-
-/// `POST .../branches/{name}/merge`: merge branch `{name}` into `target`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
-pub struct MergeRequest {
-    /// The branch to merge into; the active branch when absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub target: Option<BranchName>,
-    /// How.
-    pub strategy: MergeStrategy,
-}
-
-/// Branch merge strategies.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum MergeStrategy {
-    /// Append the source's messages the target lacks.
-    Append,
-    /// Copy only the chosen messages.
-    CherryPick {
-        /// The messages to copy.
-        message_ids: Vec<MessageId>,
-    },
-    /// Replay the source's messages since the common ancestor after the target's.
-    Rebase,
 }
 
 /// `GET /v1/contexts/{id}/state`.
@@ -552,6 +562,18 @@ pub struct McpResourceList {
 pub struct ApiError {
     /// The error.
     pub error: ApiErrorBody,
+}
+
+/// The 409 of `POST .../branches/{name}/merge` when the merge waits for the person: the error,
+/// and the outcome that lists the conflicts without a resolution and the warnings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct MergeHeld {
+    /// Why the merge waits.
+    pub error: ApiErrorBody,
+    /// What the merge would do, with its `warnings` and `conflicts`.
+    #[serde(flatten)]
+    #[ts(flatten)]
+    pub outcome: MergeOutcome,
 }
 
 /// The error inside [`ApiError`].

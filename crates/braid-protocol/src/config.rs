@@ -44,6 +44,15 @@ pub enum AgentRole {
     Actor,
 }
 
+impl fmt::Display for AgentRole {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            AgentRole::Planner => "planner",
+            AgentRole::Actor => "actor",
+        })
+    }
+}
+
 /// Which tool calls run without asking a person.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]

@@ -17,6 +17,7 @@ pub mod config;
 pub mod event;
 pub mod ids;
 pub mod kinds;
+pub mod merge;
 pub mod message;
 pub mod migrate;
 pub mod payload;

@@ -66,6 +66,9 @@ pub fn render() -> String {
     c.visit::<CreateBranchRequest>();
     c.visit::<BranchList>();
     c.visit::<MergeRequest>();
+    c.visit::<MergeOutcome>();
+    c.visit::<MergeHeld>();
+    c.visit::<UpdateBranchRequest>();
     c.visit::<StateResponse>();
     c.visit::<WorkspaceFileList>();
     c.visit::<ServerSettings>();

@@ -19,9 +19,9 @@ use braid_context::{ContextHandle, MessageQuery};
 use braid_protocol::api::{
     ApprovalRequest, BranchInfo, BranchList, ContextList, ContextSummary, CreateBranchRequest,
     CreateContextRequest, GetMcpPromptRequest, McpElicitationList, McpElicitationReply,
-    McpPromptList, McpPromptText, McpResourceList, McpServerList, MessageList, MessageView,
-    SendMessageResponse, ServerSettings, SetModeRequest, StateResponse, ToolList,
-    UpdateContextRequest, WorkspaceFileList,
+    McpPromptList, McpPromptText, McpResourceList, McpServerList, MergeHeld, MergeOutcome,
+    MergeRequest, MessageList, MessageView, SendMessageResponse, ServerSettings, SetModeRequest,
+    StateResponse, ToolList, UpdateBranchRequest, UpdateContextRequest, WorkspaceFileList,
 };
 use braid_protocol::{BranchName, ContextId, ErrorCode, KindName, MessageId, SendMessageRequest};
 use schemars::{JsonSchema, Schema, SchemaGenerator};
@@ -456,6 +456,26 @@ pub fn table() -> Vec<Route> {
         activate_branch,
     );
     b.add(
+        Method::PATCH,
+        "/v1/contexts/{id}/branches/{name}",
+        "update_branch",
+        "Changes a branch's system-prompt override and pipeline (absent fields stay, `null` clears).",
+        Some(schema::<UpdateBranchRequest>),
+        ok,
+        Json(schema::<BranchInfo>),
+        update_branch,
+    );
+    b.add(
+        Method::POST,
+        "/v1/contexts/{id}/branches/{name}/merge",
+        "merge_branch",
+        "Merges branch `{name}` into `target` (the active branch by default) with a strategy (`append`, `cherry_pick`, `rebase`). `dry_run` previews without changing anything. A merge with conflicts that have no resolution, or with dependency warnings not accepted, answers 409 with the `error` and the same outcome (`warnings`, `conflicts` with their `suggestions`) and changes nothing.",
+        Some(schema::<MergeRequest>),
+        ok,
+        Json(schema::<MergeOutcome>),
+        merge_branch,
+    );
+    b.add(
         Method::DELETE,
         "/v1/contexts/{id}/branches/{name}",
         "delete_branch",
@@ -878,6 +898,39 @@ async fn activate_branch(State(app): State<Arc<App>>, params: Params) -> ApiResu
     let name = params.branch()?;
     handle(&app, &params).await?.switch_branch(name).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+async fn update_branch(
+    State(app): State<Arc<App>>,
+    params: Params,
+    JsonBody(request): JsonBody<UpdateBranchRequest>,
+) -> ApiResult<Response> {
+    let name = params.branch()?;
+    let h = handle(&app, &params).await?;
+    Ok(ok(StatusCode::OK, &h.update_branch(name, request).await?))
+}
+
+async fn merge_branch(
+    State(app): State<Arc<App>>,
+    params: Params,
+    JsonBody(request): JsonBody<MergeRequest>,
+) -> ApiResult<Response> {
+    let source = params.branch()?;
+    let h = handle(&app, &params).await?;
+    match h.merge(source, request).await {
+        Ok(outcome) => Ok(ok(StatusCode::OK, &outcome)),
+        Err(braid_context::EngineError::MergeHeld(outcome)) => {
+            let failure = ApiFailure::from(braid_context::EngineError::MergeHeld(outcome.clone()));
+            Ok(ok(
+                failure.status,
+                &MergeHeld {
+                    error: failure.body.error,
+                    outcome: *outcome,
+                },
+            ))
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 async fn delete_branch(State(app): State<Arc<App>>, params: Params) -> ApiResult<StatusCode> {

@@ -17,7 +17,7 @@ use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use braid_protocol::api::{
     ApprovalRequest, CreateBranchRequest, CreateContextRequest, GetMcpPromptRequest,
-    McpElicitationReply, SetModeRequest, UpdateContextRequest,
+    McpElicitationReply, MergeRequest, SetModeRequest, UpdateBranchRequest, UpdateContextRequest,
 };
 use braid_protocol::{ContextConfig, SendMessageRequest, Validate};
 use braid_server::body::{JsonBody, TextBody};
@@ -145,6 +145,25 @@ fn routes() -> Vec<BodyRoute> {
                 json!({"name":"b","from_branch":"main","from_message":"0192f0c4-1111-7000-8000-000000000003","system_prompt":"s","pipeline":["validate","prepare_request"]}),
             ],
             read: |rt, bytes| extract::<CreateBranchRequest>(rt, bytes).map(drop),
+        },
+        BodyRoute {
+            operation: "update_branch",
+            examples: vec![
+                json!({}),
+                json!({"system_prompt":"terse"}),
+                json!({"system_prompt":null,"pipeline":["validate","optimize_context"]}),
+                json!({"pipeline":null}),
+            ],
+            read: |rt, bytes| extract::<UpdateBranchRequest>(rt, bytes).map(drop),
+        },
+        BodyRoute {
+            operation: "merge_branch",
+            examples: vec![
+                json!({"strategy":{"type":"append"}}),
+                json!({"target":"main","strategy":{"type":"rebase"},"dry_run":true,"resolutions":[{"conflict":"file_write:a.txt","resolution":"take_source"}]}),
+                json!({"strategy":{"type":"cherry_pick","message_ids":["0192f0c4-1111-7000-8000-000000000003"]},"accept_warnings":true}),
+            ],
+            read: |rt, bytes| extract::<MergeRequest>(rt, bytes).map(drop),
         },
         BodyRoute {
             operation: "refine_plan",

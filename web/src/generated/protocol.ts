@@ -104,6 +104,32 @@ branches: Array<BranchInfo>, };
 
 export type BranchName = string;
 
+export type ConflictKind = "file_write" | "mode" | "role" | "summary" | "file_reference";
+
+export type ConflictMessage = { 
+/**
+ * The message.
+ */
+id: MessageId, 
+/**
+ * The branch whose side it is on.
+ */
+branch: BranchName, 
+/**
+ * When it was written.
+ */
+created_at: string, };
+
+export type ConflictResolution = { 
+/**
+ * The conflict's id, as the preview or the 409 named it.
+ */
+conflict: string, 
+/**
+ * The choice.
+ */
+resolution: Resolution, };
+
 export type ContentDelta = { 
 /**
  * The context.
@@ -925,6 +951,133 @@ error: ErrorDetail,
  */
 result?: unknown, });
 
+export type MergeConflict = { 
+/**
+ * Stable for the same branches: a later request names it in `resolutions`.
+ */
+id: string, 
+/**
+ * What the branches disagree on.
+ */
+kind: ConflictKind, 
+/**
+ * The messages involved, target's side first.
+ */
+messages: Array<ConflictMessage>, 
+/**
+ * What the conflict is, in words.
+ */
+detail: string, 
+/**
+ * The resolutions that make sense here, the recommended one first; only these are
+ * accepted for this conflict.
+ */
+suggestions: Array<Resolution>, };
+
+export type MergeHeld = { 
+/**
+ * Why the merge waits.
+ */
+error: ApiErrorBody, 
+/**
+ * The branch merged from.
+ */
+source: BranchName, 
+/**
+ * The branch merged into.
+ */
+target: BranchName, 
+/**
+ * The strategy.
+ */
+strategy: MergeStrategyName, 
+/**
+ * Whether the target changed (false for a dry run and for a refusal).
+ */
+merged: boolean, 
+/**
+ * The last message both branches share, when they share one.
+ */
+common_ancestor?: MessageId, 
+/**
+ * The source messages added to the target, in their new order.
+ */
+moved: Array<MessageId>, 
+/**
+ * Target messages a resolution takes off the target (still stored).
+ */
+removed: Array<MessageId>, 
+/**
+ * Source messages left out, and why.
+ */
+skipped: Array<SkippedMessage>, 
+/**
+ * Missing dependencies (cherry-pick).
+ */
+warnings: Array<MergeWarning>, 
+/**
+ * Conflicts; those already resolved by the request are listed too, with their resolution.
+ */
+conflicts: Array<MergeConflict>, 
+/**
+ * The resolutions applied.
+ */
+resolutions: Array<ConflictResolution>, 
+/**
+ * The `branch_merge` notice added to the target, when the merge happened.
+ */
+notice_id?: MessageId, };
+
+export type MergeOutcome = { 
+/**
+ * The branch merged from.
+ */
+source: BranchName, 
+/**
+ * The branch merged into.
+ */
+target: BranchName, 
+/**
+ * The strategy.
+ */
+strategy: MergeStrategyName, 
+/**
+ * Whether the target changed (false for a dry run and for a refusal).
+ */
+merged: boolean, 
+/**
+ * The last message both branches share, when they share one.
+ */
+common_ancestor?: MessageId, 
+/**
+ * The source messages added to the target, in their new order.
+ */
+moved: Array<MessageId>, 
+/**
+ * Target messages a resolution takes off the target (still stored).
+ */
+removed: Array<MessageId>, 
+/**
+ * Source messages left out, and why.
+ */
+skipped: Array<SkippedMessage>, 
+/**
+ * Missing dependencies (cherry-pick).
+ */
+warnings: Array<MergeWarning>, 
+/**
+ * Conflicts; those already resolved by the request are listed too, with their resolution.
+ */
+conflicts: Array<MergeConflict>, 
+/**
+ * The resolutions applied.
+ */
+resolutions: Array<ConflictResolution>, 
+/**
+ * The `branch_merge` notice added to the target, when the merge happened.
+ */
+notice_id?: MessageId, };
+
 export type MergeRequest = { 
 /**
  * The branch to merge into; the active branch when absent.
@@ -933,13 +1086,47 @@ target?: BranchName,
 /**
  * How.
  */
-strategy: MergeStrategy, };
+strategy: MergeStrategy, 
+/**
+ * Only preview: answer what the merge would do and change nothing.
+ */
+dry_run?: boolean, 
+/**
+ * Go ahead although dependencies are missing (the warnings of a cherry-pick).
+ */
+accept_warnings?: boolean, 
+/**
+ * How to settle each conflict; a merge with conflicts completes only when every one has a
+ * resolution.
+ */
+resolutions?: Array<ConflictResolution>, };
 
 export type MergeStrategy = { "type": "append" } | { "type": "cherry_pick", 
 /**
- * The messages to copy.
+ * The messages to copy; each must be on the source branch.
  */
 message_ids: Array<MessageId>, } | { "type": "rebase" };
+
+export type MergeStrategyName = "append" | "cherry_pick" | "rebase";
+
+export type MergeWarning = { 
+/**
+ * What is missing.
+ */
+kind: WarningKind, 
+/**
+ * The picked message that needs it.
+ */
+message_id: MessageId, 
+/**
+ * The messages it depends on that are neither picked nor in the target (ids on the
+ * source; empty when the source does not have them either).
+ */
+missing: Array<MessageId>, 
+/**
+ * In words.
+ */
+detail: string, };
 
 export type Message = { 
 /**
@@ -1238,6 +1425,8 @@ notice?: string,
  */
 recognized_at: string, };
 
+export type Resolution = "keep_target" | "take_source" | "keep_both" | "skip";
+
 export type ResourceContent = { "type": "text", 
 /**
  * The text.
@@ -1299,6 +1488,18 @@ mode: Mode, };
 
 export type Severity = "critical" | "major" | "minor";
 
+export type SkipReason = "already_in_target" | "same_content" | "branch_notice" | "held_input" | "resolution";
+
+export type SkippedMessage = { 
+/**
+ * The message.
+ */
+id: MessageId, 
+/**
+ * Why.
+ */
+reason: SkipReason, };
+
 export type StateKind = "idle" | "processing_user_message" | "resolving_file_references" | "recognizing_images" | "enhancing_system_prompt" | "optimizing_context" | "preparing_llm_request" | "connecting_to_llm" | "awaiting_llm_first_chunk" | "streaming_llm_response" | "processing_llm_response" | "parsing_tool_calls" | "tool_auto_loop" | "awaiting_tool_approval" | "executing_tool" | "collecting_tool_results" | "processing_tool_results" | "awaiting_user_answer" | "executing_workflow" | "paused" | "failed";
 
 export type StateResponse = { 
@@ -1333,7 +1534,39 @@ from: Mode,
 /**
  * The mode after.
  */
-to: Mode, } | { "type": "branch_switch", 
+to: Mode, } | { "type": "role_change", 
+/**
+ * The role before.
+ */
+from: AgentRole, 
+/**
+ * The role after.
+ */
+to: AgentRole, } | { "type": "branch_merge", 
+/**
+ * The branch merged from.
+ */
+source: BranchName, 
+/**
+ * The strategy.
+ */
+strategy: MergeStrategyName, 
+/**
+ * Messages added to this branch.
+ */
+moved: number, 
+/**
+ * Source messages left out (already here, same content, or by a resolution).
+ */
+skipped: number, 
+/**
+ * This branch's messages a resolution took off it.
+ */
+removed: number, 
+/**
+ * The resolutions, one per conflict.
+ */
+resolutions: Array<ConflictResolution>, } | { "type": "branch_switch", 
 /**
  * The branch before.
  */
@@ -1528,6 +1761,16 @@ error?: string, };
 
 export type ToolSource = "builtin" | "mcp";
 
+export type UpdateBranchRequest = { 
+/**
+ * A system prompt for this branch only; `null` or empty returns to the base prompt.
+ */
+system_prompt?: string, 
+/**
+ * This branch's own pipeline; `null` returns to the standard one.
+ */
+pipeline?: Array<ProcessorName>, };
+
 export type UpdateContextRequest = { 
 /**
  * A new title.
@@ -1537,6 +1780,8 @@ title?: string,
  * Config fields to change.
  */
 config?: Partial<ContextConfig>, };
+
+export type WarningKind = "result_without_request" | "request_without_result" | "mcp_result_without_request" | "mcp_request_without_result" | "execution_without_plan" | "answer_without_question";
 
 export type WorkflowExecutionMessage = { 
 /**

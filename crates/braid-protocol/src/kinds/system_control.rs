@@ -6,8 +6,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::config::Mode;
+use crate::config::{AgentRole, Mode};
 use crate::ids::{BranchName, MessageId};
+use crate::merge::{ConflictResolution, MergeStrategyName};
 use crate::state::LoopStopReason;
 use crate::validate::{FieldPath, Problems, Validate};
 
@@ -21,6 +22,31 @@ pub enum SystemControlMessage {
         from: Mode,
         /// The mode after.
         to: Mode,
+    },
+    /// The agent role changed; the tools follow it from here on.
+    RoleChange {
+        /// The role before.
+        from: AgentRole,
+        /// The role after.
+        to: AgentRole,
+    },
+    /// Another branch was merged into this one: what moved, how, and what the person chose for
+    /// each conflict.
+    BranchMerge {
+        /// The branch merged from.
+        source: BranchName,
+        /// The strategy.
+        strategy: MergeStrategyName,
+        /// Messages added to this branch.
+        moved: u32,
+        /// Source messages left out (already here, same content, or by a resolution).
+        skipped: u32,
+        /// This branch's messages a resolution took off it.
+        #[serde(default)]
+        removed: u32,
+        /// The resolutions, one per conflict.
+        #[serde(default)]
+        resolutions: Vec<ConflictResolution>,
     },
     /// The active branch changed; marks the point in history for audit.
     BranchSwitch {
@@ -76,6 +102,14 @@ impl Validate for SystemControlMessage {
                 &path.field("to"),
                 format!("a mode change must change the mode (both are {to})"),
             ),
+            Self::RoleChange { from, to } => problems.check(
+                from == to,
+                &path.field("to"),
+                format!("a role change must change the role (both are {to})"),
+            ),
+            Self::BranchMerge { source, .. } => {
+                problems.require_text(source.as_str(), &path.field("source"));
+            }
             Self::BranchSwitch { from, to } => {
                 problems.require_text(from.as_str(), &path.field("from"));
                 problems.require_text(to.as_str(), &path.field("to"));

@@ -2,6 +2,7 @@
 //! defaults property tests.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use braid_protocol::merge::{ConflictResolution, MergeStrategyName, Resolution};
 use braid_protocol::*;
 use chrono::{DateTime, TimeZone, Utc};
 use proptest::collection::vec;
@@ -418,6 +419,52 @@ pub fn kind() -> impl Strategy<Value = MessageKind> {
     let mode = prop_oneof![Just(Mode::Plan), Just(Mode::Act)];
     let control = prop_oneof![
         (mode.clone(), mode).prop_map(|(from, to)| SystemControlMessage::ModeChange { from, to }),
+        (any::<bool>(), any::<bool>()).prop_map(|(f, t)| {
+            let role = |planner| {
+                if planner {
+                    AgentRole::Planner
+                } else {
+                    AgentRole::Actor
+                }
+            };
+            SystemControlMessage::RoleChange {
+                from: role(f),
+                to: role(t),
+            }
+        }),
+        (
+            name(),
+            0..3usize,
+            any::<u32>(),
+            any::<u32>(),
+            any::<u32>(),
+            vec((name(), 0..4usize), 0..3)
+        )
+            .prop_map(|(source, s, moved, skipped, removed, resolutions)| {
+                SystemControlMessage::BranchMerge {
+                    source: BranchName(source),
+                    strategy: [
+                        MergeStrategyName::Append,
+                        MergeStrategyName::CherryPick,
+                        MergeStrategyName::Rebase,
+                    ][s],
+                    moved,
+                    skipped,
+                    removed,
+                    resolutions: resolutions
+                        .into_iter()
+                        .map(|(conflict, r)| ConflictResolution {
+                            conflict,
+                            resolution: [
+                                Resolution::KeepTarget,
+                                Resolution::TakeSource,
+                                Resolution::KeepBoth,
+                                Resolution::Skip,
+                            ][r],
+                        })
+                        .collect(),
+                }
+            }),
         (name(), name()).prop_map(|(f, t)| SystemControlMessage::BranchSwitch {
             from: BranchName(f),
             to: BranchName(t)

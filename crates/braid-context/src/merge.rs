@@ -1,0 +1,980 @@
+//! Branch merge (seed 001 "Branch Merging", DESIGN.md "Branch merge strategies"): which source
+//! messages move to the target, what they depend on, where the branches conflict, what the
+//! person's resolutions change, and a check of the result before anything is stored.
+//!
+//! [`plan`] is pure: it reads the pool and the two branches and answers the outcome and the
+//! target's new order. The actor stores it in one change set (see `Actor::merge`).
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use braid_protocol::api::{
+    ConflictKind, ConflictMessage, ConflictResolution, MergeConflict, MergeOutcome, MergeRequest,
+    MergeStrategy, MergeWarning, Resolution, SkipReason, SkippedMessage, WarningKind,
+};
+use braid_protocol::{
+    AgentRole, BranchName, FileResolution, Message, MessageId, MessageKind, Mode,
+    SystemControlMessage, ToolCallId,
+};
+use serde_json::Value;
+
+/// A merge the request cannot have.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MergeError {
+    /// Source and target are the same branch.
+    #[error("a branch cannot be merged into itself (`{0}`)")]
+    SameBranch(BranchName),
+    /// A cherry-picked id is not on the source branch.
+    #[error("message {id} is not on the source branch `{source_branch}`")]
+    NotOnSource {
+        /// Its index in `strategy.message_ids`.
+        index: usize,
+        /// The id.
+        id: MessageId,
+        /// The source branch.
+        source_branch: BranchName,
+    },
+    /// A resolution names a conflict this merge does not have.
+    #[error("this merge has no conflict `{conflict}`; a dry run lists the conflicts")]
+    UnknownConflict {
+        /// Its index in `resolutions`.
+        index: usize,
+        /// The id given.
+        conflict: String,
+    },
+    /// A conflict is resolved twice.
+    #[error("conflict `{conflict}` has more than one resolution")]
+    DuplicateResolution {
+        /// The second one's index in `resolutions`.
+        index: usize,
+        /// The conflict.
+        conflict: String,
+    },
+    /// A resolution the conflict does not offer.
+    #[error("conflict `{conflict}` cannot be resolved with {resolution}; it offers {offered}")]
+    ResolutionNotOffered {
+        /// Its index in `resolutions`.
+        index: usize,
+        /// The conflict.
+        conflict: String,
+        /// What was asked.
+        resolution: &'static str,
+        /// What the conflict offers.
+        offered: String,
+    },
+    /// The merged target would break a rule of branches; nothing is stored.
+    #[error("the merge would leave branch `{target}` invalid: {reason}")]
+    Broken {
+        /// The target.
+        target: BranchName,
+        /// Which rule.
+        reason: String,
+    },
+}
+
+impl MergeError {
+    /// The request field at fault, when one is.
+    pub fn field(&self) -> Option<String> {
+        match self {
+            MergeError::NotOnSource { index, .. } => Some(format!("strategy.message_ids[{index}]")),
+            MergeError::UnknownConflict { index, .. }
+            | MergeError::DuplicateResolution { index, .. } => {
+                Some(format!("resolutions[{index}].conflict"))
+            }
+            MergeError::ResolutionNotOffered { index, .. } => {
+                Some(format!("resolutions[{index}].resolution"))
+            }
+            MergeError::SameBranch(_) => Some("target".to_owned()),
+            MergeError::Broken { .. } => None,
+        }
+    }
+}
+
+/// One branch of a merge: its name and its messages' ids in order.
+#[derive(Clone, Copy, Debug)]
+pub struct MergeSide<'a> {
+    /// The branch.
+    pub name: &'a BranchName,
+    /// Its order.
+    pub ids: &'a [MessageId],
+}
+
+/// What a merge is computed from.
+pub struct MergeInput<'a> {
+    /// Every message of the context.
+    pub pool: &'a HashMap<MessageId, Message>,
+    /// The branch merged from.
+    pub source: MergeSide<'a>,
+    /// The branch merged into.
+    pub target: MergeSide<'a>,
+    /// The request.
+    pub request: &'a MergeRequest,
+    /// Whether a call of the tool with this name can write a file (the registry knows; a tool
+    /// it does not know counts as writing).
+    pub writes: &'a dyn Fn(&str) -> bool,
+    /// The context's mode and role now: what a branch without change notices ends in.
+    pub mode: Mode,
+    /// See `mode`.
+    pub role: AgentRole,
+}
+
+/// A merge computed but not stored.
+#[derive(Debug, Clone)]
+pub struct MergePlan {
+    /// What it does (`merged` is false until the actor stores it).
+    pub outcome: MergeOutcome,
+    /// The target's new order, without the `branch_merge` notice.
+    pub target_ids: Vec<MessageId>,
+    /// The mode the context takes when a resolution takes the source's mode.
+    pub mode: Option<Mode>,
+    /// The role the context takes when a resolution takes the source's role.
+    pub role: Option<AgentRole>,
+}
+
+impl MergePlan {
+    /// Whether the merge must wait: conflicts without a resolution, or warnings not accepted.
+    pub fn is_held(&self, accept_warnings: bool) -> bool {
+        self.outcome.unresolved().next().is_some()
+            || (!self.outcome.warnings.is_empty() && !accept_warnings)
+    }
+}
+
+/// A conflict and the messages each side would keep or lose by it.
+struct Found {
+    conflict: MergeConflict,
+    target_side: Vec<MessageId>,
+    source_side: Vec<MessageId>,
+    mode: Option<Mode>,
+    role: Option<AgentRole>,
+}
+
+/// Who asked for and who answered each tool call, over both branches.
+#[derive(Default)]
+struct Calls {
+    requests: HashMap<ToolCallId, MessageId>,
+    results: HashMap<ToolCallId, Vec<MessageId>>,
+}
+
+impl Calls {
+    fn index<'a>(messages: impl Iterator<Item = &'a Message>) -> Self {
+        let mut calls = Calls::default();
+        for m in messages {
+            for call in request_calls(m) {
+                calls.requests.entry(call).or_insert(m.id);
+            }
+            if let Some(call) = result_call(m) {
+                let results = calls.results.entry(call).or_default();
+                if !results.contains(&m.id) {
+                    results.push(m.id);
+                }
+            }
+        }
+        calls
+    }
+
+    /// `ids` with every message tied to them by a tool call: a request with its results, a
+    /// result with its request and that request's other results.
+    fn closure(&self, pool: &HashMap<MessageId, Message>, ids: &[MessageId]) -> HashSet<MessageId> {
+        let mut out: HashSet<MessageId> = HashSet::new();
+        let mut todo: Vec<MessageId> = ids.to_vec();
+        while let Some(id) = todo.pop() {
+            if !out.insert(id) {
+                continue;
+            }
+            let Some(m) = pool.get(&id) else { continue };
+            for call in request_calls(m) {
+                todo.extend(self.results.get(&call).into_iter().flatten().copied());
+            }
+            if let Some(call) = result_call(m)
+                && let Some(request) = self.requests.get(&call)
+            {
+                todo.push(*request);
+            }
+        }
+        out
+    }
+}
+
+/// The call ids a message asks for (built-in or MCP).
+fn request_calls(m: &Message) -> Vec<ToolCallId> {
+    match &m.kind {
+        MessageKind::ToolRequest(r) => r.calls.iter().map(|c| c.id.clone()).collect(),
+        MessageKind::McpToolRequest(r) => vec![r.request_id.clone()],
+        _ => Vec::new(),
+    }
+}
+
+/// The call id a message answers (built-in or MCP).
+fn result_call(m: &Message) -> Option<ToolCallId> {
+    match &m.kind {
+        MessageKind::ToolResult(r) => Some(r.call_id.clone()),
+        MessageKind::McpToolResult(r) => Some(r.request_id.clone()),
+        _ => None,
+    }
+}
+
+/// A workspace path as two branches would both name it.
+fn normal_path(path: &str) -> String {
+    let mut p = path.trim();
+    while let Some(rest) = p.strip_prefix("./") {
+        p = rest;
+    }
+    p.trim_end_matches('/').to_owned()
+}
+
+/// The workspace files a message's calls write.
+fn written_paths(m: &Message, writes: &dyn Fn(&str) -> bool) -> Vec<String> {
+    let path_of = |arguments: &Value| {
+        arguments
+            .get("path")
+            .and_then(Value::as_str)
+            .map(normal_path)
+    };
+    match &m.kind {
+        MessageKind::ToolRequest(r) => r
+            .calls
+            .iter()
+            .filter(|c| writes(&c.name))
+            .filter_map(|c| path_of(&c.arguments))
+            .collect(),
+        MessageKind::McpToolRequest(r) if writes(&r.called_as) => {
+            path_of(&r.arguments).into_iter().collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// What makes two messages the same for `append`: role, kind and data.
+fn same_content(a: &Message, b: &Message) -> bool {
+    a.role == b.role
+        && a.kind_name() == b.kind_name()
+        && serde_json::to_value(&a.kind).ok() == serde_json::to_value(&b.kind).ok()
+}
+
+/// Notices about a branch itself, which mean nothing on another branch.
+fn is_branch_notice(m: &Message) -> bool {
+    matches!(
+        m.kind,
+        MessageKind::SystemControl(
+            SystemControlMessage::BranchSwitch { .. } | SystemControlMessage::BranchMerge { .. }
+        )
+    )
+}
+
+/// Computes a merge without storing anything.
+pub fn plan(input: &MergeInput<'_>) -> Result<MergePlan, MergeError> {
+    let MergeInput {
+        pool,
+        source,
+        target,
+        request,
+        ..
+    } = *input;
+    if source.name == target.name {
+        return Err(MergeError::SameBranch(source.name.clone()));
+    }
+    let shared = source
+        .ids
+        .iter()
+        .zip(target.ids)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let common_ancestor = shared.checked_sub(1).map(|i| source.ids[i]);
+    let in_target: HashSet<MessageId> = target.ids.iter().copied().collect();
+    let target_new: Vec<&Message> = target.ids[shared..]
+        .iter()
+        .filter_map(|id| pool.get(id))
+        .collect();
+
+    let mut skipped = Vec::new();
+    let mut candidates: Vec<MessageId> = Vec::new();
+    let considered: Vec<MessageId> = match &request.strategy {
+        MergeStrategy::Append => source.ids.to_vec(),
+        MergeStrategy::Rebase => source.ids[shared..].to_vec(),
+        MergeStrategy::CherryPick { message_ids } => {
+            let position: HashMap<MessageId, usize> = source
+                .ids
+                .iter()
+                .enumerate()
+                .map(|(i, id)| (*id, i))
+                .collect();
+            let mut picked = Vec::new();
+            for (index, id) in message_ids.iter().enumerate() {
+                let Some(at) = position.get(id) else {
+                    return Err(MergeError::NotOnSource {
+                        index,
+                        id: *id,
+                        source_branch: source.name.clone(),
+                    });
+                };
+                picked.push((*at, *id));
+            }
+            picked.sort();
+            picked.dedup();
+            picked.into_iter().map(|(_, id)| id).collect()
+        }
+    };
+    for id in considered {
+        let Some(m) = pool.get(&id) else { continue };
+        let reason = if in_target.contains(&id) {
+            Some(SkipReason::AlreadyInTarget)
+        } else if is_branch_notice(m) {
+            Some(SkipReason::BranchNotice)
+        } else if m.is_held_input() {
+            Some(SkipReason::HeldInput)
+        } else if matches!(request.strategy, MergeStrategy::Append)
+            && target_new.iter().any(|t| same_content(t, m))
+        {
+            Some(SkipReason::SameContent)
+        } else {
+            None
+        };
+        match reason {
+            Some(reason) => skipped.push(SkippedMessage { id, reason }),
+            None => candidates.push(id),
+        }
+    }
+
+    let calls = Calls::index(
+        source
+            .ids
+            .iter()
+            .chain(target.ids)
+            .filter_map(|id| pool.get(id)),
+    );
+    let warnings = if matches!(request.strategy, MergeStrategy::CherryPick { .. }) {
+        dependency_warnings(pool, &calls, &in_target, &candidates)
+    } else {
+        Vec::new()
+    };
+
+    let source_new: Vec<&Message> = candidates.iter().filter_map(|id| pool.get(id)).collect();
+    let found = find_conflicts(input, &target_new, &source_new, &in_target, &candidates);
+
+    // Resolutions: each names a conflict once, with a choice it offers.
+    let mut chosen: HashMap<&str, Resolution> = HashMap::new();
+    for (index, r) in request.resolutions.iter().enumerate() {
+        let Some(f) = found.iter().find(|f| f.conflict.id == r.conflict) else {
+            return Err(MergeError::UnknownConflict {
+                index,
+                conflict: r.conflict.clone(),
+            });
+        };
+        if !f.conflict.suggestions.contains(&r.resolution) {
+            return Err(MergeError::ResolutionNotOffered {
+                index,
+                conflict: r.conflict.clone(),
+                resolution: r.resolution.as_str(),
+                offered: f
+                    .conflict
+                    .suggestions
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
+        }
+        if chosen.insert(r.conflict.as_str(), r.resolution).is_some() {
+            return Err(MergeError::DuplicateResolution {
+                index,
+                conflict: r.conflict.clone(),
+            });
+        }
+    }
+
+    let mut leave_out: HashSet<MessageId> = HashSet::new();
+    let mut take_off: HashSet<MessageId> = HashSet::new();
+    let (mut mode, mut role) = (None, None);
+    for f in &found {
+        let Some(resolution) = chosen.get(f.conflict.id.as_str()) else {
+            continue;
+        };
+        let (drop_source, drop_target) = match resolution {
+            Resolution::KeepTarget => (true, false),
+            Resolution::TakeSource => (false, true),
+            Resolution::KeepBoth => (false, false),
+            Resolution::Skip => (true, true),
+        };
+        if drop_source {
+            leave_out.extend(calls.closure(pool, &f.source_side));
+        }
+        if drop_target {
+            take_off.extend(calls.closure(pool, &f.target_side));
+        }
+        if *resolution == Resolution::TakeSource {
+            mode = mode.or(f.mode);
+            role = role.or(f.role);
+        }
+    }
+    // Only what the target gained after the ancestor can be taken off.
+    let own: HashSet<MessageId> = target.ids[shared..].iter().copied().collect();
+    take_off.retain(|id| own.contains(id));
+
+    let mut moved: Vec<MessageId> = Vec::new();
+    for id in candidates {
+        if leave_out.contains(&id) {
+            skipped.push(SkippedMessage {
+                id,
+                reason: SkipReason::Resolution,
+            });
+        } else {
+            moved.push(id);
+        }
+    }
+    // Within what is appended, order is by creation (ids are UUIDv7, so they break ties).
+    moved.sort_by_key(|id| (pool.get(id).map(|m| m.created_at), *id));
+    let removed: Vec<MessageId> = target
+        .ids
+        .iter()
+        .filter(|id| take_off.contains(id))
+        .copied()
+        .collect();
+    let target_ids: Vec<MessageId> = target
+        .ids
+        .iter()
+        .filter(|id| !take_off.contains(id))
+        .chain(&moved)
+        .copied()
+        .collect();
+
+    let resolutions: Vec<ConflictResolution> = request
+        .resolutions
+        .iter()
+        .filter(|r| chosen.contains_key(r.conflict.as_str()))
+        .cloned()
+        .collect();
+    let outcome = MergeOutcome {
+        source: source.name.clone(),
+        target: target.name.clone(),
+        strategy: request.strategy.name(),
+        merged: false,
+        common_ancestor,
+        moved,
+        removed,
+        skipped,
+        warnings,
+        conflicts: found.into_iter().map(|f| f.conflict).collect(),
+        resolutions,
+        notice_id: None,
+    };
+    let plan = MergePlan {
+        outcome,
+        target_ids,
+        mode,
+        role,
+    };
+    if !plan.is_held(request.accept_warnings) {
+        validate(
+            pool,
+            &calls,
+            target.name,
+            target.ids.len() - plan.outcome.removed.len(),
+            &plan,
+        )?;
+    }
+    Ok(plan)
+}
+
+/// The dependencies picked messages leave behind.
+fn dependency_warnings(
+    pool: &HashMap<MessageId, Message>,
+    calls: &Calls,
+    in_target: &HashSet<MessageId>,
+    picked: &[MessageId],
+) -> Vec<MergeWarning> {
+    let present = |id: &MessageId| in_target.contains(id) || picked.contains(id);
+    let mut warnings = Vec::new();
+    for id in picked {
+        let Some(m) = pool.get(id) else { continue };
+        let mut warn = |kind: WarningKind, missing: Vec<MessageId>, detail: String| {
+            warnings.push(MergeWarning {
+                kind,
+                message_id: *id,
+                missing,
+                detail,
+            });
+        };
+        match &m.kind {
+            MessageKind::ToolResult(_) | MessageKind::McpToolResult(_) => {
+                let Some(call) = result_call(m) else { continue };
+                let request = calls.requests.get(&call).copied();
+                if request.is_none_or(|r| !present(&r)) {
+                    let (kind, what) = if matches!(m.kind, MessageKind::ToolResult(_)) {
+                        (WarningKind::ResultWithoutRequest, "tool result")
+                    } else {
+                        (WarningKind::McpResultWithoutRequest, "MCP tool result")
+                    };
+                    warn(
+                        kind,
+                        request.into_iter().collect(),
+                        format!(
+                            "the {what} for call `{call}` is picked without the request that asked for it"
+                        ),
+                    );
+                }
+            }
+            MessageKind::ToolRequest(_) | MessageKind::McpToolRequest(_) => {
+                let missing: Vec<MessageId> = request_calls(m)
+                    .iter()
+                    .flat_map(|call| calls.results.get(call).into_iter().flatten())
+                    .filter(|r| !present(r))
+                    .copied()
+                    .collect();
+                if !missing.is_empty() {
+                    let kind = if matches!(m.kind, MessageKind::ToolRequest(_)) {
+                        WarningKind::RequestWithoutResult
+                    } else {
+                        WarningKind::McpRequestWithoutResult
+                    };
+                    warn(
+                        kind,
+                        missing,
+                        "a tool request is picked without its result".to_owned(),
+                    );
+                }
+            }
+            _ => {
+                let reference = |key: &str, field: Option<&str>| {
+                    let v = m.metadata.get(key)?;
+                    let v = match field {
+                        Some(f) => v.get(f)?,
+                        None => v,
+                    };
+                    serde_json::from_value::<MessageId>(v.clone()).ok()
+                };
+                if let Some(plan) = reference("plan_id", None)
+                    && !present(&plan)
+                {
+                    warn(
+                        WarningKind::ExecutionWithoutPlan,
+                        pool.contains_key(&plan)
+                            .then_some(plan)
+                            .into_iter()
+                            .collect(),
+                        format!("the execution of plan {plan} is picked without the plan"),
+                    );
+                }
+                if let Some(question) = reference("answer_to", Some("question_id"))
+                    && !present(&question)
+                {
+                    warn(
+                        WarningKind::AnswerWithoutQuestion,
+                        pool.contains_key(&question)
+                            .then_some(question)
+                            .into_iter()
+                            .collect(),
+                        format!("an answer to question {question} is picked without the question"),
+                    );
+                }
+            }
+        }
+    }
+    warnings
+}
+
+fn side(ms: &[&Message], branch: &BranchName) -> Vec<ConflictMessage> {
+    ms.iter()
+        .map(|m| ConflictMessage {
+            id: m.id,
+            branch: branch.clone(),
+            created_at: m.created_at,
+        })
+        .collect()
+}
+
+/// Where the two sides after the ancestor disagree.
+fn find_conflicts(
+    input: &MergeInput<'_>,
+    target_new: &[&Message],
+    source_new: &[&Message],
+    in_target: &HashSet<MessageId>,
+    candidates: &[MessageId],
+) -> Vec<Found> {
+    let (t, s) = (input.target.name, input.source.name);
+    let mut found = Vec::new();
+    let make = |id: String,
+                kind: ConflictKind,
+                target_side: Vec<&Message>,
+                source_side: Vec<&Message>,
+                detail: String,
+                suggestions: Vec<Resolution>| {
+        let mut messages = side(&target_side, t);
+        messages.extend(side(&source_side, s));
+        Found {
+            conflict: MergeConflict {
+                id,
+                kind,
+                messages,
+                detail,
+                suggestions,
+            },
+            target_side: target_side.iter().map(|m| m.id).collect(),
+            source_side: source_side.iter().map(|m| m.id).collect(),
+            mode: None,
+            role: None,
+        }
+    };
+
+    // Both sides wrote the same file.
+    let target_writes = writes_by_path(target_new, input.writes);
+    let source_writes = writes_by_path(source_new, input.writes);
+    for (path, tw) in &target_writes {
+        if let Some(sw) = source_writes.get(path) {
+            found.push(make(
+                format!("file_write:{path}"),
+                ConflictKind::FileWrite,
+                tw.clone(),
+                sw.clone(),
+                format!(
+                    "both branches wrote `{path}` after they diverged ({} on `{t}`, {} on `{s}`); the conversations disagree on what the file holds",
+                    tw.len(),
+                    sw.len()
+                ),
+                vec![
+                    Resolution::KeepTarget,
+                    Resolution::TakeSource,
+                    Resolution::KeepBoth,
+                    Resolution::Skip,
+                ],
+            ));
+        }
+    }
+
+    // The branches end in different modes or roles.
+    let target_all: Vec<&Message> = input
+        .target
+        .ids
+        .iter()
+        .filter_map(|id| input.pool.get(id))
+        .collect();
+    let mode_of = |m: &Message| match &m.kind {
+        MessageKind::SystemControl(SystemControlMessage::ModeChange { to, .. }) => Some(*to),
+        _ => None,
+    };
+    let role_of = |m: &Message| match &m.kind {
+        MessageKind::SystemControl(SystemControlMessage::RoleChange { to, .. }) => Some(*to),
+        _ => None,
+    };
+    let target_mode = target_all
+        .iter()
+        .rev()
+        .find_map(|m| mode_of(m))
+        .unwrap_or(input.mode);
+    if let Some(source_mode) = source_new.iter().rev().find_map(|m| mode_of(m))
+        && source_mode != target_mode
+    {
+        let mut f = make(
+            "mode".to_owned(),
+            ConflictKind::Mode,
+            target_new
+                .iter()
+                .copied()
+                .filter(|m| mode_of(m).is_some())
+                .collect(),
+            source_new
+                .iter()
+                .copied()
+                .filter(|m| mode_of(m).is_some())
+                .collect(),
+            format!("`{t}` ends in {target_mode} mode and `{s}` in {source_mode} mode"),
+            vec![Resolution::KeepTarget, Resolution::TakeSource],
+        );
+        f.mode = Some(source_mode);
+        found.push(f);
+    }
+    let target_role = target_all
+        .iter()
+        .rev()
+        .find_map(|m| role_of(m))
+        .unwrap_or(input.role);
+    if let Some(source_role) = source_new.iter().rev().find_map(|m| role_of(m))
+        && source_role != target_role
+    {
+        let mut f = make(
+            "role".to_owned(),
+            ConflictKind::Role,
+            target_new
+                .iter()
+                .copied()
+                .filter(|m| role_of(m).is_some())
+                .collect(),
+            source_new
+                .iter()
+                .copied()
+                .filter(|m| role_of(m).is_some())
+                .collect(),
+            format!("`{t}` ends with the {target_role} role and `{s}` with the {source_role} role"),
+            vec![Resolution::KeepTarget, Resolution::TakeSource],
+        );
+        f.role = Some(source_role);
+        found.push(f);
+    }
+
+    // A moved summary stands for messages the merged target would not have.
+    for m in source_new {
+        if let MessageKind::SystemControl(SystemControlMessage::Summary { replaces, .. }) = &m.kind
+        {
+            let absent = replaces
+                .iter()
+                .filter(|id| !in_target.contains(id) && !candidates.contains(id))
+                .count();
+            if absent > 0 {
+                found.push(make(
+                    format!("summary:{}", m.id),
+                    ConflictKind::Summary,
+                    Vec::new(),
+                    vec![m],
+                    format!(
+                        "a summary on `{s}` stands for {absent} of its {} messages that `{t}` would not have",
+                        replaces.len()
+                    ),
+                    vec![Resolution::KeepTarget, Resolution::KeepBoth],
+                ));
+            }
+        }
+    }
+
+    // The same file read with different contents on each side.
+    let target_reads = reads(target_new);
+    for (key, sr) in reads(source_new) {
+        let Some(tr) = target_reads.get(&key) else {
+            continue;
+        };
+        let differ = tr.iter().any(|(_, a)| sr.iter().any(|(_, b)| a != b));
+        if differ {
+            let path = key.split(':').next().unwrap_or(&key).to_owned();
+            found.push(make(
+                format!("file_reference:{key}"),
+                ConflictKind::FileReference,
+                tr.iter().map(|(m, _)| *m).collect(),
+                sr.iter().map(|(m, _)| *m).collect(),
+                format!("`{path}` was read on both branches and its contents differ"),
+                vec![
+                    Resolution::KeepBoth,
+                    Resolution::TakeSource,
+                    Resolution::KeepTarget,
+                ],
+            ));
+        }
+    }
+    found
+}
+
+/// The messages of `ms` that write each file, by path.
+fn writes_by_path<'a>(
+    ms: &[&'a Message],
+    writes: &dyn Fn(&str) -> bool,
+) -> BTreeMap<String, Vec<&'a Message>> {
+    let mut by: BTreeMap<String, Vec<&'a Message>> = BTreeMap::new();
+    for m in ms {
+        for path in written_paths(m, writes) {
+            let list = by.entry(path).or_default();
+            if !list.iter().any(|x| x.id == m.id) {
+                list.push(m);
+            }
+        }
+    }
+    by
+}
+
+/// The file references of `ms` that were read, with what they read, by path and range.
+fn reads<'a>(ms: &[&'a Message]) -> BTreeMap<String, Vec<(&'a Message, &'a str)>> {
+    let mut by: BTreeMap<String, Vec<(&'a Message, &'a str)>> = BTreeMap::new();
+    for m in ms {
+        if let MessageKind::FileReference(r) = &m.kind
+            && let FileResolution::Resolved { content, .. } = &r.resolution
+        {
+            let key = match &r.range {
+                Some(range) => format!(
+                    "{}:{}",
+                    normal_path(&r.path),
+                    serde_json::to_string(range).unwrap_or_default()
+                ),
+                None => normal_path(&r.path),
+            };
+            by.entry(key).or_default().push((m, content.as_str()));
+        }
+    }
+    by
+}
+
+/// Checks the merged target before it is stored: every id in the pool, none twice, what was
+/// appended in creation order, and every tool result after its request (a result whose request
+/// is not on the branch only when the person accepted that warning).
+fn validate(
+    pool: &HashMap<MessageId, Message>,
+    calls: &Calls,
+    target: &BranchName,
+    kept: usize,
+    plan: &MergePlan,
+) -> Result<(), MergeError> {
+    let broken = |reason: String| MergeError::Broken {
+        target: target.clone(),
+        reason,
+    };
+    let mut seen: HashMap<MessageId, usize> = HashMap::new();
+    for (at, id) in plan.target_ids.iter().enumerate() {
+        if !pool.contains_key(id) {
+            return Err(broken(format!(
+                "message {id} is not stored in this context"
+            )));
+        }
+        if seen.insert(*id, at).is_some() {
+            return Err(broken(format!("message {id} would be on it twice")));
+        }
+    }
+    let appended = &plan.target_ids[kept.min(plan.target_ids.len())..];
+    for pair in appended.windows(2) {
+        let (a, b) = (&pool[&pair[0]], &pool[&pair[1]]);
+        if (a.created_at, a.id) > (b.created_at, b.id) {
+            return Err(broken(format!(
+                "appended message {} would come before the older {}",
+                a.id, b.id
+            )));
+        }
+    }
+    let accepted: HashSet<MessageId> = plan
+        .outcome
+        .warnings
+        .iter()
+        .filter(|w| {
+            matches!(
+                w.kind,
+                WarningKind::ResultWithoutRequest | WarningKind::McpResultWithoutRequest
+            )
+        })
+        .map(|w| w.message_id)
+        .collect();
+    // What the target already held was valid before; only what the merge appends is checked.
+    for (at, id) in plan.target_ids.iter().enumerate().skip(kept) {
+        let Some(call) = result_call(&pool[id]) else {
+            continue;
+        };
+        match calls.requests.get(&call).and_then(|r| seen.get(r)) {
+            Some(request_at) if *request_at < at => {}
+            Some(_) => {
+                return Err(broken(format!(
+                    "the result {id} of call `{call}` would come before its request"
+                )));
+            }
+            None if accepted.contains(id) => {}
+            None => {
+                return Err(broken(format!(
+                    "the result {id} of call `{call}` would be on it without its request"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+impl crate::actor::Actor {
+    /// Merges branch `source` into the request's target (the active branch by default): one
+    /// change set holding the target's new order, its `branch_merge` notice and, when a
+    /// resolution takes the source's mode or role, the new config; then one `context_update`.
+    /// A dry run answers the preview and stores nothing; so does a merge held by conflicts
+    /// without a resolution or warnings not accepted ([`EngineError::MergeHeld`]).
+    pub(crate) async fn merge(
+        &mut self,
+        source: BranchName,
+        request: MergeRequest,
+    ) -> Result<MergeOutcome, crate::error::EngineError> {
+        use crate::error::EngineError;
+        let target = request
+            .target
+            .clone()
+            .unwrap_or_else(|| self.data.record.active_branch.clone());
+        let Some(source_branch) = self.data.branch(&source) else {
+            return Err(EngineError::BranchNotFound(source));
+        };
+        let Some(target_branch) = self.data.branch(&target) else {
+            return Err(EngineError::BranchNotFound(target));
+        };
+        let tools = self.services.tools.clone();
+        let writes = move |name: &str| {
+            tools
+                .get(name)
+                .is_none_or(|t| !t.spec().permissions.is_read_only())
+        };
+        let config = &self.data.record.config;
+        let plan = plan(&MergeInput {
+            pool: &self.data.pool,
+            source: MergeSide {
+                name: &source_branch.name,
+                ids: &source_branch.message_ids,
+            },
+            target: MergeSide {
+                name: &target_branch.name,
+                ids: &target_branch.message_ids,
+            },
+            request: &request,
+            writes: &writes,
+            mode: config.mode,
+            role: config.agent_role,
+        })
+        .map_err(EngineError::Merge)?;
+        let mut outcome = plan.outcome;
+        if request.dry_run {
+            return Ok(outcome);
+        }
+        if !outcome.warnings.is_empty() && !request.accept_warnings
+            || outcome.unresolved().next().is_some()
+        {
+            return Err(EngineError::MergeHeld(Box::new(outcome)));
+        }
+        if target == self.data.record.active_branch
+            && matches!(
+                self.state(),
+                braid_protocol::ContextState::AwaitingToolApproval { .. }
+                    | braid_protocol::ContextState::AwaitingUserAnswer { .. }
+            )
+        {
+            return Err(EngineError::Conflict(format!(
+                "branch `{target}` waits for the person ({}); answer it before merging into it",
+                self.state().kind()
+            )));
+        }
+
+        let mut changes = braid_store::ContextChanges::new();
+        let notice = Message::new(
+            braid_protocol::Role::User,
+            MessageKind::SystemControl(SystemControlMessage::BranchMerge {
+                source: outcome.source.clone(),
+                strategy: outcome.strategy,
+                moved: outcome.moved.len() as u32,
+                skipped: outcome.skipped.len() as u32,
+                removed: outcome.removed.len() as u32,
+                resolutions: outcome.resolutions.clone(),
+            }),
+        );
+        let mut ids = plan.target_ids;
+        ids.push(notice.id);
+        changes.new_messages.push(notice.clone());
+        changes.replacements.push(braid_store::BranchIds {
+            branch: target.clone(),
+            message_ids: ids,
+        });
+        // Mode and role belong to the context; a merge changes them only for the branch in use.
+        if target == self.data.record.active_branch && (plan.mode.is_some() || plan.role.is_some())
+        {
+            let mut config = self.data.record.config.clone();
+            config.mode = plan.mode.unwrap_or(config.mode);
+            config.agent_role = plan.role.unwrap_or(config.agent_role);
+            changes.config = Some(config);
+        }
+        self.commit(changes).await?;
+        tracing::info!(
+            context = %self.id,
+            source = %outcome.source,
+            target = %outcome.target,
+            strategy = ?outcome.strategy,
+            moved = outcome.moved.len(),
+            removed = outcome.removed.len(),
+            conflicts = outcome.conflicts.len(),
+            "branches merged"
+        );
+        self.emit_created(&notice).await;
+        outcome.merged = true;
+        outcome.notice_id = Some(notice.id);
+        Ok(outcome)
+    }
+}
