@@ -978,3 +978,335 @@ impl crate::actor::Actor {
         Ok(outcome)
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use braid_protocol::api::MergeStrategy;
+    use braid_protocol::{Role, ToolRequestMessage, ToolResultMessage};
+    use serde_json::json;
+
+    /// A context's pool with two branches, built message by message.
+    #[derive(Default)]
+    struct Pool {
+        pool: HashMap<MessageId, Message>,
+    }
+
+    impl Pool {
+        fn add(&mut self, m: Message) -> MessageId {
+            let id = m.id;
+            self.pool.insert(id, m);
+            id
+        }
+        fn text(&mut self, role: Role, text: &str) -> MessageId {
+            self.add(match role {
+                Role::Assistant => Message::assistant_text(text),
+                _ => Message::user_text(text),
+            })
+        }
+        fn request(&mut self, call: &str, tool: &str, path: &str) -> MessageId {
+            let data: ToolRequestMessage = serde_json::from_value(json!({
+                "calls": [{"id": call, "name": tool, "arguments": {"path": path}, "approval_status": "approved"}]
+            }))
+            .unwrap();
+            self.add(Message::new(
+                Role::Assistant,
+                MessageKind::ToolRequest(data),
+            ))
+        }
+        fn result(&mut self, call: &str, tool: &str) -> MessageId {
+            let data: ToolResultMessage = serde_json::from_value(json!({
+                "call_id": call, "tool_name": tool, "status": "success", "output": {"ok": true}, "duration_ms": 1
+            }))
+            .unwrap();
+            self.add(Message::new(Role::Tool, MessageKind::ToolResult(data)))
+        }
+        fn kind(&mut self, role: Role, kind: &str, data: Value) -> MessageId {
+            let kind: MessageKind =
+                serde_json::from_value(json!({"kind": kind, "data": data})).unwrap();
+            self.add(Message::new(role, kind))
+        }
+        fn plan(
+            &self,
+            source: &[MessageId],
+            target: &[MessageId],
+            request: MergeRequest,
+        ) -> Result<MergePlan, MergeError> {
+            let (s, t) = (BranchName::from("alt"), BranchName::main());
+            plan(&MergeInput {
+                pool: &self.pool,
+                source: MergeSide {
+                    name: &s,
+                    ids: source,
+                },
+                target: MergeSide {
+                    name: &t,
+                    ids: target,
+                },
+                request: &request,
+                writes: &|name: &str| name != "read_file",
+                mode: Mode::Act,
+                role: AgentRole::Actor,
+            })
+        }
+    }
+
+    fn request(strategy: MergeStrategy) -> MergeRequest {
+        MergeRequest {
+            target: None,
+            strategy,
+            dry_run: false,
+            accept_warnings: false,
+            resolutions: Vec::new(),
+        }
+    }
+
+    fn pick(ids: &[MessageId]) -> MergeRequest {
+        request(MergeStrategy::CherryPick {
+            message_ids: ids.to_vec(),
+        })
+    }
+
+    fn kinds(plan: &MergePlan) -> Vec<WarningKind> {
+        plan.outcome.warnings.iter().map(|w| w.kind).collect()
+    }
+
+    #[test]
+    fn picked_result_without_its_request_warns_naming_the_request() {
+        let mut p = Pool::default();
+        let q = p.text(Role::User, "q");
+        let req = p.request("c1", "read_file", "a.txt");
+        let res = p.result("c1", "read_file");
+        let plan = p.plan(&[q, req, res], &[q], pick(&[res])).unwrap();
+        assert_eq!(kinds(&plan), vec![WarningKind::ResultWithoutRequest]);
+        assert_eq!(plan.outcome.warnings[0].missing, vec![req]);
+        assert!(plan.is_held(false));
+        assert!(!plan.is_held(true));
+    }
+
+    #[test]
+    fn picked_request_without_its_result_warns_naming_the_result() {
+        let mut p = Pool::default();
+        let req = p.request("c1", "read_file", "a.txt");
+        let res = p.result("c1", "read_file");
+        let plan = p.plan(&[req, res], &[], pick(&[req])).unwrap();
+        assert_eq!(kinds(&plan), vec![WarningKind::RequestWithoutResult]);
+        assert_eq!(plan.outcome.warnings[0].missing, vec![res]);
+    }
+
+    #[test]
+    fn picked_mcp_result_and_request_without_their_partners_warn() {
+        let mut p = Pool::default();
+        let req = p.kind(
+            Role::Assistant,
+            "mcp_tool_request",
+            json!({"server_name": "time", "tool_name": "now", "called_as": "time__now", "arguments": {}, "request_id": "m1", "approval_status": "approved", "requested_at": "2026-01-01T00:00:00Z"}),
+        );
+        let res = p.kind(
+            Role::Tool,
+            "mcp_tool_result",
+            json!({"server_name": "time", "tool_name": "now", "request_id": "m1", "status": "success", "result": {}, "executed_at": "2026-01-01T00:00:01Z", "duration_ms": 3}),
+        );
+        let plan = p.plan(&[req, res], &[], pick(&[res])).unwrap();
+        assert_eq!(kinds(&plan), vec![WarningKind::McpResultWithoutRequest]);
+        let plan = p.plan(&[req, res], &[], pick(&[req])).unwrap();
+        assert_eq!(kinds(&plan), vec![WarningKind::McpRequestWithoutResult]);
+        let plan = p.plan(&[req, res], &[], pick(&[req, res])).unwrap();
+        assert!(plan.outcome.warnings.is_empty());
+    }
+
+    #[test]
+    fn picked_plan_execution_and_answer_without_plan_and_question_warn() {
+        let mut p = Pool::default();
+        let plan_msg = p.kind(
+            Role::Assistant,
+            "plan",
+            json!({"goal": "g", "steps": [{"step_number": 1, "action": "a", "reason": "r"}]}),
+        );
+        let mut exec = Message::user_text("Execute the plan: g");
+        exec.metadata.insert("plan_id".into(), json!(plan_msg));
+        let exec = p.add(exec);
+        let question = p.kind(
+            Role::Assistant,
+            "question",
+            json!({"question": "Which?", "options": [{"label": "A", "value": "a"}]}),
+        );
+        let mut answer = Message::user_text("A");
+        answer.metadata.insert(
+            "answer_to".into(),
+            json!({"question_id": question, "value": "a"}),
+        );
+        let answer = p.add(answer);
+        let source = [plan_msg, exec, question, answer];
+        let plan = p.plan(&source, &[], pick(&[exec, answer])).unwrap();
+        assert_eq!(
+            kinds(&plan),
+            vec![
+                WarningKind::ExecutionWithoutPlan,
+                WarningKind::AnswerWithoutQuestion
+            ]
+        );
+        assert_eq!(plan.outcome.warnings[0].missing, vec![plan_msg]);
+        // A plan the target already has is no missing dependency.
+        let plan = p.plan(&source, &[plan_msg], pick(&[exec])).unwrap();
+        assert!(plan.outcome.warnings.is_empty());
+    }
+
+    #[test]
+    fn a_summary_standing_for_messages_the_target_lacks_conflicts() {
+        let mut p = Pool::default();
+        let base = p.text(Role::User, "base");
+        let old = p.text(Role::User, "only on alt");
+        let summary = p.kind(
+            Role::Assistant,
+            "system_control",
+            json!({"type": "summary", "text": "they talked", "replaces": [old]}),
+        );
+        let after = p.text(Role::User, "after the summary");
+        let source = [base, old, summary, after];
+        let plan = p.plan(&source, &[base], pick(&[summary, after])).unwrap();
+        let c = &plan.outcome.conflicts[0];
+        assert_eq!(c.kind, ConflictKind::Summary);
+        assert_eq!(c.id, format!("summary:{summary}"));
+        assert_eq!(c.messages[0].id, summary);
+        // Keeping the target's side leaves the summary out.
+        let mut r = pick(&[summary, after]);
+        r.resolutions.push(ConflictResolution {
+            conflict: c.id.clone(),
+            resolution: Resolution::KeepTarget,
+        });
+        let plan = p.plan(&source, &[base], r).unwrap();
+        assert_eq!(plan.target_ids, vec![base, after]);
+        // With the messages it stands for, nothing conflicts.
+        let plan = p
+            .plan(&source, &[base], request(MergeStrategy::Rebase))
+            .unwrap();
+        assert!(plan.outcome.conflicts.is_empty());
+    }
+
+    #[test]
+    fn a_file_read_differently_on_each_side_conflicts() {
+        let mut p = Pool::default();
+        let base = p.text(Role::User, "base");
+        let read = |content: &str| json!({"path": "./src/lib.rs", "resolution": {"type": "resolved", "content": content, "total_lines": 1, "size_bytes": 3, "resolved_at": "2026-01-01T00:00:00Z"}});
+        let on_main = p.kind(Role::User, "file_reference", read("1: a"));
+        let on_alt = p.kind(Role::User, "file_reference", read("1: b"));
+        let plan = p
+            .plan(
+                &[base, on_alt],
+                &[base, on_main],
+                request(MergeStrategy::Rebase),
+            )
+            .unwrap();
+        let c = &plan.outcome.conflicts[0];
+        assert_eq!(c.kind, ConflictKind::FileReference);
+        assert_eq!(c.id, "file_reference:src/lib.rs");
+        assert_eq!(
+            c.messages.iter().map(|m| m.id).collect::<Vec<_>>(),
+            vec![on_main, on_alt]
+        );
+        let same = p.kind(Role::User, "file_reference", read("1: a"));
+        let plan = p
+            .plan(
+                &[base, same],
+                &[base, on_main],
+                request(MergeStrategy::Rebase),
+            )
+            .unwrap();
+        assert!(plan.outcome.conflicts.is_empty());
+    }
+
+    #[test]
+    fn resolutions_must_name_a_conflict_once_with_a_choice_it_offers() {
+        let mut p = Pool::default();
+        let base = p.text(Role::User, "base");
+        let main_write = p.request("c1", "write_file", "a.txt");
+        let main_result = p.result("c1", "write_file");
+        let alt_write = p.request("c2", "write_file", "a.txt");
+        let alt_result = p.result("c2", "write_file");
+        let source = [base, alt_write, alt_result];
+        let target = [base, main_write, main_result];
+        let with = |resolutions: Vec<(&str, Resolution)>| {
+            let mut r = request(MergeStrategy::Rebase);
+            r.resolutions = resolutions
+                .into_iter()
+                .map(|(c, resolution)| ConflictResolution {
+                    conflict: c.into(),
+                    resolution,
+                })
+                .collect();
+            p.plan(&source, &target, r)
+        };
+        let e = with(vec![("file_write:b.txt", Resolution::KeepBoth)]).unwrap_err();
+        assert_eq!(e.field().as_deref(), Some("resolutions[0].conflict"));
+        let e = with(vec![
+            ("file_write:a.txt", Resolution::KeepBoth),
+            ("file_write:a.txt", Resolution::Skip),
+        ])
+        .unwrap_err();
+        assert!(matches!(
+            e,
+            MergeError::DuplicateResolution { index: 1, .. }
+        ));
+        let plan = with(vec![("file_write:a.txt", Resolution::Skip)]).unwrap();
+        assert_eq!(plan.target_ids, vec![base]);
+        assert_eq!(plan.outcome.removed, vec![main_write, main_result]);
+    }
+
+    #[test]
+    fn a_mode_conflict_offers_only_one_side_or_the_other() {
+        let mut p = Pool::default();
+        let base = p.text(Role::User, "base");
+        let to_plan = p.kind(
+            Role::User,
+            "system_control",
+            json!({"type": "mode_change", "from": "act", "to": "plan"}),
+        );
+        let mut r = request(MergeStrategy::Rebase);
+        r.resolutions.push(ConflictResolution {
+            conflict: "mode".into(),
+            resolution: Resolution::KeepBoth,
+        });
+        let e = p.plan(&[base, to_plan], &[base], r).unwrap_err();
+        assert_eq!(e.field().as_deref(), Some("resolutions[0].resolution"));
+        assert!(e.to_string().contains("keep_target, take_source"), "{e}");
+    }
+
+    #[test]
+    fn cherry_picking_a_message_not_on_the_source_names_it() {
+        let mut p = Pool::default();
+        let base = p.text(Role::User, "base");
+        let elsewhere = p.text(Role::User, "elsewhere");
+        let e = p.plan(&[base], &[], pick(&[base, elsewhere])).unwrap_err();
+        assert_eq!(e.field().as_deref(), Some("strategy.message_ids[1]"));
+    }
+
+    #[test]
+    fn a_result_that_would_precede_its_request_is_refused() {
+        let mut p = Pool::default();
+        let base = p.text(Role::User, "base");
+        let req = p.request("c1", "read_file", "a.txt");
+        let res = p.result("c1", "read_file");
+        // Written elsewhere with a clock that ran behind: the result looks older than its
+        // request, so creation order would put it first.
+        let earlier = p.pool[&req].created_at - chrono::Duration::seconds(5);
+        p.pool.get_mut(&res).unwrap().created_at = earlier;
+        let e = p
+            .plan(&[base, req, res], &[base], request(MergeStrategy::Rebase))
+            .unwrap_err();
+        assert!(matches!(e, MergeError::Broken { .. }), "{e}");
+        assert!(e.to_string().contains("before its request"), "{e}");
+    }
+
+    #[test]
+    fn a_picked_result_without_its_request_is_allowed_only_once_accepted() {
+        let mut p = Pool::default();
+        let req = p.request("c1", "read_file", "a.txt");
+        let res = p.result("c1", "read_file");
+        let mut r = pick(&[res]);
+        r.accept_warnings = true;
+        let plan = p.plan(&[req, res], &[], r).unwrap();
+        assert_eq!(plan.target_ids, vec![res]);
+    }
+}
