@@ -9,6 +9,7 @@ import type {
   ContextConfig,
   ContextSummary,
   CreateBranchRequest,
+  MergeRequest,
   McpResourceInfo,
   ElicitationAction,
   McpElicitation,
@@ -30,6 +31,7 @@ import { StatusBar } from "./components/StatusBar";
 import { Composer, editedSend, type EditedSend } from "./components/Composer";
 import { ElicitationCard } from "./messages/ElicitationCard";
 import { BranchSwitcher } from "./components/BranchSwitcher";
+import { MergeDialog } from "./components/MergeDialog";
 import { SettingsPanel } from "./components/SettingsPanel";
 import { McpPanel } from "./components/McpPanel";
 import { workspacePaths } from "./messages/ContentCards";
@@ -57,6 +59,7 @@ export function App({ api }: { api: ApiClient }) {
   const [panel, setPanel] = useState<Panel>("none");
   const [navOpen, setNavOpen] = useState(false);
   const [branchFromId, setBranchFromId] = useState<string | null>(null);
+  const [merging, setMerging] = useState(false);
   const [editing, setEditing] = useState<EditedSend | null>(null);
   const [servers, setServers] = useState<McpServerInfo[]>([]);
   const [resources, setResources] = useState<McpResourceInfo[]>([]);
@@ -253,6 +256,25 @@ export function App({ api }: { api: ApiClient }) {
     await api.createBranch(contextId, req);
     await switchBranch(req.name);
   };
+  const loadBranchMessages = useCallback(
+    async (branch: string) => {
+      if (!contextId) return [];
+      return (await api.listMessages(contextId, { branch, limit: 1000 })).messages;
+    },
+    [api, contextId],
+  );
+  const mergeBranch = useCallback(
+    (source: string, request: MergeRequest) => {
+      if (!contextId) return Promise.reject(new Error("no conversation is open"));
+      return api.mergeBranch(contextId, source, request);
+    },
+    [api, contextId],
+  );
+  const merged = () => {
+    setMerging(false);
+    refreshContext();
+    conv.branchSwitched();
+  };
   const deleteBranch = async (name: string) => {
     if (!contextId) return;
     try {
@@ -360,7 +382,17 @@ export function App({ api }: { api: ApiClient }) {
               fromMessage={branchFromId}
               onCancelFrom={() => setBranchFromId(null)}
               onDelete={(n) => void deleteBranch(n)}
+              onMerge={() => setMerging(true)}
             />
+            {merging && branches && (
+              <MergeDialog
+                branches={branches}
+                loadMessages={loadBranchMessages}
+                merge={mergeBranch}
+                onMerged={merged}
+                onClose={() => setMerging(false)}
+              />
+            )}
             <ol
               className="messages"
               aria-label="Messages"

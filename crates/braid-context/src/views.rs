@@ -122,8 +122,9 @@ impl Actor {
 
     /// What the next request on `branch` would send: stored messages, summaries (the markers)
     /// where they stand in, cut messages as cut. The person's input that waits for or failed
-    /// its pipeline is listed too, with its status, so the person sees it, though it is not
-    /// sent.
+    /// its pipeline is listed too, with its status, and so are the branch's notices (mode and
+    /// role changes, switches, merges, recoveries), so the person sees them and no event names a
+    /// message this view leaves out, though none of them is sent.
     fn optimized_view(&self, branch: &BranchName) -> Result<Vec<Message>, EngineError> {
         let mut ctx = self.pipeline_context();
         if *branch != self.data.record.active_branch {
@@ -137,21 +138,26 @@ impl Actor {
         let plan = plan.map_err(|e| {
             EngineError::Pipeline(crate::pipeline::PipelineError::Request(e.to_string()))
         })?;
-        let mut shown = plan.shown(&input);
-        // Ids follow creation order: each held message goes before the first newer one.
-        for held in self
-            .data
-            .branch_messages(branch)
-            .into_iter()
-            .filter(|m| m.is_held_input())
-        {
-            let at = shown
-                .iter()
-                .position(|m| m.id > held.id)
-                .unwrap_or(shown.len());
-            shown.insert(at, held.clone());
+        let shown = plan.shown(&input);
+        let position: std::collections::HashMap<braid_protocol::MessageId, usize> =
+            shown.iter().enumerate().map(|(i, m)| (m.id, i)).collect();
+        // Walk the branch in order: what the request sends comes as the plan shows it, and each
+        // held message or notice stands right after the branch message before it.
+        let mut out = Vec::with_capacity(shown.len());
+        let mut next = 0;
+        for m in self.data.branch_messages(branch) {
+            match position.get(&m.id) {
+                Some(&at) if at >= next => {
+                    out.extend(shown[next..=at].iter().cloned());
+                    next = at + 1;
+                }
+                Some(_) => {}
+                None if m.is_held_input() || is_notice(m) => out.push(m.clone()),
+                None => {}
+            }
         }
-        Ok(shown)
+        out.extend(shown[next..].iter().cloned());
+        Ok(out)
     }
 
     fn branch_info(&self, b: &BranchRecord) -> BranchInfo {
@@ -401,4 +407,10 @@ impl Actor {
         self.emit_update(None, None, Metadata::new()).await;
         Ok(())
     }
+}
+
+/// A notice the person sees in both views; summaries are not, since the optimized view shows
+/// them where they stand in and the full view shows what they replace.
+fn is_notice(m: &Message) -> bool {
+    matches!(&m.kind, MessageKind::SystemControl(c) if !matches!(c, SystemControlMessage::Summary { .. }))
 }

@@ -60,6 +60,7 @@ conformance!(
     counts_and_lookups_by_id,
     forked_branch_keeps_its_prefix_parent_and_settings,
     replacing_a_branch_order_rewrites_it,
+    a_merge_lands_whole_with_its_notice_or_not_at_all,
     active_branch_cannot_be_deleted_or_missing,
     appending_to_a_missing_branch_fails,
     branch_ids_must_be_in_the_pool_and_appear_once,
@@ -668,6 +669,100 @@ mod cases {
             .await
             .unwrap();
         assert_eq!(loaded, vec![next]);
+    }
+
+    pub async fn a_merge_lands_whole_with_its_notice_or_not_at_all(f: &Fixture) {
+        let (record, messages) = with_messages(&f.store, 4).await;
+        let main = BranchName::main();
+        let alt = BranchName::from("alt");
+        let mut fork = BranchRecord::new(alt.clone());
+        fork.message_ids = ids(&messages[..2]);
+        fork.parent = Some(main.clone());
+        let on_alt = Message::user_text("only on alt");
+        f.store
+            .save_changes(
+                record.id,
+                &ContextChanges {
+                    new_branches: vec![fork],
+                    ..ContextChanges::new()
+                }
+                .add_message(&alt, on_alt.clone()),
+            )
+            .await
+            .unwrap();
+
+        // What the engine saves for a merge that takes main's last answer off (a resolution)
+        // and switches the mode: the target's new order with a new notice, and the config.
+        let notice = Message::user_text("merged alt");
+        let mut order = ids(&messages[..3]);
+        order.extend([on_alt.id, notice.id]);
+        let config = ContextConfig {
+            mode: Mode::Plan,
+            ..ContextConfig::default()
+        };
+        let merge = ContextChanges {
+            new_messages: vec![notice.clone()],
+            replacements: vec![BranchIds {
+                branch: main.clone(),
+                message_ids: order.clone(),
+            }],
+            config: Some(config.clone()),
+            ..ContextChanges::new()
+        };
+        f.store.save_changes(record.id, &merge).await.unwrap();
+        let loaded = f
+            .store
+            .load_messages(record.id, &main, MessageRange::All)
+            .await
+            .unwrap();
+        assert_eq!(ids(&loaded), order);
+        let alt_loaded = f
+            .store
+            .load_messages(record.id, &alt, MessageRange::All)
+            .await
+            .unwrap();
+        assert_eq!(alt_loaded.len(), 3, "the source changed");
+        assert_eq!(
+            f.store
+                .get_context(record.id)
+                .await
+                .unwrap()
+                .unwrap()
+                .config,
+            config
+        );
+        assert_eq!(f.store.all_messages(record.id).await.unwrap().len(), 6);
+
+        // A merge naming a message the pool lacks writes nothing: no notice, no new order, no
+        // config.
+        let stray = Message::user_text("never stored");
+        let second = Message::user_text("merged again");
+        let broken = ContextChanges {
+            new_messages: vec![second.clone()],
+            replacements: vec![BranchIds {
+                branch: main.clone(),
+                message_ids: vec![messages[0].id, stray.id, second.id],
+            }],
+            config: Some(ContextConfig::default()),
+            ..ContextChanges::new()
+        };
+        assert!(f.store.save_changes(record.id, &broken).await.is_err());
+        let loaded = f
+            .store
+            .load_messages(record.id, &main, MessageRange::All)
+            .await
+            .unwrap();
+        assert_eq!(ids(&loaded), order);
+        assert_eq!(f.store.all_messages(record.id).await.unwrap().len(), 6);
+        assert_eq!(
+            f.store
+                .get_context(record.id)
+                .await
+                .unwrap()
+                .unwrap()
+                .config,
+            config
+        );
     }
 
     pub async fn active_branch_cannot_be_deleted_or_missing(f: &Fixture) {

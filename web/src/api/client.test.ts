@@ -78,6 +78,23 @@ describe("ApiClient", () => {
     await expect(api.listContexts()).rejects.toMatchObject({ status: 502, code: "bad_response", message: "The server answered 502: Bad Gateway" });
   });
 
+  it("answers a merge held by conflicts as held, with the outcome, and other 409s as errors", async () => {
+    const outcome = {
+      source: "alt", target: "main", strategy: "rebase", merged: false, moved: ["m2"], removed: [], skipped: [], warnings: [], resolutions: [],
+      conflicts: [{ id: "file_write:a.txt", kind: "file_write", messages: [], detail: "both wrote a.txt", suggestions: ["keep_target", "take_source"] }],
+    };
+    const { api, calls } = recordingClient(() => ({ status: 409, body: { error: { code: "conflict", message: "1 conflict without a resolution" }, ...outcome } }));
+    const answer = await api.mergeBranch("c1", "alt", { strategy: { type: "rebase" } });
+    expect(calls[0]).toMatchObject({ method: "POST", url: "/v1/contexts/c1/branches/alt/merge", body: { strategy: { type: "rebase" } } });
+    expect(answer).toEqual({ kind: "held", outcome, message: "1 conflict without a resolution" });
+
+    const { api: done } = recordingClient(() => ({ status: 200, body: { ...outcome, conflicts: [], merged: true } }));
+    expect(await done.mergeBranch("c1", "alt", { strategy: { type: "append" } })).toMatchObject({ kind: "done", outcome: { merged: true } });
+
+    const { api: busy } = recordingClient(() => ({ status: 409, body: { error: { code: "conflict", message: "the context is busy" } } }));
+    await expect(busy.mergeBranch("c1", "alt", { strategy: { type: "append" } })).rejects.toMatchObject({ status: 409, message: "the context is busy" });
+  });
+
   it("reports a network failure as network_error", async () => {
     const api = new ApiClient({ fetch: (async () => { throw new TypeError("Failed to fetch"); }) as unknown as typeof fetch });
     await expect(api.listTools()).rejects.toMatchObject({ status: 0, code: "network_error" });

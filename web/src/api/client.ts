@@ -17,6 +17,9 @@ import type {
   McpPromptList,
   McpPromptText,
   McpServerList,
+  MergeHeld,
+  MergeOutcome,
+  MergeRequest,
   ServerSettings,
   MessageList,
   MessageView,
@@ -50,6 +53,12 @@ export class ApiRequestError extends Error {
     this.field = field;
   }
 }
+
+/** What a merge request came to: done (merged, or previewed with `dry_run`), or held until the
+ * person resolves its conflicts or accepts its warnings (the server's 409, with the same outcome). */
+export type MergeAnswer =
+  | { kind: "done"; outcome: MergeOutcome }
+  | { kind: "held"; outcome: MergeOutcome; message: string };
 
 /** Query of `GET /v1/contexts/{id}/messages`. */
 export interface MessageQuery {
@@ -206,6 +215,25 @@ export class ApiClient {
     await this.request("POST", `/v1/contexts/${enc(id)}/branches/${enc(name)}/activate`);
   }
 
+  /** `POST /v1/contexts/{id}/branches/{name}/merge`: merge branch `source` into the request's
+   * target, or preview it with `dry_run`. A 409 that holds the merge answers `held` with its
+   * conflicts and warnings; any other failure throws. */
+  async mergeBranch(id: string, source: string, body: MergeRequest): Promise<MergeAnswer> {
+    try {
+      const outcome = await this.request<MergeOutcome>(
+        "POST",
+        `/v1/contexts/${enc(id)}/branches/${enc(source)}/merge`,
+        body,
+      );
+      return { kind: "done", outcome };
+    } catch (err) {
+      if (err instanceof HeldMerge) {
+        return { kind: "held", outcome: err.outcome, message: err.message };
+      }
+      throw err;
+    }
+  }
+
   /** `DELETE /v1/contexts/{id}/branches/{name}`. */
   async deleteBranch(id: string, name: string): Promise<void> {
     await this.request("DELETE", `/v1/contexts/${enc(id)}/branches/${enc(name)}`);
@@ -276,7 +304,7 @@ export class ApiClient {
     }
     const text = await res.text().catch(() => "");
     if (!res.ok) {
-      throw errorFrom(res.status, text);
+      throw (res.status === 409 && heldMerge(text)) || errorFrom(res.status, text);
     }
     if (expect === "text") {
       return text as T;
@@ -314,6 +342,30 @@ export function errorFrom(status: number, text: string): ApiRequestError {
     "bad_response",
     `The server answered ${status}${snippet ? `: ${snippet}` : ""}`,
   );
+}
+
+/** A 409 that holds a merge: the server's error and the merge's outcome. */
+class HeldMerge extends ApiRequestError {
+  readonly outcome: MergeOutcome;
+
+  constructor(body: MergeHeld) {
+    super(409, body.error.code, body.error.message, body.error.field);
+    const { error: _error, ...outcome } = body;
+    this.outcome = outcome;
+  }
+}
+
+/** The held merge a 409's body describes, when it is one (it lists `conflicts` and `warnings`). */
+function heldMerge(text: string): HeldMerge | null {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (isRecord(parsed) && isRecord(parsed.error) && Array.isArray(parsed.conflicts) && Array.isArray(parsed.warnings)) {
+      return new HeldMerge(parsed as unknown as MergeHeld);
+    }
+  } catch {
+    // Not JSON: the generic error reads it.
+  }
+  return null;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

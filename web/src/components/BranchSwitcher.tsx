@@ -18,6 +18,8 @@ export interface BranchSwitcherProps {
   onCancelFrom: () => void;
   /** Deletes branch `name` (never the active one). */
   onDelete?: (name: string) => void;
+  /** Opens the merge dialog (shown when there are two branches or more). */
+  onMerge?: () => void;
 }
 
 /** Branch names the server accepts: letters, digits, `-`, `_`, `.` and `/`. */
@@ -29,7 +31,7 @@ export function branchNameProblem(name: string, existing: string[]): string | nu
 }
 
 /** The branch switcher and the new-branch form. */
-export function BranchSwitcher({ branches, onSwitch, onCreate, fromMessage, onCancelFrom, onDelete }: BranchSwitcherProps) {
+export function BranchSwitcher({ branches, onSwitch, onCreate, fromMessage, onCancelFrom, onDelete, onMerge }: BranchSwitcherProps) {
   const [creating, setCreating] = useState(false);
   const [name, setName] = useState("");
   const [prompt, setPrompt] = useState("");
@@ -74,6 +76,9 @@ export function BranchSwitcher({ branches, onSwitch, onCreate, fromMessage, onCa
         {names.map((n) => <option key={n} value={n}>{n}</option>)}
       </select>
       <button type="button" className="btn" onClick={() => setCreating(true)}>New branch</button>
+      {onMerge && names.length > 1 && (
+        <button type="button" className="btn" onClick={onMerge}>Merge…</button>
+      )}
       {onDelete && names.length > 1 && (
         <details className="manage-branches">
           <summary>Manage branches</summary>

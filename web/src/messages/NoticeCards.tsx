@@ -12,8 +12,22 @@ export function systemControlText(c: SystemControlMessage): string {
   switch (c.type) {
     case "mode_change":
       return `Mode changed from ${c.from} to ${c.to}`;
+    case "role_change":
+      return `Agent role changed from ${c.from} to ${c.to}`;
     case "branch_switch":
       return `Switched from branch ${c.from} to ${c.to}`;
+    case "branch_merge": {
+      const how = c.strategy.replace(/_/g, "-");
+      const parts = [`${c.moved} message${c.moved === 1 ? "" : "s"} added`];
+      if (c.removed > 0) parts.push(`${c.removed} taken off`);
+      if (c.skipped > 0) parts.push(`${c.skipped} already here or left out`);
+      const settled = c.resolutions.length
+        ? `; ${c.resolutions.length} conflict${c.resolutions.length === 1 ? "" : "s"} settled (${c.resolutions
+            .map((r) => `${r.conflict}: ${r.resolution.replace(/_/g, " ")}`)
+            .join(", ")})`
+        : "";
+      return `Merged branch ${c.source} (${how}): ${parts.join(", ")}${settled}`;
+    }
     case "summary":
       return `History optimized: ${c.replaces.length} earlier messages summarized (${c.tokens_before} → ${c.tokens_after} tokens)`;
     case "loop_stopped":
