@@ -12,7 +12,7 @@ use braid_protocol::{
     ToolRequestMessage, ToolResultMessage,
 };
 use braid_store::{BranchIds, BranchRecord, ContextChanges, ContextRecord, SqliteStore, Store};
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use serde_json::json;
 
 /// `n` messages of a conversation: text turns, with a file write (request and result) every
@@ -126,21 +126,24 @@ fn bench_merge(c: &mut Criterion) {
     c.bench_function(
         "merge/rebase 1k+1k branches, 500 new (plan + SQLite)",
         |b| {
-            b.iter(|| {
-                let p = plan(&input).unwrap();
-                let notice = Message::user_text("merged");
-                let mut ids = p.target_ids;
-                ids.push(notice.id);
-                let changes = ContextChanges {
-                    new_messages: vec![notice],
-                    replacements: vec![BranchIds {
-                        branch: main.clone(),
-                        message_ids: ids,
-                    }],
-                    ..ContextChanges::new()
-                };
-                rt.block_on(store.save_changes(id, &changes)).unwrap();
-            })
+            // Each iteration merges into the same 1,000 messages: the target's order is put
+            // back before it, outside the measured time.
+            let reset = ContextChanges {
+                replacements: vec![BranchIds {
+                    branch: main.clone(),
+                    message_ids: target.clone(),
+                }],
+                ..ContextChanges::new()
+            };
+            b.iter_batched(
+                || rt.block_on(store.save_changes(id, &reset)).unwrap(),
+                |()| {
+                    let p = plan(&input).unwrap();
+                    let changes = p.changes(&main, Message::user_text("merged"));
+                    rt.block_on(store.save_changes(id, &changes)).unwrap();
+                },
+                BatchSize::PerIteration,
+            )
         },
     );
 }

@@ -131,6 +131,29 @@ pub struct MergePlan {
 }
 
 impl MergePlan {
+    /// The change set that stores this merge on `target` with its `notice`. A merge that takes
+    /// nothing off the target only appends (the store writes the new positions alone); one that
+    /// does rewrites the target's order.
+    pub fn changes(&self, target: &BranchName, notice: Message) -> braid_store::ContextChanges {
+        let mut changes = braid_store::ContextChanges::new();
+        if self.outcome.removed.is_empty() {
+            changes.appends.push(braid_store::BranchIds {
+                branch: target.clone(),
+                message_ids: self.outcome.moved.clone(),
+            });
+            changes.push_message(target, notice);
+        } else {
+            let mut ids = self.target_ids.clone();
+            ids.push(notice.id);
+            changes.new_messages.push(notice);
+            changes.replacements.push(braid_store::BranchIds {
+                branch: target.clone(),
+                message_ids: ids,
+            });
+        }
+        changes
+    }
+
     /// Whether the merge must wait: conflicts without a resolution, or warnings not accepted.
     pub fn is_held(&self, accept_warnings: bool) -> bool {
         self.outcome.unresolved().next().is_some()
@@ -912,10 +935,10 @@ impl crate::actor::Actor {
             role: config.agent_role,
         })
         .map_err(EngineError::Merge)?;
-        let mut outcome = plan.outcome;
         if request.dry_run {
-            return Ok(outcome);
+            return Ok(plan.outcome);
         }
+        let mut outcome = plan.outcome.clone();
         if !outcome.warnings.is_empty() && !request.accept_warnings
             || outcome.unresolved().next().is_some()
         {
@@ -934,7 +957,6 @@ impl crate::actor::Actor {
             )));
         }
 
-        let mut changes = braid_store::ContextChanges::new();
         let notice = Message::new(
             braid_protocol::Role::User,
             MessageKind::SystemControl(SystemControlMessage::BranchMerge {
@@ -946,13 +968,7 @@ impl crate::actor::Actor {
                 resolutions: outcome.resolutions.clone(),
             }),
         );
-        let mut ids = plan.target_ids;
-        ids.push(notice.id);
-        changes.new_messages.push(notice.clone());
-        changes.replacements.push(braid_store::BranchIds {
-            branch: target.clone(),
-            message_ids: ids,
-        });
+        let mut changes = plan.changes(&target, notice.clone());
         // Mode and role belong to the context; a merge changes them only for the branch in use.
         if target == self.data.record.active_branch && (plan.mode.is_some() || plan.role.is_some())
         {

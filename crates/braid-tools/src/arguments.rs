@@ -2,15 +2,21 @@
 //! struct. A model that sends bad arguments gets one recoverable `invalid_arguments` error that
 //! lists every problem, so it can correct the call in one go.
 //!
-//! The checker covers the part of JSON Schema that tool schemas use: `type` (one or several),
-//! `properties`, `required`, `additionalProperties: false`, `items`, `enum`, `const`, `minimum`,
-//! `maximum`, `anyOf` / `oneOf` and local `$ref`s (`#/$defs/...`, `#/definitions/...`).
+//! Schemas are compiled once, when a tool is registered, by the `jsonschema` crate: the whole of
+//! draft 2020-12 (and the draft a schema names in `$schema`), so what an MCP server's schema
+//! forbids (`oneOf`, `pattern`, `minLength`, `$ref`s...) is refused before the call. Only
+//! references inside the schema resolve: nothing is fetched from files or the network.
 
+use jsonschema::error::ValidationErrorKind;
+use jsonschema::paths::LocationSegment;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::tool::{ToolError, ToolErrorCode};
+
+/// The most problems one error lists; a call wrong everywhere still gets a readable answer.
+pub const MAX_LISTED_PROBLEMS: usize = 20;
 
 /// The JSON Schema of `T`, as a tool's `parameters`.
 pub fn schema_of<T: JsonSchema>() -> Value {
@@ -23,26 +29,78 @@ pub fn schema_of<T: JsonSchema>() -> Value {
     schema
 }
 
-/// Checks `args` against `schema`; the error names every problem with its path.
+/// A tool's argument schema, compiled once and checked on every call.
+pub struct ArgumentSchema {
+    validator: jsonschema::Validator,
+}
+
+impl std::fmt::Debug for ArgumentSchema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ArgumentSchema").finish_non_exhaustive()
+    }
+}
+
+impl ArgumentSchema {
+    /// Compiles `schema`; the error says why it is not a usable JSON Schema.
+    pub fn compile(schema: &Value) -> Result<Self, String> {
+        jsonschema::validator_for(schema)
+            .map(|validator| Self { validator })
+            .map_err(|e| e.to_string())
+    }
+
+    /// Checks `args`; the error names every problem with its path (`arguments.steps[0].n`).
+    pub fn check(&self, tool: &str, args: &Value) -> Result<(), ToolError> {
+        let mut problems = Vec::new();
+        if !args.is_object() {
+            problems.push(format!(
+                "arguments: must be a JSON object, found {}",
+                type_name(args)
+            ));
+        } else {
+            for error in self.validator.iter_errors(args) {
+                let at = path_of(error.instance_path());
+                match error.kind() {
+                    ValidationErrorKind::Required { property } => {
+                        let name = property
+                            .as_str()
+                            .map_or_else(|| property.to_string(), str::to_owned);
+                        problems.push(format!("{at}.{name}: is required"));
+                    }
+                    ValidationErrorKind::AdditionalProperties { unexpected } => {
+                        for name in unexpected.iter().take(MAX_LISTED_PROBLEMS) {
+                            problems.push(format!("{at}.{name}: unknown argument"));
+                        }
+                    }
+                    _ => problems.push(format!("{at}: {}", error.masked())),
+                }
+                if problems.len() >= MAX_LISTED_PROBLEMS {
+                    break;
+                }
+            }
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            problems.truncate(MAX_LISTED_PROBLEMS);
+            Err(ToolError::new(
+                ToolErrorCode::InvalidArguments,
+                format!("invalid arguments for `{tool}`: {}", problems.join("; ")),
+            )
+            .with_details(serde_json::json!({ "problems": problems })))
+        }
+    }
+}
+
+/// Checks `args` against `schema` once (registered tools use their compiled
+/// [`ArgumentSchema`]); a schema that does not compile is reported as the tool's fault.
 pub fn validate_arguments(tool: &str, schema: &Value, args: &Value) -> Result<(), ToolError> {
-    let mut problems = Vec::new();
-    if !args.is_object() {
-        problems.push(format!(
-            "arguments: must be a JSON object, found {}",
-            type_name(args)
-        ));
-    } else {
-        check(schema, schema, args, "arguments", &mut problems, 0);
-    }
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(ToolError::new(
-            ToolErrorCode::InvalidArguments,
-            format!("invalid arguments for `{tool}`: {}", problems.join("; ")),
+    let compiled = ArgumentSchema::compile(schema).map_err(|reason| {
+        ToolError::new(
+            ToolErrorCode::Failed,
+            format!("tool `{tool}` has an unusable argument schema: {reason}"),
         )
-        .with_details(serde_json::json!({ "problems": problems })))
-    }
+    })?;
+    compiled.check(tool, args)
 }
 
 /// Parses checked arguments into `T`; a failure is a recoverable `invalid_arguments` error.
@@ -55,181 +113,29 @@ pub fn parse_arguments<T: DeserializeOwned>(tool: &str, args: Value) -> Result<T
     })
 }
 
+/// `arguments.steps[0].n` for the JSON pointer `/steps/0/n`.
+fn path_of(location: &jsonschema::paths::Location) -> String {
+    let mut path = String::from("arguments");
+    for segment in location {
+        match segment {
+            LocationSegment::Property(name) => {
+                path.push('.');
+                path.push_str(&name);
+            }
+            LocationSegment::Index(i) => path.push_str(&format!("[{i}]")),
+        }
+    }
+    path
+}
+
 fn type_name(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
-        Value::Number(n) if n.is_i64() || n.is_u64() => "an integer",
         Value::Number(_) => "a number",
         Value::String(_) => "a string",
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
-    }
-}
-
-fn has_type(value: &Value, ty: &str) -> bool {
-    match ty {
-        "null" => value.is_null(),
-        "boolean" => value.is_boolean(),
-        "integer" => {
-            value.is_i64() || value.is_u64() || value.as_f64().is_some_and(|f| f.fract() == 0.0)
-        }
-        "number" => value.is_number(),
-        "string" => value.is_string(),
-        "array" => value.is_array(),
-        "object" => value.is_object(),
-        _ => true,
-    }
-}
-
-fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
-    let pointer = reference.strip_prefix('#')?;
-    root.pointer(pointer)
-}
-
-/// Refs can be recursive; a schema deeper than this is accepted as is.
-const MAX_DEPTH: usize = 32;
-
-fn check(
-    root: &Value,
-    schema: &Value,
-    value: &Value,
-    at: &str,
-    problems: &mut Vec<String>,
-    depth: usize,
-) {
-    if depth > MAX_DEPTH {
-        return;
-    }
-    let Value::Object(schema_map) = schema else {
-        // `true` / `false` schemas, or a schema we cannot read: `false` refuses everything.
-        if schema == &Value::Bool(false) {
-            problems.push(format!("{at}: is not allowed"));
-        }
-        return;
-    };
-    if let Some(Value::String(reference)) = schema_map.get("$ref")
-        && let Some(target) = resolve(root, reference)
-    {
-        check(root, target, value, at, problems, depth + 1);
-    }
-    if let Some(types) = schema_map.get("type") {
-        let allowed: Vec<&str> = match types {
-            Value::String(t) => vec![t.as_str()],
-            Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
-            _ => Vec::new(),
-        };
-        if !allowed.is_empty() && !allowed.iter().any(|t| has_type(value, t)) {
-            problems.push(format!(
-                "{at}: must be {}, found {}",
-                allowed.join(" or "),
-                type_name(value)
-            ));
-            return;
-        }
-    }
-    if let Some(Value::Array(options)) = schema_map.get("enum")
-        && !options.contains(value)
-    {
-        let names: Vec<String> = options.iter().map(Value::to_string).collect();
-        problems.push(format!(
-            "{at}: must be one of {}, found {value}",
-            names.join(", ")
-        ));
-    }
-    if let Some(expected) = schema_map.get("const")
-        && expected != value
-    {
-        problems.push(format!("{at}: must be {expected}, found {value}"));
-    }
-    if let Some(n) = value.as_f64() {
-        if let Some(min) = schema_map.get("minimum").and_then(Value::as_f64)
-            && n < min
-        {
-            problems.push(format!("{at}: must be at least {min}, found {n}"));
-        }
-        if let Some(max) = schema_map.get("maximum").and_then(Value::as_f64)
-            && n > max
-        {
-            problems.push(format!("{at}: must be at most {max}, found {n}"));
-        }
-    }
-    for key in ["anyOf", "oneOf"] {
-        if let Some(Value::Array(branches)) = schema_map.get(key) {
-            let mut best: Option<Vec<String>> = None;
-            for branch in branches {
-                let mut branch_problems = Vec::new();
-                check(root, branch, value, at, &mut branch_problems, depth + 1);
-                if branch_problems.is_empty() {
-                    best = None;
-                    break;
-                }
-                if best
-                    .as_ref()
-                    .is_none_or(|b| branch_problems.len() < b.len())
-                {
-                    best = Some(branch_problems);
-                }
-            }
-            if let Some(closest) = best {
-                problems.extend(closest);
-            }
-        }
-    }
-    if let Some(Value::Array(all)) = schema_map.get("allOf") {
-        for branch in all {
-            check(root, branch, value, at, problems, depth + 1);
-        }
-    }
-    match value {
-        Value::Object(object) => {
-            if let Some(Value::Array(required)) = schema_map.get("required") {
-                for name in required.iter().filter_map(Value::as_str) {
-                    if !object.contains_key(name) {
-                        problems.push(format!("{at}.{name}: is required"));
-                    }
-                }
-            }
-            let properties = schema_map.get("properties").and_then(Value::as_object);
-            for (name, field) in object {
-                let field_at = format!("{at}.{name}");
-                match properties.and_then(|p| p.get(name)) {
-                    Some(field_schema) => {
-                        check(root, field_schema, field, &field_at, problems, depth + 1)
-                    }
-                    None => match schema_map.get("additionalProperties") {
-                        Some(Value::Bool(false)) => {
-                            let known: Vec<&str> = properties
-                                .map(|p| p.keys().map(String::as_str).collect())
-                                .unwrap_or_default();
-                            problems.push(format!(
-                                "{field_at}: unknown argument (expected one of: {})",
-                                known.join(", ")
-                            ));
-                        }
-                        Some(extra @ Value::Object(_)) => {
-                            check(root, extra, field, &field_at, problems, depth + 1)
-                        }
-                        _ => {}
-                    },
-                }
-            }
-        }
-        Value::Array(items) => {
-            if let Some(item_schema) = schema_map.get("items") {
-                for (i, item) in items.iter().enumerate() {
-                    check(
-                        root,
-                        item_schema,
-                        item,
-                        &format!("{at}[{i}]"),
-                        problems,
-                        depth + 1,
-                    );
-                }
-            }
-        }
-        _ => {}
     }
 }
 
@@ -277,8 +183,8 @@ mod tests {
         assert_eq!(problems, 5, "{}", err.message);
         for needle in [
             "arguments.path: is required",
-            "arguments.start_line: must be integer or null, found a string",
-            "arguments.mode: must be one of",
+            "arguments.start_line: value is not of types",
+            "arguments.mode: value is not one of",
             "arguments.extra: unknown argument",
             "arguments.steps[0].n: is required",
         ] {
@@ -303,6 +209,71 @@ mod tests {
     fn minimum_is_enforced() {
         let err =
             validate_arguments("t", &schema(), &json!({"path": "a", "start_line": 0})).unwrap_err();
-        assert!(err.message.contains("at least 1"));
+        assert!(
+            err.message.contains("arguments.start_line"),
+            "{}",
+            err.message
+        );
+        assert!(err.message.contains("minimum of 1"), "{}", err.message);
+    }
+
+    #[test]
+    fn what_an_mcp_schema_forbids_is_refused_before_the_call() {
+        // Keywords a server's schema may use that a hand-written subset would let through.
+        let schema = ArgumentSchema::compile(&json!({
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "minLength": 2, "pattern": "^[a-z]+$"},
+                "target": {"oneOf": [
+                    {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"], "additionalProperties": false},
+                    {"type": "object", "properties": {"url": {"type": "string", "format": "uri"}}, "required": ["url"], "additionalProperties": false}
+                ]},
+                "tags": {"type": "array", "items": {"$ref": "#/$defs/tag"}, "uniqueItems": true, "maxItems": 2}
+            },
+            "$defs": {"tag": {"type": "string", "enum": ["a", "b", "c"]}}
+        }))
+        .unwrap();
+        schema
+            .check(
+                "t",
+                &json!({"name": "ok", "target": {"path": "x"}, "tags": ["a", "b"]}),
+            )
+            .unwrap();
+        for (args, at) in [
+            (json!({"name": "x"}), "arguments.name"),
+            (json!({"name": "Not-lower"}), "arguments.name"),
+            (
+                json!({"target": {"path": "x", "url": "y"}}),
+                "arguments.target",
+            ),
+            (json!({"tags": ["a", "a"]}), "arguments.tags"),
+            (json!({"tags": ["a", "b", "c"]}), "arguments.tags"),
+            (json!({"tags": ["z"]}), "arguments.tags[0]"),
+        ] {
+            let err = schema.check("t", &args).unwrap_err();
+            assert!(err.message.contains(at), "{args}: {}", err.message);
+        }
+    }
+
+    #[test]
+    fn a_schema_that_does_not_compile_is_named_as_the_tools_fault() {
+        let broken = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}});
+        let err = validate_arguments("t", &broken, &json!({"a": 1})).unwrap_err();
+        assert_eq!(err.code, ToolErrorCode::Failed);
+        assert!(
+            err.message.contains("unusable argument schema"),
+            "{}",
+            err.message
+        );
+    }
+
+    #[test]
+    fn a_call_wrong_everywhere_lists_a_bounded_number_of_problems() {
+        let schema = json!({"type": "object", "additionalProperties": {"type": "string"}});
+        let args: serde_json::Map<String, Value> =
+            (0..100).map(|i| (format!("k{i}"), json!(i))).collect();
+        let err = validate_arguments("t", &schema, &Value::Object(args)).unwrap_err();
+        let listed = err.details.unwrap()["problems"].as_array().unwrap().len();
+        assert_eq!(listed, MAX_LISTED_PROBLEMS);
     }
 }

@@ -11,7 +11,7 @@ use braid_protocol::api::ToolInfo;
 use braid_protocol::{AgentRole, MessageKind, Mode, Recoverability, ToolCall, ToolResultMessage};
 use serde_json::Value;
 
-use crate::arguments::validate_arguments;
+use crate::arguments::ArgumentSchema;
 use crate::tool::{
     Tool, ToolContext, ToolError, ToolErrorCode, ToolOrigin, ToolOutput, ToolSpec, to_outcome,
 };
@@ -33,18 +33,27 @@ pub enum RegistryError {
         /// What is wrong with it.
         reason: &'static str,
     },
-    /// The parameters are not an object schema.
-    #[error("tool `{name}`: parameters must be a JSON Schema of type object")]
+    /// The parameters are not a usable object schema.
+    #[error("tool `{name}`: parameters must be a JSON Schema of type object ({reason})")]
     InvalidParameters {
         /// The tool's name.
         name: String,
+        /// What is wrong with the schema.
+        reason: String,
     },
+}
+
+/// A registered tool with its argument schema compiled once.
+#[derive(Clone)]
+struct Registered {
+    tool: Arc<dyn Tool>,
+    arguments: Arc<ArgumentSchema>,
 }
 
 /// The tools of a Braid process, shared by every context.
 #[derive(Default)]
 pub struct ToolRegistry {
-    tools: RwLock<BTreeMap<String, Arc<dyn Tool>>>,
+    tools: RwLock<BTreeMap<String, Registered>>,
     /// The codebase indexes the built-in codebase tools share, so the engine can release the
     /// ones no loaded context uses.
     indexes: std::sync::OnceLock<Arc<crate::codebase::CodebaseIndexes>>,
@@ -74,7 +83,7 @@ impl ToolRegistry {
         self.indexes.get()
     }
 
-    fn read(&self) -> std::sync::RwLockReadGuard<'_, BTreeMap<String, Arc<dyn Tool>>> {
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, BTreeMap<String, Registered>> {
         // A panic while holding the lock cannot leave the map half-updated (inserts and removes
         // are single operations), so a poisoned lock is still safe to use.
         self.tools
@@ -82,7 +91,7 @@ impl ToolRegistry {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    fn write(&self) -> std::sync::RwLockWriteGuard<'_, BTreeMap<String, Arc<dyn Tool>>> {
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, BTreeMap<String, Registered>> {
         self.tools
             .write()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -108,20 +117,27 @@ impl ToolRegistry {
             });
         }
         if spec.parameters.get("type").and_then(Value::as_str) != Some("object") {
-            return Err(RegistryError::InvalidParameters { name });
+            return Err(RegistryError::InvalidParameters {
+                name,
+                reason: "its `type` is not `object`".to_owned(),
+            });
         }
+        let arguments = match ArgumentSchema::compile(&spec.parameters) {
+            Ok(compiled) => Arc::new(compiled),
+            Err(reason) => return Err(RegistryError::InvalidParameters { name, reason }),
+        };
         let mut tools = self.write();
         if tools.contains_key(&name) {
             return Err(RegistryError::DuplicateName { name });
         }
         tracing::debug!(tool = %name, "tool registered");
-        tools.insert(name, tool);
+        tools.insert(name, Registered { tool, arguments });
         Ok(())
     }
 
     /// Removes a tool by name and returns it.
     pub fn unregister(&self, name: &str) -> Option<Arc<dyn Tool>> {
-        let removed = self.write().remove(name);
+        let removed = self.write().remove(name).map(|r| r.tool);
         if removed.is_some() {
             tracing::debug!(tool = %name, "tool unregistered");
         }
@@ -134,7 +150,7 @@ impl ToolRegistry {
         let names: Vec<String> = tools
             .iter()
             .filter(
-                |(_, t)| matches!(&t.spec().origin, ToolOrigin::Mcp { server: s } if s == server),
+                |(_, r)| matches!(&r.tool.spec().origin, ToolOrigin::Mcp { server: s } if s == server),
             )
             .map(|(n, _)| n.clone())
             .collect();
@@ -146,7 +162,7 @@ impl ToolRegistry {
 
     /// The tool named `name`.
     pub fn get(&self, name: &str) -> Option<Arc<dyn Tool>> {
-        self.read().get(name).cloned()
+        self.read().get(name).map(|r| r.tool.clone())
     }
 
     /// Every tool's name, sorted.
@@ -156,7 +172,7 @@ impl ToolRegistry {
 
     /// Every tool, sorted by name.
     pub fn all(&self) -> Vec<Arc<dyn Tool>> {
-        self.read().values().cloned().collect()
+        self.read().values().map(|r| r.tool.clone()).collect()
     }
 
     /// The tools a context with `role` in `mode` may see and call, sorted by name: a planner
@@ -164,8 +180,8 @@ impl ToolRegistry {
     pub fn available(&self, role: AgentRole, mode: Mode) -> Vec<Arc<dyn Tool>> {
         self.read()
             .values()
-            .filter(|t| permitted(t.spec(), role, mode))
-            .cloned()
+            .filter(|r| permitted(r.tool.spec(), role, mode))
+            .map(|r| r.tool.clone())
             .collect()
     }
 
@@ -179,7 +195,10 @@ impl ToolRegistry {
 
     /// Every tool as `GET /v1/tools` lists it.
     pub fn all_infos(&self) -> Vec<ToolInfo> {
-        self.read().values().map(|t| t.spec().to_info()).collect()
+        self.read()
+            .values()
+            .map(|r| r.tool.spec().to_info())
+            .collect()
     }
 
     /// Runs one call: finds the tool, checks the role and mode allow it, checks the arguments
@@ -193,7 +212,7 @@ impl ToolRegistry {
         ctx: &ToolContext,
         mode: Mode,
     ) -> Result<ToolOutput, ToolError> {
-        let Some(tool) = self.get(name) else {
+        let Some(Registered { tool, arguments }) = self.read().get(name).cloned() else {
             return Err(ToolError::new(
                 ToolErrorCode::NotFound,
                 format!(
@@ -213,7 +232,7 @@ impl ToolRegistry {
                 ),
             ));
         }
-        validate_arguments(name, &spec.parameters, &args)?;
+        arguments.check(name, &args)?;
         let timeout = spec.timeout;
         tokio::select! {
             result = tokio::time::timeout(timeout, tool.call(args, ctx)) => match result {
