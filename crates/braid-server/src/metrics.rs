@@ -1,11 +1,12 @@
 //! Prometheus metrics: HTTP requests, open event streams, live contexts, and what the model did
 //! (requests, failures, time to the first chunk, stream duration, tokens, tool calls asked for),
 //! measured by wrapping the model client ([`MeteredLlm`]).
+//!
+//! Kept in a `prometheus-client` registry and exposed in its OpenMetrics text format, which
+//! Prometheus and every compatible scraper read; durations are histograms, so quantiles can be
+//! computed server-side.
 
-use std::collections::BTreeMap;
-use std::fmt::Write as _;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 
 use async_trait::async_trait;
@@ -13,147 +14,181 @@ use braid_llm::{
     Completion, LlmClient, LlmError, LlmEvent, LlmRequest, LlmStream, ModelCapabilities,
 };
 use futures::StreamExt;
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
+use prometheus_client::registry::Registry;
 
-/// Every counter of the server.
-#[derive(Debug, Default)]
+/// The content type of [`Metrics::render`]'s answer.
+pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
+/// The labels of an answered request: the route pattern (not the raw path, so ids do not
+/// explode the label set), the method and the status.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RequestLabels {
+    method: String,
+    route: String,
+    status: u16,
+}
+
+/// Which tokens a count is of.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct TokenLabels {
+    r#type: &'static str,
+}
+
+/// Every metric of the server.
+#[derive(Debug)]
 pub struct Metrics {
-    requests: Mutex<BTreeMap<(String, String, u16), u64>>,
-    open_streams: AtomicU64,
-    streams_total: AtomicU64,
-    llm_requests: AtomicU64,
-    llm_errors: AtomicU64,
-    llm_first_chunk_micros: AtomicU64,
-    llm_first_chunk_count: AtomicU64,
-    llm_duration_micros: AtomicU64,
-    llm_duration_count: AtomicU64,
-    prompt_tokens: AtomicU64,
-    completion_tokens: AtomicU64,
-    tool_calls: AtomicU64,
+    registry: Registry,
+    requests: Family<RequestLabels, Counter>,
+    active_contexts: Gauge,
+    open_streams: Gauge,
+    streams_total: Counter,
+    llm_requests: Counter,
+    llm_errors: Counter,
+    llm_first_chunk: Histogram,
+    llm_duration: Histogram,
+    tokens: Family<TokenLabels, Counter>,
+    tool_calls: Counter,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        let mut registry = Registry::default();
+        let requests = Family::<RequestLabels, Counter>::default();
+        registry.register(
+            "braid_http_requests",
+            "HTTP requests answered",
+            requests.clone(),
+        );
+        let active_contexts = Gauge::default();
+        registry.register(
+            "braid_active_contexts",
+            "Contexts loaded in memory",
+            active_contexts.clone(),
+        );
+        let open_streams = Gauge::default();
+        registry.register(
+            "braid_open_event_streams",
+            "SSE event streams open now",
+            open_streams.clone(),
+        );
+        let streams_total = Counter::default();
+        registry.register(
+            "braid_event_streams",
+            "SSE event streams opened",
+            streams_total.clone(),
+        );
+        let llm_requests = Counter::default();
+        registry.register(
+            "braid_llm_requests",
+            "Requests sent to the model",
+            llm_requests.clone(),
+        );
+        let llm_errors = Counter::default();
+        registry.register(
+            "braid_llm_errors",
+            "Model requests that failed",
+            llm_errors.clone(),
+        );
+        // 10 ms to about 80 s: a local model's first token to a long streamed answer.
+        let llm_first_chunk = Histogram::new(exponential_buckets(0.01, 2.0, 14));
+        registry.register(
+            "braid_llm_first_chunk_seconds",
+            "Time from sending a model request to its first streamed event",
+            llm_first_chunk.clone(),
+        );
+        let llm_duration = Histogram::new(exponential_buckets(0.01, 2.0, 14));
+        registry.register(
+            "braid_llm_stream_seconds",
+            "Time from sending a model request to the end of its stream",
+            llm_duration.clone(),
+        );
+        let tokens = Family::<TokenLabels, Counter>::default();
+        registry.register(
+            "braid_llm_tokens",
+            "Tokens the provider reported",
+            tokens.clone(),
+        );
+        let tool_calls = Counter::default();
+        registry.register(
+            "braid_tool_calls",
+            "Tool calls the model asked for",
+            tool_calls.clone(),
+        );
+        Self {
+            registry,
+            requests,
+            active_contexts,
+            open_streams,
+            streams_total,
+            llm_requests,
+            llm_errors,
+            llm_first_chunk,
+            llm_duration,
+            tokens,
+            tool_calls,
+        }
+    }
 }
 
 /// Marks one open event stream; the gauge goes down when it is dropped.
-pub struct StreamGuard(Arc<Metrics>);
+pub struct StreamGuard(Gauge<i64, std::sync::atomic::AtomicI64>);
 
 impl Drop for StreamGuard {
     fn drop(&mut self) {
-        self.0.open_streams.fetch_sub(1, Ordering::Relaxed);
+        self.0.dec();
     }
 }
 
 impl Metrics {
-    /// Counts one answered request, by route pattern (not the raw path, so ids do not explode
-    /// the label set).
+    /// Counts one answered request, by route pattern.
     pub fn record_request(&self, method: &str, route: &str, status: u16) {
-        let mut requests = self
-            .requests
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        *requests
-            .entry((method.to_owned(), route.to_owned(), status))
-            .or_default() += 1;
+        self.requests
+            .get_or_create(&RequestLabels {
+                method: method.to_owned(),
+                route: route.to_owned(),
+                status,
+            })
+            .inc();
     }
 
     /// Counts an event stream as open until the guard drops.
     pub fn open_stream(self: &Arc<Self>) -> StreamGuard {
-        self.open_streams.fetch_add(1, Ordering::Relaxed);
-        self.streams_total.fetch_add(1, Ordering::Relaxed);
-        StreamGuard(self.clone())
+        self.open_streams.inc();
+        self.streams_total.inc();
+        StreamGuard(self.open_streams.clone())
     }
 
     /// Event streams open now.
     pub fn open_streams(&self) -> u64 {
-        self.open_streams.load(Ordering::Relaxed)
+        u64::try_from(self.open_streams.get()).unwrap_or(0)
     }
 
-    /// The Prometheus text exposition of every metric.
+    /// The OpenMetrics text exposition of every metric, with `live_contexts` as the gauge of
+    /// contexts in memory.
     pub fn render(&self, live_contexts: usize) -> String {
+        self.active_contexts
+            .set(i64::try_from(live_contexts).unwrap_or(i64::MAX));
         let mut out = String::new();
-        let load = |a: &AtomicU64| a.load(Ordering::Relaxed);
-        out.push_str("# HELP braid_http_requests_total HTTP requests answered.\n");
-        out.push_str("# TYPE braid_http_requests_total counter\n");
-        {
-            let requests = self
-                .requests
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
-            for ((method, route, status), n) in requests.iter() {
-                let _ = writeln!(
-                    out,
-                    "braid_http_requests_total{{method=\"{method}\",route=\"{}\",status=\"{status}\"}} {n}",
-                    route.replace('\\', "\\\\").replace('"', "\\\"")
-                );
-            }
-        }
-        let mut simple = |name: &str, kind: &str, help: &str, value: String| {
-            let _ = writeln!(
-                out,
-                "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
-            );
-        };
-        simple(
-            "braid_active_contexts",
-            "gauge",
-            "Contexts loaded in memory.",
-            live_contexts.to_string(),
-        );
-        simple(
-            "braid_open_event_streams",
-            "gauge",
-            "SSE event streams open now.",
-            load(&self.open_streams).to_string(),
-        );
-        simple(
-            "braid_event_streams_total",
-            "counter",
-            "SSE event streams opened.",
-            load(&self.streams_total).to_string(),
-        );
-        simple(
-            "braid_llm_requests_total",
-            "counter",
-            "Requests sent to the model.",
-            load(&self.llm_requests).to_string(),
-        );
-        simple(
-            "braid_llm_errors_total",
-            "counter",
-            "Model requests that failed.",
-            load(&self.llm_errors).to_string(),
-        );
-        simple(
-            "braid_tool_calls_total",
-            "counter",
-            "Tool calls the model asked for.",
-            load(&self.tool_calls).to_string(),
-        );
-        let _ = writeln!(
-            out,
-            "# HELP braid_llm_tokens_total Tokens the provider reported.\n# TYPE braid_llm_tokens_total counter\nbraid_llm_tokens_total{{type=\"prompt\"}} {}\nbraid_llm_tokens_total{{type=\"completion\"}} {}",
-            load(&self.prompt_tokens),
-            load(&self.completion_tokens)
-        );
-        for (name, help, micros, count) in [
-            (
-                "braid_llm_first_chunk_seconds",
-                "Time from sending a model request to its first streamed event.",
-                &self.llm_first_chunk_micros,
-                &self.llm_first_chunk_count,
-            ),
-            (
-                "braid_llm_stream_seconds",
-                "Time from sending a model request to the end of its stream.",
-                &self.llm_duration_micros,
-                &self.llm_duration_count,
-            ),
-        ] {
-            let _ = writeln!(
-                out,
-                "# HELP {name} {help}\n# TYPE {name} summary\n{name}_sum {}\n{name}_count {}",
-                load(micros) as f64 / 1e6,
-                load(count)
-            );
+        if let Err(error) = prometheus_client::encoding::text::encode(&mut out, &self.registry) {
+            tracing::error!(%error, "metrics not encoded");
         }
         out
+    }
+
+    fn record_usage(&self, prompt: u32, completion: u32) {
+        self.tokens
+            .get_or_create(&TokenLabels { r#type: "prompt" })
+            .inc_by(u64::from(prompt));
+        self.tokens
+            .get_or_create(&TokenLabels {
+                r#type: "completion",
+            })
+            .inc_by(u64::from(completion));
     }
 }
 
@@ -182,23 +217,17 @@ impl Tracker {
         let m = &self.metrics;
         if !self.first_seen {
             self.first_seen = true;
-            m.llm_first_chunk_micros
-                .fetch_add(micros(self.started), Ordering::Relaxed);
-            m.llm_first_chunk_count.fetch_add(1, Ordering::Relaxed);
+            m.llm_first_chunk
+                .observe(self.started.elapsed().as_secs_f64());
         }
         match item {
-            Ok(LlmEvent::Usage(u)) => {
-                m.prompt_tokens
-                    .fetch_add(u64::from(u.prompt_tokens), Ordering::Relaxed);
-                m.completion_tokens
-                    .fetch_add(u64::from(u.completion_tokens), Ordering::Relaxed);
-            }
+            Ok(LlmEvent::Usage(u)) => m.record_usage(u.prompt_tokens, u.completion_tokens),
             Ok(LlmEvent::ToolCallCompleted { .. }) => {
-                m.tool_calls.fetch_add(1, Ordering::Relaxed);
+                m.tool_calls.inc();
             }
             Ok(_) => {}
             Err(_) => {
-                m.llm_errors.fetch_add(1, Ordering::Relaxed);
+                m.llm_errors.inc();
             }
         }
     }
@@ -207,22 +236,15 @@ impl Tracker {
 impl Drop for Tracker {
     fn drop(&mut self) {
         self.metrics
-            .llm_duration_micros
-            .fetch_add(micros(self.started), Ordering::Relaxed);
-        self.metrics
-            .llm_duration_count
-            .fetch_add(1, Ordering::Relaxed);
+            .llm_duration
+            .observe(self.started.elapsed().as_secs_f64());
     }
-}
-
-fn micros(since: Instant) -> u64 {
-    u64::try_from(since.elapsed().as_micros()).unwrap_or(u64::MAX)
 }
 
 #[async_trait]
 impl LlmClient for MeteredLlm {
     async fn stream(&self, request: &LlmRequest) -> LlmStream {
-        self.metrics.llm_requests.fetch_add(1, Ordering::Relaxed);
+        self.metrics.llm_requests.inc();
         let tracker = Tracker {
             metrics: self.metrics.clone(),
             started: Instant::now(),
@@ -238,24 +260,19 @@ impl LlmClient for MeteredLlm {
     }
 
     async fn complete(&self, request: &LlmRequest) -> Result<Completion, LlmError> {
-        self.metrics.llm_requests.fetch_add(1, Ordering::Relaxed);
+        self.metrics.llm_requests.inc();
         let started = Instant::now();
         let answer = self.inner.complete(request).await;
         let m = &self.metrics;
-        m.llm_duration_micros
-            .fetch_add(micros(started), Ordering::Relaxed);
-        m.llm_duration_count.fetch_add(1, Ordering::Relaxed);
+        m.llm_duration.observe(started.elapsed().as_secs_f64());
         match &answer {
             Ok(c) => {
                 if let Some(u) = c.usage {
-                    m.prompt_tokens
-                        .fetch_add(u64::from(u.prompt_tokens), Ordering::Relaxed);
-                    m.completion_tokens
-                        .fetch_add(u64::from(u.completion_tokens), Ordering::Relaxed);
+                    m.record_usage(u.prompt_tokens, u.completion_tokens);
                 }
             }
             Err(_) => {
-                m.llm_errors.fetch_add(1, Ordering::Relaxed);
+                m.llm_errors.inc();
             }
         }
         answer
@@ -282,6 +299,7 @@ mod tests {
         ));
         assert!(text.contains("braid_active_contexts 3"));
         assert!(text.contains("braid_open_event_streams 1"));
+        assert!(text.ends_with("# EOF\n"), "{text}");
         drop(guard);
         assert!(m.render(0).contains("braid_open_event_streams 0"));
     }

@@ -701,7 +701,7 @@ async fn metrics(State(app): State<Arc<App>>) -> Response {
     let mut response = app.metrics.render(live).into_response();
     response.headers_mut().insert(
         header::CONTENT_TYPE,
-        HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"),
+        HeaderValue::from_static(crate::metrics::CONTENT_TYPE),
     );
     response
 }
