@@ -11,6 +11,8 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
+use backon::BackoffBuilder;
+
 use braid_protocol::api::{
     McpPromptArgument, McpPromptInfo, McpPromptText, McpResourceInfo, McpServerInfo,
     McpServerStatus,
@@ -82,7 +84,8 @@ impl Default for ManagerOptions {
     }
 }
 
-/// Restarting with exponential backoff, bounded so a broken server is not retried forever.
+/// Restarting with exponential backoff and jitter (backon), bounded so a broken server is not
+/// retried forever.
 #[derive(Clone, Debug)]
 pub struct RestartPolicy {
     /// Wait before the first retry; doubled for each further one.
@@ -104,11 +107,19 @@ impl Default for RestartPolicy {
 }
 
 impl RestartPolicy {
-    /// The wait before retry number `attempt` (1-based).
+    /// The wait before retry number `attempt` (1-based): between `initial_backoff *
+    /// 2^(attempt-1)` and twice that, capped at `max_backoff`.
     pub fn backoff(&self, attempt: u32) -> Duration {
-        let factor = 2u32.saturating_pow(attempt.saturating_sub(1));
-        self.initial_backoff
-            .saturating_mul(factor)
+        backon::ExponentialBuilder::new()
+            .with_min_delay(self.initial_backoff)
+            .with_max_delay(self.max_backoff)
+            .with_factor(2.0)
+            .with_jitter()
+            .with_jitter_seed(jitter_seed())
+            .without_max_times()
+            .build()
+            .nth(attempt.saturating_sub(1) as usize)
+            .unwrap_or(self.max_backoff)
             .min(self.max_backoff)
     }
 }
@@ -892,6 +903,13 @@ fn prompt_text(messages: &[rmcp::model::PromptMessage]) -> String {
         .join("\n\n")
 }
 
+/// A seed for backon's jitter that differs per call and per process (its default seed is fixed,
+/// which would make every client wait the same).
+fn jitter_seed() -> u64 {
+    use std::hash::BuildHasher;
+    std::collections::hash_map::RandomState::new().hash_one(std::time::Instant::now())
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
@@ -925,16 +943,19 @@ mod tests {
     }
 
     #[test]
-    fn backoff_doubles_and_is_capped() {
+    fn backoff_doubles_with_jitter_and_is_capped() {
         let p = RestartPolicy {
             initial_backoff: Duration::from_millis(100),
             max_backoff: Duration::from_millis(500),
             max_attempts: 10,
         };
-        assert_eq!(p.backoff(1), Duration::from_millis(100));
-        assert_eq!(p.backoff(2), Duration::from_millis(200));
-        assert_eq!(p.backoff(3), Duration::from_millis(400));
-        assert_eq!(p.backoff(4), Duration::from_millis(500));
-        assert_eq!(p.backoff(60), Duration::from_millis(500));
+        let ms = |n| Duration::from_millis(n);
+        for _ in 0..50 {
+            assert!((ms(100)..=ms(200)).contains(&p.backoff(1)));
+            assert!((ms(200)..=ms(400)).contains(&p.backoff(2)));
+            assert!((ms(400)..=ms(500)).contains(&p.backoff(3)));
+            assert_eq!(p.backoff(4), ms(500));
+            assert_eq!(p.backoff(60), ms(500));
+        }
     }
 }
