@@ -1,6 +1,10 @@
 //! Parsing throughput of a long recorded stream: the llama.cpp recordings' content chunks
 //! repeated into a stream of 10 000 chunks, fed to the SSE parser and decoder in 4 KiB pieces
 //! as a network read would deliver them. Reports MB/s (`bytes`) and chunks/s (`chunks`).
+//!
+//! `sse_only` measures the SSE layer alone: Braid's bounded parser against the
+//! `eventsource-stream` crate on the same pieces (the reason Braid keeps its own is in
+//! `src/sse.rs`).
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::hint::black_box;
@@ -8,7 +12,9 @@ use std::time::Duration;
 
 use braid_llm::anthropic::AnthropicStreamDecoder;
 use braid_llm::openai::OpenAiStreamDecoder;
-use braid_llm::sse::{EventDecoder, decode_pieces};
+use braid_llm::sse::{EventDecoder, SseParser, decode_pieces};
+use eventsource_stream::Eventsource;
+use futures::StreamExt;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 const OPENAI: &str = include_str!("../tests/fixtures/llama_openai_stream.sse");
@@ -62,11 +68,48 @@ fn bench_stream(
     group.finish();
 }
 
+/// The SSE layer alone, ours and `eventsource-stream`'s, over the same 4 KiB pieces.
+fn sse_only(c: &mut Criterion, stream: &[u8]) {
+    let pieces: Vec<bytes::Bytes> = stream
+        .chunks(READ_SIZE)
+        .map(bytes::Bytes::copy_from_slice)
+        .collect();
+    let ours = || {
+        let mut parser = SseParser::new();
+        let mut out = Vec::new();
+        for piece in &pieces {
+            parser.push(piece, &mut out).unwrap();
+        }
+        out.len()
+    };
+    let theirs = || {
+        futures::executor::block_on(async {
+            futures::stream::iter(pieces.iter().cloned().map(Ok::<_, std::convert::Infallible>))
+                .eventsource()
+                .fold(0usize, |n, e| async move {
+                    e.unwrap();
+                    n + 1
+                })
+                .await
+        })
+    };
+    assert_eq!(ours(), theirs());
+    let mut group = c.benchmark_group("sse_only");
+    group
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(4));
+    group.throughput(Throughput::Bytes(stream.len() as u64));
+    group.bench_function("braid", |b| b.iter(|| black_box(ours())));
+    group.bench_function("eventsource-stream", |b| b.iter(|| black_box(theirs())));
+    group.finish();
+}
+
 fn parsing(c: &mut Criterion) {
     let (openai, openai_chunks) = long_stream(OPENAI, |e| e.contains("\"content\":\""));
     bench_stream(c, "openai_stream", &openai, openai_chunks, || {
         Box::new(OpenAiStreamDecoder::new())
     });
+    sse_only(c, &openai);
     let (anthropic, anthropic_chunks) = long_stream(ANTHROPIC, |e| e.contains("text_delta"));
     bench_stream(c, "anthropic_stream", &anthropic, anthropic_chunks, || {
         Box::new(AnthropicStreamDecoder::new())
