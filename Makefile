@@ -4,13 +4,13 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 
-.PHONY: run test setup web fmt lint test-rust test-web mcp-test-servers mcp-conformance generate bench fuzz chaos
+.PHONY: run test setup web fmt lint deps test-rust test-web mcp-test-servers mcp-conformance generate bench fuzz chaos
 
 run: setup web
 	$(CARGO) build --release -p braid-server
 	./target/release/braid serve
 
-test: setup fmt lint test-rust mcp-conformance test-web
+test: setup fmt lint deps test-rust mcp-conformance test-web
 
 setup:
 	@scripts/setup-system.sh
@@ -20,6 +20,14 @@ fmt:
 
 lint:
 	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
+
+# The crate arrows of DESIGN.md and no unused dependency: braid-mcp builds braid-tools without
+# its built-in tools (no tree-sitter, file watcher or search engine), and cargo-machete finds
+# nothing unused.
+deps:
+	@! $(CARGO) tree --locked -p braid-mcp -e normal | grep -E ' (tree-sitter|notify|grep-searcher|ignore) ' || { echo "crate arrows: braid-mcp compiles the built-in tools"; exit 1; }
+	@echo "crate arrows: braid-mcp builds without the built-in tools"
+	@scripts/unused-deps.sh
 
 # Real MCP servers the tests run (server-everything from npm, mcp-server-time from PyPI), from
 # the lockfiles in crates/braid-mcp/tests/servers.

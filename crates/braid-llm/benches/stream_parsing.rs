@@ -13,9 +13,9 @@ use std::time::Duration;
 use braid_llm::anthropic::AnthropicStreamDecoder;
 use braid_llm::openai::OpenAiStreamDecoder;
 use braid_llm::sse::{EventDecoder, SseParser, decode_pieces};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use eventsource_stream::Eventsource;
 use futures::StreamExt;
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 const OPENAI: &str = include_str!("../tests/fixtures/llama_openai_stream.sse");
 const ANTHROPIC: &str = include_str!("../tests/fixtures/llama_anthropic_stream.sse");
@@ -84,13 +84,18 @@ fn sse_only(c: &mut Criterion, stream: &[u8]) {
     };
     let theirs = || {
         futures::executor::block_on(async {
-            futures::stream::iter(pieces.iter().cloned().map(Ok::<_, std::convert::Infallible>))
-                .eventsource()
-                .fold(0usize, |n, e| async move {
-                    e.unwrap();
-                    n + 1
-                })
-                .await
+            futures::stream::iter(
+                pieces
+                    .iter()
+                    .cloned()
+                    .map(Ok::<_, std::convert::Infallible>),
+            )
+            .eventsource()
+            .fold(0usize, |n, e| async move {
+                e.unwrap();
+                n + 1
+            })
+            .await
         })
     };
     assert_eq!(ours(), theirs());

@@ -9,26 +9,38 @@
 //!   references;
 //! - [`ChildEnvironment`] and [`ProcessGroup`]: how every child process starts (no secrets in
 //!   its environment) and stops (with everything it spawned);
-//! - the built-in tools ([`register_builtins`]).
+//! - the built-in tools (`register_builtins`), behind the default feature `builtin`: without it
+//!   (as the MCP client uses the crate) nothing of tree-sitter, the file watcher or the search
+//!   engine is compiled.
 #![deny(unsafe_code)]
 
 pub mod arguments;
+#[cfg(feature = "builtin")]
 pub mod builtin;
+#[cfg(feature = "builtin")]
 pub mod codebase;
+#[cfg(feature = "builtin")]
 pub mod command;
+#[cfg(feature = "builtin")]
 pub mod dependencies;
 pub mod environment;
 pub mod excerpt;
+#[cfg(feature = "builtin")]
 pub mod files;
+#[cfg(feature = "builtin")]
 pub mod interaction;
 pub mod process_group;
 pub mod registry;
+#[cfg(feature = "builtin")]
 pub mod structure;
 pub mod tool;
+#[cfg(feature = "builtin")]
 pub mod walker;
 pub mod workspace;
 
+#[cfg(feature = "builtin")]
 pub use builtin::{builtin_registry, register_builtins};
+#[cfg(feature = "builtin")]
 pub use codebase::{CodebaseIndex, CodebaseIndexes};
 pub use environment::ChildEnvironment;
 pub use excerpt::{FileExcerpt, ReadLimits, read_file_excerpt};

@@ -56,6 +56,7 @@ pub struct ToolRegistry {
     tools: RwLock<BTreeMap<String, Registered>>,
     /// The codebase indexes the built-in codebase tools share, so the engine can release the
     /// ones no loaded context uses.
+    #[cfg(feature = "builtin")]
     indexes: std::sync::OnceLock<Arc<crate::codebase::CodebaseIndexes>>,
 }
 
@@ -74,11 +75,13 @@ impl ToolRegistry {
     }
 
     /// Records the codebase indexes the registered tools share (the first call wins).
+    #[cfg(feature = "builtin")]
     pub fn set_codebase_indexes(&self, indexes: Arc<crate::codebase::CodebaseIndexes>) {
         let _ = self.indexes.set(indexes);
     }
 
     /// The codebase indexes the registered tools share, when built-in tools are registered.
+    #[cfg(feature = "builtin")]
     pub fn codebase_indexes(&self) -> Option<&Arc<crate::codebase::CodebaseIndexes>> {
         self.indexes.get()
     }
