@@ -69,7 +69,8 @@ impl LoopProgress {
 pub(crate) struct Actor {
     pub id: ContextId,
     pub data: ContextData,
-    pub machine: StateMachine,
+    /// Private: the state changes only through [`Actor::transition`] / [`Actor::announce`].
+    machine: StateMachine,
     pub services: Arc<Services>,
     pub events: EventBus,
     pub commands: mpsc::Receiver<Command>,
@@ -329,6 +330,11 @@ impl Actor {
         self.machine.current()
     }
 
+    /// The recorded transitions, oldest first.
+    pub fn state_history(&self) -> Vec<braid_protocol::StateTransition> {
+        self.machine.history()
+    }
+
     /// Emits a `context_update` with the current state.
     pub async fn emit_update(
         &self,
@@ -398,9 +404,9 @@ impl Actor {
             error: message.clone(),
             recoverable,
         };
-        if self.announce(failed.clone()).await.is_err() {
-            // Already failed: record the newer error.
-            self.machine.refail(failed);
+        // Every state may fail, a failure included (the newer error replaces the older).
+        if let Err(e) = self.announce(failed).await {
+            tracing::error!(context = %self.id, error = %e, "failure not recorded");
         }
         let code = error.code();
         self.emit_error(code, format!("{message} (trace {trace_id})"), recoverable)

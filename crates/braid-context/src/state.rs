@@ -47,15 +47,6 @@ impl StateMachine {
         Ok(from)
     }
 
-    /// Replaces the data of a failure with a newer one (a failure while already failed).
-    pub fn refail(&mut self, failed: ContextState) {
-        if matches!(self.current, ContextState::Failed { .. })
-            && matches!(failed, ContextState::Failed { .. })
-        {
-            self.current = failed;
-        }
-    }
-
     /// The recorded transitions, oldest first.
     pub fn history(&self) -> Vec<StateTransition> {
         self.history.iter().cloned().collect()
@@ -92,17 +83,18 @@ mod tests {
     }
 
     #[test]
-    fn a_newer_failure_replaces_the_recorded_one() {
+    fn a_newer_failure_replaces_the_recorded_one_as_a_move() {
         let mut m = StateMachine::default();
         m.move_to(ContextState::Failed {
             error: "a".into(),
             recoverable: true,
         })
         .unwrap();
-        m.refail(ContextState::Failed {
+        m.move_to(ContextState::Failed {
             error: "b".into(),
             recoverable: false,
-        });
+        })
+        .unwrap();
         assert_eq!(
             m.current(),
             &ContextState::Failed {
@@ -110,5 +102,6 @@ mod tests {
                 recoverable: false
             }
         );
+        assert_eq!(m.history().len(), 2);
     }
 }

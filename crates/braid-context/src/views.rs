@@ -31,7 +31,7 @@ impl Actor {
             Command::State { history, reply } => {
                 let _ = reply.send(Ok(StateResponse {
                     state: self.state().clone(),
-                    history: history.then(|| self.machine.history()),
+                    history: history.then(|| self.state_history()),
                 }));
             }
             Command::Messages(query, r) => {

@@ -240,8 +240,8 @@ impl StateKind {
         )
     }
 
-    /// The states this one may move to (besides `failed`, which every non-failed state may
-    /// move to). This is the transition table, as data.
+    /// The states this one may move to (besides `failed`, which every state may move to: a
+    /// failure while failed records the newer error). This is the transition table, as data.
     pub fn successors(self) -> &'static [StateKind] {
         use StateKind::*;
         match self {
@@ -335,7 +335,7 @@ impl StateKind {
 
     /// Whether the table allows moving from `self` to `to`.
     pub fn can_move_to(self, to: StateKind) -> bool {
-        (to == StateKind::Failed && self != StateKind::Failed) || self.successors().contains(&to)
+        to == StateKind::Failed || self.successors().contains(&to)
     }
 }
 

@@ -5,14 +5,14 @@
 //! draft, for the actor's `context_update`.
 
 use async_trait::async_trait;
-use braid_llm::{LlmClient, ModelCapabilities, ToolDefinition};
+use braid_llm::{LlmClient, ModelCapabilities};
 use braid_protocol::{ContextState, Message, MessageId, Metadata, OptimizationStrategy};
 use serde_json::json;
 
+use super::system_prompt::request_frame;
 use super::{Draft, PipelineContext, PipelineError, ProcessResult, Processor, ProcessorName};
 use crate::optimizer::summary::{self, MAX_SUMMARY_TOKENS, SUMMARY_PROMPT};
 use crate::optimizer::{Budget, Plan, PlanError, RequestParts, Slot, TokenCounter, plan};
-use crate::prompt::{PromptInputs, build_system_prompt};
 
 /// Fits the history to the budget.
 pub struct OptimizeContext;
@@ -222,34 +222,6 @@ fn report(
     let mut metadata = Metadata::new();
     metadata.insert("optimization".to_owned(), details);
     metadata
-}
-
-/// The system prompt and tools a request of this context would carry, as
-/// `EnhanceSystemPrompt` builds them (for reads that do not run the pipeline).
-pub(crate) fn request_frame(ctx: &PipelineContext) -> (String, Vec<ToolDefinition>) {
-    let config = &ctx.config;
-    let tools = ctx.tools.infos(config.agent_role, config.mode);
-    let workspace = ctx
-        .workspace
-        .as_ref()
-        .map(|w| w.root().display().to_string());
-    let prompt = build_system_prompt(&PromptInputs {
-        base: config.system_prompt.as_deref(),
-        branch_override: ctx.branch_prompt.as_deref(),
-        mode: config.mode,
-        role: config.agent_role,
-        workspace: workspace.as_deref(),
-        tools: &tools,
-    });
-    let tools = tools
-        .into_iter()
-        .map(|t| ToolDefinition {
-            name: t.name,
-            description: t.description,
-            parameters: t.parameters,
-        })
-        .collect();
-    (prompt, tools)
 }
 
 /// What the next request of `ctx` would send, without summarizing anew: the plan and the

@@ -26,28 +26,38 @@ impl Processor for EnhanceSystemPrompt {
         draft: &mut Draft,
         ctx: &PipelineContext,
     ) -> Result<ProcessResult, PipelineError> {
-        let config = &ctx.config;
-        let tools = ctx.tools.infos(config.agent_role, config.mode);
-        let workspace = ctx
-            .workspace
-            .as_ref()
-            .map(|w| w.root().display().to_string());
-        draft.system_prompt = Some(build_system_prompt(&PromptInputs {
-            base: config.system_prompt.as_deref(),
-            branch_override: ctx.branch_prompt.as_deref(),
-            mode: config.mode,
-            role: config.agent_role,
-            workspace: workspace.as_deref(),
-            tools: &tools,
-        }));
-        draft.tools = tools
-            .into_iter()
-            .map(|t| ToolDefinition {
-                name: t.name,
-                description: t.description,
-                parameters: t.parameters,
-            })
-            .collect();
+        let (prompt, tools) = request_frame(ctx);
+        draft.system_prompt = Some(prompt);
+        draft.tools = tools;
         Ok(ProcessResult::Continue)
     }
+}
+
+/// The system prompt and tools a request of this context carries: the one place both are built,
+/// for `EnhanceSystemPrompt` and for reads that do not run the pipeline (the optimized view,
+/// the token budget).
+pub(crate) fn request_frame(ctx: &PipelineContext) -> (String, Vec<ToolDefinition>) {
+    let config = &ctx.config;
+    let tools = ctx.tools.infos(config.agent_role, config.mode);
+    let workspace = ctx
+        .workspace
+        .as_ref()
+        .map(|w| w.root().display().to_string());
+    let prompt = build_system_prompt(&PromptInputs {
+        base: config.system_prompt.as_deref(),
+        branch_override: ctx.branch_prompt.as_deref(),
+        mode: config.mode,
+        role: config.agent_role,
+        workspace: workspace.as_deref(),
+        tools: &tools,
+    });
+    let tools = tools
+        .into_iter()
+        .map(|t| ToolDefinition {
+            name: t.name,
+            description: t.description,
+            parameters: t.parameters,
+        })
+        .collect();
+    (prompt, tools)
 }
