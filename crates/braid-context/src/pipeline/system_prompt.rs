@@ -3,7 +3,7 @@
 
 use async_trait::async_trait;
 use braid_llm::ToolDefinition;
-use braid_protocol::ContextState;
+use braid_protocol::{AgentRole, ContextState, Mode};
 
 use super::{Draft, PipelineContext, PipelineError, ProcessResult, Processor, ProcessorName};
 use crate::prompt::{PromptInputs, build_system_prompt};
@@ -48,6 +48,10 @@ impl Processor for EnhanceSystemPrompt {
                 parameters: t.parameters,
             })
             .collect();
+        // A workflow may write and run commands: only where the model may do so itself.
+        if config.mode == Mode::Act && config.agent_role == AgentRole::Actor {
+            draft.tools.extend(ctx.workflow_tools.iter().cloned());
+        }
         Ok(ProcessResult::Continue)
     }
 }
