@@ -360,6 +360,10 @@ impl Actor {
                     }
                 }
                 StepOutcome::Failed(error) => {
+                    if let Err(e) = self.transition(run.executing_state()).await {
+                        self.fail(e, true).await;
+                        return RunEnd::Rested;
+                    }
                     return self.fail_run(run, step_failure(&step, index, error)).await;
                 }
                 StepOutcome::Waiting => return RunEnd::Rested,
@@ -1048,7 +1052,25 @@ impl Actor {
         }
         let branch = self.data.record.active_branch.clone();
         let mut changes = ContextChanges::new();
+        let open = self.open_calls();
+        let mut closed = Vec::new();
         for mut run in runs {
+            // A step call that waited for approval is closed unrun: resuming runs the step
+            // again, under the policy, with a new call.
+            if let Some(call) = run
+                .record
+                .waiting_call
+                .as_ref()
+                .and_then(|w| open.iter().find(|c| &c.id == w))
+            {
+                changes.push_message(
+                    &branch,
+                    call.not_run(
+                        "not executed: Braid restarted; resuming the workflow runs this step again",
+                    ),
+                );
+                closed.push(call.id.clone());
+            }
             let now = Utc::now().max(run.exec.started_at);
             run.exec.updated_at = now;
             run.message.status = MessageStatus::Complete;
@@ -1090,10 +1112,29 @@ impl Actor {
                 ),
             );
         }
-        if matches!(self.state(), ContextState::ExecutingWorkflow { .. })
-            && let Err(error) = self.announce(ContextState::Idle).await
-        {
-            tracing::error!(context = %self.id, %error, "recovery transition refused");
+        let still_waiting = open
+            .iter()
+            .any(|c| c.approval == ApprovalStatus::Pending && !closed.contains(&c.id));
+        let leave = match self.state() {
+            ContextState::ExecutingWorkflow { .. } => true,
+            ContextState::AwaitingToolApproval { .. } => !still_waiting,
+            _ => false,
+        };
+        if leave {
+            let back = ContextState::ExecutingWorkflow {
+                workflow_name: String::new(),
+                execution_id: String::new(),
+                step: 0,
+                total: 0,
+            };
+            if matches!(self.state(), ContextState::AwaitingToolApproval { .. })
+                && let Err(error) = self.announce(back).await
+            {
+                tracing::error!(context = %self.id, %error, "recovery transition refused");
+            }
+            if let Err(error) = self.announce(ContextState::Idle).await {
+                tracing::error!(context = %self.id, %error, "recovery transition refused");
+            }
         }
         if let Err(error) = self.commit(changes).await {
             tracing::error!(context = %self.id, %error, "workflow recovery not saved");
