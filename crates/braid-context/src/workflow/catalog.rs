@@ -324,4 +324,21 @@ mod tests {
         assert!(paths.contains(&"parameters.path"), "{e:?}");
         assert!(paths.contains(&"parameters.n"), "{e:?}");
     }
+
+    #[test]
+    fn the_example_workflows_in_the_repository_are_valid() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/workflows");
+        let catalog = Catalog::discover(None, Some(&dir));
+        let errors: Vec<_> = catalog
+            .entries()
+            .iter()
+            .flat_map(|e| e.info.errors.clone())
+            .collect();
+        assert!(errors.is_empty(), "{errors:?}");
+        let names: Vec<_> = catalog.definitions().map(|d| d.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["commit-message", "review-changes", "test-and-summarize"]
+        );
+    }
 }
