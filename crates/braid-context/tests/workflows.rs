@@ -51,6 +51,19 @@ async fn execution(ctx: &braid_context::ContextHandle, id: MessageId) -> Workflo
     }
 }
 
+/// The person's decision on one waiting call.
+async fn decide(ctx: &braid_context::ContextHandle, call: &ToolCallId, decision: Decision) {
+    ctx.approve(ApprovalRequest {
+        decisions: vec![ApprovalDecision {
+            call_id: call.clone(),
+            decision,
+            reason: None,
+        }],
+    })
+    .await
+    .unwrap();
+}
+
 /// Waits until the context is in a state of this kind.
 async fn reach(ctx: &braid_context::ContextHandle, kind: StateKind) {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
@@ -255,15 +268,7 @@ async fn a_write_step_under_manual_waits_for_approval_like_a_model_call() {
     let e = execution(&ctx, sent.message_id).await;
     assert_eq!(e.status, WorkflowStatus::Running);
     assert_eq!(e.current_step.as_deref(), Some("write"));
-    ctx.approve(ApprovalRequest {
-        decisions: vec![ApprovalDecision {
-            call_id: pending_requests[0].clone(),
-            decision: Decision::Approve,
-            reason: None,
-        }],
-    })
-    .await
-    .unwrap();
+    decide(&ctx, &pending_requests[0], Decision::Approve).await;
     assert_eq!(settle(&ctx).await, ContextState::Idle);
     assert_eq!(
         std::fs::read_to_string(h.workspace.join("NOTE.md")).unwrap(),
@@ -290,15 +295,7 @@ async fn a_denied_step_fails_the_run_naming_the_step() {
     else {
         panic!()
     };
-    ctx.approve(ApprovalRequest {
-        decisions: vec![ApprovalDecision {
-            call_id: pending_requests[0].clone(),
-            decision: Decision::Deny,
-            reason: None,
-        }],
-    })
-    .await
-    .unwrap();
+    decide(&ctx, &pending_requests[0], Decision::Deny).await;
     assert_eq!(settle(&ctx).await, ContextState::Idle);
     let e = execution(&ctx, sent.message_id).await;
     assert_eq!(e.status, WorkflowStatus::Failed);
@@ -461,15 +458,7 @@ async fn a_restart_leaves_a_running_run_paused_with_a_notice_and_resumable() {
     else {
         panic!()
     };
-    ctx.approve(ApprovalRequest {
-        decisions: vec![ApprovalDecision {
-            call_id: pending_requests[0].clone(),
-            decision: Decision::Approve,
-            reason: None,
-        }],
-    })
-    .await
-    .unwrap();
+    decide(&ctx, &pending_requests[0], Decision::Approve).await;
     assert_eq!(settle(&ctx).await, ContextState::Idle);
     assert_eq!(
         execution(&ctx, sent.message_id).await.status,

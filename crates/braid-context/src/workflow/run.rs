@@ -787,10 +787,12 @@ impl Actor {
             .as_ref()
             .and_then(|id| self.open_calls().into_iter().find(|c| &c.id == id));
         let now = Utc::now();
+        let duration_ms = (now - run.exec.started_at).num_milliseconds().max(0) as u64;
         let marker = run.step_marker("result");
         match open {
             Some(call) => {
-                let mut result = call.result_message(outcome, 0, run.exec.started_at, now);
+                let mut result =
+                    call.result_message(outcome, duration_ms, run.exec.started_at, now);
                 result.metadata.insert(STEP_KEY.to_owned(), marker);
                 changes.push_message(&branch, result);
             }
@@ -821,7 +823,8 @@ impl Actor {
                     invalid_arguments: None,
                     turn: Some(turn),
                 };
-                let mut result = open.result_message(outcome, 0, run.exec.started_at, now);
+                let mut result =
+                    open.result_message(outcome, duration_ms, run.exec.started_at, now);
                 result.metadata.insert(STEP_KEY.to_owned(), marker);
                 changes.push_message(&branch, request);
                 changes.push_message(&branch, result);
@@ -960,8 +963,12 @@ impl Actor {
         let run = self.run_in(self.execution(execution_id)?)?;
         if run.exec.status != WorkflowStatus::Running || control == WorkflowControl::Resume {
             return Err(EngineError::Conflict(format!(
-                "workflow run `{execution_id}` cannot be {}d while the context is busy ({})",
-                control.as_str().trim_end_matches('e'),
+                "workflow run `{execution_id}` cannot be {} while the context is busy ({})",
+                match control {
+                    WorkflowControl::Pause => "paused",
+                    WorkflowControl::Resume => "resumed",
+                    WorkflowControl::Cancel => "cancelled",
+                },
                 self.state().kind()
             )));
         }
