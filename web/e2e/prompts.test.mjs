@@ -22,7 +22,7 @@ test("an MCP prompt is chosen from the / menu, given its argument and sent", asy
     await w.open(ctx.id);
     const message = w.page.getByLabel("Message", { exact: true });
     await message.fill("/args");
-    const menu = w.page.getByRole("listbox", { name: "Prompts" });
+    const menu = w.page.getByRole("listbox", { name: "Workflows and prompts" });
     await menu.getByRole("option", { name: /args-prompt/ }).waitFor();
     await w.screenshot("mcp-prompt-menu");
     await message.press("Enter");

@@ -14,6 +14,8 @@ import type {
   ElicitationAction,
   McpElicitation,
   McpPromptInfo,
+  JsonValue,
+  WorkflowInfo,
   McpServerInfo,
   MessageView as HistoryView,
   Message,
@@ -108,6 +110,20 @@ export function App({ api }: { api: ApiClient }) {
     if (contextId === null) return;
     api.listMcpPrompts().then((l) => setPrompts(l.prompts), () => setPrompts([]));
   }, [api, contextId]);
+  // Workflows of the context for the same menu, looked up when a conversation opens.
+  const [workflows, setWorkflows] = useState<WorkflowInfo[]>([]);
+  const refreshWorkflows = useCallback(() => {
+    if (contextId === null) return;
+    api.listWorkflows(contextId).then((l) => setWorkflows(l.workflows), () => setWorkflows([]));
+  }, [api, contextId]);
+  useEffect(refreshWorkflows, [refreshWorkflows]);
+  const runWorkflow = useCallback(
+    async (workflow: WorkflowInfo, parameters: Record<string, JsonValue>) => {
+      if (contextId === null) return;
+      await api.runWorkflow(contextId, workflow.name, parameters);
+    },
+    [api, contextId],
+  );
   const promptText = useCallback(
     async (prompt: McpPromptInfo, args: Record<string, string>) => (await api.getMcpPrompt(prompt.server, prompt.name, args)).text,
     [api],
@@ -424,6 +440,9 @@ export function App({ api }: { api: ApiClient }) {
               onCancelEdit={() => setEditing(null)}
               prompts={prompts}
               onPrompt={promptText}
+              workflows={workflows}
+              onRunWorkflow={runWorkflow}
+              onMenuOpen={refreshWorkflows}
             />
           </CardActionsProvider>
         )}

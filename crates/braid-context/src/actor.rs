@@ -48,6 +48,8 @@ pub(crate) enum SendAction {
         server: String,
         uri: String,
     },
+    /// Starts the workflow run whose `workflow_execution` message the send stored.
+    Workflow,
 }
 
 /// Rounds and tools of the running tool loop.
@@ -84,6 +86,8 @@ pub(crate) struct Actor {
     _lock: braid_store::ContextLock,
     /// MCP resources this context has read, served again while fresh.
     pub resources: braid_mcp::ResourceCache,
+    /// A pause or cancel of a workflow run asked for while its step runs.
+    pub workflow_signal: Option<(String, braid_protocol::workflow::WorkflowControl)>,
 }
 
 impl Actor {
@@ -108,6 +112,7 @@ impl Actor {
             stopping: None,
             _lock: lock,
             resources: braid_mcp::ResourceCache::default(),
+            workflow_signal: None,
         }
     }
 
@@ -237,6 +242,14 @@ impl Actor {
             Command::Shutdown(done) => {
                 self.stopping = Some(done);
             }
+            Command::Workflows(reply) => {
+                let _ = reply.send(Ok(self.workflow_list()));
+            }
+            Command::ControlWorkflow {
+                execution_id,
+                control,
+                reply,
+            } => self.control_workflow(&execution_id, control, reply).await,
             read => self.answer_read(read),
         }
     }
@@ -290,6 +303,16 @@ impl Actor {
             Command::Shutdown(done) => {
                 self.interrupt.cancel();
                 self.stopping = Some(done);
+            }
+            Command::Workflows(reply) => {
+                let _ = reply.send(Ok(self.workflow_list()));
+            }
+            Command::ControlWorkflow {
+                execution_id,
+                control,
+                reply,
+            } => {
+                let _ = reply.send(self.signal_workflow(&execution_id, control));
             }
             c if c.is_read() => self.answer_read(c),
             other => {
@@ -440,6 +463,12 @@ fn reject(command: Command, error: EngineError) {
             let _ = r.send(Err(error));
         }
         Command::Merge { reply, .. } => {
+            let _ = reply.send(Err(error));
+        }
+        Command::Workflows(r) => {
+            let _ = r.send(Err(error));
+        }
+        Command::ControlWorkflow { reply, .. } => {
             let _ = reply.send(Err(error));
         }
         Command::ListBranches(r) => {

@@ -59,6 +59,14 @@ pub(crate) enum Command {
         feedback: String,
         reply: Reply<SendMessageResponse>,
     },
+    /// The workflow definitions this context can use.
+    Workflows(Reply<Vec<braid_protocol::workflow::WorkflowInfo>>),
+    /// Pause, resume or cancel a workflow run.
+    ControlWorkflow {
+        execution_id: String,
+        control: braid_protocol::workflow::WorkflowControl,
+        reply: Reply<()>,
+    },
     Shutdown(oneshot::Sender<()>),
 }
 

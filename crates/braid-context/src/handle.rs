@@ -56,6 +56,69 @@ impl ContextHandle {
         answer.await.map_err(|_| EngineError::Stopped)?
     }
 
+    /// The workflow definitions this context can use (its workspace's and the person's), with
+    /// the errors of those that cannot run.
+    pub async fn workflows(
+        &self,
+    ) -> Result<Vec<braid_protocol::workflow::WorkflowInfo>, EngineError> {
+        self.ask(Command::Workflows).await
+    }
+
+    /// Starts a workflow run (202 semantics: the `workflow_execution` message is stored before
+    /// this answers). Parameter errors name `parameters.<name>`.
+    pub async fn run_workflow(
+        &self,
+        name: &str,
+        request: braid_protocol::workflow::RunWorkflowRequest,
+    ) -> Result<braid_protocol::workflow::WorkflowRunResponse, EngineError> {
+        let send = SendMessageRequest {
+            payload: braid_protocol::MessagePayload::Workflow(
+                braid_protocol::payload::WorkflowPayload {
+                    workflow: name.to_owned(),
+                    parameters: request.parameters,
+                    display_text: request.display_text,
+                },
+            ),
+            client_metadata: None,
+        };
+        match self.send_message(send).await {
+            Ok(sent) => Ok(braid_protocol::workflow::WorkflowRunResponse {
+                execution_id: sent.message_id.to_string(),
+                message_id: sent.message_id,
+                queued: sent.queued,
+            }),
+            Err(EngineError::Invalid(errors)) => {
+                Err(EngineError::Invalid(braid_protocol::ValidationErrors(
+                    errors
+                        .problems()
+                        .iter()
+                        .map(|p| braid_protocol::Problem {
+                            path: p.path.trim_start_matches("payload.").to_owned(),
+                            message: p.message.clone(),
+                        })
+                        .collect(),
+                )))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Pauses (when the running step ends), resumes (from `current_step`; also past an approval
+    /// step) or cancels a workflow run.
+    pub async fn control_workflow(
+        &self,
+        execution_id: &str,
+        control: braid_protocol::workflow::WorkflowControl,
+    ) -> Result<(), EngineError> {
+        let execution_id = execution_id.to_owned();
+        self.ask(|reply| Command::ControlWorkflow {
+            execution_id,
+            control,
+            reply,
+        })
+        .await
+    }
+
     /// Adds a message. Answers at once with its id; `queued` when it waits behind a running
     /// turn. Progress arrives as events.
     pub async fn send_message(

@@ -28,6 +28,7 @@ pub mod state;
 mod tool_loop;
 mod turn;
 mod views;
+pub mod workflow;
 
 pub use actor::MAX_QUEUED_SENDS;
 pub use command::MessageQuery;

@@ -14,6 +14,7 @@ use crate::actor::Actor;
 impl Actor {
     /// Runs once when the actor starts.
     pub(crate) async fn recover(&mut self) {
+        self.recover_workflows().await;
         self.fail_interrupted_input().await;
         let interrupted = self.state().kind();
         let mut changes = ContextChanges::new();

@@ -37,6 +37,9 @@ pub struct EngineSettings {
     pub save_stream_every: u32,
     /// Where a context's workspace may be; every user of a workspace opens it through these.
     pub workspace_roots: WorkspaceRoots,
+    /// The person's own workflow definitions (`<data dir>/workflows/`); a workspace's
+    /// `.braid/workflows/` wins a name clash.
+    pub user_workflows: Option<std::path::PathBuf>,
 }
 
 impl Default for EngineSettings {
@@ -47,6 +50,7 @@ impl Default for EngineSettings {
             idle_unload_after: Duration::from_secs(15 * 60),
             save_stream_every: 32,
             workspace_roots: WorkspaceRoots::current_dir(),
+            user_workflows: None,
         }
     }
 }

@@ -104,7 +104,7 @@ impl OpenCall {
 }
 
 /// The result of running one call.
-struct Ran {
+pub(crate) struct Ran {
     call: OpenCall,
     result: Result<ToolOutput, braid_tools::ToolError>,
     started: DateTime<Utc>,
@@ -244,37 +244,7 @@ impl Actor {
             .iter()
             .filter(|c| c.approval == ApprovalStatus::Pending)
         {
-            let spec = self.services.tools.get(&c.name).map(|t| t.spec().clone());
-            let route = self.services.mcp.as_ref().and_then(|m| m.route(&c.name));
-            // The spec's permissions already count an MCP hint only for trusted servers; the
-            // route tells an untrusted claim apart from no claim.
-            let access = if spec.as_ref().is_some_and(|s| s.is_read_only()) {
-                Access::ReadOnly
-            } else if route
-                .as_ref()
-                .is_some_and(|r| r.read_only_hint == braid_mcp::ReadOnlyHint::Untrusted)
-            {
-                Access::ClaimedReadOnly
-            } else {
-                Access::Changes
-            };
-            let server_auto_approved = route
-                .as_ref()
-                .is_some_and(|r| r.approval == braid_mcp::AutoApproval::Approved);
-            let facts = CallFacts {
-                tool: &c.name,
-                access,
-                server_auto_approved,
-                category: spec.as_ref().map(|s| s.category),
-            };
-            let approved: std::collections::BTreeSet<String> =
-                config.approved_tools.iter().cloned().collect();
-            // Calls that cannot run (unknown tool, unusable arguments) need nobody's approval:
-            // they get an error result.
-            let runnable =
-                self.services.tools.get(&c.name).is_some() && c.invalid_arguments.is_none();
-            if !runnable || decide(&config.approval_policy, &approved, facts) == PolicyDecision::Run
-            {
+            if self.policy_runs(c) {
                 decisions.push((c.message_id, c.index, ApprovalStatus::Approved));
             }
         }
@@ -285,6 +255,125 @@ impl Actor {
             self.commit(changes).await?;
         }
         self.wait_or_run().await
+    }
+
+    /// Whether a call may run without asking the person: the policy, the person's approvals
+    /// for this session and the MCP server's `autoApprove` say so, or the call cannot run at
+    /// all (unknown tool, unusable arguments) and gets an error result anyway. A workflow
+    /// (`workflow__<name>`) counts as a tool that changes things.
+    pub(crate) fn policy_runs(&self, c: &OpenCall) -> bool {
+        let config = &self.data.record.config;
+        let spec = self.services.tools.get(&c.name).map(|t| t.spec().clone());
+        let route = self.services.mcp.as_ref().and_then(|m| m.route(&c.name));
+        // The spec's permissions already count an MCP hint only for trusted servers; the
+        // route tells an untrusted claim apart from no claim.
+        let access = if spec.as_ref().is_some_and(|s| s.is_read_only()) {
+            Access::ReadOnly
+        } else if route
+            .as_ref()
+            .is_some_and(|r| r.read_only_hint == braid_mcp::ReadOnlyHint::Untrusted)
+        {
+            Access::ClaimedReadOnly
+        } else {
+            Access::Changes
+        };
+        let server_auto_approved = route
+            .as_ref()
+            .is_some_and(|r| r.approval == braid_mcp::AutoApproval::Approved);
+        let facts = CallFacts {
+            tool: &c.name,
+            access,
+            server_auto_approved,
+            category: spec.as_ref().map(|s| s.category),
+        };
+        let approved: std::collections::BTreeSet<String> =
+            config.approved_tools.iter().cloned().collect();
+        let runnable =
+            (spec.is_some() || self.is_workflow_tool(&c.name)) && c.invalid_arguments.is_none();
+        !runnable || decide(&config.approval_policy, &approved, facts) == PolicyDecision::Run
+    }
+
+    /// Whether `name` is the tool of a workflow this context can run.
+    pub(crate) fn is_workflow_tool(&self, name: &str) -> bool {
+        name.strip_prefix(crate::workflow::TOOL_PREFIX)
+            .is_some_and(|n| {
+                self.workflow_catalog()
+                    .get(n)
+                    .is_some_and(|e| e.definition.is_some())
+            })
+    }
+
+    /// Stores a new approval status for one call.
+    pub(crate) async fn set_approval(
+        &mut self,
+        call: &OpenCall,
+        status: ApprovalStatus,
+    ) -> Result<(), EngineError> {
+        let mut changes = ContextChanges::new();
+        changes.updated_messages = self.with_approvals(&[(call.message_id, call.index, status)]);
+        self.commit(changes).await
+    }
+
+    /// Runs one approved call on its own (a workflow's tool step) within the context's tool
+    /// timeout, and stores its result; answers the outcome.
+    pub(crate) async fn execute_call(
+        &mut self,
+        call: OpenCall,
+    ) -> Result<ToolOutcome, EngineError> {
+        self.transition(ContextState::ExecutingTool {
+            tool_name: call.name.clone(),
+            index: 1,
+            total: 1,
+            attempt: 1,
+        })
+        .await?;
+        let timeout =
+            Duration::from_secs(u64::from(self.data.record.config.tool_timeout_secs.max(1)));
+        let ran = self
+            .run_while_busy(self.run_call(call.clone()), Instant::now() + timeout)
+            .await;
+        let (result, outcome) = match ran {
+            Some(r) => {
+                let outcome = braid_tools::tool::to_outcome(&r.result);
+                let ms = r.elapsed.as_millis() as u64;
+                (
+                    r.call.result_message(
+                        outcome.clone(),
+                        ms,
+                        r.started,
+                        r.started + chrono::Duration::milliseconds(ms as i64),
+                    ),
+                    outcome,
+                )
+            }
+            None => {
+                let m = call.not_run(&format!("timed out after {} s", timeout.as_secs()));
+                let outcome = match &m.kind {
+                    MessageKind::ToolResult(r) => r.outcome.clone(),
+                    _ => ToolOutcome::Error {
+                        error: ErrorDetail::new("timed out", Recoverability::Recoverable),
+                    },
+                };
+                (m, outcome)
+            }
+        };
+        let outcome = match (&result.kind, outcome) {
+            (MessageKind::McpToolResult(r), _) => match &r.outcome {
+                McpOutcome::Success { result } => ToolOutcome::Success {
+                    output: result.clone(),
+                },
+                McpOutcome::Error { error, .. } => ToolOutcome::Error {
+                    error: error.clone(),
+                },
+            },
+            (_, outcome) => outcome,
+        };
+        self.progress.tools_executed += 1;
+        let branch = self.data.record.active_branch.clone();
+        self.commit(ContextChanges::new().add_message(&branch, result.clone()))
+            .await?;
+        self.emit_created(&result).await;
+        Ok(outcome)
     }
 
     /// Waits in `AwaitingToolApproval` while some open call is undecided; otherwise runs the
@@ -384,6 +473,9 @@ impl Actor {
     /// Runs the round once every call is decided, then goes on around the loop.
     pub(crate) async fn continue_after_approval(&mut self) {
         self.interrupt = tokio_util::sync::CancellationToken::new();
+        if let Some(run) = self.workflow_waiting_on_call() {
+            return self.continue_workflow_after_approval(run).await;
+        }
         match self.run_round().await {
             Ok(RoundOutcome::Continue) => self.drive(None).await,
             Ok(RoundOutcome::Rested) => {}
@@ -394,12 +486,23 @@ impl Actor {
     /// Runs the approved open calls (denied ones get an error result), stores the results and
     /// decides whether the loop goes on.
     async fn run_round(&mut self) -> Result<RoundOutcome, EngineError> {
-        let open = self.open_calls();
+        // Calls a workflow run owns are answered by that run, not by this round; approved
+        // `workflow__<name>` calls start their runs once the round's other calls are done.
+        let owned = self.workflow_owned_calls();
+        let open: Vec<OpenCall> = self
+            .open_calls()
+            .into_iter()
+            .filter(|c| !owned.contains(&c.id))
+            .collect();
         let reasons = self.decision_reasons(&open);
         let mut results: Vec<Message> = Vec::new();
         let mut to_run: Vec<OpenCall> = Vec::new();
+        let mut workflows: Vec<OpenCall> = Vec::new();
         for c in open {
             match (c.approval, &c.invalid_arguments) {
+                (ApprovalStatus::Approved, None) if self.is_workflow_tool(&c.name) => {
+                    workflows.push(c)
+                }
                 (ApprovalStatus::Denied, _) => {
                     let why = reasons
                         .iter()
@@ -545,6 +648,9 @@ impl Actor {
                 _ => {}
             }
         }
+        if !workflows.is_empty() && !self.start_model_workflows(workflows).await? {
+            return Ok(RoundOutcome::Rested);
+        }
         Ok(RoundOutcome::Continue)
     }
 
@@ -564,7 +670,10 @@ impl Actor {
     }
 
     /// The future that runs one call through the registry.
-    fn run_call(&self, call: OpenCall) -> impl std::future::Future<Output = Ran> + Send + 'static {
+    pub(crate) fn run_call(
+        &self,
+        call: OpenCall,
+    ) -> impl std::future::Future<Output = Ran> + Send + 'static {
         let tools = self.services.tools.clone();
         let config = &self.data.record.config;
         let workspace = self
@@ -592,7 +701,7 @@ impl Actor {
     }
 
     /// Awaits `work` while answering commands; `None` when the deadline passed first.
-    async fn run_while_busy<T>(
+    pub(crate) async fn run_while_busy<T>(
         &mut self,
         work: impl std::future::Future<Output = T>,
         deadline: Instant,
@@ -641,7 +750,11 @@ impl Actor {
         Ok(())
     }
 
-    async fn close_round(&mut self, open: &[OpenCall], reason: &str) -> Result<(), EngineError> {
+    pub(crate) async fn close_round(
+        &mut self,
+        open: &[OpenCall],
+        reason: &str,
+    ) -> Result<(), EngineError> {
         let branch = self.data.record.active_branch.clone();
         let mut changes = ContextChanges::new();
         let results: Vec<Message> = open.iter().map(|c| c.not_run(reason)).collect();

@@ -91,12 +91,7 @@ impl Actor {
                     error: None,
                 }),
             )),
-            MessagePayload::Workflow(w) => {
-                return Err(EngineError::NotFound(format!(
-                    "no workflow named `{}`: workflows are not available in this version",
-                    w.workflow
-                )));
-            }
+            MessagePayload::Workflow(w) => return self.accept_workflow(w, "payload."),
             MessagePayload::ToolResult(r) => {
                 let Some(call) = self.open_calls().into_iter().find(|c| c.id == r.call_id) else {
                     return Err(EngineError::Conflict(format!(
@@ -216,6 +211,22 @@ impl Actor {
         if let SendAction::InjectResource { id, server, uri } = &send.action {
             return self.inject_resource(*id, server, uri).await;
         }
+        if let SendAction::Workflow = send.action {
+            let id = send.primary_id();
+            if let Err(e) = self.pause_waiting_workflows().await {
+                return self.fail(e, true).await;
+            }
+            if let Err(e) = self
+                .close_open_calls("not executed: the person started a workflow instead", &[])
+                .await
+            {
+                return self.fail(e, true).await;
+            }
+            return self.start_workflow(id).await;
+        }
+        if let Err(e) = self.pause_waiting_workflows().await {
+            return self.fail(e, true).await;
+        }
         let messages = send.messages;
         let ids: Vec<MessageId> = messages.iter().map(|m| m.id).collect();
         // Calls the send itself answers (a client-supplied result) stay open for it.
@@ -316,7 +327,17 @@ impl Actor {
             Ok(workspace) => (workspace, None),
             Err(problem) => (None, Some(problem.to_string())),
         };
+        let workflow_tools = self
+            .workflow_catalog()
+            .definitions()
+            .map(|d| braid_llm::ToolDefinition {
+                name: d.tool_name(),
+                description: format!("Run the workflow `{}`: {}", d.name, d.description),
+                parameters: d.parameters.clone(),
+            })
+            .collect();
         PipelineContext {
+            workflow_tools,
             model,
             branch_prompt: self.data.active().system_prompt,
             history: self.data.model_history(&self.data.record.active_branch),
@@ -810,7 +831,7 @@ impl Actor {
     /// MCP call in an `mcp_tool_request` routed by its server. Calls whose arguments were not a
     /// JSON object are stored with empty arguments and the reason, and get an error result
     /// without running.
-    fn request_messages(
+    pub(crate) fn request_messages(
         &self,
         calls: Vec<(ToolCallId, String, Result<Value, ToolArgumentsError>)>,
         turn: TurnId,

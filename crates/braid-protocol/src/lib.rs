@@ -26,6 +26,7 @@ pub mod state;
 pub mod structured;
 pub mod typescript;
 pub mod validate;
+pub mod workflow;
 
 pub use config::{
     AgentRole, ApprovalPolicy, ContextConfig, Mode, OptimizationConfig, OptimizationStrategy,

@@ -257,6 +257,7 @@ impl StateKind {
                 OptimizingContext,
                 PreparingLlmRequest,
                 Idle,
+                ExecutingWorkflow,
             ],
             ResolvingFileReferences => &[
                 ResolvingFileReferences,
@@ -265,6 +266,7 @@ impl StateKind {
                 OptimizingContext,
                 PreparingLlmRequest,
                 Idle,
+                ExecutingWorkflow,
             ],
             RecognizingImages => &[
                 RecognizingImages,
@@ -272,19 +274,36 @@ impl StateKind {
                 OptimizingContext,
                 PreparingLlmRequest,
                 Idle,
+                ExecutingWorkflow,
             ],
-            EnhancingSystemPrompt => &[OptimizingContext, PreparingLlmRequest, Idle],
-            OptimizingContext => &[PreparingLlmRequest, Idle],
-            PreparingLlmRequest => &[ConnectingToLlm, Idle],
-            ConnectingToLlm => &[ConnectingToLlm, AwaitingLlmFirstChunk],
+            EnhancingSystemPrompt => &[
+                OptimizingContext,
+                PreparingLlmRequest,
+                Idle,
+                ExecutingWorkflow,
+            ],
+            OptimizingContext => &[PreparingLlmRequest, Idle, ExecutingWorkflow],
+            PreparingLlmRequest => &[ConnectingToLlm, Idle, ExecutingWorkflow],
+            ConnectingToLlm => &[ConnectingToLlm, AwaitingLlmFirstChunk, ExecutingWorkflow],
             AwaitingLlmFirstChunk => &[
                 StreamingLlmResponse,
                 ProcessingLlmResponse,
                 ConnectingToLlm,
                 Idle,
+                ExecutingWorkflow,
             ],
-            StreamingLlmResponse => &[StreamingLlmResponse, ProcessingLlmResponse, Idle],
-            ProcessingLlmResponse => &[Idle, ParsingToolCalls, AwaitingUserAnswer],
+            StreamingLlmResponse => &[
+                StreamingLlmResponse,
+                ProcessingLlmResponse,
+                Idle,
+                ExecutingWorkflow,
+            ],
+            ProcessingLlmResponse => &[
+                Idle,
+                ParsingToolCalls,
+                AwaitingUserAnswer,
+                ExecutingWorkflow,
+            ],
             ParsingToolCalls => &[
                 ToolAutoLoop,
                 AwaitingToolApproval,
@@ -303,8 +322,9 @@ impl StateKind {
                 ExecutingTool,
                 CollectingToolResults,
                 Paused,
+                ExecutingWorkflow,
             ],
-            ExecutingTool => &[ExecutingTool, CollectingToolResults],
+            ExecutingTool => &[ExecutingTool, CollectingToolResults, ExecutingWorkflow],
             CollectingToolResults => &[ProcessingToolResults],
             ProcessingToolResults => &[
                 EnhancingSystemPrompt,
@@ -313,9 +333,21 @@ impl StateKind {
                 AwaitingUserAnswer,
                 Paused,
                 Idle,
+                ExecutingWorkflow,
             ],
-            AwaitingUserAnswer => &[ProcessingUserMessage, Idle],
-            ExecutingWorkflow => &[ExecutingWorkflow, Idle],
+            AwaitingUserAnswer => &[ProcessingUserMessage, Idle, ExecutingWorkflow],
+            // A run moves between its steps' operations: a tool step waits for approval or
+            // executes, a prompt step goes through the pipeline and the model.
+            ExecutingWorkflow => &[
+                ExecutingWorkflow,
+                Idle,
+                ProcessingUserMessage,
+                EnhancingSystemPrompt,
+                OptimizingContext,
+                PreparingLlmRequest,
+                AwaitingToolApproval,
+                ExecutingTool,
+            ],
             Paused => &[
                 ProcessingUserMessage,
                 EnhancingSystemPrompt,
@@ -323,12 +355,14 @@ impl StateKind {
                 AwaitingToolApproval,
                 ExecutingTool,
                 Idle,
+                ExecutingWorkflow,
             ],
             Failed => &[
                 ProcessingUserMessage,
                 EnhancingSystemPrompt,
                 ToolAutoLoop,
                 Idle,
+                ExecutingWorkflow,
             ],
         }
     }

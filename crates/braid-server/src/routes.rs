@@ -23,6 +23,9 @@ use braid_protocol::api::{
     MergeRequest, MessageList, MessageView, SendMessageResponse, ServerSettings, SetModeRequest,
     StateResponse, ToolList, UpdateBranchRequest, UpdateContextRequest, WorkspaceFileList,
 };
+use braid_protocol::workflow::{
+    RunWorkflowRequest, WorkflowControl, WorkflowList, WorkflowRunResponse,
+};
 use braid_protocol::{BranchName, ContextId, ErrorCode, KindName, MessageId, SendMessageRequest};
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
@@ -616,6 +619,57 @@ pub fn table() -> Vec<Route> {
         Json(schema::<McpResourceList>),
         list_mcp_resources,
     );
+    b.add(
+        Method::GET,
+        "/v1/workflows",
+        "list_workflows",
+        "Workflow definitions a context can use (its workspace's `.braid/workflows/` and the data directory's `workflows/`; the workspace wins a name clash), each with its parameter schema, source file and errors.",
+        None,
+        ok,
+        Json(schema::<WorkflowList>),
+        list_workflows,
+    )
+    .query = WORKFLOWS_QUERY;
+    b.add(
+        Method::POST,
+        "/v1/contexts/{id}/workflows/{name}/run",
+        "run_workflow",
+        "Starts a workflow run with `{ parameters }` (checked against its schema: 422 names the parameter); answers 202 once its `workflow_execution` message is stored.",
+        Some(schema::<RunWorkflowRequest>),
+        StatusCode::ACCEPTED,
+        Json(schema::<WorkflowRunResponse>),
+        run_workflow,
+    );
+    b.add(
+        Method::POST,
+        "/v1/contexts/{id}/workflows/executions/{eid}/pause",
+        "pause_workflow",
+        "Pauses a run when its running step ends.",
+        None,
+        none,
+        Empty,
+        pause_workflow,
+    );
+    b.add(
+        Method::POST,
+        "/v1/contexts/{id}/workflows/executions/{eid}/resume",
+        "resume_workflow",
+        "Resumes a paused run from its current step (also: goes past an approval step).",
+        None,
+        none,
+        Empty,
+        resume_workflow,
+    );
+    b.add(
+        Method::POST,
+        "/v1/contexts/{id}/workflows/executions/{eid}/cancel",
+        "cancel_workflow",
+        "Cancels a run (also: declines an approval step); a running step ends first.",
+        None,
+        none,
+        Empty,
+        cancel_workflow,
+    );
     b.routes
 }
 
@@ -1084,4 +1138,65 @@ fn html_escape(text: &str) -> String {
 
 async fn list_mcp_resources(State(app): State<Arc<App>>) -> Response {
     ok(StatusCode::OK, &app.mcp.resources().await)
+}
+
+const WORKFLOWS_QUERY: &[QueryParam] = &[QueryParam {
+    name: "context",
+    description: "The context whose workspace's workflows to include; without it, only the data directory's.",
+    kind: "string",
+}];
+
+async fn list_workflows(State(app): State<Arc<App>>, query: QueryMap) -> ApiResult<Response> {
+    let workflows = match query.get("context") {
+        Some(raw) => {
+            let id: ContextId = raw.parse().map_err(|_| {
+                ApiFailure::invalid("context", format!("`{raw}` is not a context id (a UUID)"))
+            })?;
+            app.registry.get(id).await?.workflows().await?
+        }
+        None => braid_context::workflow::Catalog::discover(
+            None,
+            app.registry.services().settings.user_workflows.as_deref(),
+        )
+        .infos(),
+    };
+    Ok(ok(StatusCode::OK, &WorkflowList { workflows }))
+}
+
+async fn run_workflow(
+    State(app): State<Arc<App>>,
+    params: Params,
+    JsonBody(request): JsonBody<RunWorkflowRequest>,
+) -> ApiResult<Response> {
+    let name = params.text("name")?.to_owned();
+    let h = handle(&app, &params).await?;
+    Ok(ok(
+        StatusCode::ACCEPTED,
+        &h.run_workflow(&name, request).await?,
+    ))
+}
+
+async fn control_workflow(
+    app: &App,
+    params: &Params,
+    control: WorkflowControl,
+) -> ApiResult<StatusCode> {
+    let execution = params.text("eid")?.to_owned();
+    handle(app, params)
+        .await?
+        .control_workflow(&execution, control)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn pause_workflow(State(app): State<Arc<App>>, params: Params) -> ApiResult<StatusCode> {
+    control_workflow(&app, &params, WorkflowControl::Pause).await
+}
+
+async fn resume_workflow(State(app): State<Arc<App>>, params: Params) -> ApiResult<StatusCode> {
+    control_workflow(&app, &params, WorkflowControl::Resume).await
+}
+
+async fn cancel_workflow(State(app): State<Arc<App>>, params: Params) -> ApiResult<StatusCode> {
+    control_workflow(&app, &params, WorkflowControl::Cancel).await
 }

@@ -212,6 +212,7 @@ impl ServeArgs {
             default_model: llm.as_ref().map(|c| c.model.clone()).unwrap_or_default(),
             idle_unload_after: Duration::from_secs(self.idle_unload_secs),
             workspace_roots,
+            user_workflows: Some(self.data_dir.join("workflows")),
             ..EngineSettings::default()
         };
         let mcp_config =

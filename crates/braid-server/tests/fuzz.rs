@@ -191,6 +191,16 @@ fn routes() -> Vec<BodyRoute> {
             ],
             read: |rt, bytes| extract::<McpElicitationReply>(rt, bytes).map(drop),
         },
+        BodyRoute {
+            operation: "run_workflow",
+            examples: vec![
+                json!({}),
+                json!({"parameters":{"focus":"speed","n":3},"display_text":"Review"}),
+            ],
+            read: |rt, bytes| {
+                extract::<braid_protocol::workflow::RunWorkflowRequest>(rt, bytes).map(drop)
+            },
+        },
     ]
 }
 

@@ -31,7 +31,12 @@ import type {
   UpdateContextRequest,
   KindName,
   WorkspaceFileList,
+  WorkflowList,
+  WorkflowRunResponse,
 } from "../generated/protocol";
+
+/** What the person does to a workflow run. */
+export type WorkflowAction = "pause" | "resume" | "cancel";
 
 /** Why a request failed when the server never gave a Braid error body. */
 export type ClientFailure = "network_error" | "bad_response";
@@ -188,6 +193,21 @@ export class ApiClient {
   /** `POST /v1/contexts/{id}/interrupt`: stop after the running tool. */
   async interrupt(id: string): Promise<void> {
     await this.request("POST", `/v1/contexts/${enc(id)}/interrupt`);
+  }
+
+  /** `GET /v1/workflows?context={id}`: the workflows a context can use, with their errors. */
+  listWorkflows(contextId: string): Promise<WorkflowList> {
+    return this.request("GET", `/v1/workflows?context=${enc(contextId)}`);
+  }
+
+  /** `POST /v1/contexts/{id}/workflows/{name}/run`: starts a run with these parameters. */
+  runWorkflow(contextId: string, name: string, parameters: Record<string, unknown>): Promise<WorkflowRunResponse> {
+    return this.request("POST", `/v1/contexts/${enc(contextId)}/workflows/${enc(name)}/run`, { parameters });
+  }
+
+  /** `POST /v1/contexts/{id}/workflows/executions/{eid}/{pause|resume|cancel}`. */
+  async controlWorkflow(contextId: string, executionId: string, action: WorkflowAction): Promise<void> {
+    await this.request("POST", `/v1/contexts/${enc(contextId)}/workflows/executions/${enc(executionId)}/${action}`);
   }
 
   /** `POST /v1/contexts/{id}/resume`: continue a paused or failed loop. */

@@ -2,8 +2,9 @@
 // paste, and interrupt while the context is running.
 
 import { useEffect, useId, useRef, useState, type ClipboardEvent, type KeyboardEvent } from "react";
-import type { FileReferencePayload, ImagePayload, McpPromptInfo, Message, SendMessageRequest } from "../generated/protocol";
-import { PromptArguments, SlashMenu, matchingPrompts, slashQuery } from "./SlashMenu";
+import type { FileReferencePayload, ImagePayload, JsonValue, McpPromptInfo, Message, SendMessageRequest, WorkflowInfo } from "../generated/protocol";
+import { PromptArguments, SlashMenu, matchingEntries, slashQuery, type SlashEntry } from "./SlashMenu";
+import { WorkflowParameters } from "./WorkflowForm";
 
 /** A file reference being written: the range fields stay text until sent. */
 export interface DraftReference {
@@ -122,10 +123,28 @@ export interface ComposerProps {
   prompts?: McpPromptInfo[];
   /** Gets a prompt's text with its arguments (it is then sent like a typed message). */
   onPrompt?: (prompt: McpPromptInfo, args: Record<string, string>) => Promise<string>;
+  /** The context's workflows for the `/` menu. */
+  workflows?: WorkflowInfo[];
+  /** Starts a workflow run with its parameters. */
+  onRunWorkflow?: (workflow: WorkflowInfo, parameters: Record<string, JsonValue>) => Promise<void>;
+  /** The `/` menu opened (the workflows may have changed on disk). */
+  onMenuOpen?: () => void;
 }
 
 /** The message composer. */
-export function Composer({ busy, onSend, onInterrupt, pathSuggestions = [], editing = null, onCancelEdit, prompts = [], onPrompt }: ComposerProps) {
+export function Composer({
+  busy,
+  onSend,
+  onInterrupt,
+  pathSuggestions = [],
+  editing = null,
+  onCancelEdit,
+  prompts = [],
+  onPrompt,
+  workflows = [],
+  onRunWorkflow,
+  onMenuOpen,
+}: ComposerProps) {
   const [text, setText] = useState("");
   const [refs, setRefs] = useState<DraftReference[]>([]);
   const [images, setImages] = useState<DraftImage[]>([]);
@@ -137,8 +156,16 @@ export function Composer({ busy, onSend, onInterrupt, pathSuggestions = [], edit
   const textArea = useRef<HTMLTextAreaElement>(null);
   const [chosenPrompt, setChosenPrompt] = useState<McpPromptInfo | null>(null);
   const [highlighted, setHighlighted] = useState(0);
-  const query = onPrompt ? slashQuery(text) : null;
-  const menu = query === null || chosenPrompt ? [] : matchingPrompts(prompts, query);
+  const [chosenWorkflow, setChosenWorkflow] = useState<WorkflowInfo | null>(null);
+  const menuWorkflows = onRunWorkflow ? workflows : [];
+  const menuPrompts = onPrompt ? prompts : [];
+  const query = onPrompt || onRunWorkflow ? slashQuery(text) : null;
+  const choosing = chosenPrompt !== null || chosenWorkflow !== null;
+  const menu = query === null || choosing ? [] : matchingEntries(menuWorkflows, menuPrompts, query);
+  const menuOpen = query !== null;
+  useEffect(() => {
+    if (menuOpen) onMenuOpen?.();
+  }, [menuOpen, onMenuOpen]);
 
   useEffect(() => {
     if (!editing) return;
@@ -202,6 +229,17 @@ export function Composer({ busy, onSend, onInterrupt, pathSuggestions = [], edit
     if (prompt.arguments.length === 0) void sendPrompt(prompt, {});
     else setChosenPrompt(prompt);
   };
+  const runWorkflow = async (workflow: WorkflowInfo, parameters: Record<string, JsonValue>) => {
+    if (!onRunWorkflow) return;
+    await onRunWorkflow(workflow, parameters);
+    setText("");
+    setChosenWorkflow(null);
+  };
+  const choose = (entry: SlashEntry) => {
+    setHighlighted(0);
+    if (entry.type === "prompt") choosePrompt(entry.prompt);
+    else setChosenWorkflow(entry.workflow);
+  };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (query !== null && menu.length > 0) {
@@ -213,7 +251,8 @@ export function Composer({ busy, onSend, onInterrupt, pathSuggestions = [], edit
       }
       if (e.key === "Enter" && !e.shiftKey) {
         e.preventDefault();
-        choosePrompt(menu[Math.min(highlighted, menu.length - 1)]);
+        const entry = menu[Math.min(highlighted, menu.length - 1)];
+        if (entry.type === "prompt" || entry.workflow.errors.length === 0) choose(entry);
         return;
       }
     }
@@ -278,8 +317,15 @@ export function Composer({ busy, onSend, onInterrupt, pathSuggestions = [], edit
           ))}
         </ul>
       )}
-      {query !== null && !chosenPrompt && prompts.length > 0 && (
-        <SlashMenu prompts={menu} highlighted={Math.min(highlighted, Math.max(menu.length - 1, 0))} onChoose={choosePrompt} />
+      {query !== null && !choosing && menuPrompts.length + menuWorkflows.length > 0 && (
+        <SlashMenu entries={menu} highlighted={Math.min(highlighted, Math.max(menu.length - 1, 0))} onChoose={choose} />
+      )}
+      {chosenWorkflow && (
+        <WorkflowParameters
+          workflow={chosenWorkflow}
+          onRun={(parameters) => runWorkflow(chosenWorkflow, parameters)}
+          onCancel={() => setChosenWorkflow(null)}
+        />
       )}
       {chosenPrompt && (
         <PromptArguments prompt={chosenPrompt} onSubmit={(args) => sendPrompt(chosenPrompt, args)} onCancel={() => setChosenPrompt(null)} />
@@ -289,7 +335,7 @@ export function Composer({ busy, onSend, onInterrupt, pathSuggestions = [], edit
         ref={textArea}
         id={textId}
         rows={3}
-        placeholder="Write a message (Enter sends, Shift+Enter for a new line, / for MCP prompts; paste an image to attach it)"
+        placeholder="Write a message (Enter sends, Shift+Enter for a new line, / for workflows and MCP prompts; paste an image to attach it)"
         value={text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKeyDown}

@@ -1,8 +1,21 @@
-// The composer's `/` menu: MCP prompts offered by the connected servers, filtered by what follows
-// the slash; a prompt with arguments asks for them before it is sent.
+// The composer's `/` menu: the context's workflows, then the MCP prompts offered by the connected
+// servers, filtered by what follows the slash. A workflow with parameters asks for them in a form
+// generated from its schema; a prompt with arguments asks for them before it is sent.
 
 import { useState } from "react";
-import type { McpPromptInfo } from "../generated/protocol";
+import type { McpPromptInfo, WorkflowInfo } from "../generated/protocol";
+
+/** One choice of the menu. */
+export type SlashEntry = { type: "workflow"; workflow: WorkflowInfo } | { type: "prompt"; prompt: McpPromptInfo };
+
+/** The workflows, then the prompts, whose name, description (or title, or server) contains `query`. */
+export function matchingEntries(workflows: WorkflowInfo[], prompts: McpPromptInfo[], query: string): SlashEntry[] {
+  const q = query.toLowerCase();
+  const flows: SlashEntry[] = workflows
+    .filter((w) => [w.name, w.description].some((s) => s.toLowerCase().includes(q)))
+    .map((workflow) => ({ type: "workflow", workflow }));
+  return [...flows, ...matchingPrompts(prompts, query).map((prompt): SlashEntry => ({ type: "prompt", prompt }))];
+}
 
 /** The prompts whose name, title or server contains `query` (case ignored). */
 export function matchingPrompts(prompts: McpPromptInfo[], query: string): McpPromptInfo[] {
@@ -16,35 +29,55 @@ export function slashQuery(draft: string): string | null {
   return m ? m[1] : null;
 }
 
-/** The menu of matching prompts. */
+/** The menu of matching workflows and prompts. A workflow whose file has errors is shown with
+ *  them and cannot be chosen. */
 export function SlashMenu({
-  prompts,
+  entries,
   highlighted,
   onChoose,
 }: {
-  prompts: McpPromptInfo[];
+  entries: SlashEntry[];
   highlighted: number;
-  onChoose: (p: McpPromptInfo) => void;
+  onChoose: (e: SlashEntry) => void;
 }) {
-  if (prompts.length === 0) return <div className="slash-menu muted" role="status">No MCP prompt matches.</div>;
+  if (entries.length === 0) return <div className="slash-menu muted" role="status">No workflow or MCP prompt matches.</div>;
   return (
-    <ul className="plain slash-menu" role="listbox" aria-label="Prompts">
-      {prompts.map((p, i) => (
-        <li
-          key={`${p.server}/${p.name}`}
-          role="option"
-          aria-selected={i === highlighted}
-          className={i === highlighted ? "highlighted" : ""}
-          onMouseDown={(e) => {
-            // Keeps the textarea's focus until the choice is made.
-            e.preventDefault();
-            onChoose(p);
-          }}
-        >
-          <strong>/{p.name}</strong> <span className="badge">MCP · {p.server}</span>
-          {p.description && <span className="muted"> — {p.description}</span>}
-        </li>
-      ))}
+    <ul className="plain slash-menu" role="listbox" aria-label="Workflows and prompts">
+      {entries.map((e, i) => {
+        const broken = e.type === "workflow" && e.workflow.errors.length > 0;
+        return (
+          <li
+            key={e.type === "workflow" ? `workflow/${e.workflow.name}` : `${e.prompt.server}/${e.prompt.name}`}
+            role="option"
+            aria-selected={i === highlighted}
+            aria-disabled={broken}
+            className={i === highlighted ? "highlighted" : ""}
+            onMouseDown={(ev) => {
+              // Keeps the textarea's focus until the choice is made.
+              ev.preventDefault();
+              if (!broken) onChoose(e);
+            }}
+          >
+            {e.type === "workflow" ? (
+              <>
+                <strong>/{e.workflow.name}</strong> <span className="badge">workflow</span>
+                {e.workflow.description && <span className="muted"> — {e.workflow.description}</span>}
+                {broken && (
+                  <span className="error-text">
+                    {" "}
+                    — cannot run: {e.workflow.errors.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join("; ")} ({e.workflow.source})
+                  </span>
+                )}
+              </>
+            ) : (
+              <>
+                <strong>/{e.prompt.name}</strong> <span className="badge">MCP · {e.prompt.server}</span>
+                {e.prompt.description && <span className="muted"> — {e.prompt.description}</span>}
+              </>
+            )}
+          </li>
+        );
+      })}
     </ul>
   );
 }

@@ -8,6 +8,8 @@ import { McpPanel } from "./McpPanel";
 import { BranchSwitcher, branchNameProblem } from "./BranchSwitcher";
 import { StatusBar } from "./StatusBar";
 import { matchingPrompts, slashQuery } from "./SlashMenu";
+import { parameterFields, parameterValues } from "./WorkflowForm";
+import type { WorkflowInfo } from "../generated/protocol";
 import { summary } from "../test/server";
 import { msg } from "../test/fixtures";
 import { initialConversation } from "../conversation/reducer";
@@ -390,7 +392,7 @@ describe("the / menu of MCP prompts", () => {
     const onSend = vi.fn(async () => {});
     render(<Composer busy={false} onSend={onSend} onInterrupt={() => {}} prompts={prompts} onPrompt={onPrompt} />);
     await userEvent.type(screen.getByLabelText("Message"), "/arg");
-    const menu = screen.getByRole("listbox", { name: "Prompts" });
+    const menu = screen.getByRole("listbox", { name: "Workflows and prompts" });
     expect(within(menu).getAllByRole("option")).toHaveLength(1);
     await userEvent.keyboard("{Enter}");
     const group = screen.getByRole("group", { name: "Arguments of /args-prompt" });
@@ -422,5 +424,84 @@ describe("the / menu of MCP prompts", () => {
     await userEvent.keyboard("{Enter}");
     expect((await screen.findByRole("alert")).textContent).toMatch(/needs argument/);
     expect((screen.getByLabelText("Message") as HTMLTextAreaElement).value).toBe("/simple");
+  });
+});
+
+describe("workflows in the / menu", () => {
+  const workflows: WorkflowInfo[] = [
+    {
+      name: "review-changes",
+      description: "Review the uncommitted changes",
+      parameters: {
+        type: "object",
+        required: ["focus"],
+        properties: {
+          focus: { type: "string", default: "correctness", description: "What to look for" },
+          depth: { type: "integer" },
+          strict: { type: "boolean" },
+          files: { type: "array", items: { type: "string" } },
+        },
+      },
+      steps: [{ name: "diff", type: "tool" }],
+      source: "/w/.braid/workflows/review.yaml",
+      origin: "workspace",
+      errors: [],
+    },
+    {
+      name: "broken",
+      description: "",
+      parameters: {},
+      steps: [],
+      source: "/w/.braid/workflows/broken.yaml",
+      origin: "workspace",
+      errors: [{ path: "steps", message: "is required" }],
+    },
+  ];
+
+  it("reads a form from the parameter schema and sends typed values", () => {
+    const fields = parameterFields(workflows[0].parameters);
+    expect(fields.map((f) => [f.name, f.kind, f.required, f.initial])).toEqual([
+      ["focus", "string", true, "correctness"],
+      ["depth", "integer", false, ""],
+      ["strict", "boolean", false, "false"],
+      ["files", "list", false, ""],
+    ]);
+    expect(parameterValues(fields, { depth: "3", files: "a.rs, b.rs", strict: "true" })).toEqual({ focus: "correctness", depth: 3, strict: true, files: ["a.rs", "b.rs"] });
+    expect(parameterValues(fields, { depth: "2.5" })).toBe("depth must be a whole number");
+    expect(parameterValues(fields, { focus: " " })).toBe("focus is required");
+  });
+
+  it("lists workflows before prompts, shows a broken one's errors, and runs a chosen one", async () => {
+    const onRunWorkflow = vi.fn(async () => {});
+    render(
+      <Composer busy={false} onSend={async () => {}} onInterrupt={() => {}} workflows={workflows} onRunWorkflow={onRunWorkflow} prompts={[{ server: "s", name: "review-prompt", arguments: [] }]} onPrompt={async () => ""} />,
+    );
+    await userEvent.type(screen.getByLabelText("Message"), "/");
+    const options = within(screen.getByRole("listbox", { name: "Workflows and prompts" })).getAllByRole("option");
+    expect(options.map((o) => o.textContent)).toEqual([
+      "/review-changes workflow — Review the uncommitted changes",
+      "/broken workflow — cannot run: steps: is required (/w/.braid/workflows/broken.yaml)",
+      "/review-prompt MCP · s",
+    ]);
+    fireEvent.mouseDown(options[1]);
+    expect(screen.queryByRole("group", { name: "Parameters of /broken" })).toBeNull();
+    fireEvent.mouseDown(options[0]);
+    const form = screen.getByRole("group", { name: "Parameters of /review-changes" });
+    await userEvent.clear(within(form).getByDisplayValue("correctness"));
+    await userEvent.type(within(form).getByPlaceholderText("What to look for"), "speed");
+    await userEvent.click(within(form).getByRole("button", { name: "Run workflow" }));
+    await waitFor(() => expect(onRunWorkflow).toHaveBeenCalledWith(workflows[0], { focus: "speed", strict: false }));
+    expect((screen.getByLabelText("Message") as HTMLTextAreaElement).value).toBe("");
+  });
+
+  it("shows the server's refusal in the form", async () => {
+    const onRunWorkflow = vi.fn(async () => {
+      throw new Error("parameters.focus: must be one of ...");
+    });
+    render(<Composer busy={false} onSend={async () => {}} onInterrupt={() => {}} workflows={workflows} onRunWorkflow={onRunWorkflow} />);
+    await userEvent.type(screen.getByLabelText("Message"), "/review");
+    await userEvent.keyboard("{Enter}");
+    await userEvent.click(screen.getByRole("button", { name: "Run workflow" }));
+    expect((await screen.findByRole("alert")).textContent).toMatch(/parameters.focus/);
   });
 });

@@ -1443,6 +1443,16 @@ summary: string, };
 
 export type Role = "user" | "assistant" | "tool" | "system";
 
+export type RunWorkflowRequest = { 
+/**
+ * Parameter values, checked against the definition's schema (defaults fill the rest).
+ */
+parameters?: { [key in string]: JsonValue }, 
+/**
+ * How the UI shows the request.
+ */
+display_text?: string, };
+
 export type SendMessageRequest = { 
 /**
  * What to add.
@@ -1821,9 +1831,52 @@ updated_at: string,
  */
 result?: unknown, 
 /**
+ * The question of the approval step the run waits on (status `paused`): resume goes on,
+ * cancel stops.
+ */
+awaiting_approval?: string, 
+/**
  * Why it failed, when it did.
  */
 error?: ErrorDetail, };
+
+export type WorkflowInfo = { 
+/**
+ * Its name (the file's `name`, or the file name when that is unreadable).
+ */
+name: string, 
+/**
+ * What it is for.
+ */
+description: string, 
+/**
+ * JSON Schema of its parameters (an object schema; `{}` when it takes none).
+ */
+parameters: JsonValue, 
+/**
+ * Its steps, in order.
+ */
+steps: Array<WorkflowStepInfo>, 
+/**
+ * The file it was read from.
+ */
+source: string, 
+/**
+ * Which folder that file is in.
+ */
+origin: WorkflowOrigin, 
+/**
+ * What is wrong with the file, field by field; empty when it can run.
+ */
+errors: Array<Problem>, };
+
+export type WorkflowList = { 
+/**
+ * Every definition the context can see, by name; the workspace's win a name clash.
+ */
+workflows: Array<WorkflowInfo>, };
+
+export type WorkflowOrigin = "workspace" | "user";
 
 export type WorkflowPayload = { 
 /**
@@ -1839,7 +1892,33 @@ parameters?: { [key in string]: JsonValue },
  */
 display_text?: string, };
 
+export type WorkflowRunResponse = { 
+/**
+ * The run's id, for pause / resume / cancel.
+ */
+execution_id: string, 
+/**
+ * The `workflow_execution` message.
+ */
+message_id: MessageId, 
+/**
+ * Whether it waits behind a running turn (its status is `pending` until it starts).
+ */
+queued: boolean, };
+
 export type WorkflowStatus = "pending" | "running" | "paused" | "completed" | "failed" | "cancelled";
+
+export type WorkflowStepInfo = { 
+/**
+ * The step's name (templates refer to it as `steps.<name>.output`).
+ */
+name: string, 
+/**
+ * What it does.
+ */
+type: WorkflowStepType, };
+
+export type WorkflowStepType = "tool" | "prompt" | "approval";
 
 export type WorkspaceFileList = { 
 /**

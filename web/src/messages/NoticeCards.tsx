@@ -5,7 +5,10 @@ import type {
   SystemControlMessage,
   WorkflowExecutionMessage,
 } from "../generated/protocol";
+import { useState } from "react";
+import type { WorkflowAction } from "../api/client";
 import { stopReasonText } from "../conversation/indicator";
+import { useCardActions } from "./actions";
 
 /** The words of a system control notice. */
 export function systemControlText(c: SystemControlMessage): string {
@@ -92,20 +95,71 @@ export function workflowStep(w: WorkflowExecutionMessage): number {
   return Math.min(w.total_steps, w.completed_steps + (running ? 1 : 0));
 }
 
-/** Workflow progress: step n of m, status, the current step and the error. (Pause, resume and
- *  cancel come with the server's workflow routes.) */
+/** A run's result as text: a string as it is, anything else as JSON. */
+export function workflowResultText(result: unknown): string {
+  if (result === undefined || result === null) return "";
+  return typeof result === "string" ? result : JSON.stringify(result, null, 2);
+}
+
+/** Workflow progress: step n of m, status, the current step, live controls (pause while running;
+ *  resume or cancel when paused; an approval step's question with Continue / Stop), and the
+ *  result or the error with the step it failed at. */
 export function WorkflowCard({ data }: { data: WorkflowExecutionMessage }) {
+  const { api, contextId, reportError } = useCardActions();
+  const [acting, setActing] = useState(false);
+  const act = (action: WorkflowAction) => {
+    setActing(true);
+    api
+      .controlWorkflow(contextId, data.execution_id, action)
+      .catch(reportError)
+      .finally(() => setActing(false));
+  };
+  const result = workflowResultText(data.result);
+  const failedStep = (data.error?.details as { step?: string } | undefined)?.step;
   return (
     <section className={`card workflow wf-${data.status}`} aria-label={`Workflow ${data.workflow_name}`}>
       <div className="card-title">
-        Workflow <strong>{data.workflow_name}</strong> · <span className="badge">{data.status}</span>
+        Workflow <strong>{data.workflow_name}</strong> · <span className="badge wf-status">{data.status}</span>
       </div>
       <div>
         Step {workflowStep(data)} of {data.total_steps}
-        {data.current_step && <span className="muted"> · {data.current_step}</span>}
+        {data.current_step && <span className="muted wf-current"> · {data.current_step}</span>}
       </div>
       <progress max={data.total_steps || 1} value={data.completed_steps} aria-label="Workflow progress" />
-      {data.error && <div className="error-text">{data.error.message}</div>}
+      {data.awaiting_approval && (
+        <p className="question-text" role="status">
+          {data.awaiting_approval}
+        </p>
+      )}
+      {(data.status === "running" || data.status === "paused" || data.status === "pending") && (
+        <div className="actions" role="group" aria-label="Workflow controls">
+          {data.status === "running" && (
+            <button type="button" className="btn" disabled={acting} onClick={() => act("pause")}>
+              Pause
+            </button>
+          )}
+          {data.status === "paused" && (
+            <button type="button" className="btn btn-primary" disabled={acting} onClick={() => act("resume")}>
+              {data.awaiting_approval ? "Continue" : "Resume"}
+            </button>
+          )}
+          <button type="button" className="btn" disabled={acting} onClick={() => act("cancel")}>
+            {data.awaiting_approval ? "Stop" : "Cancel"}
+          </button>
+        </div>
+      )}
+      {data.status === "completed" && result && (
+        <details open className="wf-result">
+          <summary>Result</summary>
+          <pre>{result}</pre>
+        </details>
+      )}
+      {data.error && (
+        <div className="error-text" role="alert">
+          {failedStep && <strong>Step {failedStep}: </strong>}
+          {data.error.message}
+        </div>
+      )}
     </section>
   );
 }

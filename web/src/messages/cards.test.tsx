@@ -250,10 +250,36 @@ describe("notices", () => {
     expect(screen.getByRole("status").textContent).toContain("1/3");
   });
 
-  it("shows workflow progress as step n of m, with no control the server cannot take yet", () => {
-    view(msg("w", "workflow_execution", { workflow_name: "deploy", execution_id: "e7", status: "running", current_step: "build", total_steps: 5, completed_steps: 1, started_at: "t", updated_at: "t" }));
+  it("shows workflow progress as step n of m and pauses a running run", async () => {
+    const { calls } = view(
+      msg("w", "workflow_execution", { workflow_name: "deploy", execution_id: "e7", status: "running", current_step: "build", total_steps: 5, completed_steps: 1, started_at: "t", updated_at: "t" }),
+      { answer: () => ({ status: 204 }) },
+    );
     expect(screen.getByText(/Step 2 of 5/)).toBeTruthy();
+    expect(screen.getByText(/build/)).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Resume" })).toBeNull();
+    await userEvent.click(screen.getByRole("button", { name: "Pause" }));
+    await waitFor(() => expect(calls[0]).toMatchObject({ method: "POST", url: "/v1/contexts/c1/workflows/executions/e7/pause" }));
+  });
+
+  it("offers resume and cancel for a paused run, and Continue / Stop at an approval step", async () => {
+    const { calls } = view(
+      msg("w", "workflow_execution", { workflow_name: "review", execution_id: "e8", status: "paused", current_step: "confirm", awaiting_approval: "Save it?", total_steps: 4, completed_steps: 2, started_at: "t", updated_at: "t" }),
+      { answer: () => ({ status: 204 }) },
+    );
+    expect(screen.getByText("Save it?")).toBeTruthy();
     expect(screen.queryByRole("button", { name: "Pause" })).toBeNull();
+    await userEvent.click(screen.getByRole("button", { name: "Continue" }));
+    await userEvent.click(screen.getByRole("button", { name: "Stop" }));
+    await waitFor(() => expect(calls.map((c) => c.url)).toEqual(["/v1/contexts/c1/workflows/executions/e8/resume", "/v1/contexts/c1/workflows/executions/e8/cancel"]));
+  });
+
+  it("shows a finished run's result, or the step it failed at, without controls", () => {
+    view(msg("w1", "workflow_execution", { workflow_name: "greet", execution_id: "e1", status: "completed", total_steps: 1, completed_steps: 1, started_at: "t", updated_at: "t", result: "Hello, Ada!" }));
+    expect(screen.getByText("Hello, Ada!")).toBeTruthy();
+    expect(screen.queryByRole("button")).toBeNull();
+    view(msg("w2", "workflow_execution", { workflow_name: "tests", execution_id: "e2", status: "failed", current_step: "run", total_steps: 2, completed_steps: 0, started_at: "t", updated_at: "t", error: { message: "step `run` failed: no such program", recoverable: true, details: { step: "run" } } }));
+    expect(screen.getByRole("alert").textContent).toBe("Step run: step `run` failed: no such program");
   });
 });
 

@@ -74,6 +74,9 @@ pub struct PipelineContext {
     pub workspace_problem: Option<String>,
     /// The model client, for processors that ask the model themselves (summarization).
     pub llm: Option<Arc<dyn braid_llm::LlmClient>>,
+    /// The workflows offered to the model as `workflow__<name>` tools (in act mode, to a role
+    /// that may write and run).
+    pub workflow_tools: Vec<braid_llm::ToolDefinition>,
 }
 
 /// What a processor decided.

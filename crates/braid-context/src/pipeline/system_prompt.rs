@@ -3,7 +3,7 @@
 
 use async_trait::async_trait;
 use braid_llm::ToolDefinition;
-use braid_protocol::ContextState;
+use braid_protocol::{AgentRole, ContextState, Mode};
 
 use super::{Draft, PipelineContext, PipelineError, ProcessResult, Processor, ProcessorName};
 use crate::prompt::{PromptInputs, build_system_prompt};
@@ -51,13 +51,17 @@ pub(crate) fn request_frame(ctx: &PipelineContext) -> (String, Vec<ToolDefinitio
         workspace: workspace.as_deref(),
         tools: &tools,
     });
-    let tools = tools
+    let mut tools = tools
         .into_iter()
         .map(|t| ToolDefinition {
             name: t.name,
             description: t.description,
             parameters: t.parameters,
         })
-        .collect();
+        .collect::<Vec<_>>();
+    // A workflow may write and run commands: offered only where the model may do so itself.
+    if config.mode == Mode::Act && config.agent_role == AgentRole::Actor {
+        tools.extend(ctx.workflow_tools.iter().cloned());
+    }
     (prompt, tools)
 }

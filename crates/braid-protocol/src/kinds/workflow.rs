@@ -37,6 +37,11 @@ pub struct WorkflowExecutionMessage {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "unknown")]
     pub result: Option<serde_json::Value>,
+    /// The question of the approval step the run waits on (status `paused`): resume goes on,
+    /// cancel stops.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub awaiting_approval: Option<String>,
     /// Why it failed, when it did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]

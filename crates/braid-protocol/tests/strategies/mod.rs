@@ -411,6 +411,7 @@ pub fn kind() -> impl Strategy<Value = MessageKind> {
                     updated_at,
                     // `Some(null)` and `None` are the same JSON: generate only the distinguishable one.
                     result: result.filter(|v| !v.is_null()),
+                    awaiting_approval: None,
                     error,
                 })
             },
