@@ -115,6 +115,7 @@ fn pipeline(c: &mut Criterion) {
         workspace: None,
         workspace_problem: None,
         llm: None,
+        ocr: Default::default(),
     };
     let pipeline = Pipeline::standard();
     let mut group = c.benchmark_group("engine");

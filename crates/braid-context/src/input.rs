@@ -7,8 +7,8 @@
 
 use braid_protocol::api::SendMessageResponse;
 use braid_protocol::{
-    BranchName, ErrorDetail, Message, MessageId, MessageStatus, MessageUpdate, Metadata,
-    Recoverability,
+    BranchName, ErrorDetail, Message, MessageId, MessageKind, MessageStatus, MessageUpdate,
+    Metadata, Recoverability,
 };
 use braid_store::{BranchIds, ContextChanges};
 use chrono::Utc;
@@ -96,6 +96,11 @@ impl Actor {
     /// the error, and stays where it is.
     pub(crate) async fn fail_input(&mut self, ids: &[MessageId], error: &EngineError) {
         let detail = input_error(error);
+        // The image whose recognition failed also carries the error in its own `error` field.
+        let failed_image = match error {
+            EngineError::Pipeline(e) => crate::pipeline::failed_image(e).map(|(id, _)| id),
+            _ => None,
+        };
         let now = Utc::now();
         let failed: Vec<Message> = ids
             .iter()
@@ -105,6 +110,11 @@ impl Actor {
                 m.status = MessageStatus::Failed;
                 m.error = Some(detail.clone());
                 m.updated_at = now;
+                if let MessageKind::Image(image) = &mut m.kind
+                    && failed_image == Some(m.id)
+                {
+                    image.error = Some(detail.clone());
+                }
                 m
             })
             .collect();
@@ -204,6 +214,9 @@ impl Actor {
                 m.status = MessageStatus::Pending;
                 m.error = None;
                 m.updated_at = now;
+                if let MessageKind::Image(image) = &mut m.kind {
+                    image.error = None;
+                }
                 m
             })
             .collect();

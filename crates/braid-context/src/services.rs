@@ -37,6 +37,8 @@ pub struct EngineSettings {
     pub save_stream_every: u32,
     /// Where a context's workspace may be; every user of a workspace opens it through these.
     pub workspace_roots: WorkspaceRoots,
+    /// How images are read with OCR.
+    pub ocr: crate::recognition::OcrSettings,
 }
 
 impl Default for EngineSettings {
@@ -47,6 +49,7 @@ impl Default for EngineSettings {
             idle_unload_after: Duration::from_secs(15 * 60),
             save_stream_every: 32,
             workspace_roots: WorkspaceRoots::current_dir(),
+            ocr: crate::recognition::OcrSettings::default(),
         }
     }
 }

@@ -2,7 +2,7 @@
 //! its answer, and going around the tool loop until the model is done or something stops it.
 
 use braid_llm::{LlmError, LlmEvent, LlmRequest, ToolArgumentsError};
-use braid_protocol::payload::FileReferencePayload;
+use braid_protocol::payload::{FileReferencePayload, ImagePayload};
 use braid_protocol::validate::normalize_file_path;
 use braid_protocol::{
     ContentDelta, ContentFinal, ContextEvent, ContextState, ErrorCode, FileReferenceMessage,
@@ -76,21 +76,13 @@ impl Actor {
         match request.payload {
             MessagePayload::Text(t) => {
                 messages.extend(t.file_references.into_iter().map(file_reference));
+                messages.extend(t.images.into_iter().map(image));
                 if !t.text.trim().is_empty() {
                     messages.push(Message::user_text(t.text));
                 }
             }
             MessagePayload::FileReference(r) => messages.push(file_reference(r)),
-            MessagePayload::Image(i) => messages.push(Message::new(
-                Role::User,
-                MessageKind::Image(ImageMessage {
-                    source: i.source,
-                    recognition_mode: i.recognition_mode,
-                    caption: i.caption,
-                    recognition: None,
-                    error: None,
-                }),
-            )),
+            MessagePayload::Image(i) => messages.push(image(i)),
             MessagePayload::Workflow(w) => {
                 return Err(EngineError::NotFound(format!(
                     "no workflow named `{}`: workflows are not available in this version",
@@ -325,6 +317,7 @@ impl Actor {
             workspace_problem,
             config,
             llm: self.services.llm.clone(),
+            ocr: self.services.settings.ocr.clone(),
         }
     }
 
@@ -974,6 +967,12 @@ struct StreamedAnswer {
     calls: Vec<(ToolCallId, String, Result<Value, ToolArgumentsError>)>,
     usage: Option<Value>,
     finish: Option<Value>,
+}
+
+fn image(i: ImagePayload) -> Message {
+    let mut image = ImageMessage::new(i.source, i.recognition_mode);
+    image.caption = i.caption;
+    Message::new(Role::User, MessageKind::Image(image))
 }
 
 fn file_reference(r: FileReferencePayload) -> Message {

@@ -223,6 +223,7 @@ async fn file_references_and_their_text_fail_retry_and_delete_together() {
                     range: None,
                     display_text: None,
                 }],
+                images: vec![],
             }),
             client_metadata: None,
         })
@@ -256,6 +257,7 @@ async fn file_references_and_their_text_fail_retry_and_delete_together() {
                     range: None,
                     display_text: None,
                 }],
+                images: vec![],
             }),
             client_metadata: None,
         })

@@ -13,6 +13,7 @@
 
 pub mod api;
 pub mod body;
+pub mod capabilities;
 pub mod config;
 pub mod event;
 pub mod ids;
@@ -27,6 +28,7 @@ pub mod structured;
 pub mod typescript;
 pub mod validate;
 
+pub use capabilities::{CapabilitySource, CountFigure, FlagFigure, ModelCapabilitiesView};
 pub use config::{
     AgentRole, ApprovalPolicy, ContextConfig, Mode, OptimizationConfig, OptimizationStrategy,
 };

@@ -24,8 +24,9 @@ use serde::{Deserialize, Serialize};
 
 pub use file_references::ResolveFileReferences;
 pub use images::RecognizeImages;
+pub(crate) use images::failed_image;
 pub use optimize::OptimizeContext;
-pub(crate) use optimize::preview;
+pub(crate) use optimize::{capabilities_view, preview};
 pub use prepare::PrepareRequest;
 pub use system_prompt::EnhanceSystemPrompt;
 pub use validate::ValidateMessages;
@@ -74,6 +75,8 @@ pub struct PipelineContext {
     pub workspace_problem: Option<String>,
     /// The model client, for processors that ask the model themselves (summarization).
     pub llm: Option<Arc<dyn braid_llm::LlmClient>>,
+    /// How OCR runs.
+    pub ocr: crate::recognition::OcrSettings,
 }
 
 /// What a processor decided.
@@ -98,6 +101,14 @@ pub enum PipelineError {
         path: String,
         /// Why.
         reason: String,
+    },
+    /// An image could not be loaded or recognized.
+    #[error("image {message_id}: {error}")]
+    Image {
+        /// The image message.
+        message_id: braid_protocol::MessageId,
+        /// What went wrong.
+        error: crate::recognition::ImageError,
     },
     /// The request could not be built.
     #[error("the request could not be prepared: {0}")]
