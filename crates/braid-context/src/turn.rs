@@ -441,6 +441,7 @@ impl Actor {
                     Err(e) => return self.fail(e, true).await,
                 },
             };
+            let sent_images = latest_vision_images(&request);
             match self.call_model(request).await {
                 Ok(ModelOutcome::Done) | Ok(ModelOutcome::Interrupted) => {
                     return self.rest(ContextState::Idle).await;
@@ -458,6 +459,9 @@ impl Actor {
                 Err(e) => {
                     let recoverable =
                         !matches!(&e, EngineError::Llm(LlmError::InvalidRequest { .. }));
+                    if e.code() == ErrorCode::LlmRejected && !sent_images.is_empty() {
+                        self.set_aside_rejected_images(&sent_images, &e).await;
+                    }
                     return self.fail(e, recoverable).await;
                 }
             }
@@ -967,6 +971,22 @@ struct StreamedAnswer {
     calls: Vec<(ToolCallId, String, Result<Value, ToolArgumentsError>)>,
     usage: Option<Value>,
     finish: Option<Value>,
+}
+
+/// The images sent to the model as images since its last answer: the suspects when the
+/// provider refuses the request.
+fn latest_vision_images(request: &LlmRequest) -> Vec<MessageId> {
+    request
+        .messages
+        .iter()
+        .rev()
+        .take_while(|m| m.role != Role::Assistant)
+        .filter(|m| {
+            matches!(&m.kind, MessageKind::Image(i)
+                if i.recognition.as_ref().is_some_and(|r| r.method == braid_protocol::RecognitionMethod::Vision))
+        })
+        .map(|m| m.id)
+        .collect()
 }
 
 fn image(i: ImagePayload) -> Message {

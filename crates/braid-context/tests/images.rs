@@ -428,3 +428,34 @@ async fn a_missing_tesseract_is_reported_with_the_package_to_install() {
         "{message}"
     );
 }
+
+#[tokio::test]
+async fn a_provider_that_refuses_an_image_fails_the_turn_and_the_conversation_goes_on() {
+    let refusal = braid_testkit::ErrorReply::new(
+        400,
+        serde_json::json!({"error": {"type": "invalid_request_error", "message": "image_url is not supported by this deployment"}}),
+    );
+    let h = Harness::new(Script::new().then(refusal).then(reply(&["Hello."]))).await;
+    let ctx = h.context(model("gpt-4o")).await;
+    let error = failure(&ctx, base64_png(INVOICE), RecognitionMode::Auto).await;
+    assert_eq!(error.code, ErrorCode::LlmRejected);
+    assert!(error.message.contains("not supported"), "{}", error.message);
+    let (m, image) = image_message(&ctx).await;
+    assert_eq!(m.status, MessageStatus::Failed);
+    assert!(
+        image
+            .error
+            .unwrap()
+            .message
+            .contains("provider refused the request with this image")
+    );
+
+    // The next send runs without the refused image.
+    ctx.send_message(text("hello")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let second = h.mock.requests()[1].body.clone();
+    assert!(
+        second.contains("hello") && !second.contains("image_url"),
+        "{second}"
+    );
+}
