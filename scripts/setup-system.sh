@@ -3,14 +3,14 @@
 # Called by `make run` and `make test`; needs root (or sudo) only when something is missing.
 set -euo pipefail
 
-# command -> Debian package that provides it. (Tesseract for OCR joins this list with image
-# recognition.)
+# command -> Debian package that provides it.
 declare -A NEEDS=(
   [pg_ctl]=postgresql
   [chromium]=chromium
   [node]=nodejs
   [npm]=npm
   [python3]=python3
+  [tesseract]=tesseract-ocr
 )
 
 missing=()
@@ -19,6 +19,14 @@ for cmd in "${!NEEDS[@]}"; do
     missing+=("${NEEDS[$cmd]}")
   fi
 done
+# OCR of images reads English with Tesseract's `eng` data; the image tests render their text with
+# DejaVu Sans.
+if ! compgen -G "/usr/share/tesseract-ocr/*/tessdata/eng.traineddata" >/dev/null; then
+  missing+=(tesseract-ocr-eng)
+fi
+if [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then
+  missing+=(fonts-dejavu-core)
+fi
 # The MCP test servers from PyPI are installed into a virtualenv.
 if command -v python3 >/dev/null 2>&1 && ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
   missing+=(python3-venv)

@@ -116,6 +116,7 @@ fn pipeline(c: &mut Criterion) {
         workspace_problem: None,
         llm: None,
         workflow_tools: Vec::new(),
+        ocr: Default::default(),
     };
     let pipeline = Pipeline::standard();
     let mut group = c.benchmark_group("engine");

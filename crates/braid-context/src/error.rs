@@ -71,6 +71,9 @@ impl EngineError {
             EngineError::Pipeline(crate::pipeline::PipelineError::FileReference { .. }) => {
                 ErrorCode::FileReference
             }
+            EngineError::Pipeline(crate::pipeline::PipelineError::Image { .. }) => {
+                ErrorCode::ImageRecognition
+            }
             EngineError::Request(_)
             | EngineError::Invalid(_)
             | EngineError::Pipeline(_)

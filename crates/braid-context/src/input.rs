@@ -7,8 +7,8 @@
 
 use braid_protocol::api::SendMessageResponse;
 use braid_protocol::{
-    BranchName, ErrorDetail, Message, MessageId, MessageStatus, MessageUpdate, Metadata,
-    Recoverability,
+    BranchName, ErrorDetail, Message, MessageId, MessageKind, MessageStatus, MessageUpdate,
+    Metadata, Recoverability,
 };
 use braid_store::{BranchIds, ContextChanges};
 use chrono::Utc;
@@ -96,20 +96,60 @@ impl Actor {
     /// the error, and stays where it is.
     pub(crate) async fn fail_input(&mut self, ids: &[MessageId], error: &EngineError) {
         let detail = input_error(error);
+        // The image whose recognition failed also carries the error in its own `error` field.
+        let failed_image = match error {
+            EngineError::Pipeline(e) => crate::pipeline::failed_image(e).map(|(id, _)| id),
+            _ => None,
+        };
+        let failed = self.failed_copies(ids, &detail, |id| failed_image == Some(id));
+        let moved = self.input_at_end(ids, &[]);
+        self.save_statuses(failed, moved).await;
+    }
+
+    /// The provider refused a request that carried these images: each becomes `failed` with
+    /// the provider's words, so it stays out of later requests (the conversation goes on
+    /// without it) until it is retried.
+    pub(crate) async fn set_aside_rejected_images(
+        &mut self,
+        ids: &[MessageId],
+        error: &EngineError,
+    ) {
+        let detail = ErrorDetail::new(
+            format!(
+                "the model's provider refused the request with this image, so it is left out of later requests; retry it, or send it again with recognition_mode `ocr`: {error}"
+            ),
+            Recoverability::Recoverable,
+        )
+        .with_code("image_rejected");
+        let failed = self.failed_copies(ids, &detail, |_| true);
+        tracing::warn!(context = %self.id, images = failed.len(), "images the provider refused set aside");
+        self.save_statuses(failed, None).await;
+    }
+
+    /// Copies of the messages `ids`, `failed` with `detail`; an image for which `image_failed`
+    /// holds also carries it in its own `error` field.
+    fn failed_copies(
+        &self,
+        ids: &[MessageId],
+        detail: &ErrorDetail,
+        image_failed: impl Fn(MessageId) -> bool,
+    ) -> Vec<Message> {
         let now = Utc::now();
-        let failed: Vec<Message> = ids
-            .iter()
+        ids.iter()
             .filter_map(|id| self.data.pool.get(id))
             .map(|m| {
                 let mut m = m.clone();
                 m.status = MessageStatus::Failed;
                 m.error = Some(detail.clone());
                 m.updated_at = now;
+                if image_failed(m.id)
+                    && let MessageKind::Image(image) = &mut m.kind
+                {
+                    image.error = Some(detail.clone());
+                }
                 m
             })
-            .collect();
-        let moved = self.input_at_end(ids, &[]);
-        self.save_statuses(failed, moved).await;
+            .collect()
     }
 
     /// Stores messages whose status changed and announces each change. A store failure is
@@ -204,6 +244,9 @@ impl Actor {
                 m.status = MessageStatus::Pending;
                 m.error = None;
                 m.updated_at = now;
+                if let MessageKind::Image(image) = &mut m.kind {
+                    image.error = None;
+                }
                 m
             })
             .collect();

@@ -21,6 +21,7 @@ pub mod merge;
 pub mod optimizer;
 pub mod pipeline;
 pub mod prompt;
+pub mod recognition;
 mod recovery;
 mod registry;
 mod services;

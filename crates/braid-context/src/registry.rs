@@ -136,6 +136,7 @@ impl ContextRegistry {
                 branches: branches.into_iter().map(|b| b.name).collect(),
                 message_count: count,
                 token_budget: TokenBudget::default(),
+                capabilities: None,
                 created_at: record.created_at,
                 updated_at: record.updated_at,
             });

@@ -40,6 +40,8 @@ pub struct EngineSettings {
     /// The person's own workflow definitions (`<data dir>/workflows/`); a workspace's
     /// `.braid/workflows/` wins a name clash.
     pub user_workflows: Option<std::path::PathBuf>,
+    /// How images are read with OCR.
+    pub ocr: crate::recognition::OcrSettings,
 }
 
 impl Default for EngineSettings {
@@ -51,6 +53,7 @@ impl Default for EngineSettings {
             save_stream_every: 32,
             workspace_roots: WorkspaceRoots::current_dir(),
             user_workflows: None,
+            ocr: crate::recognition::OcrSettings::default(),
         }
     }
 }

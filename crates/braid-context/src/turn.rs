@@ -2,7 +2,7 @@
 //! its answer, and going around the tool loop until the model is done or something stops it.
 
 use braid_llm::{LlmError, LlmEvent, LlmRequest, ToolArgumentsError};
-use braid_protocol::payload::FileReferencePayload;
+use braid_protocol::payload::{FileReferencePayload, ImagePayload};
 use braid_protocol::validate::normalize_file_path;
 use braid_protocol::{
     ContentDelta, ContentFinal, ContextEvent, ContextState, ErrorCode, FileReferenceMessage,
@@ -76,21 +76,13 @@ impl Actor {
         match request.payload {
             MessagePayload::Text(t) => {
                 messages.extend(t.file_references.into_iter().map(file_reference));
+                messages.extend(t.images.into_iter().map(image));
                 if !t.text.trim().is_empty() {
                     messages.push(Message::user_text(t.text));
                 }
             }
             MessagePayload::FileReference(r) => messages.push(file_reference(r)),
-            MessagePayload::Image(i) => messages.push(Message::new(
-                Role::User,
-                MessageKind::Image(ImageMessage {
-                    source: i.source,
-                    recognition_mode: i.recognition_mode,
-                    caption: i.caption,
-                    recognition: None,
-                    error: None,
-                }),
-            )),
+            MessagePayload::Image(i) => messages.push(image(i)),
             MessagePayload::Workflow(w) => return self.accept_workflow(w, "payload."),
             MessagePayload::ToolResult(r) => {
                 let Some(call) = self.open_calls().into_iter().find(|c| c.id == r.call_id) else {
@@ -346,6 +338,7 @@ impl Actor {
             workspace_problem,
             config,
             llm: self.services.llm.clone(),
+            ocr: self.services.settings.ocr.clone(),
         }
     }
 
@@ -469,6 +462,7 @@ impl Actor {
                     Err(e) => return self.fail(e, true).await,
                 },
             };
+            let sent_images = latest_vision_images(&request);
             match self.call_model(request).await {
                 Ok(ModelOutcome::Done) | Ok(ModelOutcome::Interrupted) => {
                     return self.rest(ContextState::Idle).await;
@@ -486,6 +480,9 @@ impl Actor {
                 Err(e) => {
                     let recoverable =
                         !matches!(&e, EngineError::Llm(LlmError::InvalidRequest { .. }));
+                    if e.code() == ErrorCode::LlmRejected && !sent_images.is_empty() {
+                        self.set_aside_rejected_images(&sent_images, &e).await;
+                    }
                     return self.fail(e, recoverable).await;
                 }
             }
@@ -995,6 +992,28 @@ struct StreamedAnswer {
     calls: Vec<(ToolCallId, String, Result<Value, ToolArgumentsError>)>,
     usage: Option<Value>,
     finish: Option<Value>,
+}
+
+/// The images sent to the model as images since its last answer: the suspects when the
+/// provider refuses the request.
+fn latest_vision_images(request: &LlmRequest) -> Vec<MessageId> {
+    request
+        .messages
+        .iter()
+        .rev()
+        .take_while(|m| m.role != Role::Assistant)
+        .filter(|m| {
+            matches!(&m.kind, MessageKind::Image(i)
+                if i.recognition.as_ref().is_some_and(|r| r.method == braid_protocol::RecognitionMethod::Vision))
+        })
+        .map(|m| m.id)
+        .collect()
+}
+
+fn image(i: ImagePayload) -> Message {
+    let mut image = ImageMessage::new(i.source, i.recognition_mode);
+    image.caption = i.caption;
+    Message::new(Role::User, MessageKind::Image(image))
 }
 
 fn file_reference(r: FileReferencePayload) -> Message {

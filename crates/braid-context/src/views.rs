@@ -57,6 +57,7 @@ impl Actor {
             branches: self.data.branches.iter().map(|b| b.name.clone()).collect(),
             message_count: active.len() as u64,
             token_budget: self.token_budget(),
+            capabilities: crate::pipeline::capabilities_view(&self.pipeline_context()),
             created_at: record.created_at,
             updated_at: record.updated_at,
         }

@@ -221,6 +221,7 @@ async fn file_references_and_their_text_fail_retry_and_delete_together() {
                     range: None,
                     display_text: None,
                 }],
+                images: vec![],
             }),
             client_metadata: None,
         })
@@ -254,6 +255,7 @@ async fn file_references_and_their_text_fail_retry_and_delete_together() {
                     range: None,
                     display_text: None,
                 }],
+                images: vec![],
             }),
             client_metadata: None,
         })

@@ -134,6 +134,7 @@ async fn file_reference_with_a_range_is_resolved_with_line_numbers() {
                 }),
                 display_text: None,
             }],
+            images: vec![],
         }),
         client_metadata: None,
     })
@@ -194,6 +195,7 @@ async fn many_file_references_are_all_resolved() {
         payload: MessagePayload::Text(TextPayload {
             text: "all of them".into(),
             file_references: refs,
+            images: vec![],
         }),
         client_metadata: None,
     })

@@ -1,5 +1,7 @@
-//! What a model can do: a built-in table of common models, a default for the rest.
+//! What a model can do: a built-in table of common models, a default for the rest, and the
+//! operator's per-model overrides; each figure remembers where it came from.
 
+use braid_protocol::{CapabilitySource, CountFigure, FlagFigure, ModelCapabilitiesView};
 use serde::{Deserialize, Serialize};
 
 /// The tokenizer a model uses, for estimating token counts.
@@ -37,6 +39,74 @@ pub struct ModelCapabilities {
     pub tool_calling: bool,
     /// Its tokenizer.
     pub tokenizer: TokenizerFamily,
+    /// Where each figure came from.
+    pub sources: CapabilitySources,
+}
+
+/// Where each figure of a [`ModelCapabilities`] came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CapabilitySources {
+    /// Of `context_window`.
+    pub context_window: CapabilitySource,
+    /// Of `max_output_tokens`.
+    pub max_output_tokens: CapabilitySource,
+    /// Of `vision`.
+    pub vision: CapabilitySource,
+    /// Of `tool_calling`.
+    pub tool_calling: CapabilitySource,
+}
+
+impl CapabilitySources {
+    /// Every figure from `source`.
+    pub const fn all(source: CapabilitySource) -> Self {
+        Self {
+            context_window: source,
+            max_output_tokens: source,
+            vision: source,
+            tool_calling: source,
+        }
+    }
+}
+
+/// An operator's corrections to what Braid knows of one model; absent fields keep the table's
+/// (or the server's, or the default) figure. Read from `BRAID_MODEL_CAPABILITIES`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CapabilityOverride {
+    /// Tokens of prompt plus answer the model accepts.
+    #[serde(default)]
+    pub context_window: Option<u32>,
+    /// The most tokens it generates in one answer.
+    #[serde(default)]
+    pub max_output_tokens: Option<u32>,
+    /// Whether it accepts images.
+    #[serde(default)]
+    pub vision: Option<bool>,
+    /// Whether it calls tools.
+    #[serde(default)]
+    pub tool_calling: Option<bool>,
+}
+
+/// The largest image a provider takes; bigger ones are sized down before they are sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ImageLimits {
+    /// The longest edge, in pixels.
+    pub max_edge: u32,
+    /// The most bytes of one encoded image.
+    pub max_bytes: usize,
+}
+
+impl ImageLimits {
+    /// OpenAI: images are fitted into 2048 x 2048 (high detail), 20 MB at most.
+    pub const OPENAI: Self = Self {
+        max_edge: 2048,
+        max_bytes: 20 * 1024 * 1024,
+    };
+    /// Anthropic: 1568 pixels on the long edge is the most the model uses; 5 MB of base64.
+    pub const ANTHROPIC: Self = Self {
+        max_edge: 1568,
+        max_bytes: 3_750_000,
+    };
 }
 
 const fn caps(
@@ -52,6 +122,7 @@ const fn caps(
         vision,
         tool_calling,
         tokenizer,
+        sources: CapabilitySources::all(CapabilitySource::Table),
     }
 }
 
@@ -111,7 +182,10 @@ const TABLE: &[(&str, ModelCapabilities)] = &[
 ];
 
 /// For models the table does not know: a modest window, tools, no vision.
-pub const DEFAULT_CAPABILITIES: ModelCapabilities = caps(32_768, 4_096, false, true, Unknown);
+pub const DEFAULT_CAPABILITIES: ModelCapabilities = ModelCapabilities {
+    sources: CapabilitySources::all(CapabilitySource::Default),
+    ..caps(32_768, 4_096, false, true, Unknown)
+};
 
 impl ModelCapabilities {
     /// The capabilities of `model`, from the built-in table, or [`DEFAULT_CAPABILITIES`].
@@ -140,6 +214,51 @@ impl ModelCapabilities {
             .max_by_key(|(prefix, _)| prefix.len())
             .map(|(_, c)| *c)
     }
+
+    /// These capabilities with the operator's corrections applied (their source: `override`).
+    pub fn with_override(mut self, correction: &CapabilityOverride) -> Self {
+        let source = CapabilitySource::Override;
+        if let Some(v) = correction.context_window {
+            self.context_window = v;
+            self.sources.context_window = source;
+        }
+        if let Some(v) = correction.max_output_tokens {
+            self.max_output_tokens = v;
+            self.sources.max_output_tokens = source;
+        }
+        if let Some(v) = correction.vision {
+            self.vision = v;
+            self.sources.vision = source;
+        }
+        if let Some(v) = correction.tool_calling {
+            self.tool_calling = v;
+            self.sources.tool_calling = source;
+        }
+        self
+    }
+
+    /// The figures and their sources as the API shows them, for `model`.
+    pub fn view(&self, model: &str) -> ModelCapabilitiesView {
+        ModelCapabilitiesView {
+            model: model.to_owned(),
+            context_window: CountFigure {
+                value: self.context_window,
+                source: self.sources.context_window,
+            },
+            max_output_tokens: CountFigure {
+                value: self.max_output_tokens,
+                source: self.sources.max_output_tokens,
+            },
+            vision: FlagFigure {
+                value: self.vision,
+                source: self.sources.vision,
+            },
+            tool_calling: FlagFigure {
+                value: self.tool_calling,
+                source: self.sources.tool_calling,
+            },
+        }
+    }
 }
 
 #[cfg(test)]
@@ -167,6 +286,32 @@ mod tests {
         );
         assert!(!ModelCapabilities::for_model("gemma-3-270m-q4_k_m").vision);
         assert!(ModelCapabilities::for_model("Claude-3-7-Sonnet-20250219").vision);
+    }
+
+    #[test]
+    fn an_override_replaces_only_its_figures_and_says_so() {
+        let caps = ModelCapabilities::for_model("llava:13b").with_override(&CapabilityOverride {
+            vision: Some(true),
+            ..CapabilityOverride::default()
+        });
+        assert!(caps.vision);
+        assert_eq!(caps.sources.vision, CapabilitySource::Override);
+        assert_eq!(caps.sources.context_window, CapabilitySource::Default);
+        let view = caps.view("llava:13b");
+        assert_eq!(
+            view.vision,
+            FlagFigure {
+                value: true,
+                source: CapabilitySource::Override
+            }
+        );
+        assert_eq!(
+            ModelCapabilities::for_model("gpt-4o")
+                .view("gpt-4o")
+                .vision
+                .source,
+            CapabilitySource::Table
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@ use std::pin::Pin;
 
 use futures::{Stream, StreamExt};
 
-use crate::capabilities::ModelCapabilities;
+use crate::capabilities::{ImageLimits, ModelCapabilities};
 use crate::error::LlmError;
 use crate::event::{Completion, CompletionBuilder, LlmEvent};
 use crate::request::LlmRequest;
@@ -33,4 +33,10 @@ pub trait LlmClient: Send + Sync {
 
     /// What the given model can do (context window, vision, tools), with configured overrides.
     fn capabilities(&self, model: &str) -> ModelCapabilities;
+
+    /// The largest image the provider takes (images are sized down to fit before they are
+    /// sent). By default the strictest provider's limits.
+    fn image_limits(&self) -> ImageLimits {
+        ImageLimits::ANTHROPIC
+    }
 }

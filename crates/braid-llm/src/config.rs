@@ -1,13 +1,13 @@
 //! Which provider to talk to, where, with which key and model.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::anthropic::AnthropicClient;
-use crate::capabilities::ModelCapabilities;
+use crate::capabilities::{CapabilityOverride, ModelCapabilities};
 use crate::client::LlmClient;
 use crate::error::LlmError;
 use crate::openai::OpenAiClient;
@@ -78,6 +78,11 @@ pub enum ConfigError {
     /// The model name is empty.
     #[error("the model name is empty")]
     EmptyModel,
+    /// `BRAID_MODEL_CAPABILITIES` is not a JSON object of per-model overrides.
+    #[error(
+        "invalid BRAID_MODEL_CAPABILITIES: {0}; expected a JSON object such as {{\"llava:13b\": {{\"vision\": true, \"context_window\": 4096}}}} (fields: context_window, max_output_tokens, vision, tool_calling)"
+    )]
+    InvalidCapabilities(String),
 }
 
 /// Everything needed to talk to one provider.
@@ -98,8 +103,8 @@ pub struct ProviderConfig {
     pub connect_timeout: Duration,
     /// The longest wait for the next bytes of an answer.
     pub idle_timeout: Duration,
-    /// Capabilities of `model` that replace the built-in table's.
-    pub capabilities: Option<ModelCapabilities>,
+    /// Per-model corrections of the built-in table, by model name (compared case-insensitively).
+    pub capability_overrides: BTreeMap<String, CapabilityOverride>,
 }
 
 impl fmt::Debug for ProviderConfig {
@@ -113,7 +118,7 @@ impl fmt::Debug for ProviderConfig {
             .field("retry", &self.retry)
             .field("connect_timeout", &self.connect_timeout)
             .field("idle_timeout", &self.idle_timeout)
-            .field("capabilities", &self.capabilities)
+            .field("capability_overrides", &self.capability_overrides)
             .finish()
     }
 }
@@ -129,13 +134,14 @@ impl ProviderConfig {
             retry: RetryPolicy::default(),
             connect_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(120),
-            capabilities: None,
+            capability_overrides: BTreeMap::new(),
         }
     }
 
     /// Reads `BRAID_LLM_PROVIDER`, `BRAID_LLM_BASE_URL`, `BRAID_LLM_API_KEY` (falling back to
-    /// `OPENAI_API_KEY` or `ANTHROPIC_API_KEY` for the chosen provider) and `BRAID_MODEL` from a
-    /// map of environment variables. Without a provider, `anthropic` is chosen when only an
+    /// `OPENAI_API_KEY` or `ANTHROPIC_API_KEY` for the chosen provider), `BRAID_MODEL` and
+    /// `BRAID_MODEL_CAPABILITIES` (per-model overrides as JSON) from a map of environment
+    /// variables. Without a provider, `anthropic` is chosen when only an
     /// Anthropic key is present, `openai` otherwise. Empty values count as absent.
     pub fn from_env_map(env: &HashMap<String, String>) -> Result<Self, ConfigError> {
         let get = |name: &str| {
@@ -169,6 +175,14 @@ impl ProviderConfig {
         if let Some(model) = get("BRAID_MODEL") {
             config.model = model;
         }
+        if let Some(json) = get("BRAID_MODEL_CAPABILITIES") {
+            let overrides: BTreeMap<String, CapabilityOverride> = serde_json::from_str(&json)
+                .map_err(|e| ConfigError::InvalidCapabilities(e.to_string()))?;
+            config.capability_overrides = overrides
+                .into_iter()
+                .map(|(name, o)| (name.trim().to_ascii_lowercase(), o))
+                .collect();
+        }
         Ok(config)
     }
 
@@ -177,12 +191,16 @@ impl ProviderConfig {
         Self::from_env_map(&std::env::vars().collect())
     }
 
-    /// The capabilities of `model`: the configured override for the configured model, else
-    /// the built-in table.
+    /// The capabilities of `model`: the built-in table (or the default), corrected by the
+    /// configured override for that model.
     pub fn capabilities_of(&self, model: &str) -> ModelCapabilities {
-        match self.capabilities {
-            Some(c) if model == self.model => c,
-            _ => ModelCapabilities::for_model(model),
+        let table = ModelCapabilities::for_model(model);
+        match self
+            .capability_overrides
+            .get(&model.trim().to_ascii_lowercase())
+        {
+            Some(correction) => table.with_override(correction),
+            None => table,
         }
     }
 }
@@ -262,13 +280,29 @@ mod tests {
     }
 
     #[test]
-    fn capability_override_applies_to_the_configured_model_only() {
-        let mut c = ProviderConfig::new(Provider::OpenAi);
-        c.model = "my-local".into();
-        let mut caps = ModelCapabilities::for_model("gpt-4o");
-        caps.context_window = 1234;
-        c.capabilities = Some(caps);
-        assert_eq!(c.capabilities_of("my-local").context_window, 1234);
+    fn capability_override_applies_to_its_model_only() {
+        let c = ProviderConfig::from_env_map(&env(&[(
+            "BRAID_MODEL_CAPABILITIES",
+            r#"{"My-Local": {"context_window": 1234, "vision": true}}"#,
+        )]))
+        .unwrap();
+        let caps = c.capabilities_of("my-local");
+        assert_eq!(caps.context_window, 1234);
+        assert!(caps.vision);
+        assert_eq!(
+            caps.sources.vision,
+            braid_protocol::CapabilitySource::Override
+        );
         assert_ne!(c.capabilities_of("other").context_window, 1234);
+    }
+
+    #[test]
+    fn a_bad_capability_override_is_named() {
+        let e = ProviderConfig::from_env_map(&env(&[(
+            "BRAID_MODEL_CAPABILITIES",
+            r#"{"m": {"vison": true}}"#,
+        )]))
+        .unwrap_err();
+        assert!(e.to_string().contains("vison"), "{e}");
     }
 }

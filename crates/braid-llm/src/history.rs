@@ -18,7 +18,8 @@ use std::collections::{HashMap, HashSet};
 use braid_protocol::{
     FileReferenceMessage, FileResolution, ImageMessage, ImageSource, McpOutcome,
     McpResourceMessage, Message, MessageKind, ProjectStructureContent, ProjectStructureMessage,
-    ResourceContent, Role, ToolCallId, ToolOutcome, TurnId, WorkflowExecutionMessage,
+    RecognitionMethod, ResourceContent, Role, ToolCallId, ToolOutcome, TurnId,
+    WorkflowExecutionMessage,
 };
 
 /// How the history is to be rendered for one model.
@@ -395,45 +396,72 @@ fn image_parts(image: &ImageMessage, options: HistoryOptions) -> Vec<UserPart> {
     if let Some(caption) = image.caption.as_ref().filter(|c| !c.trim().is_empty()) {
         parts.push(UserPart::Text(caption.clone()));
     }
-    let sendable = match &image.source {
-        ImageSource::Url { url } => Some(ImageRef::Url(url.clone())),
-        ImageSource::Base64 { media_type, data } => Some(ImageRef::Base64 {
+    // What recognition chose wins: an image read by OCR goes as its text even to a vision
+    // model. Without a recognition (older histories) the model's capability decides.
+    let wants_image = match image.recognition.as_ref().map(|r| r.method) {
+        Some(RecognitionMethod::Ocr) => false,
+        Some(RecognitionMethod::Vision) | None => options.images == ImageDelivery::AsImages,
+    };
+    let sendable = match (&image.prepared, &image.source) {
+        (Some(prepared), _) => Some(ImageRef::Base64 {
+            media_type: prepared.media_type.clone(),
+            data: prepared.data.clone(),
+        }),
+        (None, ImageSource::Url { url }) => Some(ImageRef::Url(url.clone())),
+        (None, ImageSource::Base64 { media_type, data }) => Some(ImageRef::Base64 {
             media_type: media_type.clone(),
             data: data.clone(),
         }),
-        // The engine loads workspace files into base64 before a request; a path alone cannot
-        // be sent.
-        ImageSource::FilePath { .. } => None,
+        // The engine loads workspace files into `prepared` before a request; a path alone
+        // cannot be sent.
+        (None, ImageSource::FilePath { .. }) => None,
     };
-    match (options.images, sendable) {
-        (ImageDelivery::AsImages, Some(image_ref)) => parts.push(UserPart::Image(image_ref)),
-        _ => parts.push(UserPart::Text(recognized_text(image))),
+    match sendable.filter(|_| wants_image) {
+        Some(image_ref) => parts.push(UserPart::Image(image_ref)),
+        None => parts.push(UserPart::Text(recognized_text(image))),
     }
     parts
 }
 
+/// An image as text: what OCR read in it (marked as read from an image), or why there is none.
 fn recognized_text(image: &ImageMessage) -> String {
-    let what = match &image.source {
-        ImageSource::FilePath { path } => format!("[Image {path}]"),
-        _ => "[Image]".to_owned(),
+    let name = match &image.source {
+        ImageSource::FilePath { path } => format!("Image {path}"),
+        _ => "Image".to_owned(),
     };
-    let mut lines = vec![what];
     match (&image.recognition, &image.error) {
         (Some(r), _) => {
+            let mut lines = Vec::new();
+            let header = match (r.method, r.confidence) {
+                (RecognitionMethod::Ocr, Some(c)) => {
+                    format!("[{name}: text read from the image by OCR, confidence {c:.0}%]")
+                }
+                (RecognitionMethod::Ocr, None) => {
+                    format!("[{name}: text read from the image by OCR]")
+                }
+                (RecognitionMethod::Vision, _) => {
+                    format!("[{name}: meant for vision, but this model cannot see images]")
+                }
+            };
+            lines.push(header);
             if let Some(description) = r.vision_analysis.as_ref().filter(|d| !d.is_empty()) {
                 lines.push(format!("Description: {description}"));
             }
             match r.recognized_text.as_ref().filter(|t| !t.trim().is_empty()) {
-                Some(text) => lines.push(format!("Text found in the image:\n{text}")),
-                None => lines.push("No text was found in the image.".to_owned()),
+                Some(text) if r.method == RecognitionMethod::Ocr => {
+                    lines.push(text.trim_end().to_owned())
+                }
+                Some(text) => lines.push(format!("Text found in the image:\n{}", text.trim_end())),
+                None if r.method == RecognitionMethod::Ocr => {
+                    lines.push("No text was found in the image.".to_owned())
+                }
+                None => {}
             }
+            lines.join("\n")
         }
-        (None, Some(error)) => {
-            lines.push(format!("The image could not be read: {}", error.message))
-        }
-        (None, None) => lines.push("The image has not been recognized yet.".to_owned()),
+        (None, Some(error)) => format!("[{name}] The image could not be read: {}", error.message),
+        (None, None) => format!("[{name}] The image has not been recognized yet."),
     }
-    lines.join("\n")
 }
 
 fn file_text(file: &FileReferenceMessage) -> String {
@@ -676,6 +704,7 @@ mod tests {
                     caption: None,
                     recognition: None,
                     error: None,
+                    prepared: None,
                 }),
             )
         };
@@ -707,6 +736,53 @@ mod tests {
             panic!()
         };
         assert!(matches!(&parts[0], UserPart::Text(_)));
+    }
+
+    #[test]
+    fn an_image_read_by_ocr_goes_as_marked_text_even_to_a_vision_model() {
+        let mut image = ImageMessage::new(
+            ImageSource::Base64 {
+                media_type: "image/png".into(),
+                data: "iVBORw0KGgo=".into(),
+            },
+            RecognitionMode::Auto,
+        );
+        image.recognition = Some(braid_protocol::RecognitionResult {
+            method: RecognitionMethod::Ocr,
+            vision_analysis: None,
+            recognized_text: Some("TOTAL 42".into()),
+            confidence: Some(88.0),
+            language: Some("eng".into()),
+            notice: None,
+            recognized_at: chrono::Utc::now(),
+        });
+        let message = Message::new(Role::User, MessageKind::Image(image.clone()));
+        let c = build_conversation(None, &[message], options(ImageDelivery::AsImages));
+        let Turn::User(parts) = &c.turns[0] else {
+            panic!()
+        };
+        assert!(
+            matches!(&parts[0], UserPart::Text(t) if t == "[Image: text read from the image by OCR, confidence 88%]\nTOTAL 42"),
+            "{parts:?}"
+        );
+
+        // Prepared bytes (a loaded file, a sized-down image) win over the source for vision.
+        image.recognition.as_mut().unwrap().method = RecognitionMethod::Vision;
+        image.prepared = Some(braid_protocol::PreparedImage {
+            media_type: "image/jpeg".into(),
+            data: "/9j/".into(),
+            width: 10,
+            height: 10,
+            resized: true,
+        });
+        let message = Message::new(Role::User, MessageKind::Image(image));
+        let c = build_conversation(None, &[message], options(ImageDelivery::AsImages));
+        let Turn::User(parts) = &c.turns[0] else {
+            panic!()
+        };
+        assert!(
+            matches!(&parts[0], UserPart::Image(ImageRef::Base64 { media_type, .. }) if media_type == "image/jpeg")
+        );
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //! - [`sse`]: the incremental server-sent-events parser both adapters feed their bytes through.
 //! - [`history`]: turning a Braid history into the conversation a provider accepts (turns merged,
 //!   results placed after their calls, missing results repaired).
-//! - [`ModelCapabilities`]: what a model can do, from a built-in table.
+//! - [`ModelCapabilities`]: what a model can do, from a built-in table and per-model overrides,
+//!   each figure with its source; [`ImageLimits`]: the largest image a provider takes.
 //! - [`ProviderConfig`]: which provider, where, with which key and model.
 #![deny(unsafe_code)]
 
@@ -25,7 +26,9 @@ pub mod sse;
 mod transport;
 
 pub use anthropic::AnthropicClient;
-pub use capabilities::{ModelCapabilities, TokenizerFamily};
+pub use capabilities::{
+    CapabilityOverride, CapabilitySources, ImageLimits, ModelCapabilities, TokenizerFamily,
+};
 pub use client::{LlmClient, LlmStream};
 pub use config::{ConfigError, Provider, ProviderConfig, build_client};
 pub use error::{ErrorSeverity, LlmError, PartialOutput};

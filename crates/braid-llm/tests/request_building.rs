@@ -101,9 +101,9 @@ fn every_kind() -> Vec<Message> {
                 "recognition_mode": "auto",
                 "caption": "What does this error say?",
                 "recognition": {
-                    "method": "ocr",
+                    "method": "vision",
+                    "vision_analysis": "A terminal showing a compiler error",
                     "recognized_text": "error[E0425]: cannot find value `x`",
-                    "confidence": 91.5,
                     "recognized_at": "2026-01-01T00:00:00Z"
                 }
             }),

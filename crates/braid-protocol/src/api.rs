@@ -39,6 +39,11 @@ pub struct ContextSummary {
     pub message_count: u64,
     /// Tokens the active branch's next request would use, and the limit.
     pub token_budget: TokenBudget,
+    /// What the context's model can do, and where each figure came from; absent when no model
+    /// is configured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub capabilities: Option<crate::capabilities::ModelCapabilitiesView>,
     /// When it was created.
     pub created_at: DateTime<Utc>,
     /// When it last changed.

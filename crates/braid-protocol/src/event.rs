@@ -178,6 +178,8 @@ pub enum ErrorCode {
     InvalidInput,
     /// A referenced file could not be read.
     FileReference,
+    /// An image could not be loaded or recognized (the message says why).
+    ImageRecognition,
     /// Reading or writing the store failed.
     StorageFailed,
     /// Not found.

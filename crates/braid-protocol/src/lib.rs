@@ -13,6 +13,7 @@
 
 pub mod api;
 pub mod body;
+pub mod capabilities;
 pub mod config;
 pub mod event;
 pub mod ids;
@@ -28,6 +29,7 @@ pub mod typescript;
 pub mod validate;
 pub mod workflow;
 
+pub use capabilities::{CapabilitySource, CountFigure, FlagFigure, ModelCapabilitiesView};
 pub use config::{
     AgentRole, ApprovalPolicy, ContextConfig, Mode, OptimizationConfig, OptimizationStrategy,
 };

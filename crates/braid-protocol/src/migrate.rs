@@ -474,15 +474,12 @@ fn content_kinds(content: &Value) -> Result<Vec<MessageKind>, ReadError> {
                             .ok_or_else(|| {
                                 ReadError::invalid(format!("content[{i}].image_url.url"), "missing")
                             })?;
-                        images.push(MessageKind::Image(ImageMessage {
-                            source: ImageSource::Url {
+                        images.push(MessageKind::Image(ImageMessage::new(
+                            ImageSource::Url {
                                 url: url.to_owned(),
                             },
-                            recognition_mode: RecognitionMode::Auto,
-                            caption: None,
-                            recognition: None,
-                            error: None,
-                        }));
+                            RecognitionMode::Auto,
+                        )));
                     }
                     _ => {
                         return Err(ReadError::invalid(

@@ -52,6 +52,11 @@ pub struct TextPayload {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[ts(as = "Option<Vec<FileReferencePayload>>", optional)]
     pub file_references: Vec<FileReferencePayload>,
+    /// Images to send along, each becoming an `image` message before the text, so the model
+    /// gets the images and the question in one request.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<ImagePayload>>", optional)]
+    pub images: Vec<ImagePayload>,
 }
 
 /// A file reference.
@@ -257,28 +262,30 @@ impl Validate for FileReferencePayload {
     }
 }
 
+impl Validate for ImagePayload {
+    fn validate_at(&self, path: &FieldPath, problems: &mut Problems) {
+        ImageMessage::new(self.source.clone(), self.recognition_mode).validate_at(path, problems);
+    }
+}
+
 impl Validate for MessagePayload {
     fn validate_at(&self, path: &FieldPath, problems: &mut Problems) {
         match self {
             MessagePayload::Text(t) => {
                 problems.check(
-                    t.text.trim().is_empty() && t.file_references.is_empty(),
+                    t.text.trim().is_empty() && t.file_references.is_empty() && t.images.is_empty(),
                     &path.field("text"),
                     "must not be empty",
                 );
                 for (i, r) in t.file_references.iter().enumerate() {
                     r.validate_at(&path.field("file_references").index(i), problems);
                 }
+                for (i, image) in t.images.iter().enumerate() {
+                    image.validate_at(&path.field("images").index(i), problems);
+                }
             }
             MessagePayload::FileReference(r) => r.validate_at(path, problems),
-            MessagePayload::Image(i) => ImageMessage {
-                source: i.source.clone(),
-                recognition_mode: i.recognition_mode,
-                caption: None,
-                recognition: None,
-                error: None,
-            }
-            .validate_at(path, problems),
+            MessagePayload::Image(i) => i.validate_at(path, problems),
             MessagePayload::Workflow(w) => {
                 problems.require_text(&w.workflow, &path.field("workflow"))
             }

@@ -72,7 +72,9 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
     match code {
         ErrorCode::NotFound => StatusCode::NOT_FOUND,
         ErrorCode::Conflict | ErrorCode::ResumePointUnknown => StatusCode::CONFLICT,
-        ErrorCode::InvalidInput | ErrorCode::FileReference => StatusCode::UNPROCESSABLE_ENTITY,
+        ErrorCode::InvalidInput | ErrorCode::FileReference | ErrorCode::ImageRecognition => {
+            StatusCode::UNPROCESSABLE_ENTITY
+        }
         ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
         ErrorCode::Forbidden => StatusCode::FORBIDDEN,
         ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,

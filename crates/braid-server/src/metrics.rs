@@ -281,6 +281,10 @@ impl LlmClient for MeteredLlm {
     fn capabilities(&self, model: &str) -> ModelCapabilities {
         self.inner.capabilities(model)
     }
+
+    fn image_limits(&self) -> braid_llm::ImageLimits {
+        self.inner.image_limits()
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
-// The composer: text, file references (path and optional line range), images by upload or
-// paste, and interrupt while the context is running.
+// The composer: text, file references (path and optional line range), images by upload, paste
+// or drop, and interrupt while the context is running.
 
-import { useEffect, useId, useRef, useState, type ClipboardEvent, type KeyboardEvent } from "react";
+import { useEffect, useId, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
 import type { FileReferencePayload, ImagePayload, JsonValue, McpPromptInfo, Message, SendMessageRequest, WorkflowInfo } from "../generated/protocol";
 import { PromptArguments, SlashMenu, matchingEntries, slashQuery, type SlashEntry } from "./SlashMenu";
 import { WorkflowParameters } from "./WorkflowForm";
@@ -39,8 +39,9 @@ export function toReference(r: DraftReference): FileReferencePayload | string {
 }
 
 /**
- * The requests one send makes: each image first (so it is recognized before the text that talks
- * about it), then the text with its file references. Returns the problem when a draft is invalid.
+ * The request one send makes: the text with its file references and images, so the model gets
+ * the images and the question together in one turn (the server stores each image and file
+ * before the text). Returns the problem when a draft is invalid.
  */
 export function composeRequests(text: string, refs: DraftReference[], images: DraftImage[]): SendMessageRequest[] | string {
   const references: FileReferencePayload[] = [];
@@ -49,17 +50,24 @@ export function composeRequests(text: string, refs: DraftReference[], images: Dr
     if (typeof p === "string") return p;
     references.push(p);
   }
-  const out: SendMessageRequest[] = images.map((img) => {
-    const payload: ImagePayload = { source: { type: "base64", media_type: img.mediaType, data: img.data }, recognition_mode: "auto" };
-    return { payload: { type: "image", ...payload } };
-  });
+  const attached: ImagePayload[] = images.map((img) => ({
+    source: { type: "base64", media_type: img.mediaType, data: img.data },
+    recognition_mode: "auto",
+  }));
   const trimmed = text.trim();
-  if (trimmed || references.length > 0) {
-    out.push({
-      payload: { type: "text", text: trimmed || "See the referenced files.", ...(references.length ? { file_references: references } : {}) },
-    });
+  if (!trimmed && references.length === 0 && attached.length === 0) {
+    return "write a message, reference a file or attach an image first";
   }
-  return out.length ? out : "write a message, reference a file or attach an image first";
+  return [
+    {
+      payload: {
+        type: "text",
+        text: trimmed || (references.length ? "See the referenced files." : ""),
+        ...(references.length ? { file_references: references } : {}),
+        ...(attached.length ? { images: attached } : {}),
+      },
+    },
+  ];
 }
 
 /** Reads a file as base64 (without the data-URL prefix). */
@@ -268,6 +276,12 @@ export function Composer({
       void addImages(files);
     }
   };
+  const onDrop = (e: DragEvent<HTMLFormElement>) => {
+    const files = [...e.dataTransfer.files];
+    if (files.length === 0) return;
+    e.preventDefault();
+    void addImages(files);
+  };
   const setRef = (i: number, patch: Partial<DraftReference>) =>
     setRefs((cur) => cur.map((r, j) => (j === i ? { ...r, ...patch } : r)));
 
@@ -275,6 +289,10 @@ export function Composer({
     <form
       className="composer"
       aria-label="Message composer"
+      onDragOver={(e) => {
+        if (e.dataTransfer.types.includes("Files")) e.preventDefault();
+      }}
+      onDrop={onDrop}
       onSubmit={(e) => {
         e.preventDefault();
         void send();
@@ -335,7 +353,7 @@ export function Composer({
         ref={textArea}
         id={textId}
         rows={3}
-        placeholder="Write a message (Enter sends, Shift+Enter for a new line, / for workflows and MCP prompts; paste an image to attach it)"
+        placeholder="Write a message (Enter sends, Shift+Enter for a new line, / for workflows and MCP prompts; paste or drop an image to attach it)"
         value={text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKeyDown}

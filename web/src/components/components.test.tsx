@@ -26,11 +26,17 @@ describe("composer", () => {
     expect(toReference({ path: "", start: "", end: "" })).toBe("a file reference needs a path");
   });
 
-  it("sends images first, then the text with its references", () => {
+  it("sends the text with its references and images in one request", () => {
     const r = composeRequests("look", [{ path: "a.rs", start: "", end: "" }], [{ name: "x.png", mediaType: "image/png", data: "AA==" }]);
     expect(r).toEqual([
-      { payload: { type: "image", source: { type: "base64", media_type: "image/png", data: "AA==" }, recognition_mode: "auto" } },
-      { payload: { type: "text", text: "look", file_references: [{ path: "a.rs" }] } },
+      {
+        payload: {
+          type: "text",
+          text: "look",
+          file_references: [{ path: "a.rs" }],
+          images: [{ source: { type: "base64", media_type: "image/png", data: "AA==" }, recognition_mode: "auto" }],
+        },
+      },
     ]);
     expect(composeRequests("  ", [], [])).toMatch(/write a message/);
   });
@@ -72,7 +78,18 @@ describe("composer", () => {
     fireEvent.paste(screen.getByLabelText("Message"), { clipboardData: { files: [file], getData: () => "" } });
     expect(await screen.findByAltText("shot.png")).toBeTruthy();
     await userEvent.click(screen.getByRole("button", { name: "Send" }));
-    expect(onSend).toHaveBeenCalledWith([{ payload: { type: "image", source: { type: "base64", media_type: "image/png", data: "AQID" }, recognition_mode: "auto" } }]);
+    expect(onSend).toHaveBeenCalledWith([{ payload: { type: "text", text: "", images: [{ source: { type: "base64", media_type: "image/png", data: "AQID" }, recognition_mode: "auto" }] } }]);
+  });
+
+  it("attaches a dropped image and sends it with the question", async () => {
+    const onSend = vi.fn(async () => {});
+    render(<Composer busy={false} onSend={onSend} onInterrupt={() => {}} />);
+    const file = new File([new Uint8Array([4, 5])], "drop.png", { type: "image/png" });
+    fireEvent.drop(screen.getByRole("form", { name: "Message composer" }), { dataTransfer: { files: [file], types: ["Files"] } });
+    expect(await screen.findByAltText("drop.png")).toBeTruthy();
+    await userEvent.type(screen.getByLabelText("Message"), "What is this?");
+    await userEvent.click(screen.getByRole("button", { name: "Send" }));
+    expect(onSend).toHaveBeenCalledWith([{ payload: { type: "text", text: "What is this?", images: [{ source: { type: "base64", media_type: "image/png", data: "BAU=" }, recognition_mode: "auto" }] } }]);
   });
 
   it("attaches an uploaded image", async () => {

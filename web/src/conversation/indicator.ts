@@ -138,6 +138,7 @@ const HINTS: Record<ErrorCode, string> = {
   timeout: "It took too long. Resume to continue, or raise the tool timeout in settings.",
   invalid_input: "Fix the input named in the message and send again.",
   file_reference: "Check the file path and line range, and that the workspace is set in settings.",
+  image_recognition: "Check the image (PNG, JPEG, GIF or WebP, inside the workspace), or install what the message names, then press Retry on the image.",
   storage_failed: "The server could not save. Check its disk and log; nothing already saved is lost.",
   not_found: "It no longer exists. Reload the page.",
   conflict: "Something changed meanwhile. Reload and try again.",

@@ -104,6 +104,8 @@ branches: Array<BranchInfo>, };
 
 export type BranchName = string;
 
+export type CapabilitySource = "table" | "server" | "override" | "default";
+
 export type ConflictKind = "file_write" | "mode" | "role" | "summary" | "file_reference";
 
 export type ConflictMessage = { 
@@ -357,6 +359,11 @@ message_count: number,
  */
 token_budget: TokenBudget, 
 /**
+ * What the context's model can do, and where each figure came from; absent when no model
+ * is configured.
+ */
+capabilities?: ModelCapabilitiesView, 
+/**
  * When it was created.
  */
 created_at: string, 
@@ -390,6 +397,16 @@ timestamp: string,
  * Lightweight details (e.g. an optimization's token counts).
  */
 metadata: Record<string, unknown>, };
+
+export type CountFigure = { 
+/**
+ * The value in force.
+ */
+value: number, 
+/**
+ * Where it came from.
+ */
+source: CapabilitySource, };
 
 export type CreateBranchRequest = { 
 /**
@@ -502,7 +519,7 @@ export type Ecosystem = "cargo" | "npm" | "python";
 
 export type ElicitationAction = "accept" | "decline" | "cancel";
 
-export type ErrorCode = "llm_not_configured" | "llm_unavailable" | "llm_rejected" | "stream_interrupted" | "tool_failed" | "timeout" | "invalid_input" | "file_reference" | "storage_failed" | "not_found" | "conflict" | "unauthorized" | "forbidden" | "unsupported_media_type" | "payload_too_large" | "internal" | "resume_point_unknown";
+export type ErrorCode = "llm_not_configured" | "llm_unavailable" | "llm_rejected" | "stream_interrupted" | "tool_failed" | "timeout" | "invalid_input" | "file_reference" | "image_recognition" | "storage_failed" | "not_found" | "conflict" | "unauthorized" | "forbidden" | "unsupported_media_type" | "payload_too_large" | "internal" | "resume_point_unknown";
 
 export type ErrorDetail = { 
 /**
@@ -616,6 +633,16 @@ resolved_at: string, } | { "type": "failed",
  */
 error: string, };
 
+export type FlagFigure = { 
+/**
+ * The value in force.
+ */
+value: boolean, 
+/**
+ * Where it came from.
+ */
+source: CapabilitySource, };
+
 export type GetMcpPromptRequest = { 
 /**
  * Argument values by name.
@@ -648,7 +675,12 @@ recognition?: RecognitionResult,
 /**
  * Why recognition failed, when it did.
  */
-error?: ErrorDetail, };
+error?: ErrorDetail, 
+/**
+ * The image as a vision model is sent it, when that differs from `source`: loaded from a
+ * file or URL, or sized down to the provider's limits.
+ */
+prepared?: PreparedImage, };
 
 export type ImagePayload = { 
 /**
@@ -1225,6 +1257,28 @@ export type MessageView = "full" | "optimized";
 
 export type Mode = "plan" | "act";
 
+export type ModelCapabilitiesView = { 
+/**
+ * The model they describe.
+ */
+model: string, 
+/**
+ * Tokens of prompt plus answer the model accepts.
+ */
+context_window: CountFigure, 
+/**
+ * The most tokens it generates in one answer.
+ */
+max_output_tokens: CountFigure, 
+/**
+ * Whether it accepts images.
+ */
+vision: FlagFigure, 
+/**
+ * Whether it calls tools.
+ */
+tool_calling: FlagFigure, };
+
 export type OptimizationConfig = { 
 /**
  * The strategy used when a request would not fit.
@@ -1284,6 +1338,28 @@ estimated_time?: string,
  * What could go wrong. A single string is accepted for one risk.
  */
 risks?: Array<string>, };
+
+export type PreparedImage = { 
+/**
+ * MIME type (`image/png`, `image/jpeg`, `image/gif` or `image/webp`).
+ */
+media_type: string, 
+/**
+ * Base64 (standard alphabet) of the bytes.
+ */
+data: string, 
+/**
+ * Width in pixels.
+ */
+width: number, 
+/**
+ * Height in pixels.
+ */
+height: number, 
+/**
+ * Whether it was sized down from the original.
+ */
+resized: boolean, };
 
 export type Problem = { 
 /**
@@ -1654,7 +1730,12 @@ text: string,
 /**
  * Files to send along, each becoming a `file_reference` message before the text.
  */
-file_references?: Array<FileReferencePayload>, };
+file_references?: Array<FileReferencePayload>, 
+/**
+ * Images to send along, each becoming an `image` message before the text, so the model
+ * gets the images and the question in one request.
+ */
+images?: Array<ImagePayload>, };
 
 export type TokenBudget = { 
 /**

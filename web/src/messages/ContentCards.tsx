@@ -4,7 +4,6 @@ import { useState } from "react";
 import type {
   FileReferenceMessage,
   ImageMessage,
-  ImageSource,
   McpResourceMessage,
   ProjectStructureMessage,
   DirectoryNode,
@@ -13,34 +12,40 @@ import { useCardActions } from "./actions";
 import { formatBytes } from "./json";
 import { Icon } from "../components/Icon";
 
-function imageSrc(source: ImageSource): string | undefined {
+/** What the card shows: the source itself, or the loaded (and possibly sized-down) copy. */
+function imageSrc(data: ImageMessage): string | undefined {
+  const source = data.source;
   switch (source.type) {
     case "url":
       return source.url;
     case "base64":
       return `data:${source.media_type};base64,${source.data}`;
     case "file_path":
-      return undefined;
+      return data.prepared ? `data:${data.prepared.media_type};base64,${data.prepared.data}` : undefined;
   }
 }
 
-/** An image with its recognition result, or its error and a retry. */
-export function ImageCard({ data }: { data: ImageMessage }) {
+/** How the image was (to be) recognized, in words. */
+function modeLabel(data: ImageMessage): string {
+  const method = data.recognition?.method;
+  const used = method === "vision" ? "vision" : method === "ocr" ? "OCR" : null;
+  if (data.recognition_mode === "auto") return used ? `Mode: auto, used ${used}` : "Mode: auto";
+  return `Mode: ${data.recognition_mode === "vision" ? "vision" : "OCR"}`;
+}
+
+/**
+ * An image: the picture, the mode asked for and the method used, the recognized text, or its
+ * error and Retry (the message's retry route, which runs its send again).
+ */
+export function ImageCard({ id, data }: { id: string; data: ImageMessage }) {
   const { api, contextId, reportError } = useCardActions();
   const [retrying, setRetrying] = useState(false);
-  const src = imageSrc(data.source);
+  const src = imageSrc(data);
   const r = data.recognition;
   const retry = async () => {
     setRetrying(true);
     try {
-      await api.sendMessage(contextId, {
-        payload: {
-          type: "image",
-          source: data.source,
-          recognition_mode: data.recognition_mode,
-          ...(data.caption ? { caption: data.caption } : {}),
-        },
-      });
+      await api.retryMessage(contextId, id);
     } catch (err) {
       reportError(err);
     } finally {
@@ -50,21 +55,23 @@ export function ImageCard({ data }: { data: ImageMessage }) {
   return (
     <figure className="card image-card">
       {src ? (
-        <img src={src} alt={data.caption ?? "attached image"} />
+        <img src={src} alt={data.caption ?? (data.source.type === "file_path" ? data.source.path : "attached image")} />
       ) : (
         <div className="muted">Image file: {data.source.type === "file_path" ? data.source.path : ""}</div>
       )}
       {data.caption && <figcaption>{data.caption}</figcaption>}
+      <div className="muted image-mode">{modeLabel(data)}</div>
       {r && (
         <div className="recognition">
           <div className="muted">
-            Recognized by {r.method === "vision" ? "the vision model" : "OCR"}
+            {r.method === "vision" ? "Sent to the vision model" : "Read by OCR"}
             {r.confidence !== undefined && ` (${Math.round(r.confidence)}% confidence)`}
             {r.language && `, language ${r.language}`}
+            {data.prepared?.resized && `, sized down to ${data.prepared.width}×${data.prepared.height}`}
           </div>
           {r.notice && <div className="notice">{r.notice}</div>}
           {r.vision_analysis && <p>{r.vision_analysis}</p>}
-          {r.recognized_text && <pre className="ocr-text">{r.recognized_text}</pre>}
+          {r.method === "ocr" && (r.recognized_text ? <pre className="ocr-text">{r.recognized_text}</pre> : <div className="muted">No text was found.</div>)}
         </div>
       )}
       {data.error && (

@@ -47,7 +47,7 @@ function KindCard({ entry, message, options }: { entry: Entry; message: Message;
       return <TextCard parts={[...reasoning, { type: "text", text }]} streaming={streaming} />;
     }
     case "image":
-      return <ImageCard data={message.data} />;
+      return <ImageCard id={message.id} data={message.data} />;
     case "file_reference":
       return <FileReferenceCard data={message.data} />;
     case "project_structure":
@@ -114,6 +114,8 @@ function InputStatus({ entry }: { entry: Entry }) {
   }
   const message = entry.message;
   if (entry.status !== "failed" || !message) return null;
+  // An image whose recognition failed shows its error and Retry in its own card.
+  if (message.kind === "image" && message.data.error) return null;
   const retry = async () => {
     setBusy(true);
     try {

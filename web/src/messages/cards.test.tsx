@@ -207,15 +207,25 @@ describe("image", () => {
     view(msg("i1", "image", { source: { type: "url", url: "http://x/a.png" }, recognition_mode: "auto", caption: "a chart", recognition: { method: "ocr", recognized_text: "Total: 42", confidence: 91.4, recognized_at: "t", notice: "vision unavailable, used OCR" } }, { role: "user" }));
     expect(screen.getByAltText("a chart")).toBeTruthy();
     expect(screen.getByText("Total: 42")).toBeTruthy();
-    expect(screen.getByText(/OCR \(91% confidence\)/)).toBeTruthy();
+    expect(screen.getByText(/Read by OCR \(91% confidence\)/)).toBeTruthy();
+    expect(screen.getByText("Mode: auto, used OCR")).toBeTruthy();
     expect(screen.getByText("vision unavailable, used OCR")).toBeTruthy();
   });
 
-  it("shows a recognition error and retries by sending the image again", async () => {
-    const { calls } = view(msg("i2", "image", { source: { type: "base64", media_type: "image/png", data: "AAAA" }, recognition_mode: "ocr", error: { message: "tesseract missing", recoverable: true } }, { role: "user" }));
+  it("shows a workspace image from its loaded copy, and the vision mode", () => {
+    view(msg("i3", "image", { source: { type: "file_path", path: "shots/a.png" }, recognition_mode: "vision", prepared: { media_type: "image/png", data: "AAAA", width: 1568, height: 784, resized: true }, recognition: { method: "vision", recognized_at: "t" } }, { role: "user" }));
+    expect((screen.getByAltText("shots/a.png") as HTMLImageElement).src).toBe("data:image/png;base64,AAAA");
+    expect(screen.getByText("Mode: vision")).toBeTruthy();
+    expect(screen.getByText(/sized down to 1568×784/)).toBeTruthy();
+  });
+
+  it("shows a recognition error once, and Retry calls the message's retry route", async () => {
+    const failed = msg("i2", "image", { source: { type: "base64", media_type: "image/png", data: "AAAA" }, recognition_mode: "ocr", error: { message: "tesseract missing", recoverable: true } }, { role: "user", status: "failed" });
+    const { calls } = view({ ...failed, error: { message: "tesseract missing", recoverable: true } });
+    expect(screen.getAllByRole("alert")).toHaveLength(1);
     expect(screen.getByRole("alert").textContent).toContain("tesseract missing");
     await userEvent.click(screen.getByRole("button", { name: "Retry recognition" }));
-    expect(calls[0]?.body).toEqual({ payload: { type: "image", source: { type: "base64", media_type: "image/png", data: "AAAA" }, recognition_mode: "ocr" } });
+    expect(calls[0]?.url).toMatch(/\/v1\/contexts\/c1\/messages\/i2\/retry$/);
   });
 });
 

@@ -24,8 +24,9 @@ use serde::{Deserialize, Serialize};
 
 pub use file_references::ResolveFileReferences;
 pub use images::RecognizeImages;
+pub(crate) use images::failed_image;
 pub use optimize::OptimizeContext;
-pub(crate) use optimize::preview;
+pub(crate) use optimize::{capabilities_view, preview};
 pub use prepare::PrepareRequest;
 pub use system_prompt::EnhanceSystemPrompt;
 pub use validate::ValidateMessages;
@@ -77,6 +78,8 @@ pub struct PipelineContext {
     /// The workflows offered to the model as `workflow__<name>` tools (in act mode, to a role
     /// that may write and run).
     pub workflow_tools: Vec<braid_llm::ToolDefinition>,
+    /// How OCR runs.
+    pub ocr: crate::recognition::OcrSettings,
 }
 
 /// What a processor decided.
@@ -101,6 +104,14 @@ pub enum PipelineError {
         path: String,
         /// Why.
         reason: String,
+    },
+    /// An image could not be loaded or recognized.
+    #[error("image {message_id}: {error}")]
+    Image {
+        /// The image message.
+        message_id: braid_protocol::MessageId,
+        /// What went wrong.
+        error: crate::recognition::ImageError,
     },
     /// The request could not be built.
     #[error("the request could not be prepared: {0}")]

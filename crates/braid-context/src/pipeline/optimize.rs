@@ -128,11 +128,29 @@ impl Processor for OptimizeContext {
 
 /// The model's capabilities as the client knows them (a server may report its window), else
 /// from the built-in table.
-fn capabilities(ctx: &PipelineContext) -> ModelCapabilities {
+pub(super) fn capabilities(ctx: &PipelineContext) -> ModelCapabilities {
     match &ctx.llm {
         Some(llm) => llm.capabilities(&ctx.model),
         None => ModelCapabilities::for_model(&ctx.model),
     }
+}
+
+/// The capabilities in force for the context's model, with their sources (the context's own
+/// `context_window` counts as an override); `None` when no model is named.
+pub(crate) fn capabilities_view(
+    ctx: &PipelineContext,
+) -> Option<braid_protocol::ModelCapabilitiesView> {
+    if ctx.model.trim().is_empty() {
+        return None;
+    }
+    let mut view = capabilities(ctx).view(&ctx.model);
+    if let Some(window) = ctx.config.context_window {
+        view.context_window = braid_protocol::CountFigure {
+            value: window,
+            source: braid_protocol::CapabilitySource::Override,
+        };
+    }
+    Some(view)
 }
 
 /// Summarizes the oldest summarizable units that fit one summarization request.

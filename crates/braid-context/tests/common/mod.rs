@@ -22,6 +22,8 @@ use braid_tools::{
 };
 use serde_json::{Value, json};
 
+pub mod pictures;
+
 pub struct Harness {
     pub registry: Arc<ContextRegistry>,
     pub llm: Arc<dyn braid_llm::LlmClient>,
@@ -146,6 +148,7 @@ pub fn text(s: &str) -> SendMessageRequest {
         payload: MessagePayload::Text(braid_protocol::payload::TextPayload {
             text: s.into(),
             file_references: vec![],
+            images: vec![],
         }),
         client_metadata: None,
     }

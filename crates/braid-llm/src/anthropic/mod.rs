@@ -5,7 +5,7 @@ pub mod stream;
 
 use serde_json::Value;
 
-use crate::capabilities::ModelCapabilities;
+use crate::capabilities::{ImageLimits, ModelCapabilities};
 use crate::client::{LlmClient, LlmStream};
 use crate::config::ProviderConfig;
 use crate::error::LlmError;
@@ -82,6 +82,10 @@ impl LlmClient for AnthropicClient {
 
     fn capabilities(&self, model: &str) -> ModelCapabilities {
         self.config.capabilities_of(model)
+    }
+
+    fn image_limits(&self) -> ImageLimits {
+        ImageLimits::ANTHROPIC
     }
 }
 

@@ -28,6 +28,41 @@ pub struct ImageMessage {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub error: Option<ErrorDetail>,
+    /// The image as a vision model is sent it, when that differs from `source`: loaded from a
+    /// file or URL, or sized down to the provider's limits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub prepared: Option<PreparedImage>,
+}
+
+impl ImageMessage {
+    /// A new, not yet recognized image.
+    pub fn new(source: ImageSource, recognition_mode: RecognitionMode) -> Self {
+        Self {
+            source,
+            recognition_mode,
+            caption: None,
+            recognition: None,
+            error: None,
+            prepared: None,
+        }
+    }
+}
+
+/// An image ready for a vision model: inline bytes within the provider's limits.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct PreparedImage {
+    /// MIME type (`image/png`, `image/jpeg`, `image/gif` or `image/webp`).
+    pub media_type: String,
+    /// Base64 (standard alphabet) of the bytes.
+    pub data: String,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Whether it was sized down from the original.
+    #[serde(default)]
+    pub resized: bool,
 }
 
 /// Where an image's bytes come from.

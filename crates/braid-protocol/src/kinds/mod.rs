@@ -17,7 +17,9 @@ use std::str::FromStr;
 
 pub use common::{ApprovalStatus, ErrorDetail, LineRange, Recoverability};
 pub use file_reference::{FileReferenceMessage, FileResolution};
-pub use image::{ImageMessage, ImageSource, RecognitionMethod, RecognitionMode, RecognitionResult};
+pub use image::{
+    ImageMessage, ImageSource, PreparedImage, RecognitionMethod, RecognitionMode, RecognitionResult,
+};
 pub use mcp::{
     McpOutcome, McpResourceMessage, McpToolRequestMessage, McpToolResultMessage, ResourceContent,
 };

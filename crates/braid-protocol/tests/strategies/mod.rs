@@ -197,6 +197,7 @@ pub fn kind() -> impl Strategy<Value = MessageKind> {
                     }
                 }),
                 error,
+                prepared: None,
             })
         });
 

@@ -1,0 +1,66 @@
+//! Image recognition (DESIGN.md "Images"): loading an image from where its message says it is,
+//! checking what it is, sizing it down for a vision model, and reading its text with Tesseract.
+//! The `RecognizeImages` pipeline step decides which of these a message gets.
+
+mod loading;
+mod ocr;
+
+pub use loading::{
+    FETCH_TIMEOUT, ImageFormat, LoadedImage, MAX_IMAGE_BYTES, MAX_IMAGE_EDGE, load_image,
+    prepare_for_vision,
+};
+pub use ocr::{
+    MAX_OCR_OUTPUT_BYTES, OcrSettings, OcrText, TESSERACT_LANGUAGE_PACKAGE, TESSERACT_PACKAGE,
+    read_text,
+};
+
+/// Why an image could not be loaded or recognized. Every message says what to do about it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ImageError {
+    /// The bytes are none of the accepted formats.
+    #[error(
+        "the image is not a PNG, JPEG, GIF or WebP image (its first bytes are {first_bytes}); only those four formats are accepted"
+    )]
+    UnsupportedFormat {
+        /// The first bytes, in hex.
+        first_bytes: String,
+    },
+    /// The bytes claim a format but do not decode.
+    #[error("the {format} image is damaged and cannot be decoded: {detail}")]
+    Corrupt {
+        /// The format its first bytes name.
+        format: ImageFormat,
+        /// The decoder's complaint.
+        detail: String,
+    },
+    /// Larger than Braid accepts.
+    #[error("the image is too large: {detail}")]
+    TooLarge {
+        /// What is too large, and the limit.
+        detail: String,
+    },
+    /// The image could not be read from where the message says it is.
+    #[error("the image could not be loaded from {location}: {reason}")]
+    Unreadable {
+        /// The path or URL.
+        location: String,
+        /// Why.
+        reason: String,
+    },
+    /// Vision was asked for a model that cannot see images.
+    #[error(
+        "`{model}` cannot see images (per {known_from}): send the image with recognition_mode `ocr` or `auto`, or choose a model with vision"
+    )]
+    NoVision {
+        /// The model.
+        model: String,
+        /// Where the capability came from.
+        known_from: &'static str,
+    },
+    /// The OCR engine is not installed or its language data is missing.
+    #[error("{0}")]
+    OcrUnavailable(String),
+    /// The OCR engine ran and failed.
+    #[error("OCR failed: {0}")]
+    OcrFailed(String),
+}

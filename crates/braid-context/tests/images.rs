@@ -1,0 +1,461 @@
+//! Images (seed 000 "Image Message Processing"): OCR with the real Tesseract on pictures with
+//! known text, vision in each provider's format, `auto` choosing between them, workspace files,
+//! failures with retry, and an image sent with its question in one request.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use braid_context::{ContextHandle, EngineSettings};
+use braid_llm::Provider;
+use braid_protocol::payload::{ImagePayload, TextPayload};
+use braid_protocol::*;
+use braid_testkit::Script;
+use common::pictures::text_png;
+use common::*;
+
+const INVOICE: &[&str] = &["INVOICE 4471", "Total due 318 EUR"];
+
+fn image_send(source: ImageSource, mode: RecognitionMode, question: &str) -> SendMessageRequest {
+    SendMessageRequest {
+        payload: MessagePayload::Text(TextPayload {
+            text: question.into(),
+            file_references: vec![],
+            images: vec![ImagePayload {
+                source,
+                recognition_mode: mode,
+                caption: None,
+            }],
+        }),
+        client_metadata: None,
+    }
+}
+
+fn base64_png(lines: &[&str]) -> ImageSource {
+    ImageSource::Base64 {
+        media_type: "image/png".into(),
+        data: BASE64.encode(text_png(lines)),
+    }
+}
+
+fn model(name: &str) -> ContextConfig {
+    ContextConfig {
+        model: name.into(),
+        ..ContextConfig::default()
+    }
+}
+
+async fn image_message(ctx: &ContextHandle) -> (Message, ImageMessage) {
+    let all = messages(ctx).await;
+    let m = all
+        .into_iter()
+        .find(|m| matches!(m.kind, MessageKind::Image(_)))
+        .expect("an image message");
+    let MessageKind::Image(image) = m.kind.clone() else {
+        unreachable!()
+    };
+    (m, image)
+}
+
+/// Sends an image with a question and waits until the context rests.
+async fn answered(
+    ctx: &ContextHandle,
+    source: ImageSource,
+    mode: RecognitionMode,
+    question: &str,
+) -> ContextState {
+    ctx.send_message(image_send(source, mode, question))
+        .await
+        .unwrap();
+    settle(ctx).await
+}
+
+/// Sends an image that is to fail; answers the message of the `error` event it causes, once
+/// the context rests.
+async fn failure(ctx: &ContextHandle, source: ImageSource, mode: RecognitionMode) -> ErrorEvent {
+    let mut events = ctx.subscribe();
+    ctx.send_message(image_send(source, mode, "?"))
+        .await
+        .unwrap();
+    let error = tokio::time::timeout(std::time::Duration::from_secs(20), async {
+        loop {
+            if let ContextEvent::Error(error) = events.recv().await.unwrap().event {
+                return error;
+            }
+        }
+    })
+    .await
+    .expect("an error event");
+    settle(ctx).await;
+    error
+}
+
+#[tokio::test]
+async fn ocr_text_reaches_the_model_marked_as_read_from_an_image() {
+    let h = Harness::new(Script::new().then(reply(&["It is paid."]))).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    assert_eq!(
+        answered(
+            &ctx,
+            base64_png(INVOICE),
+            RecognitionMode::Ocr,
+            "What is the total?"
+        )
+        .await,
+        ContextState::Idle
+    );
+    let (m, image) = image_message(&ctx).await;
+    assert_eq!(m.status, MessageStatus::Complete);
+    let r = image.recognition.expect("recognized");
+    assert_eq!(r.method, RecognitionMethod::Ocr);
+    let text = r.recognized_text.unwrap();
+    assert!(text.contains("INVOICE 4471"), "{text}");
+    assert!(text.contains("318"), "{text}");
+    assert!(r.confidence.is_some_and(|c| c > 50.0), "{:?}", r.confidence);
+    assert_eq!(r.language.as_deref(), Some("eng"));
+
+    let body = h.mock.requests()[0].body.clone();
+    assert!(body.contains("text read from the image by OCR"), "{body}");
+    assert!(body.contains("INVOICE 4471"), "{body}");
+    assert!(
+        !body.contains("image_url"),
+        "OCR sends text, not the image: {body}"
+    );
+}
+
+#[tokio::test]
+async fn auto_sends_the_image_to_a_vision_model_in_the_openai_format() {
+    let h = Harness::new(Script::new().then(reply(&["A receipt."]))).await;
+    let ctx = h.context(model("gpt-4o")).await;
+    assert_eq!(
+        answered(
+            &ctx,
+            base64_png(INVOICE),
+            RecognitionMode::Auto,
+            "What is this?"
+        )
+        .await,
+        ContextState::Idle
+    );
+    let (_, image) = image_message(&ctx).await;
+    let r = image.recognition.unwrap();
+    assert_eq!(r.method, RecognitionMethod::Vision);
+    assert!(r.recognized_text.is_none(), "vision skips OCR");
+    assert!(r.notice.unwrap().contains("can see images"));
+
+    let sent = h.mock.requests()[0].json().unwrap();
+    let user = &sent["messages"][1]["content"];
+    let parts = user.as_array().expect("content parts");
+    let image_part = parts
+        .iter()
+        .find(|p| p["type"] == "image_url")
+        .expect("an image_url part");
+    assert!(
+        image_part["image_url"]["url"]
+            .as_str()
+            .unwrap()
+            .starts_with("data:image/png;base64,iVBOR")
+    );
+    assert!(parts.iter().any(|p| p["text"] == "What is this?"));
+}
+
+#[tokio::test]
+async fn auto_sends_the_image_to_a_vision_model_as_an_anthropic_image_block() {
+    let h = Harness::with_provider(
+        Script::new().then(reply(&["A receipt."])),
+        EngineSettings::default(),
+        Provider::Anthropic,
+    )
+    .await;
+    let ctx = h.context(model("claude-sonnet-4-20250514")).await;
+    // A file in the workspace, loaded and sent inline.
+    std::fs::write(h.workspace.join("receipt.png"), text_png(INVOICE)).unwrap();
+    assert_eq!(
+        answered(
+            &ctx,
+            ImageSource::FilePath {
+                path: "receipt.png".into(),
+            },
+            RecognitionMode::Auto,
+            "What is this?"
+        )
+        .await,
+        ContextState::Idle
+    );
+    let sent = h.mock.requests()[0].json().unwrap();
+    let content = sent["messages"][0]["content"].as_array().unwrap().clone();
+    let block = content
+        .iter()
+        .find(|b| b["type"] == "image")
+        .unwrap_or_else(|| panic!("an image block: {content:?}"));
+    assert_eq!(block["source"]["type"], "base64");
+    assert_eq!(block["source"]["media_type"], "image/png");
+    assert!(
+        block["source"]["data"]
+            .as_str()
+            .unwrap()
+            .starts_with("iVBOR")
+    );
+    assert!(content.iter().any(|b| b["text"] == "What is this?"));
+}
+
+#[tokio::test]
+async fn auto_reads_the_text_with_ocr_when_the_model_cannot_see_and_says_so() {
+    let h = Harness::new(Script::new().then(reply(&["ok"]))).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    let summary = ctx.summary().await.unwrap();
+    let caps = summary.capabilities.expect("capabilities are shown");
+    assert_eq!(caps.model, "mock-model");
+    assert_eq!(
+        caps.vision,
+        FlagFigure {
+            value: false,
+            source: CapabilitySource::Default
+        }
+    );
+
+    assert_eq!(
+        answered(&ctx, base64_png(INVOICE), RecognitionMode::Auto, "Total?").await,
+        ContextState::Idle
+    );
+    let (_, image) = image_message(&ctx).await;
+    let r = image.recognition.unwrap();
+    assert_eq!(r.method, RecognitionMethod::Ocr);
+    let notice = r.notice.unwrap();
+    assert!(notice.contains("Vision is unavailable"), "{notice}");
+    assert!(notice.contains("mock-model"), "{notice}");
+    assert!(r.recognized_text.unwrap().contains("4471"));
+    let body = h.mock.requests()[0].body.clone();
+    assert!(
+        body.contains("4471") && !body.contains("image_url"),
+        "{body}"
+    );
+}
+
+#[tokio::test]
+async fn a_workspace_image_is_loaded_and_one_outside_the_workspace_is_refused() {
+    let h = Harness::new(Script::new().then(reply(&["ok"]))).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    std::fs::create_dir_all(h.workspace.join("shots")).unwrap();
+    std::fs::write(
+        h.workspace.join("shots/a.png"),
+        text_png(&["WORKSPACE 9120"]),
+    )
+    .unwrap();
+    assert_eq!(
+        answered(
+            &ctx,
+            ImageSource::FilePath {
+                path: "shots/a.png".into(),
+            },
+            RecognitionMode::Ocr,
+            "read it"
+        )
+        .await,
+        ContextState::Idle
+    );
+    let (_, image) = image_message(&ctx).await;
+    assert!(
+        image
+            .recognition
+            .unwrap()
+            .recognized_text
+            .unwrap()
+            .contains("9120")
+    );
+    assert!(h.mock.requests()[0].body.contains("Image shots/a.png"));
+
+    // Outside the workspace: an absolute path, and a symlink inside that leads out.
+    let outside = h.dir.path().join("secret.png");
+    std::fs::write(&outside, text_png(&["SECRET"])).unwrap();
+    std::os::unix::fs::symlink(&outside, h.workspace.join("link.png")).unwrap();
+    for path in [outside.display().to_string(), "link.png".to_owned()] {
+        let other = h.context(ContextConfig::default()).await;
+        other
+            .send_message(image_send(
+                ImageSource::FilePath { path: path.clone() },
+                RecognitionMode::Ocr,
+                "read it",
+            ))
+            .await
+            .unwrap();
+        assert!(matches!(settle(&other).await, ContextState::Failed { .. }));
+        let (m, image) = image_message(&other).await;
+        assert_eq!(m.status, MessageStatus::Failed);
+        let error = image.error.expect("the image's own error");
+        assert!(
+            error.message.contains("refused"),
+            "{path}: {}",
+            error.message
+        );
+        assert!(image.recognition.is_none());
+    }
+    assert_eq!(h.mock.request_count(), 1, "nothing outside was sent");
+}
+
+#[tokio::test]
+async fn a_corrupt_image_fails_and_retry_works_after_the_file_is_fixed() {
+    let h = Harness::new(Script::new().then(reply(&["Seen."]))).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    let mut damaged = text_png(INVOICE);
+    damaged.truncate(100);
+    std::fs::write(h.workspace.join("scan.png"), &damaged).unwrap();
+    let scan = ImageSource::FilePath {
+        path: "scan.png".into(),
+    };
+    let error = failure(&ctx, scan, RecognitionMode::Ocr).await;
+    assert!(matches!(
+        ctx.state(false).await.unwrap().state,
+        ContextState::Failed { .. }
+    ));
+    assert_eq!(error.code, ErrorCode::ImageRecognition);
+    assert!(
+        error.message.contains("PNG image is damaged"),
+        "{}",
+        error.message
+    );
+    assert!(error.recoverable);
+    let (m, image) = image_message(&ctx).await;
+    assert_eq!(m.status, MessageStatus::Failed);
+    assert_eq!(
+        image.error.as_ref().and_then(|e| e.code.as_deref()),
+        Some("image_recognition")
+    );
+    assert_eq!(h.mock.request_count(), 0);
+
+    std::fs::write(h.workspace.join("scan.png"), text_png(INVOICE)).unwrap();
+    ctx.retry_message(m.id).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let (m, image) = image_message(&ctx).await;
+    assert_eq!(m.status, MessageStatus::Complete);
+    assert!(image.error.is_none() && m.error.is_none());
+    assert!(
+        image
+            .recognition
+            .unwrap()
+            .recognized_text
+            .unwrap()
+            .contains("4471")
+    );
+    let bodies: Vec<String> = h.mock.requests().into_iter().map(|r| r.body).collect();
+    assert_eq!(bodies.len(), 1);
+    assert!(bodies[0].contains("4471"), "{}", bodies[0]);
+}
+
+#[tokio::test]
+async fn image_and_question_reach_the_model_in_one_request() {
+    let h = Harness::new(Script::new().then(reply(&["318 EUR."]))).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    assert_eq!(
+        answered(
+            &ctx,
+            base64_png(INVOICE),
+            RecognitionMode::Ocr,
+            "How much is due?"
+        )
+        .await,
+        ContextState::Idle
+    );
+    assert_eq!(h.mock.request_count(), 1);
+    let sent = h.mock.requests()[0].json().unwrap();
+    let user: Vec<&serde_json::Value> = sent["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "user")
+        .collect();
+    assert_eq!(user.len(), 1, "one user turn: {sent}");
+    let content = user[0]["content"].to_string();
+    let (image_at, question_at) = (
+        content.find("4471").unwrap(),
+        content.find("How much is due?").unwrap(),
+    );
+    assert!(
+        image_at < question_at,
+        "the image comes before the question"
+    );
+    let all = messages(&ctx).await;
+    assert!(matches!(all[0].kind, MessageKind::Image(_)));
+    assert!(matches!(all[1].kind, MessageKind::Text(_)));
+    assert_eq!(
+        all[0].metadata.get("send_id"),
+        all[1].metadata.get("send_id")
+    );
+}
+
+#[tokio::test]
+async fn vision_for_a_model_without_it_and_other_formats_fail_with_clear_errors() {
+    let h = Harness::new(Script::new()).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    let message = failure(&ctx, base64_png(INVOICE), RecognitionMode::Vision)
+        .await
+        .message;
+    assert!(
+        message.contains("`mock-model` cannot see images"),
+        "{message}"
+    );
+
+    let other = h.context(ContextConfig::default()).await;
+    let pdf = ImageSource::Base64 {
+        media_type: "image/png".into(),
+        data: BASE64.encode(b"%PDF-1.7 this is a document"),
+    };
+    let message = failure(&other, pdf, RecognitionMode::Auto).await.message;
+    assert!(
+        message.contains("not a PNG, JPEG, GIF or WebP"),
+        "{message}"
+    );
+    assert_eq!(h.mock.request_count(), 0);
+}
+
+#[tokio::test]
+async fn a_missing_tesseract_is_reported_with_the_package_to_install() {
+    let settings = EngineSettings {
+        ocr: braid_context::recognition::OcrSettings {
+            program: "/nonexistent/bin/tesseract".into(),
+            ..Default::default()
+        },
+        ..EngineSettings::default()
+    };
+    let h = Harness::with_settings(Script::new(), settings).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    let message = failure(&ctx, base64_png(INVOICE), RecognitionMode::Ocr)
+        .await
+        .message;
+    assert!(
+        message.contains("`tesseract-ocr`") && message.contains("`tesseract-ocr-eng`"),
+        "{message}"
+    );
+}
+
+#[tokio::test]
+async fn a_provider_that_refuses_an_image_fails_the_turn_and_the_conversation_goes_on() {
+    let refusal = braid_testkit::ErrorReply::new(
+        400,
+        serde_json::json!({"error": {"type": "invalid_request_error", "message": "image_url is not supported by this deployment"}}),
+    );
+    let h = Harness::new(Script::new().then(refusal).then(reply(&["Hello."]))).await;
+    let ctx = h.context(model("gpt-4o")).await;
+    let error = failure(&ctx, base64_png(INVOICE), RecognitionMode::Auto).await;
+    assert_eq!(error.code, ErrorCode::LlmRejected);
+    assert!(error.message.contains("not supported"), "{}", error.message);
+    let (m, image) = image_message(&ctx).await;
+    assert_eq!(m.status, MessageStatus::Failed);
+    assert!(
+        image
+            .error
+            .unwrap()
+            .message
+            .contains("provider refused the request with this image")
+    );
+
+    // The next send runs without the refused image.
+    ctx.send_message(text("hello")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let second = h.mock.requests()[1].body.clone();
+    assert!(
+        second.contains("hello") && !second.contains("image_url"),
+        "{second}"
+    );
+}
