@@ -57,6 +57,13 @@ impl PostgresStore {
         Self::connect_with(options, PostgresOptions::default()).await
     }
 
+    /// Connects to `url` with `options` (a replica passes its identity this way).
+    pub async fn connect_url_with(url: &str, options: PostgresOptions) -> Result<Self> {
+        let connect = PgConnectOptions::from_str(url)
+            .during(Backend::Postgres, "reading the connection URL")?;
+        Self::connect_with(connect, options).await
+    }
+
     /// Connects with explicit connection and pool options.
     pub async fn connect_with(connect: PgConnectOptions, options: PostgresOptions) -> Result<Self> {
         let pool = PgPoolOptions::new()

@@ -273,6 +273,7 @@ async fn run(args: Args) -> anyhow::Result<()> {
         },
         unload_every: Duration::from_secs(3600),
         mcp_config: None,
+        advertise_url: None,
     })
     .await?;
     let url = Arc::new(server.url());
