@@ -12,7 +12,7 @@ use tokio::sync::broadcast;
 
 use crate::events::{EVENT_NOTICE_CAPACITY, EventNotice, EventSink, EventWriter, PendingEvent};
 use crate::lock::{Leases, ReplicaIdentity};
-use crate::sql::{SqlEvents, fenced_contexts, sql_store};
+use crate::sql::{CurrentLease, SqlEvents, fenced_contexts, sql_store};
 
 /// Settings of a PostgreSQL store.
 #[derive(Clone, Debug)]
@@ -170,16 +170,18 @@ impl EventSink for SqlEvents<sqlx::Postgres> {
         // (which updates the row) waits for this batch, and reads the log after it.
         let mut contexts: Vec<uuid::Uuid> = batch.iter().map(|e| e.context.0).collect();
         contexts.dedup();
-        let current: Vec<(uuid::Uuid, i64)> = sqlx::query_as(
-            "SELECT context_id, token FROM leases WHERE context_id = ANY($1) FOR SHARE",
+        let current: Vec<(uuid::Uuid, i64, String, bool, i64)> = sqlx::query_as(
+            "SELECT context_id, token, owner, released, \
+             expires_ms - (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT \
+             FROM leases WHERE context_id = ANY($1) FOR SHARE",
         )
         .bind(&contexts)
         .fetch_all(&mut *tx)
         .await
         .during(Backend::Postgres, OP)?;
-        let current: Vec<(ContextId, u64)> = current
+        let current: Vec<CurrentLease> = current
             .into_iter()
-            .map(|(c, t)| (ContextId(c), u64::try_from(t).unwrap_or(0)))
+            .map(|row| CurrentLease::new(&self.1, row))
             .collect();
         let fenced = fenced_contexts(batch, &current, &self.1);
         let written: Vec<&PendingEvent> = batch

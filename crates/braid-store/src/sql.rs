@@ -13,35 +13,45 @@
 macro_rules! sql_store {
     ($store:ty, $db:ty, $backend:expr, $now:literal, $share:literal) => {
         impl $store {
-            /// Refuses the transaction's write unless this store holds the context's current
-            /// lease (or nobody ever owned it). The lease row stays share-locked until the
-            /// transaction ends, so a takeover waits for writes already checked.
+            /// Refuses the transaction's write when it comes from a replaced owner (this store
+            /// holds the context with a token that is no longer the lease's), or from a store
+            /// without a lease while another replica's lease is in force. The lease row stays
+            /// share-locked until the transaction ends, so a takeover waits for writes already
+            /// checked.
             async fn check_fence(
                 conn: &mut <$db as sqlx::Database>::Connection,
                 leases: &$crate::lock::Leases,
                 context: braid_protocol::ContextId,
             ) -> $crate::error::Result<()> {
                 use $crate::error::DbResultExt as _;
-                let current: Option<i64> = sqlx::query_scalar(concat!(
-                    "SELECT token FROM leases WHERE context_id = $1",
+                let current: Option<(i64, String, bool, i64)> = sqlx::query_as(concat!(
+                    "SELECT token, owner, released, expires_ms - ", $now,
+                    " FROM leases WHERE context_id = $1",
                     $share
                 ))
                 .bind(context.0)
                 .fetch_optional(&mut *conn)
                 .await
                 .during($backend, "checking the context's lease")?;
+                let Some((current, owner, released, remaining)) = current else {
+                    return Ok(());
+                };
+                let current = u64::try_from(current).unwrap_or(0);
                 let held = leases.token(context);
-                match current {
-                    Some(current) if u64::try_from(current).unwrap_or(0) != held => {
-                        leases.fenced(context, held);
-                        Err($crate::error::StoreError::Fenced {
-                            context,
-                            held,
-                            current: u64::try_from(current).unwrap_or(0),
-                        })
-                    }
-                    _ => Ok(()),
+                let refused = if held == 0 {
+                    owner != leases.identity.id && !released && remaining >= 0
+                } else {
+                    current != held
+                };
+                if refused {
+                    leases.fenced(context, held);
+                    return Err($crate::error::StoreError::Fenced {
+                        context,
+                        held,
+                        current,
+                    });
                 }
+                Ok(())
             }
 
             /// Takes the context's lease when it is free, expired, released or already this
@@ -115,7 +125,9 @@ macro_rules! sql_store {
             }
 
             /// The heartbeat: renews every lease this store holds, once per third of the lease
-            /// time, and reports the ones lost. Runs until the store closes.
+            /// time, and reports the ones lost. Runs until the store closes. (SQLite's leases
+            /// never lapse while its one process runs, so it has none.)
+            #[allow(dead_code)]
             async fn heartbeat(pool: sqlx::Pool<$db>, leases: std::sync::Arc<$crate::lock::Leases>) {
                 use sqlx::Row as _;
                 let every = leases.identity.lease_ttl / 3;
@@ -1127,18 +1139,46 @@ pub(crate) struct SqlEvents<DB: sqlx::Database>(
     pub std::sync::Arc<crate::lock::Leases>,
 );
 
-/// The contexts of `batch` whose events carry a token other than their lease's current one
-/// (`current`: context and token of every lease found).
+/// A lease as the event writer checks it: its context, token, and whether another replica
+/// holds it in force.
+pub(crate) struct CurrentLease {
+    pub context: braid_protocol::ContextId,
+    pub token: u64,
+    pub foreign: bool,
+}
+
+impl CurrentLease {
+    /// Reads a row of `context_id, token, owner, released, remaining ms`.
+    pub fn new(
+        leases: &crate::lock::Leases,
+        (context, token, owner, released, remaining): (uuid::Uuid, i64, String, bool, i64),
+    ) -> Self {
+        Self {
+            context: braid_protocol::ContextId(context),
+            token: u64::try_from(token).unwrap_or(0),
+            foreign: owner != leases.identity.id && !released && remaining >= 0,
+        }
+    }
+}
+
+/// The contexts of `batch` whose events must not be written: events of a replaced owner (its
+/// token is no longer the lease's), or events written without a lease while another replica's
+/// lease is in force.
 pub(crate) fn fenced_contexts(
     batch: &[crate::events::PendingEvent],
-    current: &[(braid_protocol::ContextId, u64)],
+    current: &[CurrentLease],
     leases: &crate::lock::Leases,
 ) -> Vec<braid_protocol::ContextId> {
     let mut fenced = Vec::new();
     for e in batch {
-        let refused = current
-            .iter()
-            .any(|(c, token)| *c == e.context && *token != e.token);
+        let refused = current.iter().any(|l| {
+            l.context == e.context
+                && if e.token == 0 {
+                    l.foreign
+                } else {
+                    l.token != e.token
+                }
+        });
         if refused && !fenced.contains(&e.context) {
             leases.fenced(e.context, e.token);
             fenced.push(e.context);

@@ -15,7 +15,7 @@ use tokio::sync::broadcast;
 
 use crate::events::{EVENT_NOTICE_CAPACITY, EventNotice, EventSink, EventWriter, PendingEvent};
 use crate::lock::{Leases, ReplicaIdentity};
-use crate::sql::{SqlEvents, fenced_contexts, sql_store};
+use crate::sql::{CurrentLease, SqlEvents, fenced_contexts, sql_store};
 
 /// How much a commit must survive.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -130,7 +130,10 @@ impl SqliteStore {
             options.event_batch_interval,
             Some(notices.clone()),
         );
-        let heartbeat = tokio::spawn(Self::heartbeat(write.clone(), leases.clone()));
+        // One process owns the file, so its leases never lapse while it runs (a heartbeat
+        // that waited behind a busy writer must not stop a context); the task only exists so
+        // both stores close alike.
+        let heartbeat = tokio::spawn(async {});
         tracing::debug!(path = %path.display(), "SQLite store open");
         Ok(Self {
             path,
@@ -184,14 +187,17 @@ impl EventSink for SqlEvents<sqlx::Sqlite> {
                 continue;
             }
             seen.push(event.context);
-            let token: Option<i64> =
-                sqlx::query_scalar("SELECT token FROM leases WHERE context_id = $1")
-                    .bind(event.context.0)
-                    .fetch_optional(&mut *tx)
-                    .await
-                    .during(Backend::Sqlite, OP)?;
-            if let Some(token) = token {
-                current.push((event.context, u64::try_from(token).unwrap_or(0)));
+            let row: Option<(uuid::Uuid, i64, String, bool, i64)> = sqlx::query_as(
+                "SELECT context_id, token, owner, released, \
+                 expires_ms - CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER) \
+                 FROM leases WHERE context_id = $1",
+            )
+            .bind(event.context.0)
+            .fetch_optional(&mut *tx)
+            .await
+            .during(Backend::Sqlite, OP)?;
+            if let Some(row) = row {
+                current.push(CurrentLease::new(&self.1, row));
             }
         }
         let fenced = fenced_contexts(batch, &current, &self.1);
