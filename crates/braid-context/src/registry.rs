@@ -90,8 +90,18 @@ impl ContextRegistry {
             events.clone(),
             self.services.settings.workspace_roots.clone(),
         );
+        // A lost lease stops the actor at once, wherever it is in a turn: another replica
+        // owns the context now, and this one's writes are refused anyway.
+        let lost = lock.lost();
         let actor = Actor::new(data, self.services.clone(), events, inbox, lock);
-        tokio::spawn(actor.run());
+        tokio::spawn(async move {
+            tokio::select! {
+                () = actor.run() => {}
+                () = lost.cancelled() => {
+                    tracing::warn!(context = %id, "lease lost: the context's actor stops");
+                }
+            }
+        });
         live.insert(
             id,
             Live {
@@ -100,6 +110,39 @@ impl ContextRegistry {
             },
         );
         Ok(handle)
+    }
+
+    /// Takes over contexts whose owner (another replica) stopped renewing its lease, running
+    /// the same recovery as after a crash. Answers how many were taken over.
+    pub async fn adopt_orphans(&self) -> usize {
+        let orphans = match self.services.store.orphaned_contexts().await {
+            Ok(orphans) => orphans,
+            Err(error) => {
+                tracing::warn!(%error, "orphaned contexts not looked up");
+                return 0;
+            }
+        };
+        let mut adopted = 0;
+        for id in orphans {
+            // Another replica may win the lease first: that is not an error.
+            match self.get(id).await {
+                Ok(_) => {
+                    adopted += 1;
+                    tracing::info!(context = %id, "context taken over from a replica that stopped");
+                }
+                Err(error) => tracing::debug!(context = %id, %error, "orphan not taken over"),
+            }
+        }
+        adopted
+    }
+
+    /// Whether the context's actor runs in this process.
+    pub async fn is_live(&self, id: ContextId) -> bool {
+        self.live
+            .lock()
+            .await
+            .get(&id)
+            .is_some_and(|l| l.handle.is_alive())
     }
 
     /// Every stored context, most recently updated first. Live ones report their current state.

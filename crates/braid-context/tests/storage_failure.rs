@@ -146,6 +146,18 @@ impl Store for FlakyStore {
     ) -> braid_store::Result<Option<braid_store::ContextLock>> {
         self.inner.try_lock_context(id).await
     }
+    async fn lease(&self, id: ContextId) -> braid_store::Result<Option<braid_store::Lease>> {
+        self.inner.lease(id).await
+    }
+    async fn orphaned_contexts(&self) -> braid_store::Result<Vec<ContextId>> {
+        self.inner.orphaned_contexts().await
+    }
+    fn replica(&self) -> &braid_store::ReplicaIdentity {
+        self.inner.replica()
+    }
+    fn event_notices(&self) -> tokio::sync::broadcast::Receiver<braid_store::EventNotice> {
+        self.inner.event_notices()
+    }
     async fn close(&self) -> braid_store::Result<()> {
         self.inner.close().await
     }

@@ -115,6 +115,10 @@ pub fn router(app: Arc<App>) -> Router {
         router = router.route(route.path, route.handler);
     }
     let mut router = router
+        .route_layer(middleware::from_fn_with_state(
+            app.clone(),
+            crate::forward::forward,
+        ))
         .route_layer(middleware::from_fn_with_state(app.clone(), authenticate))
         .route_layer(middleware::from_fn_with_state(app.clone(), count))
         .fallback(fallback)

@@ -132,6 +132,20 @@ impl Follower {
         Ok(())
     }
 
+    /// Tells the client why its stream ends, when the server is shutting down.
+    async fn finish(&self, outcome: Result<(), Stop>) {
+        if let Err(Stop::Shutdown) = outcome {
+            let notice = ContextEvent::Error(ErrorEvent {
+                context_id: self.context,
+                code: ErrorCode::Internal,
+                message: "the server is shutting down; reconnect with Last-Event-ID to continue"
+                    .into(),
+                recoverable: true,
+            });
+            let _ = self.tx.send(unlogged(&notice)).await;
+        }
+    }
+
     /// Sends every logged event after the cursor.
     async fn replay(&mut self) -> Result<(), Stop> {
         let Some(mut after) = self.cursor else {
@@ -213,15 +227,81 @@ async fn run(
         }
     }
     .await;
-    if let Err(Stop::Shutdown) = outcome {
-        let notice = ContextEvent::Error(ErrorEvent {
-            context_id: context,
-            code: ErrorCode::Internal,
-            message: "the server is shutting down; reconnect with Last-Event-ID to continue".into(),
-            recoverable: true,
-        });
-        let _ = f.tx.send(unlogged(&notice)).await;
+    f.finish(outcome).await;
+}
+
+/// How often a stream served from the log reads it even without a notice (a notice can be
+/// missed while the database connection is re-established).
+const LOG_POLL: Duration = Duration::from_secs(1);
+
+/// Streams a context's events from the shared event log, for a replica that does not run the
+/// context (PostgreSQL): woken by the store's event notices (LISTEN/NOTIFY), with the same ids,
+/// replay and `Last-Event-ID` behaviour as the owner's stream. It goes on across a change of
+/// owner, since every owner writes the same log.
+pub fn follow_log(
+    app: Arc<App>,
+    context: ContextId,
+    start: StreamStart,
+) -> impl Stream<Item = Result<Event, Infallible>> {
+    let (tx, rx) = mpsc::channel(CONNECTION_BUFFER);
+    // Subscribed before the first read, so no commit falls between the two.
+    let notices = app.registry.services().store.event_notices();
+    tokio::spawn(run_from_log(app, context, notices, start, tx));
+    futures::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|e| (Ok::<_, Infallible>(e), rx))
+    })
+}
+
+async fn run_from_log(
+    app: Arc<App>,
+    context: ContextId,
+    mut notices: broadcast::Receiver<braid_store::EventNotice>,
+    start: StreamStart,
+    tx: mpsc::Sender<Event>,
+) {
+    let _open = app.metrics.open_stream();
+    let shutdown = app.shutdown.clone();
+    let mut heartbeat = tokio::time::interval_at(
+        tokio::time::Instant::now() + app.config.heartbeat,
+        app.config.heartbeat.max(Duration::from_millis(10)),
+    );
+    let mut poll = tokio::time::interval_at(tokio::time::Instant::now() + LOG_POLL, LOG_POLL);
+    let cursor = match start {
+        StreamStart::After(n) => Some(n),
+        StreamStart::Live => {
+            let store = app.registry.services().store.clone();
+            Some(store.last_event_sequence(context).await.unwrap_or(0))
+        }
+    };
+    let mut f = Follower {
+        app,
+        context,
+        tx,
+        cursor,
+    };
+    let outcome: Result<(), Stop> = async {
+        f.place_resume_point().await?;
+        f.replay().await?;
+        loop {
+            tokio::select! {
+                biased;
+                _ = shutdown.cancelled() => return Err(Stop::Shutdown),
+                _ = f.tx.closed() => return Err(Stop::ClientGone),
+                notice = notices.recv() => match notice {
+                    Ok(n) if n.context != context || f.cursor.is_some_and(|c| n.last_sequence <= c) => {}
+                    Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => f.replay().await?,
+                    Err(broadcast::error::RecvError::Closed) => return Err(Stop::ClientGone),
+                },
+                _ = poll.tick() => f.replay().await?,
+                _ = heartbeat.tick() => {
+                    let beat = ContextEvent::Heartbeat(Heartbeat { timestamp: chrono::Utc::now() });
+                    f.tx.send(unlogged(&beat)).await.map_err(|_| Stop::ClientGone)?;
+                }
+            }
+        }
     }
+    .await;
+    f.finish(outcome).await;
 }
 
 async fn resubscribe(

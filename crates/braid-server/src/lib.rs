@@ -11,6 +11,7 @@ pub mod app;
 pub mod body;
 pub mod error;
 pub mod events;
+pub mod forward;
 pub mod guard;
 pub mod mcp;
 pub mod metrics;

@@ -877,12 +877,33 @@ async fn context_events(
         Some(n) => StreamStart::After(n),
         None => StreamStart::Live,
     };
-    let h = handle(&app, &params).await?;
-    let mut response = Sse::new(events::stream(app.clone(), h, start)).into_response();
+    let mut response = match events_elsewhere(&app, &params).await? {
+        Some(context) => Sse::new(events::follow_log(app.clone(), context, start)).into_response(),
+        None => {
+            let h = handle(&app, &params).await?;
+            Sse::new(events::stream(app.clone(), h, start)).into_response()
+        }
+    };
     response
         .headers_mut()
         .insert("x-accel-buffering", HeaderValue::from_static("no"));
     Ok(response)
+}
+
+/// The context, when another live replica runs it: its events are then served from the
+/// shared log instead of loading it here.
+async fn events_elsewhere(app: &App, params: &Params) -> ApiResult<Option<ContextId>> {
+    let id = params.context()?;
+    if app.registry.is_live(id).await {
+        return Ok(None);
+    }
+    let store = &app.registry.services().store;
+    let elsewhere = store
+        .lease(id)
+        .await
+        .map_err(braid_context::EngineError::from)?
+        .is_some_and(|l| l.live && !l.mine);
+    Ok(elsewhere.then_some(id))
 }
 
 async fn get_state(

@@ -9,7 +9,7 @@ use std::time::Duration;
 use axum::http::HeaderValue;
 use braid_context::{ContextRegistry, EngineSettings, Services};
 use braid_llm::{LlmClient, ProviderConfig, build_client};
-use braid_store::{PostgresStore, SqliteStore, Store};
+use braid_store::{Backend, PostgresOptions, PostgresStore, ReplicaIdentity, SqliteStore, Store};
 use braid_tools::WorkspaceRoots;
 use tokio::task::JoinHandle;
 
@@ -79,6 +79,11 @@ pub struct ServeArgs {
     /// MCP servers file (Claude Desktop format). Read once MCP is wired into the server.
     #[arg(long, env = "BRAID_MCP_CONFIG")]
     pub mcp_config: Option<PathBuf>,
+    /// With PostgreSQL and several replicas: the URL other replicas reach this one at
+    /// (`http://host:port`), to forward requests for the contexts it owns. Default: the bound
+    /// address.
+    #[arg(long, env = "BRAID_ADVERTISE_URL")]
+    pub advertise_url: Option<String>,
 }
 
 /// `--titles`.
@@ -116,7 +121,13 @@ pub struct ServeOptions {
     pub unload_every: Duration,
     /// The MCP servers file, when there is one (see [`braid_mcp::find_config_file`]).
     pub mcp_config: Option<PathBuf>,
+    /// Where other replicas forward requests for this replica's contexts; `None`: the bound
+    /// address.
+    pub advertise_url: Option<String>,
 }
+
+/// How often a replica on PostgreSQL looks for contexts whose owner stopped renewing its lease.
+pub const ADOPT_EVERY: Duration = Duration::from_millis(500);
 
 /// Why the server cannot start.
 #[derive(Debug, thiserror::Error)]
@@ -241,6 +252,10 @@ impl ServeArgs {
             engine,
             unload_every: Duration::from_secs(60),
             mcp_config,
+            advertise_url: self
+                .advertise_url
+                .map(|u| u.trim().trim_end_matches('/').to_owned())
+                .filter(|u| !u.is_empty()),
         })
     }
 }
@@ -275,6 +290,7 @@ pub struct Server {
     pub app: Arc<App>,
     task: JoinHandle<()>,
     unloader: JoinHandle<()>,
+    adopter: Option<JoinHandle<()>>,
 }
 
 impl Server {
@@ -288,6 +304,9 @@ impl Server {
     pub async fn stop(self) {
         self.app.shutdown.cancel();
         self.unloader.abort();
+        if let Some(adopter) = &self.adopter {
+            adopter.abort();
+        }
         if tokio::time::timeout(Duration::from_secs(10), self.task)
             .await
             .is_err()
@@ -324,6 +343,25 @@ pub async fn start_with(
     // A bad --allowed-host stops the start before anything is opened; the guard in use is
     // built once the port is known.
     RequestGuard::new(options.bind, &options.app.allowed_hosts, &[])?;
+    let listener = tokio::net::TcpListener::bind(options.bind)
+        .await
+        .map_err(|source| ServeError::Bind {
+            addr: options.bind,
+            source,
+        })?;
+    let addr = listener.local_addr().map_err(|source| ServeError::Bind {
+        addr: options.bind,
+        source,
+    })?;
+    let replica = ReplicaIdentity {
+        address: Some(
+            options
+                .advertise_url
+                .clone()
+                .unwrap_or_else(|| format!("http://{addr}")),
+        ),
+        ..ReplicaIdentity::default()
+    };
     let store: Arc<dyn Store> = match &options.store {
         StoreLocation::Sqlite(path) => {
             if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -337,7 +375,17 @@ pub async fn start_with(
         }
         StoreLocation::Postgres(url) => {
             tracing::info!("store: PostgreSQL");
-            Arc::new(PostgresStore::connect(url).await?)
+            tracing::info!(replica = %replica.id, address = ?replica.address, "replica on PostgreSQL");
+            Arc::new(
+                PostgresStore::connect_url_with(
+                    url,
+                    PostgresOptions {
+                        replica,
+                        ..PostgresOptions::default()
+                    },
+                )
+                .await?,
+            )
         }
     };
     let metrics = Arc::new(Metrics::default());
@@ -356,16 +404,6 @@ pub async fn start_with(
     };
     let tools =
         Arc::new(braid_tools::builtin_registry().map_err(|e| ServeError::Tools(e.to_string()))?);
-    let listener = tokio::net::TcpListener::bind(options.bind)
-        .await
-        .map_err(|source| ServeError::Bind {
-            addr: options.bind,
-            source,
-        })?;
-    let addr = listener.local_addr().map_err(|source| ServeError::Bind {
-        addr: options.bind,
-        source,
-    })?;
     // MCP servers start in the background: a slow or broken one never delays the server. Their
     // OAuth authorizations come back to the callback route of this address.
     let authorizer = Arc::new(PersonAuthorizer::new(oauth_callback_url(addr)));
@@ -441,12 +479,25 @@ pub async fn start_with(
             }
         })
     };
+    // Replicas share the store: a context whose owner died is taken over here (or by another
+    // replica, whichever is first) within the lease time and the scan.
+    let adopter = (registry.services().store.backend() == Backend::Postgres).then(|| {
+        let registry = registry.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(ADOPT_EVERY);
+            loop {
+                tick.tick().await;
+                registry.adopt_orphans().await;
+            }
+        })
+    });
     tracing::info!(url = %format!("http://{addr}"), "braid is listening");
     Ok(Server {
         addr,
         app,
         task,
         unloader,
+        adopter,
     })
 }
 

@@ -45,6 +45,7 @@ async fn a_conversation_over_postgres_survives_a_restart() {
         },
         unload_every: Duration::from_secs(60),
         mcp_config: None,
+        advertise_url: None,
     };
     let first = start(options()).await.unwrap();
     let client = TestServerUrl(first.url());

@@ -101,6 +101,20 @@ pub enum StoreError {
         /// Every problem found, each with its JSON path.
         errors: ValidationErrors,
     },
+    /// The write came from an owner whose lease another replica has since taken over (its
+    /// fencing token is older than the lease's), or from a store that does not own the
+    /// context. Nothing was written.
+    #[error(
+        "write to context {context} refused: this replica's lease (token {held}) is not the current one (token {current}); another replica owns the context"
+    )]
+    Fenced {
+        /// The context.
+        context: ContextId,
+        /// The token this store wrote with (0 when it holds no lease).
+        held: u64,
+        /// The lease's current token.
+        current: u64,
+    },
     /// A stored value cannot be read back (and has no safe fallback).
     #[error("stored {what} of context {context} is unreadable: {reason}")]
     Corrupt {

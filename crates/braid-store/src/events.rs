@@ -28,6 +28,20 @@ use crate::error::{Result, StoreError};
 /// for room (backpressure) instead of growing memory while the store is slow or unavailable.
 pub const EVENT_QUEUE_CAPACITY: usize = 8192;
 
+/// How many event notices a receiver may fall behind before it misses some (and catches up
+/// from the log).
+pub const EVENT_NOTICE_CAPACITY: usize = 4096;
+
+/// That a context has new committed events, up to `last_sequence` (possibly written by another
+/// replica): read them with [`Store::events_after`](crate::Store::events_after).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EventNotice {
+    /// The context.
+    pub context: ContextId,
+    /// The highest sequence committed.
+    pub last_sequence: u64,
+}
+
 /// Receives a context's events once they are durable.
 pub trait EventPublisher: Send + Sync + 'static {
     /// The event is committed. Called from the writer task, in sequence order per context, so
@@ -105,6 +119,8 @@ pub(crate) struct PendingEvent {
     generation: u64,
     pub json: String,
     pub at: DateTime<Utc>,
+    /// The fencing token of the lease the event was written under (0: no lease).
+    pub token: u64,
     event: ContextEvent,
     publisher: Arc<dyn EventPublisher>,
 }
@@ -112,8 +128,9 @@ pub(crate) struct PendingEvent {
 /// Where the writer puts events: one implementation per database.
 #[async_trait]
 pub(crate) trait EventSink: Send + Sync + 'static {
-    /// Writes the batch in one transaction.
-    async fn write(&self, batch: &[PendingEvent]) -> Result<()>;
+    /// Writes the batch in one transaction, leaving out the events of contexts whose lease has
+    /// moved on from the token they carry; answers those contexts.
+    async fn write(&self, batch: &[PendingEvent]) -> Result<Vec<ContextId>>;
     /// The highest stored sequence of a context (0 when it has none).
     async fn max_sequence(&self, context: ContextId) -> Result<u64>;
 }
@@ -144,12 +161,22 @@ pub(crate) struct EventWriter {
 impl EventWriter {
     /// Starts the writer task. Batches are committed `interval` after their first event, or at
     /// once when someone flushes.
-    pub fn start(sink: Arc<dyn EventSink>, interval: Duration) -> Self {
-        Self::start_with(sink, interval, WriteRetry::default())
+    pub fn start(
+        sink: Arc<dyn EventSink>,
+        interval: Duration,
+        notices: Option<broadcast::Sender<EventNotice>>,
+    ) -> Self {
+        Self::start_with(sink, interval, WriteRetry::default(), notices)
     }
 
-    /// Starts the writer task with an explicit retry policy.
-    pub fn start_with(sink: Arc<dyn EventSink>, interval: Duration, retry: WriteRetry) -> Self {
+    /// Starts the writer task with an explicit retry policy. Committed events are announced on
+    /// `notices` when given (a database that announces its commits itself passes `None`).
+    pub fn start_with(
+        sink: Arc<dyn EventSink>,
+        interval: Duration,
+        retry: WriteRetry,
+        notices: Option<broadcast::Sender<EventNotice>>,
+    ) -> Self {
         let (queue, commands) = mpsc::channel(EVENT_QUEUE_CAPACITY);
         let counters = Counters::default();
         tokio::spawn(
@@ -159,6 +186,7 @@ impl EventWriter {
                 interval,
                 retry,
                 generations: HashMap::new(),
+                notices,
             }
             .run(commands),
         );
@@ -176,6 +204,7 @@ impl EventWriter {
         context: ContextId,
         event: &ContextEvent,
         publisher: Arc<dyn EventPublisher>,
+        token: u64,
     ) -> Result<SequencedEvent> {
         let json = serde_json::to_string(event).map_err(|e| StoreError::EventsNotWritten {
             reason: format!("event cannot be serialized: {e}"),
@@ -204,6 +233,7 @@ impl EventWriter {
             generation: counter.generation,
             json,
             at: Utc::now(),
+            token,
             event: event.clone(),
             publisher,
         })));
@@ -249,6 +279,7 @@ struct Task {
     retry: WriteRetry,
     /// The current generation of every context whose numbering was stepped back after a loss.
     generations: HashMap<ContextId, u64>,
+    notices: Option<broadcast::Sender<EventNotice>>,
 }
 
 impl Task {
@@ -329,12 +360,29 @@ impl Task {
         let mut delays = self.retry.delays();
         let error = loop {
             match self.sink.write(batch).await {
-                Ok(()) => {
+                Ok(fenced) => {
+                    if !fenced.is_empty() {
+                        self.refuse(batch, &fenced);
+                    }
+                    let mut last: Vec<(ContextId, u64)> = Vec::new();
                     for e in batch.drain(..) {
+                        match last.iter_mut().find(|(c, _)| *c == e.context) {
+                            Some((_, s)) => *s = e.sequence,
+                            None => last.push((e.context, e.sequence)),
+                        }
                         e.publisher.committed(SequencedEvent {
                             sequence: e.sequence,
                             event: e.event,
                         });
+                    }
+                    if let Some(notices) = &self.notices {
+                        for (context, last_sequence) in last {
+                            // No receiver is not an error.
+                            let _ = notices.send(EventNotice {
+                                context,
+                                last_sequence,
+                            });
+                        }
                     }
                     return Ok(());
                 }
@@ -365,6 +413,38 @@ impl Task {
         }
         report_lost(batch.drain(..).map(|e| (e.context, e.publisher)), &reason);
         Err(reason)
+    }
+}
+
+impl Task {
+    /// Takes the events of contexts another replica now owns out of the batch: they were not
+    /// written, and never will be. Their publishers are told, and the contexts' numbering is
+    /// forgotten (a later owner in this process reads it again from the log).
+    fn refuse(&mut self, batch: &mut Vec<PendingEvent>, fenced: &[ContextId]) {
+        let mut refused = Vec::new();
+        batch.retain_mut(|e| {
+            if fenced.contains(&e.context) {
+                refused.push((e.context, Arc::clone(&e.publisher)));
+                false
+            } else {
+                true
+            }
+        });
+        {
+            let mut counters = lock(&self.counters);
+            for context in fenced {
+                counters.remove(context);
+            }
+        }
+        tracing::warn!(
+            contexts = fenced.len(),
+            events = refused.len(),
+            "events of a replaced owner refused"
+        );
+        report_lost(
+            refused.into_iter(),
+            "refused: another replica took this context over (the lease's fencing token is newer)",
+        );
     }
 }
 
@@ -420,7 +500,7 @@ mod tests {
 
     #[async_trait]
     impl EventSink for RecordingSink {
-        async fn write(&self, batch: &[PendingEvent]) -> Result<()> {
+        async fn write(&self, batch: &[PendingEvent]) -> Result<Vec<ContextId>> {
             self.attempts.fetch_add(1, Ordering::SeqCst);
             if let Some(gate) = self.gate.lock().await.take() {
                 let _ = gate.await;
@@ -433,7 +513,7 @@ mod tests {
             self.writes.fetch_add(1, Ordering::SeqCst);
             let mut events = self.events.lock().unwrap();
             events.extend(batch.iter().map(|e| (e.context, e.sequence)));
-            Ok(())
+            Ok(Vec::new())
         }
 
         async fn max_sequence(&self, _context: ContextId) -> Result<u64> {
@@ -478,7 +558,11 @@ mod tests {
     #[tokio::test]
     async fn many_streams_share_few_transactions_in_sequence_order() {
         let sink = Arc::new(RecordingSink::default());
-        let writer = Arc::new(EventWriter::start(sink.clone(), Duration::from_millis(5)));
+        let writer = Arc::new(EventWriter::start(
+            sink.clone(),
+            Duration::from_millis(5),
+            None,
+        ));
         let contexts: Vec<ContextId> = (0..50).map(|_| ContextId::new()).collect();
         let collector = Arc::new(Collector::default());
         let mut tasks = Vec::new();
@@ -488,7 +572,7 @@ mod tests {
             tasks.push(tokio::spawn(async move {
                 for _ in 0..20 {
                     writer
-                        .append(context, &delta(context), collector.clone())
+                        .append(context, &delta(context), collector.clone(), 0)
                         .await
                         .unwrap();
                 }
@@ -519,12 +603,12 @@ mod tests {
         let sink = Arc::new(RecordingSink::default());
         let (open_gate, gate) = tokio::sync::oneshot::channel();
         *sink.gate.lock().await = Some(gate);
-        let writer = EventWriter::start(sink.clone(), Duration::from_millis(1));
+        let writer = EventWriter::start(sink.clone(), Duration::from_millis(1), None);
         let (live, mut subscriber) = broadcast::channel(16);
         let context = ContextId::new();
         for _ in 0..3 {
             writer
-                .append(context, &delta(context), Arc::new(live.clone()))
+                .append(context, &delta(context), Arc::new(live.clone()), 0)
                 .await
                 .unwrap();
         }
@@ -553,13 +637,17 @@ mod tests {
     #[tokio::test]
     async fn a_failing_batch_is_retried_and_committed_when_the_store_returns() {
         let sink = Arc::new(RecordingSink::default());
-        let writer =
-            EventWriter::start_with(sink.clone(), Duration::from_millis(1), quick_retry(50));
+        let writer = EventWriter::start_with(
+            sink.clone(),
+            Duration::from_millis(1),
+            quick_retry(50),
+            None,
+        );
         let collector = Arc::new(Collector::default());
         let context = ContextId::new();
         sink.failing.store(true, Ordering::SeqCst);
         writer
-            .append(context, &delta(context), collector.clone())
+            .append(context, &delta(context), collector.clone(), 0)
             .await
             .unwrap();
         while sink.attempts.load(Ordering::SeqCst) < 3 {
@@ -576,19 +664,23 @@ mod tests {
     async fn a_batch_failing_every_retry_is_reported_lost_and_its_ids_never_went_out() {
         let sink = Arc::new(RecordingSink::default());
         // A long interval keeps the two failing events in one batch.
-        let writer =
-            EventWriter::start_with(sink.clone(), Duration::from_millis(100), quick_retry(3));
+        let writer = EventWriter::start_with(
+            sink.clone(),
+            Duration::from_millis(100),
+            quick_retry(3),
+            None,
+        );
         let collector = Arc::new(Collector::default());
         let context = ContextId::new();
         writer
-            .append(context, &delta(context), collector.clone())
+            .append(context, &delta(context), collector.clone(), 0)
             .await
             .unwrap();
         writer.flush().await.unwrap();
         sink.failing.store(true, Ordering::SeqCst);
         for _ in 0..2 {
             writer
-                .append(context, &delta(context), collector.clone())
+                .append(context, &delta(context), collector.clone(), 0)
                 .await
                 .unwrap();
         }
@@ -607,7 +699,7 @@ mod tests {
         // event: the log has no gap.
         sink.failing.store(false, Ordering::SeqCst);
         let next = writer
-            .append(context, &delta(context), collector.clone())
+            .append(context, &delta(context), collector.clone(), 0)
             .await
             .unwrap();
         writer.flush().await.unwrap();
@@ -622,12 +714,16 @@ mod tests {
         let sink = Arc::new(RecordingSink::default());
         let (open_gate, gate) = tokio::sync::oneshot::channel();
         *sink.gate.lock().await = Some(gate);
-        let writer = Arc::new(EventWriter::start(sink.clone(), Duration::from_millis(1)));
+        let writer = Arc::new(EventWriter::start(
+            sink.clone(),
+            Duration::from_millis(1),
+            None,
+        ));
         let collector = Arc::new(Collector::default());
         let context = ContextId::new();
         // The first event's batch holds the writer at the gate; then the queue fills.
         writer
-            .append(context, &delta(context), collector.clone())
+            .append(context, &delta(context), collector.clone(), 0)
             .await
             .unwrap();
         while sink.attempts.load(Ordering::SeqCst) == 0 {
@@ -636,7 +732,7 @@ mod tests {
         for _ in 0..EVENT_QUEUE_CAPACITY {
             tokio::time::timeout(
                 Duration::from_secs(5),
-                writer.append(context, &delta(context), collector.clone()),
+                writer.append(context, &delta(context), collector.clone(), 0),
             )
             .await
             .expect("room in the queue")
@@ -647,7 +743,7 @@ mod tests {
             let collector = collector.clone();
             tokio::spawn(async move {
                 writer
-                    .append(context, &delta(context), collector)
+                    .append(context, &delta(context), collector, 0)
                     .await
                     .unwrap()
             })
@@ -670,11 +766,11 @@ mod tests {
     #[tokio::test]
     async fn flush_commits_without_waiting_for_the_batch_interval() {
         let sink = Arc::new(RecordingSink::default());
-        let writer = EventWriter::start(sink.clone(), Duration::from_secs(3600));
+        let writer = EventWriter::start(sink.clone(), Duration::from_secs(3600), None);
         let context = ContextId::new();
         let (live, _) = broadcast::channel(4);
         writer
-            .append(context, &delta(context), Arc::new(live))
+            .append(context, &delta(context), Arc::new(live), 0)
             .await
             .unwrap();
         tokio::time::timeout(Duration::from_secs(5), writer.flush())

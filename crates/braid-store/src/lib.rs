@@ -63,9 +63,12 @@ mod store;
 
 pub use changes::{BranchIds, BranchSettings, ContextChanges};
 pub use error::{Backend, Result, StoreError};
-pub use events::{EVENT_QUEUE_CAPACITY, EventPublisher, LostEvents, WriteRetry};
-pub use lock::ContextLock;
-pub use postgres::{EVENTS_CHANNEL, EventListener, EventNotice, PostgresOptions, PostgresStore};
+pub use events::{
+    EVENT_NOTICE_CAPACITY, EVENT_QUEUE_CAPACITY, EventNotice, EventPublisher, LostEvents,
+    WriteRetry,
+};
+pub use lock::{ContextLock, LEASE_TTL, Lease, ReplicaIdentity};
+pub use postgres::{EVENTS_CHANNEL, EventListener, PostgresOptions, PostgresStore};
 pub use record::{BranchRecord, ContextRecord, MessageRange};
 pub use sqlite::{Durability, SqliteOptions, SqliteStore};
 pub use store::Store;

@@ -32,6 +32,11 @@ pub(crate) fn sqlite() -> Migrator {
             "mcp credentials",
             include_str!("../migrations/sqlite/0002_mcp_credentials.sql"),
         ),
+        migration(
+            3,
+            "context leases",
+            include_str!("../migrations/sqlite/0003_leases.sql"),
+        ),
     ])
 }
 
@@ -47,6 +52,11 @@ pub(crate) fn postgres() -> Migrator {
             2,
             "mcp credentials",
             include_str!("../migrations/postgres/0002_mcp_credentials.sql"),
+        ),
+        migration(
+            3,
+            "context leases",
+            include_str!("../migrations/postgres/0003_leases.sql"),
         ),
     ])
 }

@@ -7,9 +7,12 @@ use std::time::Duration;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 
 use crate::error::{Backend, DbResultExt as _, Result, StoreError};
-use crate::events::{EventSink, EventWriter, PendingEvent};
-use crate::lock::{AdvisoryLocks, ContextLock};
-use crate::sql::{SqlEvents, sql_store};
+use braid_protocol::ContextId;
+use tokio::sync::broadcast;
+
+use crate::events::{EVENT_NOTICE_CAPACITY, EventNotice, EventSink, EventWriter, PendingEvent};
+use crate::lock::{Leases, ReplicaIdentity};
+use crate::sql::{CurrentLease, SqlEvents, fenced_contexts, sql_store};
 
 /// Settings of a PostgreSQL store.
 #[derive(Clone, Debug)]
@@ -20,6 +23,8 @@ pub struct PostgresOptions {
     pub acquire_timeout: Duration,
     /// How long the event writer gathers events before committing them.
     pub event_batch_interval: Duration,
+    /// Who this replica is in the lease table.
+    pub replica: ReplicaIdentity,
 }
 
 impl Default for PostgresOptions {
@@ -28,6 +33,7 @@ impl Default for PostgresOptions {
             max_connections: 10,
             acquire_timeout: Duration::from_secs(10),
             event_batch_interval: Duration::from_millis(5),
+            replica: ReplicaIdentity::default(),
         }
     }
 }
@@ -36,7 +42,10 @@ impl Default for PostgresOptions {
 pub struct PostgresStore {
     pool: PgPool,
     events: EventWriter,
-    locks: AdvisoryLocks,
+    leases: Arc<Leases>,
+    heartbeat: tokio::task::JoinHandle<()>,
+    notices: broadcast::Sender<EventNotice>,
+    listener: tokio::task::JoinHandle<()>,
 }
 
 impl PostgresStore {
@@ -48,9 +57,15 @@ impl PostgresStore {
         Self::connect_with(options, PostgresOptions::default()).await
     }
 
+    /// Connects to `url` with `options` (a replica passes its identity this way).
+    pub async fn connect_url_with(url: &str, options: PostgresOptions) -> Result<Self> {
+        let connect = PgConnectOptions::from_str(url)
+            .during(Backend::Postgres, "reading the connection URL")?;
+        Self::connect_with(connect, options).await
+    }
+
     /// Connects with explicit connection and pool options.
     pub async fn connect_with(connect: PgConnectOptions, options: PostgresOptions) -> Result<Self> {
-        let locks = AdvisoryLocks::new(connect.clone());
         let pool = PgPoolOptions::new()
             .max_connections(options.max_connections.max(2))
             .acquire_timeout(options.acquire_timeout)
@@ -64,14 +79,23 @@ impl PostgresStore {
                 backend: Backend::Postgres,
                 source,
             })?;
+        let leases = Leases::new(options.replica);
+        // Commits are announced by the database (NOTIFY), to this replica as to the others.
         let events = EventWriter::start(
-            Arc::new(SqlEvents(pool.clone())),
+            Arc::new(SqlEvents(pool.clone(), leases.clone())),
             options.event_batch_interval,
+            None,
         );
+        let heartbeat = tokio::spawn(Self::heartbeat(pool.clone(), leases.clone()));
+        let (notices, _) = broadcast::channel(EVENT_NOTICE_CAPACITY);
+        let listener = tokio::spawn(relay_notices(pool.clone(), notices.clone()));
         Ok(Self {
             pool,
             events,
-            locks,
+            leases,
+            heartbeat,
+            notices,
+            listener,
         })
     }
 
@@ -82,20 +106,56 @@ impl PostgresStore {
     fn reader(&self) -> &PgPool {
         &self.pool
     }
+}
 
-    async fn try_lock(&self, context: braid_protocol::ContextId) -> Result<Option<ContextLock>> {
-        self.locks.try_lock(context).await
+impl Drop for PostgresStore {
+    fn drop(&mut self) {
+        self.heartbeat.abort();
+        self.listener.abort();
     }
+}
 
-    async fn release_locks(&self) {
-        self.locks.close().await;
+/// Listens for event notices for as long as the store is open, reconnecting after a failure,
+/// and hands them to the store's receivers.
+async fn relay_notices(pool: PgPool, notices: broadcast::Sender<EventNotice>) {
+    loop {
+        match listen(&pool).await {
+            Ok(mut listener) => loop {
+                match listener.next().await {
+                    Ok(notice) => {
+                        // No receiver is not an error.
+                        let _ = notices.send(notice);
+                    }
+                    Err(error) => {
+                        tracing::warn!(%error, "event notices interrupted; listening again");
+                        break;
+                    }
+                }
+            },
+            Err(error) => tracing::warn!(%error, "cannot listen for event notices; retrying"),
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
     }
+}
+
+async fn listen(pool: &PgPool) -> Result<EventListener> {
+    const OP: &str = "listening for event notices";
+    let mut listener = sqlx::postgres::PgListener::connect_with(pool)
+        .await
+        .during(Backend::Postgres, OP)?;
+    listener
+        .listen(EVENTS_CHANNEL)
+        .await
+        .during(Backend::Postgres, OP)?;
+    Ok(EventListener { listener })
 }
 
 sql_store!(
     PostgresStore,
     sqlx::Postgres,
-    crate::error::Backend::Postgres
+    crate::error::Backend::Postgres,
+    "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT",
+    " FOR SHARE"
 );
 
 /// The channel committed events are announced on, as `<context id>:<last sequence>`.
@@ -103,18 +163,40 @@ pub const EVENTS_CHANNEL: &str = "braid_events";
 
 #[async_trait::async_trait]
 impl EventSink for SqlEvents<sqlx::Postgres> {
-    async fn write(&self, batch: &[PendingEvent]) -> Result<()> {
+    async fn write(&self, batch: &[PendingEvent]) -> Result<Vec<ContextId>> {
         const OP: &str = "writing events";
+        let mut tx = self.0.begin().await.during(Backend::Postgres, OP)?;
+        // The leases of the batch's contexts stay share-locked until the commit, so a takeover
+        // (which updates the row) waits for this batch, and reads the log after it.
+        let mut contexts: Vec<uuid::Uuid> = batch.iter().map(|e| e.context.0).collect();
+        contexts.dedup();
+        let current: Vec<(uuid::Uuid, i64, String, bool, i64)> = sqlx::query_as(
+            "SELECT context_id, token, owner, released, \
+             expires_ms - (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT \
+             FROM leases WHERE context_id = ANY($1) FOR SHARE",
+        )
+        .bind(&contexts)
+        .fetch_all(&mut *tx)
+        .await
+        .during(Backend::Postgres, OP)?;
+        let current: Vec<CurrentLease> = current
+            .into_iter()
+            .map(|row| CurrentLease::new(&self.1, row))
+            .collect();
+        let fenced = fenced_contexts(batch, &current, &self.1);
+        let written: Vec<&PendingEvent> = batch
+            .iter()
+            .filter(|e| !fenced.contains(&e.context))
+            .collect();
         // One statement for the whole batch: a round trip per event would make a busy server
         // fall behind.
-        let contexts: Vec<uuid::Uuid> = batch.iter().map(|e| e.context.0).collect();
-        let sequences: Vec<i64> = batch
+        let contexts: Vec<uuid::Uuid> = written.iter().map(|e| e.context.0).collect();
+        let sequences: Vec<i64> = written
             .iter()
             .map(|e| i64::try_from(e.sequence).unwrap_or(i64::MAX))
             .collect();
-        let events: Vec<&str> = batch.iter().map(|e| e.json.as_str()).collect();
-        let times: Vec<chrono::DateTime<chrono::Utc>> = batch.iter().map(|e| e.at).collect();
-        let mut tx = self.0.begin().await.during(Backend::Postgres, OP)?;
+        let events: Vec<&str> = written.iter().map(|e| e.json.as_str()).collect();
+        let times: Vec<chrono::DateTime<chrono::Utc>> = written.iter().map(|e| e.at).collect();
         sqlx::query(
             "INSERT INTO events (context_id, seq, event, created_at) \
              SELECT * FROM UNNEST($1::uuid[], $2::bigint[], $3::text[], $4::timestamptz[])",
@@ -137,10 +219,11 @@ impl EventSink for SqlEvents<sqlx::Postgres> {
         .execute(&mut *tx)
         .await
         .during(Backend::Postgres, OP)?;
-        tx.commit().await.during(Backend::Postgres, OP)
+        tx.commit().await.during(Backend::Postgres, OP)?;
+        Ok(fenced)
     }
 
-    async fn max_sequence(&self, context: braid_protocol::ContextId) -> Result<u64> {
+    async fn max_sequence(&self, context: ContextId) -> Result<u64> {
         let max: i64 =
             sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) FROM events WHERE context_id = $1")
                 .bind(context.0)
@@ -149,16 +232,6 @@ impl EventSink for SqlEvents<sqlx::Postgres> {
                 .during(Backend::Postgres, "reading the last event sequence")?;
         Ok(u64::try_from(max).unwrap_or(0))
     }
-}
-
-/// That a context has new committed events, up to `last_sequence` (possibly written by another
-/// replica): read them with [`Store::events_after`](crate::Store::events_after).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EventNotice {
-    /// The context.
-    pub context: braid_protocol::ContextId,
-    /// The highest sequence committed.
-    pub last_sequence: u64,
 }
 
 /// Receives [`EventNotice`]s from every replica sharing the database.
@@ -198,15 +271,7 @@ fn parse_notice(payload: &str) -> Option<EventNotice> {
 impl PostgresStore {
     /// Starts listening for events committed by any replica (including this one).
     pub async fn listen_events(&self) -> Result<EventListener> {
-        const OP: &str = "listening for event notices";
-        let mut listener = sqlx::postgres::PgListener::connect_with(&self.pool)
-            .await
-            .during(Backend::Postgres, OP)?;
-        listener
-            .listen(EVENTS_CHANNEL)
-            .await
-            .during(Backend::Postgres, OP)?;
-        Ok(EventListener { listener })
+        listen(&self.pool).await
     }
 }
 
@@ -217,7 +282,7 @@ mod tests {
 
     #[test]
     fn notices_read_context_and_sequence() {
-        let context = braid_protocol::ContextId::new();
+        let context = ContextId::new();
         let notice = parse_notice(&format!("{context}:42")).unwrap();
         assert_eq!(notice.context, context);
         assert_eq!(notice.last_sequence, 42);

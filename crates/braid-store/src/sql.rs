@@ -6,11 +6,170 @@
 //! the same code for each database type.
 
 /// Expands `impl Store` for `$store`, which must have `fn writer(&self) -> &Pool<$db>`,
-/// `fn reader(&self) -> &Pool<$db>`, `async fn try_lock(&self, ContextId)`, `async fn
-/// release_locks(&self)` and a field `events: EventWriter`.
+/// `fn reader(&self) -> &Pool<$db>` and the fields `events: EventWriter`, `leases:
+/// Arc<Leases>` and `notices: broadcast::Sender<EventNotice>`. `$now` is the database's clock in
+/// milliseconds since the epoch, as SQL; `$share` locks the rows a query read until the
+/// transaction ends (PostgreSQL `FOR SHARE`; empty on SQLite, whose writes are serial anyway).
 macro_rules! sql_store {
-    ($store:ty, $db:ty, $backend:expr) => {
+    ($store:ty, $db:ty, $backend:expr, $now:literal, $share:literal) => {
         impl $store {
+            /// Refuses the transaction's write when it comes from a replaced owner (this store
+            /// holds the context with a token that is no longer the lease's), or from a store
+            /// without a lease while another replica's lease is in force. The lease row stays
+            /// share-locked until the transaction ends, so a takeover waits for writes already
+            /// checked.
+            async fn check_fence(
+                conn: &mut <$db as sqlx::Database>::Connection,
+                leases: &$crate::lock::Leases,
+                context: braid_protocol::ContextId,
+            ) -> $crate::error::Result<()> {
+                use $crate::error::DbResultExt as _;
+                let current: Option<(i64, String, bool, i64)> = sqlx::query_as(concat!(
+                    "SELECT token, owner, released, expires_ms - ", $now,
+                    " FROM leases WHERE context_id = $1",
+                    $share
+                ))
+                .bind(context.0)
+                .fetch_optional(&mut *conn)
+                .await
+                .during($backend, "checking the context's lease")?;
+                let Some((current, owner, released, remaining)) = current else {
+                    return Ok(());
+                };
+                let current = u64::try_from(current).unwrap_or(0);
+                let held = leases.token(context);
+                let refused = if held == 0 {
+                    owner != leases.identity.id && !released && remaining >= 0
+                } else {
+                    current != held
+                };
+                if refused {
+                    leases.fenced(context, held);
+                    return Err($crate::error::StoreError::Fenced {
+                        context,
+                        held,
+                        current,
+                    });
+                }
+                Ok(())
+            }
+
+            /// Takes the context's lease when it is free, expired, released or already this
+            /// replica's; the token grows with each taking.
+            async fn take_lease(
+                &self,
+                context: braid_protocol::ContextId,
+            ) -> $crate::error::Result<Option<$crate::lock::ContextLock>> {
+                use $crate::error::DbResultExt as _;
+                const OP: &str = "taking a context's lease";
+                if self.leases.holds(context) {
+                    return Ok(None);
+                }
+                // Events this store queued for the context under an earlier lease must land
+                // before its numbering is read again from the log.
+                self.events.flush().await?;
+                let started = std::time::Instant::now();
+                let taken: std::result::Result<Option<i64>, sqlx::Error> = sqlx::query_scalar(concat!(
+                    "INSERT INTO leases (context_id, owner, address, token, expires_ms, released) ",
+                    "VALUES ($1, $2, $3, 1, ", $now, " + $4, FALSE) ",
+                    "ON CONFLICT (context_id) DO UPDATE SET owner = excluded.owner, ",
+                    "address = excluded.address, token = leases.token + 1, ",
+                    "expires_ms = excluded.expires_ms, released = FALSE ",
+                    "WHERE leases.released OR leases.expires_ms < ", $now,
+                    " OR leases.owner = excluded.owner ",
+                    "RETURNING token"
+                ))
+                .bind(context.0)
+                .bind(&self.leases.identity.id)
+                .bind(self.leases.identity.address.as_deref())
+                .bind(self.leases.ttl_ms())
+                .fetch_optional(self.writer())
+                .await;
+                let taken = match taken {
+                    Err(error) if $crate::error::violation(&error)
+                        == Some(sqlx::error::ErrorKind::ForeignKeyViolation) =>
+                    {
+                        return Err($crate::error::StoreError::ContextNotFound(context));
+                    }
+                    other => other.during($backend, OP)?,
+                };
+                let Some(token) = taken else {
+                    return Ok(None);
+                };
+                let token = u64::try_from(token).unwrap_or(0);
+                // Another owner may have written events since this store last numbered them.
+                self.events.forget(context);
+                tracing::debug!(context = %context, token, "lease taken");
+                let pool = self.writer().clone();
+                let owner = self.leases.identity.id.clone();
+                Ok(Some(self.leases.hold(context, token, started, move |token| {
+                    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+                        tracing::warn!(context = %context, "lease dropped outside a runtime; it expires on its own");
+                        return;
+                    };
+                    runtime.spawn(async move {
+                        let released = sqlx::query(
+                            "UPDATE leases SET released = TRUE \
+                             WHERE context_id = $1 AND owner = $2 AND token = $3",
+                        )
+                        .bind(context.0)
+                        .bind(owner)
+                        .bind(i64::try_from(token).unwrap_or(i64::MAX))
+                        .execute(&pool)
+                        .await;
+                        if let Err(error) = released {
+                            tracing::warn!(context = %context, %error, "lease not released; it expires on its own");
+                        }
+                    });
+                })))
+            }
+
+            /// The heartbeat: renews every lease this store holds, once per third of the lease
+            /// time, and reports the ones lost. Runs until the store closes. (SQLite's leases
+            /// never lapse while its one process runs, so it has none.)
+            #[allow(dead_code)]
+            async fn heartbeat(pool: sqlx::Pool<$db>, leases: std::sync::Arc<$crate::lock::Leases>) {
+                use sqlx::Row as _;
+                let every = leases.identity.lease_ttl / 3;
+                let mut tick = tokio::time::interval(every);
+                tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+                loop {
+                    tick.tick().await;
+                    let asked = leases.snapshot();
+                    if asked.is_empty() {
+                        continue;
+                    }
+                    let started = std::time::Instant::now();
+                    let renewal = sqlx::query(concat!(
+                        "UPDATE leases SET expires_ms = ", $now, " + $2 ",
+                        "WHERE owner = $1 AND NOT released RETURNING context_id, token"
+                    ))
+                    .bind(&leases.identity.id)
+                    .bind(leases.ttl_ms())
+                    .fetch_all(&pool);
+                    match tokio::time::timeout(every, renewal).await {
+                        Ok(Ok(rows)) => {
+                            let renewed: Vec<(braid_protocol::ContextId, u64)> = rows
+                                .iter()
+                                .filter_map(|row| {
+                                    let id: uuid::Uuid = row.try_get(0).ok()?;
+                                    let token: i64 = row.try_get(1).ok()?;
+                                    Some((braid_protocol::ContextId(id), u64::try_from(token).ok()?))
+                                })
+                                .collect();
+                            leases.renewed(started, &asked, &renewed);
+                        }
+                        Ok(Err(error)) => {
+                            tracing::warn!(%error, "leases not renewed");
+                            leases.expire(std::time::Instant::now());
+                        }
+                        Err(_) => {
+                            tracing::warn!("lease renewal timed out");
+                            leases.expire(std::time::Instant::now());
+                        }
+                    }
+                }
+            }
             fn message_from_row(
                 row: &<$db as sqlx::Database>::Row,
                 context: braid_protocol::ContextId,
@@ -627,6 +786,7 @@ macro_rules! sql_store {
                 }
                 let mut tx = self.writer().begin().await.during($backend, OP)?;
                 // On error the transaction is dropped, which rolls it back.
+                Self::check_fence(&mut tx, &self.leases, context).await?;
                 Self::apply_changes(&mut tx, context, changes).await?;
                 tx.commit().await.during($backend, OP)
             }
@@ -785,7 +945,9 @@ macro_rules! sql_store {
                 event: &braid_protocol::ContextEvent,
                 publisher: std::sync::Arc<dyn $crate::events::EventPublisher>,
             ) -> $crate::error::Result<braid_protocol::SequencedEvent> {
-                self.events.append(context, event, publisher).await
+                self.events
+                    .append(context, event, publisher, self.leases.token(context))
+                    .await
             }
 
             async fn last_event_sequence(
@@ -883,12 +1045,82 @@ macro_rules! sql_store {
                 &self,
                 context: braid_protocol::ContextId,
             ) -> $crate::error::Result<Option<$crate::lock::ContextLock>> {
-                self.try_lock(context).await
+                self.take_lease(context).await
+            }
+
+            async fn lease(
+                &self,
+                context: braid_protocol::ContextId,
+            ) -> $crate::error::Result<Option<$crate::lock::Lease>> {
+                use $crate::error::DbResultExt as _;
+                use sqlx::Row as _;
+                const OP: &str = "reading a context's lease";
+                let row = sqlx::query(concat!(
+                    "SELECT owner, address, token, released, expires_ms - ", $now,
+                    " FROM leases WHERE context_id = $1"
+                ))
+                .bind(context.0)
+                .fetch_optional(self.reader())
+                .await
+                .during($backend, OP)?;
+                let Some(row) = row else {
+                    return Ok(None);
+                };
+                let read = || -> std::result::Result<_, sqlx::Error> {
+                    let owner: String = row.try_get(0)?;
+                    let address: Option<String> = row.try_get(1)?;
+                    let token: i64 = row.try_get(2)?;
+                    let released: bool = row.try_get(3)?;
+                    let remaining: i64 = row.try_get(4)?;
+                    Ok((owner, address, token, released, remaining))
+                };
+                let (owner, address, token, released, remaining) = read().during($backend, OP)?;
+                let token = u64::try_from(token).unwrap_or(0);
+                Ok(Some($crate::lock::Lease {
+                    mine: owner == self.leases.identity.id && self.leases.token(context) == token,
+                    live: !released && remaining >= 0,
+                    owner,
+                    address,
+                    token,
+                }))
+            }
+
+            async fn orphaned_contexts(
+                &self,
+            ) -> $crate::error::Result<Vec<braid_protocol::ContextId>> {
+                use $crate::error::DbResultExt as _;
+                let ids: Vec<uuid::Uuid> = sqlx::query_scalar(concat!(
+                    "SELECT context_id FROM leases WHERE NOT released AND owner <> $1 AND expires_ms < ",
+                    $now
+                ))
+                .bind(&self.leases.identity.id)
+                .fetch_all(self.reader())
+                .await
+                .during($backend, "looking for contexts whose owner is gone")?;
+                Ok(ids.into_iter().map(braid_protocol::ContextId).collect())
+            }
+
+            fn replica(&self) -> &$crate::lock::ReplicaIdentity {
+                &self.leases.identity
+            }
+
+            fn event_notices(&self) -> tokio::sync::broadcast::Receiver<$crate::events::EventNotice> {
+                self.notices.subscribe()
             }
 
             async fn close(&self) -> $crate::error::Result<()> {
                 let flushed = self.events.flush().await;
-                self.release_locks().await;
+                self.heartbeat.abort();
+                let released = sqlx::query(
+                    "UPDATE leases SET released = TRUE WHERE owner = $1 AND NOT released",
+                )
+                .bind(&self.leases.identity.id)
+                .execute(self.writer())
+                .await;
+                if let Err(error) = released {
+                    tracing::warn!(%error, "leases not released at close; they expire on their own");
+                }
+                self.leases.clear();
                 self.writer().close().await;
                 self.reader().close().await;
                 flushed
@@ -900,5 +1132,57 @@ macro_rules! sql_store {
 
 pub(crate) use sql_store;
 
-/// The event sink of a SQL store: its own handle on the write pool.
-pub(crate) struct SqlEvents<DB: sqlx::Database>(pub sqlx::Pool<DB>);
+/// The event sink of a SQL store: its own handle on the write pool, and the leases it writes
+/// under.
+pub(crate) struct SqlEvents<DB: sqlx::Database>(
+    pub sqlx::Pool<DB>,
+    pub std::sync::Arc<crate::lock::Leases>,
+);
+
+/// A lease as the event writer checks it: its context, token, and whether another replica
+/// holds it in force.
+pub(crate) struct CurrentLease {
+    pub context: braid_protocol::ContextId,
+    pub token: u64,
+    pub foreign: bool,
+}
+
+impl CurrentLease {
+    /// Reads a row of `context_id, token, owner, released, remaining ms`.
+    pub fn new(
+        leases: &crate::lock::Leases,
+        (context, token, owner, released, remaining): (uuid::Uuid, i64, String, bool, i64),
+    ) -> Self {
+        Self {
+            context: braid_protocol::ContextId(context),
+            token: u64::try_from(token).unwrap_or(0),
+            foreign: owner != leases.identity.id && !released && remaining >= 0,
+        }
+    }
+}
+
+/// The contexts of `batch` whose events must not be written: events of a replaced owner (its
+/// token is no longer the lease's), or events written without a lease while another replica's
+/// lease is in force.
+pub(crate) fn fenced_contexts(
+    batch: &[crate::events::PendingEvent],
+    current: &[CurrentLease],
+    leases: &crate::lock::Leases,
+) -> Vec<braid_protocol::ContextId> {
+    let mut fenced = Vec::new();
+    for e in batch {
+        let refused = current.iter().any(|l| {
+            l.context == e.context
+                && if e.token == 0 {
+                    l.foreign
+                } else {
+                    l.token != e.token
+                }
+        });
+        if refused && !fenced.contains(&e.context) {
+            leases.fenced(e.context, e.token);
+            fenced.push(e.context);
+        }
+    }
+    fenced
+}

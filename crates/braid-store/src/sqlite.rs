@@ -10,9 +10,12 @@ use sqlx::sqlite::{
 };
 
 use crate::error::{Backend, DbResultExt as _, Result, StoreError};
-use crate::events::{EventSink, EventWriter, PendingEvent};
-use crate::lock::{ContextLock, LocalLocks};
-use crate::sql::{SqlEvents, sql_store};
+use braid_protocol::ContextId;
+use tokio::sync::broadcast;
+
+use crate::events::{EVENT_NOTICE_CAPACITY, EventNotice, EventSink, EventWriter, PendingEvent};
+use crate::lock::{Leases, ReplicaIdentity};
+use crate::sql::{CurrentLease, SqlEvents, fenced_contexts, sql_store};
 
 /// How much a commit must survive.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -37,6 +40,8 @@ pub struct SqliteOptions {
     pub readers: u32,
     /// How long the event writer gathers events before committing them.
     pub event_batch_interval: Duration,
+    /// Who this store is in the lease table.
+    pub replica: ReplicaIdentity,
 }
 
 impl Default for SqliteOptions {
@@ -46,6 +51,7 @@ impl Default for SqliteOptions {
             busy_timeout: Duration::from_secs(5),
             readers: 4,
             event_batch_interval: Duration::from_millis(5),
+            replica: ReplicaIdentity::default(),
         }
     }
 }
@@ -56,7 +62,9 @@ pub struct SqliteStore {
     write: SqlitePool,
     read: SqlitePool,
     events: EventWriter,
-    locks: LocalLocks,
+    leases: Arc<Leases>,
+    heartbeat: tokio::task::JoinHandle<()>,
+    notices: broadcast::Sender<EventNotice>,
 }
 
 impl SqliteStore {
@@ -110,17 +118,31 @@ impl SqliteStore {
                 path: path.clone(),
                 source,
             })?;
+        // One process owns a SQLite file: leases left by an earlier process are over.
+        sqlx::query("UPDATE leases SET released = TRUE WHERE NOT released")
+            .execute(&write)
+            .await
+            .during(Backend::Sqlite, "releasing an earlier process's leases")?;
+        let leases = Leases::new(options.replica);
+        let (notices, _) = broadcast::channel(EVENT_NOTICE_CAPACITY);
         let events = EventWriter::start(
-            Arc::new(SqlEvents(write.clone())),
+            Arc::new(SqlEvents(write.clone(), leases.clone())),
             options.event_batch_interval,
+            Some(notices.clone()),
         );
+        // One process owns the file, so its leases never lapse while it runs (a heartbeat
+        // that waited behind a busy writer must not stop a context); the task only exists so
+        // both stores close alike.
+        let heartbeat = tokio::spawn(async {});
         tracing::debug!(path = %path.display(), "SQLite store open");
         Ok(Self {
             path,
             write,
             read,
             events,
-            locks: LocalLocks::default(),
+            leases,
+            heartbeat,
+            notices,
         })
     }
 
@@ -136,23 +158,50 @@ impl SqliteStore {
     fn reader(&self) -> &SqlitePool {
         &self.read
     }
-
-    async fn try_lock(&self, context: braid_protocol::ContextId) -> Result<Option<ContextLock>> {
-        Ok(self.locks.try_lock(context))
-    }
-
-    async fn release_locks(&self) {}
 }
 
-sql_store!(SqliteStore, sqlx::Sqlite, crate::error::Backend::Sqlite);
+impl Drop for SqliteStore {
+    fn drop(&mut self) {
+        self.heartbeat.abort();
+    }
+}
+
+sql_store!(
+    SqliteStore,
+    sqlx::Sqlite,
+    crate::error::Backend::Sqlite,
+    "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)",
+    ""
+);
 
 #[async_trait::async_trait]
 impl EventSink for SqlEvents<sqlx::Sqlite> {
-    async fn write(&self, batch: &[PendingEvent]) -> Result<()> {
+    async fn write(&self, batch: &[PendingEvent]) -> Result<Vec<ContextId>> {
         const OP: &str = "writing events";
         // Statements are prepared once and run in-process: a loop in one transaction is cheap.
         let mut tx = self.0.begin().await.during(Backend::Sqlite, OP)?;
+        let mut current = Vec::new();
+        let mut seen = Vec::new();
         for event in batch {
+            if seen.contains(&event.context) {
+                continue;
+            }
+            seen.push(event.context);
+            let row: Option<(uuid::Uuid, i64, String, bool, i64)> = sqlx::query_as(
+                "SELECT context_id, token, owner, released, \
+                 expires_ms - CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER) \
+                 FROM leases WHERE context_id = $1",
+            )
+            .bind(event.context.0)
+            .fetch_optional(&mut *tx)
+            .await
+            .during(Backend::Sqlite, OP)?;
+            if let Some(row) = row {
+                current.push(CurrentLease::new(&self.1, row));
+            }
+        }
+        let fenced = fenced_contexts(batch, &current, &self.1);
+        for event in batch.iter().filter(|e| !fenced.contains(&e.context)) {
             sqlx::query(
                 "INSERT INTO events (context_id, seq, event, created_at) VALUES ($1, $2, $3, $4)",
             )
@@ -164,10 +213,11 @@ impl EventSink for SqlEvents<sqlx::Sqlite> {
             .await
             .during(Backend::Sqlite, OP)?;
         }
-        tx.commit().await.during(Backend::Sqlite, OP)
+        tx.commit().await.during(Backend::Sqlite, OP)?;
+        Ok(fenced)
     }
 
-    async fn max_sequence(&self, context: braid_protocol::ContextId) -> Result<u64> {
+    async fn max_sequence(&self, context: ContextId) -> Result<u64> {
         let max: i64 =
             sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) FROM events WHERE context_id = $1")
                 .bind(context.0)

@@ -9,8 +9,8 @@ use braid_protocol::{
 
 use crate::changes::ContextChanges;
 use crate::error::{Backend, Result};
-use crate::events::EventPublisher;
-use crate::lock::ContextLock;
+use crate::events::{EventNotice, EventPublisher};
+use crate::lock::{ContextLock, Lease, ReplicaIdentity};
 use crate::record::{BranchRecord, ContextRecord, MessageRange};
 
 /// Persistence for contexts, their messages and branches, and their event logs. Shared as
@@ -103,10 +103,28 @@ pub trait Store: Send + Sync + 'static {
         limit: u32,
     ) -> Result<Vec<SequencedEvent>>;
 
-    /// Claims the context for this store instance (with PostgreSQL: for this replica, through an
-    /// advisory lock). `None` when another owner holds it. Ownership ends when the lock is
-    /// dropped.
+    /// Claims the context for this store instance: takes its lease (see [`crate::ContextLock`])
+    /// when nobody holds it, its owner released it or let it expire. `None` when another owner
+    /// (or this store already) holds it. Every later write of this store to the context
+    /// carries the lease's fencing token, and is refused once another replica has taken the
+    /// context over. Ownership ends when the lock is dropped, or when the lease is lost
+    /// ([`ContextLock::lost`]).
     async fn try_lock_context(&self, context: ContextId) -> Result<Option<ContextLock>>;
+
+    /// The context's lease, if anyone ever owned it.
+    async fn lease(&self, context: ContextId) -> Result<Option<Lease>>;
+
+    /// Contexts whose owner stopped renewing its lease without releasing it (it died or lost
+    /// the database): another replica should take them over and recover them.
+    async fn orphaned_contexts(&self) -> Result<Vec<ContextId>>;
+
+    /// Who this store instance is in the lease table.
+    fn replica(&self) -> &ReplicaIdentity;
+
+    /// Notices of committed events of every context, including those written by other
+    /// replicas (PostgreSQL LISTEN/NOTIFY). A notice can be missed (a lagging receiver, a
+    /// reconnect): readers catch up with [`Store::events_after`].
+    fn event_notices(&self) -> tokio::sync::broadcast::Receiver<EventNotice>;
 
     /// The OAuth credentials kept for the MCP server `server` (JSON text), if any.
     async fn load_mcp_credentials(&self, server: &str) -> Result<Option<String>>;

@@ -77,6 +77,9 @@ conformance!(
     last_event_sequence_is_the_highest_committed,
     message_deltas_are_one_messages_committed_deltas_in_order,
     mcp_credentials_are_kept_per_server_across_reopening,
+    a_new_owner_gets_a_greater_token_and_the_old_owners_writes_are_refused,
+    lapsed_leases_are_orphans_and_released_ones_are_not,
+    committed_events_are_announced,
 );
 
 async fn new_context(store: &Arc<dyn Store>) -> ContextRecord {
@@ -1286,5 +1289,166 @@ mod cases {
                 .unwrap()
                 .is_empty()
         );
+    }
+
+    pub async fn a_new_owner_gets_a_greater_token_and_the_old_owners_writes_are_refused(
+        f: &Fixture,
+    ) {
+        let replica_b = f.reopen().await;
+        let record = new_context(&f.store).await;
+        let old = f.store.try_lock_context(record.id).await.unwrap().unwrap();
+        let lease = f.store.lease(record.id).await.unwrap().unwrap();
+        assert!(lease.mine && lease.live, "{lease:?}");
+        assert_eq!(lease.token, old.token());
+        assert!(
+            replica_b
+                .try_lock_context(record.id)
+                .await
+                .unwrap()
+                .is_none(),
+            "a live lease is not taken"
+        );
+        let seen_by_b = replica_b.lease(record.id).await.unwrap().unwrap();
+        assert!(seen_by_b.live && !seen_by_b.mine, "{seen_by_b:?}");
+        let main = BranchName::main();
+        let first = Message::user_text("by the first owner");
+        f.store
+            .save_changes(
+                record.id,
+                &ContextChanges::new().add_message(&main, first.clone()),
+            )
+            .await
+            .unwrap();
+
+        // The first owner stops renewing; the second takes over with a greater token.
+        f.lapse_leases().await;
+        let new = replica_b
+            .try_lock_context(record.id)
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(
+            new.token() > old.token(),
+            "{} > {}",
+            new.token(),
+            old.token()
+        );
+
+        let refused = f
+            .store
+            .save_changes(
+                record.id,
+                &ContextChanges::new().add_message(&main, Message::user_text("too late")),
+            )
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(refused, StoreError::Fenced { held, current, .. } if held == old.token() && current == new.token()),
+            "{refused}"
+        );
+        assert!(
+            old.lost().is_cancelled(),
+            "the refused owner learns its lease is lost"
+        );
+
+        // Its events are refused too, and reported as never stored.
+        let collector = Arc::new(Lost::default());
+        let publisher: Arc<dyn EventPublisher> = collector.clone();
+        f.store
+            .append_event(
+                record.id,
+                &delta(record.id, MessageId::new(), "stale"),
+                publisher,
+            )
+            .await
+            .unwrap();
+        let _ = f.store.flush_events().await;
+        assert_eq!(
+            *collector.0.lock().unwrap(),
+            1,
+            "the stale event is reported lost"
+        );
+
+        let fresh = Message::user_text("by the second owner");
+        replica_b
+            .save_changes(
+                record.id,
+                &ContextChanges::new().add_message(&main, fresh.clone()),
+            )
+            .await
+            .unwrap();
+        let stored = replica_b
+            .append_event(
+                record.id,
+                &delta(record.id, MessageId::new(), "new"),
+                live(),
+            )
+            .await
+            .unwrap();
+        replica_b.flush_events().await.unwrap();
+        assert_eq!(stored.sequence, 1, "the refused event took no sequence");
+        let events = replica_b.events_after(record.id, 0, 10).await.unwrap();
+        assert_eq!(events.len(), 1);
+        let stored = replica_b
+            .load_messages(record.id, &main, MessageRange::All)
+            .await
+            .unwrap();
+        assert_eq!(ids(&stored), vec![first.id, fresh.id]);
+    }
+
+    pub async fn lapsed_leases_are_orphans_and_released_ones_are_not(f: &Fixture) {
+        let replica_b = f.reopen().await;
+        let dead = new_context(&f.store).await;
+        let closed = new_context(&f.store).await;
+        let _held = f.store.try_lock_context(dead.id).await.unwrap().unwrap();
+        let released = f.store.try_lock_context(closed.id).await.unwrap().unwrap();
+        assert!(replica_b.orphaned_contexts().await.unwrap().is_empty());
+        drop(released);
+        // Release completes in the background.
+        for _ in 0..100 {
+            if !f.store.lease(closed.id).await.unwrap().unwrap().live {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        f.lapse_leases().await;
+        assert_eq!(replica_b.orphaned_contexts().await.unwrap(), vec![dead.id]);
+        let adopted = replica_b.try_lock_context(dead.id).await.unwrap();
+        assert!(adopted.is_some(), "an orphan can be taken over");
+        assert!(replica_b.orphaned_contexts().await.unwrap().is_empty());
+    }
+
+    pub async fn committed_events_are_announced(f: &Fixture) {
+        let record = new_context(&f.store).await;
+        let mut notices = f.store.event_notices();
+        for text in ["a", "b", "c"] {
+            f.store
+                .append_event(record.id, &delta(record.id, MessageId::new(), text), live())
+                .await
+                .unwrap();
+        }
+        f.store.flush_events().await.unwrap();
+        let mut last = 0;
+        while last < 3 {
+            let notice = tokio::time::timeout(std::time::Duration::from_secs(5), notices.recv())
+                .await
+                .expect("a notice within 5 s")
+                .unwrap();
+            assert_eq!(notice.context, record.id);
+            assert!(notice.last_sequence > last);
+            last = notice.last_sequence;
+        }
+    }
+
+    /// Counts events reported lost.
+    #[derive(Default)]
+    struct Lost(std::sync::Mutex<u64>);
+
+    impl EventPublisher for Lost {
+        fn committed(&self, _event: SequencedEvent) {}
+
+        fn lost(&self, lost: braid_store::LostEvents) {
+            *self.0.lock().unwrap() += lost.count;
+        }
     }
 }

@@ -4,6 +4,11 @@
 //! chunk arrives relative to when the mock emits it.
 //!
 //! `cargo run --release -p braid-server --bin braid-load -- --contexts 100`
+//!
+//! With `--store postgres://... --replicas 3`, three servers share the database (as three
+//! replicas would) and the streams are spread across them: stream `i` creates its context on
+//! replica `i % 3` (which owns it) and sends and streams through replica `(i + 1) % 3`, which
+//! forwards the send to the owner and serves the events from the shared log.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -34,6 +39,12 @@ struct Args {
     /// Give up after this many seconds.
     #[arg(long, default_value_t = 300)]
     timeout_secs: u64,
+    /// A PostgreSQL URL to store contexts in instead of a temporary SQLite file.
+    #[arg(long)]
+    store: Option<String>,
+    /// Servers sharing the store (more than one needs `--store`).
+    #[arg(long, default_value_t = 1)]
+    replicas: usize,
 }
 
 /// When each chunk of one stream arrived, from the request's start.
@@ -107,9 +118,13 @@ async fn direct_stream(client: reqwest::Client, url: String) -> anyhow::Result<T
     Ok(Timeline { arrivals })
 }
 
-async fn server_stream(client: reqwest::Client, url: String) -> anyhow::Result<Timeline> {
+async fn server_stream(
+    client: reqwest::Client,
+    owner: String,
+    url: String,
+) -> anyhow::Result<Timeline> {
     let created: Value = client
-        .post(format!("{url}/v1/contexts"))
+        .post(format!("{owner}/v1/contexts"))
         .header("content-type", "application/json")
         .body(json!({"title": "load"}).to_string())
         .send()
@@ -239,8 +254,16 @@ async fn run(args: Args) -> anyhow::Result<()> {
         .pool_max_idle_per_host(args.contexts * 2)
         .build()?;
     println!(
-        "braid-load: {} concurrent streams of {} chunks, {} ms apart",
-        args.contexts, args.chunks, args.chunk_delay_ms
+        "braid-load: {} concurrent streams of {} chunks, {} ms apart, {} replica(s) on {}",
+        args.contexts,
+        args.chunks,
+        args.chunk_delay_ms,
+        args.replicas.max(1),
+        if args.store.is_some() {
+            "PostgreSQL"
+        } else {
+            "SQLite"
+        }
     );
 
     let direct_mock = MockLlm::start(script(args.contexts, args.chunks, delay)).await?;
@@ -258,26 +281,43 @@ async fn run(args: Args) -> anyhow::Result<()> {
     provider.base_url = mock.openai_base_url();
     provider.model = "mock-model".into();
     provider.retry = RetryPolicy::none();
-    let server = start(ServeOptions {
-        bind: "127.0.0.1:0".parse()?,
-        store: StoreLocation::Sqlite(dir.join("braid.db")),
-        llm: Some(provider),
-        app: AppConfig {
-            titles: TitleSetting::Off,
-            web_dir: dir.join("no-ui"),
-            ..AppConfig::default()
-        },
-        engine: EngineSettings {
-            default_model: "mock-model".into(),
-            ..EngineSettings::default()
-        },
-        unload_every: Duration::from_secs(3600),
-        mcp_config: None,
-    })
-    .await?;
-    let url = Arc::new(server.url());
+    if args.replicas > 1 && args.store.is_none() {
+        bail!("--replicas above 1 needs --store postgres://...");
+    }
+    let store = match &args.store {
+        Some(url) => StoreLocation::Postgres(url.clone()),
+        None => StoreLocation::Sqlite(dir.join("braid.db")),
+    };
+    let mut servers = Vec::new();
+    for _ in 0..args.replicas.max(1) {
+        servers.push(
+            start(ServeOptions {
+                bind: "127.0.0.1:0".parse()?,
+                store: store.clone(),
+                llm: Some(provider.clone()),
+                app: AppConfig {
+                    titles: TitleSetting::Off,
+                    web_dir: dir.join("no-ui"),
+                    ..AppConfig::default()
+                },
+                engine: EngineSettings {
+                    default_model: "mock-model".into(),
+                    ..EngineSettings::default()
+                },
+                unload_every: Duration::from_secs(3600),
+                mcp_config: None,
+                advertise_url: None,
+            })
+            .await?,
+        );
+    }
+    let urls: Arc<Vec<String>> = Arc::new(servers.iter().map(|s| s.url()).collect());
+    let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let (through, wall) = run_all(args.contexts, || {
-        server_stream(client.clone(), (*url).clone())
+        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let owner = urls[i % urls.len()].clone();
+        let via = urls[(i + 1) % urls.len()].clone();
+        server_stream(client.clone(), owner, via)
     })
     .await?;
     let through = report(&through, wall, delay);
@@ -292,7 +332,9 @@ async fn run(args: Args) -> anyhow::Result<()> {
         100.0 * (through.chunks as f64 / through.wall.as_secs_f64())
             / (direct.chunks as f64 / direct.wall.as_secs_f64()),
     );
-    server.stop().await;
+    for server in servers {
+        server.stop().await;
+    }
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())
 }

@@ -634,7 +634,7 @@ impl Campaign {
 /// An HTTP failure (the server was killed, most often).
 type Failed = String;
 
-async fn call(
+pub async fn call(
     http: &reqwest::Client,
     url: &str,
     method: &str,
@@ -653,7 +653,11 @@ async fn call(
     Ok((status, serde_json::from_str(&text).unwrap_or(Value::Null)))
 }
 
-async fn all_messages(http: &reqwest::Client, url: &str, id: &str) -> Result<Vec<Value>, Failed> {
+pub async fn all_messages(
+    http: &reqwest::Client,
+    url: &str,
+    id: &str,
+) -> Result<Vec<Value>, Failed> {
     let mut out = Vec::new();
     let mut after: Option<String> = None;
     loop {
@@ -675,7 +679,7 @@ async fn all_messages(http: &reqwest::Client, url: &str, id: &str) -> Result<Vec
 
 /// Follows a context's events from `after` (sent as `Last-Event-ID`), handing each logged
 /// event to `got`, until the stream breaks.
-async fn follow(url: &str, id: &str, after: u64, mut got: impl FnMut(u64, Seen)) {
+pub async fn follow(url: &str, id: &str, after: u64, mut got: impl FnMut(u64, Seen)) {
     let Ok(res) = reqwest::Client::new()
         .get(format!("{url}/v1/contexts/{id}/events"))
         .header("Last-Event-ID", after.to_string())
@@ -726,7 +730,7 @@ fn parse_frame(frame: &str) -> Option<(u64, Seen)> {
 
 /// The context's logged events after `after`, read as a replay until it has passed
 /// `at_least` and then stays quiet.
-async fn read_log(url: &str, id: &str, after: u64, at_least: u64) -> Vec<(u64, Seen)> {
+pub async fn read_log(url: &str, id: &str, after: u64, at_least: u64) -> Vec<(u64, Seen)> {
     let Ok(res) = reqwest::Client::new()
         .get(format!("{url}/v1/contexts/{id}/events?after={after}"))
         .send()

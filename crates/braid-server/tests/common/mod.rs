@@ -86,6 +86,7 @@ impl TestServer {
             },
             unload_every: Duration::from_secs(60),
             mcp_config: setup.mcp_config,
+            advertise_url: None,
         };
         let server = start(options).await.unwrap();
         Self {

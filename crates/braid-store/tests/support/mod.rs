@@ -42,6 +42,25 @@ impl Fixture {
         }
     }
 
+    /// Makes every lease lapse behind its owner's back, as when the owner stopped renewing
+    /// (dead, or cut off from the database): its next renewal finds the lease gone.
+    pub async fn lapse_leases(&self) {
+        let sql = "UPDATE leases SET expires_ms = 0, owner = 'lapsed' WHERE NOT released";
+        match &self.place {
+            Place::Sqlite { path, .. } => {
+                let mut conn =
+                    SqliteConnection::connect_with(&SqliteConnectOptions::new().filename(path))
+                        .await
+                        .unwrap();
+                sqlx::query(sql).execute(&mut conn).await.unwrap();
+            }
+            Place::Postgres { options } => {
+                let mut conn = PgConnection::connect_with(&**options).await.unwrap();
+                sqlx::query(sql).execute(&mut conn).await.unwrap();
+            }
+        }
+    }
+
     /// Overwrites a message's stored payload behind the store's back.
     pub async fn corrupt_payload(&self, context: ContextId, message: MessageId, payload: &str) {
         let sql = "UPDATE messages SET payload = $1 WHERE context_id = $2 AND id = $3";
