@@ -372,7 +372,7 @@ async fn a_crash_mid_stream_keeps_the_streamed_text_the_state_and_every_seen_id(
         before.stored_state
     );
 
-    let restarted = h.restart();
+    let restarted = h.reopen().await;
     let ctx = restarted.get(before.context).await.unwrap();
     let ContextState::Failed { error, recoverable } = ctx.state(false).await.unwrap().state else {
         panic!("a context killed mid-stream must come back failed")
@@ -396,12 +396,10 @@ async fn a_crash_mid_stream_keeps_the_streamed_text_the_state_and_every_seen_id(
 
     // Every id the dying process published still names the same event, and the events of the
     // restarted process come after them: no id was given twice, and the log has no gap.
-    h.store.flush_events().await.unwrap();
-    let log = h
-        .store
-        .events_after(before.context, 0, 10_000)
-        .await
-        .unwrap();
+    // The restarted process's own store writes its events.
+    let store = &restarted.services().store;
+    store.flush_events().await.unwrap();
+    let log = store.events_after(before.context, 0, 10_000).await.unwrap();
     for e in &before.seen {
         assert_eq!(&log[usize::try_from(e.sequence).unwrap() - 1], e);
     }

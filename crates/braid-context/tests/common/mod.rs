@@ -109,13 +109,32 @@ impl Harness {
         self.restart_with_roots(roots(self.dir.path()))
     }
 
+    /// What a new process sees after this one crashed: the store file opened anew (which ends
+    /// the leases the dead process held) under a fresh registry.
+    pub async fn reopen(&self) -> Arc<ContextRegistry> {
+        let store: Arc<dyn Store> = Arc::new(
+            SqliteStore::open(self.dir.path().join("braid.db"))
+                .await
+                .unwrap(),
+        );
+        self.registry_on(store, roots(self.dir.path()))
+    }
+
     /// [`Harness::restart`] with other workspace roots (the operator changed them).
     pub fn restart_with_roots(
         &self,
         workspace_roots: braid_tools::WorkspaceRoots,
     ) -> Arc<ContextRegistry> {
+        self.registry_on(self.store.clone(), workspace_roots)
+    }
+
+    fn registry_on(
+        &self,
+        store: Arc<dyn Store>,
+        workspace_roots: braid_tools::WorkspaceRoots,
+    ) -> Arc<ContextRegistry> {
         ContextRegistry::new(Services {
-            store: self.store.clone(),
+            store,
             llm: Some(self.llm.clone()),
             tools: self.tools.clone(),
             mcp: None,
