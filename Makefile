@@ -22,11 +22,13 @@ lint:
 	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
 
 # The crate arrows of DESIGN.md and no unused dependency: braid-mcp builds braid-tools without
-# its built-in tools (no tree-sitter, file watcher or search engine), and cargo-machete finds
-# nothing unused.
+# its built-in tools (no tree-sitter, file watcher or search engine), braid-server does not depend
+# on braid-testkit (the load tool is its own crate, braid-load), and cargo-machete finds nothing
+# unused.
 deps:
-	@! $(CARGO) tree --locked -p braid-mcp -e normal | grep -E ' (tree-sitter|notify|grep-searcher|ignore) ' || { echo "crate arrows: braid-mcp compiles the built-in tools"; exit 1; }
-	@echo "crate arrows: braid-mcp builds without the built-in tools"
+	@tree=$$($(CARGO) tree --locked -p braid-mcp -e normal) && ! grep -E ' (tree-sitter|notify|grep-searcher|ignore) ' <<<"$$tree" || { echo "crate arrows: braid-mcp compiles the built-in tools"; exit 1; }
+	@tree=$$($(CARGO) tree --locked -p braid-server -e normal) && ! grep -q ' braid-testkit ' <<<"$$tree" || { echo "crate arrows: braid-server depends on braid-testkit"; exit 1; }
+	@echo "crate arrows: braid-mcp builds without the built-in tools; braid-server does not depend on braid-testkit"
 	@scripts/unused-deps.sh
 
 # Real MCP servers the tests run (server-everything from npm, mcp-server-time from PyPI), from

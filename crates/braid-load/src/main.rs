@@ -3,7 +3,7 @@
 //! with N streams read from the mock directly: throughput (chunks per second) and how late each
 //! chunk arrives relative to when the mock emits it.
 //!
-//! `cargo run --release -p braid-server --bin braid-load -- --contexts 100`
+//! `cargo run --release -p braid-load -- --contexts 100`
 //!
 //! With `--store postgres://... --replicas 3`, three servers share the database (as three
 //! replicas would) and the streams are spread across them: stream `i` creates its context on
