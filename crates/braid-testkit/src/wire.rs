@@ -665,4 +665,42 @@ mod tests {
         assert_eq!(anthropic["content"][1]["input"]["a"], 1);
         assert_eq!(anthropic["stop_reason"], "tool_use");
     }
+
+    #[test]
+    fn discovery_answers_in_the_played_servers_shape_and_404_elsewhere() {
+        let script = crate::Script::from_json(
+            r#"{"responses": [], "discovery": {"server": "ollama", "model": "llava:13b", "context_window": 4096, "vision": true}}"#,
+        )
+        .unwrap();
+        let reply = script.discovery.unwrap();
+        let asked = json!({ "model": "llava:13b" });
+        let show = discovery_answer(&reply, DiscoveryEndpoint::Show, Some(&asked)).unwrap();
+        assert_eq!(show["model_info"]["llama.context_length"], 4096);
+        assert_eq!(show["capabilities"], json!(["completion", "vision"]));
+        let other = json!({ "model": "other" });
+        assert!(discovery_answer(&reply, DiscoveryEndpoint::Show, Some(&other)).is_none());
+        assert!(discovery_answer(&reply, DiscoveryEndpoint::Props, None).is_none());
+        let models = discovery_answer(&reply, DiscoveryEndpoint::Models, None).unwrap();
+        assert!(models["data"][0].get("max_model_len").is_none());
+
+        let llama = DiscoveryReply::new(ServerKind::LlamaCpp, "m", 2048).with_vision();
+        let props = discovery_answer(&llama, DiscoveryEndpoint::Props, None).unwrap();
+        assert_eq!(props["default_generation_settings"]["n_ctx"], 2048);
+        assert_eq!(props["modalities"]["vision"], true);
+        let vllm = DiscoveryReply::new(ServerKind::Vllm, "m", 2048);
+        let models = discovery_answer(&vllm, DiscoveryEndpoint::Models, None).unwrap();
+        assert_eq!(models["data"][0]["max_model_len"], 2048);
+        assert_eq!(
+            DiscoveryEndpoint::from_request("GET", "/v1/models"),
+            Some(DiscoveryEndpoint::Models)
+        );
+        assert_eq!(DiscoveryEndpoint::from_request("GET", "/api/show"), None);
+        assert!(
+            crate::Script::from_json(
+                r#"{"responses": [], "discovery": {"server": "tgi", "context_window": 1}}"#
+            )
+            .unwrap_err()
+            .contains("tgi")
+        );
+    }
 }
