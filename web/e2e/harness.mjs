@@ -110,11 +110,18 @@ class Child {
   }
 }
 
+/**
+ * The mock plays a llama.cpp server running the model "mock" with a 32k window (`GET /props`), as
+ * a local server would say: the table does not know "mock", and the 8,192-token default leaves
+ * less than the built-in tools take beside the answer's reserve.
+ */
+const MOCK_DISCOVERY = { server: "llama_cpp", model: "mock", context_window: 32768 };
+
 /** Starts `braid-mock-llm` with this script (`{responses: [...]}`); resolves to its port. */
 async function startMock(dir, script) {
   requireFile(mockBin, "run `cargo build -p braid-testkit`");
   const file = join(dir, "mock-script.json");
-  await writeFile(file, JSON.stringify(script));
+  await writeFile(file, JSON.stringify({ discovery: MOCK_DISCOVERY, ...script }));
   const mock = new Child("braid-mock-llm", mockBin, ["--script", file, "--port", "0"], {}, dir);
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {

@@ -82,6 +82,7 @@ impl ContextRegistry {
                 EngineError::Conflict(format!("context {id} is open on another replica"))
             })?;
         let data = ContextData::load(self.services.store.as_ref(), id).await?;
+        self.discover_in_background(&data.record.config.model);
         let events = EventBus::new(id, self.services.store.clone());
         let (commands, inbox) = mpsc::channel(COMMAND_BUFFER);
         let handle = ContextHandle::new(
@@ -143,6 +144,19 @@ impl ContextRegistry {
             .await
             .get(&id)
             .is_some_and(|l| l.handle.is_alive())
+    }
+
+    /// Asks the model server about the context's model (or the default model) without waiting,
+    /// so the figures a read shows are the server's before the first turn needs them. The
+    /// client asks once per model; later calls return at once.
+    fn discover_in_background(&self, configured: &str) {
+        let Some(llm) = self.services.llm.clone() else {
+            return;
+        };
+        let model = self.services.settings.model_in_use(configured);
+        tokio::spawn(async move {
+            llm.discover(&model).await;
+        });
     }
 
     /// Every stored context, most recently updated first. Live ones report their current state.

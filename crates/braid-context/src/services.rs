@@ -44,6 +44,17 @@ pub struct EngineSettings {
     pub ocr: crate::recognition::OcrSettings,
 }
 
+impl EngineSettings {
+    /// The model a context with this configured model name uses: its own, else the default.
+    pub fn model_in_use(&self, configured: &str) -> String {
+        if configured.trim().is_empty() {
+            self.default_model.clone()
+        } else {
+            configured.to_owned()
+        }
+    }
+}
+
 impl Default for EngineSettings {
     fn default() -> Self {
         Self {

@@ -305,11 +305,7 @@ impl Actor {
     /// The data processors see, copied so the actor stays free to move its state.
     pub(crate) fn pipeline_context(&self) -> PipelineContext {
         let config = self.data.record.config.clone();
-        let model = if config.model.trim().is_empty() {
-            self.services.settings.default_model.clone()
-        } else {
-            config.model.clone()
-        };
+        let model = self.services.settings.model_in_use(&config.model);
         let (workspace, workspace_problem) = match self
             .services
             .settings

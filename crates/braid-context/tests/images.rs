@@ -11,7 +11,7 @@ use braid_context::{ContextHandle, EngineSettings};
 use braid_llm::Provider;
 use braid_protocol::payload::{ImagePayload, TextPayload};
 use braid_protocol::*;
-use braid_testkit::Script;
+use braid_testkit::{DiscoveryReply, Script, ServerKind};
 use common::pictures::text_png;
 use common::*;
 
@@ -457,5 +457,101 @@ async fn a_provider_that_refuses_an_image_fails_the_turn_and_the_conversation_go
     assert!(
         second.contains("hello") && !second.contains("image_url"),
         "{second}"
+    );
+}
+
+#[tokio::test]
+async fn auto_chooses_vision_when_the_model_server_reports_it() {
+    // The table does not know "mock-model" (no vision by default); the llama.cpp server behind
+    // the base URL says a vision projector is loaded.
+    let h = Harness::new(Script::new().then(reply(&["A receipt."])).with_discovery(
+        DiscoveryReply::new(ServerKind::LlamaCpp, "mock-model", 16_384).with_vision(),
+    ))
+    .await;
+    let ctx = h.context(ContextConfig::default()).await;
+    assert_eq!(
+        answered(
+            &ctx,
+            base64_png(INVOICE),
+            RecognitionMode::Auto,
+            "What is this?"
+        )
+        .await,
+        ContextState::Idle
+    );
+    let (_, image) = image_message(&ctx).await;
+    let r = image.recognition.unwrap();
+    assert_eq!(r.method, RecognitionMethod::Vision);
+    let body = h.mock.requests()[0].body.clone();
+    assert!(body.contains("image_url"), "{body}");
+
+    let caps = ctx.summary().await.unwrap().capabilities.unwrap();
+    assert_eq!(
+        caps.vision,
+        FlagFigure {
+            value: true,
+            source: CapabilitySource::Server
+        }
+    );
+    assert!(
+        h.mock
+            .discovery_requests()
+            .iter()
+            .any(|r| r.path == "/props"),
+        "the server was asked"
+    );
+}
+
+#[tokio::test]
+async fn the_token_budget_uses_the_window_the_server_reports() {
+    let h = Harness::new(
+        Script::new()
+            .then(reply(&["ok"]))
+            .with_discovery(DiscoveryReply::new(
+                ServerKind::LlamaCpp,
+                "local-model",
+                12_288,
+            )),
+    )
+    .await;
+    let mut config = model("local-model");
+    config.optimization.reserve_output_tokens = 1024;
+    let ctx = h.context(config).await;
+    ctx.send_message(text("hello")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let summary = ctx.summary().await.unwrap();
+    let caps = summary.capabilities.unwrap();
+    assert_eq!(
+        caps.context_window,
+        CountFigure {
+            value: 12_288,
+            source: CapabilitySource::Server
+        }
+    );
+    // The server's window minus the 1024 reserved for the answer and the 256 margin.
+    assert_eq!(summary.token_budget.limit, 12_288 - 1024 - 256);
+}
+
+#[tokio::test]
+async fn a_model_nobody_knows_gets_the_8192_default_window_and_still_works() {
+    let h = Harness::new(Script::new().then(reply(&["fine"]))).await;
+    let ctx = h.context(model("my-finetune")).await;
+    let summary = ctx.summary().await.unwrap();
+    assert_eq!(
+        summary.capabilities.unwrap().context_window,
+        CountFigure {
+            value: 8192,
+            source: CapabilitySource::Default
+        }
+    );
+    // The answer reserves at most a quarter of a small window (not the configured 4,096), so
+    // the system prompt and the built-in tools fit and a turn goes through.
+    assert_eq!(summary.token_budget.limit, 8192 - 2048 - 256);
+    ctx.send_message(text("hello")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let sent: serde_json::Value = serde_json::from_str(&h.mock.requests()[0].body).unwrap();
+    assert_eq!(
+        sent["max_tokens"], 2048,
+        "the output cap follows the reserve"
     );
 }

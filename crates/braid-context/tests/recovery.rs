@@ -314,6 +314,15 @@ async fn stream_then_crash(h: &Harness) -> BeforeCrash {
             config.base_url = base_url;
             config.model = "mock-model".into();
             config.retry = braid_llm::RetryPolicy::none();
+            // The tests' conversations are sized for a 32k window; the 8,192-token default of a model
+            // nobody knows leaves less than the built-in tools take beside the answer's reserve.
+            config.capability_overrides.insert(
+                "mock-model".into(),
+                braid_llm::CapabilityOverride {
+                    context_window: Some(32_768),
+                    ..braid_llm::CapabilityOverride::default()
+                },
+            );
             let registry = braid_context::ContextRegistry::new(braid_context::Services {
                 store: store.clone(),
                 llm: Some(braid_llm::build_client(config).unwrap()),

@@ -181,10 +181,14 @@ const TABLE: &[(&str, ModelCapabilities)] = &[
     ("mixtral", caps(32_768, 8_192, false, true, Mistral)),
 ];
 
-/// For models the table does not know: a modest window, tools, no vision.
+/// The window assumed for a model neither the table, the server nor an override knows
+/// (DESIGN.md): small enough that any server running the model accepts it.
+pub const DEFAULT_CONTEXT_WINDOW: u32 = 8_192;
+
+/// For models the table does not know: an 8,192-token window, tools, no vision.
 pub const DEFAULT_CAPABILITIES: ModelCapabilities = ModelCapabilities {
     sources: CapabilitySources::all(CapabilitySource::Default),
-    ..caps(32_768, 4_096, false, true, Unknown)
+    ..caps(DEFAULT_CONTEXT_WINDOW, 4_096, false, true, Unknown)
 };
 
 impl ModelCapabilities {
@@ -213,6 +217,27 @@ impl ModelCapabilities {
             })
             .max_by_key(|(prefix, _)| prefix.len())
             .map(|(_, c)| *c)
+    }
+
+    /// These capabilities with what the model server reported in their place (their source:
+    /// `server`); figures it did not report stay.
+    pub fn with_server(mut self, report: &crate::discovery::ServerReport) -> Self {
+        let source = CapabilitySource::Server;
+        if let Some(v) = report.context_window {
+            self.context_window = v;
+            self.sources.context_window = source;
+            // An answer cannot be longer than the window the server runs.
+            self.max_output_tokens = self.max_output_tokens.min(v);
+        }
+        if let Some(v) = report.vision {
+            self.vision = v;
+            self.sources.vision = source;
+        }
+        if let Some(v) = report.tool_calling {
+            self.tool_calling = v;
+            self.sources.tool_calling = source;
+        }
+        self
     }
 
     /// These capabilities with the operator's corrections applied (their source: `override`).
@@ -321,5 +346,6 @@ mod tests {
             DEFAULT_CAPABILITIES
         );
         assert_eq!(ModelCapabilities::lookup("my-finetune"), None);
+        assert_eq!(DEFAULT_CAPABILITIES.context_window, 8_192);
     }
 }

@@ -31,8 +31,16 @@ pub trait LlmClient: Send + Sync {
         Ok(builder.finish())
     }
 
-    /// What the given model can do (context window, vision, tools), with configured overrides.
+    /// What the given model can do (context window, vision, tools), with configured overrides
+    /// and what its server reported when it was asked already ([`LlmClient::discover`]).
     fn capabilities(&self, model: &str) -> ModelCapabilities;
+
+    /// What the given model can do, asking the model server first when it was not asked yet
+    /// (once per model, a short timeout; a failure leaves the other sources). By default, no
+    /// server is asked.
+    async fn discover(&self, model: &str) -> ModelCapabilities {
+        self.capabilities(model)
+    }
 
     /// The largest image the provider takes (images are sized down to fit before they are
     /// sent). By default the strictest provider's limits.

@@ -9,9 +9,11 @@ use std::time::Duration;
 use crate::anthropic::AnthropicClient;
 use crate::capabilities::{CapabilityOverride, ModelCapabilities};
 use crate::client::LlmClient;
+use crate::discovery::{Discovery, ServerReport};
 use crate::error::LlmError;
 use crate::openai::OpenAiClient;
 use crate::retry::RetryPolicy;
+use braid_protocol::CapabilitySource;
 
 /// The API a provider speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -194,7 +196,54 @@ impl ProviderConfig {
     /// The capabilities of `model`: the built-in table (or the default), corrected by the
     /// configured override for that model.
     pub fn capabilities_of(&self, model: &str) -> ModelCapabilities {
-        let table = ModelCapabilities::for_model(model);
+        self.capabilities_with(model, None)
+    }
+
+    /// Discovery for this configuration's server, sending `headers` (the key). It asks only a
+    /// server of the operator's own (not the provider's cloud, whose models the table knows).
+    pub fn discovery(&self, headers: Vec<(&'static str, String)>) -> Discovery {
+        let own_server = self.base_url.trim_end_matches('/')
+            != self.provider.default_base_url().trim_end_matches('/');
+        Discovery::new(&self.base_url, headers, own_server)
+    }
+
+    /// The capabilities of `model` as known now: with the server's report when `discovery`
+    /// has one already.
+    pub fn capabilities_known(&self, discovery: &Discovery, model: &str) -> ModelCapabilities {
+        self.capabilities_with(model, discovery.known(model).as_ref())
+    }
+
+    /// The capabilities of `model`, asking its server first when it was not asked yet. The first
+    /// time a model falls back to the default window, says so.
+    pub async fn capabilities_discovered(
+        &self,
+        discovery: &Discovery,
+        model: &str,
+    ) -> ModelCapabilities {
+        let (report, first) = discovery.report(model).await;
+        let capabilities = self.capabilities_with(model, Some(&report));
+        if first && capabilities.sources.context_window == CapabilitySource::Default {
+            tracing::warn!(
+                model,
+                base_url = %self.base_url,
+                context_window = capabilities.context_window,
+                "neither the table, the model server nor BRAID_MODEL_CAPABILITIES knows this model's context window; assuming the default"
+            );
+        }
+        capabilities
+    }
+
+    /// The capabilities of `model` with what its server reported: override > server > table >
+    /// default, figure by figure.
+    pub fn capabilities_with(
+        &self,
+        model: &str,
+        server: Option<&ServerReport>,
+    ) -> ModelCapabilities {
+        let mut table = ModelCapabilities::for_model(model);
+        if let Some(report) = server {
+            table = table.with_server(report);
+        }
         match self
             .capability_overrides
             .get(&model.trim().to_ascii_lowercase())

@@ -7,8 +7,8 @@
 //! - [`sse`]: the incremental server-sent-events parser both adapters feed their bytes through.
 //! - [`history`]: turning a Braid history into the conversation a provider accepts (turns merged,
 //!   results placed after their calls, missing results repaired).
-//! - [`ModelCapabilities`]: what a model can do, from a built-in table and per-model overrides,
-//!   each figure with its source; [`ImageLimits`]: the largest image a provider takes.
+//! - [`ModelCapabilities`]: what a model can do, from per-model overrides, the model server
+//!   ([`discovery`]), a built-in table and defaults, each figure with its source; [`ImageLimits`]: the largest image a provider takes.
 //! - [`ProviderConfig`]: which provider, where, with which key and model.
 #![deny(unsafe_code)]
 
@@ -16,6 +16,7 @@ pub mod anthropic;
 pub mod capabilities;
 pub mod client;
 pub mod config;
+pub mod discovery;
 pub mod error;
 pub mod event;
 pub mod history;
@@ -31,6 +32,7 @@ pub use capabilities::{
 };
 pub use client::{LlmClient, LlmStream};
 pub use config::{ConfigError, Provider, ProviderConfig, build_client};
+pub use discovery::{Discovery, ServerReport};
 pub use error::{ErrorSeverity, LlmError, PartialOutput};
 pub use event::{
     CompletedToolCall, Completion, CompletionBuilder, FinishReason, LlmEvent, ToolArgumentsError,

@@ -282,6 +282,10 @@ impl LlmClient for MeteredLlm {
         self.inner.capabilities(model)
     }
 
+    async fn discover(&self, model: &str) -> ModelCapabilities {
+        self.inner.discover(model).await
+    }
+
     fn image_limits(&self) -> braid_llm::ImageLimits {
         self.inner.image_limits()
     }

@@ -8,11 +8,77 @@ use serde::{Deserialize, Serialize};
 /// The responses, consumed one per request whatever the endpoint. When they run out, the mock
 /// answers HTTP 500 with an error that says so.
 ///
-/// JSON form: `{"responses": [ {"type": "stream", "chunks": [...]}, {"type": "error", ...} ]}`.
+/// JSON form: `{"responses": [ {"type": "stream", "chunks": [...]}, {"type": "error", ...} ]}`,
+/// optionally with `"discovery": {"server": "llama_cpp", "context_window": 4096, ...}`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Script {
     /// The responses, in order.
     pub responses: Vec<ScriptedResponse>,
+    /// What the mock says of its model on the discovery endpoints (`GET /props`,
+    /// `POST /api/show`, `GET /v1/models`); without it they answer 404, as a plain
+    /// OpenAI-compatible server does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discovery: Option<DiscoveryReply>,
+}
+
+/// The model server the mock plays on the discovery endpoints, and what it reports.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiscoveryReply {
+    /// Which server's endpoints answer.
+    pub server: ServerKind,
+    /// The model the server runs (Ollama's `/api/show` answers 404 for any other).
+    #[serde(default = "default_model")]
+    pub model: String,
+    /// The window it runs the model with (`n_ctx`, `context_length`, `max_model_len`).
+    pub context_window: u32,
+    /// Whether it reports vision (llama.cpp `modalities.vision`, Ollama `capabilities`).
+    #[serde(default)]
+    pub vision: bool,
+    /// Whether it reports tool calling (Ollama `capabilities`).
+    #[serde(default)]
+    pub tools: bool,
+}
+
+fn default_model() -> String {
+    "mock-model".to_owned()
+}
+
+/// A kind of model server, as far as its discovery endpoints go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ServerKind {
+    /// llama.cpp's `llama-server`: `GET /props`, and `GET /v1/models` without `max_model_len`.
+    LlamaCpp,
+    /// Ollama: `POST /api/show`, and `GET /v1/models` without `max_model_len`.
+    Ollama,
+    /// vLLM: `GET /v1/models` with `max_model_len`.
+    Vllm,
+}
+
+impl DiscoveryReply {
+    /// `server` running `model` with a `context_window`-token window, no vision, no tools.
+    pub fn new(server: ServerKind, model: &str, context_window: u32) -> Self {
+        Self {
+            server,
+            model: model.to_owned(),
+            context_window,
+            vision: false,
+            tools: false,
+        }
+    }
+
+    /// The same, reporting vision.
+    pub fn with_vision(mut self) -> Self {
+        self.vision = true;
+        self
+    }
+
+    /// The same, reporting tool calling.
+    pub fn with_tools(mut self) -> Self {
+        self.tools = true;
+        self
+    }
 }
 
 /// A script that cannot be used.
@@ -165,6 +231,12 @@ impl Script {
     /// The same script with one more response.
     pub fn then(mut self, response: impl Into<ScriptedResponse>) -> Self {
         self.responses.push(response.into());
+        self
+    }
+
+    /// The same script, answering discovery as `reply` says.
+    pub fn with_discovery(mut self, reply: DiscoveryReply) -> Self {
+        self.discovery = Some(reply);
         self
     }
 

@@ -11,8 +11,10 @@ use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
 use axum::response::Response;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::script::{Script, ScriptedResponse, StreamReply};
-use crate::wire::{Api, Step, WholeAnswer, stream_steps, whole_answer};
+use crate::script::{DiscoveryReply, Script, ScriptedResponse, StreamReply};
+use crate::wire::{
+    Api, DiscoveryEndpoint, Step, WholeAnswer, discovery_answer, stream_steps, whole_answer,
+};
 
 /// A request the mock received.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,7 +65,13 @@ struct Shared {
     responses: VecDeque<ScriptedResponse>,
     requests: Vec<RecordedRequest>,
     responder: Option<Responder>,
+    discovery: Option<DiscoveryReply>,
+    discovery_requests: Vec<RecordedRequest>,
 }
+
+/// The most discovery requests remembered; older ones are forgotten (a client asks once per
+/// model, so only a runaway client reaches it).
+pub const MAX_DISCOVERY_REQUESTS: usize = 1024;
 
 type SharedState = Arc<Mutex<Shared>>;
 
@@ -99,6 +107,8 @@ impl MockLlm {
             responses: script.responses.into(),
             requests: Vec::new(),
             responder: None,
+            discovery: script.discovery,
+            discovery_requests: Vec::new(),
         }));
         let app = axum::Router::new()
             .fallback(handle)
@@ -156,6 +166,17 @@ impl MockLlm {
         lock(&self.state).responder = Some(Arc::new(responder));
     }
 
+    /// The discovery requests received so far (`/props`, `/api/show`, `/v1/models`), in order;
+    /// they are not among [`MockLlm::requests`] and use no scripted response.
+    pub fn discovery_requests(&self) -> Vec<RecordedRequest> {
+        lock(&self.state).discovery_requests.clone()
+    }
+
+    /// Changes what the discovery endpoints report (`None`: they answer 404).
+    pub fn set_discovery(&self, reply: Option<DiscoveryReply>) {
+        lock(&self.state).discovery = reply;
+    }
+
     /// How many requests were received.
     pub fn request_count(&self) -> usize {
         lock(&self.state).requests.len()
@@ -208,6 +229,27 @@ async fn handle(
         body: String::from_utf8_lossy(&body).into_owned(),
     };
     let request_json = recorded.json();
+    if let Some(endpoint) = DiscoveryEndpoint::from_request(method.as_str(), &path) {
+        let answer = {
+            let mut shared = lock(&state);
+            if shared.discovery_requests.len() >= MAX_DISCOVERY_REQUESTS {
+                shared.discovery_requests.remove(0);
+            }
+            shared.discovery_requests.push(recorded);
+            shared
+                .discovery
+                .as_ref()
+                .and_then(|reply| discovery_answer(reply, endpoint, request_json.as_ref()))
+        };
+        return match answer {
+            Some(body) => json_response(StatusCode::OK, &body, None),
+            None => json_response(
+                StatusCode::NOT_FOUND,
+                &serde_json::json!({ "error": { "message": format!("braid-mock-llm does not serve {method} {path} for this script"), "type": "not_found" } }),
+                None,
+            ),
+        };
+    }
     let Some(api) = Api::from_path(&path).filter(|_| method == Method::POST) else {
         lock(&state).requests.push(recorded);
         return json_response(

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::script::{Chunk, FinishKind, StreamReply};
+use crate::script::{Chunk, DiscoveryReply, FinishKind, ServerKind, StreamReply};
 
 /// The API a request was made to, known from its path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +38,109 @@ impl Api {
             (Api::Anthropic, FinishKind::Length) => "max_tokens",
             (Api::Anthropic, FinishKind::ToolCalls) => "tool_use",
         }
+    }
+}
+
+/// A model server's discovery endpoint, known from its method and path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiscoveryEndpoint {
+    /// llama.cpp's `GET /props`.
+    Props,
+    /// Ollama's `POST /api/show`.
+    Show,
+    /// `GET /v1/models` (OpenAI-compatible servers).
+    Models,
+}
+
+impl DiscoveryEndpoint {
+    /// The discovery endpoint at `method` `path`, if it is one.
+    pub fn from_request(method: &str, path: &str) -> Option<Self> {
+        match (method, path.trim_end_matches('/')) {
+            ("GET", "/props") => Some(Self::Props),
+            ("POST", "/api/show") => Some(Self::Show),
+            ("GET", "/v1/models" | "/models") => Some(Self::Models),
+            _ => None,
+        }
+    }
+}
+
+/// The answer of `endpoint` for a server playing `reply`, in that server's shape; `None` where
+/// the real server answers 404 (another server's endpoint, another model).
+pub fn discovery_answer(
+    reply: &DiscoveryReply,
+    endpoint: DiscoveryEndpoint,
+    request: Option<&Value>,
+) -> Option<Value> {
+    let model = reply.model.as_str();
+    match (reply.server, endpoint) {
+        (ServerKind::LlamaCpp, DiscoveryEndpoint::Props) => Some(json!({
+            "default_generation_settings": {
+                "n_ctx": reply.context_window,
+                "params": { "temperature": 0.8, "top_k": 40, "top_p": 0.95 }
+            },
+            "total_slots": 1,
+            "model_path": format!("/models/{model}.gguf"),
+            "chat_template": "{{ messages }}",
+            "modalities": { "vision": reply.vision, "audio": false },
+            "build_info": "braid-mock-llm"
+        })),
+        (ServerKind::Ollama, DiscoveryEndpoint::Show) => {
+            let asked = request
+                .and_then(|b| b.get("model").or_else(|| b.get("name")))
+                .and_then(Value::as_str)?;
+            if asked != model {
+                return None;
+            }
+            let mut capabilities = vec!["completion"];
+            if reply.tools {
+                capabilities.push("tools");
+            }
+            if reply.vision {
+                capabilities.push("vision");
+            }
+            Some(json!({
+                "modelfile": format!("FROM {model}"),
+                "parameters": "stop \"<|eot_id|>\"",
+                "template": "{{ .Prompt }}",
+                "details": { "format": "gguf", "family": "llama", "parameter_size": "8.0B", "quantization_level": "Q4_K_M" },
+                "model_info": {
+                    "general.architecture": "llama",
+                    "general.parameter_count": 8_030_261_248_u64,
+                    "llama.context_length": reply.context_window,
+                    "llama.embedding_length": 4096
+                },
+                "capabilities": capabilities,
+                "modified_at": "2025-01-01T00:00:00Z"
+            }))
+        }
+        (ServerKind::Vllm, DiscoveryEndpoint::Models) => Some(json!({
+            "object": "list",
+            "data": [{
+                "id": model,
+                "object": "model",
+                "created": 1_735_689_600,
+                "owned_by": "vllm",
+                "root": model,
+                "parent": null,
+                "max_model_len": reply.context_window,
+                "permission": []
+            }]
+        })),
+        (ServerKind::LlamaCpp, DiscoveryEndpoint::Models) => Some(json!({
+            "object": "list",
+            "data": [{
+                "id": model,
+                "object": "model",
+                "created": 1_735_689_600,
+                "owned_by": "llamacpp",
+                "meta": { "n_ctx_train": reply.context_window.saturating_mul(4), "n_vocab": 128_256 }
+            }]
+        })),
+        (ServerKind::Ollama, DiscoveryEndpoint::Models) => Some(json!({
+            "object": "list",
+            "data": [{ "id": model, "object": "model", "created": 1_735_689_600, "owned_by": "library" }]
+        })),
+        _ => None,
     }
 }
 
@@ -561,5 +664,43 @@ mod tests {
         };
         assert_eq!(anthropic["content"][1]["input"]["a"], 1);
         assert_eq!(anthropic["stop_reason"], "tool_use");
+    }
+
+    #[test]
+    fn discovery_answers_in_the_played_servers_shape_and_404_elsewhere() {
+        let script = crate::Script::from_json(
+            r#"{"responses": [], "discovery": {"server": "ollama", "model": "llava:13b", "context_window": 4096, "vision": true}}"#,
+        )
+        .unwrap();
+        let reply = script.discovery.unwrap();
+        let asked = json!({ "model": "llava:13b" });
+        let show = discovery_answer(&reply, DiscoveryEndpoint::Show, Some(&asked)).unwrap();
+        assert_eq!(show["model_info"]["llama.context_length"], 4096);
+        assert_eq!(show["capabilities"], json!(["completion", "vision"]));
+        let other = json!({ "model": "other" });
+        assert!(discovery_answer(&reply, DiscoveryEndpoint::Show, Some(&other)).is_none());
+        assert!(discovery_answer(&reply, DiscoveryEndpoint::Props, None).is_none());
+        let models = discovery_answer(&reply, DiscoveryEndpoint::Models, None).unwrap();
+        assert!(models["data"][0].get("max_model_len").is_none());
+
+        let llama = DiscoveryReply::new(ServerKind::LlamaCpp, "m", 2048).with_vision();
+        let props = discovery_answer(&llama, DiscoveryEndpoint::Props, None).unwrap();
+        assert_eq!(props["default_generation_settings"]["n_ctx"], 2048);
+        assert_eq!(props["modalities"]["vision"], true);
+        let vllm = DiscoveryReply::new(ServerKind::Vllm, "m", 2048);
+        let models = discovery_answer(&vllm, DiscoveryEndpoint::Models, None).unwrap();
+        assert_eq!(models["data"][0]["max_model_len"], 2048);
+        assert_eq!(
+            DiscoveryEndpoint::from_request("GET", "/v1/models"),
+            Some(DiscoveryEndpoint::Models)
+        );
+        assert_eq!(DiscoveryEndpoint::from_request("GET", "/api/show"), None);
+        assert!(
+            crate::Script::from_json(
+                r#"{"responses": [], "discovery": {"server": "tgi", "context_window": 1}}"#
+            )
+            .unwrap_err()
+            .contains("tgi")
+        );
     }
 }

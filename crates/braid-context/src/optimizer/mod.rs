@@ -27,14 +27,29 @@ pub struct Budget {
     pub margin: u32,
 }
 
+/// The answer never reserves more than this share (1/N) of the window, so a small window
+/// (a local model's 8k slot) still leaves room for the prompt; the output cap follows.
+pub const MAX_RESERVE_SHARE: u32 = 4;
+
 impl Budget {
-    /// The budget of a context: its `context_window` override, else the model's window.
+    /// The budget of a context: its `context_window` override, else the model's window; the
+    /// answer's reserve is the configured one, at most a quarter of the window.
     pub fn for_config(config: &ContextConfig, capabilities: &ModelCapabilities) -> Self {
+        let window = config.context_window.unwrap_or(capabilities.context_window);
         Self {
-            window: config.context_window.unwrap_or(capabilities.context_window),
-            reserve_output: config.optimization.reserve_output_tokens,
+            window,
+            reserve_output: config
+                .optimization
+                .reserve_output_tokens
+                .min(window / MAX_RESERVE_SHARE),
             margin: config.optimization.margin_tokens,
         }
+    }
+
+    /// The output cap a request carries: the context's cap, never more than the reserve, so
+    /// prompt and answer fit the window together.
+    pub fn output_cap(&self, config: &ContextConfig) -> u32 {
+        config.output_cap().min(self.reserve_output).max(1)
     }
 
     /// What the prompt may take.

@@ -11,7 +11,7 @@ use braid_protocol::{
 };
 use chrono::Utc;
 
-use super::optimize::capabilities;
+use super::optimize::discovered_capabilities;
 use super::{Draft, PipelineContext, PipelineError, ProcessResult, Processor, ProcessorName};
 use crate::recognition::{ImageError, LoadedImage, load_image, prepare_for_vision, read_text};
 
@@ -38,7 +38,7 @@ impl Processor for RecognizeImages {
         draft: &mut Draft,
         ctx: &PipelineContext,
     ) -> Result<ProcessResult, PipelineError> {
-        let caps = capabilities(ctx);
+        let caps = discovered_capabilities(ctx).await;
         let limits = ctx
             .llm
             .as_ref()

@@ -44,7 +44,7 @@ impl Processor for OptimizeContext {
         draft: &mut Draft,
         ctx: &PipelineContext,
     ) -> Result<ProcessResult, PipelineError> {
-        let capabilities = capabilities(ctx);
+        let capabilities = discovered_capabilities(ctx).await;
         let counter = TokenCounter::new(&capabilities);
         let budget = Budget::for_config(&ctx.config, &capabilities);
         let strategy = &ctx.config.optimization.strategy;
@@ -131,6 +131,16 @@ impl Processor for OptimizeContext {
 pub(super) fn capabilities(ctx: &PipelineContext) -> ModelCapabilities {
     match &ctx.llm {
         Some(llm) => llm.capabilities(&ctx.model),
+        None => ModelCapabilities::for_model(&ctx.model),
+    }
+}
+
+/// The model's capabilities, asking the model server first when the client has not asked it
+/// about this model yet (once per base URL and model, with a short timeout; a server that does
+/// not answer leaves the table's figures).
+pub(crate) async fn discovered_capabilities(ctx: &PipelineContext) -> ModelCapabilities {
+    match &ctx.llm {
+        Some(llm) => llm.discover(&ctx.model).await,
         None => ModelCapabilities::for_model(&ctx.model),
     }
 }

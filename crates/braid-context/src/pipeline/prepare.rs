@@ -41,7 +41,11 @@ impl Processor for PrepareRequest {
         let mut request =
             LlmRequest::new(ctx.model.clone(), messages).with_tools(draft.tools.clone());
         request.system_prompt = draft.system_prompt.clone();
-        request.options.max_tokens = Some(ctx.config.output_cap());
+        let budget = crate::optimizer::Budget::for_config(
+            &ctx.config,
+            &super::optimize::discovered_capabilities(ctx).await,
+        );
+        request.options.max_tokens = Some(budget.output_cap(&ctx.config));
         draft.request = Some(request);
         Ok(ProcessResult::Complete)
     }

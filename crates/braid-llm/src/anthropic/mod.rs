@@ -8,6 +8,7 @@ use serde_json::Value;
 use crate::capabilities::{ImageLimits, ModelCapabilities};
 use crate::client::{LlmClient, LlmStream};
 use crate::config::ProviderConfig;
+use crate::discovery::Discovery;
 use crate::error::LlmError;
 use crate::event::{CompletedToolCall, Completion, FinishReason, Usage};
 use crate::history::build_conversation;
@@ -25,6 +26,7 @@ pub const API_VERSION: &str = "2023-06-01";
 pub struct AnthropicClient {
     config: ProviderConfig,
     transport: Transport,
+    discovery: Discovery,
 }
 
 impl AnthropicClient {
@@ -35,7 +37,13 @@ impl AnthropicClient {
             config.connect_timeout,
             config.idle_timeout,
         )?;
-        Ok(Self { config, transport })
+        let mut client = Self {
+            discovery: Discovery::new(&config.base_url, Vec::new(), false),
+            config,
+            transport,
+        };
+        client.discovery = client.config.discovery(client.endpoint().headers);
+        Ok(client)
     }
 
     /// The JSON body this client would post for `request`.
@@ -81,7 +89,13 @@ impl LlmClient for AnthropicClient {
     }
 
     fn capabilities(&self, model: &str) -> ModelCapabilities {
-        self.config.capabilities_of(model)
+        self.config.capabilities_known(&self.discovery, model)
+    }
+
+    async fn discover(&self, model: &str) -> ModelCapabilities {
+        self.config
+            .capabilities_discovered(&self.discovery, model)
+            .await
     }
 
     fn image_limits(&self) -> ImageLimits {

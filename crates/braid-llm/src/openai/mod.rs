@@ -9,6 +9,7 @@ use serde_json::Value;
 use crate::capabilities::{ImageLimits, ModelCapabilities};
 use crate::client::{LlmClient, LlmStream};
 use crate::config::ProviderConfig;
+use crate::discovery::Discovery;
 use crate::error::LlmError;
 use crate::event::{CompletedToolCall, Completion, FinishReason, Usage};
 use crate::history::{HistoryOptions, ImageDelivery, build_conversation};
@@ -23,6 +24,7 @@ pub use stream::OpenAiStreamDecoder;
 pub struct OpenAiClient {
     config: ProviderConfig,
     transport: Transport,
+    discovery: Discovery,
 }
 
 impl OpenAiClient {
@@ -33,7 +35,13 @@ impl OpenAiClient {
             config.connect_timeout,
             config.idle_timeout,
         )?;
-        Ok(Self { config, transport })
+        let mut client = Self {
+            discovery: Discovery::new(&config.base_url, Vec::new(), false),
+            config,
+            transport,
+        };
+        client.discovery = client.config.discovery(client.endpoint().headers);
+        Ok(client)
     }
 
     /// The JSON body this client would post for `request`.
@@ -88,7 +96,13 @@ impl LlmClient for OpenAiClient {
     }
 
     fn capabilities(&self, model: &str) -> ModelCapabilities {
-        self.config.capabilities_of(model)
+        self.config.capabilities_known(&self.discovery, model)
+    }
+
+    async fn discover(&self, model: &str) -> ModelCapabilities {
+        self.config
+            .capabilities_discovered(&self.discovery, model)
+            .await
     }
 
     fn image_limits(&self) -> ImageLimits {

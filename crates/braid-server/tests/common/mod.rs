@@ -54,6 +54,15 @@ pub fn provider(mock: &MockLlm) -> ProviderConfig {
     config.base_url = mock.openai_base_url();
     config.model = "mock-model".into();
     config.retry = RetryPolicy::none();
+    // The tests' conversations are sized for a 32k window; the 8,192-token default of a model
+    // nobody knows leaves less than the built-in tools take beside the answer's reserve.
+    config.capability_overrides.insert(
+        "mock-model".into(),
+        braid_llm::CapabilityOverride {
+            context_window: Some(32_768),
+            ..braid_llm::CapabilityOverride::default()
+        },
+    );
     config.idle_timeout = Duration::from_secs(5);
     config
 }
