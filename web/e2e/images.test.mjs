@@ -55,7 +55,8 @@ test("a pasted image and its question: recognized text and the answer", async ()
     assert.equal(image.metadata.send_id, question.metadata.send_id, "image and question are one send");
     assert.equal(answer.role, "assistant");
     const summary = await w.api("GET", `/v1/contexts/${ctx.id}`);
-    assert.deepEqual(summary.capabilities.vision, { value: false, source: "default" });
+    // The e2e mock plays a llama.cpp server that reports no vision for `mock` (harness.mjs).
+    assert.deepEqual(summary.capabilities.vision, { value: false, source: "server" });
     await w.screenshot("image-paste");
   });
 });
