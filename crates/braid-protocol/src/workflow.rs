@@ -11,7 +11,7 @@ use crate::ids::MessageId;
 use crate::validate::Problem;
 
 /// Where a definition was found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum WorkflowOrigin {
     /// `<workspace>/.braid/workflows/`: shared with the project; wins on a name clash.

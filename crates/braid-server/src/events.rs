@@ -85,7 +85,26 @@ struct Follower {
     cursor: Option<u64>,
 }
 
+/// The timer of a stream's heartbeats: the first after one period.
+fn heartbeat_timer(app: &App) -> tokio::time::Interval {
+    tokio::time::interval_at(
+        tokio::time::Instant::now() + app.config.heartbeat,
+        app.config.heartbeat.max(Duration::from_millis(10)),
+    )
+}
+
 impl Follower {
+    /// Sends a heartbeat (it has no id: it is not in the log).
+    async fn beat(&mut self) -> Result<(), Stop> {
+        let beat = ContextEvent::Heartbeat(Heartbeat {
+            timestamp: chrono::Utc::now(),
+        });
+        self.tx
+            .send(unlogged(&beat))
+            .await
+            .map_err(|_| Stop::ClientGone)
+    }
+
     async fn send(&mut self, e: &SequencedEvent) -> Result<(), Stop> {
         if self.cursor.is_some_and(|c| e.sequence <= c) {
             return Ok(());
@@ -181,10 +200,7 @@ async fn run(
     let _open = app.metrics.open_stream();
     let context = handle.id();
     let shutdown = app.shutdown.clone();
-    let mut heartbeat = tokio::time::interval_at(
-        tokio::time::Instant::now() + app.config.heartbeat,
-        app.config.heartbeat.max(Duration::from_millis(10)),
-    );
+    let mut heartbeat = heartbeat_timer(&app);
     let mut f = Follower {
         app: app.clone(),
         context,
@@ -214,8 +230,7 @@ async fn run(
                     }
                 },
                 _ = heartbeat.tick() => {
-                    let beat = ContextEvent::Heartbeat(Heartbeat { timestamp: chrono::Utc::now() });
-                    f.tx.send(unlogged(&beat)).await.map_err(|_| Stop::ClientGone)?;
+                    f.beat().await?;
                     // An idle context may have been unloaded and loaded again with a new
                     // event bus: follow the new one.
                     if !handle.is_alive() {
@@ -261,17 +276,34 @@ async fn run_from_log(
 ) {
     let _open = app.metrics.open_stream();
     let shutdown = app.shutdown.clone();
-    let mut heartbeat = tokio::time::interval_at(
-        tokio::time::Instant::now() + app.config.heartbeat,
-        app.config.heartbeat.max(Duration::from_millis(10)),
-    );
+    let mut heartbeat = heartbeat_timer(&app);
     let mut poll = tokio::time::interval_at(tokio::time::Instant::now() + LOG_POLL, LOG_POLL);
     let cursor = match start {
         StreamStart::After(n) => Some(n),
-        StreamStart::Live => {
-            let store = app.registry.services().store.clone();
-            Some(store.last_event_sequence(context).await.unwrap_or(0))
-        }
+        // A live stream starts at the log's end; without it, it cannot start at all (from 0 it
+        // would replay the whole history as if it were new).
+        StreamStart::Live => match app
+            .registry
+            .services()
+            .store
+            .last_event_sequence(context)
+            .await
+        {
+            Ok(last) => Some(last),
+            Err(error) => {
+                tracing::error!(%context, %error, "the event log's end not read; the stream ends");
+                let notice = ContextEvent::Error(ErrorEvent {
+                    context_id: context,
+                    code: ErrorCode::StorageFailed,
+                    message: format!(
+                        "the event log could not be read ({error}); reconnect to try again"
+                    ),
+                    recoverable: true,
+                });
+                let _ = tx.send(unlogged(&notice)).await;
+                return;
+            }
+        },
     };
     let mut f = Follower {
         app,
@@ -294,8 +326,7 @@ async fn run_from_log(
                 },
                 _ = poll.tick() => f.replay().await?,
                 _ = heartbeat.tick() => {
-                    let beat = ContextEvent::Heartbeat(Heartbeat { timestamp: chrono::Utc::now() });
-                    f.tx.send(unlogged(&beat)).await.map_err(|_| Stop::ClientGone)?;
+                    f.beat().await?;
                 }
             }
         }

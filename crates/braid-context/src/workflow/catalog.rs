@@ -2,8 +2,15 @@
 //! (the workspace wins a name clash). Each `.yaml`/`.yml` file is read on its own: one that
 //! cannot be read, parsed or validated is listed with its errors and logged, and the others
 //! are unaffected. Parameters of a run are checked here against the definition's schema.
+//!
+//! The catalog is read for every model request and every read of a context's budget, so a file
+//! is parsed (and its problems logged) only when it changed: parsed entries are kept by path,
+//! modification time and size, and each look-up costs a directory listing and a `stat` per file.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{LazyLock, Mutex};
+use std::time::SystemTime;
 
 use braid_protocol::Problem;
 use braid_protocol::workflow::{WorkflowInfo, WorkflowOrigin};
@@ -17,6 +24,23 @@ pub const MAX_DEFINITION_BYTES: u64 = 256 * 1024;
 pub const MAX_DEFINITIONS_PER_FOLDER: usize = 500;
 /// The folder inside a workspace that holds its workflows.
 pub const WORKSPACE_FOLDER: &str = ".braid/workflows";
+/// The most parsed files kept; past it the memory of parsed files starts anew.
+pub const MAX_REMEMBERED_FILES: usize = 4096;
+
+/// What identifies one version of a definition file: where it is, where it really is (a link's
+/// target), when it last changed and how long it is, and which folder it was found in.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct FileVersion {
+    path: PathBuf,
+    real: PathBuf,
+    modified: Option<SystemTime>,
+    len: u64,
+    origin: WorkflowOrigin,
+}
+
+/// Parsed definition files of this process, by version.
+static PARSED: LazyLock<Mutex<HashMap<FileVersion, CatalogEntry>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
 
 /// A definition file as found: how it is listed, and the definition when it can run.
 #[derive(Clone, Debug)]
@@ -117,8 +141,42 @@ fn read_folder(folder: &Path, origin: WorkflowOrigin) -> Vec<CatalogEntry> {
     }
     files
         .into_iter()
-        .map(|file| load(&file, &canonical_folder, origin))
+        .map(|file| remembered(&file, &canonical_folder, origin))
         .collect()
+}
+
+/// The entry of `file`, parsed again only when the file changed since it was last read.
+fn remembered(file: &Path, folder: &Path, origin: WorkflowOrigin) -> CatalogEntry {
+    let version = file.canonicalize().ok().and_then(|real| {
+        let meta = std::fs::metadata(&real).ok()?;
+        Some(FileVersion {
+            path: file.to_path_buf(),
+            real,
+            modified: meta.modified().ok(),
+            len: meta.len(),
+            origin,
+        })
+    });
+    let Some(version) = version else {
+        return load(file, folder, origin);
+    };
+    let parsed = || {
+        PARSED
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    };
+    if let Some(entry) = parsed().get(&version) {
+        return entry.clone();
+    }
+    let entry = load(file, folder, origin);
+    let mut parsed = parsed();
+    if parsed.len() >= MAX_REMEMBERED_FILES {
+        parsed.clear();
+    }
+    // An older version of the same file is of no use any more.
+    parsed.retain(|v, _| v.path != version.path);
+    parsed.insert(version, entry.clone());
+    entry
 }
 
 /// Reads one file into an entry, with its problems when it cannot run.
@@ -264,6 +322,37 @@ mod tests {
     }
 
     const STEP: &str = "steps:\n  - name: a\n    prompt: hi\n";
+
+    #[test]
+    fn an_edited_file_is_read_again_and_a_removed_one_is_gone() {
+        let user = tempfile::tempdir().unwrap();
+        write(
+            user.path(),
+            "a.yaml",
+            &format!("name: a\ndescription: first\n{STEP}"),
+        );
+        let first = Catalog::discover(None, Some(user.path()));
+        assert_eq!(first.get("a").unwrap().info.description, "first");
+        // Read again unchanged: the same entry.
+        let again = Catalog::discover(None, Some(user.path()));
+        assert_eq!(again.get("a").unwrap().info, first.get("a").unwrap().info);
+        write(
+            user.path(),
+            "a.yaml",
+            &format!("name: a\ndescription: the second version\n{STEP}"),
+        );
+        let edited = Catalog::discover(None, Some(user.path()));
+        assert_eq!(
+            edited.get("a").unwrap().info.description,
+            "the second version"
+        );
+        std::fs::remove_file(user.path().join("a.yaml")).unwrap();
+        assert!(
+            Catalog::discover(None, Some(user.path()))
+                .get("a")
+                .is_none()
+        );
+    }
 
     #[test]
     fn workspace_wins_and_a_broken_file_breaks_no_other() {
