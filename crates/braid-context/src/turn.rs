@@ -335,6 +335,7 @@ impl Actor {
             config,
             llm: self.services.llm.clone(),
             ocr: self.services.settings.ocr.clone(),
+            image_hosts: self.services.settings.image_hosts.clone(),
         }
     }
 
