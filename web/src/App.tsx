@@ -28,6 +28,7 @@ import { useConversation } from "./conversation/useConversation";
 import { isBusy } from "./conversation/reducer";
 import { CardActionsProvider, type CardActions } from "./messages/actions";
 import { MessageView } from "./messages/MessageView";
+import { ToolPairingProvider, useListPairing } from "./components/toolcards/pairing";
 import { Sidebar, contextTitle } from "./components/Sidebar";
 import { StatusBar } from "./components/StatusBar";
 import { Composer, editedSend, type EditedSend } from "./components/Composer";
@@ -322,6 +323,8 @@ export function App({ api }: { api: ApiClient }) {
     [api, contextId, reportError, editFailed],
   );
   const messageOptions = useMemo(() => ({ onShowFullHistory: () => setView("full") }), []);
+  // One card per tool call: results show inside their call's card, not as entries of their own.
+  const tooling = useListPairing(conv.state.entries);
   // The workspace's files for the composer's file picker, read again when the workspace changes.
   const [workspaceFiles, setWorkspaceFiles] = useState<string[]>([]);
   const workspace = summary?.config.workspace;
@@ -391,6 +394,7 @@ export function App({ api }: { api: ApiClient }) {
           </div>
         ) : (
           <CardActionsProvider value={actions}>
+            <ToolPairingProvider value={tooling.pairing}>
             <BranchSwitcher
               branches={branches}
               onSwitch={(n) => void switchBranch(n)}
@@ -418,7 +422,7 @@ export function App({ api }: { api: ApiClient }) {
                 following.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
               }}
             >
-              {conv.state.entries.map((e) => (
+              {tooling.visible.map((e) => (
                 <MessageView key={e.id} entry={e} options={messageOptions} />
               ))}
             </ol>
@@ -444,6 +448,7 @@ export function App({ api }: { api: ApiClient }) {
               onRunWorkflow={runWorkflow}
               onMenuOpen={refreshWorkflows}
             />
+            </ToolPairingProvider>
           </CardActionsProvider>
         )}
         {!contextId && conv.state.errors.length > 0 && (

@@ -49,11 +49,12 @@ describe("tool request", () => {
 
   it("shows each call's arguments and approval buttons only for pending calls", () => {
     view(req);
-    expect(screen.getByLabelText("Arguments of read_file").textContent).toContain('"path": "src/lib.rs"');
+    expect(screen.getByText("Reads", { exact: false }).textContent).toBe("Reads src/lib.rs");
+    expect(screen.getByLabelText("Arguments of list_dir").textContent).toContain('"path": "."');
     expect(document.querySelector('[data-icon="wrench"]')).not.toBeNull();
     expect(screen.getByRole("group", { name: "Approval for read_file" })).toBeTruthy();
     expect(screen.queryByRole("group", { name: "Approval for list_dir" })).toBeNull();
-    expect(screen.getByText("approved")).toBeTruthy();
+    expect(screen.getByLabelText("list_dir call, running")).toBeTruthy();
   });
 
   it.each([
