@@ -44,7 +44,8 @@ function KindCard({ entry, message, options }: { entry: Entry; message: Message;
       const streaming = entry.status === "streaming" && !entry.final;
       const text = visibleText(entry);
       const reasoning = message.data.parts.filter((p) => p.type === "reasoning");
-      return <TextCard parts={[...reasoning, { type: "text", text }]} streaming={streaming} />;
+      // The person's long pastes start folded; the model's answers never do.
+      return <TextCard parts={[...reasoning, { type: "text", text }]} streaming={streaming} collapseLong={entry.role === "user"} />;
     }
     case "image":
       return <ImageCard id={message.id} data={message.data} />;

@@ -27,6 +27,15 @@ describe("text", () => {
     expect(code?.querySelector(".hljs-keyword")?.textContent).toBe("fn");
   });
 
+  it("folds the person's long paste but never the model's long answer", () => {
+    const long = Array.from({ length: 50 }, (_, i) => `row ${i}`).join("\n");
+    const user = view(textMsg("u1", long, { role: "user" }));
+    expect(user.container.querySelector(".collapsible.folded")).not.toBeNull();
+    user.unmount();
+    const answer = view(textMsg("a1", long));
+    expect(answer.container.querySelector(".collapsible")).toBeNull();
+  });
+
   it("does not render raw HTML from the model", () => {
     const { container } = view(textMsg("m1", "<img src=x onerror=alert(1)> hi"));
     expect(container.querySelector("img")).toBeNull();

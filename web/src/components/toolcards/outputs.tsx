@@ -4,7 +4,7 @@
 
 import type { ErrorDetail } from "../../generated/protocol";
 import { JsonBlock } from "../../messages/json";
-import { CodeView, DiffView, FileTree, Terminal, parseNumbered, type NumberedLine } from "./views";
+import { CodeView, DiffView, FileTree, Terminal, commandLine, parseNumbered, type NumberedLine } from "./views";
 import { splitLines } from "./diff";
 
 type Json = Record<string, unknown>;
@@ -30,7 +30,7 @@ export function callSummary(name: string, args: unknown): string {
   const a = isObject(args) ? args : {};
   switch (name) {
     case "run_command":
-      return str(a.program) !== undefined ? [str(a.program), ...strings(a.args)].join(" ") : name;
+      return str(a.program) !== undefined ? commandLine(str(a.program) ?? "", strings(a.args)) : name;
     case "glob":
       return str(a.pattern) ?? "";
     case "codebase_search":
