@@ -6,6 +6,7 @@ import type { ApprovalStatus, Decision } from "../../generated/protocol";
 import { useCardActions } from "../../messages/actions";
 import { JsonBlock, formatDuration } from "../../messages/json";
 import { Icon } from "../Icon";
+import { useFollow } from "../scroll/follow";
 import { CallPreview, ToolErrorView, ToolOutputView, callSummary } from "./outputs";
 import { riskOf } from "./risk";
 import type { AnyToolResult } from "./pairing";
@@ -65,11 +66,13 @@ export function ToolCallCard({ call, result, focusOnArrival = false }: { call: C
   const mcp = call.server !== undefined;
   const risk = riskOf(call.name, mcp);
 
+  const follow = useFollow();
   useEffect(() => {
-    if (!pending || !focusOnArrival || !ref.current) return;
+    // A person who scrolled up to read is not pulled down: the list offers "↓ latest" instead.
+    if (!pending || !focusOnArrival || !ref.current || !follow.isFollowing()) return;
     ref.current.scrollIntoView?.({ block: "nearest" });
     if (!typingElsewhere()) ref.current.focus({ preventScroll: true });
-  }, [pending, focusOnArrival]);
+  }, [pending, focusOnArrival, follow]);
   useEffect(() => {
     if (noting) noteRef.current?.focus();
   }, [noting]);
