@@ -152,6 +152,11 @@ export class ApiClient {
     return this.request("POST", `/v1/contexts/${enc(id)}/messages/${enc(messageId)}/retry`);
   }
 
+  /** `POST /v1/contexts/{id}/plans/{message_id}/execute`: switch to act mode and run a plan (409 once it ran). */
+  executePlan(id: string, planId: string): Promise<SendMessageResponse> {
+    return this.request("POST", `/v1/contexts/${enc(id)}/plans/${enc(planId)}/execute`);
+  }
+
   /** `DELETE /v1/contexts/{id}/messages/{message_id}`: delete failed (or still queued) input with the rest of its send. */
   async deleteMessage(id: string, messageId: string): Promise<void> {
     await this.request("DELETE", `/v1/contexts/${enc(id)}/messages/${enc(messageId)}`);

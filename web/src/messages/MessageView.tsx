@@ -70,7 +70,7 @@ function KindCard({ entry, message, options }: { entry: Entry; message: Message;
     case "processing":
       return <ProcessingNote data={message.data} />;
     case "plan":
-      return <PlanCard plan={message.data} />;
+      return <PlanCard id={message.id} plan={message.data} />;
     case "question":
       return <QuestionCard id={message.id} question={message.data} />;
     default: {
@@ -111,7 +111,7 @@ function InputStatus({ entry }: { entry: Entry }) {
   const [busy, setBusy] = useState(false);
   if (entry.role === "assistant") return null;
   if (entry.status === "pending") {
-    return <div className="input-status muted">Waiting to be processed…</div>;
+    return <div className="input-status muted">Queued: waits for its turn…</div>;
   }
   const message = entry.message;
   if (entry.status !== "failed" || !message) return null;

@@ -15,6 +15,20 @@ export interface ToolPairing {
   results: ReadonlyMap<string, AnyToolResult>;
   /** Calls not shown because the message they produced is shown instead. */
   hiddenCalls: ReadonlySet<string>;
+  /** How each executed plan (by its message id) is getting on. */
+  plans: ReadonlyMap<string, PlanRun>;
+}
+
+/** A plan's execution as the list shows it. */
+export interface PlanRun {
+  /** The user message that executed it. */
+  messageId: string;
+  /** Tool calls made since. */
+  calls: number;
+  /** Of those, how many have a result. */
+  finished: number;
+  /** Of those, how many failed. */
+  failed: number;
 }
 
 /** Tools whose successful call produces a message of its own kind, shown as its own card. */
@@ -24,7 +38,7 @@ export const MESSAGE_TOOLS: Readonly<Record<string, string>> = {
   project_structure: "project_structure",
 };
 
-const EMPTY: ToolPairing = { results: new Map(), hiddenCalls: new Set() };
+const EMPTY: ToolPairing = { results: new Map(), hiddenCalls: new Set(), plans: new Map() };
 const Ctx = createContext<ToolPairing>(EMPTY);
 
 /** Gives the pairing to the tool cards below. */
@@ -68,8 +82,42 @@ export function pairTools(entries: readonly Entry[]): { pairing: ToolPairing; vi
       if (m.data.calls.length > 0 && m.data.calls.every((c) => hiddenCalls.has(c.id))) hiddenEntries.add(e.id);
     }
   });
-  const key = [...results.entries()].map(([id, r]) => `${id}:${r.status}`).join(",") + "|" + [...hiddenCalls].join(",");
-  return { pairing: { results, hiddenCalls }, visible: entries.filter((e) => !hiddenEntries.has(e.id)), key };
+  const plans = planRuns(entries, results);
+  const key =
+    [...results.entries()].map(([id, r]) => `${id}:${r.status}`).join(",") +
+    "|" +
+    [...hiddenCalls].join(",") +
+    "|" +
+    [...plans.entries()].map(([id, r]) => `${id}:${r.messageId}:${r.calls}:${r.finished}:${r.failed}`).join(",");
+  return { pairing: { results, hiddenCalls, plans }, visible: entries.filter((e) => !hiddenEntries.has(e.id)), key };
+}
+
+/**
+ * Each executed plan: the message that executed it (the server marks it with `plan_id` and
+ * `plan_action: "execute"`) and the tool calls made after it, until the next plan execution.
+ */
+function planRuns(entries: readonly Entry[], results: ReadonlyMap<string, AnyToolResult>): Map<string, PlanRun> {
+  const runs = new Map<string, PlanRun>();
+  let current: PlanRun | null = null;
+  for (const e of entries) {
+    const m = e.message;
+    if (!m) continue;
+    const planId = m.metadata?.plan_id;
+    if (m.role === "user" && typeof planId === "string" && m.metadata?.plan_action === "execute") {
+      current = { messageId: m.id, calls: 0, finished: 0, failed: 0 };
+      runs.set(planId, current);
+      continue;
+    }
+    if (!current) continue;
+    const ids = m.kind === "tool_request" ? m.data.calls.map((c) => c.id) : m.kind === "mcp_tool_request" ? [m.data.request_id] : [];
+    for (const id of ids) {
+      current.calls += 1;
+      const r = results.get(id);
+      if (r) current.finished += 1;
+      if (r?.status === "error") current.failed += 1;
+    }
+  }
+  return runs;
 }
 
 /**
