@@ -27,7 +27,7 @@ import { navigate, useRoute } from "./router";
 import { useConversation } from "./conversation/useConversation";
 import { isBusy } from "./conversation/reducer";
 import { CardActionsProvider, type CardActions } from "./messages/actions";
-import { MessageView } from "./messages/MessageView";
+import { MessageWindow } from "./messages/MessageWindow";
 import { Sidebar, contextTitle } from "./components/Sidebar";
 import { StatusBar } from "./components/StatusBar";
 import { Composer, editedSend, type EditedSend } from "./components/Composer";
@@ -37,6 +37,11 @@ import { MergeDialog } from "./components/MergeDialog";
 import { SettingsPanel } from "./components/SettingsPanel";
 import { McpPanel } from "./components/McpPanel";
 import { workspacePaths } from "./messages/ContentCards";
+import { BranchingProvider, type Branching } from "./branches/branching";
+import { findVersions, firstAfterFrom, freeBranchName, type MessageVersions } from "./branches/versions";
+import { editableText } from "./messages/MessageToolbar";
+import { ShortcutsDialog } from "./components/ShortcutsDialog";
+import { useTheme } from "./theme";
 
 type Panel = "none" | "settings" | "mcp";
 
@@ -68,6 +73,10 @@ export function App({ api }: { api: ApiClient }) {
   const [tools, setTools] = useState<ToolInfo[]>([]);
   const conv = useConversation(api, contextId, undefined, view);
   const { reportError } = conv;
+  const [editingId, setEditingId] = useState<string | null>(null);
+  const [versions, setVersions] = useState<ReadonlyMap<string, MessageVersions>>(new Map());
+  const [helpOpen, setHelpOpen] = useState(false);
+  const [theme, nextTheme] = useTheme();
 
   const refreshContexts = useCallback(() => {
     api.listContexts().then((l) => setContexts(l.contexts), reportError);
@@ -167,12 +176,39 @@ export function App({ api }: { api: ApiClient }) {
     }
   }, [settled, refreshContext, refreshContexts]);
 
-  // Escape closes the overlays (side panel, narrow-window sidebar).
+  // Keyboard shortcuts (listed by `?`). Escape closes the overlays (side panel, narrow-window
+  // sidebar) first, and stops a running turn when none is open. The handler reads the current
+  // view through a ref, so it is registered once.
+  const keys = useRef<{ overlay: boolean; busy: boolean; interrupt: () => void; editLast: () => boolean }>({
+    overlay: false,
+    busy: false,
+    interrupt: () => {},
+    editLast: () => false,
+  });
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key !== "Escape" || e.defaultPrevented) return;
-      setPanel("none");
-      setNavOpen(false);
+      if (e.defaultPrevented) return;
+      const target = e.target as HTMLElement | null;
+      const typing = !!target && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
+      if (e.key === "Escape") {
+        if (keys.current.overlay) {
+          setPanel("none");
+          setNavOpen(false);
+        } else if (keys.current.busy) {
+          e.preventDefault();
+          keys.current.interrupt();
+        }
+      } else if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "k") {
+        e.preventDefault();
+        setNavOpen(true);
+        window.setTimeout(() => document.querySelector<HTMLInputElement>(".sidebar input[type=search]")?.focus(), 0);
+      } else if (e.key === "?" && !typing && !e.ctrlKey && !e.metaKey) {
+        e.preventDefault();
+        setHelpOpen(true);
+      } else if (e.key === "ArrowUp" && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey) {
+        const composer = target instanceof HTMLTextAreaElement && target.closest(".composer") !== null;
+        if (composer && (target as HTMLTextAreaElement).value === "" && keys.current.editLast()) e.preventDefault();
+      }
     };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
@@ -317,6 +353,96 @@ export function App({ api }: { api: ApiClient }) {
       .catch(reportError);
   };
 
+  /** Activates a branch, throwing on failure (edit and regenerate report it in place). */
+  const activate = async (name: string) => {
+    if (!contextId) return;
+    await api.activateBranch(contextId, name);
+    refreshContext();
+    conv.branchSwitched();
+  };
+  // Edit and regenerate: a new branch from just before the message, made active, where the
+  // (edited) text is sent again. The original stays on its branch, reachable by the arrows.
+  const editAndSend = async (messageId: string, text: string) => {
+    if (!contextId) return;
+    const taken = (await api.listBranches(contextId)).branches.map((b) => b.name);
+    const name = freeBranchName("edit", taken);
+    await api.createBranch(contextId, { name, before_message: messageId });
+    await activate(name);
+    await api.sendMessage(contextId, { payload: { type: "text", text } });
+  };
+  const regenerate = async (answerId: string) => {
+    if (!contextId) return;
+    const list = entries.current;
+    const at = list.findIndex((e) => e.id === answerId);
+    let question: Message | undefined;
+    for (let i = at - 1; i >= 0; i--) {
+      const m = list[i]!.message;
+      if (list[i]!.role === "user" && m?.kind === "text") {
+        question = m;
+        break;
+      }
+    }
+    const text = question ? editableText(question) : null;
+    if (!question || !text) {
+      reportError(new Error("There is no question before this answer to ask again"));
+      return;
+    }
+    try {
+      const taken = (await api.listBranches(contextId)).branches.map((b) => b.name);
+      const name = freeBranchName("regenerate", taken);
+      await api.createBranch(contextId, { name, before_message: question.id });
+      await activate(name);
+      await api.sendMessage(contextId, { payload: { type: "text", text } });
+    } catch (err) {
+      reportError(err);
+    }
+  };
+  // The versions where branches diverge, read again when the branches or the shown history
+  // change (not on each streamed piece).
+  let lastLoaded = conv.state.entries.length - 1;
+  while (lastLoaded >= 0 && conv.state.entries[lastLoaded]!.message === undefined) lastLoaded--;
+  const historyKey = `${conv.state.entries.length}:${lastLoaded >= 0 ? conv.state.entries[lastLoaded]!.id : ""}`;
+  useEffect(() => {
+    if (!contextId || !branches || branches.branches.length < 2) {
+      setVersions(new Map());
+      return;
+    }
+    let current = true;
+    findVersions(branches, entries.current, firstAfterFrom(api, contextId)).then(
+      (v) => current && setVersions(v),
+      (err: unknown) => console.warn("braid: versions could not be read", err),
+    );
+    return () => {
+      current = false;
+    };
+  }, [api, contextId, branches, historyKey]);
+  useEffect(() => setEditingId(null), [contextId, branches?.active]);
+  const branching: Branching = {
+    versions,
+    editingId,
+    setEditingId,
+    editAndSend,
+    regenerate,
+    switchTo: (name) => void switchBranch(name),
+    busy: isBusy(conv.state.state),
+  };
+  keys.current = {
+    overlay: panel !== "none" || navOpen,
+    busy: contextId !== null && isBusy(conv.state.state),
+    interrupt,
+    editLast: () => {
+      const list = entries.current;
+      for (let i = list.length - 1; i >= 0; i--) {
+        const m = list[i]!.message;
+        if (list[i]!.role === "user" && m?.kind === "text" && m.status === "complete") {
+          setEditingId(m.id);
+          return true;
+        }
+      }
+      return false;
+    },
+  };
+
   const actions: CardActions | null = useMemo(
     () => (contextId ? { api, contextId, reportError, branchFrom: setBranchFromId, editFailed } : null),
     [api, contextId, reportError, editFailed],
@@ -374,7 +500,14 @@ export function App({ api }: { api: ApiClient }) {
         <button type="button" className="btn" aria-pressed={panel === "mcp"} onClick={() => setPanel((p) => (p === "mcp" ? "none" : "mcp"))}>
           MCP
         </button>
+        <button type="button" className="btn" onClick={nextTheme} title="Colour theme: follow the system, dark or light">
+          Theme: {theme === "system" ? "System" : theme === "dark" ? "Dark" : "Light"}
+        </button>
+        <button type="button" className="btn btn-icon" aria-label="Keyboard shortcuts" onClick={() => setHelpOpen(true)}>
+          ?
+        </button>
       </header>
+      {helpOpen && <ShortcutsDialog onClose={() => setHelpOpen(false)} />}
       <Sidebar
         contexts={contexts}
         activeId={contextId}
@@ -391,6 +524,7 @@ export function App({ api }: { api: ApiClient }) {
           </div>
         ) : (
           <CardActionsProvider value={actions}>
+            <BranchingProvider value={branching}>
             <BranchSwitcher
               branches={branches}
               onSwitch={(n) => void switchBranch(n)}
@@ -418,9 +552,7 @@ export function App({ api }: { api: ApiClient }) {
                 following.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
               }}
             >
-              {conv.state.entries.map((e) => (
-                <MessageView key={e.id} entry={e} options={messageOptions} />
-              ))}
+              <MessageWindow key={contextId} entries={conv.state.entries} options={messageOptions} list={list} />
             </ol>
             <StatusBar
               conversation={conv.state}
@@ -444,6 +576,7 @@ export function App({ api }: { api: ApiClient }) {
               onRunWorkflow={runWorkflow}
               onMenuOpen={refreshWorkflows}
             />
+            </BranchingProvider>
           </CardActionsProvider>
         )}
         {!contextId && conv.state.errors.length > 0 && (
