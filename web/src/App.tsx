@@ -41,6 +41,7 @@ import { BranchingProvider, type Branching } from "./branches/branching";
 import { findVersions, firstAfterFrom, freeBranchName, type MessageVersions } from "./branches/versions";
 import { editableText } from "./messages/MessageToolbar";
 import { ShortcutsDialog } from "./components/ShortcutsDialog";
+import { BranchMap } from "./branches/BranchMap";
 import { useTheme } from "./theme";
 
 type Panel = "none" | "settings" | "mcp";
@@ -76,6 +77,8 @@ export function App({ api }: { api: ApiClient }) {
   const [editingId, setEditingId] = useState<string | null>(null);
   const [versions, setVersions] = useState<ReadonlyMap<string, MessageVersions>>(new Map());
   const [helpOpen, setHelpOpen] = useState(false);
+  const [mapOpen, setMapOpen] = useState(false);
+  const [mergeSource, setMergeSource] = useState<string | undefined>(undefined);
   const [theme, nextTheme] = useTheme();
 
   const refreshContexts = useCallback(() => {
@@ -315,6 +318,22 @@ export function App({ api }: { api: ApiClient }) {
     },
     [api, contextId],
   );
+  // The branch map reads every message of each branch, page by page.
+  const loadAllBranchMessages = useCallback(
+    async (branch: string) => {
+      if (!contextId) return [];
+      const out: Message[] = [];
+      let after: string | undefined;
+      for (let page = 0; page < 100; page++) {
+        const list = await api.listMessages(contextId, { branch, view: "full", limit: 1000, ...(after ? { after } : {}) });
+        out.push(...list.messages);
+        if (!list.next_after) break;
+        after = list.next_after;
+      }
+      return out;
+    },
+    [api, contextId],
+  );
   const mergeBranch = useCallback(
     (source: string, request: MergeRequest) => {
       if (!contextId) return Promise.reject(new Error("no conversation is open"));
@@ -324,6 +343,7 @@ export function App({ api }: { api: ApiClient }) {
   );
   const merged = () => {
     setMerging(false);
+    setMergeSource(undefined);
     refreshContext();
     conv.branchSwitched();
   };
@@ -492,6 +512,11 @@ export function App({ api }: { api: ApiClient }) {
             Full history
           </label>
         )}
+        {contextId && branches && (
+          <button type="button" className="btn" onClick={() => setMapOpen(true)}>
+            Branch map
+          </button>
+        )}
         {contextId && (
           <button type="button" className="btn" aria-pressed={panel === "settings"} onClick={() => setPanel((p) => (p === "settings" ? "none" : "settings"))}>
             Settings
@@ -508,6 +533,19 @@ export function App({ api }: { api: ApiClient }) {
         </button>
       </header>
       {helpOpen && <ShortcutsDialog onClose={() => setHelpOpen(false)} />}
+      {mapOpen && branches && contextId && (
+        <BranchMap
+          branches={branches}
+          loadMessages={loadAllBranchMessages}
+          onSwitch={(n) => void switchBranch(n)}
+          onMerge={(source) => {
+            setMapOpen(false);
+            setMergeSource(source);
+            setMerging(true);
+          }}
+          onClose={() => setMapOpen(false)}
+        />
+      )}
       <Sidebar
         contexts={contexts}
         activeId={contextId}
@@ -537,10 +575,14 @@ export function App({ api }: { api: ApiClient }) {
             {merging && branches && (
               <MergeDialog
                 branches={branches}
+                {...(mergeSource ? { initialSource: mergeSource } : {})}
                 loadMessages={loadBranchMessages}
                 merge={mergeBranch}
                 onMerged={merged}
-                onClose={() => setMerging(false)}
+                onClose={() => {
+                  setMerging(false);
+                  setMergeSource(undefined);
+                }}
               />
             )}
             <ol

@@ -53,14 +53,17 @@ export function useConversation(api: ApiClient, contextId: string | null, branch
     [api, contextId, branch, view],
   );
 
-  const load = useCallback(async () => {
-    if (!contextId) return;
+  /** Reads every message again; answers the id of the last one read. */
+  const load = useCallback(async (): Promise<string | undefined> => {
+    if (!contextId) return undefined;
     const gen = generation.current;
     try {
       const messages = await readAfter(undefined);
       if (gen === generation.current) dispatch({ type: "messages_loaded", messages });
+      return messages.at(-1)?.id;
     } catch (err) {
       if (gen === generation.current) reportTo(dispatch, err);
+      return undefined;
     }
   }, [contextId, readAfter]);
 
@@ -112,6 +115,10 @@ export function useConversation(api: ApiClient, contextId: string | null, branch
     dispatch({ type: "reset" });
     if (!contextId) return;
     const gen = generation.current;
+    // The messages are read at once, beside the stream's connection; when the stream opens,
+    // what was created between that read and the stream is read after it (below).
+    const initial = load();
+    let opened = false;
     api.getState(contextId).then(
       (s) => gen === generation.current && dispatch({ type: "state_loaded", state: s.state }),
       (err: unknown) => gen === generation.current && reportTo(dispatch, err),
@@ -133,19 +140,25 @@ export function useConversation(api: ApiClient, contextId: string | null, branch
       },
       onStatus: (status) => {
         dispatch({ type: "connection", status });
-        // The messages are read once the stream is open, so nothing created in between is
-        // missed. After a reconnect the replay covers events; what changed while the stream was
-        // down is read after the last message shown, not from the start.
+        // After the first read, and after a reconnect (the replay covers events), what changed
+        // while no stream was open is read after the last message shown, not from the start.
         if (status.type !== "open") return;
-        const last = lastLoaded(latest.current.entries);
-        if (!last) {
-          void load();
-          return;
-        }
-        readAfter(last.id).then(
-          (messages) => gen === generation.current && dispatch({ type: "messages_after_loaded", after: last.id, messages, asked: {} }),
-          () => gen === generation.current && void load(),
-        );
+        // The view may not have rendered the first read yet: its last id comes along.
+        const catchUp = (read?: string) => {
+          if (gen !== generation.current) return;
+          const last = lastLoaded(latest.current.entries)?.id ?? read;
+          if (!last) {
+            void load();
+            return;
+          }
+          readAfter(last).then(
+            (messages) => gen === generation.current && dispatch({ type: "messages_after_loaded", after: last, messages, asked: {} }),
+            () => gen === generation.current && void load(),
+          );
+        };
+        if (opened) catchUp();
+        else void initial.then(catchUp);
+        opened = true;
       },
       onProtocolWarning: (problem) => console.warn("braid: bad event from the server:", problem),
     });

@@ -8,7 +8,7 @@ import type { Entry } from "../conversation/reducer";
 import { MessageView, type MessageViewOptions } from "./MessageView";
 
 /** Messages rendered at first, and added each time the person reaches the top. */
-export const WINDOW = 60;
+export const WINDOW = 40;
 /** How close to the top (in pixels) scrolling brings in the earlier messages. */
 const NEAR_TOP_PX = 300;
 
