@@ -16,7 +16,7 @@ async function axe(w, screen) {
 }
 
 test("axe finds no serious or critical violation on the main screens", async () => {
-  const script = { responses: [textReply(["Here is `code` and a list:\n\n- one\n- two"]), textReply(["Edited answer."])] };
+  const script = { responses: [textReply(["Here is `code`, a list and a block:\n\n- one\n- two\n\n```rust\n// The answer\nfn answer() -> u32 {\n    let s = \"forty-two\";\n    42\n}\n```"]), textReply(["Edited answer."])] };
   await withWorld("axe", { script }, async (w) => {
     await w.page.goto(w.url);
     await w.page.getByRole("button", { name: "New conversation" }).first().waitFor();
