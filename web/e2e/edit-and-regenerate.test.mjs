@@ -46,6 +46,9 @@ test("edit a message, regenerate an answer, and switch versions with the arrows"
     branches = await w.api("GET", `/v1/contexts/${ctx.id}/branches`);
     assert.equal(branches.active, "main");
     await w.screenshot("sibling-arrows");
+    // The switch notice was fetched by itself, not left "Loading system control…".
+    await messages.getByText("Switched from branch edit-1 to main").waitFor();
+    assert.equal(await messages.getByText(/^Loading /).count(), 0);
     await messages.getByRole("button", { name: "Next version" }).click();
     await messages.getByText("Answer to the edit.").waitFor();
     await messages.getByRole("button", { name: "Previous version" }).click();
@@ -67,6 +70,8 @@ test("edit a message, regenerate an answer, and switch versions with the arrows"
     const texts = asked.messages.filter((m) => m.kind === "text" && m.role === "user").map((m) => m.data.parts[0].text);
     assert.deepEqual(texts, ["Question one"]);
     await w.screenshot("regenerate-to-branch");
+    // No card waits for a pause in the event stream: nothing is left loading after the switches.
+    assert.equal(await messages.getByText(/^Loading /).count(), 0);
     assert.deepEqual(w.pageErrors, []);
   });
 });
