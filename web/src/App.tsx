@@ -382,14 +382,22 @@ export function App({ api }: { api: ApiClient }) {
   };
   // Edit and regenerate: a new branch from just before the message, made active, where the
   // (edited) text is sent again. The original stays on its branch, reachable by the arrows.
-  const editAndSend = async (messageId: string, text: string) => {
+  // The new branch keeps the active branch's system prompt and pipeline, as a version of it.
+  const sendInstead = async (prefix: string, messageId: string, text: string) => {
     if (!contextId) return;
-    const taken = (await api.listBranches(contextId)).branches.map((b) => b.name);
-    const name = freeBranchName("edit", taken);
-    await api.createBranch(contextId, { name, before_message: messageId });
+    const list = await api.listBranches(contextId);
+    const from = list.branches.find((b) => b.name === list.active);
+    const name = freeBranchName(prefix, list.branches.map((b) => b.name));
+    await api.createBranch(contextId, {
+      name,
+      before_message: messageId,
+      ...(from?.system_prompt ? { system_prompt: from.system_prompt } : {}),
+      ...(from?.pipeline ? { pipeline: from.pipeline } : {}),
+    });
     await activate(name);
     await api.sendMessage(contextId, { payload: { type: "text", text } });
   };
+  const editAndSend = (messageId: string, text: string) => sendInstead("edit", messageId, text);
   const regenerate = async (answerId: string) => {
     if (!contextId) return;
     const list = entries.current;
@@ -408,11 +416,7 @@ export function App({ api }: { api: ApiClient }) {
       return;
     }
     try {
-      const taken = (await api.listBranches(contextId)).branches.map((b) => b.name);
-      const name = freeBranchName("regenerate", taken);
-      await api.createBranch(contextId, { name, before_message: question.id });
-      await activate(name);
-      await api.sendMessage(contextId, { payload: { type: "text", text } });
+      await sendInstead("regenerate", question.id, text);
     } catch (err) {
       reportError(err);
     }
