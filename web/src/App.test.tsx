@@ -61,7 +61,7 @@ describe("App", () => {
     act(() => server.drop());
     await waitFor(() => expect(server.streamCount).toBe(2));
     const reconnect = server.requests.filter((r) => r.path.startsWith("/v1/contexts/c1/events")).at(-1);
-    expect(reconnect?.headers["Last-Event-ID"]).toBe("5");
+    expect(reconnect?.headers["last-event-id"]).toBe("5");
   });
 
   it("shows an error event with what to do", async () => {

@@ -92,7 +92,7 @@ impl App {
         config: AppConfig,
         guard: RequestGuard,
     ) -> Arc<Self> {
-        let openapi = Arc::new(crate::openapi::document(&crate::routes::table()));
+        let openapi = Arc::new(crate::openapi::document());
         let web = WebUi::new(&config.web_dir);
         Arc::new(Self {
             registry,
@@ -110,10 +110,9 @@ impl App {
 
 /// The router of every route, the web UI and the layers.
 pub fn router(app: Arc<App>) -> Router {
-    let mut router = Router::new();
-    for route in crate::routes::table() {
-        router = router.route(route.path, route.handler);
-    }
+    // The document was built in `App::new`; this one is only for the routes.
+    let router: Router<Arc<App>> =
+        crate::routes::api().finish_api(&mut aide::openapi::OpenApi::default());
     let mut router = router
         .route_layer(middleware::from_fn_with_state(
             app.clone(),

@@ -1,17 +1,23 @@
 //! Request extractors whose failures are API errors: a JSON body (400 when it is not JSON, 422
-//! naming the field when it breaks the schema, 413 above the limit) and the query string.
+//! naming the field when it breaks the schema, 413 above the limit), each documenting itself
+//! in the OpenAPI document.
 
-use std::collections::HashMap;
-
+use aide::OperationInput;
+use aide::generate::GenContext;
+use aide::openapi::{
+    MediaType, Operation, RequestBody, Response, SchemaObject, StatusCode as DocStatus,
+};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
-use axum::http::request::Parts;
+use braid_protocol::SendMessageRequest;
 use braid_protocol::body::parse_body;
+use indexmap::IndexMap;
+use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 
-use crate::error::ApiFailure;
+use crate::error::{ApiFailure, error_doc, invalid_doc};
 
 /// The body limit in force, stored in the request extensions by the app so the 413 message can
 /// name it.
@@ -53,48 +59,89 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     }
 }
 
+impl<T: JsonSchema> OperationInput for JsonBody<T> {
+    fn operation_input(ctx: &mut GenContext, operation: &mut Operation) {
+        json_body::<T>(ctx, operation);
+    }
+
+    fn inferred_early_responses(
+        ctx: &mut GenContext,
+        _operation: &mut Operation,
+    ) -> Vec<(Option<DocStatus>, Response)> {
+        body_refusals(ctx)
+    }
+}
+
+/// The body of `POST .../messages`, read by the protocol's own parser (which names the field
+/// at fault in every kind's payload).
+pub struct SendBody(pub SendMessageRequest);
+
+impl<S: Send + Sync> FromRequest<S> for SendBody {
+    type Rejection = ApiFailure;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let TextBody(text) = TextBody::from_request(req, state).await?;
+        SendMessageRequest::from_json(&text)
+            .map(SendBody)
+            .map_err(|e| ApiFailure::from(&e))
+    }
+}
+
+impl OperationInput for SendBody {
+    fn operation_input(ctx: &mut GenContext, operation: &mut Operation) {
+        json_body::<SendMessageRequest>(ctx, operation);
+    }
+
+    fn inferred_early_responses(
+        ctx: &mut GenContext,
+        _operation: &mut Operation,
+    ) -> Vec<(Option<DocStatus>, Response)> {
+        body_refusals(ctx)
+    }
+}
+
+/// Documents a required JSON request body of `T`.
+fn json_body<T: JsonSchema>(ctx: &mut GenContext, operation: &mut Operation) {
+    let schema = ctx.schema.subschema_for::<T>();
+    aide::operation::set_body(
+        ctx,
+        operation,
+        RequestBody {
+            description: None,
+            content: IndexMap::from_iter([(
+                "application/json".to_owned(),
+                MediaType {
+                    schema: Some(SchemaObject {
+                        json_schema: schema,
+                        example: None,
+                        external_docs: None,
+                    }),
+                    ..Default::default()
+                },
+            )]),
+            required: true,
+            extensions: IndexMap::default(),
+        },
+    );
+}
+
+/// What reading a JSON body can refuse.
+fn body_refusals(ctx: &mut GenContext) -> Vec<(Option<DocStatus>, Response)> {
+    vec![
+        error_doc(ctx, 400, "The body is not JSON (or not UTF-8)."),
+        error_doc(
+            ctx,
+            413,
+            "The body is larger than the limit (10 MiB by default, `--max-body`).",
+        ),
+        invalid_doc(ctx),
+    ]
+}
+
 fn rejection(r: BytesRejection, limit: usize) -> ApiFailure {
     if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
         ApiFailure::too_large(limit)
     } else {
         ApiFailure::unreadable(format!("the body could not be read: {}", r.body_text()))
-    }
-}
-
-/// The query string's parameters (the last value wins when one is repeated).
-pub struct QueryMap(pub HashMap<String, String>);
-
-impl<S: Send + Sync> FromRequestParts<S> for QueryMap {
-    type Rejection = ApiFailure;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        axum::extract::Query::<HashMap<String, String>>::from_request_parts(parts, state)
-            .await
-            .map(|q| QueryMap(q.0))
-            .map_err(|r| ApiFailure::unreadable(format!("bad query string: {}", r.body_text())))
-    }
-}
-
-impl QueryMap {
-    /// A parameter parsed with `FromStr`; a bad value is a 422 naming `query.<name>`.
-    pub fn parse<T: std::str::FromStr>(&self, name: &str) -> Result<Option<T>, ApiFailure>
-    where
-        T::Err: std::fmt::Display,
-    {
-        match self.0.get(name) {
-            None => Ok(None),
-            Some(v) if v.is_empty() => Ok(None),
-            Some(v) => v.parse::<T>().map(Some).map_err(|e| {
-                ApiFailure::invalid(format!("query.{name}"), format!("`{v}` is not valid: {e}"))
-            }),
-        }
-    }
-
-    /// A parameter as text.
-    pub fn get(&self, name: &str) -> Option<&str> {
-        self.0
-            .get(name)
-            .map(String::as_str)
-            .filter(|v| !v.is_empty())
     }
 }

@@ -116,6 +116,54 @@ impl From<EngineError> for ApiFailure {
     }
 }
 
+impl aide::OperationOutput for ApiFailure {
+    type Inner = ApiError;
+
+    fn operation_response(
+        ctx: &mut aide::generate::GenContext,
+        _operation: &mut aide::openapi::Operation,
+    ) -> Option<aide::openapi::Response> {
+        Some(crate::answer::json_doc::<ApiError>(
+            ctx,
+            "An error: `{ \"error\": { \"code\", \"message\", \"field\"? } }` with the status of its code's category (404 not found, 409 conflict, 422 invalid input, 5xx server or model failures).",
+        ))
+    }
+
+    fn inferred_responses(
+        ctx: &mut aide::generate::GenContext,
+        operation: &mut aide::openapi::Operation,
+    ) -> Vec<(Option<aide::openapi::StatusCode>, aide::openapi::Response)> {
+        Self::operation_response(ctx, operation)
+            .map(|doc| (None, doc))
+            .into_iter()
+            .collect()
+    }
+}
+
+/// The documentation of an error answer with a known status, for what an extractor refuses.
+pub fn error_doc(
+    ctx: &mut aide::generate::GenContext,
+    status: u16,
+    description: &str,
+) -> (Option<aide::openapi::StatusCode>, aide::openapi::Response) {
+    (
+        Some(aide::openapi::StatusCode::Code(status)),
+        crate::answer::json_doc::<ApiError>(ctx, description),
+    )
+}
+
+/// The documentation of a 422: every extractor that reads input documents the same one, so a
+/// route with a path, a query and a body lists it once.
+pub fn invalid_doc(
+    ctx: &mut aide::generate::GenContext,
+) -> (Option<aide::openapi::StatusCode>, aide::openapi::Response) {
+    error_doc(
+        ctx,
+        422,
+        "The request breaks the schema or a rule; `field` names where (`id`, `query.limit`, `payload.text`...).",
+    )
+}
+
 impl IntoResponse for ApiFailure {
     fn into_response(self) -> Response {
         json_response(self.status, &self.body)

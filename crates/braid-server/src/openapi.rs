@@ -1,158 +1,114 @@
-//! `GET /openapi.json`: the OpenAPI 3.1 document, built from the route table
-//! ([`crate::routes::table`]) with every body's JSON Schema generated from the protocol types.
+//! `GET /openapi.json`: the OpenAPI 3.1 document, generated from the handlers of
+//! [`crate::routes::api`] (their path, query, header and body extractors and their answer
+//! types), with every schema from the protocol types. The web UI's API client is generated from
+//! this document (`make generate`), so a route the server lacks is a type error in the UI.
 
-use braid_protocol::ContextEvent;
-use braid_protocol::api::ApiError;
-use schemars::generate::SchemaSettings;
-use serde_json::{Map, Value, json};
+use aide::openapi::{Info, OpenApi};
+use serde_json::{Value, json};
 
-use crate::routes::{Answer, Route};
+/// The OpenAPI document of the API. Problems the generator reports (a parameter declared twice,
+/// two bodies) are logged; the test below fails on any.
+pub fn document() -> Value {
+    generate(|error| tracing::warn!(%error, "OpenAPI document"))
+}
 
-/// The OpenAPI document of these routes.
-pub fn document(routes: &[Route]) -> Value {
-    let mut generator = SchemaSettings::draft2020_12()
-        .with(|s| {
-            s.definitions_path = "/components/schemas".into();
-            s.meta_schema = None;
-        })
-        .into_generator();
-    let error = generator.subschema_for::<ApiError>().to_value();
-    let event = generator.subschema_for::<ContextEvent>().to_value();
-    let mut paths = Map::new();
-    for route in routes {
-        let mut parameters: Vec<Value> = route
-            .path_params()
-            .into_iter()
-            .map(|name| {
-                json!({"name": name, "in": "path", "required": true, "schema": {"type": "string"}})
-            })
-            .collect();
-        for q in route.query {
-            parameters.push(json!({
-                "name": q.name, "in": "query", "required": false,
-                "description": q.description, "schema": {"type": q.kind}
-            }));
+/// The document, with `on_error` told of every problem the generator finds. The 422 that
+/// several extractors of one route document alike ([`crate::error::invalid_doc`]) is kept once
+/// and not a problem.
+fn generate(on_error: impl Fn(aide::Error) + 'static) -> Value {
+    aide::generate::on_error(move |error| {
+        if !matches!(&error, aide::Error::InferredResponseConflict(status) if status == "422") {
+            on_error(error);
         }
-        if matches!(route.answer, Answer::EventStream) {
-            parameters.push(json!({
-                "name": "Last-Event-ID", "in": "header", "required": false,
-                "description": "The `id:` of the last event received: the stream replays what came after it.",
-                "schema": {"type": "integer"}
-            }));
+    });
+    let mut api = OpenApi {
+        info: Info {
+            title: "Braid".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            description: Some(
+                "Context engine and server for LLM agents. Errors are `{ \"error\": { \"code\", \"message\", \"field\"? } }`."
+                    .into(),
+            ),
+            ..Info::default()
+        },
+        ..OpenApi::default()
+    };
+    let _router = crate::routes::api().finish_api(&mut api);
+    let mut doc = serde_json::to_value(&api).unwrap_or_else(|error| {
+        tracing::error!(%error, "the OpenAPI document is not serializable");
+        json!({})
+    });
+    doc["components"]["securitySchemes"] = json!({
+        "bearer": {"type": "http", "scheme": "bearer", "description": "BRAID_API_TOKEN; required when the server has one."}
+    });
+    secure(&mut doc);
+    doc
+}
+
+/// Marks every operation behind the bearer token (all but [`crate::routes::unauthenticated`])
+/// with the security requirement and its 401 answer.
+fn secure(doc: &mut Value) {
+    let Some(paths) = doc["paths"].as_object_mut() else {
+        return;
+    };
+    for (path, item) in paths.iter_mut() {
+        if crate::routes::unauthenticated(path) {
+            continue;
         }
-        let success = match route.answer {
-            Answer::Json(schema) => json!({
-                "description": "Success.",
-                "content": {"application/json": {"schema": schema(&mut generator).to_value()}}
-            }),
-            Answer::Empty => json!({"description": "Done."}),
-            Answer::Text => json!({
-                "description": "Prometheus text exposition format.",
-                "content": {"text/plain": {"schema": {"type": "string"}}}
-            }),
-            Answer::Html => json!({
-                "description": "An HTML page for the person's browser.",
-                "content": {"text/html": {"schema": {"type": "string"}}}
-            }),
-            Answer::EventStream => json!({
-                "description": "Server-Sent Events: `event:` is the event's name (`context_update`, `content_delta`, `content_final`, `error`, `heartbeat`), `data:` its payload (the variant's fields without `type`), `id:` its sequence in the context's event log (absent on heartbeats and the shutdown notice).",
-                "content": {"text/event-stream": {"schema": event.clone()}}
-            }),
+        let Some(operations) = item.as_object_mut() else {
+            continue;
         };
-        let mut responses = Map::new();
-        responses.insert(route.status.as_u16().to_string(), success);
-        let error_body = json!({"application/json": {"schema": error.clone()}});
-        let mut failures: Vec<(&str, &str)> = Vec::new();
-        if route.request.is_some() {
-            failures.push(("400", "The body is not JSON."));
-            failures.push((
-                "413",
-                "The body is larger than the limit (10 MiB by default).",
-            ));
-        }
-        if route.request.is_some() || !route.query.is_empty() || route.path.contains('{') {
-            failures.push((
-                "422",
-                "The request breaks the schema or a rule; `field` names where.",
-            ));
-        }
-        if route.path.contains('{') {
-            failures.push(("404", "No such context, branch or message."));
-            failures.push(("409", "Conflicts with what the context is doing."));
-        }
-        if route.authenticated {
-            failures.push((
-                "401",
-                "A token is configured and the request lacks `Authorization: Bearer <token>`.",
-            ));
-        }
-        for (status, description) in failures {
-            responses.insert(
-                status.to_owned(),
-                json!({"description": description, "content": error_body.clone()}),
-            );
-        }
-        let mut operation = json!({
-            "operationId": route.operation_id,
-            "summary": route.summary,
-            "parameters": parameters,
-            "responses": responses,
-        });
-        if let Some(schema) = route.request {
-            operation["requestBody"] = json!({
-                "required": true,
-                "content": {"application/json": {"schema": schema(&mut generator).to_value()}}
+        for operation in operations.values_mut() {
+            operation["security"] = json!([{"bearer": []}]);
+            operation["responses"]["401"] = json!({
+                "description": "A token is configured and the request lacks `Authorization: Bearer <token>`.",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ApiError"}}}
             });
         }
-        if route.authenticated {
-            operation["security"] = json!([{"bearer": []}]);
-        }
-        let entry = paths
-            .entry(route.path.to_owned())
-            .or_insert_with(|| json!({}));
-        entry[route.method.as_str().to_ascii_lowercase()] = operation;
     }
-    let schemas = generator.take_definitions(true);
-    json!({
-        "openapi": "3.1.0",
-        "info": {
-            "title": "Braid",
-            "version": env!("CARGO_PKG_VERSION"),
-            "description": "Context engine and server for LLM agents. Errors are `{ \"error\": { \"code\", \"message\", \"field\"? } }`."
-        },
-        "paths": paths,
-        "components": {
-            "schemas": schemas,
-            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer", "description": "BRAID_API_TOKEN; required when the server has one."}}
-        }
-    })
 }
 
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
     use super::*;
-    use crate::routes::table;
+
+    /// The committed document the web UI's client is generated from.
+    fn committed_document() -> std::path::PathBuf {
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../web/src/generated/openapi.json")
+    }
 
     #[test]
-    fn every_route_and_method_is_documented() {
-        let routes = table();
-        let doc = document(&routes);
-        for r in &routes {
-            let op = &doc["paths"][r.path][r.method.as_str().to_ascii_lowercase()];
-            assert!(
-                op.is_object(),
-                "{} {} missing from the document",
-                r.method,
-                r.path
-            );
-            assert_eq!(op["operationId"], r.operation_id);
+    fn the_committed_document_is_current() {
+        let fresh = format!("{}\n", serde_json::to_string_pretty(&document()).unwrap());
+        let path = committed_document();
+        if std::env::var_os("BRAID_UPDATE_TS").is_some() {
+            std::fs::write(&path, &fresh).unwrap();
+            return;
         }
+        let current = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            current == fresh,
+            "{} is stale: run `make generate` and commit the result",
+            path.display()
+        );
+    }
+
+    #[test]
+    fn the_generator_reports_no_problem() {
+        let problems = Rc::new(RefCell::new(Vec::new()));
+        let seen = problems.clone();
+        generate(move |e| seen.borrow_mut().push(e.to_string()));
+        assert!(problems.borrow().is_empty(), "{:?}", problems.borrow());
     }
 
     #[test]
     fn every_reference_resolves_to_a_component() {
-        let doc = document(&table());
+        let doc = document();
         let text = doc.to_string();
         let schemas = doc["components"]["schemas"].as_object().unwrap();
         for part in text.split("\"$ref\":\"#/components/schemas/").skip(1) {
@@ -164,6 +120,7 @@ mod tests {
             "ContextSummary",
             "ApiError",
             "ContextEvent",
+            "MergeHeld",
         ] {
             assert!(
                 schemas.contains_key(name),
@@ -173,11 +130,57 @@ mod tests {
     }
 
     #[test]
-    fn send_message_documents_202_and_its_failures() {
-        let doc = document(&table());
+    fn send_message_documents_202_its_body_and_its_failures() {
+        let doc = document();
         let op = &doc["paths"]["/v1/contexts/{id}/messages"]["post"];
-        for status in ["202", "400", "413", "422", "404"] {
-            assert!(op["responses"][status].is_object(), "no {status}");
+        for status in ["202", "400", "401", "413", "422", "404", "default"] {
+            assert!(op["responses"][status].is_object(), "no {status}: {op}");
         }
+        assert_eq!(
+            op["requestBody"]["content"]["application/json"]["schema"]["$ref"],
+            "#/components/schemas/SendMessageRequest"
+        );
+        assert_eq!(op["parameters"][0]["name"], "id");
+        assert_eq!(op["parameters"][0]["in"], "path");
+    }
+
+    #[test]
+    fn parameters_come_from_the_handlers_extractors() {
+        let doc = document();
+        let list = &doc["paths"]["/v1/contexts/{id}/messages"]["get"];
+        let names: Vec<&str> = list["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["id", "after", "branch", "kind", "limit", "view"]);
+        let events = &doc["paths"]["/v1/contexts/{id}/events"]["get"];
+        assert!(
+            events["parameters"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|p| p["name"] == "Last-Event-ID" && p["in"] == "header"),
+            "{events}"
+        );
+        assert!(events["responses"]["200"]["content"]["text/event-stream"].is_object());
+    }
+
+    #[test]
+    fn health_and_the_oauth_callback_need_no_token() {
+        let doc = document();
+        assert!(doc["paths"]["/health"]["get"]["security"].is_null());
+        assert!(doc["paths"]["/v1/contexts"]["get"]["security"].is_array());
+    }
+
+    #[test]
+    fn a_held_merge_documents_its_409_body() {
+        let doc = document();
+        let op = &doc["paths"]["/v1/contexts/{id}/branches/{name}/merge"]["post"];
+        assert_eq!(
+            op["responses"]["409"]["content"]["application/json"]["schema"]["$ref"],
+            "#/components/schemas/MergeHeld"
+        );
     }
 }

@@ -75,7 +75,7 @@ async fn definitions_are_listed_per_context_with_their_errors() {
     assert_eq!((status, body["workflows"].clone()), (200, json!([])));
     let (status, body) = s.call("GET", "/v1/workflows?context=nope", None).await;
     assert_eq!(status, 422);
-    assert_eq!(body["error"]["field"], "context");
+    assert_eq!(body["error"]["field"], "query.context");
 }
 
 #[tokio::test]

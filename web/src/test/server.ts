@@ -1,6 +1,7 @@
 // A scripted stand-in for `braid serve` inside tests: answers the API routes from in-memory data
 // and lets a test push SSE events down an open event stream, or drop it.
 import { ApiClient } from "../api/client";
+import { readRequest } from "./api";
 import type { BranchList, ContextState, ContextSummary, Message } from "../generated/protocol";
 
 /** One recorded request. */
@@ -44,11 +45,11 @@ export class FakeServer {
     return new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
   }
 
-  private fetch = async (url: string, init?: RequestInit): Promise<Response> => {
-    const u = new URL(url, "http://braid.test");
-    const method = init?.method ?? "GET";
-    const body = init?.body ? JSON.parse(String(init.body)) : undefined;
-    this.requests.push({ method, path: u.pathname + u.search, body, headers: { ...(init?.headers as Record<string, string>) } });
+  private fetch = async (input: Request | string, init?: RequestInit): Promise<Response> => {
+    const call = await readRequest(input, init);
+    const u = new URL(call.url, "http://braid.test");
+    const method = call.method;
+    this.requests.push({ method, path: call.url, body: call.body, headers: call.headers });
     const p = u.pathname;
     let m: RegExpExecArray | null;
     if (p === "/v1/contexts" && method === "GET") return this.json(200, { contexts: this.contexts });
