@@ -222,7 +222,8 @@ export function App({ api }: { api: ApiClient }) {
   // Follow the conversation as it grows, unless the person scrolled up to read.
   const list = useRef<HTMLOListElement>(null);
   const last = conv.state.entries.at(-1);
-  const scroll = useFollowList(list, [conv.state.entries.length, last?.streamed.length, last?.status, last?.message], contextId);
+  // Opening a conversation or switching between its full and optimized history starts following again.
+  const scroll = useFollowList(list, [conv.state.entries.length, last?.streamed.length, last?.status, last?.message], `${contextId}|${view}`);
 
   const jump = (to: "approve" | "answer") => {
     const selector = to === "approve" ? ".approval button:not(:disabled)" : ".question-card button:not(:disabled)";

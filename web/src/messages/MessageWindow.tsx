@@ -4,6 +4,7 @@
 // of thousands of messages opens as fast as a short one.
 
 import { useLayoutEffect, useRef, useState, type RefObject } from "react";
+import { useFollow } from "../components/scroll/follow";
 import type { Entry } from "../conversation/reducer";
 import { MessageView, type MessageViewOptions } from "./MessageView";
 
@@ -15,6 +16,7 @@ const NEAR_TOP_PX = 300;
 /** The last messages of `entries`, growing upwards inside the scrolling list `list`. */
 export function MessageWindow({ entries, options, list }: { entries: Entry[]; options: MessageViewOptions; list: RefObject<HTMLOListElement | null> }) {
   const [count, setCount] = useState(WINDOW);
+  const follow = useFollow();
   // Growing keeps what the person reads in place: the height added above is scrolled past.
   const grownFrom = useRef<number | null>(null);
   const start = Math.max(0, entries.length - count);
@@ -27,10 +29,11 @@ export function MessageWindow({ entries, options, list }: { entries: Entry[]; op
   useLayoutEffect(() => {
     const el = list.current;
     if (grownFrom.current !== null && el) {
-      el.scrollTop = el.scrollHeight - grownFrom.current;
+      // Keep the reader's place, unless they went back to the newest message meanwhile (sent).
+      if (!follow.isFollowing()) el.scrollTop = el.scrollHeight - grownFrom.current;
       grownFrom.current = null;
     }
-  }, [count, list]);
+  }, [count, list, follow]);
   useLayoutEffect(() => {
     const el = list.current;
     if (!el || earlier === 0) return;
