@@ -161,6 +161,18 @@ fn default_reserve_output_tokens() -> u32 {
     4096
 }
 
+/// The answer never reserves more than this share (1/N) of the window, so a small window
+/// (a local model's 4k or 8k slot) still leaves room for the prompt; the output cap follows.
+pub const MAX_RESERVE_SHARE: u32 = 4;
+
+impl OptimizationConfig {
+    /// Tokens kept free for the answer in a window of `window` tokens: the configured reserve,
+    /// at most [`MAX_RESERVE_SHARE`] of the window.
+    pub fn reserve_for(&self, window: u32) -> u32 {
+        self.reserve_output_tokens.min(window / MAX_RESERVE_SHARE)
+    }
+}
+
 fn default_margin_tokens() -> u32 {
     256
 }
@@ -282,13 +294,13 @@ impl Validate for ContextConfig {
         }
         if let Some(window) = self.context_window {
             // In u64: two u32 settings near their maximum must not overflow the sum.
-            let reserved = u64::from(self.optimization.reserve_output_tokens)
+            let reserved = u64::from(self.optimization.reserve_for(window))
                 + u64::from(self.optimization.margin_tokens);
             problems.check(
                 u64::from(window) <= reserved,
                 &path.field("context_window"),
                 format!(
-                    "must exceed the reserved output and margin tokens ({reserved}), got {window}"
+                    "must exceed the tokens reserved for the answer (at most a quarter of the window) and the margin ({reserved}), got {window}"
                 ),
             );
         }
@@ -405,6 +417,23 @@ mod tests {
             ..ContextConfig::default()
         };
         assert!(config.validate().unwrap_err().has_path("context_window"));
+    }
+
+    #[test]
+    fn a_4096_token_window_is_valid_with_the_default_reserve() {
+        // The answer reserves at most a quarter of it: 1,024 + 256 leave room for the prompt.
+        let config = ContextConfig {
+            context_window: Some(4_096),
+            ..ContextConfig::default()
+        };
+        config.validate().unwrap();
+        assert_eq!(config.optimization.reserve_for(4_096), 1_024);
+        let tiny = ContextConfig {
+            context_window: Some(300),
+            ..ContextConfig::default()
+        };
+        let err = tiny.validate().unwrap_err();
+        assert!(err.has_path("context_window"), "{err:?}");
     }
 
     #[test]
