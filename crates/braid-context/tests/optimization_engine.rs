@@ -129,6 +129,12 @@ async fn old_messages_are_summarized_stored_and_stand_in_for_the_originals() {
     // The summarization request: its own prompt, not streamed, the oldest messages only.
     let summary_request = requests[4].json().unwrap();
     assert_ne!(summary_request["stream"], json!(true));
+    // The summary's answer is capped like every other request's.
+    assert!(
+        summary_request["max_tokens"]
+            .as_u64()
+            .is_some_and(|n| n > 0)
+    );
     let texts = request_texts(&summary_request);
     assert_eq!(texts[0], ("system".to_owned(), SUMMARY_PROMPT.to_owned()));
     assert!(texts[1].1.contains("topic0:") && texts[1].1.contains("topic1:"));

@@ -55,6 +55,16 @@ pub enum LlmEvent {
         /// Why it stopped.
         reason: FinishReason,
     },
+    /// The previous attempt failed before any of the answer arrived; the call is tried again
+    /// after a wait. Not part of the answer.
+    Retrying {
+        /// The attempt about to start (2 for the first retry).
+        attempt: u32,
+        /// Why the previous attempt failed.
+        reason: String,
+        /// The wait before it, in milliseconds.
+        wait_ms: u64,
+    },
 }
 
 /// Arguments of one tool call that are not a JSON object. The rest of the answer is unaffected;
@@ -164,6 +174,9 @@ impl CompletionBuilder {
 
     /// Takes one event into account.
     pub fn push(&mut self, event: &LlmEvent) {
+        if let LlmEvent::Retrying { .. } = event {
+            return;
+        }
         self.events += 1;
         match event {
             LlmEvent::TextDelta { text } => self.completion.text.push_str(text),
@@ -192,6 +205,7 @@ impl CompletionBuilder {
             }
             LlmEvent::Usage(usage) => self.completion.usage = Some(*usage),
             LlmEvent::Finish { reason } => self.completion.finish_reason = Some(reason.clone()),
+            LlmEvent::Retrying { .. } => {}
         }
     }
 

@@ -218,6 +218,10 @@ pub struct ContextConfig {
     /// Limit for one iteration of the tool loop, in seconds.
     #[serde(default = "default_tool_timeout_secs")]
     pub tool_timeout_secs: u32,
+    /// Limit for one model call (connecting, retries and the whole answer), in seconds; a call
+    /// that takes longer is stopped and the turn fails, recoverably. Apart from the tools' limit.
+    #[serde(default = "default_llm_timeout_secs")]
+    pub llm_timeout_secs: u32,
     /// Overrides the model table's context window, in tokens.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -246,6 +250,10 @@ fn default_tool_timeout_secs() -> u32 {
     30
 }
 
+fn default_llm_timeout_secs() -> u32 {
+    300
+}
+
 impl Default for ContextConfig {
     fn default() -> Self {
         Self {
@@ -257,6 +265,7 @@ impl Default for ContextConfig {
             approval_policy: ApprovalPolicy::default(),
             approved_tools: Vec::new(),
             tool_timeout_secs: default_tool_timeout_secs(),
+            llm_timeout_secs: default_llm_timeout_secs(),
             context_window: None,
             optimization: OptimizationConfig::default(),
             max_output_tokens: None,
@@ -269,6 +278,11 @@ impl Validate for ContextConfig {
         problems.check(
             self.tool_timeout_secs == 0,
             &path.field("tool_timeout_secs"),
+            "must be at least 1 second",
+        );
+        problems.check(
+            self.llm_timeout_secs == 0,
+            &path.field("llm_timeout_secs"),
             "must be at least 1 second",
         );
         if let Some(w) = &self.workspace {
@@ -385,6 +399,7 @@ mod tests {
         let config: ContextConfig = serde_json::from_str("{}").unwrap();
         assert_eq!(config, ContextConfig::default());
         assert_eq!(config.tool_timeout_secs, 30);
+        assert_eq!(config.llm_timeout_secs, 300);
     }
 
     #[test]
