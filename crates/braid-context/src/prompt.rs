@@ -26,6 +26,8 @@ pub struct PromptInputs<'a> {
     pub tools: &'a [ToolInfo],
     /// Whether the tools were withheld because the model's window cannot hold them.
     pub tools_withheld: bool,
+    /// The workspace's instructions: the file's path, its text, and whether it was cut.
+    pub instructions: Option<(&'a str, &'a str, bool)>,
 }
 
 /// Builds the system prompt. It stays short (a model with a 4k window must still fit it, the
@@ -86,6 +88,19 @@ pub fn build_system_prompt(inputs: &PromptInputs<'_>) -> String {
         }
         out.push_str(".\n");
     }
+    // Last: what the workspace's people wrote for agents, after everything Braid says.
+    if let Some((path, text, truncated)) = inputs.instructions
+        && !text.trim().is_empty()
+    {
+        out.push_str("\n## Workspace instructions (`");
+        out.push_str(path);
+        out.push_str("`)\n");
+        out.push_str(text.trim_end());
+        out.push('\n');
+        if truncated {
+            out.push_str("[The file goes on; read it with `read_file` for the rest.]\n");
+        }
+    }
     out
 }
 
@@ -114,6 +129,7 @@ mod tests {
             workspace: Some("/home/me/project"),
             tools,
             tools_withheld: false,
+            instructions: None,
         }
     }
 
@@ -131,6 +147,20 @@ mod tests {
         let mut i = inputs(&[]);
         i.base = None;
         assert!(build_system_prompt(&i).starts_with(DEFAULT_BASE_PROMPT));
+    }
+
+    #[test]
+    fn workspace_instructions_come_last_with_their_file_and_a_cut_is_said() {
+        let mut i = inputs(&[]);
+        i.instructions = Some(("AGENTS.md", "Run `make test` before committing.\n", true));
+        let p = build_system_prompt(&i);
+        let at =
+            p.find("## Workspace instructions (`AGENTS.md`)\nRun `make test` before committing.\n");
+        assert!(at.is_some_and(|at| at > p.find("ACT mode").unwrap()), "{p}");
+        assert!(
+            p.ends_with("read it with `read_file` for the rest.]\n"),
+            "{p}"
+        );
     }
 
     #[test]

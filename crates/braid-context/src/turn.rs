@@ -324,7 +324,9 @@ impl Actor {
                 parameters: d.parameters.clone(),
             })
             .collect();
+        let instructions = workspace.as_ref().and_then(crate::instructions::read);
         PipelineContext {
+            instructions,
             workflow_tools,
             model,
             branch_prompt: self.data.active().system_prompt,

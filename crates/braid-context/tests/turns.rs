@@ -1306,3 +1306,41 @@ async fn a_stalled_stream_is_stopped_at_the_limit_and_keeps_what_arrived() {
     assert_eq!(ms[1].status, MessageStatus::Incomplete);
     assert!(matches!(&ms[1].kind, MessageKind::Text(t) if t.text() == "Half an answer"));
 }
+
+#[tokio::test]
+async fn workspace_instructions_are_in_the_system_prompt_and_the_summary_says_which_file() {
+    let h = Harness::new(Script::new().then(reply(&["Noted."]))).await;
+    std::fs::write(
+        h.workspace.join("CLAUDE.md"),
+        "Ignored: AGENTS.md comes first.\n",
+    )
+    .unwrap();
+    std::fs::write(h.workspace.join("AGENTS.md"), "Always run `make test`.\n").unwrap();
+    let ctx = h.context(ContextConfig::default()).await;
+    let info = ctx.summary().await.unwrap().instructions.unwrap();
+    assert_eq!(info.path, "AGENTS.md");
+    assert_eq!((info.file_bytes, info.included_bytes), (24, 24));
+    assert!(info.tokens > 3 && info.tokens < 12, "{info:?}");
+    assert!(!info.truncated);
+
+    ctx.send_message(text("hi")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let body = h.mock.requests()[0].json().unwrap();
+    let system = body["messages"][0]["content"].as_str().unwrap();
+    assert!(
+        system.contains("## Workspace instructions (`AGENTS.md`)\nAlways run `make test`.\n"),
+        "{system}"
+    );
+    assert!(!system.contains("Ignored"), "{system}");
+
+    // A file over the cap is cut, and the summary says so.
+    let long = "Check twice. ".repeat(2_000);
+    std::fs::write(h.workspace.join("AGENTS.md"), &long).unwrap();
+    let info = ctx.summary().await.unwrap().instructions.unwrap();
+    assert!(info.truncated);
+    assert_eq!(info.file_bytes, long.len() as u64);
+    assert_eq!(
+        info.included_bytes,
+        braid_context::instructions::MAX_INSTRUCTIONS_BYTES as u64
+    );
+}

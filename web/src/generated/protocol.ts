@@ -377,6 +377,10 @@ token_budget: TokenBudget,
  */
 capabilities?: ModelCapabilitiesView, 
 /**
+ * The workspace's instructions file the system prompt carries, when there is one.
+ */
+instructions?: WorkspaceInstructionsInfo, 
+/**
  * When it was created.
  */
 created_at: string, 
@@ -2021,5 +2025,27 @@ export type WorkspaceFileList = {
 files: Array<FileInfo>, 
 /**
  * Whether more files matched than were returned.
+ */
+truncated: boolean, };
+
+export type WorkspaceInstructionsInfo = { 
+/**
+ * The file, relative to the workspace root.
+ */
+path: string, 
+/**
+ * The file's size in bytes.
+ */
+file_bytes: number, 
+/**
+ * Bytes of it in the system prompt (less than the file when it was cut to the cap).
+ */
+included_bytes: number, 
+/**
+ * Tokens of what is included, counted for the context's model.
+ */
+tokens: number, 
+/**
+ * Whether the file was cut to fit the cap.
  */
 truncated: boolean, };

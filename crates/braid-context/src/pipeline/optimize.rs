@@ -201,7 +201,7 @@ fn plan_fitting(
 
 /// The model's capabilities as the client knows them (a server may report its window), else
 /// from the built-in table.
-pub(super) fn capabilities(ctx: &PipelineContext) -> ModelCapabilities {
+pub(crate) fn capabilities(ctx: &PipelineContext) -> ModelCapabilities {
     match &ctx.llm {
         Some(llm) => llm.capabilities(&ctx.model),
         None => ModelCapabilities::for_model(&ctx.model),

@@ -68,6 +68,10 @@ pub(crate) fn request_frame(
         workspace: workspace.as_deref(),
         tools: &tools,
         tools_withheld: offer == ToolOffer::Withheld,
+        instructions: ctx
+            .instructions
+            .as_ref()
+            .map(|i| (i.path.as_str(), i.text.as_str(), i.truncated)),
     });
     let mut tools = tools
         .into_iter()
@@ -116,6 +120,7 @@ mod tests {
             tools: Arc::new(braid_tools::builtin_registry().unwrap()),
             workspace: Some(braid_tools::Workspace::new(dir).unwrap()),
             workspace_problem: None,
+            instructions: None,
             llm: None,
             workflow_tools: vec![],
             ocr: crate::recognition::OcrSettings::default(),
