@@ -703,9 +703,11 @@ impl Actor {
                 answer.calls.push((id, name, arguments));
             }
             LlmEvent::Usage(u) => {
-                answer.usage = Some(
-                    json!({"prompt_tokens": u.prompt_tokens, "completion_tokens": u.completion_tokens}),
-                );
+                answer.usage = Some(json!({
+                    "prompt_tokens": u.prompt_tokens,
+                    "completion_tokens": u.completion_tokens,
+                    "cached_prompt_tokens": u.cached_prompt_tokens,
+                }));
             }
             LlmEvent::Finish { reason } => {
                 answer.finish = serde_json::to_value(reason).ok();

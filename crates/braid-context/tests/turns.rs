@@ -1344,3 +1344,47 @@ async fn workspace_instructions_are_in_the_system_prompt_and_the_summary_says_wh
         braid_context::instructions::MAX_INSTRUCTIONS_BYTES as u64
     );
 }
+
+#[tokio::test]
+async fn anthropic_requests_mark_the_prompt_for_caching_and_cached_tokens_are_kept() {
+    for provider in [braid_llm::Provider::Anthropic, braid_llm::Provider::OpenAi] {
+        let answer = StreamReply::new()
+            .text("Cached.")
+            .cached_usage(1_200, 5, 1_000)
+            .finish(braid_testkit::FinishKind::Stop);
+        let h = Harness::with_provider(
+            Script::new().then(answer),
+            braid_context::EngineSettings::default(),
+            provider,
+        )
+        .await;
+        let ctx = h.context(ContextConfig::default()).await;
+        ctx.send_message(text("hi")).await.unwrap();
+        assert_eq!(settle(&ctx).await, ContextState::Idle);
+        let body = h.mock.requests()[0].json().unwrap();
+        if provider == braid_llm::Provider::Anthropic {
+            let ephemeral = json!({"type": "ephemeral"});
+            assert_eq!(body["system"][0]["cache_control"], ephemeral);
+            assert!(
+                body["system"][0]["text"]
+                    .as_str()
+                    .unwrap()
+                    .contains("ACT mode")
+            );
+            let tools = body["tools"].as_array().unwrap();
+            assert_eq!(tools.last().unwrap()["cache_control"], ephemeral);
+            assert!(
+                tools[..tools.len() - 1]
+                    .iter()
+                    .all(|t| t.get("cache_control").is_none())
+            );
+        }
+        let answer = messages(&ctx).await.pop().unwrap();
+        let usage = &answer.metadata["usage"];
+        assert_eq!(usage["prompt_tokens"], 1_200, "{provider:?}: {usage}");
+        assert_eq!(
+            usage["cached_prompt_tokens"], 1_000,
+            "{provider:?}: {usage}"
+        );
+    }
+}

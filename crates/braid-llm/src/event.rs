@@ -89,6 +89,9 @@ pub struct Usage {
     pub prompt_tokens: u32,
     /// Tokens the model generated.
     pub completion_tokens: u32,
+    /// Prompt tokens the provider read from its prompt cache (part of `prompt_tokens`).
+    #[serde(default)]
+    pub cached_prompt_tokens: u32,
 }
 
 /// Why the model stopped.
@@ -266,6 +269,7 @@ mod tests {
             LlmEvent::Usage(Usage {
                 prompt_tokens: 3,
                 completion_tokens: 4,
+                cached_prompt_tokens: 0,
             }),
             LlmEvent::Finish {
                 reason: FinishReason::ToolCalls,

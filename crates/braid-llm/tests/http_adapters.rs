@@ -160,7 +160,10 @@ async fn anthropic_request_carries_key_version_system_and_max_tokens() {
     assert_eq!(sent.header("x-api-key"), Some("test-key"));
     assert_eq!(sent.header("anthropic-version"), Some("2023-06-01"));
     let body = sent.json().unwrap();
-    assert_eq!(body["system"], "You are a test.");
+    assert_eq!(
+        body["system"],
+        json!([{"type": "text", "text": "You are a test.", "cache_control": {"type": "ephemeral"}}])
+    );
     assert_eq!(body["max_tokens"], 8192);
     assert_eq!(body["tools"][0]["input_schema"]["type"], "object");
 }
