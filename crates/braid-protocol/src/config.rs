@@ -221,6 +221,7 @@ pub struct ContextConfig {
     /// Limit for one model call (connecting, retries and the whole answer), in seconds; a call
     /// that takes longer is stopped and the turn fails, recoverably. Apart from the tools' limit.
     #[serde(default = "default_llm_timeout_secs")]
+    #[ts(as = "Option<u32>", optional)]
     pub llm_timeout_secs: u32,
     /// Overrides the model table's context window, in tokens.
     #[serde(default, skip_serializing_if = "Option::is_none")]

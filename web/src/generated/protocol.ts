@@ -210,7 +210,7 @@ tool_timeout_secs: number,
  * Limit for one model call (connecting, retries and the whole answer), in seconds; a call
  * that takes longer is stopped and the turn fails, recoverably. Apart from the tools' limit.
  */
-llm_timeout_secs: number, 
+llm_timeout_secs?: number, 
 /**
  * Overrides the model table's context window, in tokens.
  */
