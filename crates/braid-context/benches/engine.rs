@@ -114,6 +114,7 @@ fn pipeline(c: &mut Criterion) {
         tools: Arc::new(builtin_registry().unwrap()),
         workspace: None,
         workspace_problem: None,
+        instructions: None,
         llm: None,
         workflow_tools: Vec::new(),
         ocr: Default::default(),

@@ -55,7 +55,10 @@ pub fn decide(
     // itself, so asking first would only ask twice.
     if session_approved.contains(call.tool)
         || call.server_auto_approved
-        || call.category == Some(ToolCategory::Interaction)
+        || matches!(
+            call.category,
+            Some(ToolCategory::Interaction | ToolCategory::Planning)
+        )
     {
         return PolicyDecision::Run;
     }

@@ -34,6 +34,15 @@ pub enum EngineError {
     /// The model could not be asked, or its answer failed.
     #[error("the model failed: {0}")]
     Llm(#[from] braid_llm::LlmError),
+    /// The model call took longer than the context's `llm_timeout_secs`; what had arrived is
+    /// kept as an incomplete answer.
+    #[error(
+        "the model did not finish within {secs} s (llm_timeout_secs): the call was stopped and what had arrived is kept as incomplete; send again or continue, or raise llm_timeout_secs"
+    )]
+    LlmTimedOut {
+        /// The limit, in seconds.
+        secs: u32,
+    },
     /// No model is configured.
     #[error(
         "no model is configured: set BRAID_LLM_PROVIDER (openai or anthropic), BRAID_LLM_BASE_URL, BRAID_LLM_API_KEY and BRAID_MODEL"
@@ -80,6 +89,7 @@ impl EngineError {
             | EngineError::Workspace(_) => ErrorCode::InvalidInput,
             EngineError::Llm(e) => crate::turn::llm_error_code(e),
             EngineError::LlmNotConfigured => ErrorCode::LlmNotConfigured,
+            EngineError::LlmTimedOut { .. } => ErrorCode::Timeout,
             EngineError::Store(braid_store::StoreError::ContextNotFound(_))
             | EngineError::Store(braid_store::StoreError::BranchNotFound { .. }) => {
                 ErrorCode::NotFound

@@ -17,6 +17,7 @@ mod error;
 pub mod events;
 mod handle;
 mod input;
+pub mod instructions;
 pub mod merge;
 pub mod optimizer;
 pub mod pipeline;

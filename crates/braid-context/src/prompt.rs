@@ -24,9 +24,15 @@ pub struct PromptInputs<'a> {
     pub workspace: Option<&'a str>,
     /// The tools offered in this request (already filtered by role and mode).
     pub tools: &'a [ToolInfo],
+    /// Whether the tools were withheld because the model's window cannot hold them.
+    pub tools_withheld: bool,
+    /// The workspace's instructions: the file's path, its text, and whether it was cut.
+    pub instructions: Option<(&'a str, &'a str, bool)>,
 }
 
-/// Builds the system prompt.
+/// Builds the system prompt. It stays short (a model with a 4k window must still fit it, the
+/// tools and a turn): the tools are named here, their descriptions and schemas travel as the
+/// request's tool definitions.
 pub fn build_system_prompt(inputs: &PromptInputs<'_>) -> String {
     let mut out = String::new();
     out.push_str(
@@ -36,48 +42,63 @@ pub fn build_system_prompt(inputs: &PromptInputs<'_>) -> String {
             .filter(|p| !p.trim().is_empty())
             .unwrap_or(DEFAULT_BASE_PROMPT),
     );
-    out.push_str("\n\n## Mode\n");
+    out.push_str("\n\n");
     match inputs.mode {
         Mode::Plan => out.push_str(
-            "You are in PLAN mode. Investigate with read-only tools, then propose a plan with the \
-             `propose_plan` tool (or a JSON object with `goal` and numbered `steps`, each with \
-             `step_number`, `action` and `reason`, optionally `tools_needed`, `estimated_time` and \
-             `risks`). Do not change files or run commands: the person executes the plan.\n",
+            "PLAN mode: investigate with read-only tools, then propose a plan with \
+             `propose_plan` (or a JSON object with `goal` and numbered `steps` of `step_number`, \
+             `action`, `reason`). Do not change files or run commands: the person executes the \
+             plan.\n",
         ),
         Mode::Act => out.push_str(
-            "You are in ACT mode. Carry out the task with the tools available; calls that change \
-             files or run commands may wait for the person's approval. If you need a decision, ask \
-             with the `ask_user` tool.\n",
+            "ACT mode: do the task with the tools; changes and commands may wait for the \
+             person's approval. Ask with `ask_user` when you need a decision.\n",
         ),
     }
-    out.push_str("\n## Role\n");
     match inputs.role {
-        AgentRole::Planner => out.push_str("Your role is planner: you may read, never write or run.\n"),
-        AgentRole::Actor => out.push_str("Your role is actor: you may read, write files and run commands, within the approval policy.\n"),
+        AgentRole::Planner => out.push_str("Role: planner (read, never write or run).\n"),
+        AgentRole::Actor => out.push_str("Role: actor (read, write files, run commands).\n"),
     }
-    out.push_str("\n## Workspace\n");
     match inputs.workspace {
         Some(root) => {
-            out.push_str("The workspace is `");
+            out.push_str("Workspace: `");
             out.push_str(root);
-            out.push_str("`. Give file paths relative to it; paths outside it are refused.\n");
+            out.push_str("`; paths are relative to it.\n");
         }
-        None => {
-            out.push_str("No workspace is configured: file and codebase tools are unavailable.\n")
-        }
+        None => out.push_str("No workspace: file and codebase tools are unavailable.\n"),
     }
-    if !inputs.tools.is_empty() {
-        out.push_str("\n## Tools\n");
-        for tool in inputs.tools {
-            out.push_str("- `");
+    if inputs.tools_withheld {
+        out.push_str(
+            "This request offers no tools: the model's context window is too small for them. \
+             Answer from the conversation.\n",
+        );
+    }
+    // Every tool travels as a definition; naming the ones that change things tells which may
+    // wait for approval.
+    let writers: Vec<&ToolInfo> = inputs.tools.iter().filter(|t| !t.read_only).collect();
+    if !writers.is_empty() {
+        out.push_str("Tools that change things: ");
+        for (i, tool) in writers.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            out.push('`');
             out.push_str(&tool.name);
             out.push('`');
-            if tool.read_only {
-                out.push_str(" (read-only)");
-            }
-            out.push_str(": ");
-            out.push_str(tool.description.lines().next().unwrap_or_default());
-            out.push('\n');
+        }
+        out.push_str(".\n");
+    }
+    // Last: what the workspace's people wrote for agents, after everything Braid says.
+    if let Some((path, text, truncated)) = inputs.instructions
+        && !text.trim().is_empty()
+    {
+        out.push_str("\n## Workspace instructions (`");
+        out.push_str(path);
+        out.push_str("`)\n");
+        out.push_str(text.trim_end());
+        out.push('\n');
+        if truncated {
+            out.push_str("[The file goes on; read it with `read_file` for the rest.]\n");
         }
     }
     out
@@ -107,6 +128,8 @@ mod tests {
             role: AgentRole::Actor,
             workspace: Some("/home/me/project"),
             tools,
+            tools_withheld: false,
+            instructions: None,
         }
     }
 
@@ -127,6 +150,20 @@ mod tests {
     }
 
     #[test]
+    fn workspace_instructions_come_last_with_their_file_and_a_cut_is_said() {
+        let mut i = inputs(&[]);
+        i.instructions = Some(("AGENTS.md", "Run `make test` before committing.\n", true));
+        let p = build_system_prompt(&i);
+        let at =
+            p.find("## Workspace instructions (`AGENTS.md`)\nRun `make test` before committing.\n");
+        assert!(at.is_some_and(|at| at > p.find("ACT mode").unwrap()), "{p}");
+        assert!(
+            p.ends_with("read it with `read_file` for the rest.]\n"),
+            "{p}"
+        );
+    }
+
+    #[test]
     fn plan_mode_gives_planning_instructions() {
         let mut i = inputs(&[]);
         i.mode = Mode::Plan;
@@ -136,11 +173,20 @@ mod tests {
     }
 
     #[test]
-    fn workspace_and_tools_are_described() {
-        let tools = [tool("read_file", true), tool("write_file", false)];
+    fn workspace_and_tools_that_change_things_are_named() {
+        let tools = [
+            tool("read_file", true),
+            tool("glob", true),
+            tool("write_file", false),
+        ];
         let p = build_system_prompt(&inputs(&tools));
         assert!(p.contains("`/home/me/project`"));
-        assert!(p.contains("- `read_file` (read-only): does read_file"));
-        assert!(p.contains("- `write_file`: does write_file"));
+        assert!(!p.contains("`read_file`"), "{p}");
+        assert!(
+            p.contains("Tools that change things: `write_file`.\n"),
+            "{p}"
+        );
+        // Descriptions travel as tool definitions, not twice.
+        assert!(!p.contains("does read_file"), "{p}");
     }
 }

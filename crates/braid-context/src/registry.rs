@@ -194,6 +194,7 @@ impl ContextRegistry {
                 message_count: count,
                 token_budget: TokenBudget::default(),
                 capabilities: None,
+                instructions: None,
                 created_at: record.created_at,
                 updated_at: record.updated_at,
             });

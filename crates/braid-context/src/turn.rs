@@ -324,7 +324,9 @@ impl Actor {
                 parameters: d.parameters.clone(),
             })
             .collect();
+        let instructions = workspace.as_ref().and_then(crate::instructions::read);
         PipelineContext {
+            instructions,
             workflow_tools,
             model,
             branch_prompt: self.data.active().system_prompt,
@@ -502,8 +504,15 @@ impl Actor {
         let Some(llm) = self.services.llm.clone() else {
             return Err(EngineError::LlmNotConfigured);
         };
-        self.transition(ContextState::ConnectingToLlm { attempt: 1 })
-            .await?;
+        self.transition(ContextState::ConnectingToLlm {
+            attempt: 1,
+            reason: None,
+            wait_ms: None,
+        })
+        .await?;
+        let limit_secs = self.data.record.config.llm_timeout_secs.max(1);
+        let deadline =
+            tokio::time::Instant::now() + std::time::Duration::from_secs(u64::from(limit_secs));
         let mut stream = llm.stream(&request).await;
         self.transition(ContextState::AwaitingLlmFirstChunk).await?;
 
@@ -511,12 +520,17 @@ impl Actor {
         let mut answer = StreamedAnswer::default();
         let mut outcome: Option<Result<(), LlmError>> = None;
         let mut interrupted = false;
+        let mut timed_out = false;
         let mut lost = None;
         loop {
             let item = tokio::select! {
                 biased;
                 () = self.interrupt.cancelled() => {
                     interrupted = true;
+                    break;
+                }
+                () = tokio::time::sleep_until(deadline) => {
+                    timed_out = true;
                     break;
                 }
                 l = self.events.lost() => {
@@ -537,7 +551,20 @@ impl Actor {
                     outcome = Some(Err(e));
                     break;
                 }
+                Some(Ok(LlmEvent::Retrying {
+                    attempt,
+                    reason,
+                    wait_ms,
+                })) => {
+                    self.transition(ContextState::ConnectingToLlm {
+                        attempt,
+                        reason: Some(reason),
+                        wait_ms: Some(wait_ms),
+                    })
+                    .await?;
+                }
                 Some(Ok(event)) => {
+                    self.connected().await?;
                     if let LlmEvent::Finish { .. } = &event {
                         outcome = Some(Ok(()));
                     }
@@ -546,6 +573,14 @@ impl Actor {
             }
         }
         drop(stream);
+        self.connected().await?;
+
+        if timed_out {
+            self.end_stream(&mut answer, MessageStatus::Incomplete)
+                .await?;
+            tracing::warn!(context = %self.id, limit_secs, "model call timed out");
+            return Err(EngineError::LlmTimedOut { secs: limit_secs });
+        }
 
         if interrupted {
             self.end_stream(&mut answer, MessageStatus::Incomplete)
@@ -583,6 +618,15 @@ impl Actor {
         }
         self.transition(ContextState::ProcessingLlmResponse).await?;
         self.finish_answer(answer, turn).await
+    }
+
+    /// Leaves `connecting_to_llm` (a retry was waiting) for `awaiting_llm_first_chunk`, the
+    /// state every outcome of a model call moves on from.
+    async fn connected(&mut self) -> Result<(), EngineError> {
+        if let ContextState::ConnectingToLlm { .. } = self.state() {
+            self.transition(ContextState::AwaitingLlmFirstChunk).await?;
+        }
+        Ok(())
     }
 
     /// Folds one stream event into the answer, emitting deltas and state as it goes.
@@ -660,14 +704,19 @@ impl Actor {
                 answer.calls.push((id, name, arguments));
             }
             LlmEvent::Usage(u) => {
-                answer.usage = Some(
-                    json!({"prompt_tokens": u.prompt_tokens, "completion_tokens": u.completion_tokens}),
-                );
+                answer.usage = Some(json!({
+                    "prompt_tokens": u.prompt_tokens,
+                    "completion_tokens": u.completion_tokens,
+                    "cached_prompt_tokens": u.cached_prompt_tokens,
+                }));
             }
             LlmEvent::Finish { reason } => {
                 answer.finish = serde_json::to_value(reason).ok();
             }
-            LlmEvent::TextDelta { .. } | LlmEvent::ReasoningDelta { .. } => {}
+            // Retries are taken in `call_model`, before the answer begins.
+            LlmEvent::TextDelta { .. }
+            | LlmEvent::ReasoningDelta { .. }
+            | LlmEvent::Retrying { .. } => {}
         }
         Ok(())
     }

@@ -4,6 +4,7 @@
 use braid_protocol::api::{
     BranchInfo, BranchList, ContextSummary, CreateBranchRequest, MessageList, MessageView,
     StateResponse, TokenBudget, UpdateBranchRequest, UpdateContextRequest,
+    WorkspaceInstructionsInfo,
 };
 use braid_protocol::{
     BranchName, ContextConfig, Message, MessageKind, Metadata, Mode, Role, SystemControlMessage,
@@ -48,6 +49,7 @@ impl Actor {
     pub(crate) fn summary(&self) -> ContextSummary {
         let record = &self.data.record;
         let active = self.data.active_messages();
+        let ctx = self.pipeline_context();
         ContextSummary {
             id: record.id,
             title: (!record.title.is_empty()).then(|| record.title.clone()),
@@ -57,7 +59,18 @@ impl Actor {
             branches: self.data.branches.iter().map(|b| b.name.clone()).collect(),
             message_count: active.len() as u64,
             token_budget: self.token_budget(),
-            capabilities: crate::pipeline::capabilities_view(&self.pipeline_context()),
+            capabilities: crate::pipeline::capabilities_view(&ctx),
+            instructions: ctx.instructions.as_ref().map(|i| {
+                let counter =
+                    crate::optimizer::TokenCounter::new(&crate::pipeline::capabilities(&ctx));
+                WorkspaceInstructionsInfo {
+                    path: i.path.clone(),
+                    file_bytes: i.file_bytes,
+                    included_bytes: i.text.len() as u64,
+                    tokens: counter.encoding().count(&i.text),
+                    truncated: i.truncated,
+                }
+            }),
             created_at: record.created_at,
             updated_at: record.updated_at,
         }

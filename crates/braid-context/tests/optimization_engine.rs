@@ -129,6 +129,12 @@ async fn old_messages_are_summarized_stored_and_stand_in_for_the_originals() {
     // The summarization request: its own prompt, not streamed, the oldest messages only.
     let summary_request = requests[4].json().unwrap();
     assert_ne!(summary_request["stream"], json!(true));
+    // The summary's answer is capped like every other request's.
+    assert!(
+        summary_request["max_tokens"]
+            .as_u64()
+            .is_some_and(|n| n > 0)
+    );
     let texts = request_texts(&summary_request);
     assert_eq!(texts[0], ("system".to_owned(), SUMMARY_PROMPT.to_owned()));
     assert!(texts[1].1.contains("topic0:") && texts[1].1.contains("topic1:"));
@@ -327,4 +333,109 @@ async fn recent_n_drops_without_asking_the_model_and_the_view_shows_what_is_sent
             .map(|m| m.id)
             .collect::<Vec<_>>()
     );
+}
+
+/// A context in act mode with every built-in tool (and the harness's few) whose window is
+/// `window` tokens, with the default reserve and margin.
+async fn small_window(h: &Harness, window: u32) -> ContextHandle {
+    h.context(ContextConfig {
+        mode: Mode::Act,
+        approval_policy: ApprovalPolicy::AutoAll,
+        context_window: Some(window),
+        ..ContextConfig::default()
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_4096_token_window_completes_a_tool_loop_with_the_builtin_tools() {
+    let h = Harness::new(
+        Script::new()
+            .then(calls(&[(
+                "c1",
+                "read_file",
+                json!({"path": "src/lib.rs", "start_line": 1, "end_line": 5}),
+            )]))
+            .then(reply(&["The file counts lines."])),
+    )
+    .await;
+    let ctx = small_window(&h, 4_096).await;
+    ctx.send_message(text("What is in src/lib.rs?"))
+        .await
+        .unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+
+    let requests = h.mock.requests();
+    assert_eq!(requests.len(), 2);
+    for request in &requests {
+        let body = request.json().unwrap();
+        let tools: Vec<&str> = body["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["function"]["name"].as_str().unwrap())
+            .collect();
+        assert!(
+            tools.contains(&"read_file") && tools.contains(&"run_command"),
+            "{tools:?}"
+        );
+        // The answer's reserve is at most a quarter of the window, and the cap follows it.
+        assert_eq!(body["max_tokens"], 1_024);
+    }
+    let second = requests[1].json().unwrap();
+    assert!(
+        second.to_string().contains("line 3"),
+        "the tool result is sent back"
+    );
+    let last = messages(&ctx).await.pop().unwrap();
+    assert!(
+        matches!(&last.kind, MessageKind::Text(t) if t.text() == "The file counts lines."),
+        "{last:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_window_too_small_for_the_tool_definitions_is_sent_without_them_and_says_so() {
+    let h = Harness::new(Script::new().then(reply(&["Answered without tools."]))).await;
+    // 2,048 tokens leave 1,280 for the prompt: the system prompt fits, the tools do not.
+    let ctx = small_window(&h, 2_048).await;
+    let mut events = ctx.subscribe();
+    ctx.send_message(text("Hello")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+
+    let body = h.mock.requests()[0].json().unwrap();
+    assert!(
+        body.get("tools")
+            .is_none_or(|t| t.as_array().is_some_and(|a| a.is_empty())),
+        "{}",
+        body["tools"]
+    );
+    let system = body["messages"][0]["content"].as_str().unwrap();
+    assert!(system.contains("offers no tools"), "{system}");
+    let reports = optimization_reports(&h, &mut events).await;
+    let withheld = reports
+        .iter()
+        .find_map(|r| r.get("tools_withheld"))
+        .expect("the context_update reports the withheld tools");
+    assert!(withheld["tools"].as_u64().unwrap() >= 14, "{withheld}");
+    assert_eq!(withheld["limit"], 2_048 - 512 - 256);
+    assert!(withheld["needed"].as_u64().unwrap() > 1_280, "{withheld}");
+    // The budget the person sees counts the request as it is sent.
+    let budget = ctx.summary().await.unwrap().token_budget;
+    assert!(budget.used <= budget.limit, "{budget:?}");
+}
+
+#[tokio::test]
+async fn a_window_too_small_even_without_tools_refuses_the_send_with_the_figures() {
+    let h = Harness::new(Script::new()).await;
+    let ctx = small_window(&h, 400).await;
+    ctx.send_message(text("Hello")).await.unwrap();
+    let ContextState::Failed { error, .. } = settle(&ctx).await else {
+        panic!("the send should fail")
+    };
+    assert!(
+        error.contains("the system prompt and tool definitions need"),
+        "{error}"
+    );
+    assert!(h.mock.requests().is_empty());
 }

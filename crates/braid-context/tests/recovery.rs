@@ -17,7 +17,11 @@ fn mid_operation_states() -> Vec<ContextState> {
         ContextState::EnhancingSystemPrompt,
         ContextState::OptimizingContext,
         ContextState::PreparingLlmRequest,
-        ContextState::ConnectingToLlm { attempt: 1 },
+        ContextState::ConnectingToLlm {
+            attempt: 1,
+            reason: None,
+            wait_ms: None,
+        },
         ContextState::AwaitingLlmFirstChunk,
         ContextState::StreamingLlmResponse {
             chunks: 4,

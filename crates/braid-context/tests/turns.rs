@@ -7,9 +7,9 @@ use StateKind::*;
 use braid_protocol::api::{ApprovalDecision, ApprovalRequest, Decision};
 use braid_protocol::payload::{FileReferencePayload, TextPayload};
 use braid_protocol::*;
-use braid_testkit::{Chunk, ErrorReply, Script, StreamReply};
+use braid_testkit::{Chunk, ErrorReply, Script, ScriptedResponse, StreamReply};
 use common::*;
-use serde_json::json;
+use serde_json::{Value, json};
 
 const PIPELINE: [StateKind; 5] = [
     ProcessingUserMessage,
@@ -110,7 +110,11 @@ async fn simple_text_turn_streams_and_returns_to_idle() {
 #[tokio::test]
 async fn every_request_carries_the_output_cap_for_both_providers() {
     for provider in [braid_llm::Provider::OpenAi, braid_llm::Provider::Anthropic] {
-        let script = Script::new().then(reply(&["One."])).then(reply(&["Two."]));
+        let script = Script::new()
+            .then(reply(&["One."]))
+            .then(reply(&["Two."]))
+            .then(calls(&[("c1", "echo", json!({"x": 1}))]))
+            .then(reply(&["Three."]));
         let h = Harness::with_provider(script, braid_context::EngineSettings::default(), provider)
             .await;
         // The default: the tokens the budget reserves for the answer.
@@ -126,10 +130,27 @@ async fn every_request_carries_the_output_cap_for_both_providers() {
             .await;
         capped.send_message(text("second")).await.unwrap();
         assert_eq!(settle(&capped).await, ContextState::Idle);
+        // A tool loop: the request after the tool's result is capped too.
+        let looping = h
+            .context(ContextConfig {
+                max_output_tokens: Some(200),
+                approval_policy: ApprovalPolicy::AutoAll,
+                ..ContextConfig::default()
+            })
+            .await;
+        looping.send_message(text("third")).await.unwrap();
+        assert_eq!(settle(&looping).await, ContextState::Idle);
         let sent = h.mock.requests();
-        assert_eq!(sent.len(), 2, "{provider:?}");
-        assert_eq!(sent[0].json().unwrap()["max_tokens"], 4096, "{provider:?}");
-        assert_eq!(sent[1].json().unwrap()["max_tokens"], 300, "{provider:?}");
+        assert_eq!(sent.len(), 4, "{provider:?}");
+        let caps: Vec<Value> = sent
+            .iter()
+            .map(|r| r.json().unwrap()["max_tokens"].clone())
+            .collect();
+        assert_eq!(
+            caps,
+            [json!(4096), json!(300), json!(200), json!(200)],
+            "{provider:?}"
+        );
     }
 }
 
@@ -1194,4 +1215,203 @@ async fn sends_beyond_the_queue_limit_are_refused_while_a_turn_runs() {
         "{err}"
     );
     ctx.interrupt().await.unwrap();
+}
+
+#[tokio::test]
+async fn each_retry_moves_connecting_to_llm_to_the_next_attempt_with_the_reason_and_the_wait() {
+    let overloaded = || ErrorReply::new(503, json!({"error": {"message": "overloaded"}}));
+    let h = Harness::with_retry(
+        Script::new()
+            .then(overloaded())
+            .then(overloaded())
+            .then(reply(&["At last."])),
+        braid_llm::RetryPolicy {
+            max_retries: 3,
+            initial_backoff: std::time::Duration::from_millis(20),
+            max_backoff: std::time::Duration::from_millis(50),
+        },
+    )
+    .await;
+    let ctx = h.context(ContextConfig::default()).await;
+    ctx.send_message(text("hi")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    assert_eq!(h.mock.requests().len(), 3);
+
+    let history = ctx.state(true).await.unwrap().history.unwrap();
+    let attempts: Vec<(u32, Option<String>, Option<u64>)> = history
+        .iter()
+        .filter_map(|t| match &t.to {
+            ContextState::ConnectingToLlm {
+                attempt,
+                reason,
+                wait_ms,
+            } => Some((*attempt, reason.clone(), *wait_ms)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        attempts.iter().map(|a| a.0).collect::<Vec<_>>(),
+        [1, 2, 3],
+        "{attempts:?}"
+    );
+    assert_eq!(attempts[0].1, None);
+    for (attempt, reason, wait_ms) in &attempts[1..] {
+        let reason = reason.as_deref().unwrap();
+        assert!(reason.contains("503"), "attempt {attempt}: {reason}");
+        assert!(wait_ms.is_some_and(|w| w > 0 && w <= 50), "{wait_ms:?}");
+    }
+    // Each retry leaves `connecting_to_llm` for the answer's usual course.
+    assert_eq!(
+        walk(&ctx).await[..],
+        [
+            ProcessingUserMessage,
+            EnhancingSystemPrompt,
+            OptimizingContext,
+            PreparingLlmRequest,
+            ConnectingToLlm,
+            AwaitingLlmFirstChunk,
+            ConnectingToLlm,
+            AwaitingLlmFirstChunk,
+            StreamingLlmResponse,
+            ProcessingLlmResponse,
+            Idle
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_hanging_model_call_times_out_into_a_recoverable_failure() {
+    let h = Harness::new(Script::new().then(ScriptedResponse::Hang)).await;
+    let ctx = h
+        .context(ContextConfig {
+            llm_timeout_secs: 1,
+            ..ContextConfig::default()
+        })
+        .await;
+    let started = std::time::Instant::now();
+    ctx.send_message(text("hi")).await.unwrap();
+    let ContextState::Failed { error, recoverable } = settle(&ctx).await else {
+        panic!("the call should time out")
+    };
+    assert!(started.elapsed() < std::time::Duration::from_secs(4));
+    assert!(recoverable);
+    assert!(
+        error.contains("did not finish within 1 s") && error.contains("llm_timeout_secs"),
+        "{error}"
+    );
+    // The person goes on: the next send is answered.
+    h.mock.push_response(reply(&["Here now."]));
+    ctx.send_message(text("again")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+}
+
+#[tokio::test]
+async fn a_stalled_stream_is_stopped_at_the_limit_and_keeps_what_arrived() {
+    // The harness's idle timeout (5 s) would wait longer than the call's limit.
+    let h = Harness::new(
+        Script::new().then(
+            StreamReply::new()
+                .chunk(Chunk::Text {
+                    text: "Half an answer".into(),
+                })
+                .hang(),
+        ),
+    )
+    .await;
+    let ctx = h
+        .context(ContextConfig {
+            llm_timeout_secs: 1,
+            ..ContextConfig::default()
+        })
+        .await;
+    ctx.send_message(text("hi")).await.unwrap();
+    let ContextState::Failed { recoverable, .. } = settle(&ctx).await else {
+        panic!("the call should time out")
+    };
+    assert!(recoverable);
+    let ms = messages(&ctx).await;
+    assert_eq!(ms[1].status, MessageStatus::Incomplete);
+    assert!(matches!(&ms[1].kind, MessageKind::Text(t) if t.text() == "Half an answer"));
+}
+
+#[tokio::test]
+async fn workspace_instructions_are_in_the_system_prompt_and_the_summary_says_which_file() {
+    let h = Harness::new(Script::new().then(reply(&["Noted."]))).await;
+    std::fs::write(
+        h.workspace.join("CLAUDE.md"),
+        "Ignored: AGENTS.md comes first.\n",
+    )
+    .unwrap();
+    std::fs::write(h.workspace.join("AGENTS.md"), "Always run `make test`.\n").unwrap();
+    let ctx = h.context(ContextConfig::default()).await;
+    let info = ctx.summary().await.unwrap().instructions.unwrap();
+    assert_eq!(info.path, "AGENTS.md");
+    assert_eq!((info.file_bytes, info.included_bytes), (24, 24));
+    assert!(info.tokens > 3 && info.tokens < 12, "{info:?}");
+    assert!(!info.truncated);
+
+    ctx.send_message(text("hi")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let body = h.mock.requests()[0].json().unwrap();
+    let system = body["messages"][0]["content"].as_str().unwrap();
+    assert!(
+        system.contains("## Workspace instructions (`AGENTS.md`)\nAlways run `make test`.\n"),
+        "{system}"
+    );
+    assert!(!system.contains("Ignored"), "{system}");
+
+    // A file over the cap is cut, and the summary says so.
+    let long = "Check twice. ".repeat(2_000);
+    std::fs::write(h.workspace.join("AGENTS.md"), &long).unwrap();
+    let info = ctx.summary().await.unwrap().instructions.unwrap();
+    assert!(info.truncated);
+    assert_eq!(info.file_bytes, long.len() as u64);
+    assert_eq!(
+        info.included_bytes,
+        braid_context::instructions::MAX_INSTRUCTIONS_BYTES as u64
+    );
+}
+
+#[tokio::test]
+async fn anthropic_requests_mark_the_prompt_for_caching_and_cached_tokens_are_kept() {
+    for provider in [braid_llm::Provider::Anthropic, braid_llm::Provider::OpenAi] {
+        let answer = StreamReply::new()
+            .text("Cached.")
+            .cached_usage(1_200, 5, 1_000)
+            .finish(braid_testkit::FinishKind::Stop);
+        let h = Harness::with_provider(
+            Script::new().then(answer),
+            braid_context::EngineSettings::default(),
+            provider,
+        )
+        .await;
+        let ctx = h.context(ContextConfig::default()).await;
+        ctx.send_message(text("hi")).await.unwrap();
+        assert_eq!(settle(&ctx).await, ContextState::Idle);
+        let body = h.mock.requests()[0].json().unwrap();
+        if provider == braid_llm::Provider::Anthropic {
+            let ephemeral = json!({"type": "ephemeral"});
+            assert_eq!(body["system"][0]["cache_control"], ephemeral);
+            assert!(
+                body["system"][0]["text"]
+                    .as_str()
+                    .unwrap()
+                    .contains("ACT mode")
+            );
+            let tools = body["tools"].as_array().unwrap();
+            assert_eq!(tools.last().unwrap()["cache_control"], ephemeral);
+            assert!(
+                tools[..tools.len() - 1]
+                    .iter()
+                    .all(|t| t.get("cache_control").is_none())
+            );
+        }
+        let answer = messages(&ctx).await.pop().unwrap();
+        let usage = &answer.metadata["usage"];
+        assert_eq!(usage["prompt_tokens"], 1_200, "{provider:?}: {usage}");
+        assert_eq!(
+            usage["cached_prompt_tokens"], 1_000,
+            "{provider:?}: {usage}"
+        );
+    }
 }

@@ -55,6 +55,16 @@ pub enum LlmEvent {
         /// Why it stopped.
         reason: FinishReason,
     },
+    /// The previous attempt failed before any of the answer arrived; the call is tried again
+    /// after a wait. Not part of the answer.
+    Retrying {
+        /// The attempt about to start (2 for the first retry).
+        attempt: u32,
+        /// Why the previous attempt failed.
+        reason: String,
+        /// The wait before it, in milliseconds.
+        wait_ms: u64,
+    },
 }
 
 /// Arguments of one tool call that are not a JSON object. The rest of the answer is unaffected;
@@ -79,6 +89,9 @@ pub struct Usage {
     pub prompt_tokens: u32,
     /// Tokens the model generated.
     pub completion_tokens: u32,
+    /// Prompt tokens the provider read from its prompt cache (part of `prompt_tokens`).
+    #[serde(default)]
+    pub cached_prompt_tokens: u32,
 }
 
 /// Why the model stopped.
@@ -164,6 +177,9 @@ impl CompletionBuilder {
 
     /// Takes one event into account.
     pub fn push(&mut self, event: &LlmEvent) {
+        if let LlmEvent::Retrying { .. } = event {
+            return;
+        }
         self.events += 1;
         match event {
             LlmEvent::TextDelta { text } => self.completion.text.push_str(text),
@@ -192,6 +208,7 @@ impl CompletionBuilder {
             }
             LlmEvent::Usage(usage) => self.completion.usage = Some(*usage),
             LlmEvent::Finish { reason } => self.completion.finish_reason = Some(reason.clone()),
+            LlmEvent::Retrying { .. } => {}
         }
     }
 
@@ -252,6 +269,7 @@ mod tests {
             LlmEvent::Usage(Usage {
                 prompt_tokens: 3,
                 completion_tokens: 4,
+                cached_prompt_tokens: 0,
             }),
             LlmEvent::Finish {
                 reason: FinishReason::ToolCalls,

@@ -142,6 +142,14 @@ impl Transport {
                 retries += 1;
                 let wait = self.retry.backoff(retries, error.retry_after());
                 tracing::warn!(url = %endpoint.url, retry = retries, wait_ms = wait.as_millis() as u64, error = %error, "model call failed, retrying");
+                let notice = LlmEvent::Retrying {
+                    attempt: retries + 1,
+                    reason: error.to_string(),
+                    wait_ms: u64::try_from(wait.as_millis()).unwrap_or(u64::MAX),
+                };
+                if tx.send(Ok(notice)).await.is_err() {
+                    return;
+                }
                 tokio::time::sleep(wait).await;
                 continue;
             }

@@ -160,7 +160,10 @@ async fn anthropic_request_carries_key_version_system_and_max_tokens() {
     assert_eq!(sent.header("x-api-key"), Some("test-key"));
     assert_eq!(sent.header("anthropic-version"), Some("2023-06-01"));
     let body = sent.json().unwrap();
-    assert_eq!(body["system"], "You are a test.");
+    assert_eq!(
+        body["system"],
+        json!([{"type": "text", "text": "You are a test.", "cache_control": {"type": "ephemeral"}}])
+    );
     assert_eq!(body["max_tokens"], 8192);
     assert_eq!(body["tools"][0]["input_schema"]["type"], "object");
 }
@@ -225,7 +228,17 @@ async fn retries_are_bounded_and_the_last_error_is_surfaced() {
         &request(Provider::OpenAi),
     )
     .await;
-    assert!(events.is_empty());
+    // Nothing of an answer, only the notice of each retry, with increasing attempts.
+    let retries: Vec<(u32, bool)> = events
+        .iter()
+        .map(|e| match e {
+            LlmEvent::Retrying {
+                attempt, reason, ..
+            } => (*attempt, reason.contains("down for maintenance")),
+            other => panic!("not a retry: {other:?}"),
+        })
+        .collect();
+    assert_eq!(retries, [(2, true), (3, true), (4, true)]);
     let error = error.unwrap();
     assert_eq!(error.status(), Some(503));
     assert_eq!(error.provider_message(), Some("down for maintenance"));

@@ -56,7 +56,8 @@ fn recorded_openai_stream_gives_its_text_usage_and_finish() {
         c.usage,
         Some(Usage {
             prompt_tokens: 53,
-            completion_tokens: 48
+            completion_tokens: 48,
+            cached_prompt_tokens: 0
         })
     );
     assert_eq!(c.finish_reason, Some(FinishReason::Length));
@@ -75,11 +76,14 @@ fn recorded_anthropic_stream_counts_cached_prompt_tokens() {
     assert!(error.is_none(), "{error:?}");
     let c = fold(&events);
     assert_eq!(c.text, oracle_text(ANTHROPIC_STREAM, "/delta/text"));
+    // The recording reports 48 prompt tokens read from the cache: counted in the prompt and
+    // kept apart.
     assert_eq!(
         c.usage,
         Some(Usage {
             prompt_tokens: 53,
-            completion_tokens: 48
+            completion_tokens: 48,
+            cached_prompt_tokens: 48
         })
     );
     assert_eq!(c.finish_reason, Some(FinishReason::Length));
@@ -399,7 +403,8 @@ fn anthropic_every_event_type_is_understood() {
         c.usage,
         Some(Usage {
             prompt_tokens: 15,
-            completion_tokens: 30
+            completion_tokens: 30,
+            cached_prompt_tokens: 0
         })
     );
     assert_eq!(c.finish_reason, Some(FinishReason::ToolCalls));

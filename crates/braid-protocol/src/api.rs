@@ -44,10 +44,30 @@ pub struct ContextSummary {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub capabilities: Option<crate::capabilities::ModelCapabilitiesView>,
+    /// The workspace's instructions file the system prompt carries, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub instructions: Option<WorkspaceInstructionsInfo>,
     /// When it was created.
     pub created_at: DateTime<Utc>,
     /// When it last changed.
     pub updated_at: DateTime<Utc>,
+}
+
+/// The workspace instructions a context's system prompt carries (`AGENTS.md`, `CLAUDE.md` or
+/// `.braid/instructions.md` at the workspace root).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct WorkspaceInstructionsInfo {
+    /// The file, relative to the workspace root.
+    pub path: String,
+    /// The file's size in bytes.
+    pub file_bytes: u64,
+    /// Bytes of it in the system prompt (less than the file when it was cut to the cap).
+    pub included_bytes: u64,
+    /// Tokens of what is included, counted for the context's model.
+    pub tokens: u32,
+    /// Whether the file was cut to fit the cap.
+    pub truncated: bool,
 }
 
 /// Tokens used by a request against the budget.

@@ -161,6 +161,18 @@ fn default_reserve_output_tokens() -> u32 {
     4096
 }
 
+/// The answer never reserves more than this share (1/N) of the window, so a small window
+/// (a local model's 4k or 8k slot) still leaves room for the prompt; the output cap follows.
+pub const MAX_RESERVE_SHARE: u32 = 4;
+
+impl OptimizationConfig {
+    /// Tokens kept free for the answer in a window of `window` tokens: the configured reserve,
+    /// at most [`MAX_RESERVE_SHARE`] of the window.
+    pub fn reserve_for(&self, window: u32) -> u32 {
+        self.reserve_output_tokens.min(window / MAX_RESERVE_SHARE)
+    }
+}
+
 fn default_margin_tokens() -> u32 {
     256
 }
@@ -206,6 +218,11 @@ pub struct ContextConfig {
     /// Limit for one iteration of the tool loop, in seconds.
     #[serde(default = "default_tool_timeout_secs")]
     pub tool_timeout_secs: u32,
+    /// Limit for one model call (connecting, retries and the whole answer), in seconds; a call
+    /// that takes longer is stopped and the turn fails, recoverably. Apart from the tools' limit.
+    #[serde(default = "default_llm_timeout_secs")]
+    #[ts(as = "Option<u32>", optional)]
+    pub llm_timeout_secs: u32,
     /// Overrides the model table's context window, in tokens.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -234,6 +251,10 @@ fn default_tool_timeout_secs() -> u32 {
     30
 }
 
+fn default_llm_timeout_secs() -> u32 {
+    300
+}
+
 impl Default for ContextConfig {
     fn default() -> Self {
         Self {
@@ -245,6 +266,7 @@ impl Default for ContextConfig {
             approval_policy: ApprovalPolicy::default(),
             approved_tools: Vec::new(),
             tool_timeout_secs: default_tool_timeout_secs(),
+            llm_timeout_secs: default_llm_timeout_secs(),
             context_window: None,
             optimization: OptimizationConfig::default(),
             max_output_tokens: None,
@@ -257,6 +279,11 @@ impl Validate for ContextConfig {
         problems.check(
             self.tool_timeout_secs == 0,
             &path.field("tool_timeout_secs"),
+            "must be at least 1 second",
+        );
+        problems.check(
+            self.llm_timeout_secs == 0,
+            &path.field("llm_timeout_secs"),
             "must be at least 1 second",
         );
         if let Some(w) = &self.workspace {
@@ -282,13 +309,13 @@ impl Validate for ContextConfig {
         }
         if let Some(window) = self.context_window {
             // In u64: two u32 settings near their maximum must not overflow the sum.
-            let reserved = u64::from(self.optimization.reserve_output_tokens)
+            let reserved = u64::from(self.optimization.reserve_for(window))
                 + u64::from(self.optimization.margin_tokens);
             problems.check(
                 u64::from(window) <= reserved,
                 &path.field("context_window"),
                 format!(
-                    "must exceed the reserved output and margin tokens ({reserved}), got {window}"
+                    "must exceed the tokens reserved for the answer (at most a quarter of the window) and the margin ({reserved}), got {window}"
                 ),
             );
         }
@@ -373,6 +400,7 @@ mod tests {
         let config: ContextConfig = serde_json::from_str("{}").unwrap();
         assert_eq!(config, ContextConfig::default());
         assert_eq!(config.tool_timeout_secs, 30);
+        assert_eq!(config.llm_timeout_secs, 300);
     }
 
     #[test]
@@ -405,6 +433,23 @@ mod tests {
             ..ContextConfig::default()
         };
         assert!(config.validate().unwrap_err().has_path("context_window"));
+    }
+
+    #[test]
+    fn a_4096_token_window_is_valid_with_the_default_reserve() {
+        // The answer reserves at most a quarter of it: 1,024 + 256 leave room for the prompt.
+        let config = ContextConfig {
+            context_window: Some(4_096),
+            ..ContextConfig::default()
+        };
+        config.validate().unwrap();
+        assert_eq!(config.optimization.reserve_for(4_096), 1_024);
+        let tiny = ContextConfig {
+            context_window: Some(300),
+            ..ContextConfig::default()
+        };
+        let err = tiny.validate().unwrap_err();
+        assert!(err.has_path("context_window"), "{err:?}");
     }
 
     #[test]

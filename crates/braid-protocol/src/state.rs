@@ -41,6 +41,14 @@ pub enum ContextState {
     ConnectingToLlm {
         /// 1 for the first try, more when retrying a transient failure.
         attempt: u32,
+        /// Why the previous attempt failed, on a retry.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        reason: Option<String>,
+        /// How long the retry waits before it connects, in milliseconds.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        wait_ms: Option<u64>,
     },
     /// Connected; waiting for the first chunk.
     AwaitingLlmFirstChunk,
@@ -463,7 +471,11 @@ mod tests {
     fn kind_names_match_the_serialized_tags() {
         let samples = [
             ContextState::Idle,
-            ContextState::ConnectingToLlm { attempt: 1 },
+            ContextState::ConnectingToLlm {
+                attempt: 1,
+                reason: None,
+                wait_ms: None,
+            },
             ContextState::ExecutingTool {
                 tool_name: "read_file".into(),
                 index: 2,

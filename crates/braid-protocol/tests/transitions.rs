@@ -14,7 +14,11 @@ fn sample(kind: StateKind) -> ContextState {
         StateKind::EnhancingSystemPrompt => ContextState::EnhancingSystemPrompt,
         StateKind::OptimizingContext => ContextState::OptimizingContext,
         StateKind::PreparingLlmRequest => ContextState::PreparingLlmRequest,
-        StateKind::ConnectingToLlm => ContextState::ConnectingToLlm { attempt: 1 },
+        StateKind::ConnectingToLlm => ContextState::ConnectingToLlm {
+            attempt: 1,
+            reason: None,
+            wait_ms: None,
+        },
         StateKind::AwaitingLlmFirstChunk => ContextState::AwaitingLlmFirstChunk,
         StateKind::StreamingLlmResponse => ContextState::StreamingLlmResponse {
             chunks: 1,

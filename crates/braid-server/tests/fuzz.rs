@@ -49,6 +49,7 @@ const BODY_KEYS: &[&str] = &[
     "max_depth",
     "approved_tools",
     "tool_timeout_secs",
+    "llm_timeout_secs",
     "context_window",
     "optimization",
     "strategy",

@@ -130,6 +130,10 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
+fn is_zero_u32(n: &u32) -> bool {
+    *n == 0
+}
+
 /// An HTTP error answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ErrorReply {
@@ -191,6 +195,10 @@ pub enum Chunk {
         prompt_tokens: u32,
         /// Generated tokens.
         completion_tokens: u32,
+        /// Prompt tokens read from the provider's prompt cache (part of `prompt_tokens`):
+        /// OpenAI `prompt_tokens_details.cached_tokens`, Anthropic `cache_read_input_tokens`.
+        #[serde(default, skip_serializing_if = "is_zero_u32")]
+        cached_tokens: u32,
     },
     /// The finish reason.
     Finish {
@@ -302,6 +310,21 @@ impl StreamReply {
         self.chunk(Chunk::Usage {
             prompt_tokens,
             completion_tokens,
+            cached_tokens: 0,
+        })
+    }
+
+    /// Adds token counts of which `cached_tokens` prompt tokens came from the prompt cache.
+    pub fn cached_usage(
+        self,
+        prompt_tokens: u32,
+        completion_tokens: u32,
+        cached_tokens: u32,
+    ) -> Self {
+        self.chunk(Chunk::Usage {
+            prompt_tokens,
+            completion_tokens,
+            cached_tokens,
         })
     }
 

@@ -234,6 +234,7 @@ fn openai_chunk(model: &str, chunk: &Chunk) -> String {
         Chunk::Usage {
             prompt_tokens,
             completion_tokens,
+            cached_tokens,
         } => {
             let chunk = json!({
                 "id": "chatcmpl-mock",
@@ -245,6 +246,7 @@ fn openai_chunk(model: &str, chunk: &Chunk) -> String {
                     "prompt_tokens": prompt_tokens,
                     "completion_tokens": completion_tokens,
                     "total_tokens": prompt_tokens + completion_tokens,
+                    "prompt_tokens_details": { "cached_tokens": cached_tokens },
                 },
             });
             format!("data: {chunk}\n\n")
@@ -276,6 +278,7 @@ enum BlockKind {
 struct AnthropicStream<'a> {
     model: &'a str,
     prompt_tokens: u32,
+    cached_tokens: u32,
     output_tokens: u32,
     next_block: u32,
     /// The open text or thinking block.
@@ -291,18 +294,24 @@ fn anthropic_event(name: &str, data: Value) -> String {
 
 impl<'a> AnthropicStream<'a> {
     fn new(model: &'a str, reply: &StreamReply) -> Self {
-        // message_start carries the prompt tokens, which the script gives in a later chunk.
-        let prompt_tokens = reply
+        // message_start carries the prompt tokens, which the script gives in a later chunk;
+        // Anthropic counts cached ones apart from `input_tokens`.
+        let (prompt_tokens, cached_tokens) = reply
             .chunks
             .iter()
             .find_map(|c| match c {
-                Chunk::Usage { prompt_tokens, .. } => Some(*prompt_tokens),
+                Chunk::Usage {
+                    prompt_tokens,
+                    cached_tokens,
+                    ..
+                } => Some((*prompt_tokens, *cached_tokens)),
                 _ => None,
             })
-            .unwrap_or(0);
+            .unwrap_or((0, 0));
         Self {
             model,
             prompt_tokens,
+            cached_tokens,
             output_tokens: 0,
             next_block: 0,
             open_block: None,
@@ -317,7 +326,11 @@ impl<'a> AnthropicStream<'a> {
             json!({ "type": "message_start", "message": {
                 "id": "msg_mock", "type": "message", "role": "assistant", "content": [],
                 "model": self.model, "stop_reason": null, "stop_sequence": null,
-                "usage": { "input_tokens": self.prompt_tokens, "output_tokens": 1 },
+                "usage": {
+                    "input_tokens": self.prompt_tokens.saturating_sub(self.cached_tokens),
+                    "cache_read_input_tokens": self.cached_tokens,
+                    "output_tokens": 1,
+                },
             } }),
         )
     }
@@ -489,6 +502,7 @@ pub fn whole_answer(api: Api, reply: &StreamReply, model: &str) -> WholeAnswer {
             Chunk::Usage {
                 prompt_tokens,
                 completion_tokens,
+                ..
             } => usage = (*prompt_tokens, *completion_tokens),
             Chunk::Finish { reason } => finish = Some(*reason),
             Chunk::ProviderError {

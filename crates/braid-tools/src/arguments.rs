@@ -29,6 +29,188 @@ pub fn schema_of<T: JsonSchema>() -> Value {
     schema
 }
 
+/// How deep [`offered_schema`] inlines `$ref`s; a deeper (or recursive) schema keeps its
+/// definitions as they are.
+const MAX_INLINED_DEPTH: usize = 8;
+
+/// Schema keywords that describe rather than constrain, or whose limits the argument check
+/// reports to the model in words when a call breaks them: left out of what a model is offered.
+const OMITTED_KEYWORDS: [&str; 9] = [
+    "$schema",
+    "title",
+    "format",
+    "default",
+    "minimum",
+    "maximum",
+    "examples",
+    "additionalProperties",
+    "$comment",
+];
+
+/// The schema of a tool's arguments as a model is offered it: the same arguments in fewer
+/// tokens. Local `$ref`s are inlined (unless recursive or deeper than [`MAX_INLINED_DEPTH`]),
+/// `oneOf` lists of constants become one `enum`, an optional value's `["T", "null"]` type becomes
+/// `"T"`, and keywords the check enforces anyway ([`OMITTED_KEYWORDS`]) are left out, as is the
+/// top-level description (the tool's own says what it does). The registered schema, which every
+/// call is checked against, is unchanged: a call that breaks a dropped limit gets an
+/// `invalid_arguments` error that names it.
+pub fn offered_schema(schema: &Value) -> Value {
+    let definitions = ["$defs", "definitions"]
+        .iter()
+        .find_map(|k| schema.get(*k).and_then(Value::as_object).map(|d| (*k, d)));
+    let inlined = match definitions {
+        Some((key, defs)) => {
+            let mut without = schema.clone();
+            if let Value::Object(map) = &mut without {
+                map.remove(key);
+            }
+            inline(&without, key, defs, 0)
+        }
+        None => Some(schema.clone()),
+    };
+    // A schema whose references cannot all be inlined is offered with its definitions.
+    let mut offered = compact(&inlined.unwrap_or_else(|| schema.clone()));
+    if let Value::Object(map) = &mut offered {
+        map.remove("description");
+    }
+    offered
+}
+
+/// `value` with every `#/<key>/<name>` reference replaced by its definition; `None` when one
+/// is unknown, recursive or too deep.
+fn inline(
+    value: &Value,
+    key: &str,
+    defs: &serde_json::Map<String, Value>,
+    depth: usize,
+) -> Option<Value> {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::String(reference)) = map.get("$ref") {
+                let name = reference.strip_prefix(&format!("#/{key}/"))?;
+                if depth >= MAX_INLINED_DEPTH {
+                    return None;
+                }
+                let mut target = inline(defs.get(name)?, key, defs, depth + 1)?;
+                // The referring place's own words (and siblings) take precedence.
+                if let Value::Object(target_map) = &mut target {
+                    for (k, v) in map.iter().filter(|(k, _)| *k != "$ref") {
+                        target_map.insert(k.clone(), inline(v, key, defs, depth)?);
+                    }
+                }
+                return Some(target);
+            }
+            let mut out = serde_json::Map::with_capacity(map.len());
+            for (k, v) in map {
+                out.insert(k.clone(), inline(v, key, defs, depth)?);
+            }
+            Some(Value::Object(out))
+        }
+        Value::Array(items) => items
+            .iter()
+            .map(|v| inline(v, key, defs, depth))
+            .collect::<Option<Vec<_>>>()
+            .map(Value::Array),
+        other => Some(other.clone()),
+    }
+}
+
+/// The schema without omitted keywords, with constant lists as enums and nullable types as
+/// plain ones. Property names are kept whatever they are called.
+fn compact(value: &Value) -> Value {
+    let Value::Object(map) = value else {
+        return value.clone();
+    };
+    let mut out = serde_json::Map::with_capacity(map.len());
+    for (k, v) in map {
+        if OMITTED_KEYWORDS.contains(&k.as_str()) {
+            continue;
+        }
+        let v = match k.as_str() {
+            "properties" | "$defs" | "definitions" => match v {
+                Value::Object(props) => Value::Object(
+                    props
+                        .iter()
+                        .map(|(name, schema)| (name.clone(), compact(schema)))
+                        .collect(),
+                ),
+                other => other.clone(),
+            },
+            "type" => match v {
+                Value::Array(types) => {
+                    let kept: Vec<&Value> = types
+                        .iter()
+                        .filter(|t| t.as_str() != Some("null"))
+                        .collect();
+                    match kept.as_slice() {
+                        [one] => (*one).clone(),
+                        _ => v.clone(),
+                    }
+                }
+                other => other.clone(),
+            },
+            "items" | "not" | "if" | "then" | "else" => compact(v),
+            "anyOf" | "oneOf" | "allOf" | "prefixItems" => match v {
+                Value::Array(items) => Value::Array(items.iter().map(compact).collect()),
+                other => other.clone(),
+            },
+            _ => v.clone(),
+        };
+        out.insert(k.clone(), v);
+    }
+    // An array's items repeat what the array's own description says.
+    if out.contains_key("description")
+        && let Some(Value::Object(items)) = out.get_mut("items")
+    {
+        items.remove("description");
+    }
+    if let Some(Value::Array(choices)) = out.get("oneOf").or_else(|| out.get("anyOf")) {
+        if let Some(values) = constant_choices(choices) {
+            out.remove("oneOf");
+            out.remove("anyOf");
+            out.insert("type".to_owned(), Value::String("string".to_owned()));
+            out.insert("enum".to_owned(), Value::Array(values));
+        } else if let Some(one) = one_besides_null(choices) {
+            let key = if out.contains_key("oneOf") {
+                "oneOf"
+            } else {
+                "anyOf"
+            };
+            out.remove(key);
+            if let Value::Object(inner) = one {
+                for (k, v) in inner {
+                    out.entry(k).or_insert(v);
+                }
+            }
+        }
+    }
+    Value::Object(out)
+}
+
+/// The values of a list of string constants (`{"const": "a"}`...), when that is what it is.
+fn constant_choices(choices: &[Value]) -> Option<Vec<Value>> {
+    choices
+        .iter()
+        .map(|c| match c.get("const") {
+            Some(Value::String(s)) => Some(Value::String(s.clone())),
+            _ => None,
+        })
+        .collect::<Option<Vec<_>>>()
+        .filter(|v| !v.is_empty())
+}
+
+/// The one choice of a list that besides it allows only `null`.
+fn one_besides_null(choices: &[Value]) -> Option<Value> {
+    let kept: Vec<&Value> = choices
+        .iter()
+        .filter(|c| c.get("type").and_then(Value::as_str) != Some("null"))
+        .collect();
+    match kept.as_slice() {
+        [one] if kept.len() < choices.len() => Some((*one).clone()),
+        _ => None,
+    }
+}
+
 /// A tool's argument schema, compiled once and checked on every call.
 pub struct ArgumentSchema {
     validator: jsonschema::Validator,
@@ -275,5 +457,79 @@ mod tests {
         let err = validate_arguments("t", &schema, &Value::Object(args)).unwrap_err();
         let listed = err.details.unwrap()["problems"].as_array().unwrap().len();
         assert_eq!(listed, MAX_LISTED_PROBLEMS);
+    }
+
+    #[test]
+    fn the_offered_schema_inlines_references_and_drops_what_the_check_enforces() {
+        let schema = json!({
+            "description": "Arguments of `t`.",
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+                "path": {"type": ["string", "null"], "description": "Where."},
+                "max": {"type": ["integer", "null"], "format": "uint32", "minimum": 1, "maximum": 9},
+                "mode": {"$ref": "#/$defs/Mode", "description": "How."},
+                "default": {"type": "string", "default": "x"},
+                "steps": {"type": "array", "description": "The steps.", "items": {"$ref": "#/$defs/Step"}}
+            },
+            "required": ["steps"],
+            "$defs": {
+                "Mode": {"description": "A mode.", "oneOf": [
+                    {"const": "fast", "type": "string", "description": "Quick."},
+                    {"const": "slow", "type": "string", "description": "Careful."}
+                ]},
+                "Step": {"description": "One step.", "type": "object",
+                         "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+            }
+        });
+        assert_eq!(
+            offered_schema(&schema),
+            json!({
+                "type": "object",
+                "properties": {
+                    "path": {"type": "string", "description": "Where."},
+                    "max": {"type": "integer"},
+                    "mode": {"type": "string", "enum": ["fast", "slow"], "description": "How."},
+                    "default": {"type": "string"},
+                    "steps": {"type": "array", "description": "The steps.", "items": {
+                        "type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]
+                    }}
+                },
+                "required": ["steps"]
+            })
+        );
+    }
+
+    #[test]
+    fn a_recursive_schema_is_offered_with_its_definitions() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"tree": {"$ref": "#/$defs/Node"}},
+            "$defs": {"Node": {"type": "object", "properties": {
+                "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}
+            }}}
+        });
+        let offered = offered_schema(&schema);
+        assert_eq!(offered["properties"]["tree"]["$ref"], "#/$defs/Node");
+        assert!(offered["$defs"]["Node"].is_object());
+        // Still a schema that accepts what the registered one accepts.
+        validate_arguments(
+            "t",
+            &offered,
+            &json!({"tree": {"children": [{"children": []}]}}),
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn arguments_the_offered_schema_describes_pass_the_full_check() {
+        let offered = offered_schema(&schema());
+        let args = json!({"path": "a", "start_line": 3, "mode": "regex", "steps": [{"n": 1}]});
+        validate_arguments("t", &offered, &args).unwrap();
+        validate_arguments("t", &schema(), &args).unwrap();
+        // What the offer leaves out is still checked: the minimum is named in the error.
+        let err =
+            validate_arguments("t", &schema(), &json!({"path": "a", "start_line": 0})).unwrap_err();
+        assert!(err.message.contains("start_line"), "{}", err.message);
     }
 }

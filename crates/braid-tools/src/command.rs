@@ -29,14 +29,14 @@ use crate::tool::{
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RunCommandArgs {
-    /// The program to run (looked up in PATH unless it contains a `/`).
+    /// Looked up in PATH unless it contains a `/`.
     pub program: String,
-    /// Its arguments, one per element; no shell quoting is needed or interpreted.
+    /// One argument per element, unquoted.
     #[serde(default)]
     pub args: Vec<String>,
-    /// Directory to run in, relative to the workspace root (default: the root).
+    /// Default: the workspace root.
     pub cwd: Option<String>,
-    /// Seconds before the program is killed (default 60, at most 600).
+    /// Default 60, at most 600.
     #[schemars(range(min = 1, max = 600))]
     pub timeout_secs: Option<u32>,
 }
@@ -110,10 +110,7 @@ impl RunCommandTool {
         Self {
             spec: spec::<RunCommandArgs>(
                 "run_command",
-                "Run a program with arguments in the workspace (no shell: pipes, globs and `&&` are not interpreted). \
-                 Returns exit code, stdout and stderr (long output keeps its start and end). Background processes it \
-                 starts are stopped when it ends; it sees only PATH, HOME, LANG, LC_*, TERM, TMPDIR, USER and SHELL \
-                 of the environment. Needs approval.",
+                "Run a program in the workspace without a shell (no pipes or globs): exit code, stdout, stderr.",
                 ToolCategory::SystemControl,
                 &[Permission::Execute],
                 // One second over the longest per-call timeout, so the call's own timeout (which

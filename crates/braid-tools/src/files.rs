@@ -67,12 +67,12 @@ fn write_atomically(real: &Path, shown: &str, content: &[u8]) -> Result<(), Tool
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReadFileArgs {
-    /// Path relative to the workspace root.
+    /// Relative to the workspace root.
     pub path: String,
-    /// First line to read, from 1 (default: 1).
+    /// First line, from 1.
     #[schemars(range(min = 1))]
     pub start_line: Option<u32>,
-    /// Last line to read, inclusive (default: the end of the file).
+    /// Last line, inclusive (default: the end).
     #[schemars(range(min = 1))]
     pub end_line: Option<u32>,
 }
@@ -98,9 +98,7 @@ impl ReadFileTool {
         Self {
             spec: spec::<ReadFileArgs>(
                 "read_file",
-                "Read a text file of the workspace. Lines are prefixed with their number. Give start_line/end_line \
-                 (1-based, inclusive) to read part of a large file. At most 2000 lines or 256 KiB come back per call, \
-                 with a note saying where to continue; a line over 4 KiB is cut and marked.",
+                "Read a workspace text file, lines numbered; a long one is cut with a note on where to continue.",
                 ToolCategory::FileSystem,
                 &[Permission::Read],
                 DEFAULT_TIMEOUT,
@@ -145,9 +143,9 @@ impl Tool for ReadFileTool {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ListDirectoryArgs {
-    /// Directory relative to the workspace root (default: the root).
+    /// Default: the workspace root.
     pub path: Option<String>,
-    /// How many levels to descend (default 1, at most 5).
+    /// Levels to descend (default 1, at most 5).
     #[schemars(range(min = 1, max = 5))]
     pub depth: Option<u32>,
 }
@@ -166,8 +164,7 @@ impl ListDirectoryTool {
         Self {
             spec: spec::<ListDirectoryArgs>(
                 "list_directory",
-                "List the files and directories in a workspace directory (ignored files such as .gitignore'd ones, \
-                 .git, node_modules and target are left out). Directories end with `/`.",
+                "List a workspace directory (ignored files left out; directories end with `/`).",
                 ToolCategory::FileSystem,
                 &[Permission::Read],
                 DEFAULT_TIMEOUT,
@@ -234,9 +231,9 @@ impl Tool for ListDirectoryTool {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GlobArgs {
-    /// A glob such as `src/**/*.rs` or `*.toml`, matched against paths relative to the workspace root.
+    /// Matched against paths relative to the workspace root.
     pub pattern: String,
-    /// At most this many paths (default 500).
+    /// Default 500.
     #[schemars(range(min = 1, max = 5000))]
     pub max_results: Option<u32>,
 }
@@ -252,7 +249,7 @@ impl GlobTool {
         Self {
             spec: spec::<GlobArgs>(
                 "glob",
-                "Find workspace files whose relative path matches a glob (`**/*.rs`, `src/*.ts`). Ignored files are left out.",
+                "Find workspace files whose path matches a glob such as `src/**/*.rs`.",
                 ToolCategory::FileSystem,
                 &[Permission::Read],
                 DEFAULT_TIMEOUT,
@@ -321,9 +318,9 @@ impl Tool for GlobTool {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WriteFileArgs {
-    /// Path relative to the workspace root.
+    /// Relative to the workspace root.
     pub path: String,
-    /// The whole new content of the file.
+    /// The whole content.
     pub content: String,
 }
 
@@ -379,7 +376,7 @@ impl WriteFileTool {
         Self {
             spec: spec::<WriteFileArgs>(
                 "write_file",
-                "Write the whole content of a workspace file, replacing it (or creating it and its directories).",
+                "Write a workspace file's whole content (created if missing).",
                 ToolCategory::FileSystem,
                 &[Permission::Write, Permission::Create],
                 DEFAULT_TIMEOUT,
@@ -418,7 +415,7 @@ impl CreateFileTool {
         Self {
             spec: spec::<WriteFileArgs>(
                 "create_file",
-                "Create a new workspace file (and its directories). Fails if the file already exists.",
+                "Create a new workspace file; fails if it exists.",
                 ToolCategory::FileSystem,
                 &[Permission::Create],
                 DEFAULT_TIMEOUT,
@@ -450,11 +447,11 @@ impl Tool for CreateFileTool {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReplaceInFileArgs {
-    /// Path relative to the workspace root.
+    /// Relative to the workspace root.
     pub path: String,
-    /// The exact text to replace; it must occur exactly once in the file.
+    /// Occurs exactly once in the file.
     pub old_text: String,
-    /// The text to put in its place.
+    /// Its replacement.
     pub new_text: String,
 }
 
@@ -469,8 +466,7 @@ impl ReplaceInFileTool {
         Self {
             spec: spec::<ReplaceInFileArgs>(
                 "replace_in_file",
-                "Replace an exact piece of text in a workspace file. old_text must match exactly (including whitespace) \
-                 and occur exactly once; include surrounding lines to make it unique.",
+                "Replace a text that occurs exactly once in a workspace file (whitespace included).",
                 ToolCategory::FileSystem,
                 &[Permission::Read, Permission::Write],
                 DEFAULT_TIMEOUT,
@@ -543,7 +539,7 @@ impl Tool for ReplaceInFileTool {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DeleteFileArgs {
-    /// Path relative to the workspace root.
+    /// Relative to the workspace root.
     pub path: String,
 }
 
@@ -558,7 +554,7 @@ impl DeleteFileTool {
         Self {
             spec: spec::<DeleteFileArgs>(
                 "delete_file",
-                "Delete a file of the workspace. Directories are not deleted.",
+                "Delete a workspace file (not a directory).",
                 ToolCategory::FileSystem,
                 &[Permission::Delete],
                 DEFAULT_TIMEOUT,

@@ -37,9 +37,8 @@ impl ProposePlanTool {
         Self {
             spec: spec::<PlanMessage>(
                 "propose_plan",
-                "Propose an execution plan to the person: a goal and numbered steps (action, reason, tools_needed, \
-                 estimated_time, risks). The person executes or refines it; do not start the work in the same turn.",
-                ToolCategory::Interaction,
+                "Propose a plan (goal, numbered steps) for the person to execute or refine; do not start the work in the same turn.",
+                ToolCategory::Planning,
                 &[],
                 Duration::from_secs(5),
             ),
@@ -77,8 +76,7 @@ impl AskUserTool {
     pub fn new() -> Self {
         let mut spec = spec::<QuestionMessage>(
             "ask_user",
-            "Ask the person a question with predefined options (label + value), optional context, severity \
-             (critical, major, minor) and a default option value. The agent pauses until the person answers.",
+            "Ask the person a question with options to choose from, and wait for the answer.",
             ToolCategory::Interaction,
             &[],
             Duration::from_secs(5),

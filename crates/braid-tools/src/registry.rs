@@ -13,7 +13,8 @@ use serde_json::Value;
 
 use crate::arguments::ArgumentSchema;
 use crate::tool::{
-    Tool, ToolContext, ToolError, ToolErrorCode, ToolOrigin, ToolOutput, ToolSpec, to_outcome,
+    Tool, ToolCategory, ToolContext, ToolError, ToolErrorCode, ToolOrigin, ToolOutput, ToolSpec,
+    to_outcome,
 };
 
 /// A tool could not be registered.
@@ -179,7 +180,8 @@ impl ToolRegistry {
     }
 
     /// The tools a context with `role` in `mode` may see and call, sorted by name: a planner
-    /// gets read-only tools without system control, and plan mode keeps read-only tools only.
+    /// gets read-only tools without system control, plan mode keeps read-only tools only, and
+    /// planning tools are not offered to an actor in act mode ([`ToolSpec::offered_in`]).
     pub fn available(&self, role: AgentRole, mode: Mode) -> Vec<Arc<dyn Tool>> {
         self.read()
             .values()
@@ -228,11 +230,18 @@ impl ToolRegistry {
         if !permitted(spec, ctx.role, mode) {
             return Err(ToolError::new(
                 ToolErrorCode::PermissionDenied,
-                format!(
-                    "tool `{name}` is not available to a {} in {mode} mode (it needs {})",
-                    role_name(ctx.role),
-                    permission_list(spec)
-                ),
+                if spec.category == ToolCategory::Planning {
+                    format!(
+                        "tool `{name}` is for planning: it is available in plan mode or to a planner, not to an {} in {mode} mode",
+                        role_name(ctx.role)
+                    )
+                } else {
+                    format!(
+                        "tool `{name}` is not available to a {} in {mode} mode (it needs {})",
+                        role_name(ctx.role),
+                        permission_list(spec)
+                    )
+                },
             ));
         }
         arguments.check(name, &args)?;
@@ -295,7 +304,7 @@ impl ToolRegistry {
 }
 
 fn permitted(spec: &ToolSpec, role: AgentRole, mode: Mode) -> bool {
-    spec.allowed_for(role) && (mode == Mode::Act || spec.is_read_only())
+    spec.offered_in(role, mode)
 }
 
 fn role_name(role: AgentRole) -> &'static str {
@@ -323,7 +332,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::tool::{Permission, Permissions, ToolCategory};
+    use crate::tool::{Permission, Permissions};
     use braid_protocol::Validate;
 
     struct Fake {

@@ -35,14 +35,14 @@ pub enum StructureType {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ProjectStructureArgs {
-    /// `tree`, `file_list` or `dependencies`.
+    /// Which view.
     pub structure_type: StructureType,
-    /// Limit to this directory (relative to the workspace root; tree and file_list only).
+    /// Only this directory (tree and file_list).
     pub path: Option<String>,
-    /// How deep the tree or list goes (default 8).
+    /// Default 8.
     #[schemars(range(min = 1, max = 32))]
     pub max_depth: Option<u32>,
-    /// At most this many files (default 2000, at most 20000).
+    /// Default 2000, at most 20000.
     #[schemars(range(min = 1, max = 20000))]
     pub max_files: Option<u32>,
 }
@@ -196,9 +196,7 @@ impl ProjectStructureTool {
         Self {
             spec: spec::<ProjectStructureArgs>(
                 "project_structure",
-                "Describe the project: structure_type=tree (directories with their files), file_list (every file with \
-                 size, MIME type and language) or dependencies (direct and transitive packages from Cargo, npm and Python \
-                 manifests and lock files). .git, node_modules, target and .gitignore'd files are left out.",
+                "The project as a directory tree, a file list, or its dependencies.",
                 ToolCategory::Codebase,
                 &[Permission::Read],
                 DEFAULT_TIMEOUT,

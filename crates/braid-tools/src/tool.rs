@@ -5,7 +5,7 @@ use std::fmt;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use braid_protocol::{AgentRole, ErrorDetail, MessageKind, Recoverability, ToolOutcome};
+use braid_protocol::{AgentRole, ErrorDetail, MessageKind, Mode, Recoverability, ToolOutcome};
 use serde::{Deserialize, Serialize};
 use tokio_util::sync::CancellationToken;
 
@@ -62,6 +62,17 @@ impl ToolSpec {
         }
     }
 
+    /// Whether a context with this role in this mode is offered the tool (and may call it):
+    /// plan mode keeps read-only tools; a planning tool is for plan mode or a planner, so an
+    /// actor in act mode, who carries the work out, is not offered it.
+    pub fn offered_in(&self, role: AgentRole, mode: Mode) -> bool {
+        self.allowed_for(role)
+            && match mode {
+                Mode::Plan => self.is_read_only(),
+                Mode::Act => self.category != ToolCategory::Planning || role == AgentRole::Planner,
+            }
+    }
+
     /// The tool as `GET /v1/tools` and the system prompt show it.
     pub fn to_info(&self) -> braid_protocol::api::ToolInfo {
         let (source, server) = match &self.origin {
@@ -91,8 +102,10 @@ pub enum ToolCategory {
     Codebase,
     /// Runs programs or otherwise acts on the machine.
     SystemControl,
-    /// Talks to the person: plans and questions.
+    /// Talks to the person: questions.
     Interaction,
+    /// Proposes a plan for the person to execute: offered in plan mode and to a planner only.
+    Planning,
     /// A tool from an MCP server, whose behaviour Braid only knows from its description.
     External,
 }

@@ -108,9 +108,13 @@ impl Fixture {
     }
 
     async fn call(&self, tool: &str, args: Value) -> Result<ToolOutput, ToolError> {
-        self.registry
-            .execute(tool, args, &self.ctx, Mode::Act)
-            .await
+        // The planning tool is for plan mode; everything else runs as an actor in act mode.
+        let mode = if tool == "propose_plan" {
+            Mode::Plan
+        } else {
+            Mode::Act
+        };
+        self.registry.execute(tool, args, &self.ctx, mode).await
     }
 
     async fn ok(&self, tool: &str, args: Value) -> Value {
@@ -186,6 +190,14 @@ fn registry_holds_every_builtin_and_filters_for_planner_and_plan_mode() {
         .map(|i| i.name)
         .collect();
     assert_eq!(plan_mode, planner);
+    // An actor in act mode carries the work out: it is not offered the planning tool.
+    let acting: Vec<String> = registry
+        .infos(AgentRole::Actor, Mode::Act)
+        .into_iter()
+        .map(|i| i.name)
+        .collect();
+    assert_eq!(acting.len(), 14, "{acting:?}");
+    assert!(!acting.contains(&"propose_plan".to_string()));
     let run = registry.get("run_command").unwrap();
     assert!(!run.spec().is_read_only());
     assert!(
@@ -1067,6 +1079,23 @@ async fn propose_plan_accepts_a_single_string_where_the_reader_does() {
         .await;
     assert_eq!(err.code, ToolErrorCode::InvalidArguments);
     assert!(err.message.contains("tools_needed"), "{}", err.message);
+}
+
+#[tokio::test]
+async fn propose_plan_is_refused_to_an_actor_in_act_mode() {
+    let f = Fixture::new();
+    let err = f
+        .registry
+        .execute(
+            "propose_plan",
+            json!({"goal": "g", "steps": [{"step_number": 1, "action": "a", "reason": "r"}]}),
+            &f.ctx,
+            Mode::Act,
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ToolErrorCode::PermissionDenied);
+    assert!(err.message.contains("plan mode"), "{}", err.message);
 }
 
 #[tokio::test]

@@ -207,6 +207,11 @@ approved_tools?: Array<string>,
  */
 tool_timeout_secs: number, 
 /**
+ * Limit for one model call (connecting, retries and the whole answer), in seconds; a call
+ * that takes longer is stopped and the turn fails, recoverably. Apart from the tools' limit.
+ */
+llm_timeout_secs?: number, 
+/**
  * Overrides the model table's context window, in tokens.
  */
 context_window?: number, 
@@ -243,7 +248,15 @@ total: number, } | { "type": "enhancing_system_prompt" } | { "type": "optimizing
 /**
  * 1 for the first try, more when retrying a transient failure.
  */
-attempt: number, } | { "type": "awaiting_llm_first_chunk" } | { "type": "streaming_llm_response", 
+attempt: number, 
+/**
+ * Why the previous attempt failed, on a retry.
+ */
+reason?: string, 
+/**
+ * How long the retry waits before it connects, in milliseconds.
+ */
+wait_ms?: number, } | { "type": "awaiting_llm_first_chunk" } | { "type": "streaming_llm_response", 
 /**
  * Chunks received so far.
  */
@@ -363,6 +376,10 @@ token_budget: TokenBudget,
  * is configured.
  */
 capabilities?: ModelCapabilitiesView, 
+/**
+ * The workspace's instructions file the system prompt carries, when there is one.
+ */
+instructions?: WorkspaceInstructionsInfo, 
 /**
  * When it was created.
  */
@@ -2014,5 +2031,27 @@ export type WorkspaceFileList = {
 files: Array<FileInfo>, 
 /**
  * Whether more files matched than were returned.
+ */
+truncated: boolean, };
+
+export type WorkspaceInstructionsInfo = { 
+/**
+ * The file, relative to the workspace root.
+ */
+path: string, 
+/**
+ * The file's size in bytes.
+ */
+file_bytes: number, 
+/**
+ * Bytes of it in the system prompt (less than the file when it was cut to the cap).
+ */
+included_bytes: number, 
+/**
+ * Tokens of what is included, counted for the context's model.
+ */
+tokens: number, 
+/**
+ * Whether the file was cut to fit the cap.
  */
 truncated: boolean, };

@@ -27,9 +27,7 @@ pub struct Budget {
     pub margin: u32,
 }
 
-/// The answer never reserves more than this share (1/N) of the window, so a small window
-/// (a local model's 8k slot) still leaves room for the prompt; the output cap follows.
-pub const MAX_RESERVE_SHARE: u32 = 4;
+pub use braid_protocol::config::MAX_RESERVE_SHARE;
 
 impl Budget {
     /// The budget of a context: its `context_window` override, else the model's window; the
@@ -38,10 +36,7 @@ impl Budget {
         let window = config.context_window.unwrap_or(capabilities.context_window);
         Self {
             window,
-            reserve_output: config
-                .optimization
-                .reserve_output_tokens
-                .min(window / MAX_RESERVE_SHARE),
+            reserve_output: config.optimization.reserve_for(window),
             margin: config.optimization.margin_tokens,
         }
     }

@@ -26,7 +26,7 @@ pub use file_references::ResolveFileReferences;
 pub use images::RecognizeImages;
 pub(crate) use images::failed_image;
 pub use optimize::OptimizeContext;
-pub(crate) use optimize::{capabilities_view, preview};
+pub(crate) use optimize::{capabilities, capabilities_view, preview};
 pub use prepare::PrepareRequest;
 pub use system_prompt::EnhanceSystemPrompt;
 pub use validate::ValidateMessages;
@@ -73,6 +73,8 @@ pub struct PipelineContext {
     pub workspace: Option<Workspace>,
     /// Why the configured workspace cannot be used, when it cannot.
     pub workspace_problem: Option<String>,
+    /// The workspace's instructions file, when it has one (added to the system prompt).
+    pub instructions: Option<crate::instructions::WorkspaceInstructions>,
     /// The model client, for processors that ask the model themselves (summarization).
     pub llm: Option<Arc<dyn braid_llm::LlmClient>>,
     /// The workflows offered to the model as `workflow__<name>` tools (in act mode, to a role

@@ -5,11 +5,12 @@
 //! draft, for the actor's `context_update`.
 
 use async_trait::async_trait;
-use braid_llm::{LlmClient, ModelCapabilities};
+use braid_llm::{LlmClient, ModelCapabilities, ToolDefinition};
 use braid_protocol::{ContextState, Message, MessageId, Metadata, OptimizationStrategy};
-use serde_json::json;
+use serde::Serialize;
+use serde_json::{Value, json};
 
-use super::system_prompt::request_frame;
+use super::system_prompt::{ToolOffer, request_frame};
 use super::{Draft, PipelineContext, PipelineError, ProcessResult, Processor, ProcessorName};
 use crate::optimizer::summary::{self, MAX_SUMMARY_TOKENS, SUMMARY_PROMPT};
 use crate::optimizer::{Budget, Plan, PlanError, RequestParts, Slot, TokenCounter, plan};
@@ -50,13 +51,11 @@ impl Processor for OptimizeContext {
         let strategy = &ctx.config.optimization.strategy;
         let mut input = ctx.history.clone();
         input.extend(draft.messages.iter().cloned());
-        let first = plan(
-            &RequestParts {
-                system_prompt: draft.system_prompt.as_deref(),
-                tools: &draft.tools,
-                messages: &input,
-            },
-            strategy,
+        let (first, withheld) = plan_fitting(
+            ctx,
+            &mut draft.system_prompt,
+            &mut draft.tools,
+            &input,
             budget,
             &counter,
         )
@@ -64,6 +63,14 @@ impl Processor for OptimizeContext {
         if !first.optimized() {
             // Stored summaries still stand in for what they replace.
             draft.optimized = Some(first.request_messages(&input));
+            if let Some(withheld) = &withheld {
+                let mut metadata = Metadata::new();
+                metadata.insert(
+                    "optimization".to_owned(),
+                    json!({ "tools_withheld": withheld }),
+                );
+                draft.optimization = Some(metadata);
+            }
             return Ok(ProcessResult::Continue);
         }
         let mut chosen = first.clone();
@@ -102,7 +109,12 @@ impl Processor for OptimizeContext {
                 outcome = Some(attempt);
             }
         }
-        let report = report(&first, &chosen, &counter, outcome.as_ref());
+        let mut report = report(&first, &chosen, &counter, outcome.as_ref());
+        if let (Some(withheld), Some(Value::Object(details))) =
+            (&withheld, report.get_mut("optimization"))
+        {
+            details.insert("tools_withheld".to_owned(), json!(withheld));
+        }
         tracing::info!(
             strategy = ?chosen.strategy,
             tokens_before = first.tokens_before,
@@ -126,9 +138,70 @@ impl Processor for OptimizeContext {
     }
 }
 
+/// Tools a request goes without because the model's window cannot hold their definitions
+/// beside the system prompt (reported in the optimization's `context_update`).
+#[derive(Clone, Debug, Serialize)]
+struct Withheld {
+    /// How many tools were withheld.
+    tools: usize,
+    /// What the system prompt and the tool definitions needed.
+    needed: u32,
+    /// What the window leaves for the prompt.
+    limit: u32,
+}
+
+/// Plans the request; when the system prompt and the tool definitions alone are over the
+/// budget, the tools are withheld (and the prompt rebuilt to say so) and the request planned
+/// again before it is refused.
+fn plan_fitting(
+    ctx: &PipelineContext,
+    system_prompt: &mut Option<String>,
+    tools: &mut Vec<ToolDefinition>,
+    messages: &[Message],
+    budget: Budget,
+    counter: &TokenCounter,
+) -> Result<(Plan, Option<Withheld>), PlanError> {
+    let strategy = &ctx.config.optimization.strategy;
+    let parts = |system_prompt: &Option<String>, tools: &[ToolDefinition]| {
+        plan(
+            &RequestParts {
+                system_prompt: system_prompt.as_deref(),
+                tools,
+                messages,
+            },
+            strategy,
+            budget,
+            counter,
+        )
+    };
+    match parts(system_prompt, tools) {
+        Err(PlanError::FixedPartTooLarge { needed, limit }) if !tools.is_empty() => {
+            let withheld = Withheld {
+                tools: tools.len(),
+                needed,
+                limit,
+            };
+            tracing::warn!(
+                model = %ctx.model,
+                tools = withheld.tools,
+                needed,
+                limit,
+                "the model's context window cannot hold the tool definitions: this request offers no tools"
+            );
+            let (prompt, _) = request_frame(ctx, ToolOffer::Withheld);
+            if system_prompt.is_some() {
+                *system_prompt = Some(prompt);
+            }
+            tools.clear();
+            parts(system_prompt, tools).map(|plan| (plan, Some(withheld)))
+        }
+        other => other.map(|plan| (plan, None)),
+    }
+}
+
 /// The model's capabilities as the client knows them (a server may report its window), else
 /// from the built-in table.
-pub(super) fn capabilities(ctx: &PipelineContext) -> ModelCapabilities {
+pub(crate) fn capabilities(ctx: &PipelineContext) -> ModelCapabilities {
     match &ctx.llm {
         Some(llm) => llm.capabilities(&ctx.model),
         None => ModelCapabilities::for_model(&ctx.model),
@@ -258,16 +331,16 @@ pub(crate) fn preview(ctx: PipelineContext) -> (Result<Plan, PlanError>, Vec<Mes
     let capabilities = capabilities(&ctx);
     let counter = TokenCounter::new(&capabilities);
     let budget = Budget::for_config(&ctx.config, &capabilities);
-    let (prompt, tools) = request_frame(&ctx);
-    let result = plan(
-        &RequestParts {
-            system_prompt: Some(&prompt),
-            tools: &tools,
-            messages: &ctx.history,
-        },
-        &ctx.config.optimization.strategy,
+    let (prompt, mut tools) = request_frame(&ctx, ToolOffer::Offered);
+    let mut prompt = Some(prompt);
+    let result = plan_fitting(
+        &ctx,
+        &mut prompt,
+        &mut tools,
+        &ctx.history,
         budget,
         &counter,
-    );
+    )
+    .map(|(plan, _)| plan);
     (result, ctx.history)
 }

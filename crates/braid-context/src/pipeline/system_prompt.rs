@@ -7,6 +7,7 @@ use braid_protocol::{AgentRole, ContextState, Mode};
 
 use super::{Draft, PipelineContext, PipelineError, ProcessResult, Processor, ProcessorName};
 use crate::prompt::{PromptInputs, build_system_prompt};
+use braid_tools::arguments::offered_schema;
 
 /// Builds the system prompt and the tool definitions.
 pub struct EnhanceSystemPrompt;
@@ -26,19 +27,35 @@ impl Processor for EnhanceSystemPrompt {
         draft: &mut Draft,
         ctx: &PipelineContext,
     ) -> Result<ProcessResult, PipelineError> {
-        let (prompt, tools) = request_frame(ctx);
+        let (prompt, tools) = request_frame(ctx, ToolOffer::Offered);
         draft.system_prompt = Some(prompt);
         draft.tools = tools;
         Ok(ProcessResult::Continue)
     }
 }
 
+/// Whether a request offers the model its tools.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ToolOffer {
+    /// The tools the role and mode allow.
+    Offered,
+    /// None: the window is too small for their definitions (`OptimizeContext` decides).
+    Withheld,
+}
+
 /// The system prompt and tools a request of this context carries: the one place both are built,
-/// for `EnhanceSystemPrompt` and for reads that do not run the pipeline (the optimized view,
-/// the token budget).
-pub(crate) fn request_frame(ctx: &PipelineContext) -> (String, Vec<ToolDefinition>) {
+/// for `EnhanceSystemPrompt`, for `OptimizeContext` when it withholds the tools, and for reads
+/// that do not run the pipeline (the optimized view, the token budget). Schemas are offered in
+/// their compact form (`offered_schema`); calls are still checked against the full one.
+pub(crate) fn request_frame(
+    ctx: &PipelineContext,
+    offer: ToolOffer,
+) -> (String, Vec<ToolDefinition>) {
     let config = &ctx.config;
-    let tools = ctx.tools.infos(config.agent_role, config.mode);
+    let tools = match offer {
+        ToolOffer::Offered => ctx.tools.infos(config.agent_role, config.mode),
+        ToolOffer::Withheld => Vec::new(),
+    };
     let workspace = ctx
         .workspace
         .as_ref()
@@ -50,18 +67,138 @@ pub(crate) fn request_frame(ctx: &PipelineContext) -> (String, Vec<ToolDefinitio
         role: config.agent_role,
         workspace: workspace.as_deref(),
         tools: &tools,
+        tools_withheld: offer == ToolOffer::Withheld,
+        instructions: ctx
+            .instructions
+            .as_ref()
+            .map(|i| (i.path.as_str(), i.text.as_str(), i.truncated)),
     });
     let mut tools = tools
         .into_iter()
         .map(|t| ToolDefinition {
             name: t.name,
             description: t.description,
-            parameters: t.parameters,
+            parameters: offered_schema(&t.parameters),
         })
         .collect::<Vec<_>>();
     // A workflow may write and run commands: offered only where the model may do so itself.
-    if config.mode == Mode::Act && config.agent_role == AgentRole::Actor {
-        tools.extend(ctx.workflow_tools.iter().cloned());
+    if offer == ToolOffer::Offered
+        && config.mode == Mode::Act
+        && config.agent_role == AgentRole::Actor
+    {
+        tools.extend(ctx.workflow_tools.iter().map(|t| ToolDefinition {
+            parameters: offered_schema(&t.parameters),
+            ..t.clone()
+        }));
     }
     (prompt, tools)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::optimizer::{Encoding, TokenCounter};
+    use braid_protocol::ContextConfig;
+
+    /// The most the system prompt and the built-in tools' definitions may take in act mode
+    /// (o200k): a model with a 4k window must still fit them beside a turn and its answer.
+    const FIXED_PROMPT_BUDGET: u32 = 1_500;
+
+    fn context(mode: Mode, role: AgentRole, dir: &std::path::Path) -> PipelineContext {
+        PipelineContext {
+            config: ContextConfig {
+                mode,
+                agent_role: role,
+                ..ContextConfig::default()
+            },
+            model: "gpt-4o".into(),
+            branch_prompt: None,
+            history: vec![],
+            tools: Arc::new(braid_tools::builtin_registry().unwrap()),
+            workspace: Some(braid_tools::Workspace::new(dir).unwrap()),
+            workspace_problem: None,
+            instructions: None,
+            llm: None,
+            workflow_tools: vec![],
+            ocr: crate::recognition::OcrSettings::default(),
+        }
+    }
+
+    fn fixed_tokens(ctx: &PipelineContext, offer: ToolOffer) -> (u32, Vec<String>) {
+        let counter = TokenCounter::for_model("gpt-4o");
+        assert_eq!(counter.encoding(), Encoding::O200kBase);
+        let (prompt, tools) = request_frame(ctx, offer);
+        (
+            counter.system_prompt(Some(&prompt)) + counter.tools(&tools),
+            tools.into_iter().map(|t| t.name).collect(),
+        )
+    }
+
+    #[test]
+    fn the_fixed_prompt_with_every_builtin_tool_in_act_mode_stays_under_1500_tokens() {
+        let dir = tempfile::tempdir().unwrap();
+        let (tokens, tools) = fixed_tokens(
+            &context(Mode::Act, AgentRole::Actor, dir.path()),
+            ToolOffer::Offered,
+        );
+        assert_eq!(tools.len(), 14, "{tools:?}");
+        assert!(
+            tokens <= FIXED_PROMPT_BUDGET,
+            "the system prompt and tool definitions take {tokens} tokens (o200k), more than {FIXED_PROMPT_BUDGET}"
+        );
+    }
+
+    #[test]
+    fn plan_mode_and_the_planner_are_offered_only_what_they_may_use() {
+        let dir = tempfile::tempdir().unwrap();
+        let (act, act_tools) = fixed_tokens(
+            &context(Mode::Act, AgentRole::Actor, dir.path()),
+            ToolOffer::Offered,
+        );
+        for (mode, role) in [
+            (Mode::Plan, AgentRole::Actor),
+            (Mode::Act, AgentRole::Planner),
+        ] {
+            let (tokens, tools) =
+                fixed_tokens(&context(mode, role, dir.path()), ToolOffer::Offered);
+            assert!(tokens < act, "{mode:?} {role:?}: {tokens} >= {act}");
+            assert!(tools.contains(&"propose_plan".to_owned()), "{tools:?}");
+            for writer in [
+                "write_file",
+                "create_file",
+                "replace_in_file",
+                "delete_file",
+                "run_command",
+            ] {
+                assert!(
+                    !tools.contains(&writer.to_owned()),
+                    "{mode:?} {role:?}: {tools:?}"
+                );
+            }
+        }
+        // An actor in act mode carries the work out: no plan tool.
+        assert!(
+            !act_tools.contains(&"propose_plan".to_owned()),
+            "{act_tools:?}"
+        );
+        assert!(
+            act_tools.contains(&"run_command".to_owned()),
+            "{act_tools:?}"
+        );
+    }
+
+    #[test]
+    fn withheld_tools_leave_a_prompt_that_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let ctx = context(Mode::Act, AgentRole::Actor, dir.path());
+        let (prompt, tools) = request_frame(&ctx, ToolOffer::Withheld);
+        assert!(tools.is_empty());
+        assert!(prompt.contains("no tools"), "{prompt}");
+        assert!(!prompt.contains("`run_command`"), "{prompt}");
+        let (withheld, _) = fixed_tokens(&ctx, ToolOffer::Withheld);
+        assert!(withheld < 200, "{withheld}");
+    }
 }

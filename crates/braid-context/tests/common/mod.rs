@@ -46,8 +46,22 @@ impl Harness {
     /// A harness whose model speaks `provider`'s API (the mock speaks both).
     pub async fn with_provider(
         script: Script,
+        settings: EngineSettings,
+        provider: Provider,
+    ) -> Self {
+        Self::build(script, settings, provider, RetryPolicy::none()).await
+    }
+
+    /// A harness whose model client retries transient failures as `retry` says.
+    pub async fn with_retry(script: Script, retry: RetryPolicy) -> Self {
+        Self::build(script, EngineSettings::default(), Provider::OpenAi, retry).await
+    }
+
+    async fn build(
+        script: Script,
         mut settings: EngineSettings,
         provider: Provider,
+        retry: RetryPolicy,
     ) -> Self {
         let dir = tempfile::tempdir().unwrap();
         let workspace = dir.path().join("workspace");
@@ -76,7 +90,7 @@ impl Harness {
             _ => mock.openai_base_url(),
         };
         config.model = "mock-model".into();
-        config.retry = RetryPolicy::none();
+        config.retry = retry;
         // The tests' conversations are sized for a 32k window; the 8,192-token default of a model
         // nobody knows leaves less than the built-in tools take beside the answer's reserve.
         config.capability_overrides.insert(

@@ -159,6 +159,7 @@ pub fn parse_completion(answer: &Value) -> Result<Completion, LlmError> {
         Some(Usage {
             prompt_tokens: usage.prompt_tokens().unwrap_or(0),
             completion_tokens: usage.output_tokens.unwrap_or(0),
+            cached_prompt_tokens: usage.cached_tokens(),
         })
     });
     Ok(completion)

@@ -10,6 +10,11 @@ use crate::request::{LlmRequest, ToolDefinition};
 /// used, capped here so a default request does not reserve a huge answer.
 pub const DEFAULT_MAX_TOKENS_CAP: u32 = 8_192;
 
+/// The prompt-cache mark of Anthropic's Messages API (the five-minute cache).
+fn cache_control() -> Value {
+    json!({ "type": "ephemeral" })
+}
+
 /// The Messages body for `request`, whose history has become `conversation`.
 pub fn build_body(
     request: &LlmRequest,
@@ -78,8 +83,12 @@ pub fn build_body(
         "max_tokens": max_tokens,
         "messages": messages,
     });
+    // The system prompt and the tools are the stable prefix of every request of a context
+    // (nothing that changes per turn comes before the history): marked so Anthropic caches
+    // them. Tools come first in Anthropic's prefix, so the system block's mark covers both.
     if let Some(system) = &conversation.system {
-        body["system"] = json!(system);
+        body["system"] =
+            json!([{ "type": "text", "text": system, "cache_control": cache_control() }]);
     }
     if let Some(t) = request.options.temperature {
         body["temperature"] = json!(t);
@@ -91,7 +100,11 @@ pub fn build_body(
         body["stop_sequences"] = json!(request.options.stop);
     }
     if !request.tools.is_empty() {
-        body["tools"] = tool_definitions(&request.tools);
+        let mut tools = tool_definitions(&request.tools);
+        if let Some(Value::Object(last)) = tools.as_array_mut().and_then(|t| t.last_mut()) {
+            last.insert("cache_control".to_owned(), cache_control());
+        }
+        body["tools"] = tools;
     }
     if stream {
         body["stream"] = json!(true);

@@ -81,6 +81,11 @@ pub(crate) struct WireUsage {
 }
 
 impl WireUsage {
+    /// Prompt tokens read from the cache.
+    pub(crate) fn cached_tokens(&self) -> u32 {
+        self.cache_read_input_tokens.unwrap_or(0)
+    }
+
     pub(crate) fn prompt_tokens(&self) -> Option<u32> {
         self.input_tokens.map(|i| {
             i + self.cache_read_input_tokens.unwrap_or(0)
@@ -107,6 +112,7 @@ pub struct AnthropicStreamDecoder {
     blocks: HashMap<u32, Block>,
     calls: u32,
     prompt_tokens: u32,
+    cached_tokens: u32,
     completion_tokens: Option<u32>,
     stop_reason: Option<FinishReason>,
     started: bool,
@@ -161,6 +167,7 @@ impl EventDecoder for AnthropicStreamDecoder {
                 self.started = true;
                 if let Some(usage) = wire.message.and_then(|m| m.usage) {
                     self.prompt_tokens = usage.prompt_tokens().unwrap_or(0);
+                    self.cached_tokens = usage.cached_tokens();
                     self.completion_tokens = usage.output_tokens;
                 }
             }
@@ -260,6 +267,7 @@ impl EventDecoder for AnthropicStreamDecoder {
                 if let Some(usage) = wire.usage {
                     if let Some(prompt) = usage.prompt_tokens() {
                         self.prompt_tokens = prompt;
+                        self.cached_tokens = usage.cached_tokens();
                     }
                     if let Some(output) = usage.output_tokens {
                         self.completion_tokens = Some(output);
@@ -276,6 +284,7 @@ impl EventDecoder for AnthropicStreamDecoder {
                     out.push(LlmEvent::Usage(Usage {
                         prompt_tokens: self.prompt_tokens,
                         completion_tokens,
+                        cached_prompt_tokens: self.cached_tokens,
                     }));
                 }
                 let reason = self.stop_reason.take().unwrap_or(if self.calls > 0 {

@@ -186,6 +186,7 @@ pub fn parse_completion(answer: &Value) -> Result<Completion, LlmError> {
             .map(|u| Usage {
                 prompt_tokens: u.prompt_tokens,
                 completion_tokens: u.completion_tokens,
+                cached_prompt_tokens: u.cached_tokens(),
             })
     });
     Ok(completion)

@@ -64,6 +64,25 @@ pub(crate) struct WireUsage {
     pub(crate) prompt_tokens: u32,
     #[serde(default)]
     pub(crate) completion_tokens: u32,
+    #[serde(default)]
+    pub(crate) prompt_tokens_details: Option<WirePromptDetails>,
+}
+
+/// `usage.prompt_tokens_details`: how much of the prompt came from OpenAI's prompt cache.
+#[derive(Deserialize)]
+pub(crate) struct WirePromptDetails {
+    #[serde(default)]
+    pub(crate) cached_tokens: Option<u32>,
+}
+
+impl WireUsage {
+    /// Prompt tokens read from the cache.
+    pub(crate) fn cached_tokens(&self) -> u32 {
+        self.prompt_tokens_details
+            .as_ref()
+            .and_then(|d| d.cached_tokens)
+            .unwrap_or(0)
+    }
 }
 
 #[derive(Default)]
@@ -230,6 +249,7 @@ impl EventDecoder for OpenAiStreamDecoder {
             out.push(LlmEvent::Usage(Usage {
                 prompt_tokens: usage.prompt_tokens,
                 completion_tokens: usage.completion_tokens,
+                cached_prompt_tokens: usage.cached_tokens(),
             }));
         }
         Ok(false)

@@ -54,7 +54,7 @@ fn not_found(symbol: &str, suggestions: Vec<String>) -> ToolError {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FindDefinitionArgs {
-    /// The name to look up (`parse_config`, `Config::load` and `pkg.Func` look up the last part).
+    /// A name (`Config::load` looks up `load`).
     pub symbol: String,
 }
 
@@ -70,8 +70,7 @@ impl FindDefinitionTool {
         Self {
             spec: spec::<FindDefinitionArgs>(
                 "find_definition",
-                "Find where a function, method, type, class, constant or module is defined (Rust, Python, \
-                 TypeScript/JavaScript, Go). Returns file, line and signature; suggests similar names when nothing matches.",
+                "Find where a function, type, constant or module is defined: file, line, signature.",
                 ToolCategory::Codebase,
                 &[Permission::Read],
                 DEFAULT_TIMEOUT,
@@ -114,13 +113,12 @@ impl Tool for FindDefinitionTool {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FindReferencesArgs {
-    /// The name whose uses to find.
+    /// An identifier.
     pub symbol: String,
-    /// Lines of context shown before and after each use (default 2, at most 10).
+    /// Lines around each use (default 2, at most 10).
     #[schemars(range(max = 10))]
     pub context_lines: Option<u32>,
-    /// At most this many uses are shown with context (default 100, at most 1000); the total
-    /// count is always exact.
+    /// Default 100, at most 1000.
     #[schemars(range(min = 1, max = 1000))]
     pub max_results: Option<u32>,
 }
@@ -137,8 +135,7 @@ impl FindReferencesTool {
         Self {
             spec: spec::<FindReferencesArgs>(
                 "find_references",
-                "Find every use of a name in the code (identifiers only: comments and strings are not uses). Results are \
-                 grouped by file with surrounding lines and a total count; definition sites are marked.",
+                "Find every use of an identifier in the code, by file, with surrounding lines.",
                 ToolCategory::Codebase,
                 &[Permission::Read],
                 DEFAULT_TIMEOUT,

@@ -167,8 +167,7 @@ impl ProjectOverviewTool {
         Self {
             spec: spec::<OverviewArgs>(
                 "get_project_overview",
-                "Summarize the project: top directories with file counts, entry points, key dependencies, languages with \
-                 line counts, and total size. A good first call in an unknown codebase.",
+                "Overview of the project: top directories, entry points, dependencies, languages. A good first call.",
                 ToolCategory::Codebase,
                 &[Permission::Read],
                 DEFAULT_TIMEOUT,

@@ -48,19 +48,19 @@ pub enum CaseMode {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SearchArgs {
-    /// The text or regular expression to look for.
+    /// Text or regex to find.
     pub query: String,
-    /// `literal` (default) or `regex`.
+    /// Default `literal`.
     #[serde(default)]
     pub mode: QueryMode,
-    /// `smart` (default), `sensitive` or `insensitive`.
+    /// Default `smart`.
     #[serde(default)]
     pub case: CaseMode,
-    /// Only search under this directory (relative to the workspace root).
+    /// Only under this directory.
     pub path: Option<String>,
-    /// Only search files whose relative path matches this glob (e.g. `**/*.rs`).
+    /// Only paths matching this glob (`**/*.rs`).
     pub glob: Option<String>,
-    /// At most this many results (default 50, at most 500).
+    /// Default 50, at most 500.
     #[schemars(range(min = 1, max = 500))]
     pub max_results: Option<u32>,
 }
@@ -312,9 +312,7 @@ impl CodebaseSearchTool {
         Self {
             spec: spec::<SearchArgs>(
                 "codebase_search",
-                "Search the workspace's files for a text (or a regex with mode=regex). Ignored files (.gitignore, .git, \
-                 node_modules, target) are skipped. Results give path, line and snippet, best first (definitions and \
-                 whole-word matches rank higher).",
+                "Search the workspace's files for a text or regex: path, line and snippet, best first.",
                 ToolCategory::Codebase,
                 &[Permission::Read],
                 DEFAULT_TIMEOUT,
