@@ -819,6 +819,13 @@ export interface components {
             context_window?: number | null;
             /**
              * Format: uint32
+             * @description Limit for one model call (connecting, retries and the whole answer), in seconds; a call
+             *     that takes longer is stopped and the turn fails, recoverably. Apart from the tools' limit.
+             * @default 300
+             */
+            llm_timeout_secs: number;
+            /**
+             * Format: uint32
              * @description The most tokens one answer of the model may have, sent with every request so a model
              *     that loops stops (and a paid API stops charging); `optimization.reserve_output_tokens`
              *     when absent.
@@ -932,8 +939,15 @@ export interface components {
              * @description 1 for the first try, more when retrying a transient failure.
              */
             attempt: number;
+            /** @description Why the previous attempt failed, on a retry. */
+            reason?: string | null;
             /** @constant */
             type: "connecting_to_llm";
+            /**
+             * Format: uint64
+             * @description How long the retry waits before it connects, in milliseconds.
+             */
+            wait_ms?: number | null;
         } | {
             /** @constant */
             type: "awaiting_llm_first_chunk";
@@ -1067,6 +1081,8 @@ export interface components {
             created_at: string;
             /** @description The context's id. */
             id: components["schemas"]["ContextId"];
+            /** @description The workspace's instructions file the system prompt carries, when there is one. */
+            instructions?: components["schemas"]["WorkspaceInstructionsInfo"] | null;
             /**
              * Format: uint64
              * @description Messages in the active branch.
@@ -1148,6 +1164,7 @@ export interface components {
              *       "approval_policy": {
              *         "type": "manual"
              *       },
+             *       "llm_timeout_secs": 300,
              *       "mode": "act",
              *       "model": "",
              *       "optimization": {
@@ -1806,7 +1823,7 @@ export interface components {
             error?: components["schemas"]["ErrorDetail"] | null;
             /**
              * @description Unique, sortable by creation (UUIDv7); a new one when absent.
-             * @default 01a20dae-2c80-75ea-b720-203ec67ad039
+             * @default 01a20dbf-f89a-7160-b85f-e69d86c2cb5b
              */
             id: components["schemas"]["MessageId"];
             /**
@@ -2746,6 +2763,31 @@ export interface components {
             /** @description Matching files, sorted by path (relative to the workspace). */
             files: components["schemas"]["FileInfo"][];
             /** @description Whether more files matched than were returned. */
+            truncated: boolean;
+        };
+        /**
+         * @description The workspace instructions a context's system prompt carries (`AGENTS.md`, `CLAUDE.md` or
+         *     `.braid/instructions.md` at the workspace root).
+         */
+        WorkspaceInstructionsInfo: {
+            /**
+             * Format: uint64
+             * @description The file's size in bytes.
+             */
+            file_bytes: number;
+            /**
+             * Format: uint64
+             * @description Bytes of it in the system prompt (less than the file when it was cut to the cap).
+             */
+            included_bytes: number;
+            /** @description The file, relative to the workspace root. */
+            path: string;
+            /**
+             * Format: uint32
+             * @description Tokens of what is included, counted for the context's model.
+             */
+            tokens: number;
+            /** @description Whether the file was cut to fit the cap. */
             truncated: boolean;
         };
     };

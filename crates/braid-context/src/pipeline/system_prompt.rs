@@ -122,6 +122,7 @@ mod tests {
             workspace_problem: None,
             instructions: None,
             llm: None,
+            image_hosts: Default::default(),
             workflow_tools: vec![],
             ocr: crate::recognition::OcrSettings::default(),
         }
