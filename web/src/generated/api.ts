@@ -1119,6 +1119,12 @@ export interface components {
         };
         /** @description `POST /v1/contexts/{id}/branches`. */
         CreateBranchRequest: {
+            /**
+             * @description The first message to leave out: the branch keeps only what comes before it (nothing,
+             *     for the branch's first message). This is how an edited message or a regenerated answer
+             *     gets its own branch. Not together with `from_message`.
+             */
+            before_message?: components["schemas"]["MessageId"] | null;
             /** @description The branch to fork; the active branch when absent. */
             from_branch?: components["schemas"]["BranchName"] | null;
             /** @description The last message to keep from it; all of it when absent. */
@@ -1800,7 +1806,7 @@ export interface components {
             error?: components["schemas"]["ErrorDetail"] | null;
             /**
              * @description Unique, sortable by creation (UUIDv7); a new one when absent.
-             * @default 01a20d94-715a-72b9-b47c-0d6c72725c9c
+             * @default 01a20dab-0e8a-76bb-9ea3-75f6742dc94e
              */
             id: components["schemas"]["MessageId"];
             /**
