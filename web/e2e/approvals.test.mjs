@@ -25,12 +25,12 @@ test("approving a tool call runs it and the model answers with its result", asyn
     await w.screenshot("approve-tool-call-pending");
     await card.getByRole("button", { name: "Approve", exact: true }).click();
 
-    const result = w.page.locator("li.message[data-kind=tool_result] .tool-result");
-    await result.waitFor();
-    assert.match(await result.locator("summary").innerText(), /read_file.*succeeded/);
-    assert.equal(await result.evaluate((d) => d.open), false, "a tool result starts collapsed");
-    await result.locator("summary").click();
-    await result.getByText("The demo project's readme.", { exact: false }).waitFor();
+    // The result fills in the call's own card: no separate result message.
+    const call = w.page.locator("li.tool-call[data-call-id=call_read_1].ok");
+    await call.waitFor();
+    assert.match(await call.getAttribute("aria-label"), /read_file call, succeeded/);
+    await call.locator("figure.code-view").getByText("The demo project's readme.", { exact: false }).waitFor();
+    assert.equal(await w.page.locator("li.message[data-kind=tool_result]").count(), 0);
     await w.page.getByText("The readme says: Demo.").waitFor();
     // The decided call no longer offers buttons.
     assert.equal(await w.page.getByRole("group", { name: "Approval for read_file" }).count(), 0);
@@ -53,12 +53,10 @@ test("denying a tool call gives the model an error result and it answers", async
     await card.getByRole("button", { name: "Deny" }).click();
 
     await w.page.getByText("Understood, I will not read it.").waitFor();
-    const result = w.page.locator("li.message[data-kind=tool_result] .tool-result");
-    await result.waitFor();
-    assert.match(await result.locator("summary").innerText(), /read_file.*failed/);
-    assert.ok(await result.evaluate((d) => d.classList.contains("failed")));
+    const call = w.page.locator("li.tool-call[data-call-id=call_read_1].failed");
+    await call.waitFor();
+    assert.match(await call.getAttribute("aria-label"), /read_file call, failed/);
     // The file was never read: its content is nowhere on the page.
-    await result.locator("summary").click();
     assert.ok(!(await w.page.locator("main").innerText()).includes("The demo project's readme."));
   });
 });
@@ -90,7 +88,7 @@ test("approve for this session runs the same tool next time without asking", asy
     await w.send("Read it again");
     await w.page.getByText("Second read done.").waitFor();
     // Two successful results (the second card fills in once the turn settles)...
-    await w.page.locator("li.message[data-kind=tool_result] .tool-result.ok").nth(1).waitFor();
+    await w.page.locator("li.tool-call[data-call-id=call_read_2].ok").waitFor();
     // ...and the second call was never put to the person: one decision was ever sent.
     assert.equal(approvals.length, 1, `decisions sent: ${approvals.join(", ")}`);
     assert.equal(await w.page.getByRole("group", { name: "Approval for read_file" }).count(), 0);

@@ -43,11 +43,12 @@ test("an MCP tool call is shown with its server, approved, and its result too", 
     await w.screenshot("mcp-tool-call-pending");
     await request.getByRole("group", { name: "Approval for echo" }).getByRole("button", { name: "Approve", exact: true }).click();
 
-    const result = w.page.locator("li.message[data-kind=mcp_tool_result] .tool-result.mcp");
-    await result.waitFor();
-    const summary = await result.locator("summary").innerText();
-    assert.match(summary, /MCP · everything/);
-    assert.match(summary, /echo.*succeeded/);
+    // The result fills in the call's card.
+    const call = request.locator("li.tool-call.ok");
+    await call.waitFor();
+    assert.match(await call.getAttribute("aria-label"), /echo call, succeeded/);
+    await call.getByText("MCP · everything").waitFor();
+    assert.equal(await w.page.locator("li.message[data-kind=mcp_tool_result]").count(), 0);
     await w.page.getByText("The server echoed it back.").waitFor();
     // Built-in cards say "built-in"; the MCP ones never do.
     assert.equal(await w.page.locator("li.message[data-kind^=mcp_tool]").getByText("built-in").count(), 0);

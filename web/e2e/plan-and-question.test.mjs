@@ -40,6 +40,24 @@ test("a plan proposed in plan mode is executed from its card and the next answer
     await w.page.locator(".budget").getByText("act ·", { exact: false }).waitFor();
     const summary = await w.api("GET", `/v1/contexts/${ctx.id}`);
     assert.equal(summary.config.mode, "act");
+    // The mode switch's notice is in the list: no placeholder waits for it.
+    await w.page.locator("li.message[data-kind=system_control]").first().waitFor();
+    assert.equal(await w.page.getByText(/Loading system control/).count(), 0);
+
+    // Executed: the card says so instead of offering Execute, also after a reload, and the
+    // server refuses a second run.
+    await card.getByRole("status").getByText(/^Execut/).waitFor();
+    assert.equal(await card.getByRole("button", { name: "Execute plan" }).count(), 0);
+    await w.page.reload();
+    const again = w.page.getByRole("region", { name: "Plan" });
+    await again.getByRole("status").getByText(/^Execut/).waitFor();
+    assert.equal(await again.getByRole("button", { name: "Execute plan" }).count(), 0);
+    assert.equal(await w.page.getByText(/Loading system control/).count(), 0);
+    await w.screenshot("plan-executed-after-reload");
+    const planId = await again.evaluate((el) => el.closest("li.message")?.getAttribute("data-id"));
+    const second = await fetch(`${w.url}/v1/contexts/${ctx.id}/plans/${planId}/execute`, { method: "POST" });
+    assert.equal(second.status, 409);
+    assert.match((await second.json()).error.message, /already executed/);
   });
 });
 

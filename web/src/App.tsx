@@ -27,6 +27,8 @@ import { navigate, useRoute } from "./router";
 import { useConversation } from "./conversation/useConversation";
 import { isBusy } from "./conversation/reducer";
 import { CardActionsProvider, type CardActions } from "./messages/actions";
+import { ToolPairingProvider, useListPairing } from "./components/toolcards/pairing";
+import { FollowProvider, LatestButton, useFollowList } from "./components/scroll/follow";
 import { MessageWindow } from "./messages/MessageWindow";
 import { Sidebar, contextTitle } from "./components/Sidebar";
 import { StatusBar } from "./components/StatusBar";
@@ -219,15 +221,8 @@ export function App({ api }: { api: ApiClient }) {
 
   // Follow the conversation as it grows, unless the person scrolled up to read.
   const list = useRef<HTMLOListElement>(null);
-  const following = useRef(true);
   const last = conv.state.entries.at(-1);
-  useEffect(() => {
-    const el = list.current;
-    if (el && following.current) el.scrollTop = el.scrollHeight;
-  }, [conv.state.entries.length, last?.streamed.length, last?.status]);
-  useEffect(() => {
-    following.current = true;
-  }, [contextId]);
+  const scroll = useFollowList(list, [conv.state.entries.length, last?.streamed.length, last?.status, last?.message], contextId);
 
   const jump = (to: "approve" | "answer") => {
     const selector = to === "approve" ? ".approval button:not(:disabled)" : ".question-card button:not(:disabled)";
@@ -270,6 +265,7 @@ export function App({ api }: { api: ApiClient }) {
   };
   const send = async (requests: SendMessageRequest[]) => {
     if (!contextId) return;
+    scroll.toLatest();
     try {
       for (const r of requests) await api.sendMessage(contextId, r);
     } catch (err) {
@@ -472,6 +468,8 @@ export function App({ api }: { api: ApiClient }) {
     [api, contextId, reportError, editFailed],
   );
   const messageOptions = useMemo(() => ({ onShowFullHistory: () => setView("full") }), []);
+  // One card per tool call: results show inside their call's card, not as entries of their own.
+  const tooling = useListPairing(conv.state.entries);
   // The workspace's files for the composer's file picker, read again when the workspace changes.
   const [workspaceFiles, setWorkspaceFiles] = useState<string[]>([]);
   const workspace = summary?.config.workspace;
@@ -566,6 +564,8 @@ export function App({ api }: { api: ApiClient }) {
           </div>
         ) : (
           <CardActionsProvider value={actions}>
+            <ToolPairingProvider value={tooling.pairing}>
+            <FollowProvider value={scroll.follow}>
             <BranchingProvider value={branching}>
             <BranchSwitcher
               branches={branches}
@@ -593,13 +593,11 @@ export function App({ api }: { api: ApiClient }) {
               className="messages"
               aria-label="Messages"
               ref={list}
-              onScroll={(e) => {
-                const el = e.currentTarget;
-                following.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
-              }}
+              onScroll={scroll.onScroll}
             >
-              <MessageWindow key={contextId} entries={conv.state.entries} options={messageOptions} list={list} />
+              <MessageWindow key={contextId} entries={tooling.visible} options={messageOptions} list={list} />
             </ol>
+            <LatestButton shown={scroll.behind} onClick={scroll.toLatest} />
             <StatusBar
               conversation={conv.state}
               onResume={resume}
@@ -623,6 +621,8 @@ export function App({ api }: { api: ApiClient }) {
               onMenuOpen={refreshWorkflows}
             />
             </BranchingProvider>
+            </FollowProvider>
+            </ToolPairingProvider>
           </CardActionsProvider>
         )}
         {!contextId && conv.state.errors.length > 0 && (

@@ -335,6 +335,7 @@ impl Actor {
             config,
             llm: self.services.llm.clone(),
             ocr: self.services.settings.ocr.clone(),
+            image_hosts: self.services.settings.image_hosts.clone(),
         }
     }
 
@@ -959,6 +960,14 @@ impl Actor {
         let Some(MessageKind::Plan(p)) = self.data.pool.get(&plan).map(|m| m.kind.clone()) else {
             return Err(EngineError::NotFound(format!("no plan message {plan}")));
         };
+        let feedback_given = feedback.is_some();
+        if feedback.is_none()
+            && let Some(run) = self.plan_execution(plan)
+        {
+            return Err(EngineError::Conflict(format!(
+                "plan {plan} was already executed (message {run}); a plan runs once"
+            )));
+        }
         let text = match feedback {
             None => {
                 if self.data.record.config.mode == Mode::Plan {
@@ -972,8 +981,14 @@ impl Actor {
             }
             Some(feedback) => format!("Refine the plan \"{}\": {feedback}", p.goal),
         };
+        let action = if feedback_given {
+            PLAN_REFINE
+        } else {
+            PLAN_EXECUTE
+        };
         let mut m = Message::user_text(text);
-        m.metadata.insert("plan_id".to_owned(), json!(plan));
+        m.metadata.insert(PLAN_ID.to_owned(), json!(plan));
+        m.metadata.insert(PLAN_ACTION.to_owned(), json!(action));
         let mut send = QueuedSend {
             messages: vec![m],
             updates: Vec::new(),
@@ -982,7 +997,28 @@ impl Actor {
         self.store_input(&mut send).await?;
         Ok(send)
     }
+
+    /// The message that executed `plan` on the active branch, if one did (a branch made before
+    /// the execution may execute it again: that history never ran it).
+    pub(crate) fn plan_execution(&self, plan: MessageId) -> Option<MessageId> {
+        let plan = json!(plan);
+        self.data.active().message_ids.into_iter().find(|id| {
+            self.data.pool.get(id).is_some_and(|m| {
+                m.metadata.get(PLAN_ID) == Some(&plan)
+                    && m.metadata.get(PLAN_ACTION).and_then(Value::as_str) == Some(PLAN_EXECUTE)
+            })
+        })
+    }
 }
+
+/// The metadata key naming the plan a user message executes or refines.
+pub const PLAN_ID: &str = "plan_id";
+/// The metadata key saying what a plan's user message does: [`PLAN_EXECUTE`] or [`PLAN_REFINE`].
+pub const PLAN_ACTION: &str = "plan_action";
+/// [`PLAN_ACTION`] of the message that executes a plan.
+pub const PLAN_EXECUTE: &str = "execute";
+/// [`PLAN_ACTION`] of a message asking to refine a plan.
+pub const PLAN_REFINE: &str = "refine";
 
 /// What has arrived of the model's answer.
 #[derive(Default)]

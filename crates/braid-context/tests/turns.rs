@@ -831,7 +831,7 @@ async fn stream_cut_keeps_the_partial_answer_as_incomplete() {
 }
 
 #[tokio::test]
-async fn plan_mode_recognizes_a_plan_and_execute_switches_to_act() {
+async fn plan_mode_recognizes_a_plan_and_execute_switches_to_act_once() {
     let plan = r#"{"goal":"Add a test","steps":[{"step_number":1,"action":"Write it","reason":"Coverage"}]}"#;
     let h = Harness::new(
         Script::new()
@@ -854,10 +854,14 @@ async fn plan_mode_recognizes_a_plan_and_execute_switches_to_act() {
         .expect("a plan message");
     // Plan mode: the system prompt says so.
     assert!(h.mock.requests()[0].body.contains("PLAN mode"));
-    ctx.execute_plan(plan_msg.id).await.unwrap();
+    let plan_id = plan_msg.id;
+    let run = ctx.execute_plan(plan_id).await.unwrap();
     assert_eq!(settle(&ctx).await, ContextState::Idle);
     assert_eq!(ctx.summary().await.unwrap().config.mode, Mode::Act);
     let ms = messages(&ctx).await;
+    let execution = ms.iter().find(|m| m.id == run.message_id).unwrap();
+    assert_eq!(execution.metadata["plan_id"], serde_json::json!(plan_id));
+    assert_eq!(execution.metadata["plan_action"], "execute");
     assert!(ms.iter().any(|m| matches!(
         &m.kind,
         MessageKind::SystemControl(SystemControlMessage::ModeChange {
@@ -867,6 +871,13 @@ async fn plan_mode_recognizes_a_plan_and_execute_switches_to_act() {
     )));
     let second = h.mock.requests()[1].body.clone();
     assert!(second.contains("ACT mode") && second.contains("Execute the plan: Add a test"));
+
+    // A plan runs once: a second execute is refused, adds nothing and asks the model nothing.
+    let err = ctx.execute_plan(plan_id).await.unwrap_err();
+    assert_eq!(err.code(), ErrorCode::Conflict);
+    assert!(err.to_string().contains("already executed"), "{err}");
+    assert_eq!(messages(&ctx).await.len(), ms.len());
+    assert_eq!(h.mock.requests().len(), 2);
 }
 
 #[tokio::test]

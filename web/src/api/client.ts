@@ -183,6 +183,14 @@ export class ApiClient {
     );
   }
 
+  /** `POST /v1/contexts/{id}/plans/{message_id}/execute`: switch to act mode and run a plan (409 once it ran). */
+  executePlan(id: string, planId: string): Promise<SendMessageResponse> {
+    return this.run(
+      this.http.POST("/v1/contexts/{id}/plans/{message_id}/execute", { params: { path: { id, message_id: planId } } }),
+      "POST /v1/contexts/{id}/plans/{message_id}/execute",
+    );
+  }
+
   /** `DELETE /v1/contexts/{id}/messages/{message_id}`: delete failed (or still queued) input with the rest of its send. */
   async deleteMessage(id: string, messageId: string): Promise<void> {
     await this.run(

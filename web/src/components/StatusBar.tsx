@@ -3,6 +3,7 @@
 
 import type { ConversationState } from "../conversation/reducer";
 import { indicatorFor } from "../conversation/indicator";
+import { ErrorList, FailedTurn, sameFailure } from "./errors/TurnErrors";
 
 /** What the status bar can ask for. */
 export interface StatusBarProps {
@@ -20,6 +21,11 @@ export interface StatusBarProps {
 export function StatusBar({ conversation, onResume, onDismiss, onJump }: StatusBarProps) {
   const ind = indicatorFor(conversation.state);
   const conn = conversation.connection;
+  // The failed turn is shown once: the error event that says the same folds into it.
+  const failure = conversation.state.type === "failed" ? conversation.state : null;
+  const indexed = conversation.errors.map((error, index) => ({ error, index }));
+  const related = failure ? indexed.find((e) => sameFailure(e.error, failure.error)) : undefined;
+  const others = indexed.filter((e) => e !== related);
   return (
     <div className="status-area">
       {conn && conn.type === "reconnecting" && (
@@ -32,7 +38,8 @@ export function StatusBar({ conversation, onResume, onDismiss, onJump }: StatusB
           Live updates stopped: {conn.reason}. Reload the page to retry.
         </div>
       )}
-      {ind && (
+      {failure && <FailedTurn error={failure.error} recoverable={failure.recoverable} related={related?.error} onRetry={onResume} />}
+      {ind && !failure && (
         <div className={`indicator tone-${ind.tone}`} role="status" aria-live="polite">
           <span className="spinner" aria-hidden="true" />
           <span className="indicator-label">{ind.label}</span>
@@ -46,19 +53,7 @@ export function StatusBar({ conversation, onResume, onDismiss, onJump }: StatusB
           )}
         </div>
       )}
-      {conversation.errors.length > 0 && (
-        <ul className="errors" aria-label="Errors">
-          {conversation.errors.map((e, i) => (
-            <li key={i} className="error" role="alert">
-              <strong>{e.message}</strong>
-              <span className="hint">{e.hint}</span>
-              <button type="button" className="btn btn-icon" aria-label="Dismiss error" onClick={() => onDismiss(i)}>
-                ×
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <ErrorList errors={others} onDismiss={onDismiss} />
     </div>
   );
 }

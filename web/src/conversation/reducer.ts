@@ -46,6 +46,11 @@ export interface ShownError {
   hint: string;
   /** The event id it came with, so replays do not repeat it. */
   eventId: number | undefined;
+  /**
+   * Where it came from: the event stream (a turn's failure, resolved by a later successful
+   * turn) or an action of this page (stays until dismissed). Absent means an action.
+   */
+  source?: "stream" | "action";
 }
 
 /** The conversation as the UI shows it. */
@@ -164,6 +169,8 @@ function applyContextEvent(s: ConversationState, event: ContextEvent): Conversat
         state: event.current_state,
         stateIsLive: true,
         settled: settledNow ? s.settled + 1 : s.settled,
+        // A turn that ended well resolves the failures before it, and shows the server reachable.
+        errors: settledNow ? s.errors.filter((e) => e.source !== "stream" && e.code !== "network_error") : s.errors,
       };
       return event.message_update ? applyMessageUpdate(withState, event.message_update) : withState;
     }
@@ -194,7 +201,7 @@ function applyContextEvent(s: ConversationState, event: ContextEvent): Conversat
         // messages and state (the view reloads both), and follow the stream from here.
         return pushError(
           { ...s, entries: [], wanted: {}, lastEventId: undefined, stateIsLive: false, changes: s.changes + 1 },
-          { code: event.code, message: event.message, recoverable: true, hint: hintFor(event.code), eventId: undefined },
+          { code: event.code, message: event.message, recoverable: true, hint: hintFor(event.code), eventId: undefined, source: "stream" },
         );
       }
       return pushError(s, {
@@ -203,6 +210,7 @@ function applyContextEvent(s: ConversationState, event: ContextEvent): Conversat
         recoverable: event.recoverable,
         hint: hintFor(event.code),
         eventId: s.lastEventId,
+        source: "stream",
       });
     default:
       return unknownEvent(s, event);
@@ -285,8 +293,10 @@ function upsert(s: ConversationState, entry: Entry): ConversationState {
   return { ...s, entries };
 }
 
+/** Adds an error; the same error again replaces the one shown, so it is never listed twice. */
 function pushError(s: ConversationState, e: ShownError): ConversationState {
-  return { ...s, errors: [...s.errors, e].slice(-MAX_ERRORS) };
+  const others = s.errors.filter((o) => o.code !== e.code || o.message !== e.message);
+  return { ...s, errors: [...others, e].slice(-MAX_ERRORS) };
 }
 
 /**

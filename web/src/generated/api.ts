@@ -1806,7 +1806,7 @@ export interface components {
             error?: components["schemas"]["ErrorDetail"] | null;
             /**
              * @description Unique, sortable by creation (UUIDv7); a new one when absent.
-             * @default 01a20dab-0e8a-76bb-9ea3-75f6742dc94e
+             * @default 01a20dae-2c80-75ea-b720-203ec67ad039
              */
             id: components["schemas"]["MessageId"];
             /**

@@ -46,7 +46,8 @@ function KindCard({ entry, message, options }: { entry: Entry; message: Message;
       const streaming = entry.status === "streaming" && !entry.final;
       const text = visibleText(entry);
       const reasoning = message.data.parts.filter((p) => p.type === "reasoning");
-      return <TextCard parts={[...reasoning, { type: "text", text }]} streaming={streaming} />;
+      // The person's long pastes start folded; the model's answers never do.
+      return <TextCard parts={[...reasoning, { type: "text", text }]} streaming={streaming} collapseLong={entry.role === "user"} />;
     }
     case "image":
       return <ImageCard id={message.id} data={message.data} />;
@@ -71,7 +72,7 @@ function KindCard({ entry, message, options }: { entry: Entry; message: Message;
     case "processing":
       return <ProcessingNote data={message.data} />;
     case "plan":
-      return <PlanCard plan={message.data} />;
+      return <PlanCard id={message.id} plan={message.data} />;
     case "question":
       return <QuestionCard id={message.id} question={message.data} />;
     default: {
@@ -112,7 +113,7 @@ function InputStatus({ entry }: { entry: Entry }) {
   const [busy, setBusy] = useState(false);
   if (entry.role === "assistant") return null;
   if (entry.status === "pending") {
-    return <div className="input-status muted">Waiting to be processed…</div>;
+    return <div className="input-status muted">Queued: waits for its turn…</div>;
   }
   const message = entry.message;
   if (entry.status !== "failed" || !message) return null;

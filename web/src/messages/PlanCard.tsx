@@ -3,23 +3,35 @@
 import { useId, useState } from "react";
 import type { PlanMessage } from "../generated/protocol";
 import { useCardActions } from "./actions";
+import { useToolPairing, type PlanRun } from "../components/toolcards/pairing";
 
-/** What Execute sends after switching to act mode. */
-export const EXECUTE_TEXT = "Execute the plan.";
+/** How an executed plan is getting on, in words. */
+export function runText(run: PlanRun | undefined): string {
+  if (!run || run.calls === 0) return "Executing…";
+  const open = run.calls - run.finished;
+  const calls = `${run.calls} tool ${run.calls === 1 ? "call" : "calls"}`;
+  const failed = run.failed > 0 ? `, ${run.failed} failed` : "";
+  return open > 0 ? `Executing: ${calls}, ${run.finished} finished${failed}` : `Executed: ${calls}${failed}`;
+}
 
 /** Renders a plan and lets the person execute it or ask for changes. */
-export function PlanCard({ plan }: { plan: PlanMessage }) {
+export function PlanCard({ id, plan }: { id: string; plan: PlanMessage }) {
   const { api, contextId, reportError } = useCardActions();
   const [refining, setRefining] = useState(false);
   const [feedback, setFeedback] = useState("");
   const [busy, setBusy] = useState(false);
   const feedbackId = useId();
 
+  const run = useToolPairing().plans.get(id);
+  const [started, setStarted] = useState(false);
+  const executed = run !== undefined || started;
+
   const execute = async () => {
     setBusy(true);
     try {
-      await api.setMode(contextId, { mode: "act" });
-      await api.sendMessage(contextId, { payload: { type: "text", text: EXECUTE_TEXT } });
+      // One call: the server switches to act mode and runs the plan, and refuses a second run.
+      await api.executePlan(contextId, id);
+      setStarted(true);
     } catch (err) {
       reportError(err);
     } finally {
@@ -65,10 +77,16 @@ export function PlanCard({ plan }: { plan: PlanMessage }) {
         ))}
       </ol>
       <div className="actions">
-        <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void execute()}>
-          Execute plan
-        </button>
-        <button type="button" className="btn" disabled={busy} aria-expanded={refining} onClick={() => setRefining((r) => !r)}>
+        {executed ? (
+          <span className="badge plan-run" role="status">
+            {runText(run)}
+          </span>
+        ) : (
+          <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void execute()}>
+            Execute plan
+          </button>
+        )}
+        <button type="button" className="btn" disabled={busy || executed} aria-expanded={refining} onClick={() => setRefining((r) => !r)}>
           Refine plan
         </button>
       </div>

@@ -1,20 +1,12 @@
 // A text message: Markdown with highlighted code, reasoning parts folded away.
 
-import ReactMarkdown from "react-markdown";
-import rehypeHighlight from "rehype-highlight";
 import type { TextPart } from "../generated/protocol";
+import { Collapsible, Markdown } from "../components/markdown/Markdown";
 
-/** Renders Markdown safely (no raw HTML) with syntax-highlighted code blocks. */
-export function Markdown({ text }: { text: string }) {
-  return (
-    <div className="markdown">
-      <ReactMarkdown rehypePlugins={[[rehypeHighlight, { detect: false, ignoreMissing: true }]]}>{text}</ReactMarkdown>
-    </div>
-  );
-}
+export { Markdown };
 
 /** A text message's parts; while streaming, the text streamed so far. */
-export function TextCard({ parts, streaming }: { parts: TextPart[]; streaming: boolean }) {
+export function TextCard({ parts, streaming, collapseLong = false }: { parts: TextPart[]; streaming: boolean; collapseLong?: boolean }) {
   return (
     <div className="card text-card" aria-busy={streaming}>
       {parts.map((p, i) =>
@@ -23,6 +15,10 @@ export function TextCard({ parts, streaming }: { parts: TextPart[]; streaming: b
             <summary>Reasoning</summary>
             <Markdown text={p.text} />
           </details>
+        ) : collapseLong ? (
+          <Collapsible key={i} text={p.text}>
+            <Markdown text={p.text} />
+          </Collapsible>
         ) : (
           <Markdown key={i} text={p.text} />
         ),

@@ -1,73 +1,16 @@
-// Tool calls and their results, built-in and MCP. MCP ones carry their server's name and a plug
-// icon so they are never mistaken for built-in tools.
+// Tool calls and their results, built-in and MCP. Each call is one card holding its request,
+// approval and result (see components/toolcards); a result whose call is not in the list stands
+// alone. MCP ones carry their server's name and a plug icon so they are never mistaken for
+// built-in tools.
 
 import { useState } from "react";
-import type {
-  ApprovalStatus,
-  Decision,
-  McpToolRequestMessage,
-  McpToolResultMessage,
-  ToolCall,
-  ToolResultMessage,
-} from "../generated/protocol";
+import type { Decision, McpToolRequestMessage, McpToolResultMessage, ToolCall, ToolResultMessage } from "../generated/protocol";
 import { useCardActions } from "./actions";
-import { JsonBlock, formatDuration } from "./json";
+import { formatDuration } from "./json";
 import { Icon } from "../components/Icon";
-
-const DECISION_WORDS: Record<Decision, string> = {
-  approve: "Approve",
-  deny: "Deny",
-  approve_for_session: "Approve for this session",
-};
-
-/** The approve / deny / approve-for-session buttons of one pending call. */
-function ApprovalButtons({ callId, toolName, status }: { callId: string; toolName: string; status: ApprovalStatus }) {
-  const { api, contextId, reportError } = useCardActions();
-  const [sent, setSent] = useState<Decision | null>(null);
-  if (status !== "pending") {
-    return <span className={`badge approval-${status}`}>{status}</span>;
-  }
-  const decide = async (decision: Decision) => {
-    setSent(decision);
-    try {
-      await api.approve(contextId, { decisions: [{ call_id: callId, decision }] });
-    } catch (err) {
-      setSent(null);
-      reportError(err);
-    }
-  };
-  return (
-    <div className="approval" role="group" aria-label={`Approval for ${toolName}`}>
-      {(Object.keys(DECISION_WORDS) as Decision[]).map((d) => (
-        <button
-          key={d}
-          type="button"
-          className={`btn ${d === "deny" ? "btn-danger" : "btn-primary"}`}
-          disabled={sent !== null}
-          aria-pressed={sent === d}
-          onClick={() => void decide(d)}
-        >
-          {DECISION_WORDS[d]}
-        </button>
-      ))}
-      {sent && <span className="muted">Sent: {DECISION_WORDS[sent].toLowerCase()}</span>}
-    </div>
-  );
-}
-
-function CallView({ call }: { call: ToolCall }) {
-  return (
-    <li className="tool-call">
-      <div className="tool-head">
-        <Icon name="wrench" className="tool-icon" />
-        <strong>{call.name}</strong>
-        <span className="muted">built-in</span>
-      </div>
-      <JsonBlock value={call.arguments} label={`Arguments of ${call.name}`} />
-      <ApprovalButtons callId={call.id} toolName={call.name} status={call.approval_status} />
-    </li>
-  );
-}
+import { ToolCallCard } from "../components/toolcards/ToolCallCard";
+import { useToolPairing } from "../components/toolcards/pairing";
+import { ToolErrorView, ToolOutputView } from "../components/toolcards/outputs";
 
 /** One decision for every pending call of a request, in one approvals call. */
 function DecideAll({ pending }: { pending: ToolCall[] }) {
@@ -94,44 +37,47 @@ function DecideAll({ pending }: { pending: ToolCall[] }) {
   );
 }
 
-/** A built-in tool request: every call with its arguments and, while pending, its approval buttons. */
+/** A built-in tool request: one card per call with what it does, its approval and its result. */
 export function ToolRequestCard({ calls }: { calls: ToolCall[] }) {
-  const pending = calls.filter((c) => c.approval_status === "pending");
+  const { results, hiddenCalls } = useToolPairing();
+  const shown = calls.filter((c) => !hiddenCalls.has(c.id));
+  const pending = shown.filter((c) => c.approval_status === "pending" && !results.has(c.id));
+  const firstPending = pending[0]?.id;
   return (
     <div className="card tool-request">
-      <div className="card-title">{calls.length === 1 ? "Tool call" : `${calls.length} tool calls`}</div>
-      <ul className="plain">{calls.map((c) => <CallView key={c.id} call={c} />)}</ul>
+      <div className="card-title">{shown.length === 1 ? "Tool call" : `${shown.length} tool calls`}</div>
+      <ul className="plain">
+        {shown.map((c) => (
+          <ToolCallCard
+            key={c.id}
+            call={{ id: c.id, name: c.name, args: c.arguments, status: c.approval_status }}
+            result={results.get(c.id)}
+            focusOnArrival={c.id === firstPending}
+          />
+        ))}
+      </ul>
       {pending.length > 1 && <DecideAll pending={pending} />}
     </div>
   );
 }
 
-/** An MCP tool request: the server's name and a plug icon, its arguments and approval buttons. */
+/** An MCP tool request: the server's name and a plug icon, its arguments, approval and result. */
 export function McpToolRequestCard({ data }: { data: McpToolRequestMessage }) {
+  const { results } = useToolPairing();
   return (
     <div className="card tool-request mcp">
-      <div className="tool-head">
-        <Icon name="plug" className="tool-icon mcp-icon" />
-        <span className="badge mcp-badge">MCP · {data.server_name}</span>
-        <strong>{data.tool_name}</strong>
-      </div>
-      <JsonBlock value={data.arguments} label={`Arguments of ${data.tool_name}`} />
-      <ApprovalButtons callId={data.request_id} toolName={data.tool_name} status={data.approval_status} />
+      <ul className="plain">
+        <ToolCallCard
+          call={{ id: data.request_id, name: data.tool_name, args: data.arguments, status: data.approval_status, server: data.server_name }}
+          result={results.get(data.request_id)}
+          focusOnArrival
+        />
+      </ul>
     </div>
   );
 }
 
-function ResultBody({ ok, output, error }: { ok: boolean; output: unknown; error?: { message: string; code?: string } }) {
-  return ok ? (
-    <JsonBlock value={output} label="Output" />
-  ) : (
-    <div className="error-text">
-      {error?.code && <code>{error.code}</code>} {error?.message}
-    </div>
-  );
-}
-
-/** A built-in tool's result, collapsed by default, with its status and duration. */
+/** A built-in tool's result whose call is not in the list, collapsed, with status and duration. */
 export function ToolResultCard({ data }: { data: ToolResultMessage }) {
   const ok = data.status === "success";
   return (
@@ -140,12 +86,16 @@ export function ToolResultCard({ data }: { data: ToolResultMessage }) {
         <span aria-hidden="true">{ok ? "✓" : "✗"}</span> <strong>{data.tool_name || "tool"}</strong>{" "}
         <span className="muted">built-in</span> · {ok ? "succeeded" : "failed"} · {formatDuration(data.duration_ms)}
       </summary>
-      <ResultBody ok={ok} output={ok ? data.output : undefined} {...(data.status === "error" ? { error: data.error } : {})} />
+      {data.status === "success" ? (
+        <ToolOutputView name={data.tool_name} args={{}} output={data.output} />
+      ) : (
+        <ToolErrorView name={data.tool_name} args={{}} error={data.error} />
+      )}
     </details>
   );
 }
 
-/** An MCP tool's result, collapsed by default, with its server, status and duration. */
+/** An MCP tool's result whose call is not in the list, collapsed, with server, status and duration. */
 export function McpToolResultCard({ data }: { data: McpToolResultMessage }) {
   const ok = data.status === "success";
   return (
@@ -154,7 +104,11 @@ export function McpToolResultCard({ data }: { data: McpToolResultMessage }) {
         <Icon name="plug" className="mcp-icon" /> <span className="badge mcp-badge">MCP · {data.server_name}</span>{" "}
         <strong>{data.tool_name}</strong> · {ok ? "succeeded" : "failed"} · {formatDuration(data.duration_ms)}
       </summary>
-      <ResultBody ok={ok} output={data.result} {...(data.status === "error" ? { error: data.error } : {})} />
+      {data.status === "success" ? (
+        <ToolOutputView name="" args={{}} output={data.result} />
+      ) : (
+        <ToolErrorView name="" args={{}} error={data.error} />
+      )}
     </details>
   );
 }

@@ -6,7 +6,8 @@ import type { Entry } from "../conversation/reducer";
 import { MessageView } from "./MessageView";
 import { msg, textMsg } from "../test/fixtures";
 import { renderCard } from "../test/render";
-import { EXECUTE_TEXT } from "./PlanCard";
+import { runText } from "./PlanCard";
+import { ToolPairingProvider, pairTools } from "../components/toolcards/pairing";
 import { workspacePaths } from "./ContentCards";
 import { ElicitationCard, formContent, formFields } from "./ElicitationCard";
 
@@ -25,6 +26,15 @@ describe("text", () => {
     const code = container.querySelector("pre code.language-rust");
     expect(code).not.toBeNull();
     expect(code?.querySelector(".hljs-keyword")?.textContent).toBe("fn");
+  });
+
+  it("folds the person's long paste but never the model's long answer", () => {
+    const long = Array.from({ length: 50 }, (_, i) => `row ${i}`).join("\n");
+    const user = view(textMsg("u1", long, { role: "user" }));
+    expect(user.container.querySelector(".collapsible.folded")).not.toBeNull();
+    user.unmount();
+    const answer = view(textMsg("a1", long));
+    expect(answer.container.querySelector(".collapsible")).toBeNull();
   });
 
   it("does not render raw HTML from the model", () => {
@@ -49,11 +59,12 @@ describe("tool request", () => {
 
   it("shows each call's arguments and approval buttons only for pending calls", () => {
     view(req);
-    expect(screen.getByLabelText("Arguments of read_file").textContent).toContain('"path": "src/lib.rs"');
+    expect(screen.getByText("Reads", { exact: false }).textContent).toBe("Reads src/lib.rs");
+    expect(screen.getByLabelText("Arguments of list_dir").textContent).toContain('"path": "."');
     expect(document.querySelector('[data-icon="wrench"]')).not.toBeNull();
     expect(screen.getByRole("group", { name: "Approval for read_file" })).toBeTruthy();
     expect(screen.queryByRole("group", { name: "Approval for list_dir" })).toBeNull();
-    expect(screen.getByText("approved")).toBeTruthy();
+    expect(screen.getByLabelText("list_dir call, running")).toBeTruthy();
   });
 
   it.each([
@@ -154,12 +165,41 @@ describe("plan", () => {
     expect(container.querySelector(".risk")?.textContent).toContain("may break callers");
   });
 
-  it("Execute switches to act mode and asks the model to execute", async () => {
+  it("Execute asks the server to run the plan once and then shows it running", async () => {
     const { calls } = view(plan);
     await userEvent.click(screen.getByRole("button", { name: "Execute plan" }));
-    await waitFor(() => expect(calls).toHaveLength(2));
-    expect(calls[0]).toMatchObject({ method: "PUT", url: "/v1/contexts/c1/mode", body: { mode: "act" } });
-    expect(calls[1]).toMatchObject({ method: "POST", url: "/v1/contexts/c1/messages", body: { payload: { type: "text", text: EXECUTE_TEXT } } });
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]).toMatchObject({ method: "POST", url: "/v1/contexts/c1/plans/p1/execute" });
+    expect(screen.queryByRole("button", { name: "Execute plan" })).toBeNull();
+    expect(screen.getByRole("status").textContent).toBe("Executing…");
+    expect((screen.getByRole("button", { name: "Refine plan" }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("keeps Execute when the server refuses, and reports why", async () => {
+    const { errors } = view(plan, { answer: () => ({ status: 409, body: { error: { code: "conflict", message: "plan p1 was already executed" } } }) });
+    await userEvent.click(screen.getByRole("button", { name: "Execute plan" }));
+    await waitFor(() => expect(errors).toHaveLength(1));
+    expect(screen.getByRole("button", { name: "Execute plan" })).toBeTruthy();
+  });
+
+  it("an executed plan in the history shows its progress and no Execute button", () => {
+    const run = textMsg("u9", "Execute the plan: Add input validation", { role: "user", metadata: { plan_id: "p1", plan_action: "execute" } });
+    const req = msg("t9", "tool_request", {
+      calls: [
+        { id: "k1", name: "read_file", arguments: { path: "a" }, approval_status: "approved" },
+        { id: "k2", name: "write_file", arguments: { path: "a", content: "" }, approval_status: "approved" },
+      ],
+    });
+    const res = msg("r9", "tool_result", { call_id: "k1", tool_name: "read_file", duration_ms: 1, status: "error", error: { message: "gone", recoverable: true } }, { role: "tool" });
+    const { pairing, visible } = pairTools([plan, run, req, res].map((m) => entryOf(m)));
+    renderCard(
+      <ToolPairingProvider value={pairing}>
+        <ul>{visible.map((e) => <MessageView key={e.id} entry={e} />)}</ul>
+      </ToolPairingProvider>,
+    );
+    expect(screen.queryByRole("button", { name: "Execute plan" })).toBeNull();
+    expect(within(screen.getByRole("region", { name: "Plan" })).getByRole("status").textContent).toBe("Executing: 2 tool calls, 1 finished, 1 failed");
+    expect(runText({ messageId: "u", calls: 2, finished: 2, failed: 0 })).toBe("Executed: 2 tool calls");
   });
 
   it("Refine sends the person's feedback", async () => {
@@ -386,7 +426,7 @@ describe("the person's input", () => {
   it("shows input that waits as pending at once, before it is loaded", () => {
     renderCard(<ul><MessageView entry={{ id: "u2", kind: "text", role: "user", status: "pending", message: undefined, streamed: "", lastDelta: 0, final: false }} /></ul>);
     expect(screen.getByText("pending")).toBeTruthy();
-    expect(screen.getByText("Waiting to be processed…")).toBeTruthy();
+    expect(screen.getByText("Queued: waits for its turn…")).toBeTruthy();
   });
 });
 
