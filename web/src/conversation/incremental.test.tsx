@@ -82,7 +82,7 @@ describe("incremental fetch", () => {
     // Every read starts at a message already shown: the first after the last of the history.
     expect(after[0]!.path).toContain("after=m039");
     expect(after.every((r) => /after=(m039|u1|t1|s1)/.test(r.path))).toBe(true);
-  });
+  }, 60_000);
 
   it("leaves no card saying Loading once a turn settles", async () => {
     render(<App api={server.api} />);
@@ -92,7 +92,7 @@ describe("incremental fetch", () => {
     await waitFor(() => expect(document.querySelector('[data-id="s1"]')).not.toBeNull(), SLOW);
     await waitFor(() => expect(screen.queryByText(/Loading/)).toBeNull(), SLOW);
     expect(document.querySelector('[data-id="t1"]')?.textContent).toContain("read_file");
-  });
+  }, 60_000);
 
   it("drops a message announced on another branch instead of leaving it loading", async () => {
     render(<App api={server.api} />);
