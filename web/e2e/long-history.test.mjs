@@ -136,6 +136,9 @@ test("a 2,000-message conversation opens with only its newest messages rendered"
     // Scrolling up brings the earlier messages in, keeping the place.
     const t1 = Date.now();
     const list = w.page.getByRole("list", { name: "Messages" });
+    // From the bottom (the newest message) up to the top, as a reader scrolls.
+    await list.evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await w.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
     await list.evaluate((el) => (el.scrollTop = 0));
     await w.page.waitForFunction((n) => document.querySelectorAll("li.message").length > n, rendered);
     const growMs = Date.now() - t1;

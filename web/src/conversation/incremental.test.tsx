@@ -9,6 +9,8 @@ import { msg, textMsg } from "../test/fixtures";
 import type { Message, MessageUpdate, ContextState } from "../generated/protocol";
 
 const T = "2026-11-22T05:00:00Z";
+/** Generous: the 2-core machine runs builds beside the tests. */
+const SLOW = { timeout: 5000 };
 let server: FakeServer;
 
 beforeEach(() => {
@@ -64,41 +66,41 @@ async function playTurn() {
 describe("incremental fetch", () => {
   it("reads only the messages after the last one shown on each change, never the whole history", async () => {
     render(<App api={server.api} />);
-    await screen.findByText("Message 39");
+    await screen.findByText("Message 39", {}, SLOW);
     // The full history, where the optimized view's once-per-turn reread does not apply.
     await userEvent.click(screen.getByLabelText("Full history"));
-    await waitFor(() => expect(listReads().full.some((r) => r.path.includes("view=full"))).toBe(true));
-    await screen.findByText("Message 39");
-    await waitFor(() => expect(server.streamCount).toBeGreaterThan(0));
+    await waitFor(() => expect(listReads().full.some((r) => r.path.includes("view=full"))).toBe(true), SLOW);
+    await screen.findByText("Message 39", {}, SLOW);
+    await waitFor(() => expect(server.streamCount).toBeGreaterThan(0), SLOW);
     const fullBefore = listReads().full.length;
     await playTurn();
-    await waitFor(() => expect(screen.getByText("read_file")).toBeTruthy());
-    await waitFor(() => expect(document.querySelector('[data-id="a1"]')?.textContent).toContain("The file says hi."));
+    await waitFor(() => expect(screen.getByText("read_file")).toBeTruthy(), SLOW);
+    await waitFor(() => expect(document.querySelector('[data-id="a1"]')?.textContent).toContain("The file says hi."), SLOW);
     expect(listReads().full.length).toBe(fullBefore);
     const after = listReads().after;
     expect(after.length).toBeGreaterThan(0);
     // Every read starts at a message already shown: the first after the last of the history.
     expect(after[0]!.path).toContain("after=m039");
     expect(after.every((r) => /after=(m039|u1|t1|s1)/.test(r.path))).toBe(true);
-  });
+  }, 60_000);
 
   it("leaves no card saying Loading once a turn settles", async () => {
     render(<App api={server.api} />);
-    await screen.findByText("Message 39");
-    await waitFor(() => expect(server.streamCount).toBeGreaterThan(0));
+    await screen.findByText("Message 39", {}, SLOW);
+    await waitFor(() => expect(server.streamCount).toBeGreaterThan(0), SLOW);
     await playTurn();
-    await waitFor(() => expect(document.querySelector('[data-id="s1"]')).not.toBeNull());
-    await waitFor(() => expect(screen.queryByText(/Loading/)).toBeNull());
+    await waitFor(() => expect(document.querySelector('[data-id="s1"]')).not.toBeNull(), SLOW);
+    await waitFor(() => expect(screen.queryByText(/Loading/)).toBeNull(), SLOW);
     expect(document.querySelector('[data-id="t1"]')?.textContent).toContain("read_file");
-  });
+  }, 60_000);
 
   it("drops a message announced on another branch instead of leaving it loading", async () => {
     render(<App api={server.api} />);
-    await screen.findByText("Message 39");
-    await waitFor(() => expect(server.streamCount).toBeGreaterThan(0));
+    await screen.findByText("Message 39", {}, SLOW);
+    await waitFor(() => expect(server.streamCount).toBeGreaterThan(0), SLOW);
     act(() => announce({ type: "idle" }, { type: "created", message_id: "other", kind: "system_control", role: "user" }));
-    await waitFor(() => expect(listReads().after.length).toBeGreaterThan(0));
-    await waitFor(() => expect(screen.queryByText(/Loading/)).toBeNull());
+    await waitFor(() => expect(listReads().after.length).toBeGreaterThan(0), SLOW);
+    await waitFor(() => expect(screen.queryByText(/Loading/)).toBeNull(), SLOW);
     expect(document.querySelector('[data-id="other"]')).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 // The messages of a long conversation, rendered from the newest back: only the last WINDOW at
-// first, and more as the person scrolls up (the scroll position stays where it was). Each
-// message also skips layout and painting while off screen (`content-visibility`), so a history
-// of thousands of messages opens as fast as a short one.
+// first, and more as the person scrolls up (the scroll position stays where it was), so a
+// history of thousands of messages opens as fast as a short one. (`content-visibility` is not
+// used: its estimated heights move the bottom while "↓ latest" scrolls to it.)
 
 import { useLayoutEffect, useRef, useState, type RefObject } from "react";
 import { useFollow } from "../components/scroll/follow";
