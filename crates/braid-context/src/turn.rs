@@ -545,6 +545,7 @@ impl Actor {
             }
         }
         drop(stream);
+        self.leave_retry().await?;
 
         if interrupted {
             self.end_stream(&mut answer, MessageStatus::Incomplete)
@@ -591,6 +592,9 @@ impl Actor {
         event: LlmEvent,
         turn: TurnId,
     ) -> Result<(), EngineError> {
+        if !matches!(event, LlmEvent::Retrying { .. }) {
+            self.leave_retry().await?;
+        }
         match event {
             LlmEvent::TextDelta { text } if !text.is_empty() => {
                 self.ensure_message(answer, turn).await?;
@@ -667,6 +671,20 @@ impl Actor {
                 answer.finish = serde_json::to_value(reason).ok();
             }
             LlmEvent::TextDelta { .. } | LlmEvent::ReasoningDelta { .. } => {}
+            LlmEvent::Retrying { attempt, reason } => {
+                tracing::info!(context = %self.id, attempt, reason = %reason, "model call retried");
+                self.transition(ContextState::ConnectingToLlm { attempt })
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Back to waiting for the first chunk after a retry showed `connecting_to_llm` with its
+    /// attempt: the answer's first event (or the stream's end) follows from there.
+    async fn leave_retry(&mut self) -> Result<(), EngineError> {
+        if let ContextState::ConnectingToLlm { .. } = self.state() {
+            self.transition(ContextState::AwaitingLlmFirstChunk).await?;
         }
         Ok(())
     }

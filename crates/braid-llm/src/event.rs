@@ -55,6 +55,14 @@ pub enum LlmEvent {
         /// Why it stopped.
         reason: FinishReason,
     },
+    /// The call failed before any of the answer arrived and is tried again. Not part of the
+    /// answer: it tells a watcher which try runs.
+    Retrying {
+        /// The try about to start, the first try being 1 (so 2 for the first retry).
+        attempt: u32,
+        /// Why the last try failed.
+        reason: String,
+    },
 }
 
 /// Arguments of one tool call that are not a JSON object. The rest of the answer is unaffected;
@@ -164,6 +172,9 @@ impl CompletionBuilder {
 
     /// Takes one event into account.
     pub fn push(&mut self, event: &LlmEvent) {
+        if let LlmEvent::Retrying { .. } = event {
+            return;
+        }
         self.events += 1;
         match event {
             LlmEvent::TextDelta { text } => self.completion.text.push_str(text),
@@ -192,6 +203,7 @@ impl CompletionBuilder {
             }
             LlmEvent::Usage(usage) => self.completion.usage = Some(*usage),
             LlmEvent::Finish { reason } => self.completion.finish_reason = Some(reason.clone()),
+            LlmEvent::Retrying { .. } => {}
         }
     }
 

@@ -142,6 +142,13 @@ impl Transport {
                 retries += 1;
                 let wait = self.retry.backoff(retries, error.retry_after());
                 tracing::warn!(url = %endpoint.url, retry = retries, wait_ms = wait.as_millis() as u64, error = %error, "model call failed, retrying");
+                let retrying = LlmEvent::Retrying {
+                    attempt: retries + 1,
+                    reason: error.to_string(),
+                };
+                if tx.send(Ok(retrying)).await.is_err() {
+                    return;
+                }
                 tokio::time::sleep(wait).await;
                 continue;
             }

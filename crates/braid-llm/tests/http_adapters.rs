@@ -186,6 +186,21 @@ async fn rate_limit_and_overload_are_retried_then_succeed() {
         assert!(error.is_none(), "{provider}: {error:?}");
         assert_eq!(fold(&events).text, "finally");
         assert_eq!(mock.request_count(), 3, "{provider}");
+        // Each retry is announced before it runs, with the try it starts and why.
+        let retries: Vec<(u32, String)> = events
+            .iter()
+            .filter_map(|e| match e {
+                LlmEvent::Retrying { attempt, reason } => Some((*attempt, reason.clone())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            retries.iter().map(|r| r.0).collect::<Vec<_>>(),
+            [2, 3],
+            "{provider}"
+        );
+        assert!(retries[1].1.contains("503"), "{provider}: {}", retries[1].1);
+        assert!(matches!(events[0], LlmEvent::Retrying { attempt: 2, .. }));
     }
 }
 
@@ -225,7 +240,16 @@ async fn retries_are_bounded_and_the_last_error_is_surfaced() {
         &request(Provider::OpenAi),
     )
     .await;
-    assert!(events.is_empty());
+    // Nothing of an answer: only the three retry notices.
+    assert_eq!(
+        events,
+        (2..=4)
+            .map(|attempt| LlmEvent::Retrying {
+                attempt,
+                reason: "the model provider answered HTTP 503: down for maintenance".into(),
+            })
+            .collect::<Vec<_>>()
+    );
     let error = error.unwrap();
     assert_eq!(error.status(), Some(503));
     assert_eq!(error.provider_message(), Some("down for maintenance"));
