@@ -58,9 +58,13 @@ test-web: web mcp-test-servers
 	$(CARGO) build --locked -p braid-server -p braid-testkit
 	cd web && npm run test:e2e
 
-# Regenerate the TypeScript types the web UI uses from the Rust protocol types.
+# Regenerate what the web UI is built on: the protocol types (ts-rs, from braid-protocol), the
+# server's OpenAPI document (aide, from braid-server's handlers) and the API client's types
+# (openapi-typescript, from that document). Tests fail when any of the three is stale.
 generate:
 	BRAID_UPDATE_TS=1 $(CARGO) test -p braid-protocol --lib typescript
+	BRAID_UPDATE_TS=1 $(CARGO) test -p braid-server --lib openapi::tests::the_committed_document_is_current
+	cd web && npm ci --no-audit --no-fund && npm run generate
 
 bench:
 	$(CARGO) bench --workspace

@@ -25,7 +25,7 @@ describe("App", () => {
     expect(await screen.findByText("Hello there")).toBeTruthy();
     expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Parser refactor");
     expect(screen.getByRole("link", { name: "Parser refactor" }).getAttribute("aria-current")).toBe("page");
-    expect(server.requests.some((r) => r.path === "/v1/contexts/c1/messages?view=optimized")).toBe(true);
+    expect(server.requests.some((r) => r.path === "/v1/contexts/c1/messages?view=optimized&limit=1000")).toBe(true);
   });
 
   it("offers the workspace's files in the file picker", async () => {
@@ -61,7 +61,7 @@ describe("App", () => {
     act(() => server.drop());
     await waitFor(() => expect(server.streamCount).toBe(2));
     const reconnect = server.requests.filter((r) => r.path.startsWith("/v1/contexts/c1/events")).at(-1);
-    expect(reconnect?.headers["Last-Event-ID"]).toBe("5");
+    expect(reconnect?.headers["last-event-id"]).toBe("5");
   });
 
   it("shows an error event with what to do", async () => {
@@ -128,7 +128,7 @@ describe("App", () => {
     await screen.findByText("Latest");
     const marker = screen.getByText("History optimized: 2 earlier messages summarized (900 → 90 tokens)");
     await userEvent.click(within(marker.closest(".divider") as HTMLElement).getByRole("button", { name: "Show full history" }));
-    await waitFor(() => expect(server.requests.some((r) => r.path === "/v1/contexts/c1/messages?view=full")).toBe(true));
+    await waitFor(() => expect(server.requests.some((r) => r.path === "/v1/contexts/c1/messages?view=full&limit=1000")).toBe(true));
     expect((screen.getByLabelText("Full history") as HTMLInputElement).checked).toBe(true);
   });
 

@@ -27,9 +27,9 @@ import { navigate, useRoute } from "./router";
 import { useConversation } from "./conversation/useConversation";
 import { isBusy } from "./conversation/reducer";
 import { CardActionsProvider, type CardActions } from "./messages/actions";
-import { MessageView } from "./messages/MessageView";
 import { ToolPairingProvider, useListPairing } from "./components/toolcards/pairing";
 import { FollowProvider, LatestButton, useFollowList } from "./components/scroll/follow";
+import { MessageWindow } from "./messages/MessageWindow";
 import { Sidebar, contextTitle } from "./components/Sidebar";
 import { StatusBar } from "./components/StatusBar";
 import { Composer, editedSend, type EditedSend } from "./components/Composer";
@@ -39,6 +39,12 @@ import { MergeDialog } from "./components/MergeDialog";
 import { SettingsPanel } from "./components/SettingsPanel";
 import { McpPanel } from "./components/McpPanel";
 import { workspacePaths } from "./messages/ContentCards";
+import { BranchingProvider, type Branching } from "./branches/branching";
+import { findVersions, firstAfterFrom, freeBranchName, type MessageVersions } from "./branches/versions";
+import { editableText } from "./messages/MessageToolbar";
+import { ShortcutsDialog } from "./components/ShortcutsDialog";
+import { BranchMap } from "./branches/BranchMap";
+import { useTheme } from "./theme";
 
 type Panel = "none" | "settings" | "mcp";
 
@@ -70,6 +76,12 @@ export function App({ api }: { api: ApiClient }) {
   const [tools, setTools] = useState<ToolInfo[]>([]);
   const conv = useConversation(api, contextId, undefined, view);
   const { reportError } = conv;
+  const [editingId, setEditingId] = useState<string | null>(null);
+  const [versions, setVersions] = useState<ReadonlyMap<string, MessageVersions>>(new Map());
+  const [helpOpen, setHelpOpen] = useState(false);
+  const [mapOpen, setMapOpen] = useState(false);
+  const [mergeSource, setMergeSource] = useState<string | undefined>(undefined);
+  const [theme, nextTheme] = useTheme();
 
   const refreshContexts = useCallback(() => {
     api.listContexts().then((l) => setContexts(l.contexts), reportError);
@@ -169,12 +181,39 @@ export function App({ api }: { api: ApiClient }) {
     }
   }, [settled, refreshContext, refreshContexts]);
 
-  // Escape closes the overlays (side panel, narrow-window sidebar).
+  // Keyboard shortcuts (listed by `?`). Escape closes the overlays (side panel, narrow-window
+  // sidebar) first, and stops a running turn when none is open. The handler reads the current
+  // view through a ref, so it is registered once.
+  const keys = useRef<{ overlay: boolean; busy: boolean; interrupt: () => void; editLast: () => boolean }>({
+    overlay: false,
+    busy: false,
+    interrupt: () => {},
+    editLast: () => false,
+  });
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key !== "Escape" || e.defaultPrevented) return;
-      setPanel("none");
-      setNavOpen(false);
+      if (e.defaultPrevented) return;
+      const target = e.target as HTMLElement | null;
+      const typing = !!target && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
+      if (e.key === "Escape") {
+        if (keys.current.overlay) {
+          setPanel("none");
+          setNavOpen(false);
+        } else if (keys.current.busy) {
+          e.preventDefault();
+          keys.current.interrupt();
+        }
+      } else if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "k") {
+        e.preventDefault();
+        setNavOpen(true);
+        window.setTimeout(() => document.querySelector<HTMLInputElement>(".sidebar input[type=search]")?.focus(), 0);
+      } else if (e.key === "?" && !typing && !e.ctrlKey && !e.metaKey) {
+        e.preventDefault();
+        setHelpOpen(true);
+      } else if (e.key === "ArrowUp" && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey) {
+        const composer = target instanceof HTMLTextAreaElement && target.closest(".composer") !== null;
+        if (composer && (target as HTMLTextAreaElement).value === "" && keys.current.editLast()) e.preventDefault();
+      }
     };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
@@ -275,6 +314,22 @@ export function App({ api }: { api: ApiClient }) {
     },
     [api, contextId],
   );
+  // The branch map reads every message of each branch, page by page.
+  const loadAllBranchMessages = useCallback(
+    async (branch: string) => {
+      if (!contextId) return [];
+      const out: Message[] = [];
+      let after: string | undefined;
+      for (let page = 0; page < 100; page++) {
+        const list = await api.listMessages(contextId, { branch, view: "full", limit: 1000, ...(after ? { after } : {}) });
+        out.push(...list.messages);
+        if (!list.next_after) break;
+        after = list.next_after;
+      }
+      return out;
+    },
+    [api, contextId],
+  );
   const mergeBranch = useCallback(
     (source: string, request: MergeRequest) => {
       if (!contextId) return Promise.reject(new Error("no conversation is open"));
@@ -284,6 +339,7 @@ export function App({ api }: { api: ApiClient }) {
   );
   const merged = () => {
     setMerging(false);
+    setMergeSource(undefined);
     refreshContext();
     conv.branchSwitched();
   };
@@ -311,6 +367,100 @@ export function App({ api }: { api: ApiClient }) {
     api
       .sendMessage(contextId, { payload: { type: "mcp_resource", server_name: r.server_name, resource_uri: r.uri } })
       .catch(reportError);
+  };
+
+  /** Activates a branch, throwing on failure (edit and regenerate report it in place). */
+  const activate = async (name: string) => {
+    if (!contextId) return;
+    await api.activateBranch(contextId, name);
+    refreshContext();
+    conv.branchSwitched();
+  };
+  // Edit and regenerate: a new branch from just before the message, made active, where the
+  // (edited) text is sent again. The original stays on its branch, reachable by the arrows.
+  // The new branch keeps the active branch's system prompt and pipeline, as a version of it.
+  const sendInstead = async (prefix: string, messageId: string, text: string) => {
+    if (!contextId) return;
+    const list = await api.listBranches(contextId);
+    const from = list.branches.find((b) => b.name === list.active);
+    const name = freeBranchName(prefix, list.branches.map((b) => b.name));
+    await api.createBranch(contextId, {
+      name,
+      before_message: messageId,
+      ...(from?.system_prompt ? { system_prompt: from.system_prompt } : {}),
+      ...(from?.pipeline ? { pipeline: from.pipeline } : {}),
+    });
+    await activate(name);
+    await api.sendMessage(contextId, { payload: { type: "text", text } });
+  };
+  const editAndSend = (messageId: string, text: string) => sendInstead("edit", messageId, text);
+  const regenerate = async (answerId: string) => {
+    if (!contextId) return;
+    const list = entries.current;
+    const at = list.findIndex((e) => e.id === answerId);
+    let question: Message | undefined;
+    for (let i = at - 1; i >= 0; i--) {
+      const m = list[i]!.message;
+      if (list[i]!.role === "user" && m?.kind === "text") {
+        question = m;
+        break;
+      }
+    }
+    const text = question ? editableText(question) : null;
+    if (!question || !text) {
+      reportError(new Error("There is no question before this answer to ask again"));
+      return;
+    }
+    try {
+      await sendInstead("regenerate", question.id, text);
+    } catch (err) {
+      reportError(err);
+    }
+  };
+  // The versions where branches diverge, read again when the branches or the shown history
+  // change (not on each streamed piece).
+  let lastLoaded = conv.state.entries.length - 1;
+  while (lastLoaded >= 0 && conv.state.entries[lastLoaded]!.message === undefined) lastLoaded--;
+  const historyKey = `${conv.state.entries.length}:${lastLoaded >= 0 ? conv.state.entries[lastLoaded]!.id : ""}`;
+  useEffect(() => {
+    if (!contextId || !branches || branches.branches.length < 2) {
+      setVersions(new Map());
+      return;
+    }
+    let current = true;
+    findVersions(branches, entries.current, firstAfterFrom(api, contextId)).then(
+      (v) => current && setVersions(v),
+      (err: unknown) => console.warn("braid: versions could not be read", err),
+    );
+    return () => {
+      current = false;
+    };
+  }, [api, contextId, branches, historyKey]);
+  useEffect(() => setEditingId(null), [contextId, branches?.active]);
+  const branching: Branching = {
+    versions,
+    editingId,
+    setEditingId,
+    editAndSend,
+    regenerate,
+    switchTo: (name) => void switchBranch(name),
+    busy: isBusy(conv.state.state),
+  };
+  keys.current = {
+    overlay: panel !== "none" || navOpen,
+    busy: contextId !== null && isBusy(conv.state.state),
+    interrupt,
+    editLast: () => {
+      const list = entries.current;
+      for (let i = list.length - 1; i >= 0; i--) {
+        const m = list[i]!.message;
+        if (list[i]!.role === "user" && m?.kind === "text" && m.status === "complete") {
+          setEditingId(m.id);
+          return true;
+        }
+      }
+      return false;
+    },
   };
 
   const actions: CardActions | null = useMemo(
@@ -364,6 +514,11 @@ export function App({ api }: { api: ApiClient }) {
             Full history
           </label>
         )}
+        {contextId && branches && (
+          <button type="button" className="btn" onClick={() => setMapOpen(true)}>
+            Branch map
+          </button>
+        )}
         {contextId && (
           <button type="button" className="btn" aria-pressed={panel === "settings"} onClick={() => setPanel((p) => (p === "settings" ? "none" : "settings"))}>
             Settings
@@ -372,7 +527,27 @@ export function App({ api }: { api: ApiClient }) {
         <button type="button" className="btn" aria-pressed={panel === "mcp"} onClick={() => setPanel((p) => (p === "mcp" ? "none" : "mcp"))}>
           MCP
         </button>
+        <button type="button" className="btn" onClick={nextTheme} title="Colour theme: follow the system, dark or light">
+          Theme: {theme === "system" ? "System" : theme === "dark" ? "Dark" : "Light"}
+        </button>
+        <button type="button" className="btn btn-icon" aria-label="Keyboard shortcuts" onClick={() => setHelpOpen(true)}>
+          ?
+        </button>
       </header>
+      {helpOpen && <ShortcutsDialog onClose={() => setHelpOpen(false)} />}
+      {mapOpen && branches && contextId && (
+        <BranchMap
+          branches={branches}
+          loadMessages={loadAllBranchMessages}
+          onSwitch={(n) => void switchBranch(n)}
+          onMerge={(source) => {
+            setMapOpen(false);
+            setMergeSource(source);
+            setMerging(true);
+          }}
+          onClose={() => setMapOpen(false)}
+        />
+      )}
       <Sidebar
         contexts={contexts}
         activeId={contextId}
@@ -391,6 +566,7 @@ export function App({ api }: { api: ApiClient }) {
           <CardActionsProvider value={actions}>
             <ToolPairingProvider value={tooling.pairing}>
             <FollowProvider value={scroll.follow}>
+            <BranchingProvider value={branching}>
             <BranchSwitcher
               branches={branches}
               onSwitch={(n) => void switchBranch(n)}
@@ -403,10 +579,14 @@ export function App({ api }: { api: ApiClient }) {
             {merging && branches && (
               <MergeDialog
                 branches={branches}
+                {...(mergeSource ? { initialSource: mergeSource } : {})}
                 loadMessages={loadBranchMessages}
                 merge={mergeBranch}
                 onMerged={merged}
-                onClose={() => setMerging(false)}
+                onClose={() => {
+                  setMerging(false);
+                  setMergeSource(undefined);
+                }}
               />
             )}
             <ol
@@ -415,9 +595,7 @@ export function App({ api }: { api: ApiClient }) {
               ref={list}
               onScroll={scroll.onScroll}
             >
-              {tooling.visible.map((e) => (
-                <MessageView key={e.id} entry={e} options={messageOptions} />
-              ))}
+              <MessageWindow key={contextId} entries={tooling.visible} options={messageOptions} list={list} />
             </ol>
             <LatestButton shown={scroll.behind} onClick={scroll.toLatest} />
             <StatusBar
@@ -442,6 +620,7 @@ export function App({ api }: { api: ApiClient }) {
               onRunWorkflow={runWorkflow}
               onMenuOpen={refreshWorkflows}
             />
+            </BranchingProvider>
             </FollowProvider>
             </ToolPairingProvider>
           </CardActionsProvider>

@@ -6,6 +6,7 @@ import { createRoot } from "react-dom/client";
 import { ApiClient } from "./api/client";
 import { App } from "./App";
 import { CrashScreen } from "./components/CrashScreen";
+import { applyTheme, storedTheme } from "./theme";
 import "highlight.js/styles/github.css";
 import "./styles.css";
 
@@ -19,6 +20,9 @@ function token(): string | undefined {
   }
   return window.localStorage.getItem(TOKEN_KEY) ?? undefined;
 }
+
+// Before the first paint, so a chosen theme never flashes the other one.
+applyTheme(storedTheme());
 
 const root = document.getElementById("root");
 if (root) {

@@ -117,6 +117,7 @@ fn pipeline(c: &mut Criterion) {
         llm: None,
         workflow_tools: Vec::new(),
         ocr: Default::default(),
+        image_hosts: Default::default(),
     };
     let pipeline = Pipeline::standard();
     let mut group = c.benchmark_group("engine");

@@ -42,6 +42,8 @@ pub struct EngineSettings {
     pub user_workflows: Option<std::path::PathBuf>,
     /// How images are read with OCR.
     pub ocr: crate::recognition::OcrSettings,
+    /// Internal hosts that image URLs may name anyway (all others are refused).
+    pub image_hosts: crate::recognition::ImageHosts,
 }
 
 impl EngineSettings {
@@ -65,6 +67,7 @@ impl Default for EngineSettings {
             workspace_roots: WorkspaceRoots::current_dir(),
             user_workflows: None,
             ocr: crate::recognition::OcrSettings::default(),
+            image_hosts: crate::recognition::ImageHosts::default(),
         }
     }
 }

@@ -335,6 +335,7 @@ impl Actor {
             config,
             llm: self.services.llm.clone(),
             ocr: self.services.settings.ocr.clone(),
+            image_hosts: self.services.settings.image_hosts.clone(),
         }
     }
 
@@ -781,9 +782,15 @@ impl Actor {
         let mut changes = ContextChanges::new();
         let branch = self.data.record.active_branch.clone();
         let mut question = None;
+        // The model that wrote it, so a person can tell answers of different models apart.
+        let model = self
+            .services
+            .settings
+            .model_in_use(&self.data.record.config.model);
         let final_text = answer.message.take().map(|mut m| {
             m.status = MessageStatus::Complete;
             m.updated_at = Utc::now();
+            m.metadata.insert("model".to_owned(), json!(model));
             if let Some(u) = &answer.usage {
                 m.metadata.insert("usage".to_owned(), u.clone());
             }

@@ -306,16 +306,27 @@ impl Actor {
         let Some(parent) = self.data.branch(&from) else {
             return Err(EngineError::BranchNotFound(from));
         };
-        let ids = match request.from_message {
-            None => parent.message_ids.clone(),
-            Some(at) => match parent.message_ids.iter().position(|id| *id == at) {
-                Some(i) => parent.message_ids[..=i].to_vec(),
-                None => {
-                    return Err(EngineError::NotFound(format!(
-                        "message {at} is not on branch `{from}`"
-                    )));
-                }
-            },
+        let position = |at: braid_protocol::MessageId| {
+            parent
+                .message_ids
+                .iter()
+                .position(|id| *id == at)
+                .ok_or_else(|| {
+                    EngineError::NotFound(format!("message {at} is not on branch `{from}`"))
+                })
+        };
+        let ids = match (request.from_message, request.before_message) {
+            (Some(_), Some(_)) => {
+                return Err(EngineError::Request(
+                    braid_protocol::body::RequestError::schema(
+                        "before_message",
+                        "give either `from_message` (the last message to keep) or `before_message` (the first to leave out), not both",
+                    ),
+                ));
+            }
+            (None, None) => parent.message_ids.clone(),
+            (Some(at), None) => parent.message_ids[..=position(at)?].to_vec(),
+            (None, Some(at)) => parent.message_ids[..position(at)?].to_vec(),
         };
         let mut record = BranchRecord::new(name);
         record.fork_point = ids.last().copied();

@@ -28,6 +28,7 @@ fn branch(name: &str) -> CreateBranchRequest {
         name: BranchName::from(name),
         from_branch: None,
         from_message: None,
+        before_message: None,
         system_prompt: None,
         pipeline: None,
     }

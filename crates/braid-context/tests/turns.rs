@@ -33,6 +33,20 @@ fn auto(tools: &[&str]) -> ContextConfig {
 }
 
 #[tokio::test]
+async fn a_finished_answer_names_the_model_that_wrote_it() {
+    let h = Harness::new(Script::new().then(reply(&["Hi"]))).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    ctx.send_message(text("Hello")).await.unwrap();
+    settle(&ctx).await;
+    let ms = messages(&ctx).await;
+    let answer = ms.last().unwrap();
+    assert_eq!(answer.role, Role::Assistant);
+    // The context names no model, so the server's default wrote it.
+    assert_eq!(answer.metadata.get("model"), Some(&json!("mock-model")));
+    assert!(ms[0].metadata.get("model").is_none());
+}
+
+#[tokio::test]
 async fn simple_text_turn_streams_and_returns_to_idle() {
     let h = Harness::new(Script::new().then(reply(&["Hel", "lo ", "world"]))).await;
     let ctx = h.context(ContextConfig::default()).await;
@@ -948,6 +962,7 @@ async fn branch_created_from_a_message_uses_its_own_prompt() {
             name: "alt".into(),
             from_branch: None,
             from_message: Some(first.message_id),
+            before_message: None,
             system_prompt: Some("You are the alternative.".into()),
             pipeline: None,
         })
@@ -1132,6 +1147,7 @@ async fn a_branch_pipeline_replaces_the_standard_one() {
             name: "lean".into(),
             from_branch: None,
             from_message: None,
+            before_message: None,
             system_prompt: None,
             pipeline: Some(vec![
                 braid_protocol::api::ProcessorName::Validate,

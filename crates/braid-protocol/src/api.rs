@@ -217,6 +217,12 @@ pub struct CreateBranchRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub from_message: Option<MessageId>,
+    /// The first message to leave out: the branch keeps only what comes before it (nothing,
+    /// for the branch's first message). This is how an edited message or a regenerated answer
+    /// gets its own branch. Not together with `from_message`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub before_message: Option<MessageId>,
     /// A system prompt for this branch only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]

@@ -76,6 +76,28 @@ mod tests {
 
     use super::*;
 
+    /// The committed document the web UI's client is generated from.
+    fn committed_document() -> std::path::PathBuf {
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../web/src/generated/openapi.json")
+    }
+
+    #[test]
+    fn the_committed_document_is_current() {
+        let fresh = format!("{}\n", serde_json::to_string_pretty(&document()).unwrap());
+        let path = committed_document();
+        if std::env::var_os("BRAID_UPDATE_TS").is_some() {
+            std::fs::write(&path, &fresh).unwrap();
+            return;
+        }
+        let current = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            current == fresh,
+            "{} is stale: run `make generate` and commit the result",
+            path.display()
+        );
+    }
+
     #[test]
     fn the_generator_reports_no_problem() {
         let problems = Rc::new(RefCell::new(Vec::new()));

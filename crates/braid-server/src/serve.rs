@@ -76,6 +76,15 @@ pub struct ServeArgs {
         value_delimiter = ':'
     )]
     pub workspace_roots: Vec<PathBuf>,
+    /// A host that image URLs may name although it is internal (loopback, private, link-local),
+    /// such as an intranet image server (repeatable; the environment variable is a
+    /// `,`-separated list). Other internal addresses are refused.
+    #[arg(
+        long = "allow-image-host",
+        env = "BRAID_ALLOW_IMAGE_HOSTS",
+        value_delimiter = ','
+    )]
+    pub allow_image_hosts: Vec<String>,
     /// MCP servers file (Claude Desktop format). Read once MCP is wired into the server.
     #[arg(long, env = "BRAID_MCP_CONFIG")]
     pub mcp_config: Option<PathBuf>,
@@ -224,6 +233,7 @@ impl ServeArgs {
             idle_unload_after: Duration::from_secs(self.idle_unload_secs),
             workspace_roots,
             user_workflows: Some(self.data_dir.join("workflows")),
+            image_hosts: braid_context::recognition::ImageHosts::allowing(self.allow_image_hosts),
             ..EngineSettings::default()
         };
         let mcp_config =

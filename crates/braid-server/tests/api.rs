@@ -391,6 +391,68 @@ async fn a_failed_title_request_leaves_the_context_untitled() {
 }
 
 #[tokio::test]
+async fn a_branch_before_a_message_leaves_that_message_out() {
+    let s = TestServer::start(Script::new().then(reply(&["one"]))).await;
+    let id = s.context(json!({})).await;
+    s.send_text(&id, "first").await;
+    s.settle(&id).await;
+    let ms = s.messages(&id).await;
+    assert!(ms.len() >= 2, "{ms:?}");
+    let first = ms[0]["id"].as_str().unwrap().to_owned();
+    let answer = ms[1]["id"].as_str().unwrap().to_owned();
+    let path = format!("/v1/contexts/{id}/branches");
+    // Before the first message: an empty branch, where an edited first message can go.
+    let (status, empty) = s
+        .call(
+            "POST",
+            &path,
+            Some(json!({"name": "edit", "before_message": first})),
+        )
+        .await;
+    assert_eq!(status, 201, "{empty}");
+    assert_eq!(empty["message_count"], 0);
+    assert_eq!(empty["parent"], "main");
+    assert!(empty.get("fork_point").is_none(), "{empty}");
+    // Before the answer: the question stays, the answer goes.
+    let (status, again) = s
+        .call(
+            "POST",
+            &path,
+            Some(json!({"name": "again", "before_message": answer})),
+        )
+        .await;
+    assert_eq!(status, 201, "{again}");
+    assert_eq!(again["message_count"], 1);
+    assert_eq!(again["fork_point"], first.as_str());
+    // Both bounds at once is refused, naming the field; nothing is created.
+    let (status, body) = s
+        .call(
+            "POST",
+            &path,
+            Some(json!({"name": "both", "from_message": first, "before_message": answer})),
+        )
+        .await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["error"]["field"], "before_message");
+    let (status, body) = s
+        .call(
+            "POST",
+            &path,
+            Some(json!({"name": "nowhere", "before_message": "0192f0c4-1111-7000-8000-000000000003"})),
+        )
+        .await;
+    assert_eq!(status, 404, "{body}");
+    let (_, list) = s.call("GET", &path, None).await;
+    let names: Vec<&str> = list["branches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|b| b["name"].as_str())
+        .collect();
+    assert_eq!(names.len(), 3, "{list}");
+}
+
+#[tokio::test]
 async fn branches_mode_state_and_listing_work_over_http() {
     let s = TestServer::start(Script::new().then(reply(&["one"]))).await;
     let id = s.context(json!({})).await;

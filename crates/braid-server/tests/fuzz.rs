@@ -63,6 +63,7 @@ const BODY_KEYS: &[&str] = &[
     "name",
     "from_branch",
     "from_message",
+    "before_message",
     "pipeline",
     "feedback",
     "value",
@@ -143,6 +144,7 @@ fn routes() -> Vec<BodyRoute> {
             examples: vec![
                 json!({"name":"b"}),
                 json!({"name":"b","from_branch":"main","from_message":"0192f0c4-1111-7000-8000-000000000003","system_prompt":"s","pipeline":["validate","prepare_request"]}),
+                json!({"name":"b","before_message":"0192f0c4-1111-7000-8000-000000000003"}),
             ],
             read: |rt, bytes| extract::<CreateBranchRequest>(rt, bytes).map(drop),
         },

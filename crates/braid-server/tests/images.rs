@@ -49,3 +49,28 @@ async fn a_bad_image_in_a_text_payload_is_refused_naming_its_field() {
     assert!(field.starts_with("payload.images[0].source"), "{body}");
     assert!(s.messages(&id).await.is_empty(), "nothing was stored");
 }
+
+#[tokio::test]
+async fn an_image_url_on_this_machine_is_refused_and_the_input_kept_failed() {
+    let s = TestServer::start(Script::new()).await;
+    let id = s.context(json!({})).await;
+    let url = format!("{}/image.png", s.mock.url());
+    let (status, body) = s
+        .call(
+            "POST",
+            &format!("/v1/contexts/{id}/messages"),
+            Some(
+                json!({"payload": {"type": "text", "text": "what is this?", "images": [
+                    {"source": {"type": "url", "url": url}, "recognition_mode": "ocr"}
+                ]}}),
+            ),
+        )
+        .await;
+    assert_eq!(status, 202, "{body}");
+    let state = s.settle(&id).await;
+    assert_eq!(state["type"], "failed", "{state}");
+    let text = state.to_string();
+    assert!(text.contains("loopback"), "{text}");
+    assert!(text.contains("--allow-image-host"), "{text}");
+    assert_eq!(s.mock.request_count(), 0, "nothing reached the model");
+}

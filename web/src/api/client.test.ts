@@ -62,7 +62,7 @@ describe("ApiClient", () => {
     expect(calls[6]?.body).toEqual({ payload: { type: "text", text: "hi" } });
     expect(calls[8]?.body).toEqual({ decisions: [{ call_id: "k", decision: "approve_for_session" }] });
     expect(calls[13]?.body).toEqual({ name: "alt", from_message: "m3" });
-    expect(calls[0]?.headers.Authorization).toBe("Bearer tok");
+    expect(calls[0]?.headers.authorization).toBe("Bearer tok");
     expect(api.eventsUrl("c1", 4)).toBe("/v1/contexts/c1/events?after=4");
   });
 

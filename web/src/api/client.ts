@@ -1,5 +1,10 @@
-// The typed HTTP client for Braid's `/v1` API. One method per route of DESIGN.md's table; every
-// request and answer body is a type generated from the Rust protocol crate.
+// The typed HTTP client for Braid's `/v1` API: one method per route, each calling the route
+// through openapi-fetch and the types generated from the server's OpenAPI document, so the UI
+// cannot call a route the server lacks (`npm run typecheck` fails). Answer bodies are the types
+// generated from the Rust protocol crate.
+
+import createClient, { type Client } from "openapi-fetch";
+import type { paths } from "../generated/api";
 
 import type {
   ApiErrorBody,
@@ -89,23 +94,43 @@ export interface ApiClientOptions {
   fetch?: typeof fetch;
 }
 
-/** The typed client for Braid's HTTP API. */
+/** What an openapi-fetch call settles to. */
+interface Settled {
+  data?: unknown;
+  error?: unknown;
+  response: Response;
+}
+
+/** The path of the event stream, checked against the server's routes like every other call. */
+const EVENTS_PATH: keyof paths = "/v1/contexts/{id}/events";
+
+/** The typed client for Braid's HTTP API: every call goes through openapi-fetch over the types
+ * generated from the server's OpenAPI document (`src/generated/api.ts`), so a route, method,
+ * parameter or body the server does not have is a type error. */
 export class ApiClient {
   readonly baseUrl: string;
   readonly token: string | undefined;
   private readonly fetchImpl: typeof fetch;
+  private readonly http: Client<paths>;
 
   constructor(options: ApiClientOptions = {}) {
     this.baseUrl = (options.baseUrl ?? "").replace(/\/+$/, "");
     this.token = options.token;
     // Bound so that `window.fetch` is not called with another `this`.
     this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    // openapi-fetch builds a `Request`, which needs an absolute URL outside a page.
+    const origin = this.baseUrl || (typeof location === "undefined" ? "" : location.origin);
+    this.http = createClient<paths>({
+      baseUrl: origin,
+      fetch: (request: Request) => this.fetchImpl(request),
+      headers: { Accept: "application/json", ...this.authHeaders() },
+    });
   }
 
   /** `GET /health`: whether the server answers. */
   async health(): Promise<boolean> {
     try {
-      await this.request("GET", "/health", undefined, "text");
+      await this.run(this.http.GET("/health"), "GET /health");
       return true;
     } catch {
       return false;
@@ -114,58 +139,70 @@ export class ApiClient {
 
   /** `GET /v1/contexts`: every context, newest first. */
   listContexts(): Promise<ContextList> {
-    return this.request("GET", "/v1/contexts");
+    return this.run(this.http.GET("/v1/contexts"), "GET /v1/contexts");
   }
 
   /** `POST /v1/contexts`: a new context. */
   createContext(body: CreateContextRequest): Promise<ContextSummary> {
-    return this.request("POST", "/v1/contexts", body);
+    return this.run(this.http.POST("/v1/contexts", { body }), "POST /v1/contexts");
   }
 
   /** `GET /v1/contexts/{id}`. */
   getContext(id: string): Promise<ContextSummary> {
-    return this.request("GET", `/v1/contexts/${enc(id)}`);
+    return this.run(this.http.GET("/v1/contexts/{id}", { params: { path: { id } } }), "GET /v1/contexts/{id}");
   }
 
   /** `PATCH /v1/contexts/{id}`: rename or reconfigure. */
   updateContext(id: string, body: UpdateContextRequest): Promise<ContextSummary> {
-    return this.request("PATCH", `/v1/contexts/${enc(id)}`, body);
+    return this.run(this.http.PATCH("/v1/contexts/{id}", { params: { path: { id } }, body }), "PATCH /v1/contexts/{id}");
   }
 
   /** `DELETE /v1/contexts/{id}`. */
   async deleteContext(id: string): Promise<void> {
-    await this.request("DELETE", `/v1/contexts/${enc(id)}`);
+    await this.run(this.http.DELETE("/v1/contexts/{id}", { params: { path: { id } } }), "DELETE /v1/contexts/{id}");
   }
 
   /** `GET /v1/contexts/{id}/messages`: one page of a branch's messages. */
   listMessages(id: string, query: MessageQuery = {}): Promise<MessageList> {
-    return this.request("GET", `/v1/contexts/${enc(id)}/messages${search(query)}`);
+    return this.run(
+      this.http.GET("/v1/contexts/{id}/messages", { params: { path: { id }, query: present(query) } }),
+      "GET /v1/contexts/{id}/messages",
+    );
   }
 
   /** `POST /v1/contexts/{id}/messages`: queue a message; progress arrives as events. */
   sendMessage(id: string, body: SendMessageRequest): Promise<SendMessageResponse> {
-    return this.request("POST", `/v1/contexts/${enc(id)}/messages`, body);
+    return this.run(this.http.POST("/v1/contexts/{id}/messages", { params: { path: { id } }, body }), "POST /v1/contexts/{id}/messages");
   }
 
   /** `POST /v1/contexts/{id}/messages/{message_id}/retry`: run a failed send's pipeline again. */
   retryMessage(id: string, messageId: string): Promise<SendMessageResponse> {
-    return this.request("POST", `/v1/contexts/${enc(id)}/messages/${enc(messageId)}/retry`);
+    return this.run(
+      this.http.POST("/v1/contexts/{id}/messages/{message_id}/retry", { params: { path: { id, message_id: messageId } } }),
+      "POST /v1/contexts/{id}/messages/{message_id}/retry",
+    );
   }
 
   /** `POST /v1/contexts/{id}/plans/{message_id}/execute`: switch to act mode and run a plan (409 once it ran). */
   executePlan(id: string, planId: string): Promise<SendMessageResponse> {
-    return this.request("POST", `/v1/contexts/${enc(id)}/plans/${enc(planId)}/execute`);
+    return this.run(
+      this.http.POST("/v1/contexts/{id}/plans/{message_id}/execute", { params: { path: { id, message_id: planId } } }),
+      "POST /v1/contexts/{id}/plans/{message_id}/execute",
+    );
   }
 
   /** `DELETE /v1/contexts/{id}/messages/{message_id}`: delete failed (or still queued) input with the rest of its send. */
   async deleteMessage(id: string, messageId: string): Promise<void> {
-    await this.request("DELETE", `/v1/contexts/${enc(id)}/messages/${enc(messageId)}`);
+    await this.run(
+      this.http.DELETE("/v1/contexts/{id}/messages/{message_id}", { params: { path: { id, message_id: messageId } } }),
+      "DELETE /v1/contexts/{id}/messages/{message_id}",
+    );
   }
 
   /** The URL of `GET /v1/contexts/{id}/events`, replaying after `after` when given. */
   eventsUrl(id: string, after?: number): string {
     const q = after === undefined ? "" : `?after=${after}`;
-    return `${this.baseUrl}/v1/contexts/${enc(id)}/events${q}`;
+    return `${this.baseUrl}${EVENTS_PATH.replace("{id}", enc(id))}${q}`;
   }
 
   /** Headers every request carries (the bearer token). */
@@ -180,64 +217,81 @@ export class ApiClient {
 
   /** `GET /v1/contexts/{id}/state`: the current state, with the transition history when asked. */
   getState(id: string, history = false): Promise<StateResponse> {
-    return this.request("GET", `/v1/contexts/${enc(id)}/state${history ? "?history=true" : ""}`);
+    return this.run(
+      this.http.GET("/v1/contexts/{id}/state", { params: { path: { id }, query: history ? { history } : {} } }),
+      "GET /v1/contexts/{id}/state",
+    );
   }
 
   /** `GET /v1/contexts/{id}/files`: the workspace's files (gitignored ones left out), for the file picker. */
   listWorkspaceFiles(id: string, query = "", limit = 1000): Promise<WorkspaceFileList> {
-    const q = new URLSearchParams({ limit: String(limit) });
-    if (query) q.set("query", query);
-    return this.request("GET", `/v1/contexts/${enc(id)}/files?${q.toString()}`);
+    return this.run(
+      this.http.GET("/v1/contexts/{id}/files", { params: { path: { id }, query: query ? { limit, query } : { limit } } }),
+      "GET /v1/contexts/{id}/files",
+    );
   }
 
   /** `POST /v1/contexts/{id}/approvals`: decide pending tool calls. */
   async approve(id: string, body: ApprovalRequest): Promise<void> {
-    await this.request("POST", `/v1/contexts/${enc(id)}/approvals`, body);
+    await this.run(this.http.POST("/v1/contexts/{id}/approvals", { params: { path: { id } }, body }), "POST /v1/contexts/{id}/approvals");
   }
 
   /** `POST /v1/contexts/{id}/interrupt`: stop after the running tool. */
   async interrupt(id: string): Promise<void> {
-    await this.request("POST", `/v1/contexts/${enc(id)}/interrupt`);
+    await this.run(this.http.POST("/v1/contexts/{id}/interrupt", { params: { path: { id } } }), "POST /v1/contexts/{id}/interrupt");
   }
 
   /** `GET /v1/workflows?context={id}`: the workflows a context can use, with their errors. */
   listWorkflows(contextId: string): Promise<WorkflowList> {
-    return this.request("GET", `/v1/workflows?context=${enc(contextId)}`);
+    return this.run(this.http.GET("/v1/workflows", { params: { query: { context: contextId } } }), "GET /v1/workflows");
   }
 
   /** `POST /v1/contexts/{id}/workflows/{name}/run`: starts a run with these parameters. */
   runWorkflow(contextId: string, name: string, parameters: Record<string, unknown>): Promise<WorkflowRunResponse> {
-    return this.request("POST", `/v1/contexts/${enc(contextId)}/workflows/${enc(name)}/run`, { parameters });
+    return this.run(
+      this.http.POST("/v1/contexts/{id}/workflows/{name}/run", { params: { path: { id: contextId, name } }, body: { parameters } }),
+      "POST /v1/contexts/{id}/workflows/{name}/run",
+    );
   }
 
   /** `POST /v1/contexts/{id}/workflows/executions/{eid}/{pause|resume|cancel}`. */
   async controlWorkflow(contextId: string, executionId: string, action: WorkflowAction): Promise<void> {
-    await this.request("POST", `/v1/contexts/${enc(contextId)}/workflows/executions/${enc(executionId)}/${action}`);
+    const path = { params: { path: { id: contextId, eid: executionId } } };
+    const call =
+      action === "pause"
+        ? this.http.POST("/v1/contexts/{id}/workflows/executions/{eid}/pause", path)
+        : action === "resume"
+          ? this.http.POST("/v1/contexts/{id}/workflows/executions/{eid}/resume", path)
+          : this.http.POST("/v1/contexts/{id}/workflows/executions/{eid}/cancel", path);
+    await this.run(call, `POST /v1/contexts/{id}/workflows/executions/{eid}/${action}`);
   }
 
   /** `POST /v1/contexts/{id}/resume`: continue a paused or failed loop. */
   async resume(id: string): Promise<void> {
-    await this.request("POST", `/v1/contexts/${enc(id)}/resume`);
+    await this.run(this.http.POST("/v1/contexts/{id}/resume", { params: { path: { id } } }), "POST /v1/contexts/{id}/resume");
   }
 
   /** `PUT /v1/contexts/{id}/mode`: plan or act. */
   async setMode(id: string, body: SetModeRequest): Promise<void> {
-    await this.request("PUT", `/v1/contexts/${enc(id)}/mode`, body);
+    await this.run(this.http.PUT("/v1/contexts/{id}/mode", { params: { path: { id } }, body }), "PUT /v1/contexts/{id}/mode");
   }
 
   /** `GET /v1/contexts/{id}/branches`. */
   listBranches(id: string): Promise<BranchList> {
-    return this.request("GET", `/v1/contexts/${enc(id)}/branches`);
+    return this.run(this.http.GET("/v1/contexts/{id}/branches", { params: { path: { id } } }), "GET /v1/contexts/{id}/branches");
   }
 
   /** `POST /v1/contexts/{id}/branches`: fork a branch, optionally from any message. */
   createBranch(id: string, body: CreateBranchRequest): Promise<BranchInfo> {
-    return this.request("POST", `/v1/contexts/${enc(id)}/branches`, body);
+    return this.run(this.http.POST("/v1/contexts/{id}/branches", { params: { path: { id } }, body }), "POST /v1/contexts/{id}/branches");
   }
 
   /** `POST /v1/contexts/{id}/branches/{name}/activate`: switch to it. */
   async activateBranch(id: string, name: string): Promise<void> {
-    await this.request("POST", `/v1/contexts/${enc(id)}/branches/${enc(name)}/activate`);
+    await this.run(
+      this.http.POST("/v1/contexts/{id}/branches/{name}/activate", { params: { path: { id, name } } }),
+      "POST /v1/contexts/{id}/branches/{name}/activate",
+    );
   }
 
   /** `POST /v1/contexts/{id}/branches/{name}/merge`: merge branch `source` into the request's
@@ -245,10 +299,9 @@ export class ApiClient {
    * conflicts and warnings; any other failure throws. */
   async mergeBranch(id: string, source: string, body: MergeRequest): Promise<MergeAnswer> {
     try {
-      const outcome = await this.request<MergeOutcome>(
-        "POST",
-        `/v1/contexts/${enc(id)}/branches/${enc(source)}/merge`,
-        body,
+      const outcome = await this.run<MergeOutcome>(
+        this.http.POST("/v1/contexts/{id}/branches/{name}/merge", { params: { path: { id, name: source } }, body }),
+        "POST /v1/contexts/{id}/branches/{name}/merge",
       );
       return { kind: "done", outcome };
     } catch (err) {
@@ -261,106 +314,91 @@ export class ApiClient {
 
   /** `DELETE /v1/contexts/{id}/branches/{name}`. */
   async deleteBranch(id: string, name: string): Promise<void> {
-    await this.request("DELETE", `/v1/contexts/${enc(id)}/branches/${enc(name)}`);
+    await this.run(
+      this.http.DELETE("/v1/contexts/{id}/branches/{name}", { params: { path: { id, name } } }),
+      "DELETE /v1/contexts/{id}/branches/{name}",
+    );
   }
 
   /** `GET /v1/tools`: every registered tool. */
   listTools(): Promise<ToolList> {
-    return this.request("GET", "/v1/tools");
+    return this.run(this.http.GET("/v1/tools"), "GET /v1/tools");
   }
 
   /** `GET /v1/settings`: the server's settings a client shows (the allowed workspace roots). */
   getSettings(): Promise<ServerSettings> {
-    return this.request("GET", "/v1/settings");
+    return this.run(this.http.GET("/v1/settings"), "GET /v1/settings");
   }
 
   /** `GET /v1/mcp/servers`: MCP servers with their status and tools. */
   listMcpServers(): Promise<McpServerList> {
-    return this.request("GET", "/v1/mcp/servers");
+    return this.run(this.http.GET("/v1/mcp/servers"), "GET /v1/mcp/servers");
   }
 
   /** `POST /v1/mcp/servers/reload`: re-read the MCP configuration. */
   async reloadMcpServers(): Promise<void> {
-    await this.request("POST", "/v1/mcp/servers/reload");
+    await this.run(this.http.POST("/v1/mcp/servers/reload"), "POST /v1/mcp/servers/reload");
   }
 
   /** `GET /v1/mcp/prompts`: the prompts of every ready MCP server. */
   listMcpPrompts(): Promise<McpPromptList> {
-    return this.request("GET", "/v1/mcp/prompts");
+    return this.run(this.http.GET("/v1/mcp/prompts"), "GET /v1/mcp/prompts");
   }
 
   /** `POST /v1/mcp/prompts/{server}/{name}`: a prompt with its arguments, as text to send. */
   getMcpPrompt(server: string, name: string, args: Record<string, string>): Promise<McpPromptText> {
-    return this.request("POST", `/v1/mcp/prompts/${enc(server)}/${enc(name)}`, { arguments: args });
+    return this.run(
+      this.http.POST("/v1/mcp/prompts/{server}/{name}", { params: { path: { server, name } }, body: { arguments: args } }),
+      "POST /v1/mcp/prompts/{server}/{name}",
+    );
   }
 
   /** `GET /v1/mcp/elicitations`: questions MCP servers ask the person during tool calls. */
   listMcpElicitations(): Promise<McpElicitationList> {
-    return this.request("GET", "/v1/mcp/elicitations");
+    return this.run(this.http.GET("/v1/mcp/elicitations"), "GET /v1/mcp/elicitations");
   }
 
   /** `POST /v1/mcp/elicitations/{id}`: accept (with the form's values), decline or cancel. */
   async replyMcpElicitation(id: string, reply: McpElicitationReply): Promise<void> {
-    await this.request("POST", `/v1/mcp/elicitations/${enc(id)}`, reply);
+    await this.run(
+      this.http.POST("/v1/mcp/elicitations/{id}", { params: { path: { id } }, body: reply }),
+      "POST /v1/mcp/elicitations/{id}",
+    );
   }
 
   /** `GET /v1/mcp/resources`: resources of every ready server. */
   listMcpResources(): Promise<McpResourceList> {
-    return this.request("GET", "/v1/mcp/resources");
+    return this.run(this.http.GET("/v1/mcp/resources"), "GET /v1/mcp/resources");
   }
 
-  private async request<T>(
-    method: string,
-    path: string,
-    body?: unknown,
-    expect: "json" | "text" = "json",
-  ): Promise<T> {
-    const headers: Record<string, string> = { Accept: "application/json", ...this.authHeaders() };
-    const init: RequestInit = { method, headers };
-    if (body !== undefined) {
-      headers["Content-Type"] = "application/json";
-      init.body = JSON.stringify(body);
-    }
-    let res: Response;
+  /** The answer's body, or the failure as an {@link ApiRequestError} (a held merge as {@link HeldMerge}). */
+  private async run<T>(call: Promise<Settled>, what: string): Promise<T> {
+    let settled: Settled;
     try {
-      res = await this.fetchImpl(`${this.baseUrl}${path}`, init);
+      settled = await call;
     } catch (err) {
+      if (err instanceof SyntaxError) {
+        throw new ApiRequestError(200, "bad_response", `${what} answered with a body that is not JSON`);
+      }
       throw new ApiRequestError(0, "network_error", `Cannot reach the server: ${describe(err)}`);
     }
-    const text = await res.text().catch(() => "");
-    if (!res.ok) {
-      throw (res.status === 409 && heldMerge(text)) || errorFrom(res.status, text);
+    const { response } = settled;
+    if (!response.ok) {
+      throw (response.status === 409 && heldMerge(settled.error)) || errorFrom(response.status, settled.error);
     }
-    if (expect === "text") {
-      return text as T;
-    }
-    if (text.trim() === "") {
-      return undefined as T;
-    }
-    try {
-      return JSON.parse(text) as T;
-    } catch {
-      throw new ApiRequestError(
-        res.status,
-        "bad_response",
-        `${method} ${path} answered ${res.status} with a body that is not JSON`,
-      );
-    }
+    return settled.data as T;
   }
 }
 
-/** Turns a failed answer into an {@link ApiRequestError}, reading Braid's error body when there is one. */
-export function errorFrom(status: number, text: string): ApiRequestError {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    const body = isRecord(parsed) && isRecord(parsed.error) ? parsed.error : undefined;
-    if (body && typeof body.code === "string" && typeof body.message === "string") {
-      const e = body as ApiErrorBody;
-      return new ApiRequestError(status, e.code, e.message, e.field);
-    }
-  } catch {
-    // Not JSON: fall through to a generic error that keeps the text.
+/** Turns a failed answer into an {@link ApiRequestError}, reading Braid's error body when there
+ * is one (`body` as openapi-fetch gives it: parsed JSON, or the text when it was not JSON). */
+export function errorFrom(status: number, body: unknown): ApiRequestError {
+  const error = isRecord(body) && isRecord(body.error) ? body.error : undefined;
+  if (error && typeof error.code === "string" && typeof error.message === "string") {
+    const e = error as unknown as ApiErrorBody;
+    return new ApiRequestError(status, e.code, e.message, e.field);
   }
+  const text = typeof body === "string" ? body : body === undefined ? "" : JSON.stringify(body);
   const snippet = text.trim().slice(0, 200);
   return new ApiRequestError(
     status,
@@ -381,14 +419,9 @@ class HeldMerge extends ApiRequestError {
 }
 
 /** The held merge a 409's body describes, when it is one (it lists `conflicts` and `warnings`). */
-function heldMerge(text: string): HeldMerge | null {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (isRecord(parsed) && isRecord(parsed.error) && Array.isArray(parsed.conflicts) && Array.isArray(parsed.warnings)) {
-      return new HeldMerge(parsed as unknown as MergeHeld);
-    }
-  } catch {
-    // Not JSON: the generic error reads it.
+function heldMerge(body: unknown): HeldMerge | null {
+  if (isRecord(body) && isRecord(body.error) && Array.isArray(body.conflicts) && Array.isArray(body.warnings)) {
+    return new HeldMerge(body as unknown as MergeHeld);
   }
   return null;
 }
@@ -401,15 +434,9 @@ function enc(segment: string): string {
   return encodeURIComponent(segment);
 }
 
-function search(query: MessageQuery): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined && value !== "") {
-      params.set(key, String(value));
-    }
-  }
-  const s = params.toString();
-  return s ? `?${s}` : "";
+/** The query's parameters that have a value. */
+function present(query: MessageQuery): MessageQuery {
+  return Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== "")) as MessageQuery;
 }
 
 function describe(err: unknown): string {

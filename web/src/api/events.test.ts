@@ -52,6 +52,12 @@ describe("SseParser", () => {
     const p = new SseParser();
     expect(p.push("retry: 250\ndata: a\ndata: b\n\n")).toEqual([{ event: "message", data: "a\nb", id: undefined, retry: 250 }]);
   });
+
+  it("refuses a line longer than its bound instead of buffering it", () => {
+    const p = new SseParser(64);
+    expect(() => p.push(`data: ${"x".repeat(100)}`)).toThrow(/malformed/);
+    expect(() => p.push("\n\n")).toThrow(/malformed/);
+  });
 });
 
 describe("toContextEvent", () => {

@@ -3,6 +3,7 @@
 // `id:` it saw and, after any drop, reconnects by itself with `Last-Event-ID`, so the server
 // replays what was missed.
 
+import { createParser, type EventSourceParser } from "eventsource-parser";
 import type { ContextEvent } from "../generated/protocol";
 
 /** The SSE event names the server sends, one per `ContextEvent` variant. */
@@ -41,86 +42,53 @@ export interface SseMessage {
   retry: number | undefined;
 }
 
+/** The most text one SSE line or event may hold before the stream is refused (and reconnected). */
+export const MAX_SSE_BUFFER = 8 * 1024 * 1024;
+
 /**
- * An incremental parser of the `text/event-stream` format: feed it text in any pieces and it
- * returns every message completed so far.
+ * An incremental parser of the `text/event-stream` format over `eventsource-parser` (the
+ * WHATWG rules: CR, LF and CRLF line ends split anywhere, comments, multi-line data, `retry:`):
+ * feed it text in any pieces and it returns every message completed so far. A message's `id` is
+ * the `id:` it carried itself (heartbeats carry none); the stream keeps the last one it saw.
  */
 export class SseParser {
-  private buffer = "";
-  private event = "";
-  private data: string[] = [];
-  private id: string | undefined;
+  private readonly parser: EventSourceParser;
+  private completed: SseMessage[] = [];
   private retry: number | undefined;
-  private sawCr = false;
+  private failure: string | undefined;
 
-  /** Adds a piece of the stream; returns the messages it completed. */
-  push(chunk: string): SseMessage[] {
-    let text = chunk;
-    // A CRLF split across two chunks: the LF belongs to the line already ended by CR.
-    if (this.sawCr && text.startsWith("\n")) {
-      text = text.slice(1);
-    }
-    this.sawCr = text.endsWith("\r");
-    this.buffer += text;
-    const out: SseMessage[] = [];
-    const lines = this.buffer.split(/\r\n|\r|\n/);
-    this.buffer = lines.pop() ?? "";
-    for (const line of lines) {
-      const msg = this.line(line);
-      if (msg) {
-        out.push(msg);
-      }
-    }
-    return out;
+  constructor(maxBuffer = MAX_SSE_BUFFER) {
+    this.parser = createParser({
+      maxBufferSize: maxBuffer,
+      onEvent: (m) => {
+        this.completed.push({ event: m.event ?? "message", data: m.data, id: m.id, retry: this.retry });
+        this.retry = undefined;
+      },
+      onRetry: (ms) => {
+        this.retry = ms;
+      },
+      onError: (e) => {
+        this.failure = e.message;
+      },
+    });
   }
 
-  private line(line: string): SseMessage | undefined {
-    if (line === "") {
-      if (this.data.length === 0 && this.event === "") {
-        return undefined;
+  /** Adds a piece of the stream; returns the messages it completed. Throws when the stream
+   * breaks the format beyond repair (a line longer than the buffer bound). */
+  push(chunk: string): SseMessage[] {
+    if (this.failure === undefined) {
+      try {
+        this.parser.feed(chunk);
+      } catch (e) {
+        this.failure = e instanceof Error ? e.message : String(e);
       }
-      const msg: SseMessage = {
-        event: this.event || "message",
-        data: this.data.join("\n"),
-        id: this.id,
-        retry: this.retry,
-      };
-      this.event = "";
-      this.data = [];
-      this.retry = undefined;
-      // The id persists across messages, as the spec says (the last event id).
-      return msg;
     }
-    if (line.startsWith(":")) {
-      return undefined;
+    if (this.failure !== undefined) {
+      throw new Error(`the event stream is malformed: ${this.failure}`);
     }
-    const colon = line.indexOf(":");
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? "" : line.slice(colon + 1);
-    if (value.startsWith(" ")) {
-      value = value.slice(1);
-    }
-    switch (field) {
-      case "event":
-        this.event = value;
-        break;
-      case "data":
-        this.data.push(value);
-        break;
-      case "id":
-        if (!value.includes("\0")) {
-          this.id = value;
-        }
-        break;
-      case "retry":
-        if (/^\d+$/.test(value)) {
-          this.retry = Number(value);
-        }
-        break;
-      default:
-        break;
-    }
-    return undefined;
+    const out = this.completed;
+    this.completed = [];
+    return out;
   }
 }
 

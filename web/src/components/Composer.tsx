@@ -381,8 +381,8 @@ export function Composer({
         />
         <span className="spacer" />
         {busy && (
-          <button type="button" className="btn btn-danger" onClick={onInterrupt}>
-            Interrupt
+          <button type="button" className="btn btn-danger" onClick={onInterrupt} title="Stop after the running tool (Esc)">
+            Stop
           </button>
         )}
         <button type="submit" className="btn btn-primary" disabled={sending}>

@@ -103,9 +103,9 @@ describe("composer", () => {
     const onInterrupt = vi.fn();
     const onSend = vi.fn(async () => {});
     const { rerender } = render(<Composer busy={false} onSend={onSend} onInterrupt={onInterrupt} />);
-    expect(screen.queryByRole("button", { name: "Interrupt" })).toBeNull();
+    expect(screen.queryByRole("button", { name: "Stop" })).toBeNull();
     rerender(<Composer busy onSend={onSend} onInterrupt={onInterrupt} />);
-    await userEvent.click(screen.getByRole("button", { name: "Interrupt" }));
+    await userEvent.click(screen.getByRole("button", { name: "Stop" }));
     expect(onInterrupt).toHaveBeenCalled();
     await userEvent.type(screen.getByLabelText("Message"), "a{Shift>}{Enter}{/Shift}b");
     expect(onSend).not.toHaveBeenCalled();

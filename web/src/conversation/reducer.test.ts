@@ -39,9 +39,10 @@ describe("streaming", () => {
     expect(visibleText(s.entries[0]!)).toBe("partial and complete");
   });
 
-  it("asks for a reload when a delta sequence has a gap", () => {
+  it("asks for the message when a delta sequence has a gap", () => {
     const s = run([ev(delta(1, "m1", 1, "a")), ev(delta(2, "m1", 3, "c"))]);
-    expect(s.changes).toBe(1);
+    expect(Object.keys(s.wanted)).toEqual(["m1"]);
+    expect(s.changes).toBe(0);
     expect(s.entries[0]?.streamed).toBe("ac");
   });
 });
@@ -69,16 +70,17 @@ describe("reconnect", () => {
 });
 
 describe("message lifecycle", () => {
-  it("adds a created message, changes its status, completes it, and asks for reloads", () => {
+  it("adds a created message, changes its status, completes it, and asks for that message each time", () => {
     let s = run([ev(update(1, { type: "parsing_tool_calls" }, { type: "created", message_id: "t1", kind: "tool_request", role: "assistant" }))]);
     expect(s.entries).toMatchObject([{ id: "t1", kind: "tool_request", status: "pending" }]);
-    expect(s.changes).toBe(1);
+    expect(s.wanted).toEqual({ t1: 1 });
     s = run([ev(update(2, { type: "awaiting_tool_approval", pending_requests: ["call_1"], tool_names: ["read_file"] }, { type: "status_changed", message_id: "t1", kind: "tool_request", status: "processing" }))], s);
     expect(s.entries[0]?.status).toBe("processing");
     expect(s.state.type).toBe("awaiting_tool_approval");
     s = run([ev(update(3, { type: "idle" }, { type: "completed", message_id: "t1", kind: "tool_request" }))], s);
     expect(s.entries[0]?.status).toBe("complete");
-    expect(s.changes).toBe(3);
+    expect(s.wanted).toEqual({ t1: 3 });
+    expect(s.changes).toBe(0);
     expect(s.state).toEqual({ type: "idle" });
   });
 
@@ -187,5 +189,43 @@ describe("state", () => {
     expect(s.errors.map((e) => e.message)).toEqual(["e3", "e4", "e5", "e6", "e7"]);
     s = conversationReducer(s, { type: "error_dismissed", index: 0 });
     expect(s.errors[0]?.message).toBe("e4");
+  });
+});
+
+describe("fetching what the stream announced", () => {
+  const created = (id: number, message_id: string, kind: "text" | "system_control" = "text") =>
+    ev(update(id, { type: "processing_user_message" }, { type: "created", message_id, kind, role: "user" }));
+
+  it("replaces only what follows the anchor, keeping earlier entries identical", () => {
+    const loaded = conversationReducer(initialConversation, { type: "messages_loaded", messages: [textMsg("a", "one"), textMsg("b", "two")] });
+    const announced = run([created(1, "c")], loaded);
+    expect(announced.wanted).toEqual({ c: 1 });
+    const after = conversationReducer(announced, { type: "messages_after_loaded", after: "b", messages: [textMsg("c", "three")], asked: announced.wanted });
+    expect(after.entries.map((e) => e.id)).toEqual(["a", "b", "c"]);
+    expect(after.entries[0]).toBe(loaded.entries[0]);
+    expect(after.entries[1]).toBe(loaded.entries[1]);
+    expect(after.entries[2]?.message).toBeDefined();
+    expect(after.wanted).toEqual({});
+  });
+
+  it("drops an announced message the listing does not hold, so no card waits for it", () => {
+    const loaded = conversationReducer(initialConversation, { type: "messages_loaded", messages: [textMsg("a", "one")] });
+    const announced = run([created(1, "elsewhere", "system_control")], loaded);
+    const after = conversationReducer(announced, { type: "messages_after_loaded", after: "a", messages: [], asked: announced.wanted });
+    expect(after.entries.map((e) => e.id)).toEqual(["a"]);
+  });
+
+  it("keeps a message announced again while it was being fetched wanted", () => {
+    const loaded = conversationReducer(initialConversation, { type: "messages_loaded", messages: [textMsg("a", "one")] });
+    const first = run([created(1, "t")], loaded);
+    const asked = first.wanted;
+    const again = run([ev(update(2, { type: "idle" }, { type: "completed", message_id: "t", kind: "text" }))], first);
+    const after = conversationReducer(again, { type: "messages_after_loaded", after: "a", messages: [textMsg("t", "x", { status: "processing" })], asked });
+    expect(after.wanted).toEqual({ t: 2 });
+  });
+
+  it("forgets what was wanted when the branch changes", () => {
+    const s = run([created(1, "x"), { type: "branch_switched" }]);
+    expect(s.wanted).toEqual({});
   });
 });

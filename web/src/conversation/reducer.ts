@@ -66,10 +66,18 @@ export interface ConversationState {
   /** The event stream's connection. */
   connection: StreamStatus | undefined;
   /**
-   * Counts message changes the event stream announced without their content (a new tool
-   * request, a completed message): the view reloads the messages whenever it changes.
+   * Counts the times the view lost its place (a resume point the server does not know): the
+   * view reloads all its messages whenever it changes.
    */
   changes: number;
+  /**
+   * Messages the event stream announced or changed without their content (a new tool request,
+   * a completed answer, a delta gap), each with the number of the announcement: the view fetches
+   * these (and what follows them), not the whole history.
+   */
+  wanted: Readonly<Record<MessageId, number>>;
+  /** Numbers the announcements in `wanted`, so a fetch clears only what it was asked for. */
+  wantCount: number;
   /** Counts the returns to `idle` (ends of turns): the context's title and budget may have changed. */
   settled: number;
   /** Whether `state` came from the event stream, which is newer than any snapshot read before. */
@@ -81,6 +89,7 @@ export type ConversationAction =
   | { type: "reset" }
   | { type: "branch_switched" }
   | { type: "messages_loaded"; messages: Message[] }
+  | { type: "messages_after_loaded"; after: MessageId; messages: Message[]; asked: Readonly<Record<MessageId, number>> }
   | { type: "state_loaded"; state: ContextState }
   | { type: "event"; received: ReceivedEvent }
   | { type: "connection"; status: StreamStatus }
@@ -95,6 +104,8 @@ export const initialConversation: ConversationState = {
   errors: [],
   connection: undefined,
   changes: 0,
+  wanted: {},
+  wantCount: 0,
   settled: 0,
   stateIsLive: false,
 };
@@ -112,9 +123,12 @@ export function conversationReducer(
     case "branch_switched":
       // The old branch's entries, including those only announced by the stream and never
       // loaded, must not linger in the new branch's list; the stream itself continues.
-      return { ...s, entries: [] };
+      return { ...s, entries: [], wanted: {} };
     case "messages_loaded":
+      // What was announced stays wanted: the list may have been read before the announcement.
       return { ...s, entries: mergeLoaded(s.entries, action.messages) };
+    case "messages_after_loaded":
+      return mergeAfter(s, action.after, action.messages, action.asked);
     case "state_loaded":
       // A snapshot may have been read before the stream's latest update: the stream wins.
       return s.stateIsLive ? s : { ...s, state: action.state };
@@ -174,19 +188,19 @@ function applyContextEvent(s: ConversationState, event: ContextEvent): Conversat
         lastDelta: event.sequence,
         status: entry.status === "pending" || entry.status === "processing" ? "streaming" : entry.status,
       };
-      return { ...upsert(s, updated), changes: gap ? s.changes + 1 : s.changes };
+      return gap ? want(upsert(s, updated), event.message_id) : upsert(s, updated);
     }
     case "content_final": {
       const existing = s.entries.find((e) => e.id === event.message_id);
       const entry = existing ?? newEntry(event.message_id, "text", "assistant", "streaming");
-      return { ...upsert(s, { ...entry, final: true }), changes: s.changes + 1 };
+      return want(upsert(s, { ...entry, final: true }), event.message_id);
     }
     case "error":
       if (event.code === "resume_point_unknown") {
         // The server cannot continue from what this view has seen: start over from its
         // messages and state (the view reloads both), and follow the stream from here.
         return pushError(
-          { ...s, entries: [], lastEventId: undefined, stateIsLive: false, changes: s.changes + 1 },
+          { ...s, entries: [], wanted: {}, lastEventId: undefined, stateIsLive: false, changes: s.changes + 1 },
           { code: event.code, message: event.message, recoverable: true, hint: hintFor(event.code), eventId: undefined, source: "stream" },
         );
       }
@@ -215,20 +229,54 @@ function applyMessageUpdate(s: ConversationState, u: MessageUpdate): Conversatio
       if (existing) {
         return s;
       }
-      return { ...upsert(s, newEntry(u.message_id, u.kind, u.role, "pending")), changes: s.changes + 1 };
+      return want(upsert(s, newEntry(u.message_id, u.kind, u.role, "pending")), u.message_id);
     }
     case "status_changed": {
       const entry = existing ?? newEntry(u.message_id, u.kind, "assistant", u.status);
-      return { ...upsert(s, { ...entry, status: u.status }), changes: s.changes + 1 };
+      return want(upsert(s, { ...entry, status: u.status }), u.message_id);
     }
     case "completed": {
       const entry = existing ?? newEntry(u.message_id, u.kind, "assistant", "complete");
-      return { ...upsert(s, { ...entry, status: "complete" }), changes: s.changes + 1 };
+      return want(upsert(s, { ...entry, status: "complete" }), u.message_id);
     }
     case "deleted": {
-      return { ...s, entries: s.entries.filter((e) => e.id !== u.message_id), changes: s.changes + 1 };
+      const { [u.message_id]: _gone, ...wanted } = s.wanted;
+      return { ...s, entries: s.entries.filter((e) => e.id !== u.message_id), wanted };
     }
   }
+}
+
+/** Marks message `id` as one to fetch. */
+function want(s: ConversationState, id: MessageId): ConversationState {
+  const wantCount = s.wantCount + 1;
+  return { ...s, wanted: { ...s.wanted, [id]: wantCount }, wantCount };
+}
+
+/**
+ * The messages after `after`, fetched because the stream announced some of them: the entries up
+ * to `after` stay as they are (identical, so they do not re-render), the rest is the answer's.
+ * An announced message the answer does not hold (on another branch, or left out of this view)
+ * goes, unless text is streaming into it; one announced again since it was asked for stays
+ * wanted.
+ */
+function mergeAfter(
+  s: ConversationState,
+  after: MessageId,
+  messages: Message[],
+  asked: Readonly<Record<MessageId, number>>,
+): ConversationState {
+  const at = s.entries.findIndex((e) => e.id === after);
+  if (at === -1) return s;
+  const head = s.entries.slice(0, at + 1);
+  const returned = new Set(messages.map((m) => m.id));
+  const tail = mergeLoaded(s.entries.slice(at + 1), messages).filter(
+    (e) => returned.has(e.id) || !(e.id in asked) || e.streamed !== "" || s.wanted[e.id] !== asked[e.id],
+  );
+  const wanted: Record<MessageId, number> = {};
+  for (const [id, n] of Object.entries(s.wanted)) {
+    if (asked[id] !== n) wanted[id] = n;
+  }
+  return { ...s, entries: [...head, ...tail], wanted };
 }
 
 function newEntry(id: MessageId, kind: string, role: string, status: MessageStatus): Entry {
@@ -268,6 +316,11 @@ function mergeLoaded(current: Entry[], messages: Message[]): Entry[] {
     }
     loadedIds.add(m.id);
     const prev = byId.get(m.id);
+    // Unchanged since it was loaded: the same entry, so its card does not render again.
+    if (prev?.message && prev.message.updated_at === m.updated_at && prev.status === m.status && prev.message.status === m.status) {
+      out.push(prev);
+      continue;
+    }
     out.push({
       id: m.id,
       kind: typeof raw.kind === "string" ? raw.kind : "unknown",

@@ -1,11 +1,12 @@
 // Wires one context's conversation to the server: loads its messages and state, follows its
-// event stream, and reloads the messages when the stream announces changes it does not carry.
+// event stream, and fetches the messages the stream announces without their content (only
+// those, and what follows them), never the whole history again on a change.
 
 import { useCallback, useEffect, useReducer, useRef } from "react";
 import type { ApiClient } from "../api/client";
 import { EventStream } from "../api/events";
 import type { MessageView } from "../generated/protocol";
-import { conversationReducer, initialConversation, type ConversationAction, type ConversationState } from "./reducer";
+import { conversationReducer, initialConversation, type ConversationAction, type ConversationState, type Entry } from "./reducer";
 
 /** What a conversation view needs: the state and a way to act on it. */
 export interface Conversation {
@@ -21,39 +22,103 @@ export interface Conversation {
   reportError: (err: unknown) => void;
 }
 
-const RELOAD_DELAY_MS = 150;
+/** Messages asked for per page: the server's largest page, so a long history takes few requests. */
+const PAGE_SIZE = 1000;
+/** Pages read in one go at most: far more than any branch the server keeps in memory. */
+const MAX_PAGES = 100;
 
 /** Follows context `contextId` (none: an empty view), showing branch `branch` in `view`. */
 export function useConversation(api: ApiClient, contextId: string | null, branch: string | undefined, view: MessageView): Conversation {
   const [state, dispatch] = useReducer(conversationReducer, initialConversation);
   const generation = useRef(0);
+  // The newest state, for fetches that start from what is shown right now.
+  const latest = useRef(state);
+  latest.current = state;
+  const fetching = useRef(false);
 
-  const load = useCallback(async () => {
-    if (!contextId) return;
-    const gen = generation.current;
-    try {
+  /** Every message of the branch after `after` (all of them without it), page by page. */
+  const readAfter = useCallback(
+    async (after: string | undefined) => {
+      if (!contextId) return [];
       const messages = [];
-      let after: string | undefined;
-      // Page through the branch; the server caps each page.
-      for (let page = 0; page < 100; page++) {
-        const list = await api.listMessages(contextId, { ...(branch ? { branch } : {}), view, ...(after ? { after } : {}) });
+      let from = after;
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const list = await api.listMessages(contextId, { ...(branch ? { branch } : {}), view, ...(from ? { after: from } : {}), limit: PAGE_SIZE });
         messages.push(...list.messages);
         if (!list.next_after) break;
-        after = list.next_after;
+        from = list.next_after;
       }
+      return messages;
+    },
+    [api, contextId, branch, view],
+  );
+
+  /** Reads every message again; answers the id of the last one read. */
+  const load = useCallback(async (): Promise<string | undefined> => {
+    if (!contextId) return undefined;
+    const gen = generation.current;
+    try {
+      const messages = await readAfter(undefined);
       if (gen === generation.current) dispatch({ type: "messages_loaded", messages });
+      return messages.at(-1)?.id;
     } catch (err) {
       if (gen === generation.current) reportTo(dispatch, err);
+      return undefined;
     }
-  }, [api, contextId, branch, view]);
+  }, [contextId, readAfter]);
+
+  /**
+   * Fetches what the stream announced: the messages after the last loaded one before the first
+   * wanted message. A new message at the end is fetched by itself; an earlier change brings
+   * what follows it. When that anchor is gone from the listing, everything is read again.
+   */
+  const fetchWanted = useCallback(async () => {
+    if (!contextId || fetching.current) return;
+    const s = latest.current;
+    const asked = s.wanted;
+    const first = s.entries.findIndex((e) => e.id in asked);
+    if (first === -1) return;
+    let anchor: string | undefined;
+    for (let i = first - 1; i >= 0; i--) {
+      if (s.entries[i]!.message) {
+        anchor = s.entries[i]!.id;
+        break;
+      }
+    }
+    const gen = generation.current;
+    fetching.current = true;
+    try {
+      if (anchor === undefined) {
+        const messages = await readAfter(undefined);
+        if (gen === generation.current) dispatch({ type: "messages_loaded", messages });
+        return;
+      }
+      try {
+        const messages = await readAfter(anchor);
+        if (gen === generation.current) dispatch({ type: "messages_after_loaded", after: anchor, messages, asked });
+      } catch (err) {
+        if ((err as { code?: unknown }).code !== "not_found") throw err;
+        const messages = await readAfter(undefined);
+        if (gen === generation.current) dispatch({ type: "messages_loaded", messages });
+      }
+    } catch (err) {
+      if (gen === generation.current) reportTo(dispatch, err);
+    } finally {
+      fetching.current = false;
+    }
+  }, [contextId, readAfter]);
 
   // A new context, branch or view starts from scratch.
   useEffect(() => {
     generation.current += 1;
+    fetching.current = false;
     dispatch({ type: "reset" });
     if (!contextId) return;
-    void load();
     const gen = generation.current;
+    // The messages are read at once, beside the stream's connection; when the stream opens,
+    // what was created between that read and the stream is read after it (below).
+    const initial = load();
+    let opened = false;
     api.getState(contextId).then(
       (s) => gen === generation.current && dispatch({ type: "state_loaded", state: s.state }),
       (err: unknown) => gen === generation.current && reportTo(dispatch, err),
@@ -75,20 +140,47 @@ export function useConversation(api: ApiClient, contextId: string | null, branch
       },
       onStatus: (status) => {
         dispatch({ type: "connection", status });
-        // After a reconnect the replay covers events, but a reload also covers a stale list.
-        if (status.type === "open") void load();
+        // After the first read, and after a reconnect (the replay covers events), what changed
+        // while no stream was open is read after the last message shown, not from the start.
+        if (status.type !== "open") return;
+        // The view may not have rendered the first read yet: its last id comes along.
+        const catchUp = (read?: string) => {
+          if (gen !== generation.current) return;
+          const last = lastLoaded(latest.current.entries)?.id ?? read;
+          if (!last) {
+            void load();
+            return;
+          }
+          readAfter(last).then(
+            (messages) => gen === generation.current && dispatch({ type: "messages_after_loaded", after: last, messages, asked: {} }),
+            () => gen === generation.current && void load(),
+          );
+        };
+        if (opened) catchUp();
+        else void initial.then(catchUp);
+        opened = true;
       },
       onProtocolWarning: (problem) => console.warn("braid: bad event from the server:", problem),
     });
     return () => stream.close();
-  }, [api, contextId, load]);
+  }, [api, contextId, load, readAfter]);
 
-  // The stream announced changes it does not carry: fetch the messages again, coalesced.
+  // The stream announced messages it does not carry: fetch those at once.
   useEffect(() => {
-    if (state.changes === 0) return;
-    const t = setTimeout(() => void load(), RELOAD_DELAY_MS);
-    return () => clearTimeout(t);
+    if (Object.keys(state.wanted).length > 0) void fetchWanted();
+  }, [state.wanted, state.entries, fetchWanted]);
+
+  // The view lost its place: read everything again.
+  useEffect(() => {
+    if (state.changes > 0) void load();
   }, [state.changes, load]);
+
+  // The optimized view is what the next request would send, which a finished turn may have
+  // cut or summarized at the front: read it again once per turn (it is bounded by the model's
+  // window), never on each change.
+  useEffect(() => {
+    if (state.settled > 0 && view === "optimized") void load();
+  }, [state.settled, view, load]);
 
   const reportError = useCallback((err: unknown) => reportTo(dispatch, err), []);
   const reload = useCallback(() => void load(), [load]);
@@ -99,6 +191,14 @@ export function useConversation(api: ApiClient, contextId: string | null, branch
     void load();
   }, [load]);
   return { state, dispatch, reload, branchSwitched, reportError };
+}
+
+/** The last entry the server's listing gave, if any. */
+function lastLoaded(entries: Entry[]): Entry | undefined {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    if (entries[i]!.message !== undefined) return entries[i];
+  }
+  return undefined;
 }
 
 function reportTo(dispatch: (a: ConversationAction) => void, err: unknown): void {

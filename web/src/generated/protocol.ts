@@ -422,6 +422,12 @@ from_branch?: BranchName,
  */
 from_message?: MessageId, 
 /**
+ * The first message to leave out: the branch keeps only what comes before it (nothing,
+ * for the branch's first message). This is how an edited message or a regenerated answer
+ * gets its own branch. Not together with `from_message`.
+ */
+before_message?: MessageId, 
+/**
  * A system prompt for this branch only.
  */
 system_prompt?: string, 

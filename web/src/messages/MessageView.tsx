@@ -12,6 +12,8 @@ import { QuestionCard } from "./QuestionCard";
 import { FileReferenceCard, ImageCard, McpResourceCard, ProjectStructureCard } from "./ContentCards";
 import { ProcessingNote, SystemControlDivider, WorkflowCard } from "./NoticeCards";
 import { UnknownCard } from "./UnknownCard";
+import { EditBox, MessageToolbar } from "./MessageToolbar";
+import { useBranching } from "../branches/branching";
 
 /** Kinds this build renders with their own card (`unknown` goes to the fallback). */
 export const KNOWN_KINDS: ReadonlySet<string> = new Set<KindName>([
@@ -153,6 +155,7 @@ const NO_OPTIONS: MessageViewOptions = {};
  */
 export const MessageView = memo(function MessageView({ entry, options = NO_OPTIONS }: { entry: Entry; options?: MessageViewOptions }) {
   const { branchFrom } = useCardActions();
+  const editing = useBranching()?.editingId === entry.id;
   let body: ReactNode;
   if (entry.message) {
     body = KNOWN_KINDS.has(entry.kind) ? (
@@ -183,8 +186,9 @@ export const MessageView = memo(function MessageView({ entry, options = NO_OPTIO
           </button>
         )}
       </div>
-      <CardBoundary entry={entry}>{body}</CardBoundary>
+      {editing ? <EditBox entry={entry} /> : <CardBoundary entry={entry}>{body}</CardBoundary>}
       <InputStatus entry={entry} />
+      <MessageToolbar entry={entry} />
     </li>
   );
 });

@@ -1,6 +1,7 @@
 // A scripted stand-in for `braid serve` inside tests: answers the API routes from in-memory data
 // and lets a test push SSE events down an open event stream, or drop it.
 import { ApiClient } from "../api/client";
+import { readRequest } from "./api";
 import type { BranchList, ContextState, ContextSummary, Message } from "../generated/protocol";
 
 /** One recorded request. */
@@ -44,11 +45,11 @@ export class FakeServer {
     return new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
   }
 
-  private fetch = async (url: string, init?: RequestInit): Promise<Response> => {
-    const u = new URL(url, "http://braid.test");
-    const method = init?.method ?? "GET";
-    const body = init?.body ? JSON.parse(String(init.body)) : undefined;
-    this.requests.push({ method, path: u.pathname + u.search, body, headers: { ...(init?.headers as Record<string, string>) } });
+  private fetch = async (input: Request | string, init?: RequestInit): Promise<Response> => {
+    const call = await readRequest(input, init);
+    const u = new URL(call.url, "http://braid.test");
+    const method = call.method;
+    this.requests.push({ method, path: call.url, body: call.body, headers: call.headers });
     const p = u.pathname;
     let m: RegExpExecArray | null;
     if (p === "/v1/contexts" && method === "GET") return this.json(200, { contexts: this.contexts });
@@ -56,7 +57,19 @@ export class FakeServer {
       const stream = new ReadableStream<Uint8Array>({ start: (c) => void this.streams.push(c) });
       return new Response(stream, { status: 200, headers: { "Content-Type": "text/event-stream" } });
     }
-    if ((m = /^\/v1\/contexts\/([^/]+)\/messages$/.exec(p)) && method === "GET") return this.json(200, { messages: this.messages[m[1]!] ?? [] });
+    if ((m = /^\/v1\/contexts\/([^/]+)\/messages$/.exec(p)) && method === "GET") {
+      // Pages as the server does: after a message id (404 when it is not listed), at most `limit`.
+      let list = this.messages[m[1]!] ?? [];
+      const after = u.searchParams.get("after");
+      if (after !== null) {
+        const at = list.findIndex((x) => x.id === after);
+        if (at === -1) return this.json(404, { error: { code: "not_found", message: `message ${after} is not in this listing` } });
+        list = list.slice(at + 1);
+      }
+      const limit = Number(u.searchParams.get("limit") ?? 100);
+      const page = list.slice(0, limit);
+      return this.json(200, { messages: page, ...(list.length > limit ? { next_after: page.at(-1)!.id } : {}) });
+    }
     if ((m = /^\/v1\/contexts\/([^/]+)\/messages$/.exec(p))) return this.json(202, { message_id: "new", queued: false });
     if ((m = /^\/v1\/contexts\/([^/]+)\/files$/.exec(p))) {
       const files = (this.files[m[1]!] ?? []).map((path) => ({ path, size: 1, mime_type: "text/plain" }));

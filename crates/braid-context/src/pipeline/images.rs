@@ -104,6 +104,7 @@ async fn recognize(
         &image.source,
         ctx.workspace.as_ref(),
         ctx.workspace_problem.as_deref(),
+        &ctx.image_hosts,
     )
     .await?;
     let mut method = method;

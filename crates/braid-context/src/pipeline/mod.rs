@@ -80,6 +80,8 @@ pub struct PipelineContext {
     pub workflow_tools: Vec<braid_llm::ToolDefinition>,
     /// How OCR runs.
     pub ocr: crate::recognition::OcrSettings,
+    /// Internal hosts that image URLs may name anyway.
+    pub image_hosts: crate::recognition::ImageHosts,
 }
 
 /// What a processor decided.

@@ -13,6 +13,7 @@ use braid_tools::Workspace;
 use tokio::io::AsyncReadExt;
 
 use super::ImageError;
+use super::fetch::{ImageHosts, fetch};
 
 /// The most bytes of one image Braid loads, from any source.
 pub const MAX_IMAGE_BYTES: usize = 20 * 1024 * 1024;
@@ -164,7 +165,8 @@ impl LoadedImage {
     }
 }
 
-fn too_large(len: usize) -> ImageError {
+/// An image of `len` bytes, above [`MAX_IMAGE_BYTES`].
+pub(super) fn too_large(len: usize) -> ImageError {
     ImageError::TooLarge {
         detail: format!(
             "{len} bytes or more, above the limit of {} MiB",
@@ -195,11 +197,12 @@ fn encode(
 
 /// Loads the image a message names. A file must lie inside the workspace (the workspace's
 /// rules: canonical paths, no `..` or symlinks leaving it); a URL is fetched with a timeout and
-/// a size cap.
+/// a size cap, and never from an internal address that `hosts` does not allow.
 pub async fn load_image(
     source: &ImageSource,
     workspace: Option<&Workspace>,
     workspace_problem: Option<&str>,
+    hosts: &ImageHosts,
 ) -> Result<LoadedImage, ImageError> {
     let bytes = match source {
         ImageSource::Base64 { data, .. } => decode_base64(data, "the base64 data")?,
@@ -216,7 +219,7 @@ pub async fn load_image(
                 }
                 decode_base64(data, "a data: URL")?
             }
-            None => fetch(url).await?,
+            None => fetch(url, hosts).await?,
         },
         ImageSource::FilePath { path } => {
             let Some(workspace) = workspace else {
@@ -235,7 +238,8 @@ pub async fn load_image(
     Ok(image)
 }
 
-fn unreadable(location: &str, reason: &str) -> ImageError {
+/// An image that could not be read from `location`, and why.
+pub(super) fn unreadable(location: &str, reason: &str) -> ImageError {
     ImageError::Unreadable {
         location: location.to_owned(),
         reason: reason.to_owned(),
@@ -276,42 +280,6 @@ async fn read_file(workspace: &Workspace, path: &str) -> Result<Vec<u8>, ImageEr
         .read_to_end(&mut bytes)
         .await
         .map_err(|e| unreadable(path, &e.to_string()))?;
-    Ok(bytes)
-}
-
-async fn fetch(url: &str) -> Result<Vec<u8>, ImageError> {
-    let client = reqwest::Client::builder()
-        .timeout(FETCH_TIMEOUT)
-        .redirect(reqwest::redirect::Policy::limited(5))
-        .build()
-        .map_err(|e| unreadable(url, &e.to_string()))?;
-    let mut response = client
-        .get(url)
-        .send()
-        .await
-        .map_err(|e| unreadable(url, &e.to_string()))?;
-    if !response.status().is_success() {
-        return Err(unreadable(
-            url,
-            &format!("the server answered {}", response.status()),
-        ));
-    }
-    if let Some(len) = response.content_length()
-        && len > MAX_IMAGE_BYTES as u64
-    {
-        return Err(too_large(usize::try_from(len).unwrap_or(usize::MAX)));
-    }
-    let mut bytes = Vec::new();
-    while let Some(chunk) = response
-        .chunk()
-        .await
-        .map_err(|e| unreadable(url, &e.to_string()))?
-    {
-        bytes.extend_from_slice(&chunk);
-        if bytes.len() > MAX_IMAGE_BYTES {
-            return Err(too_large(bytes.len()));
-        }
-    }
     Ok(bytes)
 }
 

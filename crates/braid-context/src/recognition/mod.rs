@@ -2,9 +2,11 @@
 //! checking what it is, sizing it down for a vision model, and reading its text with Tesseract.
 //! The `RecognizeImages` pipeline step decides which of these a message gets.
 
+mod fetch;
 mod loading;
 mod ocr;
 
+pub use fetch::{ImageHosts, InternalAddress};
 pub use loading::{
     FETCH_TIMEOUT, ImageFormat, LoadedImage, MAX_IMAGE_BYTES, MAX_IMAGE_EDGE, load_image,
     prepare_for_vision,
