@@ -1,5 +1,5 @@
-// A turn whose model calls fail (the client's retries included): the failure shows once with
-// Retry and its detail folded, and Retry's success leaves no stale error.
+// A turn whose model calls fail: the attempt count shows while the client retries, then the
+// failure shows once with Retry and its detail folded, and Retry's success leaves no stale error.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -14,6 +14,10 @@ test("a failed turn shows one error with Retry; Retry's success clears it", asyn
     const ctx = await w.createContext();
     await w.open(ctx.id);
     await w.send("Hello?");
+
+    // While the client retries, the status says which try runs.
+    await w.page.getByText(/Connecting to the model \(attempt [2-4]\)/).waitFor();
+    await w.screenshot("turn-error-retrying");
 
     const failed = w.page.getByRole("alert", { name: "The turn failed" });
     await failed.waitFor({ timeout: 30_000 });

@@ -214,6 +214,10 @@ struct Tracker {
 
 impl Tracker {
     fn observe(&mut self, item: &Result<LlmEvent, LlmError>) {
+        // A retry notice is not the answer's first chunk.
+        if let Ok(LlmEvent::Retrying { .. }) = item {
+            return;
+        }
         let m = &self.metrics;
         if !self.first_seen {
             self.first_seen = true;
