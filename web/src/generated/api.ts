@@ -799,14 +799,14 @@ export interface components {
              * @description Planner or actor.
              * @default actor
              */
-            agent_role: components["schemas"]["AgentRole"];
+            agent_role?: components["schemas"]["AgentRole"];
             /**
              * @description Which tool calls run without asking.
              * @default {
              *       "type": "manual"
              *     }
              */
-            approval_policy: components["schemas"]["ApprovalPolicy"];
+            approval_policy?: components["schemas"]["ApprovalPolicy"];
             /**
              * @description Tools the person approved "for this session": they run without asking until this list is
              *     changed.
@@ -823,7 +823,7 @@ export interface components {
              *     that takes longer is stopped and the turn fails, recoverably. Apart from the tools' limit.
              * @default 300
              */
-            llm_timeout_secs: number;
+            llm_timeout_secs?: number;
             /**
              * Format: uint32
              * @description The most tokens one answer of the model may have, sent with every request so a model
@@ -835,12 +835,12 @@ export interface components {
              * @description Plan or act.
              * @default act
              */
-            mode: components["schemas"]["Mode"];
+            mode?: components["schemas"]["Mode"];
             /**
              * @description The model to use; empty means the server's default model.
              * @default
              */
-            model: string;
+            model?: string;
             /**
              * @description How history is trimmed to fit.
              * @default {
@@ -851,7 +851,7 @@ export interface components {
              *       }
              *     }
              */
-            optimization: components["schemas"]["OptimizationConfig"];
+            optimization?: components["schemas"]["OptimizationConfig"];
             /** @description The base system prompt; a branch may override it. */
             system_prompt?: string | null;
             /**
@@ -859,7 +859,7 @@ export interface components {
              * @description Limit for one iteration of the tool loop, in seconds.
              * @default 30
              */
-            tool_timeout_secs: number;
+            tool_timeout_secs?: number;
             /** @description Root for file references and tools; without it file access is refused. */
             workspace?: string | null;
         };
@@ -1112,7 +1112,7 @@ export interface components {
              * @description Lightweight details (e.g. an optimization's token counts).
              * @default {}
              */
-            metadata: {
+            metadata?: {
                 [key: string]: unknown;
             };
             /** @description The state before, when this update is a state change. */
@@ -1177,7 +1177,7 @@ export interface components {
              *       "tool_timeout_secs": 30
              *     }
              */
-            config: components["schemas"]["ContextConfig"];
+            config?: components["schemas"]["ContextConfig"];
             /** @description A title; when absent the model writes one after the first exchange. */
             title?: string | null;
         };
@@ -1191,7 +1191,7 @@ export interface components {
              * @description What the dependency is for.
              * @default normal
              */
-            scope: components["schemas"]["DependencyScope"];
+            scope?: components["schemas"]["DependencyScope"];
             /** @description The depended-on package's id. */
             to: string;
         };
@@ -1205,7 +1205,7 @@ export interface components {
              * @description The manifests and lock files that were read, relative to the root.
              * @default []
              */
-            sources: string[];
+            sources?: string[];
         };
         /** @description One package in a dependency graph. */
         DependencyNode: {
@@ -1230,12 +1230,12 @@ export interface components {
              * @description Sub-directories, sorted by name.
              * @default []
              */
-            directories: components["schemas"]["DirectoryNode"][];
+            directories?: components["schemas"]["DirectoryNode"][];
             /**
              * @description Files directly inside, sorted by name.
              * @default []
              */
-            files: components["schemas"]["FileInfo"][];
+            files?: components["schemas"]["FileInfo"][];
             /** @description The directory's own name (`.` for the root). */
             name: string;
             /** @description Its path relative to the root. */
@@ -1264,7 +1264,7 @@ export interface components {
              * @description Whether trying again (or continuing) can succeed.
              * @default false
              */
-            recoverable: boolean;
+            recoverable?: boolean;
             /** @description A trace of where it failed, when one is available. */
             stack_trace?: string | null;
         };
@@ -1323,7 +1323,7 @@ export interface components {
              *       "type": "pending"
              *     }
              */
-            resolution: components["schemas"]["FileResolution"];
+            resolution?: components["schemas"]["FileResolution"];
         };
         /** @description A file reference. */
         FileReferencePayload: {
@@ -1346,7 +1346,7 @@ export interface components {
              * @description When it was read.
              * @default 1970-01-01T00:00:00Z
              */
-            resolved_at: string;
+            resolved_at?: string;
             /**
              * Format: uint64
              * @description Bytes of the file on disk.
@@ -1388,7 +1388,7 @@ export interface components {
              * @description Argument values by name.
              * @default {}
              */
-            arguments: {
+            arguments?: {
                 [key: string]: string;
             };
         };
@@ -1424,7 +1424,7 @@ export interface components {
              * @description How it should be recognized.
              * @default auto
              */
-            recognition_mode: components["schemas"]["RecognitionMode"];
+            recognition_mode?: components["schemas"]["RecognitionMode"];
             /** @description Where the image is. */
             source: components["schemas"]["ImageSource"];
         };
@@ -1436,7 +1436,7 @@ export interface components {
              * @description How to recognize it; `auto` when absent.
              * @default auto
              */
-            recognition_mode: components["schemas"]["RecognitionMode"];
+            recognition_mode?: components["schemas"]["RecognitionMode"];
             /** @description Where the image is. */
             source: components["schemas"]["ImageSource"];
         };
@@ -1593,7 +1593,7 @@ export interface components {
              * @description When it was read from the server (the message's creation time when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            retrieved_at: string;
+            retrieved_at?: string;
             /** @description The server it came from. */
             server_name: string;
         };
@@ -1630,18 +1630,18 @@ export interface components {
              * @description Whether the call may run; tracked apart from built-in tools' approvals.
              * @default pending
              */
-            approval_status: components["schemas"]["ApprovalStatus"];
+            approval_status?: components["schemas"]["ApprovalStatus"];
             /**
              * @description The arguments: a JSON object (`{}` when absent).
              * @default {}
              */
-            arguments: unknown;
+            arguments?: unknown;
             /**
              * @description The name the model saw and called (`mcp__<server>__<tool>`), needed to replay the history.
              *     Braid's own field: when absent it is the tool's name (filled in when the message is read).
              * @default
              */
-            called_as: string;
+            called_as?: string;
             /** @description Correlates the request with its result; the model's call id. */
             request_id: components["schemas"]["ToolCallId"];
             /**
@@ -1649,7 +1649,7 @@ export interface components {
              * @description When the model asked (the message's creation time when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            requested_at: string;
+            requested_at?: string;
             /** @description The configured name of the server that owns the tool. */
             server_name: string;
             /** @description The tool's name on that server. */
@@ -1662,13 +1662,13 @@ export interface components {
              * @description How long it took.
              * @default 0
              */
-            duration_ms: number;
+            duration_ms?: number;
             /**
              * Format: date-time
              * @description When it ran (the message's creation time when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            executed_at: string;
+            executed_at?: string;
             /** @description The request this answers. */
             request_id: components["schemas"]["ToolCallId"];
             /** @description The server that ran it. */
@@ -1818,19 +1818,19 @@ export interface components {
              * @description When it was created (when it was read, when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            created_at: string;
+            created_at?: string;
             /** @description Why processing failed, for a `failed` message; absent otherwise. */
             error?: components["schemas"]["ErrorDetail"] | null;
             /**
              * @description Unique, sortable by creation (UUIDv7); a new one when absent.
              * @default 01a20dbf-f89a-7160-b85f-e69d86c2cb5b
              */
-            id: components["schemas"]["MessageId"];
+            id?: components["schemas"]["MessageId"];
             /**
              * @description Internal notes, never sent to a model.
              * @default {}
              */
-            metadata: {
+            metadata?: {
                 [key: string]: unknown;
             };
             /** @description Who wrote it. */
@@ -1841,18 +1841,18 @@ export interface components {
              *     (with `kind`) means the current one.
              * @default 0
              */
-            schema_version: number;
+            schema_version?: number;
             /**
              * @description Where it stands in its lifecycle (`complete` when absent).
              * @default complete
              */
-            status: components["schemas"]["MessageStatus"];
+            status?: components["schemas"]["MessageStatus"];
             /**
              * Format: date-time
              * @description When it last changed (`created_at` when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            updated_at: string;
+            updated_at?: string;
         } & ({
             data: components["schemas"]["TextMessage"];
             /** @constant */
@@ -2041,20 +2041,20 @@ export interface components {
              * @description Extra tokens kept free as a safety margin against miscounting.
              * @default 256
              */
-            margin_tokens: number;
+            margin_tokens?: number;
             /**
              * Format: uint32
              * @description Tokens kept free for the model's answer.
              * @default 4096
              */
-            reserve_output_tokens: number;
+            reserve_output_tokens?: number;
             /**
              * @description The strategy used when a request would not fit.
              * @default {
              *       "type": "intelligent"
              *     }
              */
-            strategy: components["schemas"]["OptimizationStrategy"];
+            strategy?: components["schemas"]["OptimizationStrategy"];
         };
         /** @description How history is trimmed to fit the model's context window. */
         OptimizationStrategy: {
@@ -2075,7 +2075,7 @@ export interface components {
              * @description Weight per factor (`recency`, `kind`, `references`...); missing factors weigh 1.
              * @default {}
              */
-            weights: {
+            weights?: {
                 [key: string]: number;
             };
         };
@@ -2119,7 +2119,7 @@ export interface components {
              * @description Whether it was sized down from the original.
              * @default false
              */
-            resized: boolean;
+            resized?: boolean;
             /**
              * Format: uint32
              * @description Width in pixels.
@@ -2139,7 +2139,7 @@ export interface components {
              * @description What is being done, e.g. `Recognizing image`; [`DEFAULT_ACTIVITY`] when absent.
              * @default Working
              */
-            activity: string;
+            activity?: string;
             /** @description More detail, when useful. */
             detail?: string | null;
             /** @description Progress so far, when countable. */
@@ -2166,13 +2166,13 @@ export interface components {
              * @description Glob patterns that were left out (`.git`, `node_modules`, `target`, ...).
              * @default []
              */
-            excluded_patterns: string[];
+            excluded_patterns?: string[];
             /**
              * Format: date-time
              * @description When the snapshot was taken.
              * @default 1970-01-01T00:00:00Z
              */
-            generated_at: string;
+            generated_at?: string;
             /** @description The workspace root the paths are relative to. */
             root_path: string;
         } & ({
@@ -2202,7 +2202,7 @@ export interface components {
              * @description When it was given.
              * @default 1970-01-01T00:00:00Z
              */
-            answered_at: string;
+            answered_at?: string;
             /** @description The chosen option's value. */
             value: string;
         };
@@ -2229,7 +2229,7 @@ export interface components {
              * @description How much the answer matters; styles the card.
              * @default minor
              */
-            severity: components["schemas"]["Severity"];
+            severity?: components["schemas"]["Severity"];
         };
         /** @description One answer to choose from. */
         QuestionOption: {
@@ -2260,7 +2260,7 @@ export interface components {
              * @description When recognition finished.
              * @default 1970-01-01T00:00:00Z
              */
-            recognized_at: string;
+            recognized_at?: string;
             /** @description Text found in the image. */
             recognized_text?: string | null;
             /** @description The vision model's description (vision only). */
@@ -2306,7 +2306,7 @@ export interface components {
              * @description Parameter values, checked against the definition's schema (defaults fill the rest).
              * @default {}
              */
-            parameters: {
+            parameters?: {
                 [key: string]: unknown;
             };
         };
@@ -2400,12 +2400,12 @@ export interface components {
              * @description This branch's messages a resolution took off it.
              * @default 0
              */
-            removed: number;
+            removed?: number;
             /**
              * @description The resolutions, one per conflict.
              * @default []
              */
-            resolutions: components["schemas"]["ConflictResolution"][];
+            resolutions?: components["schemas"]["ConflictResolution"][];
             /**
              * Format: uint32
              * @description Source messages left out (already here, same content, or by a resolution).
@@ -2434,13 +2434,13 @@ export interface components {
              * @description Tokens of the summary.
              * @default 0
              */
-            tokens_after: number;
+            tokens_after?: number;
             /**
              * Format: uint32
              * @description Tokens of the replaced messages.
              * @default 0
              */
-            tokens_before: number;
+            tokens_before?: number;
             /** @constant */
             type: "summary";
         } | {
@@ -2521,13 +2521,13 @@ export interface components {
              * @description Whether the call may run.
              * @default pending
              */
-            approval_status: components["schemas"]["ApprovalStatus"];
+            approval_status?: components["schemas"]["ApprovalStatus"];
             /**
              * @description The arguments: a JSON object. Arguments that were not valid JSON are kept as the string
              *     the model sent, and fail validation. `{}` when absent.
              * @default {}
              */
-            arguments: unknown;
+            arguments?: unknown;
             /** @description The id the model gave the call; its result echoes it. */
             id: components["schemas"]["ToolCallId"];
             /** @description The tool's name. */
@@ -2577,7 +2577,7 @@ export interface components {
              * @description How long it ran.
              * @default 0
              */
-            duration_ms: number;
+            duration_ms?: number;
             /**
              * Format: date-time
              * @description When it started.
@@ -2587,7 +2587,7 @@ export interface components {
              * @description The tool that ran (empty when unknown, e.g. migrated from a format that did not say).
              * @default
              */
-            tool_name: string;
+            tool_name?: string;
         } & ({
             /** @description The tool's output, as structured JSON. */
             output: unknown;
@@ -2644,7 +2644,7 @@ export interface components {
              * @description How many have completed.
              * @default 0
              */
-            completed_steps: number;
+            completed_steps?: number;
             /** @description The step running (or to run next); none once finished. */
             current_step?: string | null;
             /** @description Why it failed, when it did. */
@@ -2658,7 +2658,7 @@ export interface components {
              * @description When the run started.
              * @default 1970-01-01T00:00:00Z
              */
-            started_at: string;
+            started_at?: string;
             /** @description Where the run stands. */
             status: components["schemas"]["WorkflowStatus"];
             /**
@@ -2666,13 +2666,13 @@ export interface components {
              * @description How many steps the workflow has.
              * @default 0
              */
-            total_steps: number;
+            total_steps?: number;
             /**
              * Format: date-time
              * @description When it last changed.
              * @default 1970-01-01T00:00:00Z
              */
-            updated_at: string;
+            updated_at?: string;
             /** @description The workflow's name. */
             workflow_name: string;
         };
@@ -2685,12 +2685,12 @@ export interface components {
              * @description What it is for.
              * @default
              */
-            description: string;
+            description?: string;
             /**
              * @description What is wrong with the file, field by field; empty when it can run.
              * @default []
              */
-            errors: components["schemas"]["Problem"][];
+            errors?: components["schemas"]["Problem"][];
             /** @description Its name (the file's `name`, or the file name when that is unreadable). */
             name: string;
             /** @description Which folder that file is in. */
@@ -2703,7 +2703,7 @@ export interface components {
              * @description Its steps, in order.
              * @default []
              */
-            steps: components["schemas"]["WorkflowStepInfo"][];
+            steps?: components["schemas"]["WorkflowStepInfo"][];
         };
         /** @description `GET /v1/workflows?context={id}`. */
         WorkflowList: {
