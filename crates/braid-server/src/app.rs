@@ -17,6 +17,7 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 use crate::body::BodyLimit;
 use crate::error::ApiFailure;
 use crate::guard::{RequestGuard, guard};
+use crate::log_feed::LogFeeds;
 use crate::mcp::McpDirectory;
 use crate::metrics::Metrics;
 use crate::title::{TitleSetting, Titler};
@@ -78,6 +79,8 @@ pub struct App {
     pub titler: Titler,
     /// Refuses requests with a foreign `Host` or `Origin`, or a body that is not JSON.
     pub guard: Arc<RequestGuard>,
+    /// The event logs this replica follows for contexts other replicas run.
+    pub log_feeds: Arc<LogFeeds>,
     web: WebUi,
 }
 
@@ -94,6 +97,8 @@ impl App {
     ) -> Arc<Self> {
         let openapi = Arc::new(crate::openapi::document(&crate::routes::table()));
         let web = WebUi::new(&config.web_dir);
+        let shutdown = CancellationToken::new();
+        let log_feeds = LogFeeds::new(registry.services().store.clone(), shutdown.clone());
         Arc::new(Self {
             registry,
             metrics,
@@ -101,7 +106,8 @@ impl App {
             titler: Titler::new(config.titles),
             guard: Arc::new(guard),
             config,
-            shutdown: CancellationToken::new(),
+            shutdown,
+            log_feeds,
             openapi,
             web,
         })
