@@ -16,6 +16,7 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use crate::body::BodyLimit;
 use crate::error::ApiFailure;
+use crate::forward::Forwarder;
 use crate::guard::{RequestGuard, guard};
 use crate::log_feed::LogFeeds;
 use crate::mcp::McpDirectory;
@@ -81,6 +82,8 @@ pub struct App {
     pub guard: Arc<RequestGuard>,
     /// The event logs this replica follows for contexts other replicas run.
     pub log_feeds: Arc<LogFeeds>,
+    /// Sends requests on to the replica that owns their context.
+    pub forwarder: Forwarder,
     web: WebUi,
 }
 
@@ -94,6 +97,7 @@ impl App {
         mcp: Arc<dyn McpDirectory>,
         config: AppConfig,
         guard: RequestGuard,
+        forwarder: Forwarder,
     ) -> Arc<Self> {
         let openapi = Arc::new(crate::openapi::document(&crate::routes::table()));
         let web = WebUi::new(&config.web_dir);
@@ -108,6 +112,7 @@ impl App {
             config,
             shutdown,
             log_feeds,
+            forwarder,
             openapi,
             web,
         })
