@@ -218,3 +218,86 @@ impl LogFeeds {
         }
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use braid_protocol::{ContextConfig, ContextEvent, Heartbeat};
+    use braid_store::{ContextRecord, SqliteStore};
+
+    async fn store_with_context() -> (tempfile::TempDir, Arc<dyn Store>, ContextId) {
+        let dir = tempfile::tempdir().unwrap();
+        let store: Arc<dyn Store> =
+            Arc::new(SqliteStore::open(dir.path().join("b.db")).await.unwrap());
+        let record = ContextRecord::new("feed", ContextConfig::default());
+        store.create_context(&record).await.unwrap();
+        (dir, store, record.id)
+    }
+
+    async fn append(store: &Arc<dyn Store>, context: ContextId, n: usize) {
+        let publisher = Arc::new(broadcast::channel::<SequencedEvent>(16).0);
+        for _ in 0..n {
+            let event = ContextEvent::Heartbeat(Heartbeat {
+                timestamp: chrono::Utc::now(),
+            });
+            store
+                .append_event(context, &event, publisher.clone())
+                .await
+                .unwrap();
+        }
+        store.flush_events().await.unwrap();
+    }
+
+    async fn next(rx: &mut broadcast::Receiver<SequencedEvent>) -> u64 {
+        tokio::time::timeout(Duration::from_secs(5), rx.recv())
+            .await
+            .expect("an event within 5 s")
+            .unwrap()
+            .sequence
+    }
+
+    #[tokio::test]
+    async fn every_stream_of_a_context_gets_each_new_event_once_in_order() {
+        let (_dir, store, context) = store_with_context().await;
+        let feeds = LogFeeds::new(store.clone(), CancellationToken::new());
+        let mut first = feeds.subscribe(context);
+        let mut second = feeds.subscribe(context);
+        feeds.caught_up(context, 0);
+        append(&store, context, 3).await;
+        for rx in [&mut first, &mut second] {
+            assert_eq!([next(rx).await, next(rx).await, next(rx).await], [1, 2, 3]);
+        }
+        append(&store, context, 1).await;
+        assert_eq!(next(&mut first).await, 4);
+        assert_eq!(next(&mut second).await, 4);
+        assert!(first.try_recv().is_err(), "nothing twice");
+    }
+
+    #[tokio::test]
+    async fn an_event_announced_before_the_stream_caught_up_is_still_handed_out() {
+        let (_dir, store, context) = store_with_context().await;
+        let feeds = LogFeeds::new(store.clone(), CancellationToken::new());
+        let mut rx = feeds.subscribe(context);
+        // Committed (and announced) while the stream was still replaying up to 0.
+        append(&store, context, 2).await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        feeds.caught_up(context, 1);
+        assert_eq!(next(&mut rx).await, 2);
+    }
+
+    #[tokio::test]
+    async fn a_context_nobody_follows_any_more_is_forgotten() {
+        let (_dir, store, context) = store_with_context().await;
+        let feeds = LogFeeds::new(store.clone(), CancellationToken::new());
+        let rx = feeds.subscribe(context);
+        feeds.caught_up(context, 0);
+        drop(rx);
+        append(&store, context, 1).await;
+        let deadline = tokio::time::Instant::now() + LOG_POLL * 3;
+        while !feeds.feeds().is_empty() {
+            assert!(tokio::time::Instant::now() < deadline, "still followed");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
