@@ -21,7 +21,9 @@ const HEARTBEAT_CONNECTIONS: u32 = 2;
 /// Settings of a PostgreSQL store.
 #[derive(Clone, Debug)]
 pub struct PostgresOptions {
-    /// The most connections the pool opens.
+    /// The most connections the pool opens (20 by default: with 10, a replica's actors waited
+    /// up to 4.4 s for a connection under `braid-load`, 1,000 streams on three replicas; three
+    /// replicas then use 69 connections, under PostgreSQL's default limit of 100).
     pub max_connections: u32,
     /// How long to wait for a free connection.
     pub acquire_timeout: Duration,
@@ -34,7 +36,7 @@ pub struct PostgresOptions {
 impl Default for PostgresOptions {
     fn default() -> Self {
         Self {
-            max_connections: 10,
+            max_connections: 20,
             acquire_timeout: Duration::from_secs(10),
             event_batch_interval: Duration::from_millis(5),
             replica: ReplicaIdentity::default(),
