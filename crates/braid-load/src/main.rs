@@ -347,6 +347,16 @@ fn tempfile_dir() -> anyhow::Result<std::path::PathBuf> {
 
 fn main() -> std::process::ExitCode {
     let args = Args::parse();
+    // The servers' own logs (warnings by default; `RUST_LOG` to see more), so a run that goes
+    // wrong says why.
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .init();
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(r) => r,
         Err(e) => {

@@ -16,7 +16,9 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use crate::body::BodyLimit;
 use crate::error::ApiFailure;
+use crate::forward::Forwarder;
 use crate::guard::{RequestGuard, guard};
+use crate::log_feed::LogFeeds;
 use crate::mcp::McpDirectory;
 use crate::metrics::Metrics;
 use crate::title::{TitleSetting, Titler};
@@ -78,6 +80,10 @@ pub struct App {
     pub titler: Titler,
     /// Refuses requests with a foreign `Host` or `Origin`, or a body that is not JSON.
     pub guard: Arc<RequestGuard>,
+    /// The event logs this replica follows for contexts other replicas run.
+    pub log_feeds: Arc<LogFeeds>,
+    /// Sends requests on to the replica that owns their context.
+    pub forwarder: Forwarder,
     web: WebUi,
 }
 
@@ -91,9 +97,12 @@ impl App {
         mcp: Arc<dyn McpDirectory>,
         config: AppConfig,
         guard: RequestGuard,
+        forwarder: Forwarder,
     ) -> Arc<Self> {
         let openapi = Arc::new(crate::openapi::document());
         let web = WebUi::new(&config.web_dir);
+        let shutdown = CancellationToken::new();
+        let log_feeds = LogFeeds::new(registry.services().store.clone(), shutdown.clone());
         Arc::new(Self {
             registry,
             metrics,
@@ -101,7 +110,9 @@ impl App {
             titler: Titler::new(config.titles),
             guard: Arc::new(guard),
             config,
-            shutdown: CancellationToken::new(),
+            shutdown,
+            log_feeds,
+            forwarder,
             openapi,
             web,
         })

@@ -245,14 +245,11 @@ async fn run(
     f.finish(outcome).await;
 }
 
-/// How often a stream served from the log reads it even without a notice (a notice can be
-/// missed while the database connection is re-established).
-const LOG_POLL: Duration = Duration::from_secs(1);
-
 /// Streams a context's events from the shared event log, for a replica that does not run the
-/// context (PostgreSQL): woken by the store's event notices (LISTEN/NOTIFY), with the same ids,
-/// replay and `Last-Event-ID` behaviour as the owner's stream. It goes on across a change of
-/// owner, since every owner writes the same log.
+/// context (PostgreSQL): fed by the replica's one log reader ([`crate::log_feed`]), which the
+/// store's event notices (LISTEN/NOTIFY) wake, with the same ids, replay and `Last-Event-ID`
+/// behaviour as the owner's stream. It goes on across a change of owner, since every owner
+/// writes the same log.
 pub fn follow_log(
     app: Arc<App>,
     context: ContextId,
@@ -260,8 +257,8 @@ pub fn follow_log(
 ) -> impl Stream<Item = Result<Event, Infallible>> {
     let (tx, rx) = mpsc::channel(CONNECTION_BUFFER);
     // Subscribed before the first read, so no commit falls between the two.
-    let notices = app.registry.services().store.event_notices();
-    tokio::spawn(run_from_log(app, context, notices, start, tx));
+    let feed = app.log_feeds.subscribe(context);
+    tokio::spawn(run_from_log(app, context, feed, start, tx));
     futures::stream::unfold(rx, |mut rx| async move {
         rx.recv().await.map(|e| (Ok::<_, Infallible>(e), rx))
     })
@@ -270,14 +267,13 @@ pub fn follow_log(
 async fn run_from_log(
     app: Arc<App>,
     context: ContextId,
-    mut notices: broadcast::Receiver<braid_store::EventNotice>,
+    mut feed: broadcast::Receiver<SequencedEvent>,
     start: StreamStart,
     tx: mpsc::Sender<Event>,
 ) {
     let _open = app.metrics.open_stream();
     let shutdown = app.shutdown.clone();
     let mut heartbeat = heartbeat_timer(&app);
-    let mut poll = tokio::time::interval_at(tokio::time::Instant::now() + LOG_POLL, LOG_POLL);
     let cursor = match start {
         StreamStart::After(n) => Some(n),
         // A live stream starts at the log's end; without it, it cannot start at all (from 0 it
@@ -314,17 +310,29 @@ async fn run_from_log(
     let outcome: Result<(), Stop> = async {
         f.place_resume_point().await?;
         f.replay().await?;
+        if let Some(cursor) = f.cursor {
+            f.app.log_feeds.caught_up(context, cursor);
+        }
         loop {
             tokio::select! {
                 biased;
                 _ = shutdown.cancelled() => return Err(Stop::Shutdown),
                 _ = f.tx.closed() => return Err(Stop::ClientGone),
-                notice = notices.recv() => match notice {
-                    Ok(n) if n.context != context || f.cursor.is_some_and(|c| n.last_sequence <= c) => {}
-                    Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => f.replay().await?,
-                    Err(broadcast::error::RecvError::Closed) => return Err(Stop::ClientGone),
+                received = feed.recv() => match received {
+                    Ok(e) => {
+                        // An event past the next one: the ones between were handed out
+                        // before this stream's replay ended, or skipped; the log has them.
+                        if f.cursor.is_some_and(|c| e.sequence > c + 1) {
+                            f.replay().await?;
+                        }
+                        f.send(&e).await?;
+                    }
+                    Err(broadcast::error::RecvError::Lagged(missed)) => {
+                        tracing::debug!(%context, missed, "slow event stream switched to replay");
+                        f.replay().await?;
+                    }
+                    Err(broadcast::error::RecvError::Closed) => return Err(Stop::Shutdown),
                 },
-                _ = poll.tick() => f.replay().await?,
                 _ = heartbeat.tick() => {
                     f.beat().await?;
                 }

@@ -15,6 +15,7 @@ pub mod error;
 pub mod events;
 pub mod forward;
 pub mod guard;
+pub mod log_feed;
 pub mod mcp;
 pub mod metrics;
 pub mod openapi;

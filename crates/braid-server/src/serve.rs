@@ -163,6 +163,9 @@ pub enum ServeError {
     /// The store cannot be opened.
     #[error("cannot open the store: {0}")]
     Store(#[from] braid_store::StoreError),
+    /// The client that forwards requests to other replicas cannot be built.
+    #[error(transparent)]
+    Forwarder(#[from] crate::forward::ForwarderError),
     /// The model configuration is unusable.
     #[error("invalid model configuration: {0}")]
     Llm(String),
@@ -463,7 +466,15 @@ pub async fn start_with(
         .filter_map(|o| o.to_str().ok().map(str::to_owned))
         .collect();
     let guard = RequestGuard::new(addr, &options.app.allowed_hosts, &origins)?;
-    let app = App::new(registry.clone(), metrics, mcp, options.app, guard);
+    let forwarder = crate::forward::Forwarder::new()?;
+    let app = App::new(
+        registry.clone(),
+        metrics,
+        mcp,
+        options.app,
+        guard,
+        forwarder,
+    );
     let routes = router(app.clone());
     let shutdown = app.shutdown.clone();
     let task = tokio::spawn(async move {

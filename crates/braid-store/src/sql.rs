@@ -9,15 +9,22 @@
 /// `fn reader(&self) -> &Pool<$db>` and the fields `events: EventWriter`, `leases:
 /// Arc<Leases>` and `notices: broadcast::Sender<EventNotice>`. `$now` is the database's clock in
 /// milliseconds since the epoch, as SQL; `$share` locks the rows a query read until the
-/// transaction ends (PostgreSQL `FOR SHARE`; empty on SQLite, whose writes are serial anyway).
+/// transaction ends against a change of owner but not against a renewal (PostgreSQL `FOR KEY
+/// SHARE`; empty on SQLite, whose writes are serial anyway), and `$exclusive` locks them against
+/// every other lock, `$share` included (PostgreSQL `FOR UPDATE`; empty on SQLite).
+/// An optional last argument `{ ... }` holds `Store` methods of one database only.
 macro_rules! sql_store {
-    ($store:ty, $db:ty, $backend:expr, $now:literal, $share:literal) => {
+    ($store:ty, $db:ty, $backend:expr, $now:literal, $share:literal, $exclusive:literal $(, { $($extra:tt)* })?) => {
         impl $store {
             /// Refuses the transaction's write when it comes from a replaced owner (this store
             /// holds the context with a token that is no longer the lease's), or from a store
             /// without a lease while another replica's lease is in force. The lease row stays
-            /// share-locked until the transaction ends, so a takeover waits for writes already
-            /// checked.
+            /// key-share-locked until the transaction ends, so a takeover (which locks the row
+            /// exclusively first) waits for writes already checked, while the heartbeat's
+            /// renewal (an update of the expiry alone) does not: with a plain share lock, every
+            /// write and event batch held the renewal back, and under load (`braid-load`, 300
+            /// streams on three replicas) renewals missed the lease time and every actor of a
+            /// replica stopped.
             async fn check_fence(
                 conn: &mut <$db as sqlx::Database>::Connection,
                 leases: &$crate::lock::Leases,
@@ -69,6 +76,14 @@ macro_rules! sql_store {
                 // before its numbering is read again from the log.
                 self.events.flush().await?;
                 let started = std::time::Instant::now();
+                let mut tx = $crate::sql::begin(self.writer()).await.during($backend, OP)?;
+                // Waits for the writes of the current owner that already passed the fence
+                // check (they hold a key-share lock), so none of them lands after the takeover.
+                sqlx::query(concat!("SELECT 1 FROM leases WHERE context_id = $1", $exclusive))
+                    .bind(context.0)
+                    .fetch_optional(&mut *tx)
+                    .await
+                    .during($backend, OP)?;
                 let taken: std::result::Result<Option<i64>, sqlx::Error> = sqlx::query_scalar(concat!(
                     "INSERT INTO leases (context_id, owner, address, token, expires_ms, released) ",
                     "VALUES ($1, $2, $3, 1, ", $now, " + $4, FALSE) ",
@@ -83,7 +98,7 @@ macro_rules! sql_store {
                 .bind(&self.leases.identity.id)
                 .bind(self.leases.identity.address.as_deref())
                 .bind(self.leases.ttl_ms())
-                .fetch_optional(self.writer())
+                .fetch_optional(&mut *tx)
                 .await;
                 let taken = match taken {
                     Err(error) if $crate::error::violation(&error)
@@ -93,6 +108,7 @@ macro_rules! sql_store {
                     }
                     other => other.during($backend, OP)?,
                 };
+                tx.commit().await.during($backend, OP)?;
                 let Some(token) = taken else {
                     return Ok(None);
                 };
@@ -649,7 +665,7 @@ macro_rules! sql_store {
                 };
                 let config = serde_json::to_string(&context.config).map_err(|e| corrupt("config", e))?;
                 let state = serde_json::to_string(&context.state).map_err(|e| corrupt("state", e))?;
-                let mut tx = self.writer().begin().await.during($backend, OP)?;
+                let mut tx = $crate::sql::begin(self.writer()).await.during($backend, OP)?;
                 let done = sqlx::query(
                     "INSERT INTO contexts (id, title, config, active_branch, state, created_at, updated_at) \
                      VALUES ($1, $2, $3, $4, $5, $6, $7)",
@@ -756,7 +772,7 @@ macro_rules! sql_store {
                 const OP: &str = "deleting a context";
                 // Queued events of this context must not land after the delete.
                 self.events.flush().await?;
-                let mut tx = self.writer().begin().await.during($backend, OP)?;
+                let mut tx = $crate::sql::begin(self.writer()).await.during($backend, OP)?;
                 sqlx::query("DELETE FROM events WHERE context_id = $1")
                     .bind(id.0)
                     .execute(&mut *tx)
@@ -784,7 +800,7 @@ macro_rules! sql_store {
                         .validate_for_storage()
                         .map_err(|errors| StoreError::InvalidMessage { message: message.id, errors })?;
                 }
-                let mut tx = self.writer().begin().await.during($backend, OP)?;
+                let mut tx = $crate::sql::begin(self.writer()).await.during($backend, OP)?;
                 // On error the transaction is dropped, which rolls it back.
                 Self::check_fence(&mut tx, &self.leases, context).await?;
                 Self::apply_changes(&mut tx, context, changes).await?;
@@ -1125,6 +1141,8 @@ macro_rules! sql_store {
                 self.reader().close().await;
                 flushed
             }
+
+            $($($extra)*)?
         }
 
     };
@@ -1185,4 +1203,24 @@ pub(crate) fn fenced_contexts(
         }
     }
     fenced
+}
+
+/// Starts a transaction on `pool` in a task of its own, so a caller that is dropped while the
+/// `BEGIN` is in flight (a client that disconnects, a timeout, an actor stopped on a lost
+/// lease) cannot leave it half-started. sqlx 0.9 counts a PostgreSQL transaction only once the
+/// server has answered `BEGIN`; a future dropped before that returns the connection to the pool
+/// inside a transaction nobody will end, and every later borrower's statements then run in it
+/// and keep their row locks for ever (sqlx issue #4393). Measured: under `braid-load` with three
+/// replicas, such connections sat `idle in transaction` holding lease rows, and every takeover
+/// and event batch of those contexts waited on them until the run timed out. In its own task
+/// the `BEGIN` always completes; a transaction nobody collects is then dropped and rolled back
+/// the ordinary way.
+pub(crate) async fn begin<DB: sqlx::Database>(
+    pool: &sqlx::Pool<DB>,
+) -> std::result::Result<sqlx::Transaction<'static, DB>, sqlx::Error> {
+    let pool = pool.clone();
+    match tokio::spawn(async move { pool.begin().await }).await {
+        Ok(begun) => begun,
+        Err(_) => Err(sqlx::Error::WorkerCrashed),
+    }
 }

@@ -171,6 +171,7 @@ sql_store!(
     sqlx::Sqlite,
     crate::error::Backend::Sqlite,
     "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)",
+    "",
     ""
 );
 
@@ -179,7 +180,9 @@ impl EventSink for SqlEvents<sqlx::Sqlite> {
     async fn write(&self, batch: &[PendingEvent]) -> Result<Vec<ContextId>> {
         const OP: &str = "writing events";
         // Statements are prepared once and run in-process: a loop in one transaction is cheap.
-        let mut tx = self.0.begin().await.during(Backend::Sqlite, OP)?;
+        let mut tx = crate::sql::begin(&self.0)
+            .await
+            .during(Backend::Sqlite, OP)?;
         let mut current = Vec::new();
         let mut seen = Vec::new();
         for event in batch {

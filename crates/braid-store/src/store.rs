@@ -103,6 +103,24 @@ pub trait Store: Send + Sync + 'static {
         limit: u32,
     ) -> Result<Vec<SequencedEvent>>;
 
+    /// The committed events of several contexts at once: for each `(context, after)`, up to
+    /// `limit` of its events with a sequence above `after`, in order (a context's events are
+    /// contiguous in the answer). One query on PostgreSQL, where a replica follows the logs of
+    /// many contexts that other replicas write; elsewhere one [`Store::events_after`] each.
+    async fn events_after_each(
+        &self,
+        cursors: &[(ContextId, u64)],
+        limit: u32,
+    ) -> Result<Vec<(ContextId, SequencedEvent)>> {
+        let mut out = Vec::new();
+        for (context, after) in cursors {
+            for event in self.events_after(*context, *after, limit).await? {
+                out.push((*context, event));
+            }
+        }
+        Ok(out)
+    }
+
     /// Claims the context for this store instance: takes its lease (see [`crate::ContextLock`])
     /// when nobody holds it, its owner released it or let it expire. `None` when another owner
     /// (or this store already) holds it. Every later write of this store to the context
