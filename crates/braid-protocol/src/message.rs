@@ -49,6 +49,12 @@ pub struct Message {
     pub error: Option<ErrorDetail>,
 }
 
+/// Leaves a generated `default` out of a schema: a fresh id each time would make the schema (and
+/// the OpenAPI document made from it) differ on every generation.
+fn no_default(schema: &mut schemars::Schema) {
+    schema.remove("default");
+}
+
 /// The JSON shape of [`Message`], for the JSON Schema and the TypeScript types.
 #[derive(Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename = "Message")]
@@ -60,6 +66,7 @@ pub struct MessageSchema {
     pub schema_version: u32,
     /// Unique, sortable by creation (UUIDv7); a new one when absent.
     #[serde(default)]
+    #[schemars(transform = no_default)]
     pub id: MessageId,
     /// Who wrote it.
     pub role: Role,

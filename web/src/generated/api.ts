@@ -1821,10 +1821,7 @@ export interface components {
             created_at?: string;
             /** @description Why processing failed, for a `failed` message; absent otherwise. */
             error?: components["schemas"]["ErrorDetail"] | null;
-            /**
-             * @description Unique, sortable by creation (UUIDv7); a new one when absent.
-             * @default 01a20dbf-f89a-7160-b85f-e69d86c2cb5b
-             */
+            /** @description Unique, sortable by creation (UUIDv7); a new one when absent. */
             id?: components["schemas"]["MessageId"];
             /**
              * @description Internal notes, never sent to a model.
