@@ -633,7 +633,7 @@ export function App({ api }: { api: ApiClient }) {
       {panel !== "none" && (
         <aside className="side-panel">
           <button type="button" className="btn btn-icon close-panel" aria-label="Close panel" onClick={() => setPanel("none")}>×</button>
-          {panel === "settings" && summary && <SettingsPanel config={summary.config} onSave={saveSettings} onMode={setMode} workspaceRoots={workspaceRoots} />}
+          {panel === "settings" && summary && <SettingsPanel config={summary.config} onSave={saveSettings} onMode={setMode} workspaceRoots={workspaceRoots} instructions={summary.instructions} />}
           {panel === "mcp" && (
             <McpPanel
               servers={servers}

@@ -1,7 +1,7 @@
 // Per-context settings: model, mode (plan/act), agent role, workspace path, approval policy.
 
 import { useEffect, useId, useState } from "react";
-import type { AgentRole, ApprovalPolicy, ContextConfig, Mode, OptimizationStrategy } from "../generated/protocol";
+import type { AgentRole, ApprovalPolicy, ContextConfig, Mode, OptimizationStrategy, WorkspaceInstructionsInfo } from "../generated/protocol";
 
 /** What the panel can ask for. */
 export interface SettingsPanelProps {
@@ -13,6 +13,15 @@ export interface SettingsPanelProps {
   onMode: (mode: Mode) => Promise<void>;
   /** The directories the server allows workspaces in (`--workspace-root`), once known. */
   workspaceRoots?: string[];
+  /** The workspace's instructions file the system prompt carries (`AGENTS.md`...), when there is one. */
+  instructions?: WorkspaceInstructionsInfo | undefined;
+}
+
+/** Where the workspace's instructions stand, in words. */
+export function instructionsText(info: WorkspaceInstructionsInfo | undefined): string {
+  if (!info) return "No AGENTS.md, CLAUDE.md or .braid/instructions.md at the workspace root.";
+  const cut = info.truncated ? `, cut to ${info.included_bytes} of ${info.file_bytes} bytes` : `, ${info.file_bytes} bytes`;
+  return `The system prompt ends with ${info.path} (${info.tokens} tokens${cut}).`;
 }
 
 type PolicyType = ApprovalPolicy["type"];
@@ -66,6 +75,12 @@ export function strategyFrom(type: StrategyType, n: string, current: Optimizatio
   }
 }
 
+/** Reads the model-call limit field: whole seconds from 1 to 86400. */
+export function llmTimeoutFrom(text: string): number | string {
+  const n = Number(text.trim());
+  return Number.isInteger(n) && n >= 1 && n <= 86_400 ? n : "The model call limit must be whole seconds from 1 to 86400";
+}
+
 /** Reads the tool timeout field: whole seconds from 1 to 3600. */
 export function timeoutFrom(text: string): number | string {
   const n = Number(text);
@@ -73,7 +88,7 @@ export function timeoutFrom(text: string): number | string {
 }
 
 /** The settings form of one context. */
-export function SettingsPanel({ config, onSave, onMode, workspaceRoots }: SettingsPanelProps) {
+export function SettingsPanel({ config, onSave, onMode, workspaceRoots, instructions }: SettingsPanelProps) {
   const [model, setModel] = useState(config.model);
   const [role, setRole] = useState<AgentRole>(config.agent_role);
   const [workspace, setWorkspace] = useState(config.workspace ?? "");
@@ -82,11 +97,12 @@ export function SettingsPanel({ config, onSave, onMode, workspaceRoots }: Settin
   const [depth, setDepth] = useState(config.approval_policy.type === "limited_auto" ? String(config.approval_policy.max_depth) : "3");
   const [systemPrompt, setSystemPrompt] = useState(config.system_prompt ?? "");
   const [timeout, setTimeoutText] = useState(String(config.tool_timeout_secs));
+  const [llmTimeout, setLlmTimeout] = useState(String(config.llm_timeout_secs ?? 300));
   const [strategyType, setStrategyType] = useState<StrategyType>(config.optimization.strategy.type);
   const [keepN, setKeepN] = useState(config.optimization.strategy.type === "recent_n" ? String(config.optimization.strategy.n) : "20");
   const [problem, setProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
-  const ids = { model: useId(), role: useId(), ws: useId(), roots: useId(), policy: useId(), tools: useId(), depth: useId(), prompt: useId(), timeout: useId(), strategy: useId(), keep: useId() };
+  const ids = { model: useId(), role: useId(), ws: useId(), roots: useId(), policy: useId(), tools: useId(), depth: useId(), prompt: useId(), timeout: useId(), llmTimeout: useId(), instructions: useId(), strategy: useId(), keep: useId() };
 
   useEffect(() => {
     setModel(config.model);
@@ -94,6 +110,7 @@ export function SettingsPanel({ config, onSave, onMode, workspaceRoots }: Settin
     setWorkspace(config.workspace ?? "");
     setSystemPrompt(config.system_prompt ?? "");
     setTimeoutText(String(config.tool_timeout_secs));
+    setLlmTimeout(String(config.llm_timeout_secs ?? 300));
   }, [config]);
 
   const save = async () => {
@@ -105,6 +122,11 @@ export function SettingsPanel({ config, onSave, onMode, workspaceRoots }: Settin
     const secs = timeoutFrom(timeout);
     if (typeof secs === "string") {
       setProblem(secs);
+      return;
+    }
+    const llmSecs = llmTimeoutFrom(llmTimeout);
+    if (typeof llmSecs === "string") {
+      setProblem(llmSecs);
       return;
     }
     const strategy = strategyFrom(strategyType, keepN, config.optimization.strategy);
@@ -119,6 +141,7 @@ export function SettingsPanel({ config, onSave, onMode, workspaceRoots }: Settin
         agent_role: role,
         approval_policy: policy,
         tool_timeout_secs: secs,
+        llm_timeout_secs: llmSecs,
         optimization: { ...config.optimization, strategy },
         ...(workspace.trim() ? { workspace: workspace.trim() } : {}),
         ...(systemPrompt.trim() ? { system_prompt: systemPrompt.trim() } : {}),
@@ -194,6 +217,11 @@ export function SettingsPanel({ config, onSave, onMode, workspaceRoots }: Settin
               : `Allowed in: ${workspaceRoots.join(", ")} (braid serve --workspace-root adds others).`}
           </p>
         )}
+        {config.workspace && (
+          <p id={ids.instructions} className="hint instructions">
+            {instructionsText(instructions)}
+          </p>
+        )}
         <label htmlFor={ids.policy}>Approval policy</label>
         <select id={ids.policy} value={policyType} onChange={(e) => setPolicyType(e.target.value as PolicyType)}>
           {(Object.keys(POLICY_WORDS) as PolicyType[]).map((p) => <option key={p} value={p}>{POLICY_WORDS[p]}</option>)}
@@ -212,6 +240,8 @@ export function SettingsPanel({ config, onSave, onMode, workspaceRoots }: Settin
         )}
         <label htmlFor={ids.timeout}>Tool timeout (seconds)</label>
         <input id={ids.timeout} inputMode="numeric" value={timeout} onChange={(e) => setTimeoutText(e.target.value)} />
+        <label htmlFor={ids.llmTimeout}>Model call limit (seconds)</label>
+        <input id={ids.llmTimeout} inputMode="numeric" value={llmTimeout} onChange={(e) => setLlmTimeout(e.target.value)} />
         <label htmlFor={ids.strategy}>History optimization</label>
         <select id={ids.strategy} value={strategyType} onChange={(e) => setStrategyType(e.target.value as StrategyType)}>
           {(Object.keys(STRATEGY_WORDS) as StrategyType[]).map((k) => <option key={k} value={k}>{STRATEGY_WORDS[k]}</option>)}

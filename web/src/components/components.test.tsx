@@ -3,7 +3,7 @@ import { fireEvent, render, screen, waitFor, within } from "@testing-library/rea
 import userEvent from "@testing-library/user-event";
 import { Composer, composeRequests, editedSend, toReference } from "./Composer";
 import { Sidebar } from "./Sidebar";
-import { SettingsPanel, policyFrom, strategyFrom, timeoutFrom } from "./SettingsPanel";
+import { SettingsPanel, instructionsText, llmTimeoutFrom, policyFrom, strategyFrom, timeoutFrom } from "./SettingsPanel";
 import { McpPanel } from "./McpPanel";
 import { BranchSwitcher, branchNameProblem } from "./BranchSwitcher";
 import { StatusBar } from "./StatusBar";
@@ -189,6 +189,16 @@ describe("settings", () => {
     expect(strategyFrom("recent_n", "x", { type: "intelligent" })).toMatch(/whole number from 1/);
     expect(strategyFrom("importance_scoring", "", { type: "importance_scoring", weights: { recency: 2 } })).toEqual({ type: "importance_scoring", weights: { recency: 2 } });
     expect(timeoutFrom("30")).toBe(30);
+    expect(llmTimeoutFrom("0")).toMatch(/model call limit/);
+    expect(llmTimeoutFrom("300")).toBe(300);
+  });
+
+  it("says which instructions file the system prompt carries, and when it was cut", () => {
+    const config = { ...summary("c1", "x").config, workspace: "/srv/repo" };
+    const info = { path: "AGENTS.md", file_bytes: 12_000, included_bytes: 8192, tokens: 1900, truncated: true };
+    render(<SettingsPanel config={config} onSave={async () => {}} onMode={async () => {}} instructions={info} />);
+    expect(screen.getByText(/ends with AGENTS\.md \(1900 tokens, cut to 8192 of 12000 bytes\)/)).toBeTruthy();
+    expect(instructionsText(undefined)).toMatch(/No AGENTS\.md, CLAUDE\.md or \.braid\/instructions\.md/);
   });
 
   it("saves model, role, workspace and policy, and switches mode", async () => {
@@ -203,6 +213,8 @@ describe("settings", () => {
     await userEvent.type(screen.getByLabelText("Tools that need no approval"), "read_file");
     await userEvent.clear(screen.getByLabelText("Tool timeout (seconds)"));
     await userEvent.type(screen.getByLabelText("Tool timeout (seconds)"), "60");
+    await userEvent.clear(screen.getByLabelText("Model call limit (seconds)"));
+    await userEvent.type(screen.getByLabelText("Model call limit (seconds)"), "120");
     await userEvent.selectOptions(screen.getByLabelText("History optimization"), "recent_n");
     await userEvent.clear(screen.getByLabelText("Messages to keep"));
     await userEvent.type(screen.getByLabelText("Messages to keep"), "12");
@@ -214,6 +226,7 @@ describe("settings", () => {
       workspace: "/srv/repo",
       approval_policy: { type: "white_list", tools: ["read_file"] },
       tool_timeout_secs: 60,
+      llm_timeout_secs: 120,
       optimization: { strategy: { type: "recent_n", n: 12 }, reserve_output_tokens: 4096, margin_tokens: 256 },
       system_prompt: "You review Rust.",
     });

@@ -12,6 +12,7 @@ describe("indicatorFor", () => {
     [{ type: "preparing_llm_request" }, "Preparing the request…", "interrupt"],
     [{ type: "connecting_to_llm", attempt: 1 }, "Connecting to the model…", "interrupt"],
     [{ type: "connecting_to_llm", attempt: 3 }, "Connecting to the model (attempt 3)…", "interrupt"],
+    [{ type: "connecting_to_llm", attempt: 2, reason: "connection refused", wait_ms: 1500 }, "Connecting to the model (attempt 2) in 1.5 s, after: connection refused…", "interrupt"],
     [{ type: "awaiting_llm_first_chunk" }, "Waiting for the model…", "interrupt"],
     [{ type: "streaming_llm_response", chunks: 12, chars: 340 }, "Streaming… 12 chunks, 340 characters", "interrupt"],
     [{ type: "processing_llm_response" }, "Processing the answer…", "interrupt"],

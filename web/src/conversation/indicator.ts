@@ -56,7 +56,7 @@ export function indicatorFor(state: ContextState): Indicator | null {
     case "connecting_to_llm":
       return {
         tone: "busy",
-        label: state.attempt > 1 ? `Connecting to the model (attempt ${state.attempt})…` : "Connecting to the model…",
+        label: connectingLabel(state.attempt, state.reason, state.wait_ms),
         action: "interrupt",
       };
     case "awaiting_llm_first_chunk":
@@ -158,4 +158,12 @@ const CLIENT_HINTS: Record<string, string> = {
 /** What the person can do about an error with this code (a server code or a client failure). */
 export function hintFor(code: string): string {
   return (HINTS as Record<string, string>)[code] ?? CLIENT_HINTS[code] ?? "Try again; if it persists, see the server log.";
+}
+
+/** What connecting says: on a retry, the attempt, the wait before it and why the previous one failed. */
+export function connectingLabel(attempt: number, reason?: string, waitMs?: number): string {
+  if (attempt <= 1) return "Connecting to the model…";
+  const wait = waitMs === undefined ? "" : ` in ${(waitMs / 1000).toFixed(1)} s`;
+  const why = reason ? `, after: ${reason}` : "";
+  return `Connecting to the model (attempt ${attempt})${wait}${why}…`;
 }

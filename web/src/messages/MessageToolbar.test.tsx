@@ -31,7 +31,7 @@ describe("message toolbar", () => {
       <BranchingProvider value={b}>
         <ol>
           <MessageView entry={entryOf(textMsg("q", "Question?", { role: "user" }))} />
-          <MessageView entry={entryOf(textMsg("a", "Answer.", { metadata: { model: "mock-1", usage: { prompt_tokens: 1200, completion_tokens: 30 } } }))} />
+          <MessageView entry={entryOf(textMsg("a", "Answer.", { metadata: { model: "mock-1", usage: { prompt_tokens: 1200, completion_tokens: 30, cached_prompt_tokens: 1024 } } }))} />
         </ol>
       </BranchingProvider>,
     );
@@ -42,7 +42,7 @@ describe("message toolbar", () => {
     await userEvent.click(screen.getByRole("button", { name: "Regenerate" }));
     expect(b.regenerate).toHaveBeenCalledWith("a");
     expect(screen.getByText("mock-1")).toBeTruthy();
-    expect(screen.getByText(/1,200 in · 30 out/)).toBeTruthy();
+    expect(screen.getByText(/1,200 in \(1,024 cached\) · 30 out/)).toBeTruthy();
     expect(screen.getAllByText(/ago|yesterday|just now|2026/).length).toBe(2);
   });
 

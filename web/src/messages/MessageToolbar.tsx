@@ -31,9 +31,11 @@ export function answerFacts(message: Message): { model?: string; tokens?: string
   const meta = message.metadata ?? {};
   const out: { model?: string; tokens?: string; duration?: number } = {};
   if (typeof meta.model === "string" && meta.model) out.model = meta.model;
-  const usage = meta.usage as { prompt_tokens?: unknown; completion_tokens?: unknown } | undefined;
+  const usage = meta.usage as { prompt_tokens?: unknown; completion_tokens?: unknown; cached_prompt_tokens?: unknown } | undefined;
   if (usage && typeof usage.prompt_tokens === "number" && typeof usage.completion_tokens === "number") {
-    out.tokens = `${usage.prompt_tokens.toLocaleString()} in · ${usage.completion_tokens.toLocaleString()} out`;
+    // Cached prompt tokens (read from the provider's prompt cache) are part of the prompt's count.
+    const cached = typeof usage.cached_prompt_tokens === "number" && usage.cached_prompt_tokens > 0 ? ` (${usage.cached_prompt_tokens.toLocaleString()} cached)` : "";
+    out.tokens = `${usage.prompt_tokens.toLocaleString()} in${cached} · ${usage.completion_tokens.toLocaleString()} out`;
   }
   if (message.role === "assistant" && message.status === "complete") {
     const ms = Date.parse(message.updated_at) - Date.parse(message.created_at);
