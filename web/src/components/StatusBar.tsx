@@ -1,7 +1,7 @@
 // The live state line (what the context is doing, from the event stream), the connection, and
 // the errors with what the person can do.
 
-import type { ConversationState } from "../conversation/reducer";
+import type { ConversationState, OptimizationReport } from "../conversation/reducer";
 import { indicatorFor } from "../conversation/indicator";
 import { ErrorList, FailedTurn, sameFailure } from "./errors/TurnErrors";
 
@@ -17,7 +17,7 @@ export interface StatusBarProps {
   onJump?: (to: "approve" | "answer") => void;
 }
 
-/** The state indicator, connection status and errors. */
+/** The state indicator, connection status, errors and the last optimization report. */
 export function StatusBar({ conversation, onResume, onDismiss, onJump }: StatusBarProps) {
   const ind = indicatorFor(conversation.state);
   const conn = conversation.connection;
@@ -54,6 +54,31 @@ export function StatusBar({ conversation, onResume, onDismiss, onJump }: StatusB
         </div>
       )}
       <ErrorList errors={others} onDismiss={onDismiss} />
+      {optimizationText(conversation.optimization) && (
+        <div className="optimization hint" role="note">
+          {optimizationText(conversation.optimization)}
+        </div>
+      )}
     </div>
   );
+}
+
+/** The last optimization report in words, or nothing when the request went as it was. */
+export function optimizationText(report: OptimizationReport | undefined): string | undefined {
+  if (!report) return undefined;
+  const parts: string[] = [];
+  const changed = report.dropped > 0 || report.summarized > 0 || (report.tokensBefore !== undefined && report.tokensAfter !== undefined && report.tokensAfter < report.tokensBefore);
+  if (changed && report.tokensBefore !== undefined && report.tokensAfter !== undefined) {
+    const what = [
+      report.summarized > 0 ? `${report.summarized} summarized` : "",
+      report.dropped > 0 ? `${report.dropped} left out` : "",
+    ].filter(Boolean);
+    const strategy = report.strategy ? ` (${report.strategy.replace(/_/g, " ")})` : "";
+    parts.push(`Last request optimized${strategy}: ${report.tokensBefore.toLocaleString()} → ${report.tokensAfter.toLocaleString()} tokens${what.length ? `, ${what.join(", ")}` : ""}.`);
+  }
+  if (report.toolsWithheld) {
+    const w = report.toolsWithheld;
+    parts.push(`Tools withheld: the window leaves ${w.limit.toLocaleString()} tokens for the prompt and the ${w.tools} tool definitions need ${w.needed.toLocaleString()}, so the model cannot call tools.`);
+  }
+  return parts.length ? parts.join(" ") : undefined;
 }

@@ -82,6 +82,47 @@ export interface ConversationState {
   settled: number;
   /** Whether `state` came from the event stream, which is newer than any snapshot read before. */
   stateIsLive: boolean;
+  /** The last optimization report a turn's `context_update` carried, when one did. */
+  optimization: OptimizationReport | undefined;
+}
+
+/** What the history optimizer did to the last request (the `optimization` metadata of a
+ * `context_update`): tokens before and after, what was dropped or summarized, and tool
+ * definitions withheld from a window too small for them. */
+export interface OptimizationReport {
+  strategy: string | undefined;
+  tokensBefore: number | undefined;
+  tokensAfter: number | undefined;
+  limit: number | undefined;
+  dropped: number;
+  summarized: number;
+  /** Tool definitions left out of the request, with what they needed and what the window left. */
+  toolsWithheld: { tools: number; needed: number; limit: number } | undefined;
+}
+
+/** Reads the optimization report out of a `context_update`'s metadata; anything malformed is left out. */
+export function optimizationFrom(metadata: unknown): OptimizationReport | undefined {
+  const o = isObject(metadata) ? metadata.optimization : undefined;
+  if (!isObject(o)) return undefined;
+  const num = (v: unknown) => (typeof v === "number" ? v : undefined);
+  const w = o.tools_withheld;
+  const withheld =
+    isObject(w) && typeof w.tools === "number" && typeof w.needed === "number" && typeof w.limit === "number"
+      ? { tools: w.tools, needed: w.needed, limit: w.limit }
+      : undefined;
+  return {
+    strategy: typeof o.strategy === "string" ? o.strategy : undefined,
+    tokensBefore: num(o.tokens_before),
+    tokensAfter: num(o.tokens_after),
+    limit: num(o.limit),
+    dropped: Array.isArray(o.dropped) ? o.dropped.length : 0,
+    summarized: Array.isArray(o.summarized) ? o.summarized.length : 0,
+    toolsWithheld: withheld,
+  };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** What can happen to the conversation view. */
@@ -108,6 +149,7 @@ export const initialConversation: ConversationState = {
   wantCount: 0,
   settled: 0,
   stateIsLive: false,
+  optimization: undefined,
 };
 
 const MAX_ERRORS = 5;
@@ -171,6 +213,7 @@ function applyContextEvent(s: ConversationState, event: ContextEvent): Conversat
         settled: settledNow ? s.settled + 1 : s.settled,
         // A turn that ended well resolves the failures before it, and shows the server reachable.
         errors: settledNow ? s.errors.filter((e) => e.source !== "stream" && e.code !== "network_error") : s.errors,
+        optimization: optimizationFrom(event.metadata) ?? s.optimization,
       };
       return event.message_update ? applyMessageUpdate(withState, event.message_update) : withState;
     }
