@@ -24,12 +24,14 @@ impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for PathPar
         let raw = Path::<Vec<(String, String)>>::from_request_parts(parts, state)
             .await
             .map_err(|r| ApiFailure::unreadable(format!("bad path: {}", r.body_text())))?;
-        let fields: Map<String, Value> = raw
-            .0
-            .into_iter()
-            .map(|(name, value)| (name, Value::String(value)))
-            .collect();
-        serde_path_to_error::deserialize::<_, T>(Value::Object(fields.clone()))
+        let fields = Value::Object(
+            raw.0
+                .into_iter()
+                .map(|(name, value)| (name, Value::String(value)))
+                .collect::<Map<String, Value>>(),
+        );
+        // Read from a borrow, so the parameters stay at hand to quote in an error.
+        serde_path_to_error::deserialize::<_, T>(&fields)
             .map(PathParams)
             .map_err(|e| {
                 let name = e.path().to_string();
