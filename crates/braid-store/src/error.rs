@@ -159,6 +159,10 @@ pub enum StoreError {
         /// The driver's error.
         source: sqlx::Error,
     },
+    /// The task that commits change sets has stopped (the store is closing), so a change set
+    /// was not saved.
+    #[error("the store's writer has stopped: the change was not saved")]
+    WriterStopped,
     /// Events could not be made durable.
     #[error("events were not written: {reason}")]
     EventsNotWritten {

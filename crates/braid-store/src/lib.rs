@@ -52,6 +52,7 @@
 mod changes;
 mod error;
 mod events;
+mod group_commit;
 mod lock;
 mod migrations;
 mod postgres;
@@ -67,6 +68,7 @@ pub use events::{
     EVENT_NOTICE_CAPACITY, EVENT_QUEUE_CAPACITY, EventNotice, EventPublisher, LostEvents,
     WriteRetry,
 };
+pub use group_commit::{CHANGE_QUEUE_CAPACITY, MAX_GROUP};
 pub use lock::{ContextLock, LEASE_TTL, Lease, ReplicaIdentity};
 pub use postgres::{EVENTS_CHANNEL, EventListener, PostgresOptions, PostgresStore};
 pub use record::{BranchRecord, ContextRecord, MessageRange};

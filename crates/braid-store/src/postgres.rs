@@ -119,6 +119,15 @@ impl PostgresStore {
         &self.pool
     }
 
+    /// Saves at once, in a transaction of its own: PostgreSQL runs writers side by side.
+    async fn write_changes(
+        &self,
+        context: braid_protocol::ContextId,
+        changes: &crate::changes::ContextChanges,
+    ) -> Result<()> {
+        Self::save_in_one_transaction(&self.pool, &self.leases, &[(context, changes)]).await
+    }
+
     fn reader(&self) -> &PgPool {
         &self.pool
     }

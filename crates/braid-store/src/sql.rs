@@ -6,6 +6,8 @@
 //! the same code for each database type.
 
 /// Expands `impl Store` for `$store`, which must have `fn writer(&self) -> &Pool<$db>`,
+/// `async fn write_changes(&self, ContextId, &ContextChanges) -> Result<()>` (which saves
+/// validated change sets, with `save_in_one_transaction`, at once or grouped),
 /// `fn reader(&self) -> &Pool<$db>` and the fields `events: EventWriter`, `leases:
 /// Arc<Leases>` and `notices: broadcast::Sender<EventNotice>`. `$now` is the database's clock in
 /// milliseconds since the epoch, as SQL; `$share` locks the rows a query read until the
@@ -326,6 +328,24 @@ macro_rules! sql_store {
                     }
                 }
                 Ok(())
+            }
+
+            /// Saves change sets in one transaction on `pool`, in order, each checked against
+            /// its context's lease; on an error the transaction is rolled back whole.
+            async fn save_in_one_transaction(
+                pool: &sqlx::Pool<$db>,
+                leases: &$crate::lock::Leases,
+                group: &[(braid_protocol::ContextId, &$crate::changes::ContextChanges)],
+            ) -> $crate::error::Result<()> {
+                use $crate::error::DbResultExt as _;
+                const OP: &str = "saving changes";
+                let mut tx = $crate::sql::begin(pool).await.during($backend, OP)?;
+                // On error the transaction is dropped, which rolls it back.
+                for (context, changes) in group {
+                    Self::check_fence(&mut tx, leases, *context).await?;
+                    Self::apply_changes(&mut tx, *context, changes).await?;
+                }
+                tx.commit().await.during($backend, OP)
             }
 
             async fn apply_changes(
@@ -793,18 +813,13 @@ macro_rules! sql_store {
                 context: braid_protocol::ContextId,
                 changes: &$crate::changes::ContextChanges,
             ) -> $crate::error::Result<()> {
-                use $crate::error::{DbResultExt as _, StoreError};
-                const OP: &str = "saving changes";
+                use $crate::error::StoreError;
                 for message in changes.written_messages() {
                     message
                         .validate_for_storage()
                         .map_err(|errors| StoreError::InvalidMessage { message: message.id, errors })?;
                 }
-                let mut tx = $crate::sql::begin(self.writer()).await.during($backend, OP)?;
-                // On error the transaction is dropped, which rolls it back.
-                Self::check_fence(&mut tx, &self.leases, context).await?;
-                Self::apply_changes(&mut tx, context, changes).await?;
-                tx.commit().await.during($backend, OP)
+                self.write_changes(context, changes).await
             }
 
             async fn list_branches(

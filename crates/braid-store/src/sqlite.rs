@@ -13,7 +13,9 @@ use crate::error::{Backend, DbResultExt as _, Result, StoreError};
 use braid_protocol::ContextId;
 use tokio::sync::broadcast;
 
+use crate::changes::ContextChanges;
 use crate::events::{EVENT_NOTICE_CAPACITY, EventNotice, EventSink, EventWriter, PendingEvent};
+use crate::group_commit::{ChangeSink, ChangeWriter};
 use crate::lock::{Leases, ReplicaIdentity};
 use crate::sql::{CurrentLease, SqlEvents, fenced_contexts, sql_store};
 
@@ -62,6 +64,8 @@ pub struct SqliteStore {
     write: SqlitePool,
     read: SqlitePool,
     events: EventWriter,
+    /// Change sets go through one task that commits them in groups (SQLite has one writer).
+    changes: ChangeWriter,
     leases: Arc<Leases>,
     heartbeat: tokio::task::JoinHandle<()>,
     notices: broadcast::Sender<EventNotice>,
@@ -130,6 +134,7 @@ impl SqliteStore {
             options.event_batch_interval,
             Some(notices.clone()),
         );
+        let changes = ChangeWriter::start(Arc::new(SqliteChanges(write.clone(), leases.clone())));
         // One process owns the file, so its leases never lapse while it runs (a heartbeat
         // that waited behind a busy writer must not stop a context); the task only exists so
         // both stores close alike.
@@ -140,6 +145,7 @@ impl SqliteStore {
             write,
             read,
             events,
+            changes,
             leases,
             heartbeat,
             notices,
@@ -157,6 +163,20 @@ impl SqliteStore {
 
     fn reader(&self) -> &SqlitePool {
         &self.read
+    }
+
+    async fn write_changes(&self, context: ContextId, changes: &ContextChanges) -> Result<()> {
+        self.changes.save(context, changes.clone()).await
+    }
+}
+
+/// The group committer's side of the SQLite store: the writer connection and the leases.
+struct SqliteChanges(SqlitePool, Arc<Leases>);
+
+#[async_trait::async_trait]
+impl ChangeSink for SqliteChanges {
+    async fn save_group(&self, group: &[(ContextId, &ContextChanges)]) -> Result<()> {
+        SqliteStore::save_in_one_transaction(&self.0, &self.1, group).await
     }
 }
 
