@@ -137,10 +137,11 @@ impl TokenCounter {
         self.exactness
     }
 
-    /// Tokens of the system prompt as sent (with its message overhead).
+    /// Tokens of the system prompt as sent (with its message overhead). Counted once per
+    /// distinct prompt: it is the same for most contexts and every turn.
     pub fn system_prompt(&self, prompt: Option<&str>) -> u32 {
         match prompt.filter(|p| !p.trim().is_empty()) {
-            Some(p) => MESSAGE_OVERHEAD + self.encoding.count(p),
+            Some(p) => MESSAGE_OVERHEAD + fixed_count(self.encoding, p),
             None => 0,
         }
     }
@@ -155,7 +156,7 @@ impl TokenCounter {
                     "description": t.description,
                     "parameters": t.parameters,
                 });
-                CALL_OVERHEAD + self.encoding.count(&json.to_string())
+                CALL_OVERHEAD + fixed_count(self.encoding, &json.to_string())
             })
             .sum()
     }
@@ -310,6 +311,37 @@ pub fn clear_cache() {
     if let Ok(mut map) = cache().lock() {
         map.clear();
     }
+    if let Ok(mut map) = fixed_cache().lock() {
+        map.clear();
+    }
+}
+
+/// How many distinct system prompts and tool definitions the process keeps counts of before
+/// starting over.
+const FIXED_CACHE_CAPACITY: usize = 4096;
+
+// The system prompt and the tool definitions are the same text for most contexts and every
+// turn; counting them is most of a turn's tokenizing (profile of `braid-load --contexts 1000`).
+// Keyed by the text itself, so a count never belongs to another text.
+fn fixed_cache() -> &'static Mutex<HashMap<(Encoding, String), u32>> {
+    static CACHE: OnceLock<Mutex<HashMap<(Encoding, String), u32>>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// Tokens of a text that recurs unchanged (a system prompt, a tool definition), from the cache.
+fn fixed_count(encoding: Encoding, text: &str) -> u32 {
+    let key = (encoding, text.to_owned());
+    if let Some(n) = fixed_cache().lock().ok().and_then(|m| m.get(&key).copied()) {
+        return n;
+    }
+    let n = encoding.count(text);
+    if let Ok(mut map) = fixed_cache().lock() {
+        if map.len() >= FIXED_CACHE_CAPACITY {
+            map.clear();
+        }
+        map.insert(key, n);
+    }
+    n
 }
 
 /// The prompt size a provider reported for the request that produced a message
@@ -390,6 +422,32 @@ mod tests {
         assert_eq!(counter.message(&m), before, "same version: cached");
         m.updated_at += chrono::Duration::milliseconds(1);
         assert!(counter.message(&m) > before, "new version: counted again");
+    }
+
+    #[test]
+    fn system_prompt_counts_come_from_the_cache_per_text_and_encoding() {
+        let counter = TokenCounter::for_model("gpt-4o");
+        let older = TokenCounter::for_model("gpt-4");
+        let short = "You are Braid.";
+        let long = "You are Braid, an agent with tools for reading and writing files.";
+        for _ in 0..2 {
+            assert_eq!(
+                counter.system_prompt(Some(short)),
+                MESSAGE_OVERHEAD + Encoding::O200kBase.count(short)
+            );
+            assert_eq!(
+                counter.system_prompt(Some(long)),
+                MESSAGE_OVERHEAD + Encoding::O200kBase.count(long)
+            );
+            assert_eq!(
+                older.system_prompt(Some(long)),
+                MESSAGE_OVERHEAD + Encoding::Cl100kBase.count(long)
+            );
+        }
+        assert_ne!(
+            counter.system_prompt(Some(short)),
+            counter.system_prompt(Some(long))
+        );
     }
 
     #[test]
