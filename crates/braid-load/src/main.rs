@@ -5,12 +5,15 @@
 //!
 //! `cargo run --release -p braid-load -- --contexts 100`
 //!
+//! Contexts are created and their event streams opened first (the setup, reported apart); then
+//! every send starts at once, and the streaming figures run from the sends. While they stream,
+//! a reader times `GET /v1/contexts` and `GET /v1/contexts/{id}` as a browser would.
+//!
 //! With `--store postgres://... --replicas 3`, three servers share the database (as three
 //! replicas would) and the streams are spread across them: stream `i` creates its context on
 //! replica `i % 3` (which owns it) and sends and streams through replica `(i + 1) % 3`, which
 //! forwards the send to the owner and serves the events from the shared log.
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, bail};
@@ -118,11 +121,16 @@ async fn direct_stream(client: reqwest::Client, url: String) -> anyhow::Result<T
     Ok(Timeline { arrivals })
 }
 
-async fn server_stream(
-    client: reqwest::Client,
-    owner: String,
+/// A context made ready for the streaming phase: created, with its event stream open.
+struct Prepared {
+    id: String,
     url: String,
-) -> anyhow::Result<Timeline> {
+    events: reqwest::Response,
+}
+
+/// Creates a context on `owner` and opens its event stream through `url` (the setup phase,
+/// not part of the streaming figures).
+async fn prepare(client: reqwest::Client, owner: String, url: String) -> anyhow::Result<Prepared> {
     let created: Value = client
         .post(format!("{owner}/v1/contexts"))
         .header("content-type", "application/json")
@@ -139,6 +147,15 @@ async fn server_stream(
         .get(format!("{url}/v1/contexts/{id}/events"))
         .send()
         .await?;
+    if !events.status().is_success() {
+        bail!("events answered {}", events.status());
+    }
+    Ok(Prepared { id, url, events })
+}
+
+/// Sends one message to a prepared context and times its streamed answer from the send.
+async fn server_stream(client: reqwest::Client, prepared: Prepared) -> anyhow::Result<Timeline> {
+    let Prepared { id, url, events } = prepared;
     let started = Instant::now();
     let sent = client
         .post(format!("{url}/v1/contexts/{id}/messages"))
@@ -165,6 +182,48 @@ async fn server_stream(
         }
     }
     bail!("the event stream ended before content_final")
+}
+
+/// Latencies of the reads a UI makes while the streams run, in ms.
+#[derive(Default)]
+struct ReadLatencies {
+    list: Vec<f64>,
+    get: Vec<f64>,
+}
+
+/// Reads `GET /v1/contexts` and `GET /v1/contexts/{id}` (of contexts in turn) one after the
+/// other until `done`, as a person's browser would while the server is busy.
+async fn probe_reads(
+    client: reqwest::Client,
+    url: String,
+    ids: Vec<String>,
+    done: tokio_util::sync::CancellationToken,
+) -> anyhow::Result<ReadLatencies> {
+    let mut out = ReadLatencies::default();
+    let mut i = 0usize;
+    while !done.is_cancelled() {
+        let started = Instant::now();
+        let res = client.get(format!("{url}/v1/contexts")).send().await?;
+        if !res.status().is_success() {
+            bail!("GET /v1/contexts answered {}", res.status());
+        }
+        res.bytes().await?;
+        out.list.push(started.elapsed().as_secs_f64() * 1e3);
+        if let Some(id) = ids.get(i % ids.len().max(1)) {
+            let started = Instant::now();
+            let res = client.get(format!("{url}/v1/contexts/{id}")).send().await?;
+            if !res.status().is_success() {
+                bail!("GET /v1/contexts/{{id}} answered {}", res.status());
+            }
+            res.bytes().await?;
+            out.get.push(started.elapsed().as_secs_f64() * 1e3);
+        }
+        i += 1;
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    out.list.sort_by(f64::total_cmp);
+    out.get.sort_by(f64::total_cmp);
+    Ok(out)
 }
 
 struct Report {
@@ -311,15 +370,46 @@ async fn run(args: Args) -> anyhow::Result<()> {
             .await?,
         );
     }
-    let urls: Arc<Vec<String>> = Arc::new(servers.iter().map(|s| s.url()).collect());
-    let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let (through, wall) = run_all(args.contexts, || {
-        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let owner = urls[i % urls.len()].clone();
-        let via = urls[(i + 1) % urls.len()].clone();
-        server_stream(client.clone(), owner, via)
-    })
-    .await?;
+    let urls: Vec<String> = servers.iter().map(|s| s.url()).collect();
+    // Setup: every context is created and its event stream opened before any send, so the
+    // streaming figures compare the relay with the direct streams and nothing else.
+    let setup_started = Instant::now();
+    let setups: Vec<_> = (0..args.contexts)
+        .map(|i| {
+            let owner = urls[i % urls.len()].clone();
+            let via = urls[(i + 1) % urls.len()].clone();
+            tokio::spawn(prepare(client.clone(), owner, via))
+        })
+        .collect();
+    let mut prepared = Vec::with_capacity(args.contexts);
+    for s in setups {
+        prepared.push(s.await??);
+    }
+    println!(
+        "  setup: {} contexts created and subscribed in {:.2} s",
+        prepared.len(),
+        setup_started.elapsed().as_secs_f64()
+    );
+    let ids: Vec<String> = prepared.iter().map(|p| p.id.clone()).collect();
+    let done = tokio_util::sync::CancellationToken::new();
+    let probe = tokio::spawn(probe_reads(
+        client.clone(),
+        urls[0].clone(),
+        ids,
+        done.clone(),
+    ));
+    let started = Instant::now();
+    let tasks: Vec<_> = prepared
+        .into_iter()
+        .map(|p| tokio::spawn(server_stream(client.clone(), p)))
+        .collect();
+    let mut through = Vec::with_capacity(args.contexts);
+    for t in tasks {
+        through.push(t.await??);
+    }
+    let wall = started.elapsed();
+    done.cancel();
+    let reads = probe.await??;
     let through = report(&through, wall, delay);
     print("braid", &through);
     println!(
@@ -331,6 +421,15 @@ async fn run(args: Args) -> anyhow::Result<()> {
         pct(&through.lateness_ms, 0.99) - pct(&direct.lateness_ms, 0.99),
         100.0 * (through.chunks as f64 / through.wall.as_secs_f64())
             / (direct.chunks as f64 / direct.wall.as_secs_f64()),
+    );
+    println!(
+        "  reads while streaming: GET /v1/contexts p50 {:.1} ms p99 {:.1} ms ({} reads); GET /v1/contexts/{{id}} p50 {:.1} ms p99 {:.1} ms ({} reads)",
+        pct(&reads.list, 0.5),
+        pct(&reads.list, 0.99),
+        reads.list.len(),
+        pct(&reads.get, 0.5),
+        pct(&reads.get, 0.99),
+        reads.get.len(),
     );
     for server in servers {
         server.stop().await;
