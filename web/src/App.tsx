@@ -7,6 +7,7 @@ import type { ApiClient } from "./api/client";
 import type {
   BranchList,
   ContextConfig,
+  ContextListEntry,
   ContextSummary,
   CreateBranchRequest,
   MergeRequest,
@@ -62,7 +63,7 @@ export const NEW_CONTEXT_CONFIG: ContextConfig = {
 export function App({ api }: { api: ApiClient }) {
   const route = useRoute();
   const contextId = route.type === "context" ? route.contextId : null;
-  const [contexts, setContexts] = useState<ContextSummary[]>([]);
+  const [contexts, setContexts] = useState<ContextListEntry[]>([]);
   const [summary, setSummary] = useState<ContextSummary | null>(null);
   const [branches, setBranches] = useState<BranchList | null>(null);
   const [view, setView] = useState<HistoryView>("optimized");

@@ -6,14 +6,14 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use braid_protocol::api::SendMessageResponse;
+use braid_protocol::api::{ContextListEntry, SendMessageResponse};
 use braid_protocol::{
     ContextEvent, ContextId, ContextState, ContextUpdate, ErrorCode, ErrorEvent, Message,
     MessageUpdate, Metadata,
 };
 use braid_store::ContextChanges;
 use chrono::Utc;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 use crate::approval::CycleDetector;
@@ -23,6 +23,11 @@ use crate::error::EngineError;
 use crate::events::EventBus;
 use crate::services::Services;
 use crate::state::StateMachine;
+
+/// How often a streaming answer's progress (its chunk and character counts) is announced in a
+/// `context_update`: every chunk still has its `content_delta`, and the counts are current
+/// again in the update that ends the stream.
+pub const STREAM_PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// The most sends one context keeps waiting behind a running turn; one more is refused with a
 /// conflict until some are answered (each holds a whole message, and senders are outside).
@@ -88,6 +93,11 @@ pub(crate) struct Actor {
     pub resources: braid_mcp::ResourceCache,
     /// A pause or cancel of a workflow run asked for while its step runs.
     pub workflow_signal: Option<(String, braid_protocol::workflow::WorkflowControl)>,
+    /// What the context list shows of this context, kept current on every commit and state
+    /// move, so listing never waits for the actor.
+    listing: watch::Sender<ContextListEntry>,
+    /// When the last `context_update` was emitted, to space out streaming progress.
+    progress_announced: Option<std::time::Instant>,
 }
 
 impl Actor {
@@ -97,6 +107,7 @@ impl Actor {
         events: EventBus,
         commands: mpsc::Receiver<Command>,
         lock: braid_store::ContextLock,
+        listing: watch::Sender<ContextListEntry>,
     ) -> Self {
         let machine = StateMachine::new(data.record.state.clone());
         Self {
@@ -113,6 +124,8 @@ impl Actor {
             _lock: lock,
             resources: braid_mcp::ResourceCache::default(),
             workflow_signal: None,
+            listing,
+            progress_announced: None,
         }
     }
 
@@ -325,14 +338,19 @@ impl Actor {
         }
     }
 
-    /// Moves the state machine: checks the table, records the move, emits a `context_update`,
-    /// and, when the kind of state changes, persists it before returning, so the work the new
-    /// state announces starts only once a crash would find it named in the store (recovery
-    /// reports what was interrupted from it). Progress within one kind (a streamed chunk) is not
-    /// persisted: it would cost a transaction per chunk and tells recovery nothing new.
+    /// Moves the state machine: checks the table, records the move, and emits a
+    /// `context_update` (progress within `streaming_llm_response` at most every
+    /// [`STREAM_PROGRESS_EVERY`]). A move between resting and working (either way, or between
+    /// two resting states) is persisted before this returns, so work starts only once a crash
+    /// would find the context working, and a rest is durable before it is reported. A move
+    /// from one working state to another is not persisted on its own: it rides with the next
+    /// commit. Recovery needs only to know that work was under way (it keeps partial answers
+    /// and never repeats an approved call), and a transaction for each of the half-dozen steps
+    /// of a turn's start was most of what made a thousand turns' first chunks late.
     pub async fn transition(&mut self, to: ContextState) -> Result<(), EngineError> {
         let from = self.announce(to).await?;
-        if from.kind() != self.machine.current().kind() {
+        let now = self.machine.current().kind();
+        if from.kind() != now && (from.kind().is_resting() || now.is_resting()) {
             self.commit(ContextChanges::new()).await?;
         }
         Ok(())
@@ -342,6 +360,17 @@ impl Actor {
     /// that persist the state with their own change set).
     pub async fn announce(&mut self, to: ContextState) -> Result<ContextState, EngineError> {
         let from = self.machine.move_to(to)?;
+        let now = self.machine.current().clone();
+        let progress_only = from.kind() == now.kind()
+            && matches!(now, ContextState::StreamingLlmResponse { .. })
+            && self
+                .progress_announced
+                .is_some_and(|at| at.elapsed() < STREAM_PROGRESS_EVERY);
+        self.listing.send_modify(|entry| entry.state = now);
+        if progress_only {
+            return Ok(from);
+        }
+        self.progress_announced = Some(std::time::Instant::now());
         tracing::debug!(context = %self.id, from = from.kind().as_str(), to = self.machine.current().kind().as_str(), "state");
         self.emit_update(Some(from.clone()), None, Metadata::new())
             .await;
@@ -395,6 +424,8 @@ impl Actor {
         changes.state = Some(self.machine.current().clone());
         self.services.store.save_changes(self.id, &changes).await?;
         self.data.apply(&changes);
+        self.listing
+            .send_replace(self.data.listing(self.machine.current().clone()));
         Ok(())
     }
 

@@ -4,7 +4,8 @@
 
 use std::collections::HashMap;
 
-use braid_protocol::{BranchName, ContextId, Message, MessageId};
+use braid_protocol::api::ContextListEntry;
+use braid_protocol::{BranchName, ContextId, ContextState, Message, MessageId};
 use braid_store::{BranchRecord, ContextChanges, ContextRecord, Store};
 
 use crate::error::EngineError;
@@ -79,6 +80,27 @@ impl ContextData {
     /// The active branch's messages, in order.
     pub fn active_messages(&self) -> Vec<&Message> {
         self.branch_messages(&self.record.active_branch)
+    }
+
+    /// What `GET /v1/contexts` shows of the context, in `state`.
+    pub fn listing(&self, state: ContextState) -> ContextListEntry {
+        let record = &self.record;
+        ContextListEntry {
+            id: record.id,
+            title: (!record.title.is_empty()).then(|| record.title.clone()),
+            config: record.config.clone(),
+            state,
+            active_branch: record.active_branch.clone(),
+            branches: self.branches.iter().map(|b| b.name.clone()).collect(),
+            message_count: self.branch(&record.active_branch).map_or(0, |b| {
+                b.message_ids
+                    .iter()
+                    .filter(|id| self.pool.contains_key(id))
+                    .count() as u64
+            }),
+            created_at: record.created_at,
+            updated_at: record.updated_at,
+        }
     }
 
     /// Mirrors a saved change set in memory, in the order the store applies it.

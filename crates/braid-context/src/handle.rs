@@ -2,12 +2,12 @@
 //! sends a command to the context's actor and waits for its answer.
 
 use braid_protocol::api::{
-    ApprovalRequest, BranchInfo, BranchList, ContextSummary, CreateBranchRequest, MergeOutcome,
-    MergeRequest, MessageList, SendMessageResponse, StateResponse, UpdateBranchRequest,
-    UpdateContextRequest, WorkspaceFileList,
+    ApprovalRequest, BranchInfo, BranchList, ContextListEntry, ContextSummary, CreateBranchRequest,
+    MergeOutcome, MergeRequest, MessageList, SendMessageResponse, StateResponse,
+    UpdateBranchRequest, UpdateContextRequest, WorkspaceFileList,
 };
 use braid_protocol::{BranchName, ContextId, MessageId, Mode, SendMessageRequest, SequencedEvent};
-use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 use crate::command::{Command, MessageQuery, Reply};
 use crate::error::EngineError;
@@ -20,6 +20,7 @@ pub struct ContextHandle {
     commands: mpsc::Sender<Command>,
     events: EventBus,
     roots: braid_tools::WorkspaceRoots,
+    listing: watch::Receiver<ContextListEntry>,
 }
 
 impl ContextHandle {
@@ -28,13 +29,21 @@ impl ContextHandle {
         commands: mpsc::Sender<Command>,
         events: EventBus,
         roots: braid_tools::WorkspaceRoots,
+        listing: watch::Receiver<ContextListEntry>,
     ) -> Self {
         Self {
             id,
             commands,
             events,
             roots,
+            listing,
         }
+    }
+
+    /// What the context list shows of the context, as of its last commit or state move;
+    /// answered without asking the actor.
+    pub fn listing(&self) -> ContextListEntry {
+        self.listing.borrow().clone()
     }
 
     /// The context's id.

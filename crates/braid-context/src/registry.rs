@@ -5,10 +5,10 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
-use braid_protocol::api::{ContextSummary, CreateContextRequest, TokenBudget};
+use braid_protocol::api::{ContextListEntry, CreateContextRequest};
 use braid_protocol::{ContextId, Validate};
 use braid_store::ContextRecord;
-use tokio::sync::{Mutex, mpsc};
+use tokio::sync::{Mutex, mpsc, watch};
 
 use crate::actor::Actor;
 use crate::context::ContextData;
@@ -85,16 +85,18 @@ impl ContextRegistry {
         self.discover_in_background(&data.record.config.model);
         let events = EventBus::new(id, self.services.store.clone());
         let (commands, inbox) = mpsc::channel(COMMAND_BUFFER);
+        let (listing, listed) = watch::channel(data.listing(data.record.state.clone()));
         let handle = ContextHandle::new(
             id,
             commands,
             events.clone(),
             self.services.settings.workspace_roots.clone(),
+            listed,
         );
         // A lost lease stops the actor at once, wherever it is in a turn: another replica
         // owns the context now, and this one's writes are refused anyway.
         let lost = lock.lost();
-        let actor = Actor::new(data, self.services.clone(), events, inbox, lock);
+        let actor = Actor::new(data, self.services.clone(), events, inbox, lock, listing);
         tokio::spawn(async move {
             tokio::select! {
                 () = actor.run() => {}
@@ -159,23 +161,22 @@ impl ContextRegistry {
         });
     }
 
-    /// Every stored context, most recently updated first. Live ones report their current state.
-    pub async fn list(&self) -> Result<Vec<ContextSummary>, EngineError> {
+    /// Every stored context, most recently updated first. Live ones are listed as their actors
+    /// last published them (current state included), without waiting for any actor.
+    pub async fn list(&self) -> Result<Vec<ContextListEntry>, EngineError> {
         let records = self.services.store.list_contexts().await?;
-        let live: HashMap<ContextId, ContextHandle> = self
+        let live: HashMap<ContextId, ContextListEntry> = self
             .live
             .lock()
             .await
             .iter()
             .filter(|(_, l)| l.handle.is_alive())
-            .map(|(id, l)| (*id, l.handle.clone()))
+            .map(|(id, l)| (*id, l.handle.listing()))
             .collect();
         let mut out = Vec::with_capacity(records.len());
         for record in records {
-            if let Some(handle) = live.get(&record.id)
-                && let Ok(summary) = handle.summary().await
-            {
-                out.push(summary);
+            if let Some(entry) = live.get(&record.id) {
+                out.push(entry.clone());
                 continue;
             }
             let count = self
@@ -184,7 +185,7 @@ impl ContextRegistry {
                 .count_messages(record.id, &record.active_branch)
                 .await?;
             let branches = self.services.store.list_branches(record.id).await?;
-            out.push(ContextSummary {
+            out.push(ContextListEntry {
                 id: record.id,
                 title: (!record.title.is_empty()).then(|| record.title.clone()),
                 config: record.config,
@@ -192,9 +193,6 @@ impl ContextRegistry {
                 active_branch: record.active_branch,
                 branches: branches.into_iter().map(|b| b.name).collect(),
                 message_count: count,
-                token_budget: TokenBudget::default(),
-                capabilities: None,
-                instructions: None,
                 created_at: record.created_at,
                 updated_at: record.updated_at,
             });

@@ -461,7 +461,8 @@ impl Actor {
         if still.is_empty() {
             return Ok(true);
         }
-        self.transition(ContextState::AwaitingToolApproval {
+        // Persisted once below, whether or not the kind of state changed (fewer calls wait).
+        self.announce(ContextState::AwaitingToolApproval {
             pending_requests: still.iter().map(|c| c.id.clone()).collect(),
             tool_names: still.iter().map(|c| c.name.clone()).collect(),
         })

@@ -490,7 +490,7 @@ impl Actor {
 
     /// Moves to a resting state and persists it.
     pub(crate) async fn rest(&mut self, state: ContextState) {
-        if let Err(e) = self.transition(state).await {
+        if let Err(e) = self.announce(state).await {
             tracing::error!(context = %self.id, error = %e, "could not rest");
         }
         self.persist_state().await;
@@ -638,20 +638,21 @@ impl Actor {
     ) -> Result<(), EngineError> {
         match event {
             LlmEvent::TextDelta { text } if !text.is_empty() => {
-                self.ensure_message(answer, turn).await?;
                 answer.chunks += 1;
                 answer.chars += text.chars().count() as u64;
                 answer.sequence += 1;
-                if let Some(m) = &mut answer.message
-                    && let MessageKind::Text(t) = &mut m.kind
-                {
-                    t.push_text(&text);
-                }
+                // The state first: the first chunk's commit (the new message) then stores it.
                 self.transition(ContextState::StreamingLlmResponse {
                     chunks: answer.chunks,
                     chars: answer.chars,
                 })
                 .await?;
+                self.ensure_message(answer, turn).await?;
+                if let Some(m) = &mut answer.message
+                    && let MessageKind::Text(t) = &mut m.kind
+                {
+                    t.push_text(&text);
+                }
                 if let Some(m) = &answer.message {
                     self.events
                         .emit(ContextEvent::ContentDelta(ContentDelta {
@@ -671,8 +672,13 @@ impl Actor {
                 }
             }
             LlmEvent::ReasoningDelta { text } if !text.is_empty() => {
-                self.ensure_message(answer, turn).await?;
                 answer.chunks += 1;
+                self.transition(ContextState::StreamingLlmResponse {
+                    chunks: answer.chunks,
+                    chars: answer.chars,
+                })
+                .await?;
+                self.ensure_message(answer, turn).await?;
                 if let Some(m) = &mut answer.message
                     && let MessageKind::Text(t) = &mut m.kind
                 {
@@ -681,11 +687,6 @@ impl Actor {
                         _ => t.parts.insert(0, TextPart::Reasoning { text }),
                     }
                 }
-                self.transition(ContextState::StreamingLlmResponse {
-                    chunks: answer.chunks,
-                    chars: answer.chars,
-                })
-                .await?;
             }
             LlmEvent::ToolCallStarted { .. } | LlmEvent::ToolCallArgumentsDelta { .. } => {
                 answer.chunks += 1;

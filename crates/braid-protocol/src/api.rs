@@ -79,11 +79,39 @@ pub struct TokenBudget {
     pub limit: u32,
 }
 
+/// A context as `GET /v1/contexts` lists it: what a list of conversations shows. The list is
+/// read without asking each context (a thousand busy contexts would each have to answer), so
+/// what needs the context's work (its token budget, its model's capabilities) is only in
+/// `GET /v1/contexts/{id}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct ContextListEntry {
+    /// The context's id.
+    pub id: ContextId,
+    /// Its title; written by the model after the first exchange when none was given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub title: Option<String>,
+    /// Its configuration.
+    pub config: ContextConfig,
+    /// What it is doing.
+    pub state: ContextState,
+    /// The branch new messages go to.
+    pub active_branch: BranchName,
+    /// Every branch's name.
+    pub branches: Vec<BranchName>,
+    /// Messages in the active branch.
+    pub message_count: u64,
+    /// When it was created.
+    pub created_at: DateTime<Utc>,
+    /// When it last changed.
+    pub updated_at: DateTime<Utc>,
+}
+
 /// `GET /v1/contexts`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct ContextList {
-    /// The contexts, newest first.
-    pub contexts: Vec<ContextSummary>,
+    /// The contexts, most recently changed first.
+    pub contexts: Vec<ContextListEntry>,
 }
 
 /// `POST /v1/contexts`.

@@ -57,6 +57,7 @@ pub fn render() -> String {
     c.visit::<StateTransition>();
     c.visit::<ContextSummary>();
     c.visit::<ContextList>();
+    c.visit::<ContextListEntry>();
     c.visit::<CreateContextRequest>();
     c.visit::<UpdateContextRequest>();
     c.visit::<MessageView>();

@@ -888,3 +888,39 @@ async fn workspace_files_are_listed_for_the_picker() {
     assert_eq!(code, 409, "{body}");
     s.stop().await;
 }
+
+#[tokio::test]
+async fn the_context_list_shows_a_streaming_context_as_it_is_now() {
+    let hung = StreamReply::new()
+        .chunk(braid_testkit::Chunk::Text {
+            text: "partial".into(),
+        })
+        .hang();
+    let s = TestServer::start(Script::new().then(hung)).await;
+    let id = s.context(json!({})).await;
+    let mut events = s.events(&id, "", None).await;
+    s.send_text(&id, "go").await;
+    events.until(|e| e.event == "content_delta").await;
+
+    let (status, list) = s.call("GET", "/v1/contexts", None).await;
+    assert_eq!(status, 200, "{list}");
+    let entry = &list["contexts"][0];
+    assert_eq!(entry["id"], id.as_str());
+    assert_eq!(entry["state"]["type"], "streaming_llm_response", "{entry}");
+    assert_eq!(
+        entry["message_count"], 2,
+        "the question and the answer streaming: {entry}"
+    );
+    assert!(
+        entry.get("token_budget").is_none(),
+        "the list does not claim a budget it did not compute: {entry}"
+    );
+
+    let (status, _) = s
+        .call("POST", &format!("/v1/contexts/{id}/interrupt"), None)
+        .await;
+    assert_eq!(status, 204);
+    s.settle(&id).await;
+    let (_, list) = s.call("GET", "/v1/contexts", None).await;
+    assert_eq!(list["contexts"][0]["state"]["type"], "idle", "{list}");
+}

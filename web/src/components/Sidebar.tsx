@@ -1,13 +1,13 @@
 // The list of contexts: search, create, open, rename, delete.
 
 import { useId, useMemo, useState } from "react";
-import type { ContextSummary } from "../generated/protocol";
+import type { ContextListEntry } from "../generated/protocol";
 import { Icon } from "./Icon";
 
 /** What the sidebar can ask for. */
 export interface SidebarProps {
   /** The contexts, newest first. */
-  contexts: ContextSummary[];
+  contexts: ContextListEntry[];
   /** The open context. */
   activeId: string | null;
   /** Opens a context. */
@@ -21,7 +21,7 @@ export interface SidebarProps {
 }
 
 /** A context's name in lists. */
-export function contextTitle(c: ContextSummary): string {
+export function contextTitle(c: Pick<ContextListEntry, "title">): string {
   return c.title?.trim() || "Untitled conversation";
 }
 

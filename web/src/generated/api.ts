@@ -890,8 +890,43 @@ export interface components {
         ContextId: string;
         /** @description `GET /v1/contexts`. */
         ContextList: {
-            /** @description The contexts, newest first. */
-            contexts: components["schemas"]["ContextSummary"][];
+            /** @description The contexts, most recently changed first. */
+            contexts: components["schemas"]["ContextListEntry"][];
+        };
+        /**
+         * @description A context as `GET /v1/contexts` lists it: what a list of conversations shows. The list is
+         *     read without asking each context (a thousand busy contexts would each have to answer), so
+         *     what needs the context's work (its token budget, its model's capabilities) is only in
+         *     `GET /v1/contexts/{id}`.
+         */
+        ContextListEntry: {
+            /** @description The branch new messages go to. */
+            active_branch: components["schemas"]["BranchName"];
+            /** @description Every branch's name. */
+            branches: components["schemas"]["BranchName"][];
+            /** @description Its configuration. */
+            config: components["schemas"]["ContextConfig"];
+            /**
+             * Format: date-time
+             * @description When it was created.
+             */
+            created_at: string;
+            /** @description The context's id. */
+            id: components["schemas"]["ContextId"];
+            /**
+             * Format: uint64
+             * @description Messages in the active branch.
+             */
+            message_count: number;
+            /** @description What it is doing. */
+            state: components["schemas"]["ContextState"];
+            /** @description Its title; written by the model after the first exchange when none was given. */
+            title?: string | null;
+            /**
+             * Format: date-time
+             * @description When it last changed.
+             */
+            updated_at: string;
         };
         /** @description `{id}`: a context. */
         ContextPath: {

@@ -232,9 +232,47 @@ export type ContextId = string;
 
 export type ContextList = { 
 /**
- * The contexts, newest first.
+ * The contexts, most recently changed first.
  */
-contexts: Array<ContextSummary>, };
+contexts: Array<ContextListEntry>, };
+
+export type ContextListEntry = { 
+/**
+ * The context's id.
+ */
+id: ContextId, 
+/**
+ * Its title; written by the model after the first exchange when none was given.
+ */
+title?: string, 
+/**
+ * Its configuration.
+ */
+config: ContextConfig, 
+/**
+ * What it is doing.
+ */
+state: ContextState, 
+/**
+ * The branch new messages go to.
+ */
+active_branch: BranchName, 
+/**
+ * Every branch's name.
+ */
+branches: Array<BranchName>, 
+/**
+ * Messages in the active branch.
+ */
+message_count: number, 
+/**
+ * When it was created.
+ */
+created_at: string, 
+/**
+ * When it last changed.
+ */
+updated_at: string, };
 
 export type ContextState = { "type": "idle" } | { "type": "processing_user_message" } | { "type": "resolving_file_references", 
 /**
