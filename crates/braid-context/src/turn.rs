@@ -848,14 +848,29 @@ impl Actor {
             }
             m
         });
+        let mut requests = self.request_messages(std::mem::take(&mut answer.calls), turn);
+        let made_calls = !requests.is_empty();
+        // A prompted answer that was only calls: the streamed message becomes the first request
+        // (a text message cannot be empty), as a plan or question replaces its text.
+        let final_text = match final_text {
+            Some(m)
+                if made_calls && matches!(&m.kind, MessageKind::Text(t) if t.parts.is_empty()) =>
+            {
+                let mut first = requests.remove(0);
+                first.id = m.id;
+                first.created_at = m.created_at;
+                first.metadata.extend(m.metadata);
+                Some(first)
+            }
+            other => other,
+        };
         if let Some(m) = &final_text {
             changes.updated_messages.push(m.clone());
         }
-        let requests = self.request_messages(std::mem::take(&mut answer.calls), turn);
         for r in &requests {
             changes.push_message(&branch, r.clone());
         }
-        if !requests.is_empty() {
+        if made_calls {
             self.transition(ContextState::ParsingToolCalls).await?;
         }
         self.commit(changes).await?;
@@ -873,7 +888,7 @@ impl Actor {
         for r in &requests {
             self.emit_created(r).await;
         }
-        Ok(if !requests.is_empty() {
+        Ok(if made_calls {
             ModelOutcome::ToolCalls
         } else if let Some(q) = question {
             ModelOutcome::Question(q)
@@ -1105,8 +1120,9 @@ fn take_prompted_calls(answer: &mut StreamedAnswer) {
         "tool calls read from a prompted answer"
     );
     t.parts.retain(|p| matches!(p, TextPart::Reasoning { .. }));
-    // An answer of calls only keeps an empty text part, as an empty stream does.
-    if !parsed.text.is_empty() || t.parts.is_empty() {
+    // Without text or reasoning left the parts stay empty: `finish_answer` then stores the
+    // message as the calls' request.
+    if !parsed.text.is_empty() {
         t.parts.push(TextPart::Text { text: parsed.text });
     }
     m.metadata
