@@ -61,10 +61,7 @@ pub fn parse_answer(answer: &str) -> PromptedAnswer {
     while let Some((at, open, close)) = next_opening(rest) {
         text.push_str(&rest[..at]);
         let body_and_more = &rest[at + open.len()..];
-        let (body, consumed, closed) = match body_and_more.find(close) {
-            Some(end) => (&body_and_more[..end], end + close.len(), true),
-            None => (body_and_more, body_and_more.len(), false),
-        };
+        let (body, consumed, closed) = block_body(body_and_more, close);
         rest = &body_and_more[consumed..];
         if calls.len() >= MAX_CALLS_PER_ANSWER {
             beyond_limit += 1;
@@ -139,6 +136,28 @@ fn next_opening(text: &str) -> Option<(usize, &'static str, &'static str)> {
         (Some(f), _) => Some((f, FENCE_OPEN, FENCE_CLOSE)),
         (None, Some(t)) => Some((t, TAG_OPEN, TAG_CLOSE)),
         (None, None) => None,
+    }
+}
+
+/// The body of a block whose opening `text` follows: how many bytes it takes with its closing,
+/// and whether it was closed. The JSON value inside decides where the body ends, so a closing
+/// marker inside one of its strings (a Markdown file's code fence) does not end the block; a
+/// body that is not one JSON value ends at the first closing marker.
+fn block_body<'a>(text: &'a str, close: &str) -> (&'a str, usize, bool) {
+    let lead = text.len() - text.trim_start().len();
+    let mut values =
+        serde_json::Deserializer::from_str(&text[lead..]).into_iter::<serde::de::IgnoredAny>();
+    if let Some(Ok(_)) = values.next() {
+        let end = lead + values.byte_offset();
+        let after = &text[end..];
+        let gap = after.len() - after.trim_start().len();
+        if after[gap..].starts_with(close) {
+            return (&text[..end], end + gap + close.len(), true);
+        }
+    }
+    match text.find(close) {
+        Some(end) => (&text[..end], end + close.len(), true),
+        None => (text, text.len(), false),
     }
 }
 
@@ -338,6 +357,26 @@ mod tests {
         );
         assert_eq!(a.text, "First.\n\nThen.\n\nDone.");
         assert_ne!(a.calls[0].id, a.calls[1].id);
+    }
+
+    #[test]
+    fn a_code_fence_inside_an_argument_does_not_end_the_block() {
+        let content = "# Notes\n```rust\nfn main() {}\n```\n";
+        let text = format!(
+            "Writing.\n```tool_call\n{}\n```\nDone.",
+            json!({"name": "write_file", "arguments": {"path": "NOTES.md", "content": content}})
+        );
+        let a = parse_answer(&text);
+        assert_eq!(a.calls.len(), 1, "{a:#?}");
+        assert_eq!(
+            a.calls[0].arguments.as_ref().unwrap()["content"],
+            json!(content)
+        );
+        assert_eq!(a.text, "Writing.\n\nDone.");
+        // The closing fence may follow the JSON on its line.
+        let a = parse_answer("```tool_call {\"name\": \"glob\", \"arguments\": {}}``` after");
+        assert_eq!(a.calls[0].name, "glob");
+        assert_eq!(a.text, "after");
     }
 
     #[test]
