@@ -363,3 +363,47 @@ async fn the_operators_override_wins_over_the_server() {
         }
     );
 }
+
+fn small_window(window: u32) -> ContextConfig {
+    ContextConfig {
+        approval_policy: ApprovalPolicy::AutoAll,
+        context_window: Some(window),
+        ..ContextConfig::default()
+    }
+}
+
+#[tokio::test]
+async fn a_prompted_model_keeps_its_tools_in_a_window_too_small_for_native_definitions() {
+    let h = Harness::with_override(
+        Script::new()
+            .then(reply(&[&block("read_file", json!({"path": "README.md"}))]))
+            .then(reply(&["A fixture."])),
+        prompted(),
+    )
+    .await;
+    // 2,048 tokens leave 1,280 for the prompt: native definitions do not fit (see
+    // optimization_engine.rs), the compact list does.
+    let ctx = h.context(small_window(2_048)).await;
+    ctx.send_message(text("What is the readme?")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let system = turns(&sent(&h, 0))[0].1.clone();
+    assert!(system.contains("- read_file("), "{system}");
+    assert!(!system.contains("offers no tools"), "{system}");
+    assert!(tool_results(&messages(&ctx).await)[0].outcome.is_success());
+    let budget = ctx.summary().await.unwrap().token_budget;
+    assert!(budget.used <= budget.limit, "{budget:?}");
+}
+
+#[tokio::test]
+async fn a_window_too_small_for_the_prompted_list_withholds_it_and_says_so() {
+    let h =
+        Harness::with_override(Script::new().then(reply(&["No tools, then."])), prompted()).await;
+    let ctx = h.context(small_window(1_100)).await;
+    ctx.send_message(text("Hello")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let body = sent(&h, 0);
+    assert!(body.get("tools").is_none());
+    let system = turns(&body)[0].1.clone();
+    assert!(system.contains("offers no tools"), "{system}");
+    assert!(!system.contains("## Tools"), "{system}");
+}
