@@ -605,6 +605,7 @@ export function App({ api }: { api: ApiClient }) {
               onResume={resume}
               onDismiss={(index) => conv.dispatch({ type: "error_dismissed", index })}
               onJump={jump}
+              capabilities={summary?.capabilities}
             />
             {elicitations.map((q) => (
               <ElicitationCard key={q.id} question={q} onReply={(action, content) => replyElicitation(q.id, action, content)} />

@@ -1,9 +1,17 @@
 //! The system prompt, built for every request and never stored (DESIGN.md "The context"): the
 //! base prompt or the branch's override, the mode, the agent role, the workspace, and the tools
-//! the role may use.
+//! the role may use; for a model whose tool calls are prompted, the tools themselves and how to
+//! call them.
 
+use braid_llm::ToolDefinition;
+use braid_llm::prompted::{CALL_FENCE, call_block};
 use braid_protocol::api::ToolInfo;
-use braid_protocol::{AgentRole, Mode};
+use braid_protocol::{AgentRole, Mode, ToolCalling};
+use serde_json::Value;
+
+/// The longest tool description in a prompted tool list, in characters (the first sentence is
+/// used, cut here).
+pub const MAX_PROMPTED_DESCRIPTION_CHARS: usize = 120;
 
 /// The prompt used when neither the context nor the branch gives one.
 pub const DEFAULT_BASE_PROMPT: &str = "You are Braid, a careful software engineering assistant. \
@@ -28,11 +36,16 @@ pub struct PromptInputs<'a> {
     pub tools_withheld: bool,
     /// The workspace's instructions: the file's path, its text, and whether it was cut.
     pub instructions: Option<(&'a str, &'a str, bool)>,
+    /// How the model calls tools; `prompted` lists `definitions` in the prompt.
+    pub tool_calling: ToolCalling,
+    /// The definitions offered (workflows included), for a prompted tool list.
+    pub definitions: &'a [ToolDefinition],
 }
 
 /// Builds the system prompt. It stays short (a model with a 4k window must still fit it, the
-/// tools and a turn): the tools are named here, their descriptions and schemas travel as the
-/// request's tool definitions.
+/// tools and a turn): for native tool calling the tools are named here, their descriptions and
+/// schemas travel as the request's tool definitions; for prompted tool calling a compact list
+/// (name, arguments, first sentence) and the call format are added here instead.
 pub fn build_system_prompt(inputs: &PromptInputs<'_>) -> String {
     let mut out = String::new();
     out.push_str(
@@ -88,6 +101,9 @@ pub fn build_system_prompt(inputs: &PromptInputs<'_>) -> String {
         }
         out.push_str(".\n");
     }
+    if inputs.tool_calling == ToolCalling::Prompted && !inputs.definitions.is_empty() {
+        prompted_tools(&mut out, inputs.definitions);
+    }
     // Last: what the workspace's people wrote for agents, after everything Braid says.
     if let Some((path, text, truncated)) = inputs.instructions
         && !text.trim().is_empty()
@@ -100,6 +116,109 @@ pub fn build_system_prompt(inputs: &PromptInputs<'_>) -> String {
         if truncated {
             out.push_str("[The file goes on; read it with `read_file` for the rest.]\n");
         }
+    }
+    out
+}
+
+/// The tool list and call format for a model that writes its calls as text.
+fn prompted_tools(out: &mut String, definitions: &[ToolDefinition]) {
+    out.push_str("\n## Tools\nTo call a tool, write a block like this and stop; its result comes back as \"Result of <tool> (call <n>)\":\n");
+    let example = definitions
+        .iter()
+        .find(|d| d.name == "read_file")
+        .map(|d| {
+            (
+                d.name.as_str(),
+                serde_json::json!({ "path": "src/main.rs" }),
+            )
+        })
+        .unwrap_or((definitions[0].name.as_str(), serde_json::json!({})));
+    out.push_str(&call_block(example.0, &example.1));
+    out.push_str(&format!(
+        "\nOne `{CALL_FENCE}` block per call; `arguments` is a JSON object. Tools (`?`: optional):\n"
+    ));
+    for d in definitions {
+        out.push_str("- ");
+        out.push_str(&d.name);
+        out.push('(');
+        out.push_str(&signature(&d.parameters));
+        out.push(')');
+        let description = first_sentence(&d.description);
+        if !description.is_empty() {
+            out.push_str(": ");
+            out.push_str(&description);
+        }
+        out.push('\n');
+    }
+}
+
+/// A schema's arguments as `name: type, other?: type`.
+fn signature(parameters: &Value) -> String {
+    let required: Vec<&str> = parameters
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let Some(properties) = parameters.get("properties").and_then(Value::as_object) else {
+        return String::new();
+    };
+    properties
+        .iter()
+        .map(|(name, schema)| {
+            let optional = if required.contains(&name.as_str()) {
+                ""
+            } else {
+                "?"
+            };
+            format!("{name}{optional}: {}", type_of(schema))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A short name of a property's type: its enum values, its JSON type, `T[]` for arrays.
+fn type_of(schema: &Value) -> String {
+    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+        return values
+            .iter()
+            .map(|v| match v {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("|");
+    }
+    match schema.get("type") {
+        Some(Value::String(t)) if t == "array" => {
+            format!(
+                "{}[]",
+                schema.get("items").map_or("any".to_owned(), type_of)
+            )
+        }
+        Some(Value::String(t)) => t.clone(),
+        Some(Value::Array(types)) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .filter(|t| *t != "null")
+            .collect::<Vec<_>>()
+            .join("|"),
+        _ => "any".to_owned(),
+    }
+}
+
+/// A description's first sentence (or line), at most [`MAX_PROMPTED_DESCRIPTION_CHARS`].
+fn first_sentence(description: &str) -> String {
+    let line = description.trim().lines().next().unwrap_or_default();
+    let sentence = match line.find(". ") {
+        Some(end) => &line[..=end],
+        None => line,
+    };
+    let mut out: String = sentence
+        .chars()
+        .take(MAX_PROMPTED_DESCRIPTION_CHARS)
+        .collect();
+    if out.len() < sentence.len() {
+        out.push('…');
     }
     out
 }
@@ -130,7 +249,63 @@ mod tests {
             tools,
             tools_withheld: false,
             instructions: None,
+            tool_calling: ToolCalling::Native,
+            definitions: &[],
         }
+    }
+
+    #[test]
+    fn a_prompted_model_gets_the_tool_list_and_the_call_format() {
+        let definitions = [
+            ToolDefinition {
+                name: "read_file".into(),
+                description: "Read a workspace file. Lines are numbered.".into(),
+                parameters: serde_json::json!({
+                    "type": "object",
+                    "properties": {
+                        "path": {"type": "string"},
+                        "start_line": {"type": "integer"},
+                        "mode": {"enum": ["text", "bytes"]},
+                        "paths": {"type": "array", "items": {"type": "string"}}
+                    },
+                    "required": ["path"]
+                }),
+            },
+            ToolDefinition {
+                name: "list".into(),
+                description: String::new(),
+                parameters: serde_json::json!({"type": "object"}),
+            },
+        ];
+        let mut i = inputs(&[]);
+        i.definitions = &definitions;
+        assert!(
+            !build_system_prompt(&i).contains("## Tools"),
+            "native calls need no list"
+        );
+        i.tool_calling = ToolCalling::Prompted;
+        let p = build_system_prompt(&i);
+        assert!(
+            p.contains("```tool_call\n{\"name\": \"read_file\", \"arguments\": {\"path\":\"src/main.rs\"}}\n```"),
+            "{p}"
+        );
+        // Arguments in the schema's order (serde_json's map order decides).
+        for part in [
+            "- read_file(",
+            "path: string",
+            "start_line?: integer",
+            "mode?: text|bytes",
+            "paths?: string[]",
+            "): Read a workspace file.\n",
+        ] {
+            assert!(p.contains(part), "{part}: {p}");
+        }
+        assert!(p.contains("- list()\n"), "{p}");
+        // The example is a call the parser reads back.
+        let at = p.find("```tool_call").unwrap();
+        let parsed = braid_llm::prompted::parse_answer(&p[at..]);
+        assert_eq!(parsed.calls[0].name, "read_file");
+        assert!(parsed.calls[0].arguments.is_ok());
     }
 
     #[test]

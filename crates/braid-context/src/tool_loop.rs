@@ -519,9 +519,7 @@ impl Actor {
                     results.push(m);
                 }
                 (_, Some(reason)) => {
-                    results.push(
-                        c.not_run(&format!("the arguments were not a JSON object: {reason}")),
-                    );
+                    results.push(c.not_run(&format!("not run: {reason}")));
                 }
                 _ => to_run.push(c),
             }

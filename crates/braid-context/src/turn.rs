@@ -9,7 +9,7 @@ use braid_protocol::{
     FileResolution, ImageMessage, LoopStopReason, McpToolRequestMessage, Message, MessageId,
     MessageKind, MessagePayload, MessageStatus, MessageUpdate, Metadata, Mode, QuestionAnswer,
     Role, SendMessageRequest, SystemControlMessage, TextMessage, TextPart, ToolCall, ToolCallId,
-    ToolOutcome, ToolRequestMessage, TurnId, Validate,
+    ToolCalling, ToolOutcome, ToolRequestMessage, TurnId, Validate,
 };
 use braid_store::ContextChanges;
 use braid_tools::ToolOrigin;
@@ -513,6 +513,7 @@ impl Actor {
         let limit_secs = self.data.record.config.llm_timeout_secs.max(1);
         let deadline =
             tokio::time::Instant::now() + std::time::Duration::from_secs(u64::from(limit_secs));
+        let tool_calling = request.tool_calling;
         let mut stream = llm.stream(&request).await;
         self.transition(ContextState::AwaitingLlmFirstChunk).await?;
 
@@ -617,7 +618,7 @@ impl Actor {
             }
         }
         self.transition(ContextState::ProcessingLlmResponse).await?;
-        self.finish_answer(answer, turn).await
+        self.finish_answer(answer, turn, tool_calling).await
     }
 
     /// Leaves `connecting_to_llm` (a retry was waiting) for `awaiting_llm_first_chunk`, the
@@ -805,12 +806,17 @@ impl Actor {
     }
 
     /// Stores a finished answer: its text (or the plan or question it holds) and its tool calls
-    /// as requests.
+    /// as requests. A prompted model's calls are read from its text here: the stored text is
+    /// what surrounds them, and they become requests exactly like native calls.
     async fn finish_answer(
         &mut self,
         mut answer: StreamedAnswer,
         turn: TurnId,
+        tool_calling: ToolCalling,
     ) -> Result<ModelOutcome, EngineError> {
+        if tool_calling == ToolCalling::Prompted {
+            take_prompted_calls(&mut answer);
+        }
         let mut changes = ContextChanges::new();
         let branch = self.data.record.active_branch.clone();
         let mut question = None;
@@ -843,14 +849,29 @@ impl Actor {
             }
             m
         });
+        let mut requests = self.request_messages(std::mem::take(&mut answer.calls), turn);
+        let made_calls = !requests.is_empty();
+        // A prompted answer that was only calls: the streamed message becomes the first request
+        // (a text message cannot be empty), as a plan or question replaces its text.
+        let final_text = match final_text {
+            Some(m)
+                if made_calls && matches!(&m.kind, MessageKind::Text(t) if t.parts.is_empty()) =>
+            {
+                let mut first = requests.remove(0);
+                first.id = m.id;
+                first.created_at = m.created_at;
+                first.metadata.extend(m.metadata);
+                Some(first)
+            }
+            other => other,
+        };
         if let Some(m) = &final_text {
             changes.updated_messages.push(m.clone());
         }
-        let requests = self.request_messages(std::mem::take(&mut answer.calls), turn);
         for r in &requests {
             changes.push_message(&branch, r.clone());
         }
-        if !requests.is_empty() {
+        if made_calls {
             self.transition(ContextState::ParsingToolCalls).await?;
         }
         self.commit(changes).await?;
@@ -868,7 +889,7 @@ impl Actor {
         for r in &requests {
             self.emit_created(r).await;
         }
-        Ok(if !requests.is_empty() {
+        Ok(if made_calls {
             ModelOutcome::ToolCalls
         } else if let Some(q) = question {
             ModelOutcome::Question(q)
@@ -1080,6 +1101,39 @@ struct StreamedAnswer {
     calls: Vec<(ToolCallId, String, Result<Value, ToolArgumentsError>)>,
     usage: Option<Value>,
     finish: Option<Value>,
+}
+
+/// Moves the calls a prompted model wrote in its text into the answer's calls (after any native
+/// ones), leaving the text around them and the reasoning.
+fn take_prompted_calls(answer: &mut StreamedAnswer) {
+    let Some(m) = &mut answer.message else {
+        return;
+    };
+    let MessageKind::Text(t) = &mut m.kind else {
+        return;
+    };
+    let parsed = braid_llm::prompted::parse_answer(&t.text());
+    if parsed.calls.is_empty() {
+        return;
+    }
+    tracing::debug!(
+        calls = parsed.calls.len(),
+        "tool calls read from a prompted answer"
+    );
+    t.parts.retain(|p| matches!(p, TextPart::Reasoning { .. }));
+    // Without text or reasoning left the parts stay empty: `finish_answer` then stores the
+    // message as the calls' request.
+    if !parsed.text.is_empty() {
+        t.parts.push(TextPart::Text { text: parsed.text });
+    }
+    m.metadata
+        .insert("tool_calling".to_owned(), json!(ToolCalling::Prompted));
+    answer.calls.extend(
+        parsed
+            .calls
+            .into_iter()
+            .map(|c| (c.id, c.name, c.arguments)),
+    );
 }
 
 /// The images sent to the model as images since its last answer: the suspects when the

@@ -5,6 +5,9 @@
 //! `sse_only` measures the SSE layer alone: Braid's bounded parser against the
 //! `eventsource-stream` crate on the same pieces (the reason Braid keeps its own is in
 //! `src/sse.rs`).
+//!
+//! `prompted_answer` measures reading a prompted model's finished answer for its calls: a
+//! typical answer (text around two calls) and the largest scanned (1 MiB of prose, no call).
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::hint::black_box;
@@ -121,5 +124,29 @@ fn parsing(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, parsing);
+fn prompted(c: &mut Criterion) {
+    use braid_llm::prompted::{MAX_SCANNED_BYTES, call_block, parse_answer};
+    let paragraph = "The function reads the configuration, then checks every path it names. ";
+    let typical = format!(
+        "{}\n\n{}\n\n{}\n\n{}",
+        paragraph.repeat(20),
+        call_block("read_file", &serde_json::json!({"path": "src/config.rs"})),
+        call_block(
+            "replace_in_file",
+            &serde_json::json!({"path": "src/config.rs", "old": "a".repeat(400), "new": "b".repeat(400)})
+        ),
+        paragraph.repeat(5)
+    );
+    let prose = paragraph.repeat(MAX_SCANNED_BYTES / paragraph.len());
+    let mut group = c.benchmark_group("prompted_answer");
+    for (name, answer) in [("typical", &typical), ("prose_1mib", &prose)] {
+        group.throughput(Throughput::Bytes(answer.len() as u64));
+        group.bench_function(name, |b| {
+            b.iter(|| black_box(parse_answer(black_box(answer))))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, parsing, prompted);
 criterion_main!(benches);

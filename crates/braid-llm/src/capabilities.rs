@@ -1,7 +1,10 @@
 //! What a model can do: a built-in table of common models, a default for the rest, and the
 //! operator's per-model overrides; each figure remembers where it came from.
 
-use braid_protocol::{CapabilitySource, CountFigure, FlagFigure, ModelCapabilitiesView};
+use braid_protocol::{
+    CapabilitySource, CountFigure, FlagFigure, ModelCapabilitiesView, ToolCalling,
+    ToolCallingFigure,
+};
 use serde::{Deserialize, Serialize};
 
 /// The tokenizer a model uses, for estimating token counts.
@@ -35,8 +38,8 @@ pub struct ModelCapabilities {
     pub max_output_tokens: u32,
     /// Whether it accepts images.
     pub vision: bool,
-    /// Whether it calls tools.
-    pub tool_calling: bool,
+    /// How it calls tools: natively, or as text it writes (`prompted`).
+    pub tool_calling: ToolCalling,
     /// Its tokenizer.
     pub tokenizer: TokenizerFamily,
     /// Where each figure came from.
@@ -82,9 +85,31 @@ pub struct CapabilityOverride {
     /// Whether it accepts images.
     #[serde(default)]
     pub vision: Option<bool>,
-    /// Whether it calls tools.
-    #[serde(default)]
-    pub tool_calling: Option<bool>,
+    /// How it calls tools: `"native"` or `"prompted"` (`true` and `false` mean the same).
+    #[serde(default, deserialize_with = "tool_calling_override")]
+    pub tool_calling: Option<ToolCalling>,
+}
+
+/// Reads an override's `tool_calling`: the mode's name, or a yes/no "calls tools natively".
+fn tool_calling_override<'de, D>(deserializer: D) -> Result<Option<ToolCalling>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Spelling {
+        Mode(ToolCalling),
+        Native(bool),
+    }
+    match Option::<Spelling>::deserialize(deserializer) {
+        Ok(value) => Ok(value.map(|v| match v {
+            Spelling::Mode(mode) => mode,
+            Spelling::Native(native) => ToolCalling::from_support(native),
+        })),
+        Err(_) => Err(serde::de::Error::custom(
+            "`tool_calling` must be \"native\", \"prompted\", true or false",
+        )),
+    }
 }
 
 /// The largest image a provider takes; bigger ones are sized down before they are sent.
@@ -120,7 +145,7 @@ const fn caps(
         context_window,
         max_output_tokens,
         vision,
-        tool_calling,
+        tool_calling: ToolCalling::from_support(tool_calling),
         tokenizer,
         sources: CapabilitySources::all(CapabilitySource::Table),
     }
@@ -185,7 +210,7 @@ const TABLE: &[(&str, ModelCapabilities)] = &[
 /// (DESIGN.md): small enough that any server running the model accepts it.
 pub const DEFAULT_CONTEXT_WINDOW: u32 = 8_192;
 
-/// For models the table does not know: an 8,192-token window, tools, no vision.
+/// For models the table does not know: an 8,192-token window, native tool calls, no vision.
 pub const DEFAULT_CAPABILITIES: ModelCapabilities = ModelCapabilities {
     sources: CapabilitySources::all(CapabilitySource::Default),
     ..caps(DEFAULT_CONTEXT_WINDOW, 4_096, false, true, Unknown)
@@ -234,7 +259,8 @@ impl ModelCapabilities {
             self.sources.vision = source;
         }
         if let Some(v) = report.tool_calling {
-            self.tool_calling = v;
+            // A server that says the model has no tool calling of its own: calls go as text.
+            self.tool_calling = ToolCalling::from_support(v);
             self.sources.tool_calling = source;
         }
         self
@@ -278,7 +304,7 @@ impl ModelCapabilities {
                 value: self.vision,
                 source: self.sources.vision,
             },
-            tool_calling: FlagFigure {
+            tool_calling: ToolCallingFigure {
                 value: self.tool_calling,
                 source: self.sources.tool_calling,
             },
@@ -296,7 +322,14 @@ mod tests {
         let mini = ModelCapabilities::for_model("gpt-4o-mini-2024-07-18");
         assert_eq!(mini.max_output_tokens, 16_384);
         assert!(ModelCapabilities::for_model("gpt-4o").vision);
-        assert!(!ModelCapabilities::for_model("o1-mini").tool_calling);
+        assert_eq!(
+            ModelCapabilities::for_model("o1-mini").tool_calling,
+            ToolCalling::Prompted
+        );
+        assert_eq!(
+            ModelCapabilities::for_model("gpt-4o").tool_calling,
+            ToolCalling::Native
+        );
     }
 
     #[test]
@@ -337,6 +370,53 @@ mod tests {
                 .source,
             CapabilitySource::Table
         );
+    }
+
+    #[test]
+    fn tool_calling_follows_override_then_server_then_table_then_native() {
+        let report = crate::discovery::ServerReport {
+            tool_calling: Some(false),
+            ..Default::default()
+        };
+        let served = ModelCapabilities::for_model("my-gguf").with_server(&report);
+        assert_eq!(served.tool_calling, ToolCalling::Prompted);
+        assert_eq!(served.sources.tool_calling, CapabilitySource::Server);
+        let overridden = served.with_override(&CapabilityOverride {
+            tool_calling: Some(ToolCalling::Native),
+            ..CapabilityOverride::default()
+        });
+        assert_eq!(overridden.tool_calling, ToolCalling::Native);
+        assert_eq!(overridden.sources.tool_calling, CapabilitySource::Override);
+        let unknown = ModelCapabilities::for_model("my-gguf");
+        assert_eq!(unknown.tool_calling, ToolCalling::Native);
+        assert_eq!(unknown.sources.tool_calling, CapabilitySource::Default);
+        assert_eq!(
+            ModelCapabilities::for_model("gemma-3-270m")
+                .view("g")
+                .tool_calling,
+            ToolCallingFigure {
+                value: ToolCalling::Prompted,
+                source: CapabilitySource::Table
+            }
+        );
+    }
+
+    #[test]
+    fn an_override_names_the_mode_or_says_yes_or_no() {
+        let read = |json: &str| serde_json::from_str::<CapabilityOverride>(json);
+        assert_eq!(
+            read(r#"{"tool_calling": "prompted"}"#)
+                .unwrap()
+                .tool_calling,
+            Some(ToolCalling::Prompted)
+        );
+        assert_eq!(
+            read(r#"{"tool_calling": true}"#).unwrap().tool_calling,
+            Some(ToolCalling::Native)
+        );
+        assert_eq!(read("{}").unwrap().tool_calling, None);
+        let wrong = read(r#"{"tool_calling": "sometimes"}"#).unwrap_err();
+        assert!(wrong.to_string().contains("\"prompted\""), "{wrong}");
     }
 
     #[test]

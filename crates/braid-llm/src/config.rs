@@ -82,7 +82,7 @@ pub enum ConfigError {
     EmptyModel,
     /// `BRAID_MODEL_CAPABILITIES` is not a JSON object of per-model overrides.
     #[error(
-        "invalid BRAID_MODEL_CAPABILITIES: {0}; expected a JSON object such as {{\"llava:13b\": {{\"vision\": true, \"context_window\": 4096}}}} (fields: context_window, max_output_tokens, vision, tool_calling)"
+        "invalid BRAID_MODEL_CAPABILITIES: {0}; expected a JSON object such as {{\"llava:13b\": {{\"vision\": true, \"context_window\": 4096}}}} (fields: context_window, max_output_tokens, vision, tool_calling: \"native\" or \"prompted\")"
     )]
     InvalidCapabilities(String),
 }

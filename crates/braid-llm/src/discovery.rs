@@ -1,7 +1,8 @@
 //! Discovery: asking the model server behind the base URL what the model in use can do.
 //!
 //! Three kinds of server say it: llama.cpp (`GET /props`: `default_generation_settings.n_ctx`
-//! or `n_ctx`, `modalities.vision`), Ollama (`POST /api/show`: `model_info.<arch>.context_length`
+//! or `n_ctx`, `modalities.vision`, and `chat_template_caps.supports_tool_calls`: whether the
+//! model's chat template takes tool calls), Ollama (`POST /api/show`: `model_info.<arch>.context_length`
 //! and a `capabilities` list) and vLLM or any OpenAI-compatible server that adds it
 //! (`GET /v1/models`: `data[].max_model_len`). All three are asked at once, each with a short
 //! timeout and a bounded answer, never retried; what they report is kept per (base URL, model),
@@ -101,16 +102,24 @@ pub enum DiscoveryError {
     },
 }
 
-/// Reads llama.cpp's `/props`: the slot context size and whether a vision projector is loaded.
+/// Reads llama.cpp's `/props`: the slot context size, whether a vision projector is loaded, and
+/// whether the chat template renders tool calls (`chat_template_caps`, in servers since 2025;
+/// `supports_tool_calls`, else `supports_tools`). Older servers say nothing of tools.
 pub fn parse_llama_cpp_props(props: &Value) -> ServerReport {
     let n_ctx = props
         .pointer("/default_generation_settings/n_ctx")
         .or_else(|| props.get("n_ctx"))
         .and_then(Value::as_u64);
+    let template = props.get("chat_template_caps");
+    let tool_calling = template.and_then(|caps| {
+        caps.get("supports_tool_calls")
+            .or_else(|| caps.get("supports_tools"))
+            .and_then(Value::as_bool)
+    });
     ServerReport {
         context_window: n_ctx.and_then(window),
         vision: props.pointer("/modalities/vision").and_then(Value::as_bool),
-        tool_calling: None,
+        tool_calling,
     }
 }
 
@@ -365,6 +374,27 @@ mod tests {
             Some(8192)
         );
         assert!(parse_llama_cpp_props(&json!({ "n_ctx": 0 })).is_empty());
+    }
+
+    #[test]
+    fn llama_cpp_props_say_whether_the_chat_template_takes_tool_calls() {
+        let caps = |c: Value| parse_llama_cpp_props(&json!({ "chat_template_caps": c }));
+        assert_eq!(
+            caps(json!({ "supports_tools": false, "supports_tool_calls": false })).tool_calling,
+            Some(false)
+        );
+        assert_eq!(
+            caps(json!({ "supports_tools": true, "supports_tool_calls": true })).tool_calling,
+            Some(true)
+        );
+        assert_eq!(
+            caps(json!({ "supports_tools": true })).tool_calling,
+            Some(true)
+        );
+        assert_eq!(
+            caps(json!({ "supports_system_role": true })).tool_calling,
+            None
+        );
     }
 
     #[test]

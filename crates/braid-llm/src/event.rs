@@ -67,16 +67,17 @@ pub enum LlmEvent {
     },
 }
 
-/// Arguments of one tool call that are not a JSON object. The rest of the answer is unaffected;
-/// the engine gives the model an error result for this call.
+/// A tool call that cannot be used: its arguments are not a JSON object, or (prompted calls) the
+/// block the model wrote is not a call. The rest of the answer is unaffected; the engine gives
+/// the model an error result for this call.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
-#[error("arguments of tool call `{call_id}` ({tool}) are not a JSON object: {reason}")]
+#[error("tool call `{call_id}` ({tool}) cannot be used: {reason}")]
 pub struct ToolArgumentsError {
     /// The call.
     pub call_id: ToolCallId,
     /// The tool the model called.
     pub tool: String,
-    /// What was wrong.
+    /// What was wrong, as a sentence the model can act on.
     pub reason: String,
     /// The text the model sent, unchanged.
     pub raw: String,

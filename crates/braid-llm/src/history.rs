@@ -12,13 +12,16 @@
 //!   parts when the model has vision, otherwise as the recognized text; MCP resources as
 //!   system-provided context naming server and URI; plans and questions as the assistant's
 //!   structured (JSON) text.
+//! - For a model whose tool calls are prompted (written as text), calls go back as the fenced
+//!   blocks it writes and each result as user text naming the tool and the call's place in its
+//!   answer: the server's chat template may know no tool role ([`crate::prompted`]).
 
 use std::collections::{HashMap, HashSet};
 
 use braid_protocol::{
     FileReferenceMessage, FileResolution, ImageMessage, ImageSource, McpOutcome,
     McpResourceMessage, Message, MessageKind, ProjectStructureContent, ProjectStructureMessage,
-    RecognitionMethod, ResourceContent, Role, ToolCallId, ToolOutcome, TurnId,
+    RecognitionMethod, ResourceContent, Role, ToolCallId, ToolCalling, ToolOutcome, TurnId,
     WorkflowExecutionMessage,
 };
 
@@ -27,6 +30,8 @@ use braid_protocol::{
 pub struct HistoryOptions {
     /// Whether images are sent as images (the model has vision) or as their recognized text.
     pub images: ImageDelivery,
+    /// Whether tool calls and results are sent as the provider's structures or as text.
+    pub tool_calls: ToolCalling,
 }
 
 /// How images reach the model.
@@ -224,8 +229,58 @@ pub fn build_conversation(
     }
     Conversation {
         system: (!system.is_empty()).then(|| system.join("\n\n")),
-        turns,
+        turns: match options.tool_calls {
+            ToolCalling::Native => turns,
+            ToolCalling::Prompted => calls_as_text(turns),
+        },
     }
+}
+
+/// The turns with every call written into its assistant text as the block the model writes,
+/// and every result as user text (the results of one answer in one user turn).
+fn calls_as_text(turns: Vec<Turn>) -> Vec<Turn> {
+    let mut out: Vec<Turn> = Vec::with_capacity(turns.len());
+    let mut positions: HashMap<ToolCallId, usize> = HashMap::new();
+    for turn in turns {
+        match turn {
+            Turn::Assistant { text, calls } => {
+                positions.clear();
+                let mut pieces: Vec<String> = Vec::new();
+                if !text.trim().is_empty() {
+                    pieces.push(text);
+                }
+                for (i, call) in calls.iter().enumerate() {
+                    positions.insert(call.id.clone(), i + 1);
+                    pieces.push(crate::prompted::call_block(&call.name, &call.arguments));
+                }
+                let text = pieces.join("\n\n");
+                match out.last_mut() {
+                    Some(Turn::Assistant { text: previous, .. }) => {
+                        previous.push_str("\n\n");
+                        previous.push_str(&text);
+                    }
+                    _ => out.push(Turn::Assistant {
+                        text,
+                        calls: Vec::new(),
+                    }),
+                }
+            }
+            Turn::ToolResult(result) => {
+                let position = positions.get(&result.call_id).copied().unwrap_or(1);
+                let text =
+                    crate::prompted::result_text(&result.tool_name, position, &result.content);
+                match out.last_mut() {
+                    Some(Turn::User(parts)) => parts.push(UserPart::Text(text)),
+                    _ => out.push(Turn::User(vec![UserPart::Text(text)])),
+                }
+            }
+            Turn::User(parts) => match out.last_mut() {
+                Some(Turn::User(existing)) => existing.extend(parts),
+                _ => out.push(Turn::User(parts)),
+            },
+        }
+    }
+    out
 }
 
 /// Every assistant item of turn `turn`, from the first one on: texts joined, calls in order.
@@ -585,7 +640,82 @@ mod tests {
     use super::*;
 
     fn options(images: ImageDelivery) -> HistoryOptions {
-        HistoryOptions { images }
+        HistoryOptions {
+            images,
+            tool_calls: ToolCalling::Native,
+        }
+    }
+
+    #[test]
+    fn a_prompted_model_gets_its_calls_as_blocks_and_results_as_user_text() {
+        let turn = TurnId::new();
+        let mut text = Message::assistant_text("Reading both.");
+        text.set_turn_id(turn);
+        let mut calls = Message::new(
+            Role::Assistant,
+            MessageKind::ToolRequest(ToolRequestMessage {
+                calls: vec![
+                    ToolCall::new("a", "list", serde_json::json!({"path": "."})),
+                    ToolCall::new("b", "list", serde_json::json!({"path": "src"})),
+                ],
+            }),
+        );
+        calls.set_turn_id(turn);
+        let history = vec![
+            Message::user_text("go"),
+            text,
+            calls,
+            result("b", "lib.rs"),
+            result("a", "src"),
+            Message::assistant_text("Both listed."),
+            Message::user_text("thanks"),
+        ];
+        let c = build_conversation(
+            None,
+            &history,
+            HistoryOptions {
+                images: ImageDelivery::AsImages,
+                tool_calls: ToolCalling::Prompted,
+            },
+        );
+        assert_eq!(c.turns.len(), 5, "{:#?}", c.turns);
+        match &c.turns[1] {
+            Turn::Assistant { text, calls } => {
+                assert!(calls.is_empty());
+                assert!(
+                    text.starts_with("Reading both.\n\n```tool_call\n"),
+                    "{text}"
+                );
+                let parsed = crate::prompted::parse_answer(text);
+                assert_eq!(parsed.calls.len(), 2);
+                assert_eq!(
+                    parsed.calls[1].arguments.as_ref().unwrap(),
+                    &serde_json::json!({"path": "src"})
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        match &c.turns[2] {
+            Turn::User(parts) => {
+                let texts: Vec<&str> = parts
+                    .iter()
+                    .map(|p| match p {
+                        UserPart::Text(t) => t.as_str(),
+                        UserPart::Image(_) => "",
+                    })
+                    .collect();
+                assert_eq!(
+                    texts,
+                    [
+                        "Result of list (call 1):\nsrc",
+                        "Result of list (call 2):\nlib.rs"
+                    ]
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(&c.turns[3], Turn::Assistant { text, .. } if text == "Both listed."));
+        assert!(!c.turns.iter().any(|t| matches!(t, Turn::ToolResult(_))));
     }
 
     fn request(id: &str) -> Message {

@@ -9,6 +9,7 @@
 //!   results placed after their calls, missing results repaired).
 //! - [`ModelCapabilities`]: what a model can do, from per-model overrides, the model server
 //!   ([`discovery`]), a built-in table and defaults, each figure with its source; [`ImageLimits`]: the largest image a provider takes.
+//! - [`prompted`]: tool calls written as text, for models without tool calling of their own.
 //! - [`ProviderConfig`]: which provider, where, with which key and model.
 #![deny(unsafe_code)]
 
@@ -21,6 +22,7 @@ pub mod error;
 pub mod event;
 pub mod history;
 pub mod openai;
+pub mod prompted;
 pub mod request;
 pub mod retry;
 pub mod sse;

@@ -1,6 +1,6 @@
 //! The provider-neutral request: what to ask which model, with which history and tools.
 
-use braid_protocol::Message;
+use braid_protocol::{Message, ToolCalling};
 use serde::{Deserialize, Serialize};
 
 /// One request to a model.
@@ -13,8 +13,13 @@ pub struct LlmRequest {
     /// The conversation, oldest first, as Braid stores it; [`crate::history`] turns it into what
     /// the provider accepts.
     pub messages: Vec<Message>,
-    /// The tools the model may call.
+    /// The tools the model may call, as definitions (empty when they are prompted: then the
+    /// system prompt lists them).
     pub tools: Vec<ToolDefinition>,
+    /// How the model calls tools: `native` sends `tools` and the history's calls as the
+    /// provider's structures; `prompted` sends no tool definitions and the history's calls and
+    /// results as text ([`crate::prompted`]).
+    pub tool_calling: ToolCalling,
     /// Sampling and length options.
     pub options: GenerationOptions,
 }

@@ -369,7 +369,7 @@ pub(crate) fn parse_arguments(
     match serde_json::from_str::<serde_json::Value>(raw) {
         Ok(value @ serde_json::Value::Object(_)) => Ok(value),
         Ok(other) => Err(error(format!(
-            "expected a JSON object, got {}",
+            "the arguments are not a JSON object (they are {})",
             match other {
                 serde_json::Value::Array(_) => "an array",
                 serde_json::Value::String(_) => "a string",
@@ -378,7 +378,9 @@ pub(crate) fn parse_arguments(
                 _ => "null",
             }
         ))),
-        Err(e) => Err(error(format!("invalid JSON: {e}"))),
+        Err(e) => Err(error(format!(
+            "the arguments are not a JSON object (invalid JSON: {e})"
+        ))),
     }
 }
 

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use braid_llm::{CapabilityOverride, LlmClient, Provider, ProviderConfig, build_client};
-use braid_protocol::CapabilitySource;
+use braid_protocol::{CapabilitySource, ToolCalling};
 use braid_testkit::{DiscoveryReply, MockLlm, Script, ServerKind};
 
 fn client(provider: Provider, mock: &MockLlm, model: &str) -> Arc<dyn LlmClient> {
@@ -67,7 +67,7 @@ async fn ollama_show_gives_the_window_vision_and_tools_for_the_model_in_use() {
     let caps = llm.discover("llava:13b").await;
     assert_eq!(caps.context_window, 32_768);
     assert!(caps.vision);
-    assert!(caps.tool_calling);
+    assert_eq!(caps.tool_calling, ToolCalling::Native);
     assert_eq!(caps.sources.tool_calling, CapabilitySource::Server);
     let show = mock
         .discovery_requests()
@@ -81,6 +81,48 @@ async fn ollama_show_gives_the_window_vision_and_tools_for_the_model_in_use() {
     let other = llm.discover("gpt-4o").await;
     assert_eq!(other.context_window, 128_000);
     assert_eq!(other.sources.context_window, CapabilitySource::Table);
+}
+
+#[tokio::test]
+async fn a_server_without_tool_calling_makes_the_model_prompted_unless_overridden() {
+    // llama.cpp: the chat template renders no tool calls.
+    let llama = mock(Some(
+        DiscoveryReply::new(ServerKind::LlamaCpp, "smollm2", 8192).without_tools(),
+    ))
+    .await;
+    let caps = client(Provider::OpenAi, &llama, "smollm2")
+        .discover("smollm2")
+        .await;
+    assert_eq!(caps.tool_calling, ToolCalling::Prompted);
+    assert_eq!(caps.sources.tool_calling, CapabilitySource::Server);
+
+    // Ollama: `tools` is missing from the model's capabilities.
+    let ollama = mock(Some(DiscoveryReply::new(
+        ServerKind::Ollama,
+        "gemma3:1b",
+        32_768,
+    )))
+    .await;
+    let llm = client(Provider::OpenAi, &ollama, "gemma3:1b");
+    assert_eq!(
+        llm.discover("gemma3:1b").await.tool_calling,
+        ToolCalling::Prompted
+    );
+
+    // The operator's override wins over what the server says.
+    let mut config = ProviderConfig::new(Provider::OpenAi);
+    config.base_url = ollama.openai_base_url();
+    config.model = "gemma3:1b".into();
+    config.capability_overrides.insert(
+        "gemma3:1b".into(),
+        CapabilityOverride {
+            tool_calling: Some(ToolCalling::Native),
+            ..CapabilityOverride::default()
+        },
+    );
+    let caps = build_client(config).unwrap().discover("gemma3:1b").await;
+    assert_eq!(caps.tool_calling, ToolCalling::Native);
+    assert_eq!(caps.sources.tool_calling, CapabilitySource::Override);
 }
 
 #[tokio::test]

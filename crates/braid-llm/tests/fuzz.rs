@@ -2,7 +2,9 @@
 //! mutated versions of the recorded llama.cpp streams, cut into pieces at arbitrary points, fed
 //! through the SSE parser and the OpenAI and Anthropic decoders (and the non-streamed answer
 //! parsers). Properties: nothing panics; the events and the error do not depend on where the
-//! bytes were cut; a stream that ends in an error says why.
+//! bytes were cut; a stream that ends in an error says why. Also the reader of prompted tool
+//! calls, on answers made of call markers, JSON and text: nothing panics, the count is bounded,
+//! ids are unique, and a usable call reads back the same from the block the history sends.
 //!
 //! Case counts: `PROPTEST_CASES` (else the default given to each target); `make fuzz` runs them
 //! long, bounded by `BRAID_FUZZ_SECONDS`.
@@ -303,6 +305,63 @@ fn answers_mutated_and_arbitrary() {
         };
         if let Err(e) = parsed {
             prop_assert!(!e.to_string().trim().is_empty());
+        }
+        Ok(())
+    });
+}
+
+/// Pieces a prompted answer is made of: the call markers, JSON punctuation and keys, text.
+fn prompted_piece() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => prop::sample::select(vec![
+            "```tool_call",
+            "```tool_call\n",
+            "```",
+            "\n```\n",
+            "<tool_call>",
+            "</tool_call>",
+            "{",
+            "}",
+            "\"name\": ",
+            "\"arguments\": ",
+            "\"parameters\": ",
+            "\"read_file\"",
+            ", ",
+            "\n",
+            "é",
+            "Some text. ",
+        ])
+        .prop_map(str::to_owned),
+        1 => json_with_keys(&["name", "arguments", "path", "content"]).prop_map(|v| v.to_string()),
+        1 => fuzz::json_string(),
+    ]
+}
+
+#[test]
+fn prompted_answers_of_arbitrary_pieces() {
+    let strategy = prop::collection::vec(prompted_piece(), 0..40).prop_map(|p| p.concat());
+    fuzz::run("llm_prompted_answer", CASES, strategy, |answer| {
+        let parsed = braid_llm::prompted::parse_answer(&answer);
+        prop_assert!(parsed.calls.len() <= braid_llm::prompted::MAX_CALLS_PER_ANSWER + 1);
+        prop_assert!(parsed.text.len() <= answer.len());
+        let mut ids = std::collections::HashSet::new();
+        for call in &parsed.calls {
+            prop_assert!(ids.insert(call.id.clone()), "ids are unique");
+            match &call.arguments {
+                // A usable call reads back the same from the block the history sends.
+                Ok(arguments) => {
+                    prop_assert!(arguments.is_object());
+                    let block = braid_llm::prompted::call_block(&call.name, arguments);
+                    let again = braid_llm::prompted::parse_answer(&block);
+                    prop_assert_eq!(again.calls.len(), 1);
+                    prop_assert_eq!(&again.calls[0].name, &call.name);
+                    prop_assert_eq!(again.calls[0].arguments.as_ref().ok(), Some(arguments));
+                }
+                Err(e) => {
+                    prop_assert!(!e.reason.is_empty());
+                    prop_assert_eq!(&e.call_id, &call.id);
+                }
+            }
         }
         Ok(())
     });

@@ -7,7 +7,7 @@ use braid_llm::{
     AnthropicClient, GenerationOptions, LlmRequest, OpenAiClient, Provider, ProviderConfig,
     ToolDefinition,
 };
-use braid_protocol::Message;
+use braid_protocol::{Message, ToolCalling};
 use serde_json::{Value, json};
 
 const TURN_A: &str = "0192f0c4-0000-7000-8000-00000000000a";
@@ -324,6 +324,7 @@ fn request(model: &str, messages: Vec<Message>) -> LlmRequest {
         system_prompt: Some("You are Braid's agent.".into()),
         messages,
         tools: tools(),
+        tool_calling: ToolCalling::Native,
         options: GenerationOptions {
             max_tokens: Some(1024),
             temperature: Some(0.0),
@@ -414,6 +415,41 @@ async fn hidden_kinds_and_reasoning_never_reach_either_provider() {
             "reasoning was sent"
         );
         assert!(!body.contains("turn_id"), "metadata was sent");
+    }
+}
+
+/// A prompted model's request carries no tool definitions, and its history's calls and results
+/// arrive as text: no `tool` role, no `tool_calls`, no `tool_use`/`tool_result` blocks.
+#[tokio::test]
+async fn a_prompted_request_sends_no_tool_structures_to_either_provider() {
+    let mut req = request("llama3.1:8b", every_kind());
+    req.tool_calling = ToolCalling::Prompted;
+    let openai_body = openai().request_body(&req, Delivery::Streamed);
+    let anthropic_body = anthropic().request_body(&req, true);
+    for body in [&openai_body, &anthropic_body] {
+        assert!(body.get("tools").is_none(), "{body}");
+        let text = body.to_string();
+        for structure in [
+            "tool_calls",
+            "tool_call_id",
+            "\"tool_use\"",
+            "\"tool_result\"",
+        ] {
+            assert!(!text.contains(structure), "{structure} sent: {text}");
+        }
+        assert!(text.contains("```tool_call"), "{text}");
+        assert!(text.contains("Result of "), "{text}");
+    }
+    let roles: Vec<&str> = openai_body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["role"].as_str().unwrap())
+        .collect();
+    assert!(!roles.contains(&"tool"), "{roles:?}");
+    // User and assistant still alternate after the system prompt.
+    for pair in roles[1..].windows(2) {
+        assert_ne!(pair[0], pair[1], "{roles:?}");
     }
 }
 

@@ -37,6 +37,37 @@ pub struct FlagFigure {
     pub source: CapabilitySource,
 }
 
+/// How a model calls tools.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolCalling {
+    /// The provider's own tool calling: tools travel as the request's definitions and calls come
+    /// back as structured tool calls.
+    #[default]
+    Native,
+    /// For models without it: the tools are listed in the system prompt, the model writes its
+    /// calls as fenced `tool_call` blocks in its text, and Braid reads them from the answer.
+    Prompted,
+}
+
+impl ToolCalling {
+    /// The mode that a yes/no "calls tools" report means.
+    pub const fn from_support(native: bool) -> Self {
+        if native { Self::Native } else { Self::Prompted }
+    }
+}
+
+/// How the model calls tools, and where that came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct ToolCallingFigure {
+    /// The mode in force.
+    pub value: ToolCalling,
+    /// Where it came from.
+    pub source: CapabilitySource,
+}
+
 /// The capabilities in force for a context's model.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct ModelCapabilitiesView {
@@ -48,6 +79,6 @@ pub struct ModelCapabilitiesView {
     pub max_output_tokens: CountFigure,
     /// Whether it accepts images.
     pub vision: FlagFigure,
-    /// Whether it calls tools.
-    pub tool_calling: FlagFigure,
+    /// How it calls tools: natively, or written as text (`prompted`).
+    pub tool_calling: ToolCallingFigure,
 }

@@ -29,7 +29,10 @@ pub mod typescript;
 pub mod validate;
 pub mod workflow;
 
-pub use capabilities::{CapabilitySource, CountFigure, FlagFigure, ModelCapabilitiesView};
+pub use capabilities::{
+    CapabilitySource, CountFigure, FlagFigure, ModelCapabilitiesView, ToolCalling,
+    ToolCallingFigure,
+};
 pub use config::{
     AgentRole, ApprovalPolicy, ContextConfig, Mode, OptimizationConfig, OptimizationStrategy,
 };

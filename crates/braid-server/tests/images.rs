@@ -17,7 +17,10 @@ async fn the_context_shows_its_models_capabilities_with_their_sources() {
     let caps = &ctx["capabilities"];
     assert_eq!(caps["model"], "mock-model");
     assert_eq!(caps["vision"], json!({"value": false, "source": "default"}));
-    assert_eq!(caps["tool_calling"]["source"], "default");
+    assert_eq!(
+        caps["tool_calling"],
+        json!({"value": "native", "source": "default"})
+    );
 
     let id = s
         .context(json!({"model": "gpt-4o", "context_window": 50000}))

@@ -35,9 +35,11 @@ pub struct DiscoveryReply {
     /// Whether it reports vision (llama.cpp `modalities.vision`, Ollama `capabilities`).
     #[serde(default)]
     pub vision: bool,
-    /// Whether it reports tool calling (Ollama `capabilities`).
+    /// Whether it reports tool calling: Ollama lists `tools` in `capabilities` only when `true`;
+    /// llama.cpp answers `chat_template_caps.supports_tool_calls` when set, and (like servers
+    /// before 2025) no `chat_template_caps` when absent.
     #[serde(default)]
-    pub tools: bool,
+    pub tools: Option<bool>,
 }
 
 fn default_model() -> String {
@@ -57,14 +59,15 @@ pub enum ServerKind {
 }
 
 impl DiscoveryReply {
-    /// `server` running `model` with a `context_window`-token window, no vision, no tools.
+    /// `server` running `model` with a `context_window`-token window, no vision, and nothing
+    /// said of tools (Ollama's list then lacks them).
     pub fn new(server: ServerKind, model: &str, context_window: u32) -> Self {
         Self {
             server,
             model: model.to_owned(),
             context_window,
             vision: false,
-            tools: false,
+            tools: None,
         }
     }
 
@@ -76,7 +79,14 @@ impl DiscoveryReply {
 
     /// The same, reporting tool calling.
     pub fn with_tools(mut self) -> Self {
-        self.tools = true;
+        self.tools = Some(true);
+        self
+    }
+
+    /// The same, reporting that the model has no tool calling (its chat template cannot render
+    /// tool calls).
+    pub fn without_tools(mut self) -> Self {
+        self.tools = Some(false);
         self
     }
 }

@@ -73,17 +73,31 @@ pub fn discovery_answer(
 ) -> Option<Value> {
     let model = reply.model.as_str();
     match (reply.server, endpoint) {
-        (ServerKind::LlamaCpp, DiscoveryEndpoint::Props) => Some(json!({
-            "default_generation_settings": {
-                "n_ctx": reply.context_window,
-                "params": { "temperature": 0.8, "top_k": 40, "top_p": 0.95 }
-            },
-            "total_slots": 1,
-            "model_path": format!("/models/{model}.gguf"),
-            "chat_template": "{{ messages }}",
-            "modalities": { "vision": reply.vision, "audio": false },
-            "build_info": "braid-mock-llm"
-        })),
+        (ServerKind::LlamaCpp, DiscoveryEndpoint::Props) => {
+            let mut props = json!({
+                "default_generation_settings": {
+                    "n_ctx": reply.context_window,
+                    "params": { "temperature": 0.8, "top_k": 40, "top_p": 0.95 }
+                },
+                "total_slots": 1,
+                "model_path": format!("/models/{model}.gguf"),
+                "chat_template": "{{ messages }}",
+                "modalities": { "vision": reply.vision, "audio": false },
+                "build_info": "braid-mock-llm"
+            });
+            if let Some(tools) = reply.tools {
+                // The keys of llama.cpp's `common_chat_templates` capabilities.
+                props["chat_template_caps"] = json!({
+                    "supports_tools": tools,
+                    "supports_tool_calls": tools,
+                    "supports_tool_responses": tools,
+                    "supports_system_role": true,
+                    "supports_parallel_tool_calls": tools,
+                    "requires_typed_content": false
+                });
+            }
+            Some(props)
+        }
         (ServerKind::Ollama, DiscoveryEndpoint::Show) => {
             let asked = request
                 .and_then(|b| b.get("model").or_else(|| b.get("name")))
@@ -92,7 +106,7 @@ pub fn discovery_answer(
                 return None;
             }
             let mut capabilities = vec!["completion"];
-            if reply.tools {
+            if reply.tools == Some(true) {
                 capabilities.push("tools");
             }
             if reply.vision {
@@ -701,6 +715,10 @@ mod tests {
         let props = discovery_answer(&llama, DiscoveryEndpoint::Props, None).unwrap();
         assert_eq!(props["default_generation_settings"]["n_ctx"], 2048);
         assert_eq!(props["modalities"]["vision"], true);
+        assert!(props.get("chat_template_caps").is_none());
+        let plain = DiscoveryReply::new(ServerKind::LlamaCpp, "m", 2048).without_tools();
+        let props = discovery_answer(&plain, DiscoveryEndpoint::Props, None).unwrap();
+        assert_eq!(props["chat_template_caps"]["supports_tool_calls"], false);
         let vllm = DiscoveryReply::new(ServerKind::Vllm, "m", 2048);
         let models = discovery_answer(&vllm, DiscoveryEndpoint::Models, None).unwrap();
         assert_eq!(models["data"][0]["max_model_len"], 2048);

@@ -2,6 +2,7 @@
 // the errors with what the person can do.
 
 import type { ConversationState, OptimizationReport } from "../conversation/reducer";
+import type { ModelCapabilitiesView } from "../generated/protocol";
 import { indicatorFor } from "../conversation/indicator";
 import { ErrorList, FailedTurn, sameFailure } from "./errors/TurnErrors";
 
@@ -15,10 +16,12 @@ export interface StatusBarProps {
   onDismiss: (index: number) => void;
   /** Moves focus to what waits for the person (the first pending approval or open question). */
   onJump?: (to: "approve" | "answer") => void;
+  /** What the context's model can do (from `GET /v1/contexts/{id}`), when known. */
+  capabilities?: ModelCapabilitiesView | null;
 }
 
 /** The state indicator, connection status, errors and the last optimization report. */
-export function StatusBar({ conversation, onResume, onDismiss, onJump }: StatusBarProps) {
+export function StatusBar({ conversation, onResume, onDismiss, onJump, capabilities }: StatusBarProps) {
   const ind = indicatorFor(conversation.state);
   const conn = conversation.connection;
   // The failed turn is shown once: the error event that says the same folds into it.
@@ -54,6 +57,11 @@ export function StatusBar({ conversation, onResume, onDismiss, onJump }: StatusB
         </div>
       )}
       <ErrorList errors={others} onDismiss={onDismiss} />
+      {toolCallingText(capabilities) && (
+        <div className="tool-calling hint" role="note">
+          {toolCallingText(capabilities)}
+        </div>
+      )}
       {optimizationText(conversation.optimization) && (
         <div className="optimization hint" role="note">
           {optimizationText(conversation.optimization)}
@@ -61,6 +69,19 @@ export function StatusBar({ conversation, onResume, onDismiss, onJump }: StatusB
       )}
     </div>
   );
+}
+
+/** Says that the model's tool calls are written as text, and who decided it; nothing for native calls. */
+export function toolCallingText(capabilities: ModelCapabilitiesView | null | undefined): string | undefined {
+  const figure = capabilities?.tool_calling;
+  if (!figure || figure.value !== "prompted") return undefined;
+  const why = {
+    server: "the model server reports no tool calling of its own",
+    table: "Braid's model table lists no tool calling of its own",
+    override: "set for this model in BRAID_MODEL_CAPABILITIES",
+    default: "Braid's default",
+  }[figure.source];
+  return `Tool calls are prompted: ${capabilities.model} gets the tools in its system prompt and writes its calls as text (${why}).`;
 }
 
 /** The last optimization report in words, or nothing when the request went as it was. */

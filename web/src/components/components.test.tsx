@@ -339,6 +339,24 @@ describe("status bar", () => {
     expect(onDismiss).toHaveBeenCalledWith(0);
   });
 
+  it("says when the model's tool calls are prompted, and why; nothing for native calls", () => {
+    const capabilities = (value: "native" | "prompted", source: "server" | "override") => ({
+      model: "smollm2",
+      context_window: { value: 8192, source: "server" as const },
+      max_output_tokens: { value: 4096, source: "default" as const },
+      vision: { value: false, source: "server" as const },
+      tool_calling: { value, source },
+    });
+    const { rerender } = render(<StatusBar conversation={initialConversation} onResume={() => {}} onDismiss={() => {}} capabilities={capabilities("prompted", "server")} />);
+    expect(screen.getByRole("note").textContent).toBe(
+      "Tool calls are prompted: smollm2 gets the tools in its system prompt and writes its calls as text (the model server reports no tool calling of its own).",
+    );
+    rerender(<StatusBar conversation={initialConversation} onResume={() => {}} onDismiss={() => {}} capabilities={capabilities("prompted", "override")} />);
+    expect(screen.getByRole("note").textContent).toContain("BRAID_MODEL_CAPABILITIES");
+    rerender(<StatusBar conversation={initialConversation} onResume={() => {}} onDismiss={() => {}} capabilities={capabilities("native", "server")} />);
+    expect(screen.queryByRole("note")).toBeNull();
+  });
+
   it("tells the person when the connection is being re-established", () => {
     render(<StatusBar conversation={{ ...initialConversation, connection: { type: "reconnecting", attempt: 1, delayMs: 1000, reason: "the stream ended" } }} onResume={() => {}} onDismiss={() => {}} />);
     expect(screen.getByRole("status").textContent).toMatch(/reconnecting in 1 s/);

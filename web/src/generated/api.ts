@@ -2048,8 +2048,8 @@ export interface components {
             max_output_tokens: components["schemas"]["CountFigure"];
             /** @description The model they describe. */
             model: string;
-            /** @description Whether it calls tools. */
-            tool_calling: components["schemas"]["FlagFigure"];
+            /** @description How it calls tools: natively, or written as text (`prompted`). */
+            tool_calling: components["schemas"]["ToolCallingFigure"];
             /** @description Whether it accepts images. */
             vision: components["schemas"]["FlagFigure"];
         };
@@ -2570,6 +2570,15 @@ export interface components {
          *     Anthropic). Kept exactly as the provider sent it, because results must echo it back.
          */
         ToolCallId: string;
+        /** @description How a model calls tools. */
+        ToolCalling: "native" | "prompted";
+        /** @description How the model calls tools, and where that came from. */
+        ToolCallingFigure: {
+            /** @description Where it came from. */
+            source: components["schemas"]["CapabilitySource"];
+            /** @description The mode in force. */
+            value: components["schemas"]["ToolCalling"];
+        };
         /** @description A tool as `GET /v1/tools` lists it. */
         ToolInfo: {
             /** @description What it does. */

@@ -1336,9 +1336,9 @@ max_output_tokens: CountFigure,
  */
 vision: FlagFigure, 
 /**
- * Whether it calls tools.
+ * How it calls tools: natively, or written as text (`prompted`).
  */
-tool_calling: FlagFigure, };
+tool_calling: ToolCallingFigure, };
 
 export type OptimizationConfig = { 
 /**
@@ -1828,6 +1828,18 @@ arguments: Record<string, unknown>,
 approval_status: ApprovalStatus, };
 
 export type ToolCallId = string;
+
+export type ToolCalling = "native" | "prompted";
+
+export type ToolCallingFigure = { 
+/**
+ * The mode in force.
+ */
+value: ToolCalling, 
+/**
+ * Where it came from.
+ */
+source: CapabilitySource, };
 
 export type ToolInfo = { 
 /**

@@ -35,6 +35,8 @@ pub fn transcript(batch: &[Message]) -> String {
         batch,
         HistoryOptions {
             images: ImageDelivery::AsRecognizedText,
+            // The transcript names calls and results itself.
+            tool_calls: braid_protocol::ToolCalling::Native,
         },
     );
     let mut out = Vec::new();

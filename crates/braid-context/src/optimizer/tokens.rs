@@ -183,8 +183,11 @@ impl TokenCounter {
         if !message.kind_name().is_sent_to_model() {
             return 0;
         }
+        // Counted as native calls: a prompted call's block and result text take about as many
+        // tokens as the provider's structures.
         let options = HistoryOptions {
             images: self.images,
+            tool_calls: braid_protocol::ToolCalling::Native,
         };
         match &message.kind {
             // A result is rendered only after its call: give it one, count only the result.

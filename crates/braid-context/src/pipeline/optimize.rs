@@ -10,7 +10,7 @@ use braid_protocol::{ContextState, Message, MessageId, Metadata, OptimizationStr
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::system_prompt::{ToolOffer, request_frame};
+use super::system_prompt::{ToolOffer, offered_tool_count, request_frame, tool_calling};
 use super::{Draft, PipelineContext, PipelineError, ProcessResult, Processor, ProcessorName};
 use crate::optimizer::summary::{self, MAX_SUMMARY_TOKENS, SUMMARY_PROMPT};
 use crate::optimizer::{Budget, Plan, PlanError, RequestParts, Slot, TokenCounter, plan};
@@ -175,9 +175,12 @@ fn plan_fitting(
         )
     };
     match parts(system_prompt, tools) {
-        Err(PlanError::FixedPartTooLarge { needed, limit }) if !tools.is_empty() => {
+        // A prompted model's tools are in the prompt: withholding them shortens it.
+        Err(PlanError::FixedPartTooLarge { needed, limit })
+            if !tools.is_empty() || prompted_list(ctx) > 0 =>
+        {
             let withheld = Withheld {
-                tools: tools.len(),
+                tools: tools.len().max(prompted_list(ctx)),
                 needed,
                 limit,
             };
@@ -196,6 +199,14 @@ fn plan_fitting(
             parts(system_prompt, tools).map(|plan| (plan, Some(withheld)))
         }
         other => other.map(|plan| (plan, None)),
+    }
+}
+
+/// How many tools the system prompt lists (a prompted model's), else 0.
+fn prompted_list(ctx: &PipelineContext) -> usize {
+    match tool_calling(ctx) {
+        braid_protocol::ToolCalling::Prompted => offered_tool_count(ctx),
+        braid_protocol::ToolCalling::Native => 0,
     }
 }
 

@@ -41,10 +41,9 @@ impl Processor for PrepareRequest {
         let mut request =
             LlmRequest::new(ctx.model.clone(), messages).with_tools(draft.tools.clone());
         request.system_prompt = draft.system_prompt.clone();
-        let budget = crate::optimizer::Budget::for_config(
-            &ctx.config,
-            &super::optimize::discovered_capabilities(ctx).await,
-        );
+        let capabilities = super::optimize::discovered_capabilities(ctx).await;
+        request.tool_calling = capabilities.tool_calling;
+        let budget = crate::optimizer::Budget::for_config(&ctx.config, &capabilities);
         request.options.max_tokens = Some(budget.output_cap(&ctx.config));
         draft.request = Some(request);
         Ok(ProcessResult::Complete)

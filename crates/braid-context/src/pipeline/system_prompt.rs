@@ -3,7 +3,7 @@
 
 use async_trait::async_trait;
 use braid_llm::ToolDefinition;
-use braid_protocol::{AgentRole, ContextState, Mode};
+use braid_protocol::{AgentRole, ContextState, Mode, ToolCalling};
 
 use super::{Draft, PipelineContext, PipelineError, ProcessResult, Processor, ProcessorName};
 use crate::prompt::{PromptInputs, build_system_prompt};
@@ -27,6 +27,8 @@ impl Processor for EnhanceSystemPrompt {
         draft: &mut Draft,
         ctx: &PipelineContext,
     ) -> Result<ProcessResult, PipelineError> {
+        // How the model calls tools decides what the prompt holds: ask its server first.
+        super::optimize::discovered_capabilities(ctx).await;
         let (prompt, tools) = request_frame(ctx, ToolOffer::Offered);
         draft.system_prompt = Some(prompt);
         draft.tools = tools;
@@ -46,11 +48,28 @@ pub(crate) enum ToolOffer {
 /// The system prompt and tools a request of this context carries: the one place both are built,
 /// for `EnhanceSystemPrompt`, for `OptimizeContext` when it withholds the tools, and for reads
 /// that do not run the pipeline (the optimized view, the token budget). Schemas are offered in
-/// their compact form (`offered_schema`); calls are still checked against the full one.
+/// their compact form (`offered_schema`); calls are still checked against the full one. For a
+/// model whose tool calls are prompted, the tools are listed in the prompt and no definitions
+/// are returned.
 pub(crate) fn request_frame(
     ctx: &PipelineContext,
     offer: ToolOffer,
 ) -> (String, Vec<ToolDefinition>) {
+    let (prompt, mut definitions, tool_calling) = frame(ctx, offer);
+    if tool_calling == ToolCalling::Prompted {
+        definitions.clear();
+    }
+    (prompt, definitions)
+}
+
+/// How many tools a request of this context offers, as definitions or (prompted) in the
+/// system prompt's list.
+pub(crate) fn offered_tool_count(ctx: &PipelineContext) -> usize {
+    frame(ctx, ToolOffer::Offered).1.len()
+}
+
+/// The prompt, every offered definition (also when they are listed in the prompt) and the mode.
+fn frame(ctx: &PipelineContext, offer: ToolOffer) -> (String, Vec<ToolDefinition>, ToolCalling) {
     let config = &ctx.config;
     let tools = match offer {
         ToolOffer::Offered => ctx.tools.infos(config.agent_role, config.mode),
@@ -60,6 +79,25 @@ pub(crate) fn request_frame(
         .workspace
         .as_ref()
         .map(|w| w.root().display().to_string());
+    let mut definitions = tools
+        .iter()
+        .map(|t| ToolDefinition {
+            name: t.name.clone(),
+            description: t.description.clone(),
+            parameters: offered_schema(&t.parameters),
+        })
+        .collect::<Vec<_>>();
+    // A workflow may write and run commands: offered only where the model may do so itself.
+    if offer == ToolOffer::Offered
+        && config.mode == Mode::Act
+        && config.agent_role == AgentRole::Actor
+    {
+        definitions.extend(ctx.workflow_tools.iter().map(|t| ToolDefinition {
+            parameters: offered_schema(&t.parameters),
+            ..t.clone()
+        }));
+    }
+    let tool_calling = tool_calling(ctx);
     let prompt = build_system_prompt(&PromptInputs {
         base: config.system_prompt.as_deref(),
         branch_override: ctx.branch_prompt.as_deref(),
@@ -72,26 +110,16 @@ pub(crate) fn request_frame(
             .instructions
             .as_ref()
             .map(|i| (i.path.as_str(), i.text.as_str(), i.truncated)),
+        tool_calling,
+        definitions: &definitions,
     });
-    let mut tools = tools
-        .into_iter()
-        .map(|t| ToolDefinition {
-            name: t.name,
-            description: t.description,
-            parameters: offered_schema(&t.parameters),
-        })
-        .collect::<Vec<_>>();
-    // A workflow may write and run commands: offered only where the model may do so itself.
-    if offer == ToolOffer::Offered
-        && config.mode == Mode::Act
-        && config.agent_role == AgentRole::Actor
-    {
-        tools.extend(ctx.workflow_tools.iter().map(|t| ToolDefinition {
-            parameters: offered_schema(&t.parameters),
-            ..t.clone()
-        }));
-    }
-    (prompt, tools)
+    (prompt, definitions, tool_calling)
+}
+
+/// How the context's model calls tools, as its client knows it (after discovery, once the
+/// pipeline asked).
+pub(crate) fn tool_calling(ctx: &PipelineContext) -> ToolCalling {
+    super::optimize::capabilities(ctx).tool_calling
 }
 
 #[cfg(test)]
@@ -150,6 +178,30 @@ mod tests {
             tokens <= FIXED_PROMPT_BUDGET,
             "the system prompt and tool definitions take {tokens} tokens (o200k), more than {FIXED_PROMPT_BUDGET}"
         );
+    }
+
+    #[test]
+    fn the_prompted_tool_list_with_every_builtin_tool_in_act_mode_stays_under_1500_tokens() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut ctx = context(Mode::Act, AgentRole::Actor, dir.path());
+        // The table says this model has no tool calling of its own.
+        ctx.model = "gemma-3-270m".into();
+        assert_eq!(tool_calling(&ctx), ToolCalling::Prompted);
+        let (prompt, tools) = request_frame(&ctx, ToolOffer::Offered);
+        assert!(tools.is_empty(), "no definitions travel: {tools:?}");
+        assert_eq!(offered_tool_count(&ctx), 14);
+        for tool in ["read_file", "run_command", "ask_user", "write_file"] {
+            assert!(prompt.contains(&format!("\n- {tool}(")), "{tool}: {prompt}");
+        }
+        let (tokens, _) = fixed_tokens(&ctx, ToolOffer::Offered);
+        assert!(
+            tokens <= FIXED_PROMPT_BUDGET,
+            "the prompted system prompt takes {tokens} tokens (o200k), more than {FIXED_PROMPT_BUDGET}"
+        );
+        eprintln!("prompted fixed prompt: {tokens} tokens (o200k)");
+        // Withheld, the list goes too.
+        let (withheld, _) = request_frame(&ctx, ToolOffer::Withheld);
+        assert!(!withheld.contains("## Tools"), "{withheld}");
     }
 
     #[test]

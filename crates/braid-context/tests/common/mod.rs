@@ -57,11 +57,41 @@ impl Harness {
         Self::build(script, EngineSettings::default(), Provider::OpenAi, retry).await
     }
 
+    /// A harness whose operator configured `correction` for the model (the 32k window stays
+    /// unless it names another).
+    pub async fn with_override(script: Script, correction: braid_llm::CapabilityOverride) -> Self {
+        Self::build_with(
+            script,
+            EngineSettings::default(),
+            Provider::OpenAi,
+            RetryPolicy::none(),
+            correction,
+        )
+        .await
+    }
+
     async fn build(
+        script: Script,
+        settings: EngineSettings,
+        provider: Provider,
+        retry: RetryPolicy,
+    ) -> Self {
+        Self::build_with(
+            script,
+            settings,
+            provider,
+            retry,
+            braid_llm::CapabilityOverride::default(),
+        )
+        .await
+    }
+
+    async fn build_with(
         script: Script,
         mut settings: EngineSettings,
         provider: Provider,
         retry: RetryPolicy,
+        correction: braid_llm::CapabilityOverride,
     ) -> Self {
         let dir = tempfile::tempdir().unwrap();
         let workspace = dir.path().join("workspace");
@@ -96,8 +126,8 @@ impl Harness {
         config.capability_overrides.insert(
             "mock-model".into(),
             braid_llm::CapabilityOverride {
-                context_window: Some(32_768),
-                ..braid_llm::CapabilityOverride::default()
+                context_window: correction.context_window.or(Some(32_768)),
+                ..correction
             },
         );
 

@@ -52,7 +52,7 @@ impl AnthropicClient {
         let conversation = build_conversation(
             request.system_prompt.as_deref(),
             &request.messages,
-            history_options(&capabilities),
+            history_options(&capabilities, request),
         );
         request::build_body(request, &conversation, &capabilities, stream)
     }

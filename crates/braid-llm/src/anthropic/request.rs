@@ -99,7 +99,8 @@ pub fn build_body(
     if !request.options.stop.is_empty() {
         body["stop_sequences"] = json!(request.options.stop);
     }
-    if !request.tools.is_empty() {
+    // A prompted model reads its tools in the system prompt.
+    if !request.tools.is_empty() && request.tool_calling == braid_protocol::ToolCalling::Native {
         let mut tools = tool_definitions(&request.tools);
         if let Some(Value::Object(last)) = tools.as_array_mut().and_then(|t| t.last_mut()) {
             last.insert("cache_control".to_owned(), cache_control());

@@ -50,7 +50,7 @@ impl OpenAiClient {
         let conversation = build_conversation(
             request.system_prompt.as_deref(),
             &request.messages,
-            history_options(&capabilities),
+            history_options(&capabilities, request),
         );
         request::build_body(request, &conversation, delivery)
     }
@@ -70,13 +70,19 @@ impl OpenAiClient {
     }
 }
 
-pub(crate) fn history_options(capabilities: &ModelCapabilities) -> HistoryOptions {
+/// How `request`'s history is rendered for a model with these capabilities: images by its
+/// vision, tool calls by the request's mode.
+pub(crate) fn history_options(
+    capabilities: &ModelCapabilities,
+    request: &LlmRequest,
+) -> HistoryOptions {
     HistoryOptions {
         images: if capabilities.vision {
             ImageDelivery::AsImages
         } else {
             ImageDelivery::AsRecognizedText
         },
+        tool_calls: request.tool_calling,
     }
 }
 

@@ -77,7 +77,8 @@ pub fn build_body(request: &LlmRequest, conversation: &Conversation, delivery: D
     if !request.options.stop.is_empty() {
         body["stop"] = json!(request.options.stop);
     }
-    if !request.tools.is_empty() {
+    // A prompted model reads its tools in the system prompt.
+    if !request.tools.is_empty() && request.tool_calling == braid_protocol::ToolCalling::Native {
         body["tools"] = tool_definitions(&request.tools);
     }
     if delivery == Delivery::Streamed {
