@@ -75,6 +75,7 @@ pub fn render() -> String {
     c.visit::<ServerSettings>();
     c.visit::<ToolList>();
     c.visit::<McpServerList>();
+    c.visit::<AddMcpServerRequest>();
     c.visit::<McpResourceList>();
     c.visit::<McpElicitationList>();
     c.visit::<McpPromptList>();
