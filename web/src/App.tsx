@@ -17,6 +17,7 @@ import type {
   JsonValue,
   WorkflowInfo,
   McpServerInfo,
+  McpServerList,
   MessageView as HistoryView,
   Message,
   Mode,
@@ -104,6 +105,15 @@ export function App({ api }: { api: ApiClient }) {
   useEffect(() => {
     api.getSettings().then((s) => setWorkspaceRoots(s.workspace_roots), () => setWorkspaceRoots(undefined));
   }, [api]);
+  // An edit answers every server's status at once; tools and resources follow.
+  const showServers = useCallback(
+    (list: McpServerList) => {
+      setServers(list.servers);
+      api.listMcpResources().then((l) => setResources(l.resources), () => setResources([]));
+      api.listTools().then((l) => setTools(l.tools), () => setTools([]));
+    },
+    [api],
+  );
   const refreshMcp = useCallback(() => {
     api.listMcpServers().then((l) => setServers(l.servers), reportError);
     api.listMcpResources().then((l) => setResources(l.resources), () => setResources([]));
@@ -641,6 +651,18 @@ export function App({ api }: { api: ApiClient }) {
               tools={tools}
               onReload={() => api.reloadMcpServers().then(refreshMcp, reportError)}
               {...(contextId ? { onAddResource: addResource } : {})}
+              onAddServer={async (name, server) => showServers(await api.addMcpServer(name, server))}
+              onReplaceServer={async (name, server) => showServers(await api.replaceMcpServer(name, server))}
+              onRemoveServer={async (name) => showServers(await api.removeMcpServer(name))}
+              {...(contextId && summary
+                ? {
+                    switches: {
+                      disabledServers: summary.config.disabled_mcp_servers ?? [],
+                      disabledTools: summary.config.disabled_mcp_tools ?? [],
+                      onChange: saveSettings,
+                    },
+                  }
+                : {})}
             />
           )}
         </aside>
