@@ -18,6 +18,8 @@ import type {
   WorkflowInfo,
   McpServerInfo,
   McpServerList,
+  McpConfigEditing,
+  McpServerDefinition,
   MessageView as HistoryView,
   Message,
   Mode,
@@ -73,6 +75,7 @@ export function App({ api }: { api: ApiClient }) {
   const [merging, setMerging] = useState(false);
   const [editing, setEditing] = useState<EditedSend | null>(null);
   const [servers, setServers] = useState<McpServerInfo[]>([]);
+  const [mcpEditing, setMcpEditing] = useState<McpConfigEditing>("no_file");
   const [resources, setResources] = useState<McpResourceInfo[]>([]);
   const [tools, setTools] = useState<ToolInfo[]>([]);
   const conv = useConversation(api, contextId, undefined, view);
@@ -109,13 +112,17 @@ export function App({ api }: { api: ApiClient }) {
   const showServers = useCallback(
     (list: McpServerList) => {
       setServers(list.servers);
+      setMcpEditing(list.editing ?? "no_file");
       api.listMcpResources().then((l) => setResources(l.resources), () => setResources([]));
       api.listTools().then((l) => setTools(l.tools), () => setTools([]));
     },
     [api],
   );
   const refreshMcp = useCallback(() => {
-    api.listMcpServers().then((l) => setServers(l.servers), reportError);
+    api.listMcpServers().then((l) => {
+      setServers(l.servers);
+      setMcpEditing(l.editing ?? "no_file");
+    }, reportError);
     api.listMcpResources().then((l) => setResources(l.resources), () => setResources([]));
     api.listTools().then((l) => setTools(l.tools), () => setTools([]));
   }, [api, reportError]);
@@ -651,9 +658,14 @@ export function App({ api }: { api: ApiClient }) {
               tools={tools}
               onReload={() => api.reloadMcpServers().then(refreshMcp, reportError)}
               {...(contextId ? { onAddResource: addResource } : {})}
-              onAddServer={async (name, server) => showServers(await api.addMcpServer(name, server))}
-              onReplaceServer={async (name, server) => showServers(await api.replaceMcpServer(name, server))}
-              onRemoveServer={async (name) => showServers(await api.removeMcpServer(name))}
+              editing={mcpEditing}
+              {...(mcpEditing === "editable"
+                ? {
+                    onAddServer: async (name: string, server: McpServerDefinition) => showServers(await api.addMcpServer(name, server)),
+                    onReplaceServer: async (name: string, server: McpServerDefinition) => showServers(await api.replaceMcpServer(name, server)),
+                    onRemoveServer: async (name: string) => showServers(await api.removeMcpServer(name)),
+                  }
+                : {})}
               {...(contextId && summary
                 ? {
                     switches: {

@@ -624,6 +624,24 @@ pub struct McpElicitationReply {
 pub struct McpServerList {
     /// Every configured server.
     pub servers: Vec<McpServerInfo>,
+    /// Whether servers may be added, replaced and removed through the API.
+    #[serde(default)]
+    #[ts(as = "Option<McpConfigEditing>", optional)]
+    pub editing: McpConfigEditing,
+}
+
+/// Whether `POST /v1/mcp/servers`, `PUT` and `DELETE /v1/mcp/servers/{name}` may change the
+/// MCP configuration file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum McpConfigEditing {
+    /// They may: the file is written and reloaded.
+    Editable,
+    /// The operator made the file read-only for the API (`--mcp-config-readonly`).
+    ReadOnly,
+    /// Braid runs without a configuration file (`--mcp-config` names one).
+    #[default]
+    NoFile,
 }
 
 /// A resource an MCP server offers.

@@ -6,8 +6,8 @@ use async_trait::async_trait;
 use braid_mcp::EditError;
 use braid_mcp::elicitation::ReplyError;
 use braid_protocol::api::{
-    AddMcpServerRequest, McpElicitationList, McpElicitationReply, McpPromptList, McpPromptText,
-    McpResourceList, McpServerDefinition, McpServerList,
+    AddMcpServerRequest, McpConfigEditing, McpElicitationList, McpElicitationReply, McpPromptList,
+    McpPromptText, McpResourceList, McpServerDefinition, McpServerList,
 };
 
 /// What `/v1/mcp/*` asks of the MCP layer.
@@ -110,6 +110,11 @@ pub enum ServerEditError {
         "Braid was started without an MCP configuration file: start `braid serve` with --mcp-config PATH (or BRAID_MCP_CONFIG), or put mcp_servers.json in its working or data directory, to manage servers here"
     )]
     NoConfigFile,
+    /// The operator made the file read-only for the API.
+    #[error(
+        "the MCP configuration file is read-only here (braid serve --mcp-config-readonly): edit it on the server and reload"
+    )]
+    ReadOnly,
     /// The file refused the edit (and is unchanged).
     #[error(transparent)]
     Edit(#[from] EditError),
@@ -128,7 +133,10 @@ pub struct NoMcp;
 #[async_trait]
 impl McpDirectory for NoMcp {
     async fn servers(&self) -> McpServerList {
-        McpServerList { servers: vec![] }
+        McpServerList {
+            servers: vec![],
+            editing: McpConfigEditing::NoFile,
+        }
     }
 
     async fn resources(&self) -> McpResourceList {
@@ -146,6 +154,8 @@ pub struct ManagerDirectory {
     config_path: std::path::PathBuf,
     /// One edit of the file at a time: each reads, changes and writes the whole file.
     edits: tokio::sync::Mutex<()>,
+    /// Whether the API may edit the file.
+    editing: McpConfigEditing,
     authorizer: Option<std::sync::Arc<braid_mcp::oauth::PersonAuthorizer>>,
     elicitations: Option<std::sync::Arc<braid_mcp::Elicitations>>,
 }
@@ -157,6 +167,7 @@ impl ManagerDirectory {
             manager,
             config_path,
             edits: tokio::sync::Mutex::new(()),
+            editing: McpConfigEditing::Editable,
             authorizer: None,
             elicitations: None,
         }
@@ -180,6 +191,12 @@ impl ManagerDirectory {
         self
     }
 
+    /// The same directory, refusing to edit the file (`--mcp-config-readonly`).
+    pub fn read_only(mut self) -> Self {
+        self.editing = McpConfigEditing::ReadOnly;
+        self
+    }
+
     /// Runs `change` on the file (off the async threads, one at a time), then applies the
     /// configuration it wrote and answers the new status.
     async fn edit(
@@ -188,6 +205,9 @@ impl ManagerDirectory {
         + Send
         + 'static,
     ) -> Result<McpServerList, ServerEditError> {
+        if self.editing != McpConfigEditing::Editable {
+            return Err(ServerEditError::ReadOnly);
+        }
         let _one_at_a_time = self.edits.lock().await;
         let file = braid_mcp::ConfigFile::new(self.config_path.clone());
         let config = tokio::task::spawn_blocking(move || change(&file))
@@ -204,6 +224,7 @@ impl McpDirectory for ManagerDirectory {
     async fn servers(&self) -> McpServerList {
         McpServerList {
             servers: self.manager.servers(),
+            editing: self.editing,
         }
     }
 

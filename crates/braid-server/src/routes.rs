@@ -771,6 +771,7 @@ fn edit_failure(e: crate::mcp::ServerEditError, prefix: &str) -> ApiFailure {
     let message = e.to_string();
     match e {
         ServerEditError::NoConfigFile => ApiFailure::new(ErrorCode::Conflict, message, None),
+        ServerEditError::ReadOnly => ApiFailure::new(ErrorCode::Forbidden, message, None),
         ServerEditError::Edit(EditError::UnknownServer { .. }) => {
             ApiFailure::new(ErrorCode::NotFound, message, Some("name".into()))
         }

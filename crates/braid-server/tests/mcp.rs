@@ -409,6 +409,7 @@ async fn mcp_servers_are_added_replaced_and_removed_in_the_file_over_http() {
         )
         .await;
     assert_eq!(code, 200, "{answer}");
+    assert_eq!(answer["editing"], "editable");
     assert!(!answer.to_string().contains("s3cret"), "{answer}");
     let ready = wait_for(&h, "everything", "ready").await;
     assert_eq!(ready["definition"]["env"]["SECRET_TOKEN"], Value::Null);
@@ -458,8 +459,40 @@ async fn mcp_servers_are_added_replaced_and_removed_in_the_file_over_http() {
 }
 
 #[tokio::test]
+async fn a_read_only_configuration_file_is_listed_as_such_and_not_edited() {
+    let config = tempfile::NamedTempFile::new().unwrap();
+    write_config(config.path(), json!({}));
+    let before = std::fs::read_to_string(config.path()).unwrap();
+    let mut setup = Setup::new(Script::new());
+    setup.mcp_config = Some(config.path().to_owned());
+    setup.app.mcp_edits = braid_server::app::McpEdits::Refused;
+    let mut h = TestServer::with(setup).await;
+    let (_, list) = h.call("GET", "/v1/mcp/servers", None).await;
+    assert_eq!(list["editing"], "read_only");
+    let (code, answer) = h
+        .call(
+            "POST",
+            "/v1/mcp/servers",
+            Some(json!({"name": "a", "server": {"command": "node"}})),
+        )
+        .await;
+    assert_eq!(code, 403, "{answer}");
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("--mcp-config-readonly"),
+        "{answer}"
+    );
+    assert_eq!(std::fs::read_to_string(config.path()).unwrap(), before);
+    h.stop().await;
+}
+
+#[tokio::test]
 async fn without_a_configuration_file_editing_servers_says_how_to_get_one() {
     let mut h = TestServer::start(Script::new()).await;
+    let (_, list) = h.call("GET", "/v1/mcp/servers", None).await;
+    assert_eq!(list["editing"], "no_file");
     let (code, answer) = h
         .call(
             "POST",

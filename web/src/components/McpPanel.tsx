@@ -4,7 +4,7 @@
 // switches a server or a single tool off for itself.
 
 import { useState, type FormEvent } from "react";
-import type { McpResourceInfo, McpServerDefinition, McpServerInfo, ToolInfo } from "../generated/protocol";
+import type { McpConfigEditing, McpResourceInfo, McpServerDefinition, McpServerInfo, ToolInfo } from "../generated/protocol";
 import { ApiRequestError } from "../api/client";
 import { Icon } from "./Icon";
 
@@ -38,6 +38,20 @@ export interface McpPanelProps {
   onRemoveServer?: (name: string) => Promise<void>;
   /** The open context's switches; absent when no context is open. */
   switches?: McpSwitches;
+  /** Whether the server lets the API edit its configuration file (says why not when it does not). */
+  editing?: McpConfigEditing;
+}
+
+/** Why the panel cannot add or edit servers, when it cannot. */
+export function editingNote(editing: McpConfigEditing | undefined): string | null {
+  switch (editing) {
+    case "editable":
+      return null;
+    case "read_only":
+      return "The MCP configuration file is read-only here (braid serve --mcp-config-readonly): servers are changed in the file on the server, then reloaded.";
+    default:
+      return "Braid runs without an MCP configuration file: start braid serve with --mcp-config PATH to add servers here.";
+  }
 }
 
 /** The server form's fields, as typed. */
@@ -274,7 +288,9 @@ export function McpPanel({
   onReplaceServer,
   onRemoveServer,
   switches,
+  editing: fileEditing,
 }: McpPanelProps) {
+  const note = editingNote(fileEditing);
   // Which form is open: a new server's, or the edit form of the server named.
   const [editing, setEditing] = useState<{ adding: true } | { name: string } | null>(null);
   const [removing, setRemoving] = useState<string | null>(null);
@@ -297,6 +313,7 @@ export function McpPanel({
           {problem}
         </div>
       )}
+      {note && <p className="muted">{note}</p>}
       {onAddServer && editing !== null && "adding" in editing && (
         <ServerForm
           initial={formFrom("")}

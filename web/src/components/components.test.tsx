@@ -4,7 +4,7 @@ import userEvent from "@testing-library/user-event";
 import { Composer, composeRequests, editedSend, toReference } from "./Composer";
 import { Sidebar } from "./Sidebar";
 import { SettingsPanel, instructionsText, llmTimeoutFrom, policyFrom, strategyFrom, timeoutFrom } from "./SettingsPanel";
-import { McpPanel, definitionFrom, formFrom, problemFrom } from "./McpPanel";
+import { McpPanel, definitionFrom, editingNote, formFrom, problemFrom } from "./McpPanel";
 import { ApiRequestError } from "../api/client";
 import { BranchSwitcher, branchNameProblem } from "./BranchSwitcher";
 import { StatusBar } from "./StatusBar";
@@ -365,11 +365,14 @@ describe("MCP server management", () => {
     expect(onChange).toHaveBeenLastCalledWith({ disabled_mcp_servers: [] });
   });
 
-  it("offers no edit controls without their routes' callbacks", () => {
-    render(<McpPanel servers={[{ name: "fs", status: "ready", tools: [], definition: { command: "x" } }]} resources={[]} tools={[]} onReload={noop} />);
+  it("offers no edit controls without their routes' callbacks, and says why the file cannot be edited", () => {
+    render(<McpPanel servers={[{ name: "fs", status: "ready", tools: [], definition: { command: "x" } }]} resources={[]} tools={[]} onReload={noop} editing="read_only" />);
     expect(screen.queryByRole("button", { name: "Add server" })).toBeNull();
     expect(screen.queryByRole("button", { name: "Edit fs" })).toBeNull();
     expect(screen.queryByRole("checkbox")).toBeNull();
+    expect(screen.getByText(/--mcp-config-readonly/)).toBeTruthy();
+    expect(editingNote(undefined)).toMatch(/--mcp-config PATH/);
+    expect(editingNote("editable")).toBeNull();
   });
 });
 

@@ -1524,6 +1524,11 @@ export interface components {
         /** @description Why a tool loop stopped before the model finished. */
         LoopStopReason: "depth_limit" | "timeout" | "interrupted" | "cycle_detected";
         /**
+         * @description Whether `POST /v1/mcp/servers`, `PUT` and `DELETE /v1/mcp/servers/{name}` may change the
+         *     MCP configuration file.
+         */
+        McpConfigEditing: "editable" | "read_only" | "no_file";
+        /**
          * @description A question an MCP server asks the person in the middle of a tool call (MCP elicitation),
          *     waiting for an answer (`GET /v1/mcp/elicitations`).
          */
@@ -1698,6 +1703,11 @@ export interface components {
         };
         /** @description `GET /v1/mcp/servers`. */
         McpServerList: {
+            /**
+             * @description Whether servers may be added, replaced and removed through the API.
+             * @default no_file
+             */
+            editing?: components["schemas"]["McpConfigEditing"];
             /** @description Every configured server. */
             servers: components["schemas"]["McpServerInfo"][];
         };

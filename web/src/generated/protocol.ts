@@ -772,6 +772,8 @@ end_line: number, };
 
 export type LoopStopReason = "depth_limit" | "timeout" | "interrupted" | "cycle_detected";
 
+export type McpConfigEditing = "editable" | "read_only" | "no_file";
+
 export type McpElicitation = { 
 /**
  * Names this request in the answer.
@@ -998,7 +1000,11 @@ export type McpServerList = {
 /**
  * Every configured server.
  */
-servers: Array<McpServerInfo>, };
+servers: Array<McpServerInfo>, 
+/**
+ * Whether servers may be added, replaced and removed through the API.
+ */
+editing?: McpConfigEditing, };
 
 export type McpServerStatus = "starting" | "ready" | "failed" | "disabled" | "needs_authorization";
 
