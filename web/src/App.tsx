@@ -18,6 +18,9 @@ import type {
   JsonValue,
   WorkflowInfo,
   McpServerInfo,
+  McpServerList,
+  McpConfigEditing,
+  McpServerDefinition,
   MessageView as HistoryView,
   Message,
   Mode,
@@ -73,6 +76,7 @@ export function App({ api }: { api: ApiClient }) {
   const [merging, setMerging] = useState(false);
   const [editing, setEditing] = useState<EditedSend | null>(null);
   const [servers, setServers] = useState<McpServerInfo[]>([]);
+  const [mcpEditing, setMcpEditing] = useState<McpConfigEditing>("no_file");
   const [resources, setResources] = useState<McpResourceInfo[]>([]);
   const [tools, setTools] = useState<ToolInfo[]>([]);
   const conv = useConversation(api, contextId, undefined, view);
@@ -105,8 +109,21 @@ export function App({ api }: { api: ApiClient }) {
   useEffect(() => {
     api.getSettings().then((s) => setWorkspaceRoots(s.workspace_roots), () => setWorkspaceRoots(undefined));
   }, [api]);
+  // An edit answers every server's status at once; tools and resources follow.
+  const showServers = useCallback(
+    (list: McpServerList) => {
+      setServers(list.servers);
+      setMcpEditing(list.editing ?? "no_file");
+      api.listMcpResources().then((l) => setResources(l.resources), () => setResources([]));
+      api.listTools().then((l) => setTools(l.tools), () => setTools([]));
+    },
+    [api],
+  );
   const refreshMcp = useCallback(() => {
-    api.listMcpServers().then((l) => setServers(l.servers), reportError);
+    api.listMcpServers().then((l) => {
+      setServers(l.servers);
+      setMcpEditing(l.editing ?? "no_file");
+    }, reportError);
     api.listMcpResources().then((l) => setResources(l.resources), () => setResources([]));
     api.listTools().then((l) => setTools(l.tools), () => setTools([]));
   }, [api, reportError]);
@@ -643,6 +660,23 @@ export function App({ api }: { api: ApiClient }) {
               tools={tools}
               onReload={() => api.reloadMcpServers().then(refreshMcp, reportError)}
               {...(contextId ? { onAddResource: addResource } : {})}
+              editing={mcpEditing}
+              {...(mcpEditing === "editable"
+                ? {
+                    onAddServer: async (name: string, server: McpServerDefinition) => showServers(await api.addMcpServer(name, server)),
+                    onReplaceServer: async (name: string, server: McpServerDefinition) => showServers(await api.replaceMcpServer(name, server)),
+                    onRemoveServer: async (name: string) => showServers(await api.removeMcpServer(name)),
+                  }
+                : {})}
+              {...(contextId && summary
+                ? {
+                    switches: {
+                      disabledServers: summary.config.disabled_mcp_servers ?? [],
+                      disabledTools: summary.config.disabled_mcp_tools ?? [],
+                      onChange: saveSettings,
+                    },
+                  }
+                : {})}
             />
           )}
         </aside>

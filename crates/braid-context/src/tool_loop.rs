@@ -288,9 +288,28 @@ impl Actor {
         };
         let approved: std::collections::BTreeSet<String> =
             config.approved_tools.iter().cloned().collect();
-        let runnable =
-            (spec.is_some() || self.is_workflow_tool(&c.name)) && c.invalid_arguments.is_none();
+        // A call to a switched-off MCP tool is not asked about: it gets its error result.
+        let runnable = (spec.is_some() || self.is_workflow_tool(&c.name))
+            && c.invalid_arguments.is_none()
+            && self.switched_off(&c.name).is_none();
         !runnable || decide(&config.approval_policy, &approved, facts) == PolicyDecision::Run
+    }
+
+    /// Why this context switched off the tool `name` (an MCP tool of a switched-off server, or
+    /// the tool itself); `None` when it may run.
+    pub(crate) fn switched_off(&self, name: &str) -> Option<braid_protocol::config::McpSwitchOff> {
+        let server = self
+            .services
+            .tools
+            .get(name)
+            .and_then(|t| match &t.spec().origin {
+                braid_tools::ToolOrigin::Mcp { server } => Some(server.clone()),
+                braid_tools::ToolOrigin::Builtin => None,
+            });
+        self.data
+            .record
+            .config
+            .mcp_switch_off(name, server.as_deref())
     }
 
     /// Whether `name` is the tool of a workflow this context can run.
@@ -684,12 +703,21 @@ impl Actor {
         // A running tool is not cancelled by an interrupt (it finishes); only by shutdown.
         ctx.cancel = tokio_util::sync::CancellationToken::new();
         let mode = config.mode;
+        let switched_off = self.switched_off(&call.name);
         async move {
             let started = Utc::now();
             let clock = Instant::now();
-            let result = tools
-                .execute(&call.name, call.arguments.clone(), &ctx, mode)
-                .await;
+            let result = match switched_off {
+                Some(why) => Err(braid_tools::ToolError::new(
+                    braid_tools::ToolErrorCode::PermissionDenied,
+                    format!("tool `{}` was not run: {why}", call.name),
+                )),
+                None => {
+                    tools
+                        .execute(&call.name, call.arguments.clone(), &ctx, mode)
+                        .await
+                }
+            };
             Ran {
                 call,
                 result,

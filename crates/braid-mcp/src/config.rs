@@ -251,7 +251,7 @@ impl McpConfig {
         Self::parse_named(text, Path::new("<inline>"))
     }
 
-    fn parse_named(text: &str, path: &Path) -> Result<Self, ConfigError> {
+    pub(crate) fn parse_named(text: &str, path: &Path) -> Result<Self, ConfigError> {
         let syntax = |reason: String| ConfigError::Syntax {
             path: path.to_path_buf(),
             reason,

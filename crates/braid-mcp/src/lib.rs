@@ -2,6 +2,7 @@
 //! `rmcp`.
 //!
 //! - [`config`]: `mcp_servers.json` in the Claude Desktop format, and where to find it.
+//! - [`config_file`]: [`ConfigFile`], the file as the API edits it, one server at a time.
 //! - [`manager`]: [`McpManager`], the connection manager: background start, status per server,
 //!   restart with backoff, reload, clean shutdown, resources.
 //! - [`tool`]: [`McpTool`], a server's tool behind `braid_tools::Tool`, and [`McpToolRoute`],
@@ -14,6 +15,7 @@
 #![deny(unsafe_code)]
 
 pub mod config;
+pub mod config_file;
 pub mod conformance;
 mod connection;
 pub mod elicitation;
@@ -28,6 +30,7 @@ pub use config::{
     ConfigError, Enablement, McpConfig, ResourceTtl, ServerConfig, ToolHints, TransportConfig,
     find_config_file,
 };
+pub use config_file::{ConfigFile, EditError, definition_of};
 pub use elicitation::{ElicitationPolicy, Elicitations};
 pub use error::McpError;
 pub use manager::{

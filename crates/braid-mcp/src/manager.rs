@@ -353,8 +353,9 @@ impl McpManager {
 
     /// A server's status as listed: a server whose authorization waits for a person says so,
     /// with the URL to open.
-    fn info(&self, name: &str, state: &ServerState) -> McpServerInfo {
-        let mut listed = info(name, state);
+    fn info(&self, name: &str, slot: &ServerSlot) -> McpServerInfo {
+        let mut listed = info(name, &read_state(&slot.shared));
+        listed.definition = Some(crate::config_file::definition_of(&slot.config));
         let waiting = self
             .inner
             .options
@@ -372,15 +373,13 @@ impl McpManager {
     pub fn servers(&self) -> Vec<McpServerInfo> {
         self.slots()
             .iter()
-            .map(|(name, slot)| self.info(name, &read_state(&slot.shared)))
+            .map(|(name, slot)| self.info(name, slot))
             .collect()
     }
 
     /// One server's status, if it is configured.
     pub fn server(&self, name: &str) -> Option<McpServerInfo> {
-        self.slots()
-            .get(name)
-            .map(|slot| self.info(name, &read_state(&slot.shared)))
+        self.slots().get(name).map(|slot| self.info(name, slot))
     }
 
     /// A server's configuration as currently applied.
@@ -633,6 +632,7 @@ fn info(name: &str, state: &ServerState) -> McpServerInfo {
         error: state.error.clone(),
         tools: state.tools.iter().map(|r| r.called_as.clone()).collect(),
         authorization_url: None,
+        definition: None,
     }
 }
 

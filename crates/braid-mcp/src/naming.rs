@@ -7,7 +7,7 @@
 //! same tool always gets the same name (histories that mention it stay valid across restarts).
 
 /// The prefix of every MCP tool's registry name.
-pub const PREFIX: &str = "mcp__";
+pub const PREFIX: &str = braid_protocol::config::MCP_TOOL_PREFIX;
 
 /// The longest name providers accept.
 pub const MAX_NAME_BYTES: usize = 64;

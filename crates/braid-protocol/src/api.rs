@@ -469,6 +469,70 @@ pub struct McpServerInfo {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub authorization_url: Option<String>,
+    /// Its entry in `mcp_servers.json` as the API edits it, with every `env` and `headers`
+    /// value hidden (`null`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub definition: Option<McpServerDefinition>,
+}
+
+/// An MCP server's entry in `mcp_servers.json` (Claude Desktop format), as
+/// `POST /v1/mcp/servers` and `PUT /v1/mcp/servers/{name}` take it: either `command` (with
+/// `args` and `env`) for a process speaking stdio, or `url` (with `headers`) for a streamable
+/// HTTP server. Fields of the file's entry this type does not hold (`oauth`, `resourceTtl`...)
+/// are kept when an entry is replaced.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct McpServerDefinition {
+    /// The program of a stdio server (looked up on `PATH` when it has no slash).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub command: Option<String>,
+    /// Its arguments.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<String>>", optional)]
+    pub args: Vec<String>,
+    /// Environment variables of a stdio server. Answers hide every value (`null`); in a
+    /// replacement a `null` value keeps the variable's current value.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[ts(
+        as = "Option<std::collections::BTreeMap<String, Option<String>>>",
+        optional
+    )]
+    pub env: std::collections::BTreeMap<String, Option<String>>,
+    /// The endpoint of a streamable HTTP server (`http://` or `https://`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub url: Option<String>,
+    /// Headers sent to an HTTP server with every request; hidden and kept like `env` values.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[ts(
+        as = "Option<std::collections::BTreeMap<String, Option<String>>>",
+        optional
+    )]
+    pub headers: std::collections::BTreeMap<String, Option<String>>,
+    /// Listed but not connected to.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
+    pub disabled: bool,
+    /// Tools (by their name on the server) whose calls need no approval.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<String>>", optional)]
+    pub auto_approve: Vec<String>,
+    /// How long one tool call may run, in seconds (default 60).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub timeout: Option<f64>,
+}
+
+/// `POST /v1/mcp/servers`: a new server for `mcp_servers.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct AddMcpServerRequest {
+    /// Its name: letters, digits, `-` and `_`, at most 40, starting with a letter or digit;
+    /// its tools are called `mcp__<name>__<tool>`.
+    pub name: String,
+    /// How to reach it.
+    pub server: McpServerDefinition,
 }
 
 /// A prompt (a reusable message template) an MCP server offers; the composer's `/` menu lists
@@ -588,6 +652,24 @@ pub struct McpElicitationReply {
 pub struct McpServerList {
     /// Every configured server.
     pub servers: Vec<McpServerInfo>,
+    /// Whether servers may be added, replaced and removed through the API.
+    #[serde(default)]
+    #[ts(as = "Option<McpConfigEditing>", optional)]
+    pub editing: McpConfigEditing,
+}
+
+/// Whether `POST /v1/mcp/servers`, `PUT` and `DELETE /v1/mcp/servers/{name}` may change the
+/// MCP configuration file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum McpConfigEditing {
+    /// They may: the file is written and reloaded.
+    Editable,
+    /// The operator made the file read-only for the API (`--mcp-config-readonly`).
+    ReadOnly,
+    /// Braid runs without a configuration file (`--mcp-config` names one).
+    #[default]
+    NoFile,
 }
 
 /// A resource an MCP server offers.

@@ -9,6 +9,9 @@ use ts_rs::TS;
 
 use crate::validate::{FieldPath, Problems, Validate};
 
+/// The prefix of every MCP tool's name as the model calls it (`mcp__<server>__<tool>`).
+pub const MCP_TOOL_PREFIX: &str = "mcp__";
+
 /// Plan or act: what the agent is allowed to do right now.
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS,
@@ -236,6 +239,16 @@ pub struct ContextConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub max_output_tokens: Option<u32>,
+    /// MCP servers switched off in this context, by their configured name: none of their tools
+    /// is offered to the model, and a call to one gets an error result.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<String>>", optional)]
+    pub disabled_mcp_servers: Vec<String>,
+    /// Single MCP tools switched off in this context, by the name the model calls them
+    /// (`mcp__<server>__<tool>`): not offered, and a call gets an error result.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<String>>", optional)]
+    pub disabled_mcp_tools: Vec<String>,
 }
 
 impl ContextConfig {
@@ -244,6 +257,42 @@ impl ContextConfig {
     pub fn output_cap(&self) -> u32 {
         self.max_output_tokens
             .unwrap_or(self.optimization.reserve_output_tokens)
+    }
+
+    /// Why this context switched off the tool the model calls `name` (of MCP server `server`,
+    /// when it is an MCP tool); `None` when it is on.
+    pub fn mcp_switch_off(&self, name: &str, server: Option<&str>) -> Option<McpSwitchOff> {
+        if let Some(server) = server.filter(|s| self.disabled_mcp_servers.iter().any(|d| d == s)) {
+            return Some(McpSwitchOff::Server(server.to_owned()));
+        }
+        self.disabled_mcp_tools
+            .iter()
+            .any(|t| t == name)
+            .then(|| McpSwitchOff::Tool(name.to_owned()))
+    }
+}
+
+/// Why a context does not offer or run an MCP tool.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum McpSwitchOff {
+    /// Its whole server is in `disabled_mcp_servers`.
+    Server(String),
+    /// The tool itself is in `disabled_mcp_tools`.
+    Tool(String),
+}
+
+impl fmt::Display for McpSwitchOff {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            McpSwitchOff::Server(server) => write!(
+                f,
+                "the MCP server `{server}` is switched off in this context (config.disabled_mcp_servers)"
+            ),
+            McpSwitchOff::Tool(tool) => write!(
+                f,
+                "the tool `{tool}` is switched off in this context (config.disabled_mcp_tools)"
+            ),
+        }
     }
 }
 
@@ -270,6 +319,8 @@ impl Default for ContextConfig {
             context_window: None,
             optimization: OptimizationConfig::default(),
             max_output_tokens: None,
+            disabled_mcp_servers: Vec::new(),
+            disabled_mcp_tools: Vec::new(),
         }
     }
 }
@@ -334,6 +385,20 @@ impl Validate for ContextConfig {
                 ),
             );
         }
+        for (i, server) in self.disabled_mcp_servers.iter().enumerate() {
+            problems.check(
+                server.trim().is_empty(),
+                &path.field("disabled_mcp_servers").index(i),
+                "must name an MCP server",
+            );
+        }
+        for (i, tool) in self.disabled_mcp_tools.iter().enumerate() {
+            problems.check(
+                !tool.starts_with(MCP_TOOL_PREFIX) || tool.len() <= MCP_TOOL_PREFIX.len(),
+                &path.field("disabled_mcp_tools").index(i),
+                format!("must be an MCP tool's name as the model calls it (`{MCP_TOOL_PREFIX}<server>__<tool>`), got `{tool}`"),
+            );
+        }
         if let OptimizationStrategy::RecentN { n } = self.optimization.strategy {
             problems.check(
                 n == 0,
@@ -393,6 +458,35 @@ mod tests {
             assert_eq!(problem.path, "max_output_tokens");
             assert!(problem.message.contains(needle), "{}", problem.message);
         }
+    }
+
+    #[test]
+    fn mcp_switches_name_the_server_or_the_tool_and_are_checked() {
+        let config: ContextConfig = serde_json::from_str(
+            r#"{"disabled_mcp_servers": ["web"], "disabled_mcp_tools": ["mcp__files__delete"]}"#,
+        )
+        .unwrap();
+        config.validate().unwrap();
+        assert_eq!(
+            config.mcp_switch_off("mcp__web__fetch", Some("web")),
+            Some(McpSwitchOff::Server("web".into()))
+        );
+        assert_eq!(
+            config.mcp_switch_off("mcp__files__delete", Some("files")),
+            Some(McpSwitchOff::Tool("mcp__files__delete".into()))
+        );
+        assert_eq!(
+            config.mcp_switch_off("mcp__files__read", Some("files")),
+            None
+        );
+        assert_eq!(config.mcp_switch_off("read_file", None), None);
+        let bad: ContextConfig = serde_json::from_str(
+            r#"{"disabled_mcp_servers": [" "], "disabled_mcp_tools": ["delete"]}"#,
+        )
+        .unwrap();
+        let errors = bad.validate().unwrap_err();
+        let paths: Vec<&str> = errors.problems().iter().map(|p| p.path.as_str()).collect();
+        assert_eq!(paths, ["disabled_mcp_servers[0]", "disabled_mcp_tools[0]"]);
     }
 
     #[test]

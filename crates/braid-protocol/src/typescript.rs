@@ -76,6 +76,8 @@ pub fn render() -> String {
     c.visit::<ServerSettings>();
     c.visit::<ToolList>();
     c.visit::<McpServerList>();
+    c.visit::<AddMcpServerRequest>();
+    c.visit::<McpConfigEditing>();
     c.visit::<McpResourceList>();
     c.visit::<McpElicitationList>();
     c.visit::<McpPromptList>();

@@ -46,6 +46,19 @@ pub struct AppConfig {
     pub web_dir: PathBuf,
     /// Whether untitled contexts get a title written by the model.
     pub titles: TitleSetting,
+    /// Whether the API may add, replace and remove servers in the MCP configuration file.
+    pub mcp_edits: McpEdits,
+}
+
+/// `--mcp-config-readonly`: whether the API may edit the MCP configuration file. Adding a
+/// stdio server runs its command on this machine, so an operator may keep that to the file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum McpEdits {
+    /// The default: the MCP panel adds, replaces and removes servers.
+    #[default]
+    Allowed,
+    /// The file is only changed on the server; the API answers 403.
+    Refused,
 }
 
 impl Default for AppConfig {
@@ -58,6 +71,7 @@ impl Default for AppConfig {
             allowed_hosts: Vec::new(),
             web_dir: PathBuf::from("web/dist"),
             titles: TitleSetting::Auto,
+            mcp_edits: McpEdits::Allowed,
         }
     }
 }

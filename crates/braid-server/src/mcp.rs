@@ -3,10 +3,11 @@
 //! answers that no server is configured.
 
 use async_trait::async_trait;
+use braid_mcp::EditError;
 use braid_mcp::elicitation::ReplyError;
 use braid_protocol::api::{
-    McpElicitationList, McpElicitationReply, McpPromptList, McpPromptText, McpResourceList,
-    McpServerList,
+    AddMcpServerRequest, McpConfigEditing, McpElicitationList, McpElicitationReply, McpPromptList,
+    McpPromptText, McpResourceList, McpServerDefinition, McpServerList,
 };
 
 /// What `/v1/mcp/*` asks of the MCP layer.
@@ -18,6 +19,29 @@ pub trait McpDirectory: Send + Sync {
     async fn resources(&self) -> McpResourceList;
     /// Re-reads the configuration and reconnects; answers the new status.
     async fn reload(&self) -> McpServerList;
+    /// Adds a server to the configuration file and connects to it; answers the new status.
+    async fn add_server(
+        &self,
+        request: AddMcpServerRequest,
+    ) -> Result<McpServerList, ServerEditError> {
+        let _ = request;
+        Err(ServerEditError::NoConfigFile)
+    }
+    /// Replaces server `name`'s definition in the file and reconnects it; answers the new
+    /// status.
+    async fn replace_server(
+        &self,
+        name: &str,
+        definition: McpServerDefinition,
+    ) -> Result<McpServerList, ServerEditError> {
+        let _ = (name, definition);
+        Err(ServerEditError::NoConfigFile)
+    }
+    /// Removes server `name` from the file and stops it; answers the new status.
+    async fn remove_server(&self, name: &str) -> Result<McpServerList, ServerEditError> {
+        let _ = name;
+        Err(ServerEditError::NoConfigFile)
+    }
     /// Finishes the OAuth authorization an authorization server's redirect (`callback_url`,
     /// with its `code` and `state`) belongs to; answers the server's name.
     fn complete_authorization(&self, callback_url: &str) -> Result<String, String> {
@@ -78,6 +102,27 @@ pub enum PromptError {
     Server(String),
 }
 
+/// Why a server could not be added, replaced or removed.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerEditError {
+    /// Braid runs without an MCP configuration file, so there is nothing to edit.
+    #[error(
+        "Braid was started without an MCP configuration file: start `braid serve` with --mcp-config PATH (or BRAID_MCP_CONFIG), or put mcp_servers.json in its working or data directory, to manage servers here"
+    )]
+    NoConfigFile,
+    /// The operator made the file read-only for the API.
+    #[error(
+        "the MCP configuration file is read-only here (braid serve --mcp-config-readonly): edit it on the server and reload"
+    )]
+    ReadOnly,
+    /// The file refused the edit (and is unchanged).
+    #[error(transparent)]
+    Edit(#[from] EditError),
+    /// The edit did not finish.
+    #[error("the MCP configuration edit stopped: {0}")]
+    Interrupted(String),
+}
+
 /// The route an authorization server sends the person's browser back to.
 pub const OAUTH_CALLBACK_PATH: &str = "/v1/mcp/oauth/callback";
 
@@ -88,7 +133,10 @@ pub struct NoMcp;
 #[async_trait]
 impl McpDirectory for NoMcp {
     async fn servers(&self) -> McpServerList {
-        McpServerList { servers: vec![] }
+        McpServerList {
+            servers: vec![],
+            editing: McpConfigEditing::NoFile,
+        }
     }
 
     async fn resources(&self) -> McpResourceList {
@@ -104,6 +152,10 @@ impl McpDirectory for NoMcp {
 pub struct ManagerDirectory {
     manager: braid_mcp::McpManager,
     config_path: std::path::PathBuf,
+    /// One edit of the file at a time: each reads, changes and writes the whole file.
+    edits: tokio::sync::Mutex<()>,
+    /// Whether the API may edit the file.
+    editing: McpConfigEditing,
     authorizer: Option<std::sync::Arc<braid_mcp::oauth::PersonAuthorizer>>,
     elicitations: Option<std::sync::Arc<braid_mcp::Elicitations>>,
 }
@@ -114,6 +166,8 @@ impl ManagerDirectory {
         Self {
             manager,
             config_path,
+            edits: tokio::sync::Mutex::new(()),
+            editing: McpConfigEditing::Editable,
             authorizer: None,
             elicitations: None,
         }
@@ -136,6 +190,33 @@ impl ManagerDirectory {
         self.authorizer = Some(authorizer);
         self
     }
+
+    /// The same directory, refusing to edit the file (`--mcp-config-readonly`).
+    pub fn read_only(mut self) -> Self {
+        self.editing = McpConfigEditing::ReadOnly;
+        self
+    }
+
+    /// Runs `change` on the file (off the async threads, one at a time), then applies the
+    /// configuration it wrote and answers the new status.
+    async fn edit(
+        &self,
+        change: impl FnOnce(&braid_mcp::ConfigFile) -> Result<braid_mcp::McpConfig, EditError>
+        + Send
+        + 'static,
+    ) -> Result<McpServerList, ServerEditError> {
+        if self.editing != McpConfigEditing::Editable {
+            return Err(ServerEditError::ReadOnly);
+        }
+        let _one_at_a_time = self.edits.lock().await;
+        let file = braid_mcp::ConfigFile::new(self.config_path.clone());
+        let config = tokio::task::spawn_blocking(move || change(&file))
+            .await
+            .map_err(|e| ServerEditError::Interrupted(e.to_string()))??;
+        let summary = self.manager.reload(config).await;
+        tracing::info!(path = %self.config_path.display(), ?summary, "MCP configuration edited");
+        Ok(self.servers().await)
+    }
 }
 
 #[async_trait]
@@ -143,6 +224,7 @@ impl McpDirectory for ManagerDirectory {
     async fn servers(&self) -> McpServerList {
         McpServerList {
             servers: self.manager.servers(),
+            editing: self.editing,
         }
     }
 
@@ -161,6 +243,29 @@ impl McpDirectory for ManagerDirectory {
             }
         }
         self.servers().await
+    }
+
+    async fn add_server(
+        &self,
+        request: AddMcpServerRequest,
+    ) -> Result<McpServerList, ServerEditError> {
+        self.edit(move |file| file.add(&request.name, &request.server))
+            .await
+    }
+
+    async fn replace_server(
+        &self,
+        name: &str,
+        definition: McpServerDefinition,
+    ) -> Result<McpServerList, ServerEditError> {
+        let name = name.to_owned();
+        self.edit(move |file| file.replace(&name, &definition))
+            .await
+    }
+
+    async fn remove_server(&self, name: &str) -> Result<McpServerList, ServerEditError> {
+        let name = name.to_owned();
+        self.edit(move |file| file.remove(&name)).await
     }
 
     async fn prompts(&self) -> McpPromptList {

@@ -16,11 +16,12 @@ use axum::response::sse::Sse;
 use axum::response::{IntoResponse, NoContent};
 use braid_context::{ContextHandle, MessageQuery};
 use braid_protocol::api::{
-    ApprovalRequest, BranchInfo, BranchList, ContextList, ContextSummary, CreateBranchRequest,
-    CreateContextRequest, GetMcpPromptRequest, McpElicitationList, McpElicitationReply,
-    McpPromptList, McpPromptText, McpResourceList, McpServerList, MergeHeld, MergeOutcome,
-    MergeRequest, MessageList, MessageView, SendMessageResponse, ServerSettings, SetModeRequest,
-    StateResponse, ToolList, UpdateBranchRequest, UpdateContextRequest, WorkspaceFileList,
+    AddMcpServerRequest, ApprovalRequest, BranchInfo, BranchList, ContextList, ContextSummary,
+    CreateBranchRequest, CreateContextRequest, GetMcpPromptRequest, McpElicitationList,
+    McpElicitationReply, McpPromptList, McpPromptText, McpResourceList, McpServerDefinition,
+    McpServerList, MergeHeld, MergeOutcome, MergeRequest, MessageList, MessageView,
+    SendMessageResponse, ServerSettings, SetModeRequest, StateResponse, ToolList,
+    UpdateBranchRequest, UpdateContextRequest, WorkspaceFileList,
 };
 use braid_protocol::workflow::{
     RunWorkflowRequest, WorkflowControl, WorkflowList, WorkflowRunResponse,
@@ -145,7 +146,13 @@ pub fn api() -> ApiRouter<Arc<App>> {
         )
         .api_route(
             "/v1/mcp/servers",
-            get_with(list_mcp_servers, doc("list_mcp_servers", "MCP servers and their status.")),
+            get_with(list_mcp_servers, doc("list_mcp_servers", "MCP servers and their status."))
+                .post_with(add_mcp_server, doc("add_mcp_server", "Adds a server to `mcp_servers.json` (`command` for stdio or `url` for streamable HTTP; 422 names the field, 409 when the name is taken or Braid has no configuration file) and connects to it; answers every server's status.")),
+        )
+        .api_route(
+            "/v1/mcp/servers/{name}",
+            put_with(replace_mcp_server, doc("replace_mcp_server", "Replaces a server's definition in `mcp_servers.json` (a `null` env or header value keeps the current one; the entry's other fields stay) and reconnects it; answers every server's status."))
+                .delete_with(remove_mcp_server, doc("remove_mcp_server", "Removes a server from `mcp_servers.json` and stops it; answers every server's status.")),
         )
         .api_route(
             "/v1/mcp/servers/reload",
@@ -269,6 +276,13 @@ pub struct PromptPath {
     /// The MCP server's name.
     pub server: String,
     /// The prompt's name.
+    pub name: String,
+}
+
+/// `{name}`: a configured MCP server.
+#[derive(Deserialize, JsonSchema)]
+pub struct McpServerPath {
+    /// The server's name in `mcp_servers.json`.
     pub name: String,
 }
 
@@ -713,6 +727,73 @@ async fn list_mcp_servers(State(app): State<Arc<App>>) -> Reply<McpServerList> {
 
 async fn reload_mcp_servers(State(app): State<Arc<App>>) -> Reply<McpServerList> {
     Reply(app.mcp.reload().await)
+}
+
+async fn add_mcp_server(
+    State(app): State<Arc<App>>,
+    JsonBody(request): JsonBody<AddMcpServerRequest>,
+) -> ApiResult<Reply<McpServerList>> {
+    app.mcp
+        .add_server(request)
+        .await
+        .map(Reply)
+        .map_err(|e| edit_failure(e, "server."))
+}
+
+async fn replace_mcp_server(
+    State(app): State<Arc<App>>,
+    PathParams(path): PathParams<McpServerPath>,
+    JsonBody(definition): JsonBody<McpServerDefinition>,
+) -> ApiResult<Reply<McpServerList>> {
+    app.mcp
+        .replace_server(&path.name, definition)
+        .await
+        .map(Reply)
+        .map_err(|e| edit_failure(e, ""))
+}
+
+async fn remove_mcp_server(
+    State(app): State<Arc<App>>,
+    PathParams(path): PathParams<McpServerPath>,
+) -> ApiResult<Reply<McpServerList>> {
+    app.mcp
+        .remove_server(&path.name)
+        .await
+        .map(Reply)
+        .map_err(|e| edit_failure(e, ""))
+}
+
+/// An MCP configuration edit's failure as an API error; a definition's fields are named as the
+/// body names them (after `prefix`).
+fn edit_failure(e: crate::mcp::ServerEditError, prefix: &str) -> ApiFailure {
+    use crate::mcp::ServerEditError;
+    use braid_mcp::EditError;
+    let message = e.to_string();
+    match e {
+        ServerEditError::NoConfigFile => ApiFailure::new(ErrorCode::Conflict, message, None),
+        ServerEditError::ReadOnly => ApiFailure::new(ErrorCode::Forbidden, message, None),
+        ServerEditError::Edit(EditError::UnknownServer { .. }) => {
+            ApiFailure::new(ErrorCode::NotFound, message, Some("name".into()))
+        }
+        ServerEditError::Edit(EditError::DuplicateServer(_)) => {
+            ApiFailure::new(ErrorCode::Conflict, message, Some("name".into()))
+        }
+        ServerEditError::Edit(EditError::Name(_)) => ApiFailure::invalid("name", message),
+        ServerEditError::Edit(EditError::Field { field, .. }) => {
+            ApiFailure::invalid(format!("{prefix}{field}"), message)
+        }
+        ServerEditError::Edit(EditError::File(_)) => {
+            ApiFailure::new(ErrorCode::Conflict, message, None)
+        }
+        ServerEditError::Edit(EditError::Write { .. }) => {
+            tracing::error!(error = %message, "MCP configuration not written");
+            ApiFailure::new(ErrorCode::StorageFailed, message, None)
+        }
+        ServerEditError::Interrupted(_) => {
+            tracing::error!(error = %message, "MCP configuration edit interrupted");
+            ApiFailure::new(ErrorCode::Internal, message, None)
+        }
+    }
 }
 
 async fn list_mcp_prompts(State(app): State<Arc<App>>) -> Reply<McpPromptList> {

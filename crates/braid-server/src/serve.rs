@@ -13,7 +13,7 @@ use braid_store::{Backend, PostgresOptions, PostgresStore, ReplicaIdentity, Sqli
 use braid_tools::WorkspaceRoots;
 use tokio::task::JoinHandle;
 
-use crate::app::{App, AppConfig, DEFAULT_MAX_BODY, router};
+use crate::app::{App, AppConfig, DEFAULT_MAX_BODY, McpEdits, router};
 use crate::guard::RequestGuard;
 use crate::mcp::{ManagerDirectory, McpDirectory, NoMcp, StoreTokens};
 use crate::metrics::{MeteredLlm, Metrics};
@@ -88,6 +88,10 @@ pub struct ServeArgs {
     /// MCP servers file (Claude Desktop format). Read once MCP is wired into the server.
     #[arg(long, env = "BRAID_MCP_CONFIG")]
     pub mcp_config: Option<PathBuf>,
+    /// Refuse to add, replace or remove MCP servers through the API (the MCP panel then only
+    /// looks); the file is changed on the server and reloaded.
+    #[arg(long, env = "BRAID_MCP_CONFIG_READONLY")]
+    pub mcp_config_readonly: bool,
     /// With PostgreSQL and several replicas: the URL other replicas reach this one at
     /// (`http://host:port`), to forward requests for the contexts it owns. Default: the bound
     /// address.
@@ -260,6 +264,11 @@ impl ServeArgs {
                 titles: match self.titles {
                     TitleArg::Auto => TitleSetting::Auto,
                     TitleArg::Off => TitleSetting::Off,
+                },
+                mcp_edits: if self.mcp_config_readonly {
+                    McpEdits::Refused
+                } else {
+                    McpEdits::Allowed
                 },
             },
             engine,
@@ -448,6 +457,10 @@ pub async fn start_with(
             let directory = ManagerDirectory::new(manager.clone(), path.clone())
                 .with_authorizer(authorizer.clone())
                 .with_elicitations(elicitations.clone());
+            let directory = match options.app.mcp_edits {
+                McpEdits::Allowed => directory,
+                McpEdits::Refused => directory.read_only(),
+            };
             (Some(manager), Arc::new(directory))
         }
         None => (None, mcp),

@@ -575,7 +575,7 @@ async fn registry_and_mcp_routes_answer_their_lists() {
     assert!(read["parameters"].is_object());
     let (status, servers) = s.call("GET", "/v1/mcp/servers", None).await;
     assert_eq!(status, 200);
-    assert_eq!(servers, json!({"servers": []}));
+    assert_eq!(servers, json!({"servers": [], "editing": "no_file"}));
     let (status, resources) = s.call("GET", "/v1/mcp/resources", None).await;
     assert_eq!(status, 200);
     assert_eq!(resources, json!({"resources": []}));

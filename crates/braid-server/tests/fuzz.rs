@@ -16,8 +16,9 @@ use axum::body::Body;
 use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use braid_protocol::api::{
-    ApprovalRequest, CreateBranchRequest, CreateContextRequest, GetMcpPromptRequest,
-    McpElicitationReply, MergeRequest, SetModeRequest, UpdateBranchRequest, UpdateContextRequest,
+    AddMcpServerRequest, ApprovalRequest, CreateBranchRequest, CreateContextRequest,
+    GetMcpPromptRequest, McpElicitationReply, McpServerDefinition, MergeRequest, SetModeRequest,
+    UpdateBranchRequest, UpdateContextRequest,
 };
 use braid_protocol::{ContextConfig, SendMessageRequest, Validate};
 use braid_server::body::{JsonBody, SendBody};
@@ -71,6 +72,17 @@ const BODY_KEYS: &[&str] = &[
     "payload",
     "text",
     "path",
+    "server",
+    "command",
+    "args",
+    "env",
+    "url",
+    "headers",
+    "disabled",
+    "autoApprove",
+    "timeout",
+    "disabled_mcp_servers",
+    "disabled_mcp_tools",
 ];
 
 /// One route's body: its operation, valid examples, and how the server reads it.
@@ -185,6 +197,22 @@ fn routes() -> Vec<BodyRoute> {
                 json!({"arguments":{"city":"Lyon","state":"Rhône"}}),
             ],
             read: |rt, bytes| extract::<GetMcpPromptRequest>(rt, bytes).map(drop),
+        },
+        BodyRoute {
+            operation: "add_mcp_server",
+            examples: vec![
+                json!({"name":"everything","server":{"command":"npx","args":["-y","pkg"],"env":{"DEBUG":"1"},"autoApprove":["echo"],"timeout":30}}),
+                json!({"name":"remote","server":{"url":"http://127.0.0.1:3001/mcp","headers":{"Authorization":"Bearer x"},"disabled":true}}),
+            ],
+            read: |rt, bytes| extract::<AddMcpServerRequest>(rt, bytes).map(drop),
+        },
+        BodyRoute {
+            operation: "replace_mcp_server",
+            examples: vec![
+                json!({"command":"node","args":["server.js"],"env":{"TOKEN":null}}),
+                json!({"url":"https://h/mcp","headers":{"Authorization":null,"X-New":"1"},"timeout":2.5}),
+            ],
+            read: |rt, bytes| extract::<McpServerDefinition>(rt, bytes).map(drop),
         },
         BodyRoute {
             operation: "reply_mcp_elicitation",

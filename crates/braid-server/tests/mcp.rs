@@ -318,3 +318,308 @@ async fn mcp_prompts_are_listed_and_got_with_their_arguments() {
     assert_eq!(status, 404);
     h.stop().await;
 }
+
+#[tokio::test]
+async fn mcp_servers_are_added_replaced_and_removed_in_the_file_over_http() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mcp_servers.json");
+    std::fs::write(
+        &path,
+        r#"{"mcpServers": {"other": {"command": "/nonexistent/server", "disabled": true, "fromAnotherClient": {"x": 1}}}, "theme": "dark"}"#,
+    )
+    .unwrap();
+    let mut setup = Setup::new(Script::new());
+    setup.mcp_config = Some(path.clone());
+    let mut h = TestServer::with(setup).await;
+    let file = || std::fs::read_to_string(&path).unwrap();
+    let before = file();
+
+    // Refusals name what is wrong and leave the file as it was.
+    for (body, status, field) in [
+        (
+            json!({"name": "bad name", "server": {"command": "node"}}),
+            422,
+            "name",
+        ),
+        (
+            json!({"name": "a__b", "server": {"command": "node"}}),
+            422,
+            "name",
+        ),
+        (
+            json!({"name": "web", "server": {"url": "ftp://h/mcp"}}),
+            422,
+            "server.url",
+        ),
+        (
+            json!({"name": "web", "server": {"command": "node", "url": "http://h/mcp"}}),
+            422,
+            "server.url",
+        ),
+        (
+            json!({"name": "x", "server": {"command": "node", "timeout": 0}}),
+            422,
+            "server.timeout",
+        ),
+        (
+            json!({"name": "x", "server": {"command": "node", "env": {"K": null}}}),
+            422,
+            "server.env.K",
+        ),
+        (
+            json!({"name": "x", "server": {"command": 3}}),
+            422,
+            "server.command",
+        ),
+        (
+            json!({"name": "other", "server": {"command": "node"}}),
+            409,
+            "name",
+        ),
+    ] {
+        let (code, answer) = h.call("POST", "/v1/mcp/servers", Some(body.clone())).await;
+        assert_eq!(code, status, "{body}: {answer}");
+        let named = answer["error"]["field"].as_str().unwrap_or_default();
+        assert!(named.starts_with(field), "{body}: {answer}");
+        assert_eq!(file(), before, "{body} changed the file");
+    }
+    let (code, answer) = h
+        .call(
+            "PUT",
+            "/v1/mcp/servers/nobody",
+            Some(json!({"command": "node"})),
+        )
+        .await;
+    assert_eq!(
+        (code, answer["error"]["field"].as_str()),
+        (404, Some("name"))
+    );
+    let (code, _) = h.call("DELETE", "/v1/mcp/servers/nobody", None).await;
+    assert_eq!(code, 404);
+    assert_eq!(file(), before);
+
+    // Added: written, connected, listed with its secret hidden.
+    let (code, answer) = h
+        .call(
+            "POST",
+            "/v1/mcp/servers",
+            Some(json!({"name": "everything", "server": {
+                "command": "node", "args": [everything_js(), "stdio"], "env": {"SECRET_TOKEN": "s3cret"}
+            }})),
+        )
+        .await;
+    assert_eq!(code, 200, "{answer}");
+    assert_eq!(answer["editing"], "editable");
+    assert!(!answer.to_string().contains("s3cret"), "{answer}");
+    let ready = wait_for(&h, "everything", "ready").await;
+    assert_eq!(ready["definition"]["env"]["SECRET_TOKEN"], Value::Null);
+    assert_eq!(ready["definition"]["command"], "node");
+    let written: Value = serde_json::from_str(&file()).unwrap();
+    assert_eq!(written["theme"], "dark");
+    assert_eq!(written["mcpServers"]["other"]["fromAnotherClient"]["x"], 1);
+    assert_eq!(
+        written["mcpServers"]["everything"]["env"]["SECRET_TOKEN"],
+        "s3cret"
+    );
+
+    // Replaced from what the list shows: switched off, the hidden secret kept.
+    let mut definition = ready["definition"].clone();
+    definition["disabled"] = json!(true);
+    let (code, answer) = h
+        .call("PUT", "/v1/mcp/servers/everything", Some(definition))
+        .await;
+    assert_eq!(code, 200, "{answer}");
+    wait_for(&h, "everything", "disabled").await;
+    let (_, tools) = h.call("GET", "/v1/tools", None).await;
+    assert!(
+        !tools.to_string().contains("mcp__everything__"),
+        "a disabled server's tools are gone"
+    );
+    let written: Value = serde_json::from_str(&file()).unwrap();
+    assert_eq!(
+        written["mcpServers"]["everything"]["env"]["SECRET_TOKEN"],
+        "s3cret"
+    );
+    assert_eq!(written["mcpServers"]["everything"]["disabled"], true);
+
+    // Removed: gone from the file and the list; the others stay.
+    let (code, answer) = h.call("DELETE", "/v1/mcp/servers/everything", None).await;
+    assert_eq!(code, 200, "{answer}");
+    let names: Vec<&str> = answer["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["other"]);
+    let written: Value = serde_json::from_str(&file()).unwrap();
+    assert!(written["mcpServers"].get("everything").is_none());
+    assert_eq!(written["mcpServers"]["other"]["fromAnotherClient"]["x"], 1);
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn a_read_only_configuration_file_is_listed_as_such_and_not_edited() {
+    let config = tempfile::NamedTempFile::new().unwrap();
+    write_config(config.path(), json!({}));
+    let before = std::fs::read_to_string(config.path()).unwrap();
+    let mut setup = Setup::new(Script::new());
+    setup.mcp_config = Some(config.path().to_owned());
+    setup.app.mcp_edits = braid_server::app::McpEdits::Refused;
+    let mut h = TestServer::with(setup).await;
+    let (_, list) = h.call("GET", "/v1/mcp/servers", None).await;
+    assert_eq!(list["editing"], "read_only");
+    let (code, answer) = h
+        .call(
+            "POST",
+            "/v1/mcp/servers",
+            Some(json!({"name": "a", "server": {"command": "node"}})),
+        )
+        .await;
+    assert_eq!(code, 403, "{answer}");
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("--mcp-config-readonly"),
+        "{answer}"
+    );
+    assert_eq!(std::fs::read_to_string(config.path()).unwrap(), before);
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn without_a_configuration_file_editing_servers_says_how_to_get_one() {
+    let mut h = TestServer::start(Script::new()).await;
+    let (_, list) = h.call("GET", "/v1/mcp/servers", None).await;
+    assert_eq!(list["editing"], "no_file");
+    let (code, answer) = h
+        .call(
+            "POST",
+            "/v1/mcp/servers",
+            Some(json!({"name": "a", "server": {"command": "node"}})),
+        )
+        .await;
+    assert_eq!(code, 409, "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap();
+    assert!(message.contains("--mcp-config"), "{message}");
+    h.stop().await;
+}
+
+/// The names of the tools a request to the model offers (`tools[].function.name`).
+fn offered_tools(body: &str) -> Vec<String> {
+    let body: Value = serde_json::from_str(body).unwrap();
+    body["tools"]
+        .as_array()
+        .map(|tools| {
+            tools
+                .iter()
+                .filter_map(|t| t["function"]["name"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn a_switched_off_mcp_tool_is_not_offered_and_a_call_to_it_gets_an_error_result() {
+    let config = tempfile::NamedTempFile::new().unwrap();
+    write_config(
+        config.path(),
+        json!({ "everything": { "command": "node", "args": [everything_js(), "stdio"], "autoApprove": ["echo"] } }),
+    );
+    let mut setup = Setup::new(Script::new());
+    setup.mcp_config = Some(config.path().to_owned());
+    let mut h = TestServer::with(setup).await;
+    let ready = wait_for(&h, "everything", "ready").await;
+    let tools: Vec<String> = ready["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap().to_owned())
+        .collect();
+    let echo = tools
+        .iter()
+        .find(|t| t.ends_with("__echo"))
+        .unwrap()
+        .clone();
+    let other = tools.iter().find(|t| **t != echo).unwrap().clone();
+
+    // The model calls the switched-off tool anyway (it remembers it from earlier).
+    h.mock.push_response(calls(&[(
+        "m1",
+        &echo,
+        json!({"message": "should not run"}),
+    )]));
+    h.mock.push_response(reply(&["understood"]));
+    let id = h
+        .context(json!({"approval_policy": {"type": "manual"}, "disabled_mcp_tools": [echo]}))
+        .await;
+    h.send_text(&id, "use the echo tool").await;
+    let state = h.settle(&id).await;
+    assert_eq!(state["type"], "idle", "{state}");
+    let requests = h.mock.requests();
+    let offered = offered_tools(&requests[0].body);
+    assert!(
+        !offered.contains(&echo),
+        "the switched-off tool is not offered: {offered:?}"
+    );
+    assert!(
+        offered.contains(&other),
+        "the server's other tools are: {offered:?}"
+    );
+    // Refused without asking the person, with a result the model reads.
+    assert!(
+        requests[1].body.contains("switched off in this context"),
+        "{}",
+        requests[1].body
+    );
+    let messages = h.messages(&id).await;
+    let result = messages
+        .iter()
+        .find(|m| {
+            m["kind"]
+                .as_str()
+                .unwrap_or_default()
+                .ends_with("tool_result")
+        })
+        .expect("a result");
+    assert!(
+        result.to_string().contains("disabled_mcp_tools"),
+        "{result}"
+    );
+
+    // The whole server switched off: none of its tools is offered.
+    let (code, answer) = h
+        .call(
+            "PATCH",
+            &format!("/v1/contexts/{id}"),
+            Some(json!({"config": {"disabled_mcp_tools": null, "disabled_mcp_servers": ["everything"]}})),
+        )
+        .await;
+    assert_eq!(code, 200, "{answer}");
+    assert_eq!(
+        answer["config"]["disabled_mcp_servers"],
+        json!(["everything"])
+    );
+    h.mock.push_response(reply(&["fine"]));
+    h.send_text(&id, "again").await;
+    h.settle(&id).await;
+    let offered = offered_tools(&h.mock.requests()[2].body);
+    assert!(
+        !offered.iter().any(|t| t.starts_with("mcp__everything__")),
+        "no tool of a switched-off server is offered: {offered:?}"
+    );
+    assert!(!offered.is_empty(), "built-in tools still are");
+
+    // A bad tool name is refused, naming the field.
+    let (code, answer) = h
+        .call(
+            "PATCH",
+            &format!("/v1/contexts/{id}"),
+            Some(json!({"config": {"disabled_mcp_tools": ["echo"]}})),
+        )
+        .await;
+    assert_eq!(code, 422, "{answer}");
+    assert_eq!(answer["error"]["field"], "config.disabled_mcp_tools[0]");
+    h.stop().await;
+}

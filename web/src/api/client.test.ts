@@ -66,6 +66,21 @@ describe("ApiClient", () => {
     expect(api.eventsUrl("c1", 4)).toBe("/v1/contexts/c1/events?after=4");
   });
 
+  it("adds, replaces and removes MCP servers with their definitions", async () => {
+    const { api, calls } = recordingClient(() => ({ status: 200, body: { servers: [], editing: "editable" } }));
+    await api.addMcpServer("everything", { command: "node", args: ["index.js"] });
+    await api.replaceMcpServer("my server", { url: "http://h/mcp", headers: { Authorization: null } });
+    const list = await api.removeMcpServer("everything");
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      "POST /v1/mcp/servers",
+      "PUT /v1/mcp/servers/my%20server",
+      "DELETE /v1/mcp/servers/everything",
+    ]);
+    expect(calls[0]?.body).toEqual({ name: "everything", server: { command: "node", args: ["index.js"] } });
+    expect(calls[1]?.body).toEqual({ url: "http://h/mcp", headers: { Authorization: null } });
+    expect(list).toEqual({ servers: [], editing: "editable" });
+  });
+
   it("turns the server's error body into an ApiRequestError with code, message and field", async () => {
     const { api } = recordingClient(() => ({ status: 422, body: { error: { code: "invalid_input", message: "payload.path: contains ..", field: "payload.path" } } }));
     const err = await api.sendMessage("c1", { payload: { type: "file_reference", path: "../x" } }).catch((e: unknown) => e);

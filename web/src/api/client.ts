@@ -21,6 +21,7 @@ import type {
   McpElicitationReply,
   McpPromptList,
   McpPromptText,
+  McpServerDefinition,
   McpServerList,
   MergeHeld,
   MergeOutcome,
@@ -333,6 +334,27 @@ export class ApiClient {
   /** `GET /v1/mcp/servers`: MCP servers with their status and tools. */
   listMcpServers(): Promise<McpServerList> {
     return this.run(this.http.GET("/v1/mcp/servers"), "GET /v1/mcp/servers");
+  }
+
+  /** `POST /v1/mcp/servers`: add a server to `mcp_servers.json` and connect to it. */
+  addMcpServer(name: string, server: McpServerDefinition): Promise<McpServerList> {
+    return this.run(this.http.POST("/v1/mcp/servers", { body: { name, server } }), "POST /v1/mcp/servers");
+  }
+
+  /** `PUT /v1/mcp/servers/{name}`: replace a server's definition (a `null` env or header value keeps it). */
+  replaceMcpServer(name: string, server: McpServerDefinition): Promise<McpServerList> {
+    return this.run(
+      this.http.PUT("/v1/mcp/servers/{name}", { params: { path: { name } }, body: server }),
+      "PUT /v1/mcp/servers/{name}",
+    );
+  }
+
+  /** `DELETE /v1/mcp/servers/{name}`: remove a server from `mcp_servers.json` and stop it. */
+  removeMcpServer(name: string): Promise<McpServerList> {
+    return this.run(
+      this.http.DELETE("/v1/mcp/servers/{name}", { params: { path: { name } } }),
+      "DELETE /v1/mcp/servers/{name}",
+    );
   }
 
   /** `POST /v1/mcp/servers/reload`: re-read the MCP configuration. */

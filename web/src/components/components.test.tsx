@@ -4,7 +4,8 @@ import userEvent from "@testing-library/user-event";
 import { Composer, composeRequests, editedSend, toReference } from "./Composer";
 import { Sidebar } from "./Sidebar";
 import { SettingsPanel, instructionsText, llmTimeoutFrom, policyFrom, strategyFrom, timeoutFrom } from "./SettingsPanel";
-import { McpPanel } from "./McpPanel";
+import { McpPanel, definitionFrom, editingNote, formFrom, problemFrom } from "./McpPanel";
+import { ApiRequestError } from "../api/client";
 import { BranchSwitcher, branchNameProblem } from "./BranchSwitcher";
 import { StatusBar } from "./StatusBar";
 import { matchingPrompts, slashQuery } from "./SlashMenu";
@@ -252,6 +253,126 @@ describe("MCP panel", () => {
     expect(screen.getByText(/Reads a file/)).toBeTruthy();
     await userEvent.click(screen.getByRole("button", { name: "Add notes to context" }));
     expect(onAdd).toHaveBeenCalledWith({ server_name: "fs", uri: "file:///notes.md", name: "notes" });
+  });
+});
+
+describe("MCP server management", () => {
+  const noop = () => {};
+
+  it("reads the form into a definition and back, hidden values kept as null", () => {
+    const form = formFrom("remote", { url: "https://h/mcp", headers: { Authorization: null, "X-Team": "core" }, timeout: 9, autoApprove: ["echo", "add"] });
+    expect(form.transport).toBe("url");
+    expect(form.headers).toBe("Authorization\nX-Team: core");
+    expect(definitionFrom(form)).toEqual({
+      definition: { url: "https://h/mcp", headers: { Authorization: null, "X-Team": "core" }, timeout: 9, autoApprove: ["echo", "add"] },
+    });
+    const stdio = { ...formFrom(""), command: " node ", args: "a.js\n\nstdio", env: "A=1\nB = two=2" };
+    expect(definitionFrom(stdio)).toEqual({ definition: { command: "node", args: ["a.js", "stdio"], env: { A: "1", B: "two=2" } } });
+    expect(definitionFrom({ ...stdio, env: "=x" })).toEqual({ problem: { field: "env", message: 'line 1 needs a name before "="' } });
+    expect(definitionFrom({ ...stdio, timeout: "soon" })).toMatchObject({ problem: { field: "timeout" } });
+  });
+
+  it("puts the server's refusal beside the field it names", () => {
+    expect(problemFrom(new ApiRequestError(422, "invalid_input", "`url` must start with http://", "server.url"))).toEqual({ field: "url", message: "`url` must start with http://" });
+    expect(problemFrom(new ApiRequestError(422, "invalid_input", "bad", "env.TOKEN"))).toMatchObject({ field: "env" });
+    expect(problemFrom(new ApiRequestError(409, "conflict", "taken", "name"))).toMatchObject({ field: "name" });
+    expect(problemFrom(new ApiRequestError(409, "conflict", "no file"))).toEqual({ message: "no file" });
+  });
+
+  it("adds a server from the form and shows the server's 422 at the field", async () => {
+    const onAddServer = vi
+      .fn<(name: string, server: object) => Promise<void>>()
+      .mockRejectedValueOnce(new ApiRequestError(422, "invalid_input", "`command` must be a non-empty string naming the program", "server.command"))
+      .mockResolvedValueOnce(undefined);
+    render(<McpPanel servers={[]} resources={[]} tools={[]} onReload={noop} onAddServer={onAddServer} />);
+    await userEvent.click(screen.getByRole("button", { name: "Add server" }));
+    const form = screen.getByRole("form", { name: "Add MCP server" });
+    await userEvent.type(within(form).getByLabelText("Name"), "everything");
+    await userEvent.click(within(form).getByRole("button", { name: "Add server" }));
+    const command = within(form).getByLabelText(/^Command/);
+    await waitFor(() => expect(command.getAttribute("aria-invalid")).toBe("true"));
+    expect(within(form).getByRole("alert").textContent).toMatch(/non-empty string/);
+    await userEvent.type(command, "node");
+    fireEvent.change(within(form).getByLabelText(/^Arguments/), { target: { value: "index.js\nstdio" } });
+    fireEvent.change(within(form).getByLabelText(/^Environment/), { target: { value: "TOKEN=t" } });
+    await userEvent.click(within(form).getByRole("button", { name: "Add server" }));
+    await waitFor(() => expect(screen.queryByRole("form", { name: "Add MCP server" })).toBeNull());
+    expect(onAddServer).toHaveBeenLastCalledWith("everything", { command: "node", args: ["index.js", "stdio"], env: { TOKEN: "t" } });
+  });
+
+  it("edits a server from its hidden definition, removes one after asking, and shows status and error", async () => {
+    const onReplaceServer = vi.fn(async () => {});
+    const onRemoveServer = vi.fn(async () => {});
+    render(
+      <McpPanel
+        servers={[
+          { name: "remote", status: "failed", error: "connection refused", tools: [], definition: { url: "http://h/mcp", headers: { Authorization: null } } },
+          { name: "fs", status: "ready", tools: [], definition: { command: "fs-mcp" } },
+        ]}
+        resources={[]}
+        tools={[]}
+        onReload={noop}
+        onReplaceServer={onReplaceServer}
+        onRemoveServer={onRemoveServer}
+      />,
+    );
+    expect(screen.getByText("failed")).toBeTruthy();
+    expect(screen.getByText("connection refused")).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "Edit remote" }));
+    const form = screen.getByRole("form", { name: "Edit remote" });
+    expect((within(form).getByLabelText(/^Headers/) as HTMLTextAreaElement).value).toBe("Authorization");
+    const url = within(form).getByLabelText(/^URL/);
+    await userEvent.clear(url);
+    await userEvent.type(url, "http://h2/mcp");
+    await userEvent.click(within(form).getByRole("button", { name: "Save server" }));
+    expect(onReplaceServer).toHaveBeenCalledWith("remote", { url: "http://h2/mcp", headers: { Authorization: null } });
+
+    await userEvent.click(screen.getByRole("button", { name: "Remove fs" }));
+    expect(onRemoveServer).not.toHaveBeenCalled();
+    await userEvent.click(within(screen.getByRole("group", { name: "Confirm removing fs" })).getByRole("button", { name: "Remove" }));
+    expect(onRemoveServer).toHaveBeenCalledWith("fs");
+  });
+
+  it("switches a server or one tool off for the open context", async () => {
+    const onChange = vi.fn(async () => {});
+    const { rerender } = render(
+      <McpPanel
+        servers={[{ name: "fs", status: "ready", tools: ["mcp__fs__read", "mcp__fs__delete"] }]}
+        resources={[]}
+        tools={[]}
+        onReload={noop}
+        switches={{ disabledServers: [], disabledTools: [], onChange }}
+      />,
+    );
+    await userEvent.click(screen.getByText("2 tools"));
+    await userEvent.click(screen.getByRole("checkbox", { name: "Use mcp__fs__delete in this context" }));
+    expect(onChange).toHaveBeenLastCalledWith({ disabled_mcp_tools: ["mcp__fs__delete"] });
+    await userEvent.click(screen.getByRole("checkbox", { name: "Use fs in this context" }));
+    expect(onChange).toHaveBeenLastCalledWith({ disabled_mcp_servers: ["fs"] });
+    rerender(
+      <McpPanel
+        servers={[{ name: "fs", status: "ready", tools: ["mcp__fs__read", "mcp__fs__delete"] }]}
+        resources={[]}
+        tools={[]}
+        onReload={noop}
+        switches={{ disabledServers: ["fs"], disabledTools: ["mcp__fs__delete"], onChange }}
+      />,
+    );
+    const read = screen.getByRole("checkbox", { name: "Use mcp__fs__read in this context" }) as HTMLInputElement;
+    expect(read.checked).toBe(false);
+    expect(read.disabled).toBe(true);
+    await userEvent.click(screen.getByRole("checkbox", { name: "Use fs in this context" }));
+    expect(onChange).toHaveBeenLastCalledWith({ disabled_mcp_servers: [] });
+  });
+
+  it("offers no edit controls without their routes' callbacks, and says why the file cannot be edited", () => {
+    render(<McpPanel servers={[{ name: "fs", status: "ready", tools: [], definition: { command: "x" } }]} resources={[]} tools={[]} onReload={noop} editing="read_only" />);
+    expect(screen.queryByRole("button", { name: "Add server" })).toBeNull();
+    expect(screen.queryByRole("button", { name: "Edit fs" })).toBeNull();
+    expect(screen.queryByRole("checkbox")).toBeNull();
+    expect(screen.getByText(/--mcp-config-readonly/)).toBeTruthy();
+    expect(editingNote(undefined)).toMatch(/--mcp-config PATH/);
+    expect(editingNote("editable")).toBeNull();
   });
 });
 

@@ -562,8 +562,27 @@ export interface paths {
         /** MCP servers and their status. */
         get: operations["list_mcp_servers"];
         put?: never;
-        post?: never;
+        /** Adds a server to `mcp_servers.json` (`command` for stdio or `url` for streamable HTTP; 422 names the field, 409 when the name is taken or Braid has no configuration file) and connects to it; answers every server's status. */
+        post: operations["add_mcp_server"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mcp/servers/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replaces a server's definition in `mcp_servers.json` (a `null` env or header value keeps the current one; the entry's other fields stay) and reconnects it; answers every server's status. */
+        put: operations["replace_mcp_server"];
+        post?: never;
+        /** Removes a server from `mcp_servers.json` and stops it; answers every server's status. */
+        delete: operations["remove_mcp_server"];
         options?: never;
         head?: never;
         patch?: never;
@@ -641,6 +660,16 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description `POST /v1/mcp/servers`: a new server for `mcp_servers.json`. */
+        AddMcpServerRequest: {
+            /**
+             * @description Its name: letters, digits, `-` and `_`, at most 40, starting with a letter or digit;
+             *     its tools are called `mcp__<name>__<tool>`.
+             */
+            name: string;
+            /** @description How to reach it. */
+            server: components["schemas"]["McpServerDefinition"];
+        };
         /** @description The agent's role, which bounds the tools it may use in any mode. */
         AgentRole: "planner" | "actor";
         /** @description `POST .../questions/{message_id}/answer`. */
@@ -817,6 +846,16 @@ export interface components {
              * @description Overrides the model table's context window, in tokens.
              */
             context_window?: number | null;
+            /**
+             * @description MCP servers switched off in this context, by their configured name: none of their tools
+             *     is offered to the model, and a call to one gets an error result.
+             */
+            disabled_mcp_servers?: string[];
+            /**
+             * @description Single MCP tools switched off in this context, by the name the model calls them
+             *     (`mcp__<server>__<tool>`): not offered, and a call gets an error result.
+             */
+            disabled_mcp_tools?: string[];
             /**
              * Format: uint32
              * @description Limit for one model call (connecting, retries and the whole answer), in seconds; a call
@@ -1520,6 +1559,11 @@ export interface components {
         /** @description Why a tool loop stopped before the model finished. */
         LoopStopReason: "depth_limit" | "timeout" | "interrupted" | "cycle_detected";
         /**
+         * @description Whether `POST /v1/mcp/servers`, `PUT` and `DELETE /v1/mcp/servers/{name}` may change the
+         *     MCP configuration file.
+         */
+        McpConfigEditing: "editable" | "read_only" | "no_file";
+        /**
          * @description A question an MCP server asks the person in the middle of a tool call (MCP elicitation),
          *     waiting for an answer (`GET /v1/mcp/elicitations`).
          */
@@ -1639,10 +1683,50 @@ export interface components {
             /** @description The server's configured name. */
             server_name: string;
         };
+        /**
+         * @description An MCP server's entry in `mcp_servers.json` (Claude Desktop format), as
+         *     `POST /v1/mcp/servers` and `PUT /v1/mcp/servers/{name}` take it: either `command` (with
+         *     `args` and `env`) for a process speaking stdio, or `url` (with `headers`) for a streamable
+         *     HTTP server. Fields of the file's entry this type does not hold (`oauth`, `resourceTtl`...)
+         *     are kept when an entry is replaced.
+         */
+        McpServerDefinition: {
+            /** @description Its arguments. */
+            args?: string[];
+            /** @description Tools (by their name on the server) whose calls need no approval. */
+            autoApprove?: string[];
+            /** @description The program of a stdio server (looked up on `PATH` when it has no slash). */
+            command?: string | null;
+            /** @description Listed but not connected to. */
+            disabled?: boolean;
+            /**
+             * @description Environment variables of a stdio server. Answers hide every value (`null`); in a
+             *     replacement a `null` value keeps the variable's current value.
+             */
+            env?: {
+                [key: string]: string | null;
+            };
+            /** @description Headers sent to an HTTP server with every request; hidden and kept like `env` values. */
+            headers?: {
+                [key: string]: string | null;
+            };
+            /**
+             * Format: double
+             * @description How long one tool call may run, in seconds (default 60).
+             */
+            timeout?: number | null;
+            /** @description The endpoint of a streamable HTTP server (`http://` or `https://`). */
+            url?: string | null;
+        };
         /** @description An MCP server as `GET /v1/mcp/servers` lists it. */
         McpServerInfo: {
             /** @description Where the person authorizes Braid, while the status is `needs_authorization`. */
             authorization_url?: string | null;
+            /**
+             * @description Its entry in `mcp_servers.json` as the API edits it, with every `env` and `headers`
+             *     value hidden (`null`).
+             */
+            definition?: components["schemas"]["McpServerDefinition"] | null;
             /** @description Why it failed. */
             error?: string | null;
             /** @description Its configured name. */
@@ -1654,8 +1738,18 @@ export interface components {
         };
         /** @description `GET /v1/mcp/servers`. */
         McpServerList: {
+            /**
+             * @description Whether servers may be added, replaced and removed through the API.
+             * @default no_file
+             */
+            editing?: components["schemas"]["McpConfigEditing"];
             /** @description Every configured server. */
             servers: components["schemas"]["McpServerInfo"][];
+        };
+        /** @description `{name}`: a configured MCP server. */
+        McpServerPath: {
+            /** @description The server's name in `mcp_servers.json`. */
+            name: string;
         };
         /** @description An MCP server's connection status. */
         McpServerStatus: "starting" | "ready" | "failed" | "disabled" | "needs_authorization";
@@ -5188,6 +5282,215 @@ export interface operations {
             };
             /** @description A token is configured and the request lacks `Authorization: Bearer <token>`. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    add_mcp_server: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddMcpServerRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpServerList"];
+                };
+            };
+            /** @description The body is not JSON (or not UTF-8). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A token is configured and the request lacks `Authorization: Bearer <token>`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is larger than the limit (10 MiB by default, `--max-body`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request breaks the schema or a rule; `field` names where (`id`, `query.limit`, `payload.text`...). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description An error: `{ "error": { "code", "message", "field"? } }` with the status of its code's category (404 not found, 409 conflict, 422 invalid input, 5xx server or model failures). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    replace_mcp_server: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The server's name in `mcp_servers.json`. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["McpServerDefinition"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpServerList"];
+                };
+            };
+            /** @description The body is not JSON (or not UTF-8). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A token is configured and the request lacks `Authorization: Bearer <token>`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Nothing has this id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is larger than the limit (10 MiB by default, `--max-body`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request breaks the schema or a rule; `field` names where (`id`, `query.limit`, `payload.text`...). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description An error: `{ "error": { "code", "message", "field"? } }` with the status of its code's category (404 not found, 409 conflict, 422 invalid input, 5xx server or model failures). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    remove_mcp_server: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The server's name in `mcp_servers.json`. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpServerList"];
+                };
+            };
+            /** @description A token is configured and the request lacks `Authorization: Bearer <token>`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Nothing has this id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request breaks the schema or a rule; `field` names where (`id`, `query.limit`, `payload.text`...). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description An error: `{ "error": { "code", "message", "field"? } }` with the status of its code's category (404 not found, 409 conflict, 422 invalid input, 5xx server or model failures). */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,6 +4,17 @@
 
 export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]?: JsonValue } | null;
 
+export type AddMcpServerRequest = { 
+/**
+ * Its name: letters, digits, `-` and `_`, at most 40, starting with a letter or digit;
+ * its tools are called `mcp__<name>__<tool>`.
+ */
+name: string, 
+/**
+ * How to reach it.
+ */
+server: McpServerDefinition, };
+
 export type AgentRole = "planner" | "actor";
 
 export type ApiError = { 
@@ -224,7 +235,17 @@ optimization: OptimizationConfig,
  * that loops stops (and a paid API stops charging); `optimization.reserve_output_tokens`
  * when absent.
  */
-max_output_tokens?: number, };
+max_output_tokens?: number, 
+/**
+ * MCP servers switched off in this context, by their configured name: none of their tools
+ * is offered to the model, and a call to one gets an error result.
+ */
+disabled_mcp_servers?: Array<string>, 
+/**
+ * Single MCP tools switched off in this context, by the name the model calls them
+ * (`mcp__<server>__<tool>`): not offered, and a call gets an error result.
+ */
+disabled_mcp_tools?: Array<string>, };
 
 export type ContextEvent = { "type": "context_update" } & ContextUpdate | { "type": "content_delta" } & ContentDelta | { "type": "content_final" } & ContentFinal | { "type": "error" } & ErrorEvent | { "type": "heartbeat" } & Heartbeat;
 
@@ -789,6 +810,8 @@ end_line: number, };
 
 export type LoopStopReason = "depth_limit" | "timeout" | "interrupted" | "cycle_detected";
 
+export type McpConfigEditing = "editable" | "read_only" | "no_file";
+
 export type McpElicitation = { 
 /**
  * Names this request in the answer.
@@ -949,6 +972,41 @@ server_name: string,
  */
 resource_uri: string, };
 
+export type McpServerDefinition = { 
+/**
+ * The program of a stdio server (looked up on `PATH` when it has no slash).
+ */
+command?: string, 
+/**
+ * Its arguments.
+ */
+args?: Array<string>, 
+/**
+ * Environment variables of a stdio server. Answers hide every value (`null`); in a
+ * replacement a `null` value keeps the variable's current value.
+ */
+env?: { [key in string]: string | null }, 
+/**
+ * The endpoint of a streamable HTTP server (`http://` or `https://`).
+ */
+url?: string, 
+/**
+ * Headers sent to an HTTP server with every request; hidden and kept like `env` values.
+ */
+headers?: { [key in string]: string | null }, 
+/**
+ * Listed but not connected to.
+ */
+disabled?: boolean, 
+/**
+ * Tools (by their name on the server) whose calls need no approval.
+ */
+autoApprove?: Array<string>, 
+/**
+ * How long one tool call may run, in seconds (default 60).
+ */
+timeout?: number, };
+
 export type McpServerInfo = { 
 /**
  * Its configured name.
@@ -969,13 +1027,22 @@ tools: Array<string>,
 /**
  * Where the person authorizes Braid, while the status is `needs_authorization`.
  */
-authorization_url?: string, };
+authorization_url?: string, 
+/**
+ * Its entry in `mcp_servers.json` as the API edits it, with every `env` and `headers`
+ * value hidden (`null`).
+ */
+definition?: McpServerDefinition, };
 
 export type McpServerList = { 
 /**
  * Every configured server.
  */
-servers: Array<McpServerInfo>, };
+servers: Array<McpServerInfo>, 
+/**
+ * Whether servers may be added, replaced and removed through the API.
+ */
+editing?: McpConfigEditing, };
 
 export type McpServerStatus = "starting" | "ready" | "failed" | "disabled" | "needs_authorization";
 

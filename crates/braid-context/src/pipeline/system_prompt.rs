@@ -72,7 +72,17 @@ pub(crate) fn offered_tool_count(ctx: &PipelineContext) -> usize {
 fn frame(ctx: &PipelineContext, offer: ToolOffer) -> (String, Vec<ToolDefinition>, ToolCalling) {
     let config = &ctx.config;
     let tools = match offer {
-        ToolOffer::Offered => ctx.tools.infos(config.agent_role, config.mode),
+        // MCP servers and tools the context switched off are not offered at all.
+        ToolOffer::Offered => ctx
+            .tools
+            .infos(config.agent_role, config.mode)
+            .into_iter()
+            .filter(|t| {
+                config
+                    .mcp_switch_off(&t.name, t.server.as_deref())
+                    .is_none()
+            })
+            .collect(),
         ToolOffer::Withheld => Vec::new(),
     };
     let workspace = ctx
