@@ -88,6 +88,9 @@ pub(crate) struct Actor {
     pub resources: braid_mcp::ResourceCache,
     /// A pause or cancel of a workflow run asked for while its step runs.
     pub workflow_signal: Option<(String, braid_protocol::workflow::WorkflowControl)>,
+    /// The optimizer's plans of unchanged branches, for reads (a lock only because reads
+    /// take `&self`; the actor alone uses it).
+    pub plans: std::sync::Mutex<crate::plan_cache::PlanCache>,
 }
 
 impl Actor {
@@ -113,6 +116,7 @@ impl Actor {
             _lock: lock,
             resources: braid_mcp::ResourceCache::default(),
             workflow_signal: None,
+            plans: std::sync::Mutex::default(),
         }
     }
 
