@@ -78,7 +78,7 @@ export function MessageWindow({
       return;
     }
     const el = [...(list.current?.querySelectorAll<HTMLElement>("li[data-id]") ?? [])].find((li) => li.dataset.id === reveal);
-    el?.scrollIntoView?.({ block: "center" });
+    if (el) keepInView(el, list.current);
     onRevealed?.();
   }, [reveal, entries, start, list, onRevealed]);
   const shownIds = new Set(entries.slice(start).map((e) => e.id));
@@ -109,6 +109,26 @@ export function MessageWindow({
       {atEnd.map(row)}
     </>
   );
+}
+
+/** Frames during which a revealed message is brought back into view. */
+const REVEAL_FRAMES = 30;
+
+/**
+ * Scrolls `el` to the middle of `list`, and again over the next frames while the heights of
+ * messages laid out for the first time (`content-visibility`) move it away.
+ */
+function keepInView(el: HTMLElement, list: HTMLElement | null): void {
+  el.scrollIntoView?.({ block: "center" });
+  let frames = 0;
+  const check = () => {
+    if (!el.isConnected || !list || ++frames > REVEAL_FRAMES) return;
+    const box = list.getBoundingClientRect();
+    const r = el.getBoundingClientRect();
+    if (r.top < box.top || r.bottom > box.bottom) el.scrollIntoView?.({ block: "center" });
+    requestAnimationFrame(check);
+  };
+  requestAnimationFrame(check);
 }
 
 function MessageWithMarkers({
