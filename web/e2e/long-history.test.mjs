@@ -145,6 +145,35 @@ test("a 2,000-message conversation opens with only its newest messages rendered"
     const report = { messages: SEEDED + 2, openMs, fullHistoryMs: fullMs, fullHistoryReadMs: readMs, rendered, growMs };
     console.log(`long-history figures: ${JSON.stringify(report)}`);
     await writeFile(join(traceDir, "long-history-figures.json"), JSON.stringify(report, null, 2));
+    // The optimized view marks the messages the model is no longer sent; the marker opens the
+    // full history where they end (the toggle is remembered through a reload).
+    const optimizedList = await w.api("GET", `/v1/contexts/${ctx.id}/messages?view=optimized&limit=1000`);
+    const [marker] = optimizedList.markers ?? [];
+    assert.ok(marker && marker.kind === "dropped" && marker.count > 1000, `markers: ${JSON.stringify(optimizedList.markers)}`);
+    await w.page.getByLabel("Full history").uncheck();
+    const markerText = w.page.getByText(`${marker.count.toLocaleString("en-US")} earlier messages hidden (${marker.tokens.toLocaleString("en-US")} tokens)`);
+    for (let i = 0; i < 20 && !(await markerText.isVisible()); i++) {
+      await list.evaluate((el) => (el.scrollTop = 0));
+      await w.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+    }
+    await markerText.scrollIntoViewIfNeeded();
+    await w.screenshot("long-history-marker");
+    await w.page.getByRole("button", { name: "Open in full history" }).click();
+    const revealed = w.page.locator(`li[data-id="${marker.last}"]`);
+    await revealed.waitFor({ state: "attached" });
+    await w.page.waitForFunction((id) => {
+      const el = document.querySelector(`li[data-id="${id}"]`);
+      const box = document.querySelector("ol.messages")?.getBoundingClientRect();
+      if (!el || !box) return false;
+      const r = el.getBoundingClientRect();
+      return r.bottom > box.top && r.top < box.bottom;
+    }, marker.last);
+    assert.ok(await w.page.getByLabel("Full history").isChecked());
+    await w.screenshot("long-history-marker-opened");
+    await w.page.reload();
+    await w.page.getByText(last, { exact: false }).waitFor();
+    assert.ok(await w.page.getByLabel("Full history").isChecked(), "the full history is remembered");
+
     assert.ok(openMs < 2500, `opening took ${openMs} ms`);
     assert.ok(fullMs < 4000, `the full history took ${fullMs} ms`);
     assert.ok(rendered < 200, `rendered ${rendered} messages at once`);

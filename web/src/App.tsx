@@ -21,7 +21,6 @@ import type {
   McpServerList,
   McpConfigEditing,
   McpServerDefinition,
-  MessageView as HistoryView,
   Message,
   Mode,
   SendMessageRequest,
@@ -34,6 +33,7 @@ import { CardActionsProvider, type CardActions } from "./messages/actions";
 import { ToolPairingProvider, useListPairing } from "./components/toolcards/pairing";
 import { FollowProvider, LatestButton, useFollowList } from "./components/scroll/follow";
 import { MessageWindow } from "./messages/MessageWindow";
+import { useHistoryView } from "./conversation/historyView";
 import { Sidebar, contextTitle } from "./components/Sidebar";
 import { StatusBar } from "./components/StatusBar";
 import { Composer, editedSend, type EditedSend } from "./components/Composer";
@@ -69,7 +69,9 @@ export function App({ api }: { api: ApiClient }) {
   const [contexts, setContexts] = useState<ContextListEntry[]>([]);
   const [summary, setSummary] = useState<ContextSummary | null>(null);
   const [branches, setBranches] = useState<BranchList | null>(null);
-  const [view, setView] = useState<HistoryView>("optimized");
+  const [view, setView] = useHistoryView();
+  // A message to bring into view once the full history shows it (opened from a marker).
+  const [reveal, setReveal] = useState<string | null>(null);
   const [panel, setPanel] = useState<Panel>("none");
   const [navOpen, setNavOpen] = useState(false);
   const [branchFromId, setBranchFromId] = useState<string | null>(null);
@@ -614,7 +616,19 @@ export function App({ api }: { api: ApiClient }) {
               ref={list}
               onScroll={scroll.onScroll}
             >
-              <MessageWindow key={contextId} entries={tooling.visible} options={messageOptions} list={list} />
+              <MessageWindow
+                key={contextId}
+                entries={tooling.visible}
+                options={messageOptions}
+                list={list}
+                markers={view === "optimized" ? conv.state.markers : []}
+                onOpenFull={(at) => {
+                  setView("full");
+                  setReveal(at);
+                }}
+                reveal={view === "full" ? reveal : null}
+                onRevealed={() => setReveal(null)}
+              />
             </ol>
             <LatestButton shown={scroll.behind} onClick={scroll.toLatest} />
             <StatusBar

@@ -98,6 +98,9 @@ pub(crate) struct Actor {
     listing: watch::Sender<ContextListEntry>,
     /// When the last `context_update` was emitted, to space out streaming progress.
     progress_announced: Option<std::time::Instant>,
+    /// The optimizer's plans of unchanged branches, for reads (a lock only because reads
+    /// take `&self`; the actor alone uses it).
+    pub plans: std::sync::Mutex<crate::plan_cache::PlanCache>,
 }
 
 impl Actor {
@@ -126,6 +129,7 @@ impl Actor {
             workflow_signal: None,
             listing,
             progress_announced: None,
+            plans: std::sync::Mutex::default(),
         }
     }
 

@@ -17,6 +17,10 @@ pub(crate) struct ContextData {
     /// In creation order.
     pub branches: Vec<BranchRecord>,
     pub pool: HashMap<MessageId, Message>,
+    /// Counts the applied change sets that touched messages, branches, the configuration or the
+    /// active branch: what a request is built from. Plans cached for one revision (the summary's
+    /// token budget, the optimized view) are good exactly while it stays.
+    pub revision: u64,
 }
 
 impl ContextData {
@@ -37,6 +41,7 @@ impl ContextData {
             record,
             branches,
             pool,
+            revision: 0,
         })
     }
 
@@ -105,6 +110,9 @@ impl ContextData {
 
     /// Mirrors a saved change set in memory, in the order the store applies it.
     pub fn apply(&mut self, changes: &ContextChanges) {
+        if shapes_requests(changes) {
+            self.revision += 1;
+        }
         for m in changes.new_messages.iter().chain(&changes.updated_messages) {
             self.pool.insert(m.id, m.clone());
         }
@@ -143,4 +151,18 @@ impl ContextData {
         }
         self.record.updated_at = chrono::Utc::now();
     }
+}
+
+/// Whether a change set changes what a request of some branch is built from (a new state or
+/// title does not).
+fn shapes_requests(changes: &ContextChanges) -> bool {
+    changes.config.is_some()
+        || changes.active_branch.is_some()
+        || !changes.new_messages.is_empty()
+        || !changes.updated_messages.is_empty()
+        || !changes.new_branches.is_empty()
+        || !changes.branch_settings.is_empty()
+        || !changes.appends.is_empty()
+        || !changes.replacements.is_empty()
+        || !changes.deleted_branches.is_empty()
 }

@@ -21,6 +21,7 @@ pub mod instructions;
 pub mod merge;
 pub mod optimizer;
 pub mod pipeline;
+mod plan_cache;
 pub mod prompt;
 pub mod recognition;
 mod recovery;

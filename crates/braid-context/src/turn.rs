@@ -304,6 +304,15 @@ impl Actor {
 
     /// The data processors see, copied so the actor stays free to move its state.
     pub(crate) fn pipeline_context(&self) -> PipelineContext {
+        let branch = &self.data.record.active_branch;
+        let mut ctx = self.frame_context(branch);
+        ctx.history = self.data.model_history(branch);
+        ctx
+    }
+
+    /// What a request on `branch` is built from besides its history (left empty): cheap
+    /// whatever the history's length, for reads that reuse a plan of an unchanged history.
+    pub(crate) fn frame_context(&self, branch: &braid_protocol::BranchName) -> PipelineContext {
         let config = self.data.record.config.clone();
         let model = self.services.settings.model_in_use(&config.model);
         let (workspace, workspace_problem) = match self
@@ -329,8 +338,11 @@ impl Actor {
             instructions,
             workflow_tools,
             model,
-            branch_prompt: self.data.active().system_prompt,
-            history: self.data.model_history(&self.data.record.active_branch),
+            branch_prompt: self
+                .data
+                .branch(branch)
+                .and_then(|b| b.system_prompt.clone()),
+            history: Vec::new(),
             tools: self.services.tools.clone(),
             workspace,
             workspace_problem,

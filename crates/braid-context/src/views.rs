@@ -16,6 +16,8 @@ use crate::actor::Actor;
 use crate::command::{Command, MessageQuery};
 use crate::error::EngineError;
 use crate::optimizer::PlanError;
+use crate::plan_cache::{CachedPlan, OptimizedView};
+use std::sync::Arc;
 
 /// The page size of a message listing when none is asked for.
 pub const DEFAULT_PAGE: u32 = 100;
@@ -45,11 +47,15 @@ impl Actor {
         }
     }
 
-    /// The context as `GET /v1/contexts/{id}` shows it.
+    /// The context as `GET /v1/contexts/{id}` shows it. Its token budget comes from the
+    /// active branch's cached plan, so a read between changes walks no history.
     pub(crate) fn summary(&self) -> ContextSummary {
         let record = &self.data.record;
-        let active = self.data.active_messages();
-        let ctx = self.pipeline_context();
+        let ctx = self.frame_context(&record.active_branch);
+        let (token_budget, instructions_tokens) =
+            self.with_plan(&record.active_branch, &ctx, |cached| {
+                (budget_of(&cached.plan), cached.instructions_tokens)
+            });
         ContextSummary {
             id: record.id,
             title: (!record.title.is_empty()).then(|| record.title.clone()),
@@ -57,43 +63,57 @@ impl Actor {
             state: self.state().clone(),
             active_branch: record.active_branch.clone(),
             branches: self.data.branches.iter().map(|b| b.name.clone()).collect(),
-            message_count: active.len() as u64,
-            token_budget: self.token_budget(),
+            message_count: self
+                .data
+                .branch(&record.active_branch)
+                .map_or(0, |b| b.message_ids.len() as u64),
+            token_budget,
             capabilities: crate::pipeline::capabilities_view(&ctx),
-            instructions: ctx.instructions.as_ref().map(|i| {
-                let counter =
-                    crate::optimizer::TokenCounter::new(&crate::pipeline::capabilities(&ctx));
-                WorkspaceInstructionsInfo {
+            instructions: ctx
+                .instructions
+                .as_ref()
+                .map(|i| WorkspaceInstructionsInfo {
                     path: i.path.clone(),
                     file_bytes: i.file_bytes,
                     included_bytes: i.text.len() as u64,
-                    tokens: counter.encoding().count(&i.text),
+                    tokens: instructions_tokens.unwrap_or_default(),
                     truncated: i.truncated,
-                }
-            }),
+                }),
             created_at: record.created_at,
             updated_at: record.updated_at,
         }
     }
 
-    /// Used and available tokens: `used` is the exact count (calibrated by reported usage) of
-    /// what the next request would send, after optimization; when nothing fits, of what is
-    /// needed.
-    fn token_budget(&self) -> TokenBudget {
-        let (plan, _) = crate::pipeline::preview(self.pipeline_context());
-        match plan {
-            Ok(plan) => TokenBudget {
-                used: plan.tokens_after,
-                limit: plan.limit,
-            },
-            Err(
-                PlanError::FixedPartTooLarge { needed, limit }
-                | PlanError::NewestTooLarge { needed, limit },
-            ) => TokenBudget {
-                used: needed,
-                limit,
-            },
+    /// Runs `f` on the plan of the next request on `branch` (whose frame `ctx` holds, without
+    /// its history): the kept one while nothing it depends on changed, else a new one.
+    fn with_plan<R>(
+        &self,
+        branch: &BranchName,
+        ctx: &crate::pipeline::PipelineContext,
+        f: impl FnOnce(&mut CachedPlan) -> R,
+    ) -> R {
+        let key = crate::pipeline::plan_key(ctx, self.data.revision);
+        let mut plans = self.plans.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(cached) = plans.get_mut(branch, &key) {
+            return f(cached);
         }
+        let mut full = ctx.clone();
+        full.history = self.data.model_history(branch);
+        let plan = crate::pipeline::preview(&full, &key);
+        let counter = crate::optimizer::TokenCounter::new(&key.capabilities);
+        let instructions_tokens = ctx
+            .instructions
+            .as_ref()
+            .map(|i| counter.encoding().count(&i.text));
+        f(plans.insert(
+            branch.clone(),
+            CachedPlan {
+                key,
+                plan,
+                instructions_tokens,
+                view: None,
+            },
+        ))
     }
 
     fn list_messages(&self, q: MessageQuery) -> Result<MessageList, EngineError> {
@@ -103,27 +123,55 @@ impl Actor {
         if self.data.branch(&branch).is_none() {
             return Err(EngineError::BranchNotFound(branch));
         }
-        let optimized: Vec<Message>;
-        let mut messages: Vec<&Message> = if q.view == MessageView::Optimized {
-            optimized = self.optimized_view(&branch)?;
-            optimized.iter().collect()
+        let view = match q.view {
+            MessageView::Optimized => Some(self.optimized_view(&branch)?),
+            MessageView::Full => None,
+        };
+        let mut messages: Vec<&Message> = if let Some(view) = &view {
+            match (q.after, q.kind) {
+                // The common page: from the kept list's index, not a search.
+                (Some(after), None) => {
+                    let Some(at) = view.position.get(&after) else {
+                        return Err(not_listed(after));
+                    };
+                    let end = view.messages.len().min(at + 2 + MAX_PAGE as usize);
+                    view.messages[at + 1..end].iter().collect()
+                }
+                _ => view.messages.iter().collect(),
+            }
         } else {
             self.data.branch_messages(&branch)
         };
         if let Some(kind) = q.kind {
             messages.retain(|m| m.kind_name() == kind);
         }
-        if let Some(after) = q.after {
+        if let (Some(after), false) = (
+            q.after,
+            q.view == MessageView::Optimized && q.kind.is_none(),
+        ) {
             let Some(at) = messages.iter().position(|m| m.id == after) else {
-                return Err(EngineError::NotFound(format!(
-                    "message {after} is not in this listing"
-                )));
+                return Err(not_listed(after));
             };
             messages.drain(..=at);
         }
         let limit = q.limit.unwrap_or(DEFAULT_PAGE).clamp(1, MAX_PAGE) as usize;
         let more = messages.len() > limit;
         messages.truncate(limit);
+        let markers = match (&view, q.kind) {
+            (Some(view), None) => {
+                let page: std::collections::HashSet<braid_protocol::MessageId> =
+                    messages.iter().map(|m| m.id).collect();
+                view.markers
+                    .iter()
+                    .filter(|m| match m.before {
+                        Some(before) => page.contains(&before),
+                        None => !more,
+                    })
+                    .cloned()
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
         Ok(MessageList {
             next_after: if more {
                 messages.last().map(|m| m.id)
@@ -131,47 +179,63 @@ impl Actor {
                 None
             },
             messages: messages.into_iter().cloned().collect(),
+            markers,
         })
     }
 
-    /// What the next request on `branch` would send: stored messages, summaries (the markers)
-    /// where they stand in, cut messages as cut. The person's input that waits for or failed
-    /// its pipeline is listed too, with its status, and so are the branch's notices (mode and
-    /// role changes, switches, merges, recoveries), so the person sees them and no event names a
-    /// message this view leaves out, though none of them is sent.
-    fn optimized_view(&self, branch: &BranchName) -> Result<Vec<Message>, EngineError> {
-        let mut ctx = self.pipeline_context();
-        if *branch != self.data.record.active_branch {
-            ctx.history = self.data.model_history(branch);
-            ctx.branch_prompt = self
-                .data
-                .branch(branch)
-                .and_then(|b| b.system_prompt.clone());
-        }
-        let (plan, input) = crate::pipeline::preview(ctx);
-        let plan = plan.map_err(|e| {
-            EngineError::Pipeline(crate::pipeline::PipelineError::Request(e.to_string()))
-        })?;
-        let shown = plan.shown(&input);
+    /// What the next request on `branch` would send: stored messages, summaries where they
+    /// stand in, cut messages as cut, with markers where messages are left out. The person's
+    /// input that waits for or failed its pipeline is listed too, with its status, and so are
+    /// the branch's notices (mode and role changes, switches, merges, recoveries), so the
+    /// person sees them and no event names a message this view leaves out, though none of
+    /// them is sent. Built once per plan.
+    fn optimized_view(&self, branch: &BranchName) -> Result<Arc<OptimizedView>, EngineError> {
+        let ctx = self.frame_context(branch);
+        self.with_plan(branch, &ctx, |cached| {
+            if let Some(view) = &cached.view {
+                return Ok(view.clone());
+            }
+            let plan = cached.plan.as_ref().map_err(|e| {
+                EngineError::Pipeline(crate::pipeline::PipelineError::Request(e.to_string()))
+            })?;
+            let input = self.data.model_history(branch);
+            let view = Arc::new(self.view_of(branch, plan, &input, &cached.key));
+            cached.view = Some(view.clone());
+            Ok(view)
+        })
+    }
+
+    /// The optimized view of `branch` for `plan` (made from `input`, its model history).
+    fn view_of(
+        &self,
+        branch: &BranchName,
+        plan: &crate::optimizer::Plan,
+        input: &[Message],
+        key: &crate::plan_cache::PlanKey,
+    ) -> OptimizedView {
+        let shown = plan.shown(input);
         let position: std::collections::HashMap<braid_protocol::MessageId, usize> =
             shown.iter().enumerate().map(|(i, m)| (m.id, i)).collect();
+        let all = self.data.branch_messages(branch);
         // Walk the branch in order: what the request sends comes as the plan shows it, and each
         // held message or notice stands right after the branch message before it.
         let mut out = Vec::with_capacity(shown.len());
         let mut next = 0;
-        for m in self.data.branch_messages(branch) {
+        for m in &all {
             match position.get(&m.id) {
                 Some(&at) if at >= next => {
                     out.extend(shown[next..=at].iter().cloned());
                     next = at + 1;
                 }
                 Some(_) => {}
-                None if m.is_held_input() || is_notice(m) => out.push(m.clone()),
+                None if m.is_held_input() || is_notice(m) => out.push((*m).clone()),
                 None => {}
             }
         }
         out.extend(shown[next..].iter().cloned());
-        Ok(out)
+        let counter = crate::optimizer::TokenCounter::new(&key.capabilities);
+        let markers = crate::plan_cache::markers(&all, &out, &counter);
+        OptimizedView::new(out, markers)
     }
 
     fn branch_info(&self, b: &BranchRecord) -> BranchInfo {
@@ -438,4 +502,26 @@ impl Actor {
 /// them where they stand in and the full view shows what they replace.
 fn is_notice(m: &Message) -> bool {
     matches!(&m.kind, MessageKind::SystemControl(c) if !matches!(c, SystemControlMessage::Summary { .. }))
+}
+
+/// The budget a plan leaves: `used` is the exact count (calibrated by reported usage) of what
+/// the next request would send, after optimization; when nothing fits, of what is needed.
+fn budget_of(plan: &Result<crate::optimizer::Plan, PlanError>) -> TokenBudget {
+    match plan {
+        Ok(plan) => TokenBudget {
+            used: plan.tokens_after,
+            limit: plan.limit,
+        },
+        Err(
+            PlanError::FixedPartTooLarge { needed, limit }
+            | PlanError::NewestTooLarge { needed, limit },
+        ) => TokenBudget {
+            used: *needed,
+            limit: *limit,
+        },
+    }
+}
+
+fn not_listed(after: braid_protocol::MessageId) -> EngineError {
+    EngineError::NotFound(format!("message {after} is not in this listing"))
 }

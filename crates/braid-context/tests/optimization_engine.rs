@@ -439,3 +439,199 @@ async fn a_window_too_small_even_without_tools_refuses_the_send_with_the_figures
     );
     assert!(h.mock.requests().is_empty());
 }
+
+/// What the reads that reuse kept plans answer: the summary's budget and, per branch, the
+/// optimized view's ids and markers.
+async fn cached_reads(
+    ctx: &ContextHandle,
+) -> (
+    api::TokenBudget,
+    Vec<(BranchName, Vec<MessageId>, Vec<api::ViewMarker>)>,
+) {
+    let summary = ctx.summary().await.unwrap();
+    let mut views = Vec::new();
+    for branch in summary.branches {
+        let list = ctx
+            .messages(MessageQuery {
+                branch: Some(branch.clone()),
+                view: MessageView::Optimized,
+                limit: Some(1000),
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+        views.push((
+            branch,
+            list.messages.iter().map(|m| m.id).collect(),
+            list.markers,
+        ));
+    }
+    (summary.token_budget, views)
+}
+
+/// Reads `ctx` twice (the second from its kept plans), then loads it afresh in another
+/// registry (nothing kept) and checks both answer the same; goes on with the fresh one.
+async fn same_as_fresh(
+    h: &Harness,
+    keep: &mut Vec<std::sync::Arc<braid_context::ContextRegistry>>,
+    ctx: ContextHandle,
+) -> ContextHandle {
+    let live = cached_reads(&ctx).await;
+    assert_eq!(
+        cached_reads(&ctx).await,
+        live,
+        "a kept plan answers as it was made"
+    );
+    let id = ctx.id();
+    ctx.shutdown().await;
+    let registry = h.restart();
+    let fresh = registry.get(id).await.unwrap();
+    keep.push(registry);
+    assert_eq!(
+        cached_reads(&fresh).await,
+        live,
+        "kept plans equal a fresh computation"
+    );
+    fresh
+}
+
+#[tokio::test]
+async fn kept_budgets_and_views_equal_a_fresh_computation_after_every_change() {
+    let h = Harness::new(
+        script(4)
+            .then(StreamReply::new().text("SUMMARY: topic0 and topic1 about alpha."))
+            .then(reply(&["noted 4"]))
+            .then(reply(&["noted 5"])),
+    )
+    .await;
+    let mut keep = Vec::new();
+    // Made under a large window, then edited to a small one.
+    let ctx = crowded(&h, 4).await;
+    let ctx = same_as_fresh(&h, &mut keep, ctx).await;
+    // A turn that summarizes the oldest messages.
+    ctx.send_message(text(&long(4))).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    assert!(messages(&ctx).await.iter().any(|m| summary_of(m).is_some()));
+    let ctx = same_as_fresh(&h, &mut keep, ctx).await;
+    // An appended exchange.
+    ctx.send_message(text("and now?")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let ctx = same_as_fresh(&h, &mut keep, ctx).await;
+    // A branch from before the last question, made active.
+    let all = messages(&ctx).await;
+    let question = all.iter().rev().find(|m| m.role == Role::User).unwrap();
+    ctx.create_branch(api::CreateBranchRequest {
+        name: BranchName::from("alt"),
+        from_branch: None,
+        from_message: None,
+        before_message: Some(question.id),
+        system_prompt: None,
+        pipeline: None,
+    })
+    .await
+    .unwrap();
+    ctx.switch_branch(BranchName::from("alt")).await.unwrap();
+    let ctx = same_as_fresh(&h, &mut keep, ctx).await;
+    // An edited configuration: a larger window sends everything again.
+    ctx.update(UpdateContextRequest {
+        title: None,
+        config: Some(json!({ "context_window": 100_000 })),
+    })
+    .await
+    .unwrap();
+    let ctx = same_as_fresh(&h, &mut keep, ctx).await;
+    // Nothing is dropped any more; the stored summary still stands in for what it replaced.
+    let (_, views) = cached_reads(&ctx).await;
+    for (_, _, markers) in &views {
+        assert!(
+            markers
+                .iter()
+                .all(|m| m.kind == api::ViewMarkerKind::Summarized),
+            "{markers:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_optimized_view_marks_dropped_messages_with_their_count_and_tokens() {
+    let h = Harness::new(script(4)).await;
+    let ctx = crowded_with(&h, 4, OptimizationStrategy::RecentN { n: 3 }).await;
+    let all = messages(&ctx).await;
+    assert_eq!(all.len(), 8);
+    let page = |after: Option<MessageId>| {
+        let ctx = ctx.clone();
+        async move {
+            ctx.messages(MessageQuery {
+                view: MessageView::Optimized,
+                after,
+                limit: Some(1),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+        }
+    };
+    // The first page holds the first message sent, and the marker of the five before it.
+    let first = page(None).await;
+    assert_eq!(first.messages[0].id, all[5].id);
+    assert_eq!(first.markers.len(), 1, "{:?}", first.markers);
+    let marker = &first.markers[0];
+    assert_eq!(marker.kind, api::ViewMarkerKind::Dropped);
+    assert_eq!(marker.count, 5);
+    assert_eq!((marker.first, marker.last), (all[0].id, all[4].id));
+    assert_eq!(marker.before, Some(all[5].id));
+    assert_eq!(marker.summary, None);
+    let counter = braid_context::optimizer::TokenCounter::for_model("mock-model");
+    let dropped: u32 = all[..5].iter().map(|m| counter.message(m)).sum();
+    assert_eq!(marker.tokens, dropped);
+    // Later pages carry no marker; the full view never does.
+    let second = page(first.next_after).await;
+    assert_eq!(second.messages[0].id, all[6].id);
+    assert!(second.markers.is_empty());
+    let full = ctx
+        .messages(MessageQuery {
+            limit: Some(1000),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(full.messages.len(), 8);
+    assert!(full.markers.is_empty());
+}
+
+#[tokio::test]
+async fn a_summarized_run_is_marked_before_its_summary_with_the_tokens_it_replaced() {
+    let h = Harness::new(
+        script(4)
+            .then(StreamReply::new().text("SUMMARY: topic0 and topic1 about alpha."))
+            .then(reply(&["noted 4"])),
+    )
+    .await;
+    let ctx = crowded(&h, 4).await;
+    ctx.send_message(text(&long(4))).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let all = messages(&ctx).await;
+    let summary = all.iter().find(|m| summary_of(m).is_some()).unwrap();
+    let (_, replaces, tokens_before, _) = summary_of(summary).unwrap();
+    let list = ctx
+        .messages(MessageQuery {
+            view: MessageView::Optimized,
+            limit: Some(1000),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let marker = list
+        .markers
+        .iter()
+        .find(|m| m.kind == api::ViewMarkerKind::Summarized)
+        .unwrap_or_else(|| panic!("{:?}", list.markers));
+    assert_eq!(marker.summary, Some(summary.id));
+    assert_eq!(marker.before, Some(summary.id));
+    assert_eq!(marker.count as usize, replaces.len());
+    assert_eq!(
+        (marker.first, marker.last),
+        (replaces[0], *replaces.last().unwrap())
+    );
+    assert_eq!(marker.tokens, tokens_before);
+}

@@ -202,6 +202,47 @@ pub struct MessageList {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub next_after: Option<MessageId>,
+    /// `view=optimized` only: where the request leaves messages out (dropped to fit the
+    /// window, or summarized), each standing before the listed message it precedes. A page
+    /// carries the markers that stand before its messages, and the last page also those at
+    /// the end; a listing filtered by `kind` carries none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<ViewMarker>>", optional)]
+    pub markers: Vec<ViewMarker>,
+}
+
+/// What happened to the messages a [`ViewMarker`] stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ViewMarkerKind {
+    /// A stored summary is sent in their place.
+    Summarized,
+    /// Left out of the request to fit the model's window.
+    Dropped,
+}
+
+/// A run of consecutive branch messages that the optimized view (what the next request
+/// sends) leaves out; the full view lists them all.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct ViewMarker {
+    /// Why they are not sent.
+    pub kind: ViewMarkerKind,
+    /// How many messages the run holds.
+    pub count: u32,
+    /// Their tokens as the model would count them.
+    pub tokens: u32,
+    /// The run's first message (oldest), to find it in the full history.
+    pub first: MessageId,
+    /// The run's last message.
+    pub last: MessageId,
+    /// The listed message the marker stands before; absent when it follows the last one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub before: Option<MessageId>,
+    /// The summary sent in their place (`summarized` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub summary: Option<MessageId>,
 }
 
 /// The 202 answer to a send.

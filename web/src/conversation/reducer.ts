@@ -10,6 +10,7 @@ import type {
   MessageId,
   MessageStatus,
   MessageUpdate,
+  ViewMarker,
 } from "../generated/protocol";
 import type { ReceivedEvent, StreamStatus } from "../api/events";
 import { hintFor } from "./indicator";
@@ -84,6 +85,11 @@ export interface ConversationState {
   stateIsLive: boolean;
   /** The last optimization report a turn's `context_update` carried, when one did. */
   optimization: OptimizationReport | undefined;
+  /**
+   * Where the optimized view leaves messages out (dropped or summarized), each before the
+   * listed message it names (at the end without one); none in the full view.
+   */
+  markers: ViewMarker[];
 }
 
 /** What the history optimizer did to the last request (the `optimization` metadata of a
@@ -129,8 +135,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
 export type ConversationAction =
   | { type: "reset" }
   | { type: "branch_switched" }
-  | { type: "messages_loaded"; messages: Message[] }
-  | { type: "messages_after_loaded"; after: MessageId; messages: Message[]; asked: Readonly<Record<MessageId, number>> }
+  | { type: "messages_loaded"; messages: Message[]; markers?: ViewMarker[] }
+  | { type: "messages_after_loaded"; after: MessageId; messages: Message[]; asked: Readonly<Record<MessageId, number>>; markers?: ViewMarker[] }
   | { type: "state_loaded"; state: ContextState }
   | { type: "event"; received: ReceivedEvent }
   | { type: "connection"; status: StreamStatus }
@@ -150,6 +156,7 @@ export const initialConversation: ConversationState = {
   settled: 0,
   stateIsLive: false,
   optimization: undefined,
+  markers: [],
 };
 
 const MAX_ERRORS = 5;
@@ -165,12 +172,12 @@ export function conversationReducer(
     case "branch_switched":
       // The old branch's entries, including those only announced by the stream and never
       // loaded, must not linger in the new branch's list; the stream itself continues.
-      return { ...s, entries: [], wanted: {} };
+      return { ...s, entries: [], wanted: {}, markers: [] };
     case "messages_loaded":
       // What was announced stays wanted: the list may have been read before the announcement.
-      return { ...s, entries: mergeLoaded(s.entries, action.messages) };
+      return { ...s, entries: mergeLoaded(s.entries, action.messages), markers: action.markers ?? [] };
     case "messages_after_loaded":
-      return mergeAfter(s, action.after, action.messages, action.asked);
+      return mergeAfter(s, action.after, action.messages, action.asked, action.markers ?? []);
     case "state_loaded":
       // A snapshot may have been read before the stream's latest update: the stream wins.
       return s.stateIsLive ? s : { ...s, state: action.state };
@@ -307,10 +314,14 @@ function mergeAfter(
   after: MessageId,
   messages: Message[],
   asked: Readonly<Record<MessageId, number>>,
+  markers: ViewMarker[],
 ): ConversationState {
   const at = s.entries.findIndex((e) => e.id === after);
   if (at === -1) return s;
   const head = s.entries.slice(0, at + 1);
+  // Markers before the kept head stay; the answer brings those of what follows.
+  const kept = new Set(head.map((e) => e.id));
+  const keptMarkers = s.markers.filter((m) => m.before !== undefined && kept.has(m.before));
   const returned = new Set(messages.map((m) => m.id));
   const tail = mergeLoaded(s.entries.slice(at + 1), messages).filter(
     (e) => returned.has(e.id) || !(e.id in asked) || e.streamed !== "" || s.wanted[e.id] !== asked[e.id],
@@ -319,7 +330,7 @@ function mergeAfter(
   for (const [id, n] of Object.entries(s.wanted)) {
     if (asked[id] !== n) wanted[id] = n;
   }
-  return { ...s, entries: [...head, ...tail], wanted };
+  return { ...s, entries: [...head, ...tail], wanted, markers: [...keptMarkers, ...markers] };
 }
 
 function newEntry(id: MessageId, kind: string, role: string, status: MessageStatus): Entry {

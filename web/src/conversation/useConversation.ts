@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useReducer, useRef } from "react";
 import type { ApiClient } from "../api/client";
 import { EventStream } from "../api/events";
-import type { MessageView } from "../generated/protocol";
+import type { Message, MessageView, ViewMarker } from "../generated/protocol";
 import { conversationReducer, initialConversation, type ConversationAction, type ConversationState, type Entry } from "./reducer";
 
 /** What a conversation view needs: the state and a way to act on it. */
@@ -36,19 +36,21 @@ export function useConversation(api: ApiClient, contextId: string | null, branch
   latest.current = state;
   const fetching = useRef(false);
 
-  /** Every message of the branch after `after` (all of them without it), page by page. */
+  /** Every message of the branch after `after` (all of them without it), page by page, with the optimized view's markers. */
   const readAfter = useCallback(
-    async (after: string | undefined) => {
-      if (!contextId) return [];
-      const messages = [];
+    async (after: string | undefined): Promise<Read> => {
+      if (!contextId) return { messages: [], markers: [] };
+      const messages: Message[] = [];
+      const markers: ViewMarker[] = [];
       let from = after;
       for (let page = 0; page < MAX_PAGES; page++) {
         const list = await api.listMessages(contextId, { ...(branch ? { branch } : {}), view, ...(from ? { after: from } : {}), limit: PAGE_SIZE });
         messages.push(...list.messages);
+        markers.push(...(list.markers ?? []));
         if (!list.next_after) break;
         from = list.next_after;
       }
-      return messages;
+      return { messages, markers };
     },
     [api, contextId, branch, view],
   );
@@ -58,8 +60,8 @@ export function useConversation(api: ApiClient, contextId: string | null, branch
     if (!contextId) return undefined;
     const gen = generation.current;
     try {
-      const messages = await readAfter(undefined);
-      if (gen === generation.current) dispatch({ type: "messages_loaded", messages });
+      const { messages, markers } = await readAfter(undefined);
+      if (gen === generation.current) dispatch({ type: "messages_loaded", messages, markers });
       return messages.at(-1)?.id;
     } catch (err) {
       if (gen === generation.current) reportTo(dispatch, err);
@@ -89,17 +91,17 @@ export function useConversation(api: ApiClient, contextId: string | null, branch
     fetching.current = true;
     try {
       if (anchor === undefined) {
-        const messages = await readAfter(undefined);
-        if (gen === generation.current) dispatch({ type: "messages_loaded", messages });
+        const { messages, markers } = await readAfter(undefined);
+        if (gen === generation.current) dispatch({ type: "messages_loaded", messages, markers });
         return;
       }
       try {
-        const messages = await readAfter(anchor);
-        if (gen === generation.current) dispatch({ type: "messages_after_loaded", after: anchor, messages, asked });
+        const { messages, markers } = await readAfter(anchor);
+        if (gen === generation.current) dispatch({ type: "messages_after_loaded", after: anchor, messages, asked, markers });
       } catch (err) {
         if ((err as { code?: unknown }).code !== "not_found") throw err;
-        const messages = await readAfter(undefined);
-        if (gen === generation.current) dispatch({ type: "messages_loaded", messages });
+        const { messages, markers } = await readAfter(undefined);
+        if (gen === generation.current) dispatch({ type: "messages_loaded", messages, markers });
       }
     } catch (err) {
       if (gen === generation.current) reportTo(dispatch, err);
@@ -152,7 +154,7 @@ export function useConversation(api: ApiClient, contextId: string | null, branch
             return;
           }
           readAfter(last).then(
-            (messages) => gen === generation.current && dispatch({ type: "messages_after_loaded", after: last, messages, asked: {} }),
+            ({ messages, markers }) => gen === generation.current && dispatch({ type: "messages_after_loaded", after: last, messages, asked: {}, markers }),
             () => gen === generation.current && void load(),
           );
         };
@@ -191,6 +193,12 @@ export function useConversation(api: ApiClient, contextId: string | null, branch
     void load();
   }, [load]);
   return { state, dispatch, reload, branchSwitched, reportError };
+}
+
+/** What a read of the listing brought. */
+interface Read {
+  messages: Message[];
+  markers: ViewMarker[];
 }
 
 /** The last entry the server's listing gave, if any. */

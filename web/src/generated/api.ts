@@ -2043,6 +2043,13 @@ export interface components {
         MessageId: string;
         /** @description `GET /v1/contexts/{id}/messages`. */
         MessageList: {
+            /**
+             * @description `view=optimized` only: where the request leaves messages out (dropped to fit the
+             *     window, or summarized), each standing before the listed message it precedes. A page
+             *     carries the markers that stand before its messages, and the last page also those at
+             *     the end; a listing filtered by `kind` carries none.
+             */
+            markers?: components["schemas"]["ViewMarker"][];
             /** @description The messages, oldest first. */
             messages: components["schemas"]["Message"][];
             /** @description Pass as `after` to get the next page; absent on the last page. */
@@ -2765,6 +2772,34 @@ export interface components {
             /** @description A new title. */
             title?: string | null;
         };
+        /**
+         * @description A run of consecutive branch messages that the optimized view (what the next request
+         *     sends) leaves out; the full view lists them all.
+         */
+        ViewMarker: {
+            /** @description The listed message the marker stands before; absent when it follows the last one. */
+            before?: components["schemas"]["MessageId"] | null;
+            /**
+             * Format: uint32
+             * @description How many messages the run holds.
+             */
+            count: number;
+            /** @description The run's first message (oldest), to find it in the full history. */
+            first: components["schemas"]["MessageId"];
+            /** @description Why they are not sent. */
+            kind: components["schemas"]["ViewMarkerKind"];
+            /** @description The run's last message. */
+            last: components["schemas"]["MessageId"];
+            /** @description The summary sent in their place (`summarized` only). */
+            summary?: components["schemas"]["MessageId"] | null;
+            /**
+             * Format: uint32
+             * @description Their tokens as the model would count them.
+             */
+            tokens: number;
+        };
+        /** @description What happened to the messages a [`ViewMarker`] stands for. */
+        ViewMarkerKind: "summarized" | "dropped";
         /** @description What a warning is about. */
         WarningKind: "result_without_request" | "request_without_result" | "mcp_result_without_request" | "mcp_request_without_result" | "execution_without_plan" | "answer_without_question";
         /** @description One run of a workflow and how far it got. */

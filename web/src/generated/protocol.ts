@@ -1333,7 +1333,14 @@ messages: Array<Message>,
 /**
  * Pass as `after` to get the next page; absent on the last page.
  */
-next_after?: MessageId, };
+next_after?: MessageId, 
+/**
+ * `view=optimized` only: where the request leaves messages out (dropped to fit the
+ * window, or summarized), each standing before the listed message it precedes. A page
+ * carries the markers that stand before its messages, and the last page also those at
+ * the end; a listing filtered by `kind` carries none.
+ */
+markers?: Array<ViewMarker>, };
 
 export type MessagePayload = { "type": "text" } & TextPayload | { "type": "file_reference" } & FileReferencePayload | { "type": "image" } & ImagePayload | { "type": "workflow" } & WorkflowPayload | { "type": "tool_result" } & ToolResultPayload | { "type": "question_answer" } & QuestionAnswerPayload | { "type": "mcp_resource" } & McpResourcePayload;
 
@@ -2011,6 +2018,38 @@ title?: string,
  * Config fields to change.
  */
 config?: Partial<ContextConfig>, };
+
+export type ViewMarker = { 
+/**
+ * Why they are not sent.
+ */
+kind: ViewMarkerKind, 
+/**
+ * How many messages the run holds.
+ */
+count: number, 
+/**
+ * Their tokens as the model would count them.
+ */
+tokens: number, 
+/**
+ * The run's first message (oldest), to find it in the full history.
+ */
+first: MessageId, 
+/**
+ * The run's last message.
+ */
+last: MessageId, 
+/**
+ * The listed message the marker stands before; absent when it follows the last one.
+ */
+before?: MessageId, 
+/**
+ * The summary sent in their place (`summarized` only).
+ */
+summary?: MessageId, };
+
+export type ViewMarkerKind = "summarized" | "dropped";
 
 export type WarningKind = "result_without_request" | "request_without_result" | "mcp_result_without_request" | "mcp_request_without_result" | "execution_without_plan" | "answer_without_question";
 

@@ -2,7 +2,7 @@
 // and lets a test push SSE events down an open event stream, or drop it.
 import { ApiClient } from "../api/client";
 import { readRequest } from "./api";
-import type { BranchList, ContextState, ContextSummary, Message } from "../generated/protocol";
+import type { BranchList, ContextState, ContextSummary, Message, ViewMarker } from "../generated/protocol";
 
 /** One recorded request. */
 export interface Req { method: string; path: string; body: unknown; headers: Record<string, string> }
@@ -11,6 +11,8 @@ export interface Req { method: string; path: string; body: unknown; headers: Rec
 export class FakeServer {
   contexts: ContextSummary[] = [];
   messages: Record<string, Message[]> = {};
+  /** What `view=optimized` lists per context, when it differs from the stored messages. */
+  optimized: Record<string, { messages: Message[]; markers: ViewMarker[] }> = {};
   branches: Record<string, BranchList> = {};
   state: ContextState = { type: "idle" };
   /** Workspace file paths per context, for `GET .../files`. */
@@ -59,7 +61,8 @@ export class FakeServer {
     }
     if ((m = /^\/v1\/contexts\/([^/]+)\/messages$/.exec(p)) && method === "GET") {
       // Pages as the server does: after a message id (404 when it is not listed), at most `limit`.
-      let list = this.messages[m[1]!] ?? [];
+      const optimized = u.searchParams.get("view") === "optimized" ? this.optimized[m[1]!] : undefined;
+      let list = optimized?.messages ?? this.messages[m[1]!] ?? [];
       const after = u.searchParams.get("after");
       if (after !== null) {
         const at = list.findIndex((x) => x.id === after);
@@ -68,7 +71,10 @@ export class FakeServer {
       }
       const limit = Number(u.searchParams.get("limit") ?? 100);
       const page = list.slice(0, limit);
-      return this.json(200, { messages: page, ...(list.length > limit ? { next_after: page.at(-1)!.id } : {}) });
+      const more = list.length > limit;
+      // A page carries the markers before its messages, and the last one those at the end.
+      const markers = (optimized?.markers ?? []).filter((k) => (k.before === undefined ? !more : page.some((x) => x.id === k.before)));
+      return this.json(200, { messages: page, ...(more ? { next_after: page.at(-1)!.id } : {}), ...(markers.length > 0 ? { markers } : {}) });
     }
     if ((m = /^\/v1\/contexts\/([^/]+)\/messages$/.exec(p))) return this.json(202, { message_id: "new", queued: false });
     if ((m = /^\/v1\/contexts\/([^/]+)\/files$/.exec(p))) {

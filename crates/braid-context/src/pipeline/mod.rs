@@ -26,7 +26,7 @@ pub use file_references::ResolveFileReferences;
 pub use images::RecognizeImages;
 pub(crate) use images::failed_image;
 pub use optimize::OptimizeContext;
-pub(crate) use optimize::{capabilities, capabilities_view, preview};
+pub(crate) use optimize::{capabilities_view, plan_key, preview};
 pub use prepare::PrepareRequest;
 pub use system_prompt::EnhanceSystemPrompt;
 pub use validate::ValidateMessages;

@@ -14,6 +14,7 @@ use super::system_prompt::{ToolOffer, offered_tool_count, request_frame, tool_ca
 use super::{Draft, PipelineContext, PipelineError, ProcessResult, Processor, ProcessorName};
 use crate::optimizer::summary::{self, MAX_SUMMARY_TOKENS, SUMMARY_PROMPT};
 use crate::optimizer::{Budget, Plan, PlanError, RequestParts, Slot, TokenCounter, plan};
+use crate::plan_cache::PlanKey;
 
 /// Fits the history to the budget.
 pub struct OptimizeContext;
@@ -336,22 +337,26 @@ fn report(
     metadata
 }
 
-/// What the next request of `ctx` would send, without summarizing anew: the plan and the
-/// messages it indexes. For `view=optimized` and the token budget.
-pub(crate) fn preview(ctx: PipelineContext) -> (Result<Plan, PlanError>, Vec<Message>) {
-    let capabilities = capabilities(&ctx);
-    let counter = TokenCounter::new(&capabilities);
-    let budget = Budget::for_config(&ctx.config, &capabilities);
-    let (prompt, mut tools) = request_frame(&ctx, ToolOffer::Offered);
-    let mut prompt = Some(prompt);
-    let result = plan_fitting(
-        &ctx,
-        &mut prompt,
-        &mut tools,
-        &ctx.history,
-        budget,
-        &counter,
-    )
-    .map(|(plan, _)| plan);
-    (result, ctx.history)
+/// What the next request of `ctx` would send, without summarizing anew: the plan of
+/// `ctx.history` under the frame `key` was made for (see [`plan_key`]). For `view=optimized`
+/// and the token budget.
+pub(crate) fn preview(ctx: &PipelineContext, key: &PlanKey) -> Result<Plan, PlanError> {
+    let counter = TokenCounter::new(&key.capabilities);
+    let budget = Budget::for_config(&key.config, &key.capabilities);
+    let mut prompt = Some(key.prompt.clone());
+    let mut tools = key.tools.clone();
+    plan_fitting(ctx, &mut prompt, &mut tools, &ctx.history, budget, &counter).map(|(plan, _)| plan)
+}
+
+/// What the plan of a request from `ctx` depends on besides its history, at the history's
+/// `revision`: equal keys give equal plans.
+pub(crate) fn plan_key(ctx: &PipelineContext, revision: u64) -> PlanKey {
+    let (prompt, tools) = request_frame(ctx, ToolOffer::Offered);
+    PlanKey {
+        revision,
+        prompt,
+        tools,
+        capabilities: capabilities(ctx),
+        config: ctx.config.clone(),
+    }
 }

@@ -1,0 +1,166 @@
+//! Plans of unchanged histories (issue 19): the summary's token budget and `view=optimized`
+//! need the optimizer's plan of a branch, which is a walk over the whole history. A plan is
+//! kept per branch with everything it was made from ([`PlanKey`]: the history's revision, the
+//! system prompt and tools as built, the model's capabilities, the configuration) and reused
+//! while that stays equal, so reads between changes cost no walk, and a page of the optimized
+//! view is a slice of a list built once.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use braid_llm::{ModelCapabilities, ToolDefinition};
+use braid_protocol::api::{ViewMarker, ViewMarkerKind};
+use braid_protocol::{BranchName, ContextConfig, Message, MessageId};
+
+use crate::optimizer::{Plan, PlanError, TokenCounter, summary_replaces};
+
+/// Branches whose plans are kept at once; a context rarely reads more branches than this
+/// between changes, and each plan holds at most one window's worth of messages.
+pub(crate) const MAX_CACHED_BRANCHES: usize = 8;
+
+/// What a plan was made from besides the branch's messages (and their revision).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct PlanKey {
+    /// [`crate::context::ContextData::revision`] when the plan was made.
+    pub revision: u64,
+    /// The system prompt as built for the request.
+    pub prompt: String,
+    /// The tools as offered.
+    pub tools: Vec<ToolDefinition>,
+    /// The model's capabilities (window, tokenizer, vision).
+    pub capabilities: ModelCapabilities,
+    /// The configuration (strategy, reserve, margin, window override).
+    pub config: ContextConfig,
+}
+
+/// One branch's plan and what was derived from it so far.
+pub(crate) struct CachedPlan {
+    /// What it was made from.
+    pub key: PlanKey,
+    /// The optimizer's plan (or why nothing fits).
+    pub plan: Result<Plan, PlanError>,
+    /// Tokens of the workspace instructions, counted once per plan.
+    pub instructions_tokens: Option<u32>,
+    /// The optimized view, built on its first read.
+    pub view: Option<Arc<OptimizedView>>,
+}
+
+/// What `view=optimized` lists for one plan.
+#[derive(Debug, Default)]
+pub(crate) struct OptimizedView {
+    /// The listed messages, in order.
+    pub messages: Vec<Message>,
+    /// Where messages were left out.
+    pub markers: Vec<ViewMarker>,
+    /// Each listed message's place in `messages`.
+    pub position: HashMap<MessageId, usize>,
+}
+
+impl OptimizedView {
+    /// The view of `messages` with `markers`.
+    pub fn new(messages: Vec<Message>, markers: Vec<ViewMarker>) -> Self {
+        let position = messages
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (m.id, i))
+            .collect();
+        Self {
+            messages,
+            markers,
+            position,
+        }
+    }
+}
+
+/// The plans of one context, by branch.
+#[derive(Default)]
+pub(crate) struct PlanCache {
+    plans: HashMap<BranchName, CachedPlan>,
+}
+
+impl PlanCache {
+    /// The plan of `branch` made from `key`, if one is kept.
+    pub fn get_mut(&mut self, branch: &BranchName, key: &PlanKey) -> Option<&mut CachedPlan> {
+        self.plans.get_mut(branch).filter(|c| c.key == *key)
+    }
+
+    /// Keeps `plan` for `branch`, in place of any older one; plans of other branches made
+    /// before the newest revision go first when the cache is full.
+    pub fn insert(&mut self, branch: BranchName, plan: CachedPlan) -> &mut CachedPlan {
+        if self.plans.len() >= MAX_CACHED_BRANCHES && !self.plans.contains_key(&branch) {
+            let revision = plan.key.revision;
+            self.plans.retain(|_, c| c.key.revision == revision);
+            if self.plans.len() >= MAX_CACHED_BRANCHES {
+                self.plans.clear();
+            }
+        }
+        let slot = self.plans.entry(branch).insert_entry(plan);
+        slot.into_mut()
+    }
+}
+
+/// The markers of a branch's optimized view: each run of consecutive messages that would be
+/// sent but are not listed, split where what happened to them changes. A summarized run
+/// stands before its summary; a dropped run before the next listed message of the branch.
+/// Messages never sent to a model (notices, processing records) neither join nor break runs.
+pub(crate) fn markers(
+    branch: &[&Message],
+    listed: &[Message],
+    counter: &TokenCounter,
+) -> Vec<ViewMarker> {
+    let listed_ids: HashSet<MessageId> = listed.iter().map(|m| m.id).collect();
+    let mut summarized_by: HashMap<MessageId, MessageId> = HashMap::new();
+    for m in listed {
+        for id in summary_replaces(m).unwrap_or_default() {
+            summarized_by.entry(*id).or_insert(m.id);
+        }
+    }
+    let mut runs: Vec<ViewMarker> = Vec::new();
+    // Dropped runs still waiting for the listed message they stand before.
+    let mut open: Vec<usize> = Vec::new();
+    // The run the previous unlisted message joined, until a listed message ends it.
+    let mut current: Option<usize> = None;
+    for m in branch {
+        if listed_ids.contains(&m.id) {
+            for r in open.drain(..) {
+                runs[r].before = Some(m.id);
+            }
+            current = None;
+            continue;
+        }
+        if !m.kind_name().is_sent_to_model() {
+            continue;
+        }
+        let summary = summarized_by.get(&m.id).copied();
+        let tokens = counter.message(m);
+        match current.filter(|c| runs[*c].summary == summary) {
+            Some(c) => {
+                let r = &mut runs[c];
+                r.count += 1;
+                r.tokens = r.tokens.saturating_add(tokens);
+                r.last = m.id;
+            }
+            None => {
+                runs.push(ViewMarker {
+                    kind: if summary.is_some() {
+                        ViewMarkerKind::Summarized
+                    } else {
+                        ViewMarkerKind::Dropped
+                    },
+                    count: 1,
+                    tokens,
+                    first: m.id,
+                    last: m.id,
+                    before: summary,
+                    summary,
+                });
+                let at = runs.len() - 1;
+                if summary.is_none() {
+                    open.push(at);
+                }
+                current = Some(at);
+            }
+        }
+    }
+    runs
+}
