@@ -42,25 +42,42 @@ macro_rules! sql_store {
                 .fetch_optional(&mut *conn)
                 .await
                 .during($backend, "checking the context's lease")?;
-                let Some((current, owner, released, remaining)) = current else {
-                    return Ok(());
-                };
-                let current = u64::try_from(current).unwrap_or(0);
-                let held = leases.token(context);
-                let refused = if held == 0 {
-                    owner != leases.identity.id && !released && remaining >= 0
-                } else {
-                    current != held
-                };
-                if refused {
-                    leases.fenced(context, held);
-                    return Err($crate::error::StoreError::Fenced {
-                        context,
-                        held,
-                        current,
-                    });
+                $crate::sql::fence_verdict(leases, context, current)
+            }
+
+            /// The leases of `contexts`, read in one query per [`LEASE_LOOKUP_CHUNK`] contexts
+            /// (locked as [`Self::check_fence`] locks one), by context.
+            async fn current_leases(
+                conn: &mut <$db as sqlx::Database>::Connection,
+                contexts: &[braid_protocol::ContextId],
+            ) -> $crate::error::Result<
+                std::collections::HashMap<braid_protocol::ContextId, (i64, String, bool, i64)>,
+            > {
+                use $crate::error::DbResultExt as _;
+                let mut found = std::collections::HashMap::with_capacity(contexts.len());
+                for chunk in contexts.chunks($crate::sql::LEASE_LOOKUP_CHUNK) {
+                    let mut query = sqlx::QueryBuilder::<$db>::new(concat!(
+                        "SELECT context_id, token, owner, released, expires_ms - ", $now,
+                        " FROM leases WHERE context_id IN ("
+                    ));
+                    let mut ids = query.separated(", ");
+                    for context in chunk {
+                        ids.push_bind(context.0);
+                    }
+                    query.push(concat!(")", $share));
+                    let rows: Vec<(uuid::Uuid, i64, String, bool, i64)> = query
+                        .build_query_as()
+                        .fetch_all(&mut *conn)
+                        .await
+                        .during($backend, "checking the contexts' leases")?;
+                    for (context, token, owner, released, remaining) in rows {
+                        found.insert(
+                            braid_protocol::ContextId(context),
+                            (token, owner, released, remaining),
+                        );
+                    }
                 }
-                Ok(())
+                Ok(found)
             }
 
             /// Takes the context's lease when it is free, expired, released or already this
@@ -341,9 +358,19 @@ macro_rules! sql_store {
                 const OP: &str = "saving changes";
                 let mut tx = $crate::sql::begin(pool).await.during($backend, OP)?;
                 // On error the transaction is dropped, which rolls it back.
-                for (context, changes) in group {
+                if let [(context, changes)] = group {
                     Self::check_fence(&mut tx, leases, *context).await?;
                     Self::apply_changes(&mut tx, *context, changes).await?;
+                } else {
+                    let mut contexts: Vec<braid_protocol::ContextId> =
+                        group.iter().map(|(c, _)| *c).collect();
+                    contexts.sort_unstable();
+                    contexts.dedup();
+                    let current = Self::current_leases(&mut tx, &contexts).await?;
+                    for (context, changes) in group {
+                        $crate::sql::fence_verdict(leases, *context, current.get(context).cloned())?;
+                        Self::apply_changes(&mut tx, *context, changes).await?;
+                    }
                 }
                 tx.commit().await.during($backend, OP)
             }
@@ -1172,6 +1199,38 @@ pub(crate) struct SqlEvents<DB: sqlx::Database>(
     pub std::sync::Arc<crate::lock::Leases>,
 );
 
+/// How many contexts' leases one query reads (well under SQLite's 32,766 parameters).
+pub(crate) const LEASE_LOOKUP_CHUNK: usize = 500;
+
+/// Whether a write to `context` may go on, given its lease row (`token, owner, released,
+/// remaining ms`; `None` when it has none): refused when this store holds the context with a
+/// token that is no longer the lease's, or holds no lease while another replica's is in force.
+pub(crate) fn fence_verdict(
+    leases: &crate::lock::Leases,
+    context: braid_protocol::ContextId,
+    lease: Option<(i64, String, bool, i64)>,
+) -> crate::error::Result<()> {
+    let Some((current, owner, released, remaining)) = lease else {
+        return Ok(());
+    };
+    let current = u64::try_from(current).unwrap_or(0);
+    let held = leases.token(context);
+    let refused = if held == 0 {
+        owner != leases.identity.id && !released && remaining >= 0
+    } else {
+        current != held
+    };
+    if refused {
+        leases.fenced(context, held);
+        return Err(crate::error::StoreError::Fenced {
+            context,
+            held,
+            current,
+        });
+    }
+    Ok(())
+}
+
 /// A lease as the event writer checks it: its context, token, and whether another replica
 /// holds it in force.
 pub(crate) struct CurrentLease {
@@ -1202,15 +1261,16 @@ pub(crate) fn fenced_contexts(
     current: &[CurrentLease],
     leases: &crate::lock::Leases,
 ) -> Vec<braid_protocol::ContextId> {
+    let by_context: std::collections::HashMap<braid_protocol::ContextId, &CurrentLease> =
+        current.iter().map(|l| (l.context, l)).collect();
     let mut fenced = Vec::new();
     for e in batch {
-        let refused = current.iter().any(|l| {
-            l.context == e.context
-                && if e.token == 0 {
-                    l.foreign
-                } else {
-                    l.token != e.token
-                }
+        let refused = by_context.get(&e.context).is_some_and(|l| {
+            if e.token == 0 {
+                l.foreign
+            } else {
+                l.token != e.token
+            }
         });
         if refused && !fenced.contains(&e.context) {
             leases.fenced(e.context, e.token);

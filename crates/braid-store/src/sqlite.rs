@@ -58,6 +58,10 @@ impl Default for SqliteOptions {
     }
 }
 
+/// How many events one insert statement writes (four parameters each, well under SQLite's
+/// 32,766).
+const EVENT_INSERT_CHUNK: usize = 500;
+
 /// A [`Store`](crate::Store) in one SQLite file.
 pub struct SqliteStore {
     path: PathBuf,
@@ -203,38 +207,39 @@ impl EventSink for SqlEvents<sqlx::Sqlite> {
         let mut tx = crate::sql::begin(&self.0)
             .await
             .during(Backend::Sqlite, OP)?;
-        let mut current = Vec::new();
-        let mut seen = Vec::new();
-        for event in batch {
-            if seen.contains(&event.context) {
-                continue;
-            }
-            seen.push(event.context);
-            let row: Option<(uuid::Uuid, i64, String, bool, i64)> = sqlx::query_as(
-                "SELECT context_id, token, owner, released, \
-                 expires_ms - CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER) \
-                 FROM leases WHERE context_id = $1",
-            )
-            .bind(event.context.0)
-            .fetch_optional(&mut *tx)
-            .await
-            .during(Backend::Sqlite, OP)?;
-            if let Some(row) = row {
-                current.push(CurrentLease::new(&self.1, row));
-            }
-        }
+        // One lease query per few hundred contexts and one insert per few hundred events: each
+        // statement is a round trip to the database's thread, and a thousand streams put
+        // thousands of events from as many contexts in a batch.
+        let mut contexts: Vec<ContextId> = batch.iter().map(|e| e.context).collect();
+        contexts.sort_unstable();
+        contexts.dedup();
+        let current: Vec<CurrentLease> = SqliteStore::current_leases(&mut tx, &contexts)
+            .await?
+            .into_iter()
+            .map(|(context, (token, owner, released, remaining))| {
+                CurrentLease::new(&self.1, (context.0, token, owner, released, remaining))
+            })
+            .collect();
         let fenced = fenced_contexts(batch, &current, &self.1);
-        for event in batch.iter().filter(|e| !fenced.contains(&e.context)) {
-            sqlx::query(
-                "INSERT INTO events (context_id, seq, event, created_at) VALUES ($1, $2, $3, $4)",
-            )
-            .bind(event.context.0)
-            .bind(i64::try_from(event.sequence).unwrap_or(i64::MAX))
-            .bind(&event.json)
-            .bind(event.at)
-            .execute(&mut *tx)
-            .await
-            .during(Backend::Sqlite, OP)?;
+        let writable: Vec<&PendingEvent> = batch
+            .iter()
+            .filter(|e| !fenced.contains(&e.context))
+            .collect();
+        for chunk in writable.chunks(EVENT_INSERT_CHUNK) {
+            let mut insert = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
+                "INSERT INTO events (context_id, seq, event, created_at) ",
+            );
+            insert.push_values(chunk, |mut row, event| {
+                row.push_bind(event.context.0)
+                    .push_bind(i64::try_from(event.sequence).unwrap_or(i64::MAX))
+                    .push_bind(event.json.as_str())
+                    .push_bind(event.at);
+            });
+            insert
+                .build()
+                .execute(&mut *tx)
+                .await
+                .during(Backend::Sqlite, OP)?;
         }
         tx.commit().await.during(Backend::Sqlite, OP)?;
         Ok(fenced)

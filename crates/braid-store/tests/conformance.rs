@@ -43,6 +43,7 @@ macro_rules! conformance {
 }
 
 conformance!(
+    change_sets_saved_together_are_all_stored_and_a_bad_one_fails_alone,
     created_context_reads_back_with_an_empty_active_branch,
     creating_a_context_twice_is_refused,
     contexts_list_most_recently_updated_first,
@@ -1437,6 +1438,51 @@ mod cases {
             assert_eq!(notice.context, record.id);
             assert!(notice.last_sequence > last);
             last = notice.last_sequence;
+        }
+    }
+
+    pub async fn change_sets_saved_together_are_all_stored_and_a_bad_one_fails_alone(f: &Fixture) {
+        let mut records = Vec::new();
+        for _ in 0..30 {
+            records.push(new_context(&f.store).await);
+        }
+        // Saved at once, so the SQLite writer commits them in groups.
+        let saves: Vec<_> = records
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let store = f.store.clone();
+                let id = r.id;
+                tokio::spawn(async move {
+                    let mut changes = ContextChanges::new();
+                    changes.title = Some(format!("title {i}"));
+                    if i == 7 {
+                        // A message that was never stored cannot be updated.
+                        changes = changes.update_message(Message::user_text("missing"));
+                    }
+                    store.save_changes(id, &changes).await
+                })
+            })
+            .collect();
+        for (i, save) in saves.into_iter().enumerate() {
+            let outcome = save.await.unwrap();
+            if i == 7 {
+                assert!(
+                    matches!(outcome, Err(StoreError::MessageNotFound { .. })),
+                    "{outcome:?}"
+                );
+            } else {
+                outcome.unwrap();
+            }
+        }
+        for (i, r) in records.iter().enumerate() {
+            let stored = f.store.get_context(r.id).await.unwrap().unwrap();
+            let expected = if i == 7 {
+                "test".to_owned()
+            } else {
+                format!("title {i}")
+            };
+            assert_eq!(stored.title, expected, "context {i}");
         }
     }
 
