@@ -9,7 +9,7 @@ use braid_store::{EventPublisher, LostEvents, Store};
 use tokio::sync::{Notify, broadcast};
 
 /// How many events a slow subscriber may fall behind before it must replay from the store.
-pub const LIVE_BUFFER: usize = 1024;
+pub const LIVE_BUFFER: usize = 256;
 
 /// Publishes a context's events.
 #[derive(Clone)]

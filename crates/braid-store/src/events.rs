@@ -23,6 +23,7 @@ use chrono::{DateTime, Utc};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use crate::error::{Result, StoreError};
+use crate::writer_thread::{WriterHome, spawn_writer};
 
 /// How many events (and flush requests) may wait for the writer. When it is full, producers wait
 /// for room (backpressure) instead of growing memory while the store is slow or unavailable.
@@ -166,20 +167,29 @@ impl EventWriter {
         interval: Duration,
         notices: Option<broadcast::Sender<EventNotice>>,
     ) -> Self {
-        Self::start_with(sink, interval, WriteRetry::default(), notices)
+        Self::start_with(
+            sink,
+            interval,
+            WriteRetry::default(),
+            notices,
+            WriterHome::Runtime,
+        )
     }
 
-    /// Starts the writer task with an explicit retry policy. Committed events are announced on
-    /// `notices` when given (a database that announces its commits itself passes `None`).
-    pub fn start_with(
+    /// Starts the writer task with an explicit retry policy, where `home` says. Committed
+    /// events are announced on `notices` when given (a database that announces its commits
+    /// itself passes `None`).
+    pub(crate) fn start_with(
         sink: Arc<dyn EventSink>,
         interval: Duration,
         retry: WriteRetry,
         notices: Option<broadcast::Sender<EventNotice>>,
+        home: WriterHome,
     ) -> Self {
         let (queue, commands) = mpsc::channel(EVENT_QUEUE_CAPACITY);
         let counters = Counters::default();
-        tokio::spawn(
+        spawn_writer(
+            home,
             Task {
                 sink: Arc::clone(&sink),
                 counters: Arc::clone(&counters),
@@ -358,18 +368,21 @@ impl Task {
     /// steps the contexts' numbering back, tells the publishers, and answers the reason.
     async fn commit(&mut self, batch: &mut Vec<PendingEvent>) -> Result<(), String> {
         let mut delays = self.retry.delays();
+        let started = std::time::Instant::now();
         let error = loop {
             match self.sink.write(batch).await {
                 Ok(fenced) => {
+                    tracing::debug!(
+                        events = batch.len(),
+                        elapsed_us = started.elapsed().as_micros() as u64,
+                        "event batch committed"
+                    );
                     if !fenced.is_empty() {
                         self.refuse(batch, &fenced);
                     }
-                    let mut last: Vec<(ContextId, u64)> = Vec::new();
+                    let mut last: HashMap<ContextId, u64> = HashMap::new();
                     for e in batch.drain(..) {
-                        match last.iter_mut().find(|(c, _)| *c == e.context) {
-                            Some((_, s)) => *s = e.sequence,
-                            None => last.push((e.context, e.sequence)),
-                        }
+                        last.insert(e.context, e.sequence);
                         e.publisher.committed(SequencedEvent {
                             sequence: e.sequence,
                             event: e.event,
@@ -642,6 +655,7 @@ mod tests {
             Duration::from_millis(1),
             quick_retry(50),
             None,
+            WriterHome::Runtime,
         );
         let collector = Arc::new(Collector::default());
         let context = ContextId::new();
@@ -669,6 +683,7 @@ mod tests {
             Duration::from_millis(100),
             quick_retry(3),
             None,
+            WriterHome::Runtime,
         );
         let collector = Arc::new(Collector::default());
         let context = ContextId::new();

@@ -22,6 +22,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::changes::ContextChanges;
 use crate::error::{Result, StoreError};
+use crate::writer_thread::{WriterHome, spawn_writer};
 
 /// How many change sets may wait for the writer; when it is full, savers wait for room.
 pub const CHANGE_QUEUE_CAPACITY: usize = 4096;
@@ -49,10 +50,11 @@ pub(crate) struct ChangeWriter {
 }
 
 impl ChangeWriter {
-    /// Starts the writer task over `sink`; it ends when the writer is dropped.
-    pub fn start(sink: Arc<dyn ChangeSink>) -> Self {
+    /// Starts the writer task over `sink`, where `home` says; it ends when the writer is
+    /// dropped.
+    pub fn start(sink: Arc<dyn ChangeSink>, home: WriterHome) -> Self {
         let (queue, jobs) = mpsc::channel(CHANGE_QUEUE_CAPACITY);
-        tokio::spawn(run(sink, jobs));
+        spawn_writer(home, run(sink, jobs));
         Self { queue }
     }
 
@@ -77,8 +79,15 @@ async fn run(sink: Arc<dyn ChangeSink>, mut jobs: mpsc::Receiver<Job>) {
     while jobs.recv_many(&mut group, MAX_GROUP).await > 0 {
         let sets: Vec<(ContextId, &ContextChanges)> =
             group.iter().map(|j| (j.context, &j.changes)).collect();
+        let started = std::time::Instant::now();
         let outcome = sink.save_group(&sets).await;
         drop(sets);
+        tracing::debug!(
+            changes = group.len(),
+            elapsed_us = started.elapsed().as_micros() as u64,
+            ok = outcome.is_ok(),
+            "change group committed"
+        );
         match outcome {
             Ok(()) => {
                 for job in group.drain(..) {
@@ -142,7 +151,7 @@ mod tests {
             entered: tokio::sync::Notify::new(),
             gate: tokio::sync::Semaphore::new(0),
         });
-        let writer = Arc::new(ChangeWriter::start(sink.clone()));
+        let writer = Arc::new(ChangeWriter::start(sink.clone(), WriterHome::Runtime));
         let save = |c: ContextId| {
             let writer = writer.clone();
             tokio::spawn(async move { writer.save(c, ContextChanges::new()).await })

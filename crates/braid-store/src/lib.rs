@@ -61,6 +61,7 @@ mod row;
 mod sql;
 mod sqlite;
 mod store;
+mod writer_thread;
 
 pub use changes::{BranchIds, BranchSettings, ContextChanges};
 pub use error::{Backend, Result, StoreError};

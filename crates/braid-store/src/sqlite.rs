@@ -14,10 +14,12 @@ use braid_protocol::ContextId;
 use tokio::sync::broadcast;
 
 use crate::changes::ContextChanges;
+use crate::events::WriteRetry;
 use crate::events::{EVENT_NOTICE_CAPACITY, EventNotice, EventSink, EventWriter, PendingEvent};
 use crate::group_commit::{ChangeSink, ChangeWriter};
 use crate::lock::{Leases, ReplicaIdentity};
 use crate::sql::{CurrentLease, SqlEvents, fenced_contexts, sql_store};
+use crate::writer_thread::WriterHome;
 
 /// How much a commit must survive.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -133,12 +135,17 @@ impl SqliteStore {
             .during(Backend::Sqlite, "releasing an earlier process's leases")?;
         let leases = Leases::new(options.replica);
         let (notices, _) = broadcast::channel(EVENT_NOTICE_CAPACITY);
-        let events = EventWriter::start(
+        let events = EventWriter::start_with(
             Arc::new(SqlEvents(write.clone(), leases.clone())),
             options.event_batch_interval,
+            WriteRetry::default(),
             Some(notices.clone()),
+            WriterHome::OwnThread("braid-sqlite-events"),
         );
-        let changes = ChangeWriter::start(Arc::new(SqliteChanges(write.clone(), leases.clone())));
+        let changes = ChangeWriter::start(
+            Arc::new(SqliteChanges(write.clone(), leases.clone())),
+            WriterHome::OwnThread("braid-sqlite-changes"),
+        );
         // One process owns the file, so its leases never lapse while it runs (a heartbeat
         // that waited behind a busy writer must not stop a context); the task only exists so
         // both stores close alike.
