@@ -100,8 +100,8 @@ test("a 2,000-message conversation opens with only its newest messages rendered"
       listMs: await timed(`/v1/contexts`),
     };
     console.log(`long-history server figures: ${JSON.stringify(api)}`);
-    // Open it (the optimized view, what the model is sent), tracing, and time it to the newest
-    // message on screen; then switch to the full history of 2,002 messages and time that.
+    // Open it in the default view (the full history of 2,002 messages, of which the newest are
+    // laid out), tracing, and time it to the newest message on screen.
     await w.page.goto(`${w.url}/`);
     const traceDir = join(webDir, "test-results");
     await mkdir(traceDir, { recursive: true });
@@ -111,12 +111,9 @@ test("a 2,000-message conversation opens with only its newest messages rendered"
     await w.page.goto(`${w.url}/contexts/${ctx.id}`);
     await w.page.getByText(last, { exact: false }).waitFor();
     const openMs = Date.now() - t0;
-    const t2 = Date.now();
-    await w.page.getByLabel("Full history").check();
+    assert.ok(await w.page.getByLabel("Full history").isChecked(), "the full history is the default");
     const hidden = SEEDED + 2 - WINDOW;
     await w.page.getByRole("button", { name: `Show ${WINDOW} earlier messages (${hidden} not shown)` }).waitFor();
-    await w.page.getByText(last, { exact: false }).waitFor();
-    const fullMs = Date.now() - t2;
     await w.browser.tracing.stop({ path: join(traceDir, "long-history-trace.zip") });
     const rendered = await w.page.locator("li.message").count();
     // The same three pages read by the page itself, without rendering: the network's share.
@@ -142,7 +139,7 @@ test("a 2,000-message conversation opens with only its newest messages rendered"
     await list.evaluate((el) => (el.scrollTop = 0));
     await w.page.waitForFunction((n) => document.querySelectorAll("li.message").length > n, rendered);
     const growMs = Date.now() - t1;
-    const report = { messages: SEEDED + 2, openMs, fullHistoryMs: fullMs, fullHistoryReadMs: readMs, rendered, growMs };
+    const report = { messages: SEEDED + 2, openMs, fullHistoryReadMs: readMs, rendered, growMs };
     console.log(`long-history figures: ${JSON.stringify(report)}`);
     await writeFile(join(traceDir, "long-history-figures.json"), JSON.stringify(report, null, 2));
     // The optimized view marks the messages the model is no longer sent; the marker opens the
@@ -175,7 +172,6 @@ test("a 2,000-message conversation opens with only its newest messages rendered"
     assert.ok(await w.page.getByLabel("Full history").isChecked(), "the full history is remembered");
 
     assert.ok(openMs < 2500, `opening took ${openMs} ms`);
-    assert.ok(fullMs < 4000, `the full history took ${fullMs} ms`);
     assert.ok(rendered < 200, `rendered ${rendered} messages at once`);
   });
 });

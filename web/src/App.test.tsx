@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { HISTORY_VIEW_KEY } from "./conversation/historyView";
 import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { App } from "./App";
@@ -25,7 +26,7 @@ describe("App", () => {
     expect(await screen.findByText("Hello there")).toBeTruthy();
     expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Parser refactor");
     expect(screen.getByRole("link", { name: "Parser refactor" }).getAttribute("aria-current")).toBe("page");
-    expect(server.requests.some((r) => r.path === "/v1/contexts/c1/messages?view=optimized&limit=1000")).toBe(true);
+    expect(server.requests.some((r) => r.path === "/v1/contexts/c1/messages?view=full&limit=1000")).toBe(true);
   });
 
   it("offers the workspace's files in the file picker", async () => {
@@ -123,6 +124,7 @@ describe("App", () => {
   });
 
   it("marks an optimized history and switches to the full one", async () => {
+    window.localStorage.setItem(HISTORY_VIEW_KEY, "optimized");
     server.messages.c1 = [msg("s1", "system_control", { type: "summary", text: "Earlier talk.", replaces: ["x", "y"], tokens_before: 900, tokens_after: 90 }), textMsg("m2", "Latest", { role: "user" })];
     render(<App api={server.api} />);
     await screen.findByText("Latest");
@@ -130,6 +132,7 @@ describe("App", () => {
     await userEvent.click(within(marker.closest(".divider") as HTMLElement).getByRole("button", { name: "Show full history" }));
     await waitFor(() => expect(server.requests.some((r) => r.path === "/v1/contexts/c1/messages?view=full&limit=1000")).toBe(true));
     expect((screen.getByLabelText("Full history") as HTMLInputElement).checked).toBe(true);
+    window.localStorage.removeItem(HISTORY_VIEW_KEY);
   });
 
   it("refreshes the context when a turn ends, e.g. for the title the model wrote", async () => {

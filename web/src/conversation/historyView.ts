@@ -7,12 +7,13 @@ import type { MessageView } from "../generated/protocol";
 /** Where the choice is kept. */
 export const HISTORY_VIEW_KEY = "braid.history-view";
 
-/** The remembered view; the optimized one when none is remembered or storage is unavailable. */
+/** The remembered view; the full transcript when none is remembered or storage is unavailable
+ * (a person reads what was said; the optimized view is what the model is sent). */
 export function storedHistoryView(): MessageView {
   try {
-    return window.localStorage.getItem(HISTORY_VIEW_KEY) === "full" ? "full" : "optimized";
+    return window.localStorage.getItem(HISTORY_VIEW_KEY) === "optimized" ? "optimized" : "full";
   } catch {
-    return "optimized";
+    return "full";
   }
 }
 

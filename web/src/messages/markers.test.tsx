@@ -17,7 +17,8 @@ let server: FakeServer;
 const all = Array.from({ length: 12 }, (_, i) => textMsg(`m${String(i).padStart(2, "0")}`, `Message ${i}`, { role: i % 2 ? "assistant" : "user" }));
 
 beforeEach(() => {
-  window.localStorage.removeItem(HISTORY_VIEW_KEY);
+  // The person chose the view the model is sent (the full transcript is the default).
+  window.localStorage.setItem(HISTORY_VIEW_KEY, "optimized");
   server = new FakeServer();
   server.contexts = [summary("c1", "Long talk")];
   server.branches.c1 = { active: "main", branches: [{ name: "main", message_count: 12, created_at: T }] };
