@@ -56,17 +56,16 @@ impl Actor {
             self.with_plan(&record.active_branch, &ctx, |cached| {
                 (budget_of(&cached.plan), cached.instructions_tokens)
             });
+        // The fields the context list shows, derived in one place.
+        let listed = self.data.listing(self.state().clone());
         ContextSummary {
-            id: record.id,
-            title: (!record.title.is_empty()).then(|| record.title.clone()),
-            config: record.config.clone(),
-            state: self.state().clone(),
-            active_branch: record.active_branch.clone(),
-            branches: self.data.branches.iter().map(|b| b.name.clone()).collect(),
-            message_count: self
-                .data
-                .branch(&record.active_branch)
-                .map_or(0, |b| b.message_ids.len() as u64),
+            id: listed.id,
+            title: listed.title,
+            config: listed.config,
+            state: listed.state,
+            active_branch: listed.active_branch,
+            branches: listed.branches,
+            message_count: listed.message_count,
             token_budget,
             capabilities: crate::pipeline::capabilities_view(&ctx),
             instructions: ctx
@@ -79,8 +78,8 @@ impl Actor {
                     tokens: instructions_tokens.unwrap_or_default(),
                     truncated: i.truncated,
                 }),
-            created_at: record.created_at,
-            updated_at: record.updated_at,
+            created_at: listed.created_at,
+            updated_at: listed.updated_at,
         }
     }
 

@@ -108,6 +108,41 @@ async fn simple_text_turn_streams_and_returns_to_idle() {
 }
 
 #[tokio::test]
+async fn streaming_progress_is_announced_a_few_times_a_second_while_every_chunk_has_its_delta() {
+    let pieces: Vec<String> = (0..40).map(|i| format!("w{i} ")).collect();
+    let pieces: Vec<&str> = pieces.iter().map(String::as_str).collect();
+    let h = Harness::new(Script::new().then(reply(&pieces))).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    let mut events = ctx.subscribe();
+    ctx.send_message(text("count")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    h.store.flush_events().await.unwrap();
+    let (mut deltas, mut progress, mut leaving) = (0, 0, None);
+    while let Ok(e) = events.try_recv() {
+        match e.event {
+            ContextEvent::ContentDelta(_) => deltas += 1,
+            ContextEvent::ContextUpdate(u) => match (&u.previous_state, &u.current_state) {
+                (_, ContextState::StreamingLlmResponse { .. }) => progress += 1,
+                (Some(ContextState::StreamingLlmResponse { chunks, .. }), _) => {
+                    leaving = Some(*chunks)
+                }
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+    assert_eq!(deltas, 40, "one content_delta per chunk");
+    // One update per chunk before; now at most one each STREAM_PROGRESS_EVERY (250 ms), and
+    // forty unpaced chunks take far less than a second.
+    assert!(progress < 10, "{progress} progress updates for 40 chunks");
+    assert_eq!(
+        leaving,
+        Some(40),
+        "the update that ends the stream carries the final count"
+    );
+}
+
+#[tokio::test]
 async fn every_request_carries_the_output_cap_for_both_providers() {
     for provider in [braid_llm::Provider::OpenAi, braid_llm::Provider::Anthropic] {
         let script = Script::new()

@@ -42,16 +42,20 @@ macro_rules! sql_store {
                 .fetch_optional(&mut *conn)
                 .await
                 .during($backend, "checking the context's lease")?;
-                $crate::sql::fence_verdict(leases, context, current)
+                let current = current.map(|(token, owner, released, remaining)| {
+                    $crate::sql::CurrentLease::new(leases, (context.0, token, owner, released, remaining))
+                });
+                $crate::sql::fence_verdict(leases, context, current.as_ref())
             }
 
             /// The leases of `contexts`, read in one query per [`LEASE_LOOKUP_CHUNK`] contexts
             /// (locked as [`Self::check_fence`] locks one), by context.
             async fn current_leases(
                 conn: &mut <$db as sqlx::Database>::Connection,
+                leases: &$crate::lock::Leases,
                 contexts: &[braid_protocol::ContextId],
             ) -> $crate::error::Result<
-                std::collections::HashMap<braid_protocol::ContextId, (i64, String, bool, i64)>,
+                std::collections::HashMap<braid_protocol::ContextId, $crate::sql::CurrentLease>,
             > {
                 use $crate::error::DbResultExt as _;
                 let mut found = std::collections::HashMap::with_capacity(contexts.len());
@@ -70,11 +74,9 @@ macro_rules! sql_store {
                         .fetch_all(&mut *conn)
                         .await
                         .during($backend, "checking the contexts' leases")?;
-                    for (context, token, owner, released, remaining) in rows {
-                        found.insert(
-                            braid_protocol::ContextId(context),
-                            (token, owner, released, remaining),
-                        );
+                    for row in rows {
+                        let lease = $crate::sql::CurrentLease::new(leases, row);
+                        found.insert(lease.context, lease);
                     }
                 }
                 Ok(found)
@@ -366,9 +368,9 @@ macro_rules! sql_store {
                         group.iter().map(|(c, _)| *c).collect();
                     contexts.sort_unstable();
                     contexts.dedup();
-                    let current = Self::current_leases(&mut tx, &contexts).await?;
+                    let current = Self::current_leases(&mut tx, leases, &contexts).await?;
                     for (context, changes) in group {
-                        $crate::sql::fence_verdict(leases, *context, current.get(context).cloned())?;
+                        $crate::sql::fence_verdict(leases, *context, current.get(context))?;
                         Self::apply_changes(&mut tx, *context, changes).await?;
                     }
                 }
@@ -1202,30 +1204,23 @@ pub(crate) struct SqlEvents<DB: sqlx::Database>(
 /// How many contexts' leases one query reads (well under SQLite's 32,766 parameters).
 pub(crate) const LEASE_LOOKUP_CHUNK: usize = 500;
 
-/// Whether a write to `context` may go on, given its lease row (`token, owner, released,
-/// remaining ms`; `None` when it has none): refused when this store holds the context with a
-/// token that is no longer the lease's, or holds no lease while another replica's is in force.
+/// Whether a write to `context` may go on, given its lease (`None` when it has none): refused
+/// as [`CurrentLease::refuses`] says, under the token this store holds.
 pub(crate) fn fence_verdict(
     leases: &crate::lock::Leases,
     context: braid_protocol::ContextId,
-    lease: Option<(i64, String, bool, i64)>,
+    lease: Option<&CurrentLease>,
 ) -> crate::error::Result<()> {
-    let Some((current, owner, released, remaining)) = lease else {
+    let Some(lease) = lease else {
         return Ok(());
     };
-    let current = u64::try_from(current).unwrap_or(0);
     let held = leases.token(context);
-    let refused = if held == 0 {
-        owner != leases.identity.id && !released && remaining >= 0
-    } else {
-        current != held
-    };
-    if refused {
+    if lease.refuses(held) {
         leases.fenced(context, held);
         return Err(crate::error::StoreError::Fenced {
             context,
             held,
-            current,
+            current: lease.token,
         });
     }
     Ok(())
@@ -1251,6 +1246,17 @@ impl CurrentLease {
             foreign: owner != leases.identity.id && !released && remaining >= 0,
         }
     }
+
+    /// Whether a write under `held` (the writer's token; 0 when it holds no lease) is refused:
+    /// from a replaced owner (its token is no longer the lease's), or without a lease while
+    /// another replica's is in force.
+    pub fn refuses(&self, held: u64) -> bool {
+        if held == 0 {
+            self.foreign
+        } else {
+            self.token != held
+        }
+    }
 }
 
 /// The contexts of `batch` whose events must not be written: events of a replaced owner (its
@@ -1265,13 +1271,9 @@ pub(crate) fn fenced_contexts(
         current.iter().map(|l| (l.context, l)).collect();
     let mut fenced = Vec::new();
     for e in batch {
-        let refused = by_context.get(&e.context).is_some_and(|l| {
-            if e.token == 0 {
-                l.foreign
-            } else {
-                l.token != e.token
-            }
-        });
+        let refused = by_context
+            .get(&e.context)
+            .is_some_and(|l| l.refuses(e.token));
         if refused && !fenced.contains(&e.context) {
             leases.fenced(e.context, e.token);
             fenced.push(e.context);

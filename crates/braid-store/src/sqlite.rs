@@ -220,12 +220,9 @@ impl EventSink for SqlEvents<sqlx::Sqlite> {
         let mut contexts: Vec<ContextId> = batch.iter().map(|e| e.context).collect();
         contexts.sort_unstable();
         contexts.dedup();
-        let current: Vec<CurrentLease> = SqliteStore::current_leases(&mut tx, &contexts)
+        let current: Vec<CurrentLease> = SqliteStore::current_leases(&mut tx, &self.1, &contexts)
             .await?
-            .into_iter()
-            .map(|(context, (token, owner, released, remaining))| {
-                CurrentLease::new(&self.1, (context.0, token, owner, released, remaining))
-            })
+            .into_values()
             .collect();
         let fenced = fenced_contexts(batch, &current, &self.1);
         let writable: Vec<&PendingEvent> = batch
