@@ -97,12 +97,11 @@ impl ContextData {
             state,
             active_branch: record.active_branch.clone(),
             branches: self.branches.iter().map(|b| b.name.clone()).collect(),
-            message_count: self.branch(&record.active_branch).map_or(0, |b| {
-                b.message_ids
-                    .iter()
-                    .filter(|id| self.pool.contains_key(id))
-                    .count() as u64
-            }),
+            // The store keeps every id of a branch in the pool; the length is O(1) on every
+            // commit, where the listing is refreshed.
+            message_count: self
+                .branch(&record.active_branch)
+                .map_or(0, |b| b.message_ids.len() as u64),
             created_at: record.created_at,
             updated_at: record.updated_at,
         }
