@@ -249,6 +249,11 @@ impl Actor {
         };
         match self.run_pipeline(messages, send.updates, notes).await {
             Ok(request) => self.drive(Some(request)).await,
+            // The person stopped it: the input says so and can be retried; nothing failed.
+            Err(e @ EngineError::Interrupted { .. }) => {
+                self.fail_input(&ids, &e).await;
+                self.rest(ContextState::Idle).await;
+            }
             Err(e) => {
                 self.fail_input(&ids, &e).await;
                 self.fail(e, true).await;
@@ -364,7 +369,7 @@ impl Actor {
         notes: Vec<Message>,
     ) -> Result<LlmRequest, EngineError> {
         let pipeline = Pipeline::for_branch(self.data.active().pipeline.as_ref());
-        let ctx = self.pipeline_context();
+        let ctx = std::sync::Arc::new(self.pipeline_context());
         let mut draft = Draft {
             messages: messages
                 .into_iter()
@@ -378,7 +383,11 @@ impl Actor {
                 self.transition(state).await?;
             }
             let started = std::time::Instant::now();
-            let result = processor.process(&mut draft, &ctx).await?;
+            let (done, result) = self
+                .run_pipeline_step(processor.clone(), draft, ctx.clone())
+                .await?;
+            draft = done;
+            let result = result?;
             draft.timings.push((processor.name(), started.elapsed()));
             if result == ProcessResult::Complete {
                 break;
@@ -389,15 +398,7 @@ impl Actor {
             let timings: serde_json::Map<String, Value> = draft
                 .timings
                 .iter()
-                .map(|(name, d)| {
-                    (
-                        serde_json::to_value(name)
-                            .ok()
-                            .and_then(|v| v.as_str().map(str::to_owned))
-                            .unwrap_or_default(),
-                        json!(d.as_secs_f64() * 1000.0),
-                    )
-                })
+                .map(|(name, d)| (name.as_str().to_owned(), json!(d.as_secs_f64() * 1000.0)))
                 .collect();
             let now = Utc::now();
             for m in &mut draft.messages {
@@ -470,6 +471,16 @@ impl Actor {
                 Some(r) => r,
                 None => match self.run_pipeline(Vec::new(), Vec::new(), Vec::new()).await {
                     Ok(r) => r,
+                    Err(EngineError::Interrupted { step }) => {
+                        let detail = format!(
+                            "Interrupted while the next request was prepared ({} was stopped). Resume to continue.",
+                            step.as_str()
+                        );
+                        if let Err(e) = self.stop_loop(LoopStopReason::Interrupted, detail).await {
+                            self.fail(e, true).await;
+                        }
+                        return;
+                    }
                     Err(e) => return self.fail(e, true).await,
                 },
             };

@@ -543,6 +543,9 @@ impl Actor {
             Ok(request) => request,
             Err(e) => {
                 self.fail_input(&ids, &e).await;
+                if let EngineError::Interrupted { .. } = e {
+                    return StepOutcome::Interrupted;
+                }
                 return StepOutcome::Failed(crate::input::input_error(&e));
             }
         };
