@@ -360,6 +360,17 @@ impl Actor {
         Ok(())
     }
 
+    /// Leaves a resting state for the first step of a send whose input is already stored as
+    /// `pending`. The one exception to [`Actor::transition`]'s rule that work starts durably:
+    /// here the pending input is what tells a restart that work was under way (recovery fails
+    /// it as interrupted, whatever the stored state says), and the send left no open call a
+    /// restart could run twice (it closed them first), so the move rides with the pipeline's
+    /// commit and a send reaches the model one transaction sooner.
+    pub async fn start_on_stored_input(&mut self, to: ContextState) -> Result<(), EngineError> {
+        self.announce(to).await?;
+        Ok(())
+    }
+
     /// Moves the state machine and emits the `context_update`, without persisting (for callers
     /// that persist the state with their own change set).
     pub async fn announce(&mut self, to: ContextState) -> Result<ContextState, EngineError> {

@@ -380,7 +380,11 @@ impl Actor {
         };
         for processor in pipeline.processors() {
             if let Some(state) = processor.state(&draft) {
-                self.transition(state).await?;
+                if self.state().kind().is_resting() && !draft.messages.is_empty() {
+                    self.start_on_stored_input(state).await?;
+                } else {
+                    self.transition(state).await?;
+                }
             }
             let started = std::time::Instant::now();
             let (done, result) = self
