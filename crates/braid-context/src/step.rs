@@ -31,7 +31,6 @@ impl Actor {
             let result = processor.process(&mut draft, &ctx).await;
             (draft, result)
         }));
-        let mut commands_open = true;
         loop {
             tokio::select! {
                 biased;
@@ -46,11 +45,8 @@ impl Actor {
                         reason: e.to_string(),
                     });
                 }
-                command = self.commands.recv(), if commands_open => match command {
-                    Some(command) => self.handle_while_busy(command).await,
-                    // Every handle is gone: nothing more can arrive, the step still finishes.
-                    None => commands_open = false,
-                },
+                // `None` never comes twice: once every handle is gone, this waits forever.
+                Some(command) = self.inbox.next() => self.handle_while_busy(command).await,
             }
         }
     }

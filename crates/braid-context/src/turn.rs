@@ -565,7 +565,7 @@ impl Actor {
                     lost = Some(l);
                     break;
                 }
-                command = self.commands.recv() => {
+                command = self.inbox.next() => {
                     if let Some(command) = command {
                         self.handle_while_busy(command).await;
                     }

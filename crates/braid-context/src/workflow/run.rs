@@ -908,41 +908,19 @@ impl Actor {
             (WorkflowControl::Pause, WorkflowStatus::Paused) => {
                 let _ = reply.send(Ok(()));
             }
+            // A pause or cancel is answered once it is saved, so a read after the answer sees
+            // it (reads are answered while a commit waits, from what is committed).
             (WorkflowControl::Pause | WorkflowControl::Cancel, WorkflowStatus::Running)
                 if waiting.is_some() =>
             {
-                // The step's call waits for approval: it is closed unrun; resuming runs the step
-                // again with a new call.
+                self.stop_waiting_step(run, control, waiting).await;
                 let _ = reply.send(Ok(()));
-                let reason = match control {
-                    WorkflowControl::Cancel => "not executed: the workflow was cancelled",
-                    _ => "not executed: the workflow was paused before it ran",
-                };
-                let open: Vec<OpenCall> = self
-                    .open_calls()
-                    .into_iter()
-                    .filter(|c| Some(&c.id) == waiting.as_ref())
-                    .collect();
-                run.record.waiting_call = None;
-                if let Err(e) = self.transition(run.executing_state()).await {
-                    return self.fail(e, true).await;
-                }
-                if let Err(e) = self.close_round(&open, reason).await {
-                    return self.fail(e, true).await;
-                }
-                let end = match control {
-                    WorkflowControl::Cancel => self.cancel_run(run).await,
-                    _ => self.pause_run(run).await,
-                };
-                if end == RunEnd::Finished {
-                    self.rest(ContextState::Idle).await;
-                }
             }
             (WorkflowControl::Cancel, WorkflowStatus::Paused | WorkflowStatus::Pending) => {
-                let _ = reply.send(Ok(()));
                 if self.cancel_run(run).await == RunEnd::Finished {
                     self.persist_state().await;
                 }
+                let _ = reply.send(Ok(()));
             }
             (WorkflowControl::Pause, _) => {
                 let _ = reply.send(Err(refuse("paused")));
@@ -953,6 +931,39 @@ impl Actor {
             (WorkflowControl::Cancel, _) => {
                 let _ = reply.send(Err(refuse("cancelled")));
             }
+        }
+    }
+
+    /// Pauses or cancels a run whose step's call waits for approval: the call is closed unrun;
+    /// resuming runs the step again with a new call. A failure to save fails the context.
+    async fn stop_waiting_step(
+        &mut self,
+        mut run: Run,
+        control: WorkflowControl,
+        waiting: Option<ToolCallId>,
+    ) {
+        let reason = match control {
+            WorkflowControl::Cancel => "not executed: the workflow was cancelled",
+            _ => "not executed: the workflow was paused before it ran",
+        };
+        let open: Vec<OpenCall> = self
+            .open_calls()
+            .into_iter()
+            .filter(|c| Some(&c.id) == waiting.as_ref())
+            .collect();
+        run.record.waiting_call = None;
+        if let Err(e) = self.transition(run.executing_state()).await {
+            return self.fail(e, true).await;
+        }
+        if let Err(e) = self.close_round(&open, reason).await {
+            return self.fail(e, true).await;
+        }
+        let end = match control {
+            WorkflowControl::Cancel => self.cancel_run(run).await,
+            _ => self.pause_run(run).await,
+        };
+        if end == RunEnd::Finished {
+            self.rest(ContextState::Idle).await;
         }
     }
 
