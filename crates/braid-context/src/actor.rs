@@ -444,11 +444,25 @@ impl Actor {
     /// in flight (behind many others when a thousand contexts stream), reads are answered from
     /// what is committed so far and other commands are set aside until it ends, so a busy
     /// store does not make every state or summary read wait for it.
-    pub async fn commit(&mut self, mut changes: ContextChanges) -> Result<(), EngineError> {
+    pub async fn commit(&mut self, changes: ContextChanges) -> Result<(), EngineError> {
+        self.commit_beside(changes, std::future::pending::<()>())
+            .await
+            .map(|_| ())
+    }
+
+    /// [`Actor::commit`], polling `beside` while the transaction is in flight: its output when
+    /// it finished first (it is dropped unfinished otherwise).
+    pub async fn commit_beside<T>(
+        &mut self,
+        mut changes: ContextChanges,
+        beside: impl std::future::Future<Output = T>,
+    ) -> Result<Option<T>, EngineError> {
         changes.state = Some(self.machine.current().clone());
         let store = self.services.store.clone();
         let save = store.save_changes(self.id, &changes);
         tokio::pin!(save);
+        tokio::pin!(beside);
+        let mut done = None;
         loop {
             let room = self.recovered && self.inbox.has_room();
             tokio::select! {
@@ -457,6 +471,7 @@ impl Actor {
                     saved?;
                     break;
                 }
+                out = &mut beside, if done.is_none() => done = Some(out),
                 Some(command) = self.inbox.arrival(), if room => {
                     if command.is_read() {
                         self.answer_read(command);
@@ -469,7 +484,7 @@ impl Actor {
         self.data.apply(&changes);
         self.listing
             .send_replace(self.data.listing(self.machine.current().clone()));
-        Ok(())
+        Ok(done)
     }
 
     /// Fails the context visibly when the store lost some of its events (they were never

@@ -19,12 +19,14 @@ use braid_testkit::Script;
 use common::*;
 
 /// Delegates to a real store; refuses every save while `failing` is set, loses every event
-/// while `losing_events` is set, and holds every save while `stall` is locked.
+/// while `losing_events` is set, and holds saves while `stall` is locked: every save, or with
+/// `stall_completions` only those that complete a message.
 struct FlakyStore {
     inner: Arc<dyn Store>,
     failing: AtomicBool,
     losing_events: AtomicBool,
     stall: tokio::sync::Mutex<()>,
+    stall_completions: AtomicBool,
 }
 
 #[async_trait]
@@ -63,7 +65,13 @@ impl Store for FlakyStore {
                 reason: "injected: the disk is full".into(),
             });
         }
-        drop(self.stall.lock().await);
+        let completes = changes
+            .updated_messages
+            .iter()
+            .any(|m| m.status == MessageStatus::Complete);
+        if completes || !self.stall_completions.load(Ordering::SeqCst) {
+            drop(self.stall.lock().await);
+        }
         self.inner.save_changes(id, changes).await
     }
     async fn list_branches(&self, id: ContextId) -> braid_store::Result<Vec<BranchRecord>> {
@@ -179,6 +187,7 @@ async fn flaky_context(
         failing: AtomicBool::new(false),
         losing_events: AtomicBool::new(false),
         stall: tokio::sync::Mutex::new(()),
+        stall_completions: AtomicBool::new(false),
     });
     let registry = ContextRegistry::new(Services {
         store: flaky.clone(),
@@ -360,4 +369,41 @@ async fn reads_are_answered_while_a_commit_waits_and_other_commands_after_it() {
     let order: Vec<MessageId> = messages(&ctx).await.iter().map(|m| m.id).collect();
     assert_eq!(order[0], first.message_id);
     assert_eq!(order[2], second.message_id);
+}
+
+#[tokio::test]
+async fn the_model_is_asked_while_the_processed_input_is_being_stored() {
+    let h = Harness::new(Script::new().then(reply(&["hello"]))).await;
+    let (flaky, _registry, ctx) = flaky_context(&h).await;
+    flaky.stall_completions.store(true, Ordering::SeqCst);
+    let stalled = flaky.stall.lock().await;
+    let sent = ctx.send_message(text("hi")).await.unwrap();
+    // The request goes out while the commit that completes the input waits.
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
+    while h.mock.request_count() == 0 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the model was never asked"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    let stored = h
+        .store
+        .get_messages(ctx.id(), &[sent.message_id])
+        .await
+        .unwrap();
+    assert_eq!(
+        stored[0].status,
+        MessageStatus::Pending,
+        "not stored as complete yet"
+    );
+    // Nothing of the answer is stored or shown before the input is.
+    assert_eq!(messages(&ctx).await.len(), 1);
+
+    drop(stalled);
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let all = messages(&ctx).await;
+    assert_eq!(all.len(), 2);
+    assert_eq!(all[0].status, MessageStatus::Complete);
+    assert_eq!(all[1].role, Role::Assistant);
 }

@@ -536,11 +536,11 @@ impl Actor {
             return StepOutcome::Failed(cause(e.to_string(), "storage"));
         }
         let ids: Vec<MessageId> = send.messages.iter().map(|m| m.id).collect();
-        let mut request = match self
+        let mut prepared = match self
             .run_pipeline(send.messages, Vec::new(), Vec::new())
             .await
         {
-            Ok(request) => request,
+            Ok(prepared) => prepared,
             Err(e) => {
                 self.fail_input(&ids, &e).await;
                 if let EngineError::Interrupted { .. } = e {
@@ -550,8 +550,8 @@ impl Actor {
             }
         };
         // One answer: the step's output is text, so the model gets no tools to call.
-        request.tools.clear();
-        match self.call_model(request).await {
+        prepared.request.tools.clear();
+        match self.call_model(prepared).await {
             Ok(ModelOutcome::Interrupted) => StepOutcome::Interrupted,
             Ok(ModelOutcome::ToolCalls) => {
                 if let Err(e) = self.refuse_prompt_calls().await {
