@@ -2,13 +2,13 @@
 //! hands out handles, and unloads contexts that have been idle.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, MutexGuard, PoisonError};
 use std::time::Instant;
 
 use braid_protocol::api::{ContextListEntry, CreateContextRequest};
 use braid_protocol::{ContextId, Validate};
 use braid_store::ContextRecord;
-use tokio::sync::{Mutex, mpsc, watch};
+use tokio::sync::{mpsc, watch};
 
 use crate::actor::Actor;
 use crate::context::ContextData;
@@ -28,7 +28,13 @@ struct Live {
 /// Every live context, by id.
 pub struct ContextRegistry {
     services: Arc<Services>,
-    live: Mutex<HashMap<ContextId, Live>>,
+    /// Held only for a lookup or an insert, never across an await: with a thousand streams,
+    /// an async lock held by whoever loaded a context made every request queue behind the
+    /// others, each hand-over waiting for its task to be scheduled.
+    live: std::sync::Mutex<HashMap<ContextId, Live>>,
+    /// Loads (and deletes) one at a time, so a context is loaded once however many requests
+    /// ask for it together; requests for live contexts never wait for it.
+    loading: tokio::sync::Mutex<()>,
 }
 
 impl ContextRegistry {
@@ -36,7 +42,8 @@ impl ContextRegistry {
     pub fn new(services: Services) -> Arc<Self> {
         Arc::new(Self {
             services: Arc::new(services),
-            live: Mutex::new(HashMap::new()),
+            live: std::sync::Mutex::new(HashMap::new()),
+            loading: tokio::sync::Mutex::new(()),
         })
     }
 
@@ -62,14 +69,28 @@ impl ContextRegistry {
         self.get(record.id).await
     }
 
+    /// The live contexts (a short critical section: never held across an await).
+    fn live(&self) -> MutexGuard<'_, HashMap<ContextId, Live>> {
+        self.live.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The handle of a live context, marked used.
+    fn live_handle(&self, id: ContextId) -> Option<ContextHandle> {
+        let mut live = self.live();
+        let l = live.get_mut(&id).filter(|l| l.handle.is_alive())?;
+        l.last_used = Instant::now();
+        Some(l.handle.clone())
+    }
+
     /// The handle of a context, loading it when it is not live.
     pub async fn get(&self, id: ContextId) -> Result<ContextHandle, EngineError> {
-        let mut live = self.live.lock().await;
-        if let Some(l) = live.get_mut(&id)
-            && l.handle.is_alive()
-        {
-            l.last_used = Instant::now();
-            return Ok(l.handle.clone());
+        if let Some(handle) = self.live_handle(id) {
+            return Ok(handle);
+        }
+        let _loading = self.loading.lock().await;
+        // Another request may have loaded it while this one waited.
+        if let Some(handle) = self.live_handle(id) {
+            return Ok(handle);
         }
         // One owner per context: with PostgreSQL, one replica (an advisory lock held for the
         // actor's life).
@@ -105,7 +126,7 @@ impl ContextRegistry {
                 }
             }
         });
-        live.insert(
+        self.live().insert(
             id,
             Live {
                 handle: handle.clone(),
@@ -141,11 +162,7 @@ impl ContextRegistry {
 
     /// Whether the context's actor runs in this process.
     pub async fn is_live(&self, id: ContextId) -> bool {
-        self.live
-            .lock()
-            .await
-            .get(&id)
-            .is_some_and(|l| l.handle.is_alive())
+        self.live().get(&id).is_some_and(|l| l.handle.is_alive())
     }
 
     /// Asks the model server about the context's model (or the default model) without waiting,
@@ -166,9 +183,7 @@ impl ContextRegistry {
     pub async fn list(&self) -> Result<Vec<ContextListEntry>, EngineError> {
         let records = self.services.store.list_contexts().await?;
         let live: HashMap<ContextId, ContextListEntry> = self
-            .live
-            .lock()
-            .await
+            .live()
             .iter()
             .filter(|(_, l)| l.handle.is_alive())
             .map(|(id, l)| (*id, l.handle.listing()))
@@ -202,7 +217,8 @@ impl ContextRegistry {
 
     /// Stops a context and deletes it with everything it holds.
     pub async fn delete(&self, id: ContextId) -> Result<(), EngineError> {
-        let removed = self.live.lock().await.remove(&id);
+        let _loading = self.loading.lock().await;
+        let removed = self.live().remove(&id);
         if let Some(l) = removed {
             l.handle.shutdown().await;
             self.release_workspaces().await;
@@ -219,9 +235,7 @@ impl ContextRegistry {
     pub async fn unload_idle(&self) -> usize {
         let limit = self.services.settings.idle_unload_after;
         let candidates: Vec<(ContextId, ContextHandle)> = self
-            .live
-            .lock()
-            .await
+            .live()
             .iter()
             .filter(|(_, l)| l.last_used.elapsed() >= limit || !l.handle.is_alive())
             .map(|(id, l)| (*id, l.handle.clone()))
@@ -233,7 +247,7 @@ impl ContextRegistry {
                 Err(_) => true,
             };
             if resting {
-                self.live.lock().await.remove(&id);
+                self.live().remove(&id);
                 handle.shutdown().await;
                 unloaded += 1;
                 tracing::debug!(context = %id, "idle context unloaded");
@@ -250,13 +264,7 @@ impl ContextRegistry {
         let Some(indexes) = self.services.tools.codebase_indexes() else {
             return;
         };
-        let handles: Vec<ContextHandle> = self
-            .live
-            .lock()
-            .await
-            .values()
-            .map(|l| l.handle.clone())
-            .collect();
+        let handles: Vec<ContextHandle> = self.live().values().map(|l| l.handle.clone()).collect();
         let roots = &self.services.settings.workspace_roots;
         let mut in_use = std::collections::HashSet::new();
         for handle in handles {
@@ -275,18 +283,12 @@ impl ContextRegistry {
 
     /// How many contexts are live.
     pub async fn live_count(&self) -> usize {
-        self.live.lock().await.len()
+        self.live().len()
     }
 
     /// Stops every live context (graceful shutdown).
     pub async fn shutdown(&self) {
-        let all: Vec<ContextHandle> = self
-            .live
-            .lock()
-            .await
-            .drain()
-            .map(|(_, l)| l.handle)
-            .collect();
+        let all: Vec<ContextHandle> = self.live().drain().map(|(_, l)| l.handle).collect();
         for h in all {
             h.shutdown().await;
         }
