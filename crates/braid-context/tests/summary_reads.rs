@@ -130,7 +130,7 @@ async fn a_tool_registered_or_removed_shows_in_the_next_summary_and_request() {
 }
 
 #[tokio::test]
-async fn a_changed_branch_prompt_mode_or_configuration_shows_in_the_next_summary() {
+async fn a_changed_branch_prompt_mode_model_or_window_shows_in_the_next_summary() {
     let h = Harness::new(Script::new().then(reply(&["One."]))).await;
     let ctx = h.context(ContextConfig::default()).await;
     let first = used(&ctx).await;
@@ -156,6 +156,22 @@ async fn a_changed_branch_prompt_mode_or_configuration_shows_in_the_next_summary
     ctx.set_mode(Mode::Plan).await.unwrap();
     let plan = used(&ctx).await;
     assert!(plan < before_mode, "{plan} < {before_mode}");
+
+    // Another model: its window (from the built-in table) is the summary's limit at once.
+    let mock_model = ctx.summary().await.unwrap().token_budget.limit;
+    ctx.update(UpdateContextRequest {
+        title: None,
+        config: Some(json!({ "model": "gpt-4o-mini" })),
+    })
+    .await
+    .unwrap();
+    let summary = ctx.summary().await.unwrap();
+    assert_eq!(summary.capabilities.unwrap().context_window.value, 128_000);
+    assert!(
+        summary.token_budget.limit > mock_model,
+        "{} > {mock_model}",
+        summary.token_budget.limit
+    );
 
     // A smaller window in the configuration is the summary's new limit at once.
     let wide = ctx.summary().await.unwrap().token_budget.limit;
