@@ -17,7 +17,7 @@ use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 use crate::approval::CycleDetector;
-use crate::command::Command;
+use crate::command::{Command, Inbox};
 use crate::context::ContextData;
 use crate::error::EngineError;
 use crate::events::EventBus;
@@ -80,7 +80,11 @@ pub(crate) struct Actor {
     machine: StateMachine,
     pub services: Arc<Services>,
     pub events: EventBus,
-    pub commands: mpsc::Receiver<Command>,
+    /// The commands to handle.
+    pub inbox: Inbox,
+    /// Whether commands are taken while a commit waits: not before recovery has been saved,
+    /// since a context must never be seen as the crash left it.
+    recovered: bool,
     pub queue: VecDeque<QueuedSend>,
     pub progress: LoopProgress,
     /// Cancelled by an interrupt; a new one for every run.
@@ -119,7 +123,8 @@ impl Actor {
             machine,
             services,
             events,
-            commands,
+            inbox: Inbox::new(commands),
+            recovered: false,
             queue: VecDeque::new(),
             progress: LoopProgress::default(),
             interrupt: CancellationToken::new(),
@@ -136,6 +141,7 @@ impl Actor {
     /// The actor's life: recover if needed, then handle commands until shut down.
     pub async fn run(mut self) {
         self.recover().await;
+        self.recovered = true;
         loop {
             if let Some(done) = self.stopping.take() {
                 let _ = done.send(());
@@ -149,7 +155,7 @@ impl Actor {
                 continue;
             }
             let command = tokio::select! {
-                command = self.commands.recv() => command,
+                command = self.inbox.next() => command,
                 lost = self.events.lost() => {
                     self.events_lost(lost).await;
                     continue;
@@ -360,6 +366,17 @@ impl Actor {
         Ok(())
     }
 
+    /// Leaves a resting state for the first step of a send whose input is already stored as
+    /// `pending`. The one exception to [`Actor::transition`]'s rule that work starts durably:
+    /// here the pending input is what tells a restart that work was under way (recovery fails
+    /// it as interrupted, whatever the stored state says), and the send left no open call a
+    /// restart could run twice (it closed them first), so the move rides with the pipeline's
+    /// commit and a send reaches the model one transaction sooner.
+    pub async fn start_on_stored_input(&mut self, to: ContextState) -> Result<(), EngineError> {
+        self.announce(to).await?;
+        Ok(())
+    }
+
     /// Moves the state machine and emits the `context_update`, without persisting (for callers
     /// that persist the state with their own change set).
     pub async fn announce(&mut self, to: ContextState) -> Result<ContextState, EngineError> {
@@ -423,14 +440,51 @@ impl Actor {
     }
 
     /// Saves a change set (with the current state) in one transaction, then mirrors it in
-    /// memory. On error nothing changed, in the store or in memory.
-    pub async fn commit(&mut self, mut changes: ContextChanges) -> Result<(), EngineError> {
+    /// memory. On error nothing changed, in the store or in memory. While the transaction is
+    /// in flight (behind many others when a thousand contexts stream), reads are answered from
+    /// what is committed so far and other commands are set aside until it ends, so a busy
+    /// store does not make every state or summary read wait for it.
+    pub async fn commit(&mut self, changes: ContextChanges) -> Result<(), EngineError> {
+        self.commit_beside(changes, std::future::pending::<()>())
+            .await
+            .map(|_| ())
+    }
+
+    /// [`Actor::commit`], polling `beside` while the transaction is in flight: its output when
+    /// it finished first (it is dropped unfinished otherwise).
+    pub async fn commit_beside<T>(
+        &mut self,
+        mut changes: ContextChanges,
+        beside: impl std::future::Future<Output = T>,
+    ) -> Result<Option<T>, EngineError> {
         changes.state = Some(self.machine.current().clone());
-        self.services.store.save_changes(self.id, &changes).await?;
+        let store = self.services.store.clone();
+        let save = store.save_changes(self.id, &changes);
+        tokio::pin!(save);
+        tokio::pin!(beside);
+        let mut done = None;
+        loop {
+            let room = self.recovered && self.inbox.has_room();
+            tokio::select! {
+                biased;
+                saved = &mut save => {
+                    saved?;
+                    break;
+                }
+                out = &mut beside, if done.is_none() => done = Some(out),
+                Some(command) = self.inbox.arrival(), if room => {
+                    if command.is_read() {
+                        self.answer_read(command);
+                    } else {
+                        self.inbox.set_aside(command);
+                    }
+                }
+            }
+        }
         self.data.apply(&changes);
         self.listing
             .send_replace(self.data.listing(self.machine.current().clone()));
-        Ok(())
+        Ok(done)
     }
 
     /// Fails the context visibly when the store lost some of its events (they were never

@@ -82,3 +82,57 @@ impl Command {
         )
     }
 }
+
+/// The most commands an actor sets aside while it waits for a commit (reads are answered at
+/// once; other commands wait for the commit to end). More stay in the command channel.
+pub(crate) const MAX_SET_ASIDE: usize = 64;
+
+/// An actor's commands: the channel its handles send to, and those set aside while a commit
+/// was in flight, which come first.
+pub(crate) struct Inbox {
+    channel: tokio::sync::mpsc::Receiver<Command>,
+    set_aside: std::collections::VecDeque<Command>,
+    /// False once every handle is gone (nothing more can arrive).
+    open: bool,
+}
+
+impl Inbox {
+    /// The inbox of a new actor.
+    pub fn new(channel: tokio::sync::mpsc::Receiver<Command>) -> Self {
+        Self {
+            channel,
+            set_aside: std::collections::VecDeque::new(),
+            open: true,
+        }
+    }
+
+    /// The next command to handle: one set aside first, else the next to arrive (`None` once
+    /// every handle is gone, after which this waits forever). Cancel safe, for `select!`.
+    pub async fn next(&mut self) -> Option<Command> {
+        match self.set_aside.pop_front() {
+            Some(command) => Some(command),
+            None => self.arrival().await,
+        }
+    }
+
+    /// The next command to arrive, ignoring those set aside (`None` once, when every handle is
+    /// gone; then it waits forever). Cancel safe.
+    pub async fn arrival(&mut self) -> Option<Command> {
+        if !self.open {
+            return std::future::pending().await;
+        }
+        let command = self.channel.recv().await;
+        self.open = command.is_some();
+        command
+    }
+
+    /// Whether another command may be set aside.
+    pub fn has_room(&self) -> bool {
+        self.set_aside.len() < MAX_SET_ASIDE
+    }
+
+    /// Keeps a command for after the commit in flight, in arrival order.
+    pub fn set_aside(&mut self, command: Command) {
+        self.set_aside.push_back(command);
+    }
+}

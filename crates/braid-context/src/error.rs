@@ -62,6 +62,25 @@ pub enum EngineError {
     /// not accepted. Nothing changed; the outcome lists them.
     #[error("{}", merge_held_message(.0))]
     MergeHeld(Box<braid_protocol::api::MergeOutcome>),
+    /// The person interrupted the turn while a pipeline step ran: the step was stopped and
+    /// nothing it did is kept.
+    #[error(
+        "interrupted while {} ran: the message was not sent to the model; retry it to send it, or delete it",
+        .step.as_str()
+    )]
+    Interrupted {
+        /// The step that was running.
+        step: crate::pipeline::ProcessorName,
+    },
+    /// A pipeline step's task ended without an answer (it panicked): a bug, reported as the
+    /// step's failure rather than taking the context down.
+    #[error("the pipeline step {} failed unexpectedly: {reason}", .step.as_str())]
+    StepCrashed {
+        /// The step.
+        step: crate::pipeline::ProcessorName,
+        /// What the task reported.
+        reason: String,
+    },
     /// The context's task has stopped (the server is shutting down).
     #[error("the context is shutting down")]
     Stopped,
@@ -96,7 +115,10 @@ impl EngineError {
             }
             EngineError::Store(braid_store::StoreError::BranchExists { .. }) => ErrorCode::Conflict,
             EngineError::Store(_) => ErrorCode::StorageFailed,
-            EngineError::Transition(_) | EngineError::Stopped => ErrorCode::Internal,
+            EngineError::Interrupted { .. } => ErrorCode::Interrupted,
+            EngineError::Transition(_) | EngineError::Stopped | EngineError::StepCrashed { .. } => {
+                ErrorCode::Internal
+            }
         }
     }
 

@@ -28,6 +28,7 @@ mod recovery;
 mod registry;
 mod services;
 pub mod state;
+mod step;
 mod tool_loop;
 mod turn;
 mod views;

@@ -738,7 +738,7 @@ impl Actor {
         loop {
             tokio::select! {
                 done = &mut work => return done.ok(),
-                command = self.commands.recv() => {
+                command = self.inbox.next() => {
                     if let Some(command) = command {
                         self.handle_while_busy(command).await;
                     }

@@ -23,6 +23,32 @@ use crate::error::EngineError;
 use crate::pipeline::{Draft, Pipeline, PipelineContext, ProcessResult};
 use crate::tool_loop::RoundOutcome;
 
+/// A request the pipeline prepared, and what it made that is not stored yet.
+pub(crate) struct Prepared {
+    /// The request for the model.
+    pub request: LlmRequest,
+    /// Stored (and announced) while the request goes out.
+    pub output: PipelineOutput,
+}
+
+/// What a pipeline run stores and announces once it succeeded: committed beside the model
+/// request, so a turn reaches the model one transaction sooner. A crash before the commit
+/// leaves the input `pending`, which a restart fails as interrupted (retryable).
+#[derive(Default)]
+pub(crate) struct PipelineOutput {
+    /// The input completed, notes added, updates; `None` when the run added nothing (a turn of
+    /// the tool loop).
+    pub changes: Option<ContextChanges>,
+    /// The input's ids (marked `failed` if the commit fails).
+    pub input: Vec<MessageId>,
+    /// Control messages added (a summary), announced as created.
+    pub notes: Vec<Message>,
+    /// Messages announced as completed.
+    pub completed: Vec<(MessageId, braid_protocol::KindName)>,
+    /// What the optimization did, for a `context_update`'s metadata.
+    pub report: Option<Metadata>,
+}
+
 /// How a model call ended.
 pub(crate) enum ModelOutcome {
     /// The model answered and made no tool call.
@@ -249,6 +275,11 @@ impl Actor {
         };
         match self.run_pipeline(messages, send.updates, notes).await {
             Ok(request) => self.drive(Some(request)).await,
+            // The person stopped it: the input says so and can be retried; nothing failed.
+            Err(e @ EngineError::Interrupted { .. }) => {
+                self.fail_input(&ids, &e).await;
+                self.rest(ContextState::Idle).await;
+            }
             Err(e) => {
                 self.fail_input(&ids, &e).await;
                 self.fail(e, true).await;
@@ -349,17 +380,18 @@ impl Actor {
     }
 
     /// Runs the active branch's pipeline over `messages` (the send's input, already stored as
-    /// `pending`); if every processor succeeded, stores them as processed and `complete`, with
-    /// `updates` and `notes` (control messages added after them); returns the request. On error
-    /// nothing is stored: the caller marks the input `failed`.
+    /// `pending`); if every processor succeeded, returns the request and what is to be stored:
+    /// the input as processed and `complete`, with `updates` and `notes` (control messages
+    /// added after them), which [`Actor::call_model`] commits while the request goes out. On
+    /// error nothing is stored: the caller marks the input `failed`.
     pub(crate) async fn run_pipeline(
         &mut self,
         messages: Vec<Message>,
         updates: Vec<Message>,
         notes: Vec<Message>,
-    ) -> Result<LlmRequest, EngineError> {
+    ) -> Result<Prepared, EngineError> {
         let pipeline = Pipeline::for_branch(self.data.active().pipeline.as_ref());
-        let ctx = self.pipeline_context();
+        let ctx = std::sync::Arc::new(self.pipeline_context());
         let mut draft = Draft {
             messages: messages
                 .into_iter()
@@ -370,29 +402,39 @@ impl Actor {
         };
         for processor in pipeline.processors() {
             if let Some(state) = processor.state(&draft) {
-                self.transition(state).await?;
+                if self.state().kind().is_resting() && !draft.messages.is_empty() {
+                    self.start_on_stored_input(state).await?;
+                } else {
+                    self.transition(state).await?;
+                }
             }
             let started = std::time::Instant::now();
-            let result = processor.process(&mut draft, &ctx).await?;
+            let (done, result) = self
+                .run_pipeline_step(processor.clone(), draft, ctx.clone())
+                .await?;
+            draft = done;
+            let result = result?;
             draft.timings.push((processor.name(), started.elapsed()));
             if result == ProcessResult::Complete {
                 break;
             }
         }
-        let request = draft.request.take();
+        let Some(request) = draft.request.take() else {
+            return Err(EngineError::Pipeline(
+                crate::pipeline::PipelineError::Request(
+                    "the branch's pipeline did not prepare a request".to_owned(),
+                ),
+            ));
+        };
+        let mut output = PipelineOutput {
+            report: draft.optimization.take(),
+            ..PipelineOutput::default()
+        };
         if !draft.messages.is_empty() || !updates.is_empty() || !draft.notes.is_empty() {
             let timings: serde_json::Map<String, Value> = draft
                 .timings
                 .iter()
-                .map(|(name, d)| {
-                    (
-                        serde_json::to_value(name)
-                            .ok()
-                            .and_then(|v| v.as_str().map(str::to_owned))
-                            .unwrap_or_default(),
-                        json!(d.as_secs_f64() * 1000.0),
-                    )
-                })
+                .map(|(name, d)| (name.as_str().to_owned(), json!(d.as_secs_f64() * 1000.0)))
                 .collect();
             let now = Utc::now();
             for m in &mut draft.messages {
@@ -417,30 +459,52 @@ impl Actor {
                 .extend(self.input_at_end(&input, &notes));
             changes.updated_messages = draft.messages.clone();
             changes.updated_messages.extend(updates.iter().cloned());
-            self.commit(changes).await?;
-            for m in &draft.notes {
+            output.completed = draft
+                .messages
+                .iter()
+                .chain(&updates)
+                .map(|m| (m.id, m.kind_name()))
+                .collect();
+            output.input = input;
+            output.notes = std::mem::take(&mut draft.notes);
+            output.changes = Some(changes);
+        }
+        Ok(Prepared { request, output })
+    }
+
+    /// Stores what the pipeline made and announces it, while `beside` (the model request going
+    /// out) makes progress: its output when it finished during the commit. A failed commit
+    /// marks the input `failed`, as a failing step does.
+    pub(crate) async fn store_pipeline_output<T>(
+        &mut self,
+        output: PipelineOutput,
+        beside: impl std::future::Future<Output = T>,
+    ) -> Result<Option<T>, EngineError> {
+        let mut early = None;
+        if let Some(changes) = output.changes {
+            match self.commit_beside(changes, beside).await {
+                Ok(done) => early = done,
+                Err(e) => {
+                    self.fail_input(&output.input, &e).await;
+                    return Err(e);
+                }
+            }
+            for m in &output.notes {
                 self.emit_created(m).await;
             }
-            for m in draft.messages.iter().chain(&updates) {
+            for (message_id, kind) in output.completed {
                 self.emit_update(
                     None,
-                    Some(MessageUpdate::Completed {
-                        message_id: m.id,
-                        kind: m.kind_name(),
-                    }),
+                    Some(MessageUpdate::Completed { message_id, kind }),
                     Metadata::new(),
                 )
                 .await;
             }
         }
-        if let Some(report) = draft.optimization.take() {
+        if let Some(report) = output.report {
             self.emit_update(None, None, report).await;
         }
-        request.ok_or_else(|| {
-            EngineError::Pipeline(crate::pipeline::PipelineError::Request(
-                "the branch's pipeline did not prepare a request".to_owned(),
-            ))
-        })
+        Ok(early)
     }
 
     /// Emits the `created` update of a message.
@@ -459,17 +523,27 @@ impl Actor {
 
     /// Goes around the loop: ask the model, run its tool calls, ask again, until the model is
     /// done or something stops the loop. Always ends in a resting state.
-    pub(crate) async fn drive(&mut self, mut prepared: Option<LlmRequest>) {
+    pub(crate) async fn drive(&mut self, mut prepared: Option<Prepared>) {
         loop {
-            let request = match prepared.take() {
+            let prepared = match prepared.take() {
                 Some(r) => r,
                 None => match self.run_pipeline(Vec::new(), Vec::new(), Vec::new()).await {
                     Ok(r) => r,
+                    Err(EngineError::Interrupted { step }) => {
+                        let detail = format!(
+                            "Interrupted while the next request was prepared ({} was stopped). Resume to continue.",
+                            step.as_str()
+                        );
+                        if let Err(e) = self.stop_loop(LoopStopReason::Interrupted, detail).await {
+                            self.fail(e, true).await;
+                        }
+                        return;
+                    }
                     Err(e) => return self.fail(e, true).await,
                 },
             };
-            let sent_images = latest_vision_images(&request);
-            match self.call_model(request).await {
+            let sent_images = latest_vision_images(&prepared.request);
+            match self.call_model(prepared).await {
                 Ok(ModelOutcome::Done) | Ok(ModelOutcome::Interrupted) => {
                     return self.rest(ContextState::Idle).await;
                 }
@@ -506,9 +580,12 @@ impl Actor {
     /// Asks the model and streams its answer into the context.
     pub(crate) async fn call_model(
         &mut self,
-        request: LlmRequest,
+        prepared: Prepared,
     ) -> Result<ModelOutcome, EngineError> {
+        let Prepared { request, output } = prepared;
         let Some(llm) = self.services.llm.clone() else {
+            self.store_pipeline_output(output, std::future::ready(()))
+                .await?;
             return Err(EngineError::LlmNotConfigured);
         };
         self.transition(ContextState::ConnectingToLlm {
@@ -522,6 +599,9 @@ impl Actor {
             tokio::time::Instant::now() + std::time::Duration::from_secs(u64::from(limit_secs));
         let tool_calling = request.tool_calling;
         let mut stream = llm.stream(&request).await;
+        // The pipeline's output is stored while the request goes out; an item that arrives
+        // meanwhile waits for the commit, so nothing of the answer is stored before the input.
+        let mut early = self.store_pipeline_output(output, stream.next()).await?;
         self.transition(ContextState::AwaitingLlmFirstChunk).await?;
 
         let turn = TurnId::new();
@@ -531,27 +611,31 @@ impl Actor {
         let mut timed_out = false;
         let mut lost = None;
         loop {
-            let item = tokio::select! {
-                biased;
-                () = self.interrupt.cancelled() => {
-                    interrupted = true;
-                    break;
-                }
-                () = tokio::time::sleep_until(deadline) => {
-                    timed_out = true;
-                    break;
-                }
-                l = self.events.lost() => {
-                    lost = Some(l);
-                    break;
-                }
-                command = self.commands.recv() => {
-                    if let Some(command) = command {
-                        self.handle_while_busy(command).await;
+            let item = if let Some(item) = early.take() {
+                item
+            } else {
+                tokio::select! {
+                    biased;
+                    () = self.interrupt.cancelled() => {
+                        interrupted = true;
+                        break;
                     }
-                    continue;
+                    () = tokio::time::sleep_until(deadline) => {
+                        timed_out = true;
+                        break;
+                    }
+                    l = self.events.lost() => {
+                        lost = Some(l);
+                        break;
+                    }
+                    command = self.inbox.next() => {
+                        if let Some(command) = command {
+                            self.handle_while_busy(command).await;
+                        }
+                        continue;
+                    }
+                    item = stream.next() => item,
                 }
-                item = stream.next() => item,
             };
             match item {
                 None => break,

@@ -9,7 +9,7 @@ use braid_context::optimizer::summary::SUMMARY_PROMPT;
 use braid_context::{ContextHandle, MessageQuery};
 use braid_protocol::api::{MessageView, UpdateContextRequest};
 use braid_protocol::*;
-use braid_testkit::{ErrorReply, Script, StreamReply};
+use braid_testkit::{ErrorReply, Script, ScriptedResponse, StreamReply};
 use common::*;
 use serde_json::{Value, json};
 
@@ -634,4 +634,122 @@ async fn a_summarized_run_is_marked_before_its_summary_with_the_tokens_it_replac
         (replaces[0], *replaces.last().unwrap())
     );
     assert_eq!(marker.tokens, tokens_before);
+}
+
+/// Waits (polling the actor) until the context is in `kind`.
+async fn reach(ctx: &ContextHandle, kind: StateKind) {
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
+    while ctx.state(false).await.unwrap().state.kind() != kind {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "never reached {kind:?}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+}
+
+/// A command must be answered while the step runs: the step here never ends on its own, so a
+/// command that waited for it would wait out this bound.
+async fn answered<T>(what: &str, f: impl std::future::Future<Output = T>) -> T {
+    tokio::time::timeout(std::time::Duration::from_secs(5), f)
+        .await
+        .unwrap_or_else(|_| panic!("{what} was not answered while the pipeline step ran"))
+}
+
+#[tokio::test]
+async fn an_interrupt_is_answered_while_a_summarization_runs_and_the_input_can_be_retried() {
+    // The summarization request never gets an answer: only the interrupt can end the step.
+    let h = Harness::new(
+        script(4)
+            .then(ScriptedResponse::Hang)
+            .then(StreamReply::new().text("SUMMARY: topics 0 and 1, about alpha."))
+            .then(reply(&["noted 4"]))
+            .then(reply(&["noted 5"])),
+    )
+    .await;
+    let ctx = crowded(&h, 4).await;
+    let sent = ctx.send_message(text(&long(4))).await.unwrap();
+    reach(&ctx, StateKind::OptimizingContext).await;
+    assert_eq!(
+        h.mock.request_count(),
+        5,
+        "the summarization request is out"
+    );
+
+    let summary = answered("a summary read", ctx.summary()).await.unwrap();
+    assert_eq!(summary.state, ContextState::OptimizingContext);
+    answered("an interrupt", ctx.interrupt()).await.unwrap();
+
+    // The stopped input says why and can be retried.
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let all = messages(&ctx).await;
+    let stopped = all.iter().find(|m| m.id == sent.message_id).unwrap();
+    assert_eq!(stopped.status, MessageStatus::Failed);
+    let error = stopped.error.as_ref().unwrap();
+    assert_eq!(error.code.as_deref(), Some("interrupted"));
+    assert!(
+        error.message.contains("optimize_context"),
+        "{}",
+        error.message
+    );
+    assert!(
+        all.iter().all(|m| summary_of(m).is_none()),
+        "nothing the step did is kept"
+    );
+
+    ctx.retry_message(sent.message_id).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let retried = messages(&ctx).await;
+    let input = retried.iter().find(|m| m.id == sent.message_id).unwrap();
+    assert_eq!(input.status, MessageStatus::Complete);
+    assert!(
+        retried.iter().any(|m| summary_of(m).is_some()),
+        "summarized on the retry"
+    );
+}
+
+#[tokio::test]
+async fn a_send_during_a_slow_summarization_is_queued_and_runs_after_it() {
+    let slow_summary = StreamReply::new()
+        .delay(std::time::Duration::from_millis(1500))
+        .text("SUMMARY: topics 0 and 1, about alpha.");
+    let h = Harness::new(
+        script(4)
+            .then(slow_summary)
+            .then(reply(&["noted 4"]))
+            .then(reply(&["noted 5"])),
+    )
+    .await;
+    let ctx = crowded(&h, 4).await;
+    let first = ctx.send_message(text(&long(4))).await.unwrap();
+    reach(&ctx, StateKind::OptimizingContext).await;
+    let state = answered("a state read", ctx.state(true)).await.unwrap();
+    assert_eq!(state.state, ContextState::OptimizingContext);
+    let second = answered("a send", ctx.send_message(text("and another")))
+        .await
+        .unwrap();
+    assert!(second.queued, "a send during the step waits its turn");
+    assert!(!first.queued);
+
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    // The queued send is taken once the first turn rests.
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let all = messages(&ctx).await;
+        if all
+            .last()
+            .is_some_and(|m| m.role == Role::Assistant && m.to_json().contains("noted 5"))
+        {
+            let ids: Vec<MessageId> = all.iter().map(|m| m.id).collect();
+            let at = |id| ids.iter().position(|m| *m == id).unwrap();
+            assert!(at(first.message_id) < at(second.message_id));
+            assert!(all.iter().any(|m| summary_of(m).is_some()));
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the queued send never ran"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
 }

@@ -1,4 +1,5 @@
-//! A store that fails: the send is refused and the context is left exactly as it was.
+//! A store that fails: the send is refused and the context is left exactly as it was. A store
+//! that is slow: reads are answered while a commit waits.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
@@ -17,12 +18,15 @@ use braid_store::{
 use braid_testkit::Script;
 use common::*;
 
-/// Delegates to a real store; refuses every save while `failing` is set, and loses every event
-/// while `losing_events` is set.
+/// Delegates to a real store; refuses every save while `failing` is set, loses every event
+/// while `losing_events` is set, and holds saves while `stall` is locked: every save, or with
+/// `stall_completions` only those that complete a message.
 struct FlakyStore {
     inner: Arc<dyn Store>,
     failing: AtomicBool,
     losing_events: AtomicBool,
+    stall: tokio::sync::Mutex<()>,
+    stall_completions: AtomicBool,
 }
 
 #[async_trait]
@@ -60,6 +64,13 @@ impl Store for FlakyStore {
             return Err(StoreError::EventsNotWritten {
                 reason: "injected: the disk is full".into(),
             });
+        }
+        let completes = changes
+            .updated_messages
+            .iter()
+            .any(|m| m.status == MessageStatus::Complete);
+        if completes || !self.stall_completions.load(Ordering::SeqCst) {
+            drop(self.stall.lock().await);
         }
         self.inner.save_changes(id, changes).await
     }
@@ -175,6 +186,8 @@ async fn flaky_context(
         inner: h.store.clone(),
         failing: AtomicBool::new(false),
         losing_events: AtomicBool::new(false),
+        stall: tokio::sync::Mutex::new(()),
+        stall_completions: AtomicBool::new(false),
     });
     let registry = ContextRegistry::new(Services {
         store: flaky.clone(),
@@ -293,4 +306,104 @@ async fn events_the_store_loses_fail_the_context_visibly_once_it_is_back() {
         (1..=log.len() as u64).collect::<Vec<_>>(),
         "no gap"
     );
+}
+
+#[tokio::test]
+async fn reads_are_answered_while_a_commit_waits_and_other_commands_after_it() {
+    let h = Harness::new(
+        Script::new()
+            .then(reply(&["hello"]))
+            .then(reply(&["again"])),
+    )
+    .await;
+    let (flaky, _registry, ctx) = flaky_context(&h).await;
+    let stalled = flaky.stall.lock().await;
+    // The send's input is being committed: the send is not answered until it is stored.
+    let send = tokio::spawn({
+        let ctx = ctx.clone();
+        async move { ctx.send_message(text("hi")).await }
+    });
+    let second = tokio::spawn({
+        let ctx = ctx.clone();
+        async move { ctx.send_message(text("and again")).await }
+    });
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    assert!(!send.is_finished(), "the send waits for its commit");
+
+    // Reads are answered meanwhile, from what is committed (the input is not, yet).
+    let bound = std::time::Duration::from_secs(5);
+    let summary = tokio::time::timeout(bound, ctx.summary())
+        .await
+        .expect("a summary read is answered while the commit waits")
+        .unwrap();
+    assert_eq!(summary.message_count, 0);
+    let state = tokio::time::timeout(bound, ctx.state(false))
+        .await
+        .expect("a state read is answered while the commit waits")
+        .unwrap();
+    assert_eq!(state.state, ContextState::Idle);
+    assert!(messages(&ctx).await.is_empty());
+    // Another send waits for the commit before it, then for the turn that commit started.
+    assert!(
+        !second.is_finished(),
+        "a change is set aside until the commit ends"
+    );
+
+    drop(stalled);
+    let first = send.await.unwrap().unwrap();
+    let second = second.await.unwrap().unwrap();
+    assert!(!first.queued);
+    assert!(
+        second.queued,
+        "handled after the commit, while the first turn ran"
+    );
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
+    while messages(&ctx).await.len() < 4 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the queued send never ran"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let order: Vec<MessageId> = messages(&ctx).await.iter().map(|m| m.id).collect();
+    assert_eq!(order[0], first.message_id);
+    assert_eq!(order[2], second.message_id);
+}
+
+#[tokio::test]
+async fn the_model_is_asked_while_the_processed_input_is_being_stored() {
+    let h = Harness::new(Script::new().then(reply(&["hello"]))).await;
+    let (flaky, _registry, ctx) = flaky_context(&h).await;
+    flaky.stall_completions.store(true, Ordering::SeqCst);
+    let stalled = flaky.stall.lock().await;
+    let sent = ctx.send_message(text("hi")).await.unwrap();
+    // The request goes out while the commit that completes the input waits.
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
+    while h.mock.request_count() == 0 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the model was never asked"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    let stored = h
+        .store
+        .get_messages(ctx.id(), &[sent.message_id])
+        .await
+        .unwrap();
+    assert_eq!(
+        stored[0].status,
+        MessageStatus::Pending,
+        "not stored as complete yet"
+    );
+    // Nothing of the answer is stored or shown before the input is.
+    assert_eq!(messages(&ctx).await.len(), 1);
+
+    drop(stalled);
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let all = messages(&ctx).await;
+    assert_eq!(all.len(), 2);
+    assert_eq!(all[0].status, MessageStatus::Complete);
+    assert_eq!(all[1].role, Role::Assistant);
 }

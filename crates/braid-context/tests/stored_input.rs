@@ -341,27 +341,41 @@ async fn queued_input_can_be_deleted_before_it_runs() {
 
 #[tokio::test]
 async fn input_a_restart_interrupted_comes_back_failed_and_retryable() {
+    // A crash after the pipeline's first commit: the state says work was under way.
+    let state = restart_mid_pipeline(ContextState::ProcessingUserMessage).await;
+    assert!(matches!(state, ContextState::Failed { .. }), "{state:?}");
+}
+
+#[tokio::test]
+async fn input_a_restart_interrupted_before_any_commit_of_its_turn_comes_back_failed_and_retryable()
+{
+    // A send's first step is not persisted on its own (the pending input stands for it): a
+    // crash before the pipeline's commit leaves the resting state the send started from.
+    let state = restart_mid_pipeline(ContextState::Idle).await;
+    assert_eq!(state, ContextState::Idle);
+}
+
+/// Stores a send's input as a crash mid-pipeline leaves it, with `stored_state`, restarts,
+/// checks the input came back failed and retryable, retries it, and returns the state the
+/// restart left.
+async fn restart_mid_pipeline(stored_state: ContextState) -> ContextState {
     let h = Harness::new(Script::new().then(reply(&["after the restart"]))).await;
     let ctx = h.context(ContextConfig::default()).await;
     let id = ctx.id();
     ctx.shutdown().await;
-    // The process died after storing the input, mid-pipeline.
     let waiting = Message::user_text("typed before the crash").with_status(MessageStatus::Pending);
     h.store
         .save_changes(
             id,
             &ContextChanges::new()
                 .add_message(&BranchName::main(), waiting.clone())
-                .with_state(ContextState::ProcessingUserMessage),
+                .with_state(stored_state),
         )
         .await
         .unwrap();
     let restarted = h.restart();
     let ctx = restarted.get(id).await.unwrap();
-    assert!(matches!(
-        ctx.state(false).await.unwrap().state,
-        ContextState::Failed { .. }
-    ));
+    let after_restart = ctx.state(false).await.unwrap().state;
     let m = stored(&h, &ctx, waiting.id).await;
     assert_eq!(m.status, MessageStatus::Failed, "never left pending");
     let error = m.error.unwrap();
@@ -376,4 +390,5 @@ async fn input_a_restart_interrupted_comes_back_failed_and_retryable() {
         MessageStatus::Complete
     );
     assert!(request_bodies(&h)[0].contains("typed before the crash"));
+    after_restart
 }

@@ -375,6 +375,20 @@ pub enum ProcessorName {
     PrepareRequest,
 }
 
+impl ProcessorName {
+    /// The name as the JSON spells it (`"optimize_context"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProcessorName::Validate => "validate",
+            ProcessorName::ResolveFileReferences => "resolve_file_references",
+            ProcessorName::RecognizeImages => "recognize_images",
+            ProcessorName::EnhanceSystemPrompt => "enhance_system_prompt",
+            ProcessorName::OptimizeContext => "optimize_context",
+            ProcessorName::PrepareRequest => "prepare_request",
+        }
+    }
+}
+
 /// A branch as the API shows it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct BranchInfo {
@@ -799,6 +813,20 @@ mod tests {
     use super::*;
     use crate::config::ApprovalPolicy;
     use serde_json::json;
+
+    #[test]
+    fn processor_names_read_as_their_json() {
+        for name in [
+            ProcessorName::Validate,
+            ProcessorName::ResolveFileReferences,
+            ProcessorName::RecognizeImages,
+            ProcessorName::EnhanceSystemPrompt,
+            ProcessorName::OptimizeContext,
+            ProcessorName::PrepareRequest,
+        ] {
+            assert_eq!(serde_json::to_value(name).unwrap(), json!(name.as_str()));
+        }
+    }
 
     #[test]
     fn merge_patch_changes_only_given_fields_and_clears_nulls() {

@@ -170,6 +170,9 @@ pub enum ErrorCode {
     LlmRejected,
     /// The stream ended before the answer did.
     StreamInterrupted,
+    /// The person interrupted the operation before it finished (input whose pipeline step was
+    /// stopped carries it: retry it to send it again).
+    Interrupted,
     /// A tool failed.
     ToolFailed,
     /// Something took longer than allowed.

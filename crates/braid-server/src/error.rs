@@ -71,7 +71,9 @@ impl ApiFailure {
 pub fn status_of(code: ErrorCode) -> StatusCode {
     match code {
         ErrorCode::NotFound => StatusCode::NOT_FOUND,
-        ErrorCode::Conflict | ErrorCode::ResumePointUnknown => StatusCode::CONFLICT,
+        ErrorCode::Conflict | ErrorCode::ResumePointUnknown | ErrorCode::Interrupted => {
+            StatusCode::CONFLICT
+        }
         ErrorCode::InvalidInput | ErrorCode::FileReference | ErrorCode::ImageRecognition => {
             StatusCode::UNPROCESSABLE_ENTITY
         }

@@ -147,6 +147,7 @@ const HINTS: Record<ErrorCode, string> = {
   unsupported_media_type: "The server accepts only JSON request bodies.",
   payload_too_large: "That is too large for the server (10 MiB by default). Send something smaller.",
   internal: "An internal error. The server log has the details.",
+  interrupted: "You stopped it before the model was asked. Retry the message to send it again, or delete it.",
   resume_point_unknown: "The server's history no longer matches what this page had seen (its data was restored); the conversation was reloaded.",
 };
 

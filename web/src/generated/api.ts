@@ -1325,7 +1325,7 @@ export interface components {
             id: string;
         };
         /** @description Error categories shared by events and API errors. */
-        ErrorCode: "llm_not_configured" | "llm_unavailable" | "llm_rejected" | "stream_interrupted" | "tool_failed" | "timeout" | "invalid_input" | "file_reference" | "image_recognition" | "storage_failed" | "not_found" | "conflict" | "unauthorized" | "forbidden" | "unsupported_media_type" | "payload_too_large" | "internal" | "resume_point_unknown";
+        ErrorCode: "llm_not_configured" | "llm_unavailable" | "llm_rejected" | "stream_interrupted" | "interrupted" | "tool_failed" | "timeout" | "invalid_input" | "file_reference" | "image_recognition" | "storage_failed" | "not_found" | "conflict" | "unauthorized" | "forbidden" | "unsupported_media_type" | "payload_too_large" | "internal" | "resume_point_unknown";
         /** @description Details of a failure, in a form both a person and a model can read. */
         ErrorDetail: {
             /** @description A machine-readable code (`timeout`, `permission_denied`, an MCP error code...). */

@@ -601,7 +601,7 @@ export type Ecosystem = "cargo" | "npm" | "python";
 
 export type ElicitationAction = "accept" | "decline" | "cancel";
 
-export type ErrorCode = "llm_not_configured" | "llm_unavailable" | "llm_rejected" | "stream_interrupted" | "tool_failed" | "timeout" | "invalid_input" | "file_reference" | "image_recognition" | "storage_failed" | "not_found" | "conflict" | "unauthorized" | "forbidden" | "unsupported_media_type" | "payload_too_large" | "internal" | "resume_point_unknown";
+export type ErrorCode = "llm_not_configured" | "llm_unavailable" | "llm_rejected" | "stream_interrupted" | "interrupted" | "tool_failed" | "timeout" | "invalid_input" | "file_reference" | "image_recognition" | "storage_failed" | "not_found" | "conflict" | "unauthorized" | "forbidden" | "unsupported_media_type" | "payload_too_large" | "internal" | "resume_point_unknown";
 
 export type ErrorDetail = { 
 /**

@@ -536,19 +536,22 @@ impl Actor {
             return StepOutcome::Failed(cause(e.to_string(), "storage"));
         }
         let ids: Vec<MessageId> = send.messages.iter().map(|m| m.id).collect();
-        let mut request = match self
+        let mut prepared = match self
             .run_pipeline(send.messages, Vec::new(), Vec::new())
             .await
         {
-            Ok(request) => request,
+            Ok(prepared) => prepared,
             Err(e) => {
                 self.fail_input(&ids, &e).await;
+                if let EngineError::Interrupted { .. } = e {
+                    return StepOutcome::Interrupted;
+                }
                 return StepOutcome::Failed(crate::input::input_error(&e));
             }
         };
         // One answer: the step's output is text, so the model gets no tools to call.
-        request.tools.clear();
-        match self.call_model(request).await {
+        prepared.request.tools.clear();
+        match self.call_model(prepared).await {
             Ok(ModelOutcome::Interrupted) => StepOutcome::Interrupted,
             Ok(ModelOutcome::ToolCalls) => {
                 if let Err(e) = self.refuse_prompt_calls().await {
@@ -905,41 +908,19 @@ impl Actor {
             (WorkflowControl::Pause, WorkflowStatus::Paused) => {
                 let _ = reply.send(Ok(()));
             }
+            // A pause or cancel is answered once it is saved, so a read after the answer sees
+            // it (reads are answered while a commit waits, from what is committed).
             (WorkflowControl::Pause | WorkflowControl::Cancel, WorkflowStatus::Running)
                 if waiting.is_some() =>
             {
-                // The step's call waits for approval: it is closed unrun; resuming runs the step
-                // again with a new call.
+                self.stop_waiting_step(run, control, waiting).await;
                 let _ = reply.send(Ok(()));
-                let reason = match control {
-                    WorkflowControl::Cancel => "not executed: the workflow was cancelled",
-                    _ => "not executed: the workflow was paused before it ran",
-                };
-                let open: Vec<OpenCall> = self
-                    .open_calls()
-                    .into_iter()
-                    .filter(|c| Some(&c.id) == waiting.as_ref())
-                    .collect();
-                run.record.waiting_call = None;
-                if let Err(e) = self.transition(run.executing_state()).await {
-                    return self.fail(e, true).await;
-                }
-                if let Err(e) = self.close_round(&open, reason).await {
-                    return self.fail(e, true).await;
-                }
-                let end = match control {
-                    WorkflowControl::Cancel => self.cancel_run(run).await,
-                    _ => self.pause_run(run).await,
-                };
-                if end == RunEnd::Finished {
-                    self.rest(ContextState::Idle).await;
-                }
             }
             (WorkflowControl::Cancel, WorkflowStatus::Paused | WorkflowStatus::Pending) => {
-                let _ = reply.send(Ok(()));
                 if self.cancel_run(run).await == RunEnd::Finished {
                     self.persist_state().await;
                 }
+                let _ = reply.send(Ok(()));
             }
             (WorkflowControl::Pause, _) => {
                 let _ = reply.send(Err(refuse("paused")));
@@ -950,6 +931,39 @@ impl Actor {
             (WorkflowControl::Cancel, _) => {
                 let _ = reply.send(Err(refuse("cancelled")));
             }
+        }
+    }
+
+    /// Pauses or cancels a run whose step's call waits for approval: the call is closed unrun;
+    /// resuming runs the step again with a new call. A failure to save fails the context.
+    async fn stop_waiting_step(
+        &mut self,
+        mut run: Run,
+        control: WorkflowControl,
+        waiting: Option<ToolCallId>,
+    ) {
+        let reason = match control {
+            WorkflowControl::Cancel => "not executed: the workflow was cancelled",
+            _ => "not executed: the workflow was paused before it ran",
+        };
+        let open: Vec<OpenCall> = self
+            .open_calls()
+            .into_iter()
+            .filter(|c| Some(&c.id) == waiting.as_ref())
+            .collect();
+        run.record.waiting_call = None;
+        if let Err(e) = self.transition(run.executing_state()).await {
+            return self.fail(e, true).await;
+        }
+        if let Err(e) = self.close_round(&open, reason).await {
+            return self.fail(e, true).await;
+        }
+        let end = match control {
+            WorkflowControl::Cancel => self.cancel_run(run).await,
+            _ => self.pause_run(run).await,
+        };
+        if end == RunEnd::Finished {
+            self.rest(ContextState::Idle).await;
         }
     }
 
