@@ -33,6 +33,7 @@ mod tool_loop;
 mod turn;
 mod views;
 pub mod workflow;
+mod workspace_files;
 
 pub use actor::MAX_QUEUED_SENDS;
 pub use command::MessageQuery;

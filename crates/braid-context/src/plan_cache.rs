@@ -1,9 +1,15 @@
 //! Plans of unchanged histories (issue 19): the summary's token budget and `view=optimized`
 //! need the optimizer's plan of a branch, which is a walk over the whole history. A plan is
-//! kept per branch with everything it was made from ([`PlanKey`]: the history's revision, the
-//! system prompt and tools as built, the model's capabilities, the configuration) and reused
-//! while that stays equal, so reads between changes cost no walk, and a page of the optimized
-//! view is a slice of a list built once.
+//! kept per branch with everything it was made from ([`PlanKey`]: the history's revision and
+//! the request's [`Frame`]) and reused while that stays equal, so reads between changes cost no
+//! walk, and a page of the optimized view is a slice of a list built once.
+//!
+//! The frame (the system prompt and tool definitions as built, with the model's capabilities
+//! and the configuration) is kept too, with the inputs it was built from ([`FrameInputs`]),
+//! and built again only when one of them differs: every read compares them by value, so a
+//! changed configuration, branch prompt, instructions file, workflow, model capability or tool
+//! (the registry's [`generation`](braid_tools::ToolRegistry::generation)) shows in the next
+//! read.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -12,25 +18,128 @@ use braid_llm::{ModelCapabilities, ToolDefinition};
 use braid_protocol::api::{ViewMarker, ViewMarkerKind};
 use braid_protocol::{BranchName, ContextConfig, Message, MessageId};
 
+use crate::instructions::WorkspaceInstructions;
 use crate::optimizer::{Plan, PlanError, TokenCounter, summary_replaces};
+use crate::pipeline::PipelineContext;
 
 /// Branches whose plans are kept at once; a context rarely reads more branches than this
 /// between changes, and each plan holds at most one window's worth of messages.
 pub(crate) const MAX_CACHED_BRANCHES: usize = 8;
 
 /// What a plan was made from besides the branch's messages (and their revision).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub(crate) struct PlanKey {
     /// [`crate::context::ContextData::revision`] when the plan was made.
     pub revision: u64,
+    /// The request's frame.
+    pub frame: Arc<Frame>,
+}
+
+impl PartialEq for PlanKey {
+    /// Equal revisions and the same frame: a frame is built anew (a new `Arc`) whenever one of
+    /// its inputs differs, and a key holds its frame, so the same `Arc` means equal inputs.
+    fn eq(&self, other: &Self) -> bool {
+        self.revision == other.revision && Arc::ptr_eq(&self.frame, &other.frame)
+    }
+}
+
+/// Everything a request's system prompt and tools are built from, besides the history.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct FrameInputs {
+    /// The configuration (mode, role, prompts, switched-off tools, optimization).
+    pub config: ContextConfig,
+    /// The model in use.
+    pub model: String,
+    /// The branch's system-prompt override.
+    pub branch_prompt: Option<String>,
+    /// The workspace root, as the prompt names it.
+    pub workspace: Option<std::path::PathBuf>,
+    /// The workspace's instructions file as read.
+    pub instructions: Option<WorkspaceInstructions>,
+    /// The workflows offered as tools.
+    pub workflow_tools: Vec<ToolDefinition>,
+    /// [`braid_tools::ToolRegistry::generation`], read before the tools were.
+    pub tools_generation: u64,
+    /// The model's capabilities as the client knows them (window, tokenizer, tool calling).
+    pub capabilities: ModelCapabilities,
+}
+
+impl FrameInputs {
+    /// Whether `ctx` (with the model's `capabilities` and the registry at `tools_generation`)
+    /// is what these inputs are, compared field by field without copying `ctx`.
+    pub fn describe(
+        &self,
+        ctx: &PipelineContext,
+        capabilities: &ModelCapabilities,
+        tools_generation: u64,
+    ) -> bool {
+        self.tools_generation == tools_generation
+            && self.capabilities == *capabilities
+            && self.model == ctx.model
+            && self.branch_prompt == ctx.branch_prompt
+            && self.workspace.as_deref() == ctx.workspace.as_ref().map(|w| w.root())
+            && self.instructions == ctx.instructions
+            && self.workflow_tools == ctx.workflow_tools
+            && self.config == ctx.config
+    }
+
+    /// The inputs of `ctx`.
+    fn of(ctx: &PipelineContext, capabilities: ModelCapabilities, tools_generation: u64) -> Self {
+        Self {
+            config: ctx.config.clone(),
+            model: ctx.model.clone(),
+            branch_prompt: ctx.branch_prompt.clone(),
+            workspace: ctx.workspace.as_ref().map(|w| w.root().to_path_buf()),
+            instructions: ctx.instructions.clone(),
+            workflow_tools: ctx.workflow_tools.clone(),
+            tools_generation,
+            capabilities,
+        }
+    }
+}
+
+/// The system prompt and tools of a request as built from its [`FrameInputs`].
+#[derive(Debug)]
+pub(crate) struct Frame {
+    /// What it was built from.
+    pub inputs: FrameInputs,
     /// The system prompt as built for the request.
     pub prompt: String,
     /// The tools as offered.
     pub tools: Vec<ToolDefinition>,
-    /// The model's capabilities (window, tokenizer, vision).
-    pub capabilities: ModelCapabilities,
-    /// The configuration (strategy, reserve, margin, window override).
-    pub config: ContextConfig,
+    /// Tokens of the workspace instructions (with the model's tokenizer).
+    pub instructions_tokens: Option<u32>,
+}
+
+impl Frame {
+    /// Builds the frame of `ctx`: the registry's generation is read before the tools, so a
+    /// change racing this build shows as a newer generation on the next read.
+    pub fn build(ctx: &PipelineContext) -> Self {
+        let tools_generation = ctx.tools.generation();
+        let capabilities = crate::pipeline::capabilities(ctx);
+        let (prompt, tools) =
+            crate::pipeline::request_frame(ctx, crate::pipeline::ToolOffer::Offered);
+        let instructions_tokens = ctx
+            .instructions
+            .as_ref()
+            .map(|i| TokenCounter::new(&capabilities).encoding().count(&i.text));
+        Self {
+            inputs: FrameInputs::of(ctx, capabilities, tools_generation),
+            prompt,
+            tools,
+            instructions_tokens,
+        }
+    }
+
+    /// The model's capabilities the frame was built for.
+    pub fn capabilities(&self) -> &ModelCapabilities {
+        &self.inputs.capabilities
+    }
+
+    /// The configuration the frame was built for.
+    pub fn config(&self) -> &ContextConfig {
+        &self.inputs.config
+    }
 }
 
 /// One branch's plan and what was derived from it so far.
@@ -39,8 +148,6 @@ pub(crate) struct CachedPlan {
     pub key: PlanKey,
     /// The optimizer's plan (or why nothing fits).
     pub plan: Result<Plan, PlanError>,
-    /// Tokens of the workspace instructions, counted once per plan.
-    pub instructions_tokens: Option<u32>,
     /// The optimized view, built on its first read.
     pub view: Option<Arc<OptimizedView>>,
 }
@@ -82,6 +189,20 @@ impl PlanCache {
     /// The plan of `branch` made from `key`, if one is kept.
     pub fn get_mut(&mut self, branch: &BranchName, key: &PlanKey) -> Option<&mut CachedPlan> {
         self.plans.get_mut(branch).filter(|c| c.key == *key)
+    }
+
+    /// The frame of a request from `ctx` on `branch`: the kept one while its inputs are
+    /// `ctx`'s, else a new one.
+    pub fn frame(&self, branch: &BranchName, ctx: &PipelineContext) -> Arc<Frame> {
+        // Read before anything is compared or built (see `Frame::build`).
+        let tools_generation = ctx.tools.generation();
+        let capabilities = crate::pipeline::capabilities(ctx);
+        match self.plans.get(branch).map(|c| &c.key.frame) {
+            Some(frame) if frame.inputs.describe(ctx, &capabilities, tools_generation) => {
+                frame.clone()
+            }
+            _ => Arc::new(Frame::build(ctx)),
+        }
     }
 
     /// Keeps `plan` for `branch`, in place of any older one; plans of other branches made

@@ -355,19 +355,14 @@ impl Actor {
             Ok(workspace) => (workspace, None),
             Err(problem) => (None, Some(problem.to_string())),
         };
-        let workflow_tools = self
-            .workflow_catalog()
-            .definitions()
-            .map(|d| braid_llm::ToolDefinition {
-                name: d.tool_name(),
-                description: format!("Run the workflow `{}`: {}", d.name, d.description),
-                parameters: d.parameters.clone(),
-            })
-            .collect();
-        let instructions = workspace.as_ref().and_then(crate::instructions::read);
+        // Kept between reads while the kernel reports no change to them (workspace_files).
+        let files = crate::workspace_files::current(
+            workspace.as_ref(),
+            self.services.settings.user_workflows.as_deref(),
+        );
         PipelineContext {
-            instructions,
-            workflow_tools,
+            instructions: files.instructions.clone(),
+            workflow_tools: files.workflow_tools.clone(),
             model,
             branch_prompt: self
                 .data

@@ -16,7 +16,7 @@ use crate::actor::Actor;
 use crate::command::{Command, MessageQuery};
 use crate::error::EngineError;
 use crate::optimizer::PlanError;
-use crate::plan_cache::{CachedPlan, OptimizedView};
+use crate::plan_cache::{CachedPlan, OptimizedView, PlanKey};
 use std::sync::Arc;
 
 /// The page size of a message listing when none is asked for.
@@ -54,7 +54,10 @@ impl Actor {
         let ctx = self.frame_context(&record.active_branch);
         let (token_budget, instructions_tokens) =
             self.with_plan(&record.active_branch, &ctx, |cached| {
-                (budget_of(&cached.plan), cached.instructions_tokens)
+                (
+                    budget_of(&cached.plan),
+                    cached.key.frame.instructions_tokens,
+                )
             });
         // The fields the context list shows, derived in one place.
         let listed = self.data.listing(self.state().clone());
@@ -91,25 +94,22 @@ impl Actor {
         ctx: &crate::pipeline::PipelineContext,
         f: impl FnOnce(&mut CachedPlan) -> R,
     ) -> R {
-        let key = crate::pipeline::plan_key(ctx, self.data.revision);
         let mut plans = self.plans.lock().unwrap_or_else(|e| e.into_inner());
+        let key = PlanKey {
+            revision: self.data.revision,
+            frame: plans.frame(branch, ctx),
+        };
         if let Some(cached) = plans.get_mut(branch, &key) {
             return f(cached);
         }
         let mut full = ctx.clone();
         full.history = self.data.model_history(branch);
         let plan = crate::pipeline::preview(&full, &key);
-        let counter = crate::optimizer::TokenCounter::new(&key.capabilities);
-        let instructions_tokens = ctx
-            .instructions
-            .as_ref()
-            .map(|i| counter.encoding().count(&i.text));
         f(plans.insert(
             branch.clone(),
             CachedPlan {
                 key,
                 plan,
-                instructions_tokens,
                 view: None,
             },
         ))
@@ -232,7 +232,7 @@ impl Actor {
             }
         }
         out.extend(shown[next..].iter().cloned());
-        let counter = crate::optimizer::TokenCounter::new(&key.capabilities);
+        let counter = crate::optimizer::TokenCounter::new(key.frame.capabilities());
         let markers = crate::plan_cache::markers(&all, &out, &counter);
         OptimizedView::new(out, markers)
     }

@@ -5,6 +5,7 @@
 //! Registration goes through `&self` because MCP servers come and go while contexts run.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
 use braid_protocol::api::ToolInfo;
@@ -55,6 +56,9 @@ struct Registered {
 #[derive(Default)]
 pub struct ToolRegistry {
     tools: RwLock<BTreeMap<String, Registered>>,
+    /// Bumped by every change of the set of tools, while the write lock is held (see
+    /// [`generation`](Self::generation)).
+    generation: AtomicU64,
     /// The codebase indexes the built-in codebase tools share, so the engine can release the
     /// ones no loaded context uses.
     #[cfg(feature = "builtin")]
@@ -136,16 +140,27 @@ impl ToolRegistry {
         }
         tracing::debug!(tool = %name, "tool registered");
         tools.insert(name, Registered { tool, arguments });
+        self.generation.fetch_add(1, Ordering::Release);
         Ok(())
     }
 
     /// Removes a tool by name and returns it.
     pub fn unregister(&self, name: &str) -> Option<Arc<dyn Tool>> {
-        let removed = self.write().remove(name).map(|r| r.tool);
+        let mut tools = self.write();
+        let removed = tools.remove(name).map(|r| r.tool);
         if removed.is_some() {
+            self.generation.fetch_add(1, Ordering::Release);
             tracing::debug!(tool = %name, "tool unregistered");
         }
         removed
+    }
+
+    /// A number that changes whenever a tool is registered or unregistered (MCP servers
+    /// starting, stopping or reloading included), so a reader can keep what it derived from
+    /// the tools (a system prompt, tool definitions) while it stays the same. Read it before
+    /// reading the tools: a change made in between then shows as a newer number next time.
+    pub fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
     }
 
     /// Removes every tool of an MCP server (it stopped or is being reloaded); returns their names.
@@ -160,6 +175,9 @@ impl ToolRegistry {
             .collect();
         for name in &names {
             tools.remove(name);
+        }
+        if !names.is_empty() {
+            self.generation.fetch_add(1, Ordering::Release);
         }
         names
     }
@@ -408,6 +426,39 @@ mod tests {
 
     fn names(tools: &[Arc<dyn Tool>]) -> Vec<&str> {
         tools.iter().map(|t| t.spec().name.as_str()).collect()
+    }
+
+    #[test]
+    fn the_generation_changes_with_every_change_of_the_tool_set_and_only_then() {
+        let r = registry();
+        let start = r.generation();
+        let _ = r.infos(AgentRole::Actor, Mode::Act);
+        assert!(r.unregister("nothing").is_none());
+        assert!(r.unregister_server("no-such-server").is_empty());
+        assert!(
+            r.register(fake(
+                "read",
+                &[Permission::Read],
+                ToolCategory::FileSystem,
+                ToolOrigin::Builtin
+            ))
+            .is_err()
+        );
+        assert_eq!(r.generation(), start, "nothing changed");
+        r.register(fake(
+            "extra",
+            &[Permission::Read],
+            ToolCategory::FileSystem,
+            ToolOrigin::Builtin,
+        ))
+        .unwrap();
+        let added = r.generation();
+        assert!(added > start);
+        r.unregister("extra").unwrap();
+        let removed = r.generation();
+        assert!(removed > added);
+        assert_eq!(r.unregister_server("srv"), vec!["remote".to_owned()]);
+        assert!(r.generation() > removed);
     }
 
     #[test]

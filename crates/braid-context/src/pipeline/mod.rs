@@ -26,9 +26,10 @@ pub use file_references::ResolveFileReferences;
 pub use images::RecognizeImages;
 pub(crate) use images::failed_image;
 pub use optimize::OptimizeContext;
-pub(crate) use optimize::{capabilities_view, plan_key, preview};
+pub(crate) use optimize::{capabilities, capabilities_view, preview};
 pub use prepare::PrepareRequest;
 pub use system_prompt::EnhanceSystemPrompt;
+pub(crate) use system_prompt::{ToolOffer, request_frame};
 pub use validate::ValidateMessages;
 
 /// What the pipeline works on: the person's new messages (none when the tool loop continues)

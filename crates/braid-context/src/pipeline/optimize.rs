@@ -338,25 +338,12 @@ fn report(
 }
 
 /// What the next request of `ctx` would send, without summarizing anew: the plan of
-/// `ctx.history` under the frame `key` was made for (see [`plan_key`]). For `view=optimized`
-/// and the token budget.
+/// `ctx.history` under the frame `key` was made for. For `view=optimized` and the token budget.
 pub(crate) fn preview(ctx: &PipelineContext, key: &PlanKey) -> Result<Plan, PlanError> {
-    let counter = TokenCounter::new(&key.capabilities);
-    let budget = Budget::for_config(&key.config, &key.capabilities);
-    let mut prompt = Some(key.prompt.clone());
-    let mut tools = key.tools.clone();
+    let frame = &key.frame;
+    let counter = TokenCounter::new(frame.capabilities());
+    let budget = Budget::for_config(frame.config(), frame.capabilities());
+    let mut prompt = Some(frame.prompt.clone());
+    let mut tools = frame.tools.clone();
     plan_fitting(ctx, &mut prompt, &mut tools, &ctx.history, budget, &counter).map(|(plan, _)| plan)
-}
-
-/// What the plan of a request from `ctx` depends on besides its history, at the history's
-/// `revision`: equal keys give equal plans.
-pub(crate) fn plan_key(ctx: &PipelineContext, revision: u64) -> PlanKey {
-    let (prompt, tools) = request_frame(ctx, ToolOffer::Offered);
-    PlanKey {
-        revision,
-        prompt,
-        tools,
-        capabilities: capabilities(ctx),
-        config: ctx.config.clone(),
-    }
 }

@@ -3,9 +3,12 @@
 //! cannot be read, parsed or validated is listed with its errors and logged, and the others
 //! are unaffected. Parameters of a run are checked here against the definition's schema.
 //!
-//! The catalog is read for every model request and every read of a context's budget, so a file
-//! is parsed (and its problems logged) only when it changed: parsed entries are kept by path,
-//! modification time and size, and each look-up costs a directory listing and a `stat` per file.
+//! The catalog is read for every model request and every read of a context's budget. Where the
+//! kernel watches the folders for changes (`crate::workspace_files`), it is read again only
+//! after a change, and then every file is parsed anew ([`Catalog::discover_fresh`]). Elsewhere
+//! a file is parsed (and its problems logged) only when it changed: parsed entries are kept by
+//! path, modification time and size, and each look-up costs a directory listing and a `stat` per
+//! file.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -57,16 +60,40 @@ pub struct Catalog {
     entries: Vec<CatalogEntry>,
 }
 
+/// Whether a discovery may reuse files parsed before.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Parsing {
+    /// A file whose path, modification time and size are unchanged is not parsed again.
+    Remembered,
+    /// Every file is parsed.
+    Fresh,
+}
+
 impl Catalog {
     /// Reads both folders (either may be absent).
     pub fn discover(workspace: Option<&Path>, user_folder: Option<&Path>) -> Self {
+        Self::discover_with(workspace, user_folder, Parsing::Remembered)
+    }
+
+    /// Reads both folders and parses every file, whatever was parsed before: for a reader that
+    /// knows the files changed (a rewrite within one tick of the file system's clock, with the
+    /// same size, looks unchanged to [`discover`](Self::discover)).
+    pub fn discover_fresh(workspace: Option<&Path>, user_folder: Option<&Path>) -> Self {
+        Self::discover_with(workspace, user_folder, Parsing::Fresh)
+    }
+
+    fn discover_with(
+        workspace: Option<&Path>,
+        user_folder: Option<&Path>,
+        parsing: Parsing,
+    ) -> Self {
         let mut entries: Vec<CatalogEntry> = Vec::new();
         let folders = [
             workspace.map(|w| (w.join(WORKSPACE_FOLDER), WorkflowOrigin::Workspace)),
             user_folder.map(|u| (u.to_path_buf(), WorkflowOrigin::User)),
         ];
         for (folder, origin) in folders.into_iter().flatten() {
-            for entry in read_folder(&folder, origin) {
+            for entry in read_folder(&folder, origin, parsing) {
                 let clash = entries.iter().position(|e| e.info.name == entry.info.name);
                 match clash {
                     // The workspace's folder is read first: it wins over the person's.
@@ -122,7 +149,7 @@ fn file_name(source: &str) -> String {
         .unwrap_or_default()
 }
 
-fn read_folder(folder: &Path, origin: WorkflowOrigin) -> Vec<CatalogEntry> {
+fn read_folder(folder: &Path, origin: WorkflowOrigin, parsing: Parsing) -> Vec<CatalogEntry> {
     let Ok(read) = std::fs::read_dir(folder) else {
         return Vec::new();
     };
@@ -141,7 +168,10 @@ fn read_folder(folder: &Path, origin: WorkflowOrigin) -> Vec<CatalogEntry> {
     }
     files
         .into_iter()
-        .map(|file| remembered(&file, &canonical_folder, origin))
+        .map(|file| match parsing {
+            Parsing::Remembered => remembered(&file, &canonical_folder, origin),
+            Parsing::Fresh => load(&file, &canonical_folder, origin),
+        })
         .collect()
 }
 
