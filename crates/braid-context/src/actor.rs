@@ -440,10 +440,12 @@ impl Actor {
     }
 
     /// Saves a change set (with the current state) in one transaction, then mirrors it in
-    /// memory. On error nothing changed, in the store or in memory. While the transaction is
-    /// in flight (behind many others when a thousand contexts stream), reads are answered from
-    /// what is committed so far and other commands are set aside until it ends, so a busy
-    /// store does not make every state or summary read wait for it.
+    /// memory. On error nothing changed, in the store or in memory. While the transaction of a
+    /// working context is in flight (behind many others when a thousand contexts stream),
+    /// reads are answered from what is committed so far and other commands are set aside until
+    /// it ends, so a busy store does not make every state or summary read wait for it. A
+    /// resting context answers nothing until its commit ends: a resting state is seen only
+    /// with everything that led to it.
     pub async fn commit(&mut self, changes: ContextChanges) -> Result<(), EngineError> {
         self.commit_beside(changes, std::future::pending::<()>())
             .await
@@ -464,7 +466,7 @@ impl Actor {
         tokio::pin!(beside);
         let mut done = None;
         loop {
-            let room = self.recovered && self.inbox.has_room();
+            let room = self.recovered && !self.state().kind().is_resting() && self.inbox.has_room();
             tokio::select! {
                 biased;
                 saved = &mut save => {

@@ -309,7 +309,7 @@ async fn events_the_store_loses_fail_the_context_visibly_once_it_is_back() {
 }
 
 #[tokio::test]
-async fn reads_are_answered_while_a_commit_waits_and_other_commands_after_it() {
+async fn reads_are_answered_while_a_turns_commit_waits_and_other_commands_after_it() {
     let h = Harness::new(
         Script::new()
             .then(reply(&["hello"]))
@@ -317,42 +317,46 @@ async fn reads_are_answered_while_a_commit_waits_and_other_commands_after_it() {
     )
     .await;
     let (flaky, _registry, ctx) = flaky_context(&h).await;
+    // The turn's commit that completes the input waits.
+    flaky.stall_completions.store(true, Ordering::SeqCst);
     let stalled = flaky.stall.lock().await;
-    // The send's input is being committed: the send is not answered until it is stored.
-    let send = tokio::spawn({
-        let ctx = ctx.clone();
-        async move { ctx.send_message(text("hi")).await }
-    });
+    let first = ctx.send_message(text("hi")).await.unwrap();
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
+    while h.mock.request_count() == 0 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the turn never started"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
     let second = tokio::spawn({
         let ctx = ctx.clone();
         async move { ctx.send_message(text("and again")).await }
     });
-    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    assert!(!send.is_finished(), "the send waits for its commit");
 
-    // Reads are answered meanwhile, from what is committed (the input is not, yet).
+    // Reads are answered meanwhile, from what is committed (the input is still pending).
     let bound = std::time::Duration::from_secs(5);
     let summary = tokio::time::timeout(bound, ctx.summary())
         .await
         .expect("a summary read is answered while the commit waits")
         .unwrap();
-    assert_eq!(summary.message_count, 0);
-    let state = tokio::time::timeout(bound, ctx.state(false))
+    assert!(!summary.state.kind().is_resting(), "{:?}", summary.state);
+    let listed = tokio::time::timeout(bound, ctx.messages(Default::default()))
         .await
-        .expect("a state read is answered while the commit waits")
-        .unwrap();
-    assert_eq!(state.state, ContextState::Idle);
-    assert!(messages(&ctx).await.is_empty());
-    // Another send waits for the commit before it, then for the turn that commit started.
+        .expect("a message read is answered while the commit waits")
+        .unwrap()
+        .messages;
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].status, MessageStatus::Pending);
+    // A change waits for the commit before it.
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     assert!(
         !second.is_finished(),
-        "a change is set aside until the commit ends"
+        "a send is set aside until the commit ends"
     );
 
     drop(stalled);
-    let first = send.await.unwrap().unwrap();
     let second = second.await.unwrap().unwrap();
-    assert!(!first.queued);
     assert!(
         second.queued,
         "handled after the commit, while the first turn ran"
@@ -369,6 +373,30 @@ async fn reads_are_answered_while_a_commit_waits_and_other_commands_after_it() {
     let order: Vec<MessageId> = messages(&ctx).await.iter().map(|m| m.id).collect();
     assert_eq!(order[0], first.message_id);
     assert_eq!(order[2], second.message_id);
+}
+
+#[tokio::test]
+async fn a_resting_context_answers_reads_only_once_its_commit_ends() {
+    let h = Harness::new(Script::new()).await;
+    let (flaky, _registry, ctx) = flaky_context(&h).await;
+    let stalled = flaky.stall.lock().await;
+    // A send's input is committed while the context is idle: a read waits for it, so it never
+    // sees the idle state without what made it.
+    let send = tokio::spawn({
+        let ctx = ctx.clone();
+        async move { ctx.send_message(text("hi")).await }
+    });
+    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    let read = tokio::spawn({
+        let ctx = ctx.clone();
+        async move { ctx.summary().await }
+    });
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    assert!(!read.is_finished(), "the read waits for the commit");
+    drop(stalled);
+    send.await.unwrap().unwrap();
+    let summary = read.await.unwrap().unwrap();
+    assert_eq!(summary.message_count, 1, "the read saw the committed input");
 }
 
 #[tokio::test]
