@@ -60,6 +60,7 @@ mod record;
 mod row;
 mod sql;
 mod sqlite;
+mod sqlite_group;
 mod store;
 mod writer_thread;
 

@@ -209,8 +209,44 @@ struct SqliteChanges(SqlitePool, Arc<Leases>);
 #[async_trait::async_trait]
 impl ChangeSink for SqliteChanges {
     async fn save_group(&self, group: &[(ContextId, &ContextChanges)]) -> Result<()> {
-        SqliteStore::save_in_one_transaction(&self.0, &self.1, group).await
+        if group.len() < 2 {
+            return SqliteStore::save_in_one_transaction(&self.0, &self.1, group).await;
+        }
+        const OP: &str = "saving changes";
+        let mut tx = crate::sql::begin(&self.0)
+            .await
+            .during(Backend::Sqlite, OP)?;
+        let mut sets_of: std::collections::HashMap<ContextId, usize> =
+            std::collections::HashMap::new();
+        for (context, _) in group {
+            *sets_of.entry(*context).or_default() += 1;
+        }
+        let contexts: Vec<ContextId> = sets_of.keys().copied().collect();
+        let current = SqliteStore::current_leases(&mut tx, &self.1, &contexts).await?;
+        for (context, _) in group {
+            crate::sql::fence_verdict(&self.1, *context, current.get(context))?;
+        }
+        // A context with two sets in the group keeps their order: both are applied alone.
+        let (together, alone): (Vec<_>, Vec<_>) =
+            group.iter().copied().partition(|(context, changes)| {
+                sets_of.get(context) == Some(&1)
+                    && crate::sqlite_group::batchable(changes)
+                    && distinct_updates(changes)
+            });
+        crate::sqlite_group::write(&mut tx, &together).await?;
+        for (context, changes) in alone {
+            SqliteStore::apply_changes(&mut tx, context, changes).await?;
+        }
+        tx.commit().await.during(Backend::Sqlite, OP)
     }
+}
+
+/// Whether a set changes each message at most once (a multi-row update does not say which row
+/// wins).
+fn distinct_updates(changes: &ContextChanges) -> bool {
+    let mut ids: Vec<_> = changes.updated_messages.iter().map(|m| m.id).collect();
+    ids.sort_unstable();
+    ids.windows(2).all(|w| w[0] != w[1])
 }
 
 /// Copies the WAL back into the database file every [`CHECKPOINT_EVERY`] until `stop`'s sender

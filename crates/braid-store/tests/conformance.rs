@@ -44,6 +44,7 @@ macro_rules! conformance {
 
 conformance!(
     change_sets_saved_together_are_all_stored_and_a_bad_one_fails_alone,
+    turns_saved_side_by_side_are_stored_as_each_would_be_alone,
     created_context_reads_back_with_an_empty_active_branch,
     creating_a_context_twice_is_refused,
     contexts_list_most_recently_updated_first,
@@ -1483,6 +1484,92 @@ mod cases {
                 format!("title {i}")
             };
             assert_eq!(stored.title, expected, "context {i}");
+        }
+    }
+
+    pub async fn turns_saved_side_by_side_are_stored_as_each_would_be_alone(f: &Fixture) {
+        let main = BranchName::main();
+        let mut records = Vec::new();
+        for _ in 0..40 {
+            records.push(new_context(&f.store).await);
+        }
+        // Every context plays a turn's saves at the same moment as the others, so the SQLite
+        // writer commits them in groups of many contexts.
+        let turns: Vec<_> = records
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let store = f.store.clone();
+                let id = r.id;
+                let main = main.clone();
+                tokio::spawn(async move {
+                    let question = Message::user_text(format!("question {i}"))
+                        .with_status(MessageStatus::Pending);
+                    store
+                        .save_changes(
+                            id,
+                            &ContextChanges::new().add_message(&main, question.clone()),
+                        )
+                        .await?;
+                    let mut done = question.clone();
+                    done.status = MessageStatus::Complete;
+                    store
+                        .save_changes(
+                            id,
+                            &ContextChanges::new()
+                                .update_message(done)
+                                .with_state(ContextState::ProcessingUserMessage),
+                        )
+                        .await?;
+                    let answer = Message::assistant_text(format!("answer {i}"));
+                    let note = Message::assistant_text(format!("note {i}"));
+                    let mut last = ContextChanges::new()
+                        .add_message(&main, answer.clone())
+                        .add_message(&main, note.clone())
+                        .with_state(ContextState::Idle);
+                    last.title = Some(format!("turn {i}"));
+                    if i == 11 {
+                        // A branch that does not exist: this set fails alone.
+                        last.appends.push(braid_store::BranchIds {
+                            branch: BranchName("nope".into()),
+                            message_ids: vec![answer.id],
+                        });
+                    }
+                    if i == 23 {
+                        // The question again: its id is taken, so this set fails alone.
+                        last.new_messages.push(question.clone());
+                    }
+                    store.save_changes(id, &last).await?;
+                    Ok::<_, StoreError>(vec![question.id, answer.id, note.id])
+                })
+            })
+            .collect();
+        for (i, (turn, r)) in turns.into_iter().zip(&records).enumerate() {
+            let outcome = turn.await.unwrap();
+            let stored = f.store.get_context(r.id).await.unwrap().unwrap();
+            let messages = f
+                .store
+                .load_messages(r.id, &main, MessageRange::All)
+                .await
+                .unwrap();
+            match (i, outcome) {
+                (11, Err(StoreError::BranchNotFound { branch, .. })) => {
+                    assert_eq!(branch.as_str(), "nope");
+                    assert_eq!(messages.len(), 1, "nothing of the failed set is stored");
+                    assert_eq!(stored.state, ContextState::ProcessingUserMessage);
+                }
+                (23, Err(StoreError::MessageExists { .. })) => {
+                    assert_eq!(messages.len(), 1, "nothing of the failed set is stored");
+                    assert_eq!(stored.title, "test");
+                }
+                (_, Ok(expected)) if i != 11 && i != 23 => {
+                    assert_eq!(ids(&messages), expected, "context {i}: the branch's order");
+                    assert_eq!(messages[0].status, MessageStatus::Complete);
+                    assert_eq!(stored.state, ContextState::Idle);
+                    assert_eq!(stored.title, format!("turn {i}"));
+                }
+                (i, other) => panic!("context {i}: {other:?}"),
+            }
         }
     }
 
