@@ -87,12 +87,7 @@ async fn update_contexts(
                 .push_bind(now);
         });
         update.push(") AS v WHERE contexts.id = v.column1");
-        let done = update
-            .build()
-            .execute(&mut *conn)
-            .await
-            .during(Backend::Sqlite, OP)?;
-        if done.rows_affected() != chunk.len() as u64 {
+        if execute(conn, update).await? != chunk.len() as u64 {
             // Which one: the sets are saved one by one after this error.
             return Err(StoreError::ContextNotFound(chunk[0].0));
         }
@@ -116,11 +111,7 @@ async fn insert_messages(conn: &mut SqliteConnection, new: &[(ContextId, &Messag
                 .push_bind(m.created_at)
                 .push_bind(m.updated_at);
         });
-        insert
-            .build()
-            .execute(&mut *conn)
-            .await
-            .during(Backend::Sqlite, OP)?;
+        execute(conn, insert).await?;
     }
     Ok(())
 }
@@ -146,12 +137,7 @@ async fn update_messages(
                 .push_bind(m.updated_at);
         });
         update.push(") AS v WHERE messages.context_id = v.column1 AND messages.id = v.column2");
-        let done = update
-            .build()
-            .execute(&mut *conn)
-            .await
-            .during(Backend::Sqlite, OP)?;
-        if done.rows_affected() != chunk.len() as u64 {
+        if execute(conn, update).await? != chunk.len() as u64 {
             let (context, m) = chunk[0];
             return Err(StoreError::MessageNotFound {
                 context,
@@ -220,11 +206,17 @@ async fn append(conn: &mut SqliteConnection, sets: &[(ContextId, &ContextChanges
                 .push_bind(*position)
                 .push_bind(id.0);
         });
-        insert
-            .build()
-            .execute(&mut *conn)
-            .await
-            .during(Backend::Sqlite, OP)?;
+        execute(conn, insert).await?;
     }
     Ok(())
+}
+
+/// Runs a built statement; answers how many rows it changed.
+async fn execute(conn: &mut SqliteConnection, mut statement: QueryBuilder<Sqlite>) -> Result<u64> {
+    let done = statement
+        .build()
+        .execute(&mut *conn)
+        .await
+        .during(Backend::Sqlite, OP)?;
+    Ok(done.rows_affected())
 }
