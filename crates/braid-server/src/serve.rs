@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::http::HeaderValue;
+use axum::serve::ListenerExt as _;
 use braid_context::{ContextRegistry, EngineSettings, Services};
 use braid_llm::{LlmClient, ProviderConfig, build_client};
 use braid_store::{Backend, PostgresOptions, PostgresStore, ReplicaIdentity, SqliteStore, Store};
@@ -490,6 +491,14 @@ pub async fn start_with(
     );
     let routes = router(app.clone());
     let shutdown = app.shutdown.clone();
+    // Event streams write small frames a few milliseconds apart: with Nagle's algorithm a
+    // frame written while the previous one waits for its ACK is held back (by 10 ms and more
+    // on loopback), so every connection sends at once.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(error) = tcp.set_nodelay(true) {
+            tracing::debug!(%error, "TCP_NODELAY not set on a connection");
+        }
+    });
     let task = tokio::spawn(async move {
         let served = axum::serve(listener, routes)
             .with_graceful_shutdown(async move { shutdown.cancelled().await })
