@@ -7,7 +7,9 @@
 //!
 //! Contexts are created and their event streams opened first (the setup, reported apart); then
 //! every send starts at once, and the streaming figures run from the sends. While they stream,
-//! a reader times `GET /v1/contexts` and `GET /v1/contexts/{id}` as a browser would.
+//! a reader times `GET /v1/contexts` and `GET /v1/contexts/{id}` as a browser would. Each phase
+//! also reports the CPU time the process used per chunk, which says what a path costs once the
+//! machine is saturated.
 //!
 //! With `--store postgres://... --replicas 3`, three servers share the database (as three
 //! replicas would) and the streams are spread across them: stream `i` creates its context on
@@ -228,6 +230,9 @@ async fn probe_reads(
 
 struct Report {
     wall: Duration,
+    /// CPU time the whole process used during the phase (mock, servers and client share it),
+    /// when the platform tells.
+    cpu: Option<Duration>,
     chunks: usize,
     /// Per chunk: arrival minus when the mock was due to emit it, in ms.
     lateness_ms: Vec<f64>,
@@ -237,7 +242,12 @@ struct Report {
     spacing_ms: Vec<f64>,
 }
 
-fn report(timelines: &[Timeline], wall: Duration, delay: Duration) -> Report {
+fn report(
+    timelines: &[Timeline],
+    wall: Duration,
+    cpu: Option<Duration>,
+    delay: Duration,
+) -> Report {
     let mut lateness_ms = Vec::new();
     let mut first_chunk_ms = Vec::new();
     let mut spacing_ms = Vec::new();
@@ -264,6 +274,7 @@ fn report(timelines: &[Timeline], wall: Duration, delay: Duration) -> Report {
     Report {
         spacing_ms,
         wall,
+        cpu,
         chunks,
         lateness_ms,
         first_chunk_ms,
@@ -279,8 +290,16 @@ fn pct(sorted: &[f64], p: f64) -> f64 {
 }
 
 fn print(name: &str, r: &Report) {
+    let cpu = match r.cpu {
+        Some(cpu) => format!(
+            "; CPU {:.2} s = {:.0} µs per chunk",
+            cpu.as_secs_f64(),
+            cpu.as_secs_f64() * 1e6 / r.chunks.max(1) as f64
+        ),
+        None => String::new(),
+    };
     println!(
-        "{name:>7}: {} chunks in {:.2} s = {:.0} chunks/s; first chunk p50 {:.1} ms p99 {:.1} ms; chunk lateness p50 {:.1} ms p99 {:.1} ms; behind the first chunk p50 {:.1} ms p99 {:.1} ms",
+        "{name:>7}: {} chunks in {:.2} s = {:.0} chunks/s; first chunk p50 {:.1} ms p99 {:.1} ms; chunk lateness p50 {:.1} ms p99 {:.1} ms; behind the first chunk p50 {:.1} ms p99 {:.1} ms{cpu}",
         r.chunks,
         r.wall.as_secs_f64(),
         r.chunks as f64 / r.wall.as_secs_f64(),
@@ -327,11 +346,12 @@ async fn run(args: Args) -> anyhow::Result<()> {
 
     let direct_mock = MockLlm::start(script(args.contexts, args.chunks, delay)).await?;
     let direct_url = direct_mock.openai_base_url();
+    let direct_cpu = CpuClock::start();
     let (direct, direct_wall) = run_all(args.contexts, || {
         direct_stream(client.clone(), direct_url.clone())
     })
     .await?;
-    let direct = report(&direct, direct_wall, delay);
+    let direct = report(&direct, direct_wall, direct_cpu.elapsed(), delay);
     print("direct", &direct);
 
     let mock = MockLlm::start(script(args.contexts, args.chunks, delay)).await?;
@@ -399,6 +419,7 @@ async fn run(args: Args) -> anyhow::Result<()> {
         done.clone(),
     ));
     let started = Instant::now();
+    let cpu = CpuClock::start();
     let tasks: Vec<_> = prepared
         .into_iter()
         .map(|p| tokio::spawn(server_stream(client.clone(), p)))
@@ -408,9 +429,10 @@ async fn run(args: Args) -> anyhow::Result<()> {
         through.push(t.await??);
     }
     let wall = started.elapsed();
+    let cpu = cpu.elapsed();
     done.cancel();
     let reads = probe.await??;
-    let through = report(&through, wall, delay);
+    let through = report(&through, wall, cpu, delay);
     print("braid", &through);
     println!(
         "  added: first chunk p50 {:+.1} ms; per chunk after the first p50 {:+.1} ms, p99 {:+.1} ms; per chunk overall p50 {:+.1} ms, p99 {:+.1} ms; throughput {:.0}% of direct",
@@ -436,6 +458,38 @@ async fn run(args: Args) -> anyhow::Result<()> {
     }
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())
+}
+
+/// The process's CPU time from a start: on 2 cores the mock, the servers and the client compete
+/// for the same CPU, so a phase's CPU per chunk says what each path costs when the wall clock
+/// only says that the machine was saturated.
+struct CpuClock(Option<Duration>);
+
+impl CpuClock {
+    fn start() -> Self {
+        Self(process_cpu())
+    }
+
+    fn elapsed(&self) -> Option<Duration> {
+        Some(process_cpu()?.saturating_sub(self.0?))
+    }
+}
+
+/// User and system time of every thread of this process so far.
+#[cfg(unix)]
+fn process_cpu() -> Option<Duration> {
+    use nix::sys::resource::{UsageWho, getrusage};
+    let usage = getrusage(UsageWho::RUSAGE_SELF).ok()?;
+    let time = |t: nix::sys::time::TimeVal| {
+        Duration::from_secs(u64::try_from(t.tv_sec()).unwrap_or(0))
+            + Duration::from_micros(u64::try_from(t.tv_usec()).unwrap_or(0))
+    };
+    Some(time(usage.user_time()) + time(usage.system_time()))
+}
+
+#[cfg(not(unix))]
+fn process_cpu() -> Option<Duration> {
+    None
 }
 
 fn tempfile_dir() -> anyhow::Result<std::path::PathBuf> {
