@@ -29,6 +29,10 @@ use crate::writer_thread::{WriterHome, spawn_writer};
 /// for room (backpressure) instead of growing memory while the store is slow or unavailable.
 pub const EVENT_QUEUE_CAPACITY: usize = 8192;
 
+/// From how many events in a batch the writer counts as busy and gathers the next batch for its
+/// interval: a single stream's turn brings up to about ten at once.
+const GATHER_FROM: usize = 16;
+
 /// How many event notices a receiver may fall behind before it misses some (and catches up
 /// from the log).
 pub const EVENT_NOTICE_CAPACITY: usize = 4096;
@@ -160,8 +164,8 @@ pub(crate) struct EventWriter {
 }
 
 impl EventWriter {
-    /// Starts the writer task. Batches are committed `interval` after their first event, or at
-    /// once when someone flushes.
+    /// Starts the writer task. While many events come, a batch is committed `interval` after
+    /// its first event (or when someone flushes); a few events are committed at once.
     pub fn start(
         sink: Arc<dyn EventSink>,
         interval: Duration,
@@ -299,13 +303,21 @@ impl Task {
         // A failure no flush has reported yet.
         let mut unreported: Option<String> = None;
         let mut open = true;
+        // How many events the last batch held: a busy writer gathers, a quiet one does not.
+        let mut last_batch = 0usize;
         while open {
             let Some(first) = commands.recv().await else {
                 break;
             };
             take(first, &mut batch, &mut waiters);
-            if waiters.is_empty() {
-                // Group commit: let other streams add to this batch for a moment.
+            while let Ok(command) = commands.try_recv() {
+                take(command, &mut batch, &mut waiters);
+            }
+            // Group commit: while many streams write, let them add to this batch for a moment.
+            // A few streams commit at once: their events would wait for no one (a lone
+            // stream's chunks each waited the whole interval, 5 ms of every chunk's latency).
+            let busy = last_batch.max(batch.len()) >= GATHER_FROM;
+            if busy && waiters.is_empty() {
                 let deadline = tokio::time::sleep(self.interval);
                 tokio::pin!(deadline);
                 loop {
@@ -345,6 +357,7 @@ impl Task {
                     "an earlier batch of this context was lost",
                 );
             }
+            last_batch = batch.len();
             if !batch.is_empty() {
                 if let Err(reason) = self.commit(&mut batch).await {
                     unreported = Some(reason);
@@ -608,6 +621,26 @@ mod tests {
                 .map(|(_, s)| *s)
                 .collect();
             assert_eq!(sequences, (42..62).collect::<Vec<u64>>());
+        }
+    }
+
+    #[tokio::test]
+    async fn a_lone_stream_s_event_is_committed_without_waiting_for_the_interval() {
+        let sink = Arc::new(RecordingSink::default());
+        // An interval far longer than the wait below: only a commit at once can pass.
+        let writer = EventWriter::start(sink.clone(), Duration::from_secs(60), None);
+        let (live, mut subscriber) = broadcast::channel(16);
+        let context = ContextId::new();
+        for expected in [42, 43] {
+            writer
+                .append(context, &delta(context), Arc::new(live.clone()), 0)
+                .await
+                .unwrap();
+            let committed = tokio::time::timeout(Duration::from_secs(10), subscriber.recv())
+                .await
+                .expect("a lone event waited for the batch interval")
+                .unwrap();
+            assert_eq!(committed.sequence, expected);
         }
     }
 

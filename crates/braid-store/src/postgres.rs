@@ -27,7 +27,8 @@ pub struct PostgresOptions {
     pub max_connections: u32,
     /// How long to wait for a free connection.
     pub acquire_timeout: Duration,
-    /// How long the event writer gathers events before committing them.
+    /// How long a busy event writer gathers events before committing them (a few events are
+    /// committed at once).
     pub event_batch_interval: Duration,
     /// Who this replica is in the lease table.
     pub replica: ReplicaIdentity,

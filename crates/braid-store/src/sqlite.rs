@@ -42,7 +42,8 @@ pub struct SqliteOptions {
     pub busy_timeout: Duration,
     /// Connections for reading (writes go through one connection, as SQLite has one writer).
     pub readers: u32,
-    /// How long the event writer gathers events before committing them.
+    /// How long a busy event writer gathers events before committing them (a few events are
+    /// committed at once).
     pub event_batch_interval: Duration,
     /// Who this store is in the lease table.
     pub replica: ReplicaIdentity,
