@@ -9,6 +9,7 @@ use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
 use axum::response::Response;
+use axum::serve::ListenerExt as _;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::script::{DiscoveryReply, Script, ScriptedResponse, StreamReply};
@@ -114,6 +115,14 @@ impl MockLlm {
             .fallback(handle)
             .with_state(state.clone());
         let (shutdown, stopped) = oneshot::channel::<()>();
+        // A stream's last frames are written back to back: with Nagle's algorithm the second
+        // waited for the client's delayed ACK, and every streamed answer ended 40 ms late
+        // (model servers and their proxies send at once).
+        let listener = listener.tap_io(|tcp| {
+            if let Err(error) = tcp.set_nodelay(true) {
+                tracing::debug!(%error, "TCP_NODELAY not set on a mock connection");
+            }
+        });
         tokio::spawn(async move {
             let served = axum::serve(listener, app)
                 .with_graceful_shutdown(async {
