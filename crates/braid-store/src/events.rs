@@ -148,8 +148,11 @@ enum Command {
 /// A context's numbering.
 #[derive(Clone, Copy, Debug)]
 struct Counter {
-    /// The last sequence given out.
-    last: u64,
+    /// The last sequence given out; `None` when the next event reads it from the log.
+    last: Option<u64>,
+    /// Bumped by every loss: queued events of older generations are dropped. It outlives a
+    /// renumbering, or a context's events after a loss and a new lease would all count as
+    /// left over from the lost batch.
     generation: u64,
 }
 
@@ -225,7 +228,9 @@ impl EventWriter {
         })?;
         // A context's first event reads its stored maximum without holding the lock, so a
         // thousand contexts starting at once do not queue behind each other's queries.
-        let known = lock(&self.counters).contains_key(&context);
+        let known = lock(&self.counters)
+            .get(&context)
+            .is_some_and(|c| c.last.is_some());
         let stored = if known {
             0
         } else {
@@ -236,11 +241,12 @@ impl EventWriter {
         let permit = self.queue.reserve().await.map_err(|_| stopped())?;
         let mut counters = lock(&self.counters);
         let counter = counters.entry(context).or_insert(Counter {
-            last: stored,
+            last: None,
             generation: 0,
         });
-        counter.last += 1;
-        let sequence = counter.last;
+        let last = counter.last.get_or_insert(stored);
+        *last += 1;
+        let sequence = *last;
         permit.send(Command::Append(Box::new(PendingEvent {
             context,
             sequence,
@@ -272,6 +278,18 @@ impl EventWriter {
     /// Forgets a deleted context's counter (after its events were flushed and deleted).
     pub fn forget(&self, context: ContextId) {
         lock(&self.counters).remove(&context);
+    }
+
+    /// Makes the context's next event read where its numbering stands from the log again
+    /// (another owner may have written events since this store last numbered them).
+    pub fn renumber(&self, context: ContextId) {
+        renumber(&self.counters, context);
+    }
+}
+
+fn renumber(counters: &Counters, context: ContextId) {
+    if let Some(counter) = lock(counters).get_mut(&context) {
+        counter.last = None;
     }
 }
 
@@ -431,7 +449,7 @@ impl Task {
                 if let Some(counter) = counters.get_mut(&e.context)
                     && counter.generation == e.generation
                 {
-                    counter.last = e.sequence - 1;
+                    counter.last = Some(e.sequence - 1);
                     counter.generation += 1;
                     self.generations.insert(e.context, counter.generation);
                 }
@@ -445,7 +463,7 @@ impl Task {
 impl Task {
     /// Takes the events of contexts another replica now owns out of the batch: they were not
     /// written, and never will be. Their publishers are told, and the contexts' numbering is
-    /// forgotten (a later owner in this process reads it again from the log).
+    /// read again from the log by a later owner in this process.
     fn refuse(&mut self, batch: &mut Vec<PendingEvent>, fenced: &[ContextId]) {
         let mut refused = Vec::new();
         batch.retain_mut(|e| {
@@ -456,11 +474,8 @@ impl Task {
                 true
             }
         });
-        {
-            let mut counters = lock(&self.counters);
-            for context in fenced {
-                counters.remove(context);
-            }
+        for context in fenced {
+            renumber(&self.counters, *context);
         }
         tracing::warn!(
             contexts = fenced.len(),
@@ -755,6 +770,43 @@ mod tests {
         assert_eq!(*collector.committed.lock().unwrap(), vec![42, 43]);
         let stored: Vec<u64> = sink.events.lock().unwrap().iter().map(|e| e.1).collect();
         assert_eq!(stored, vec![42, 43]);
+    }
+
+    #[tokio::test]
+    async fn events_after_a_loss_and_a_new_lease_are_stored_and_published() {
+        let sink = Arc::new(RecordingSink::default());
+        let writer = EventWriter::start_with(
+            sink.clone(),
+            Duration::from_millis(1),
+            quick_retry(1),
+            None,
+            WriterHome::Runtime,
+        );
+        let collector = Arc::new(Collector::default());
+        let context = ContextId::new();
+        sink.failing.store(true, Ordering::SeqCst);
+        writer
+            .append(context, &delta(context), collector.clone(), 0)
+            .await
+            .unwrap();
+        assert!(writer.flush().await.is_err());
+        assert_eq!(collector.lost.lock().unwrap().len(), 1);
+        sink.failing.store(false, Ordering::SeqCst);
+        // What taking the context's lease again does.
+        writer.renumber(context);
+        let next = writer
+            .append(context, &delta(context), collector.clone(), 0)
+            .await
+            .unwrap();
+        writer.flush().await.unwrap();
+        assert_eq!(*collector.committed.lock().unwrap(), vec![next.sequence]);
+        assert_eq!(
+            collector.lost.lock().unwrap().len(),
+            1,
+            "the new event was lost"
+        );
+        let stored: Vec<u64> = sink.events.lock().unwrap().iter().map(|e| e.1).collect();
+        assert_eq!(stored, vec![next.sequence]);
     }
 
     #[tokio::test]

@@ -135,7 +135,7 @@ macro_rules! sql_store {
                 };
                 let token = u64::try_from(token).unwrap_or(0);
                 // Another owner may have written events since this store last numbered them.
-                self.events.forget(context);
+                self.events.renumber(context);
                 tracing::debug!(context = %context, token, "lease taken");
                 let pool = self.writer().clone();
                 let owner = self.leases.identity.id.clone();
