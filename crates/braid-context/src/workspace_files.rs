@@ -23,6 +23,7 @@ use braid_tools::Workspace;
 
 use crate::instructions::WorkspaceInstructions;
 use crate::workflow::Catalog;
+use crate::workflow::catalog::Parsing;
 
 /// What the frame of a request reads from the disk.
 #[derive(Debug, Default, PartialEq)]
@@ -34,14 +35,10 @@ pub(crate) struct WorkspaceFiles {
 }
 
 impl WorkspaceFiles {
-    /// Reads them now; `fresh` parses every workflow file, whatever was parsed before.
-    fn read(workspace: Option<&Workspace>, user_folder: Option<&Path>, fresh: bool) -> Self {
+    /// Reads them now, parsing the workflow files as `parsing` says.
+    fn read(workspace: Option<&Workspace>, user_folder: Option<&Path>, parsing: Parsing) -> Self {
         let root = workspace.map(|w| w.root());
-        let catalog = if fresh {
-            Catalog::discover_fresh(root, user_folder)
-        } else {
-            Catalog::discover(root, user_folder)
-        };
+        let catalog = Catalog::discover_with(root, user_folder, parsing);
         Self {
             instructions: workspace.and_then(crate::instructions::read),
             workflow_tools: catalog
@@ -68,7 +65,11 @@ pub(crate) fn current(
     }
     #[cfg(not(target_os = "linux"))]
     {
-        Arc::new(WorkspaceFiles::read(workspace, user_folder, false))
+        Arc::new(WorkspaceFiles::read(
+            workspace,
+            user_folder,
+            Parsing::Remembered,
+        ))
     }
 }
 
@@ -84,7 +85,7 @@ mod watched {
     use nix::sys::inotify::{AddWatchFlags, InitFlags, Inotify, WatchDescriptor};
     use nix::sys::statfs;
 
-    use super::WorkspaceFiles;
+    use super::{Parsing, WorkspaceFiles};
     use crate::instructions::INSTRUCTION_FILES;
     use crate::workflow::catalog::{MAX_DEFINITIONS_PER_FOLDER, WORKSPACE_FOLDER};
 
@@ -344,7 +345,11 @@ mod watched {
         let watched = {
             let mut guard = lock();
             let Some(watcher) = guard.as_mut() else {
-                return Arc::new(WorkspaceFiles::read(workspace, user_folder, false));
+                return Arc::new(WorkspaceFiles::read(
+                    workspace,
+                    user_folder,
+                    Parsing::Remembered,
+                ));
             };
             watcher.drain();
             if let Some(files) = watcher.kept(&key, &identity) {
@@ -356,9 +361,13 @@ mod watched {
         };
         // Read outside the lock: a slow disk holds up no other context.
         let Some((watches, instance, overflows)) = watched else {
-            return Arc::new(WorkspaceFiles::read(workspace, user_folder, false));
+            return Arc::new(WorkspaceFiles::read(
+                workspace,
+                user_folder,
+                Parsing::Remembered,
+            ));
         };
-        let files = Arc::new(WorkspaceFiles::read(workspace, user_folder, true));
+        let files = Arc::new(WorkspaceFiles::read(workspace, user_folder, Parsing::Fresh));
         if let Some(watcher) = lock().as_mut() {
             if watcher.kept.len() >= MAX_KEPT {
                 watcher.kept.clear();

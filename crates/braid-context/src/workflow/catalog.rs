@@ -5,7 +5,7 @@
 //!
 //! The catalog is read for every model request and every read of a context's budget. Where the
 //! kernel watches the folders for changes (`crate::workspace_files`), it is read again only
-//! after a change, and then every file is parsed anew ([`Catalog::discover_fresh`]). Elsewhere
+//! after a change, and then every file is parsed anew ([`Parsing::Fresh`]). Elsewhere
 //! a file is parsed (and its problems logged) only when it changed: parsed entries are kept by
 //! path, modification time and size, and each look-up costs a directory listing and a `stat` per
 //! file.
@@ -62,10 +62,11 @@ pub struct Catalog {
 
 /// Whether a discovery may reuse files parsed before.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Parsing {
+pub(crate) enum Parsing {
     /// A file whose path, modification time and size are unchanged is not parsed again.
     Remembered,
-    /// Every file is parsed.
+    /// Every file is parsed: for a reader that knows the files changed (a rewrite within one
+    /// tick of the file system's clock, with the same size, looks unchanged otherwise).
     Fresh,
 }
 
@@ -75,14 +76,8 @@ impl Catalog {
         Self::discover_with(workspace, user_folder, Parsing::Remembered)
     }
 
-    /// Reads both folders and parses every file, whatever was parsed before: for a reader that
-    /// knows the files changed (a rewrite within one tick of the file system's clock, with the
-    /// same size, looks unchanged to [`discover`](Self::discover)).
-    pub fn discover_fresh(workspace: Option<&Path>, user_folder: Option<&Path>) -> Self {
-        Self::discover_with(workspace, user_folder, Parsing::Fresh)
-    }
-
-    fn discover_with(
+    /// Reads both folders, parsing files as `parsing` says.
+    pub(crate) fn discover_with(
         workspace: Option<&Path>,
         user_folder: Option<&Path>,
         parsing: Parsing,
