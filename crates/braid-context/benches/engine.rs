@@ -119,6 +119,7 @@ fn pipeline(c: &mut Criterion) {
         workflow_tools: Vec::new(),
         ocr: Default::default(),
         image_hosts: Default::default(),
+        kept_frame: Default::default(),
     };
     let pipeline = Pipeline::standard();
     let mut group = c.benchmark_group("engine");

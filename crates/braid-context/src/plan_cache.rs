@@ -9,7 +9,8 @@
 //! and built again only when one of them differs: every read compares them by value, so a
 //! changed configuration, branch prompt, instructions file, workflow, model capability or tool
 //! (the registry's [`generation`](braid_tools::ToolRegistry::generation)) shows in the next
-//! read.
+//! read. The pipeline's `EnhanceSystemPrompt` takes the kept frame too, under the same check,
+//! so a turn builds it only when something changed since the last read.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -131,6 +132,15 @@ impl Frame {
         }
     }
 
+    /// Whether the frame is what `ctx` builds now (its model's capabilities and the tool
+    /// registry as they are now included).
+    pub fn describes(&self, ctx: &PipelineContext) -> bool {
+        // Read before anything is compared (see `build`).
+        let tools_generation = ctx.tools.generation();
+        self.inputs
+            .describe(ctx, &crate::pipeline::capabilities(ctx), tools_generation)
+    }
+
     /// The model's capabilities the frame was built for.
     pub fn capabilities(&self) -> &ModelCapabilities {
         &self.inputs.capabilities
@@ -194,15 +204,15 @@ impl PlanCache {
     /// The frame of a request from `ctx` on `branch`: the kept one while its inputs are
     /// `ctx`'s, else a new one.
     pub fn frame(&self, branch: &BranchName, ctx: &PipelineContext) -> Arc<Frame> {
-        // Read before anything is compared or built (see `Frame::build`).
-        let tools_generation = ctx.tools.generation();
-        let capabilities = crate::pipeline::capabilities(ctx);
-        match self.plans.get(branch).map(|c| &c.key.frame) {
-            Some(frame) if frame.inputs.describe(ctx, &capabilities, tools_generation) => {
-                frame.clone()
-            }
+        match self.kept_frame(branch) {
+            Some(frame) if frame.describes(ctx) => frame,
             _ => Arc::new(Frame::build(ctx)),
         }
+    }
+
+    /// The frame kept for `branch`, whatever it was built from.
+    pub fn kept_frame(&self, branch: &BranchName) -> Option<Arc<Frame>> {
+        self.plans.get(branch).map(|c| c.key.frame.clone())
     }
 
     /// Keeps `plan` for `branch`, in place of any older one; plans of other branches made

@@ -376,6 +376,7 @@ impl Actor {
             llm: self.services.llm.clone(),
             ocr: self.services.settings.ocr.clone(),
             image_hosts: self.services.settings.image_hosts.clone(),
+            kept_frame: crate::pipeline::KeptFrame::default(),
         }
     }
 
@@ -391,7 +392,14 @@ impl Actor {
         notes: Vec<Message>,
     ) -> Result<Prepared, EngineError> {
         let pipeline = Pipeline::for_branch(self.data.active().pipeline.as_ref());
-        let ctx = std::sync::Arc::new(self.pipeline_context());
+        let mut ctx = self.pipeline_context();
+        ctx.kept_frame = crate::pipeline::KeptFrame(
+            self.plans
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .kept_frame(&self.data.record.active_branch),
+        );
+        let ctx = std::sync::Arc::new(ctx);
         let mut draft = Draft {
             messages: messages
                 .into_iter()

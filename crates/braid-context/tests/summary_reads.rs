@@ -184,3 +184,37 @@ async fn a_changed_branch_prompt_mode_model_or_window_shows_in_the_next_summary(
     let narrow = ctx.summary().await.unwrap().token_budget.limit;
     assert!(narrow < 20_000 && narrow < wide, "{narrow} < {wide}");
 }
+
+#[tokio::test]
+async fn a_request_is_built_anew_when_a_tool_or_the_mode_changed_since_the_last_read() {
+    let h = Harness::new(
+        Script::new()
+            .then(reply(&["One."]))
+            .then(reply(&["Two."]))
+            .then(reply(&["Three."])),
+    )
+    .await;
+    let ctx = h.context(ContextConfig::default()).await;
+    // The read keeps the frame, which the first request uses as it is.
+    used(&ctx).await;
+    ctx.send_message(text("hi")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let (_, first) = request(&h, 0);
+    assert!(first.contains(&"echo".to_owned()), "{first:?}");
+    assert!(first.contains(&"write_file".to_owned()), "{first:?}");
+
+    // Changes that no read saw: the kept frame no longer describes the context.
+    let echo = h.tools.unregister("echo").unwrap();
+    ctx.send_message(text("again")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let (_, second) = request(&h, 1);
+    assert!(!second.contains(&"echo".to_owned()), "{second:?}");
+
+    h.tools.register(echo).unwrap();
+    ctx.set_mode(Mode::Plan).await.unwrap();
+    ctx.send_message(text("plan it")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let (system, third) = request(&h, 2);
+    assert!(!third.contains(&"write_file".to_owned()), "{third:?}");
+    assert_ne!(system, request(&h, 0).0, "plan mode's prompt differs");
+}

@@ -85,6 +85,23 @@ pub struct PipelineContext {
     pub ocr: crate::recognition::OcrSettings,
     /// Internal hosts that image URLs may name anyway.
     pub image_hosts: crate::recognition::ImageHosts,
+    /// The request frame the actor kept from an earlier read: used while its inputs are
+    /// unchanged.
+    pub kept_frame: KeptFrame,
+}
+
+/// A request frame (system prompt and tool definitions) the actor keeps between reads
+/// (`plan_cache`), handed to the pipeline so that [`EnhanceSystemPrompt`] builds it only when
+/// one of its inputs changed: built and compared in one place, for reads and requests alike.
+#[derive(Clone, Debug, Default)]
+pub struct KeptFrame(pub(crate) Option<Arc<crate::plan_cache::Frame>>);
+
+impl KeptFrame {
+    /// The kept frame while it still describes `ctx` (its model's capabilities, after any
+    /// discovery, and the tool registry as it is now included).
+    pub(crate) fn describing(&self, ctx: &PipelineContext) -> Option<&crate::plan_cache::Frame> {
+        self.0.as_deref().filter(|frame| frame.describes(ctx))
+    }
 }
 
 /// What a processor decided.

@@ -29,7 +29,10 @@ impl Processor for EnhanceSystemPrompt {
     ) -> Result<ProcessResult, PipelineError> {
         // How the model calls tools decides what the prompt holds: ask its server first.
         super::optimize::discovered_capabilities(ctx).await;
-        let (prompt, tools) = request_frame(ctx, ToolOffer::Offered);
+        let (prompt, tools) = match ctx.kept_frame.describing(ctx) {
+            Some(frame) => (frame.prompt.clone(), frame.tools.clone()),
+            None => request_frame(ctx, ToolOffer::Offered),
+        };
         draft.system_prompt = Some(prompt);
         draft.tools = tools;
         Ok(ProcessResult::Continue)
@@ -161,6 +164,7 @@ mod tests {
             instructions: None,
             llm: None,
             image_hosts: Default::default(),
+            kept_frame: Default::default(),
             workflow_tools: vec![],
             ocr: crate::recognition::OcrSettings::default(),
         }
