@@ -489,7 +489,10 @@ pub async fn start_with(
         guard,
         forwarder,
     );
-    let routes = router(app.clone());
+    // Served as a make-service over a router already bound to its state: served as a plain
+    // `Router`, axum binds the state anew for every connection, which rebuilds every route
+    // (and drops them all when the connection closes).
+    let routes = router(app.clone()).with_state(()).into_make_service();
     let shutdown = app.shutdown.clone();
     // Event streams write small frames a few milliseconds apart: with Nagle's algorithm a
     // frame written while the previous one waits for its ACK is held back (by 10 ms and more
