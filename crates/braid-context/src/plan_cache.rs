@@ -106,8 +106,8 @@ pub(crate) struct Frame {
     pub inputs: FrameInputs,
     /// The system prompt as built for the request.
     pub prompt: String,
-    /// The tools as offered.
-    pub tools: Vec<ToolDefinition>,
+    /// The tools as offered, shared with every request built from the frame.
+    pub tools: Arc<[ToolDefinition]>,
     /// Tokens of the workspace instructions (with the model's tokenizer).
     pub instructions_tokens: Option<u32>,
 }
@@ -127,7 +127,7 @@ impl Frame {
         Self {
             inputs: FrameInputs::of(ctx, capabilities, tools_generation),
             prompt,
-            tools,
+            tools: tools.into(),
             instructions_tokens,
         }
     }

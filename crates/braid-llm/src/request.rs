@@ -1,5 +1,7 @@
 //! The provider-neutral request: what to ask which model, with which history and tools.
 
+use std::sync::Arc;
+
 use braid_protocol::{Message, ToolCalling};
 use serde::{Deserialize, Serialize};
 
@@ -14,8 +16,9 @@ pub struct LlmRequest {
     /// the provider accepts.
     pub messages: Vec<Message>,
     /// The tools the model may call, as definitions (empty when they are prompted: then the
-    /// system prompt lists them).
-    pub tools: Vec<ToolDefinition>,
+    /// system prompt lists them). Shared: a context offers the same tools turn after turn, so
+    /// a request takes them without copying every schema.
+    pub tools: Arc<[ToolDefinition]>,
     /// How the model calls tools: `native` sends `tools` and the history's calls as the
     /// provider's structures; `prompted` sends no tool definitions and the history's calls and
     /// results as text ([`crate::prompted`]).
@@ -66,8 +69,8 @@ impl LlmRequest {
     }
 
     /// The same request with tools.
-    pub fn with_tools(mut self, tools: Vec<ToolDefinition>) -> Self {
-        self.tools = tools;
+    pub fn with_tools(mut self, tools: impl Into<Arc<[ToolDefinition]>>) -> Self {
+        self.tools = tools.into();
         self
     }
 }

@@ -323,7 +323,7 @@ fn request(model: &str, messages: Vec<Message>) -> LlmRequest {
         model: model.into(),
         system_prompt: Some("You are Braid's agent.".into()),
         messages,
-        tools: tools(),
+        tools: tools().into(),
         tool_calling: ToolCalling::Native,
         options: GenerationOptions {
             max_tokens: Some(1024),

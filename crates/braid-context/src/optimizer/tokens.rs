@@ -27,6 +27,14 @@ const CACHE_CAPACITY: usize = 200_000;
 /// them the usage belongs to some other request than the one estimated.
 const CALIBRATION_BOUNDS: (f64, f64) = (0.5, 2.0);
 
+/// A tool definition as it is counted: its JSON (name, description, parameter schema).
+#[derive(Serialize)]
+struct CountedTool<'a> {
+    name: &'a str,
+    description: &'a str,
+    parameters: &'a serde_json::Value,
+}
+
 /// A tiktoken encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -151,12 +159,14 @@ impl TokenCounter {
         tools
             .iter()
             .map(|t| {
-                let json = serde_json::json!({
-                    "name": t.name,
-                    "description": t.description,
-                    "parameters": t.parameters,
-                });
-                CALL_OVERHEAD + fixed_count(self.encoding, &json.to_string())
+                // Serialized from borrowed fields: building a JSON value would copy the schema.
+                let json = serde_json::to_string(&CountedTool {
+                    name: &t.name,
+                    description: &t.description,
+                    parameters: &t.parameters,
+                })
+                .unwrap_or_default();
+                CALL_OVERHEAD + fixed_count(self.encoding, &json)
             })
             .sum()
     }
@@ -325,24 +335,29 @@ const FIXED_CACHE_CAPACITY: usize = 4096;
 
 // The system prompt and the tool definitions are the same text for most contexts and every
 // turn; counting them is most of a turn's tokenizing (profile of `braid-load --contexts 1000`).
-// Keyed by the text itself, so a count never belongs to another text.
-fn fixed_cache() -> &'static Mutex<HashMap<(Encoding, String), u32>> {
-    static CACHE: OnceLock<Mutex<HashMap<(Encoding, String), u32>>> = OnceLock::new();
+// Keyed by the text itself, so a count never belongs to another text; one map per encoding, so
+// a lookup borrows the text instead of copying it into a key.
+fn fixed_cache() -> &'static Mutex<HashMap<Encoding, HashMap<String, u32>>> {
+    static CACHE: OnceLock<Mutex<HashMap<Encoding, HashMap<String, u32>>>> = OnceLock::new();
     CACHE.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
 /// Tokens of a text that recurs unchanged (a system prompt, a tool definition), from the cache.
 fn fixed_count(encoding: Encoding, text: &str) -> u32 {
-    let key = (encoding, text.to_owned());
-    if let Some(n) = fixed_cache().lock().ok().and_then(|m| m.get(&key).copied()) {
+    let cached = fixed_cache()
+        .lock()
+        .ok()
+        .and_then(|m| m.get(&encoding)?.get(text).copied());
+    if let Some(n) = cached {
         return n;
     }
     let n = encoding.count(text);
     if let Ok(mut map) = fixed_cache().lock() {
-        if map.len() >= FIXED_CACHE_CAPACITY {
-            map.clear();
+        let counts = map.entry(encoding).or_default();
+        if counts.len() >= FIXED_CACHE_CAPACITY {
+            counts.clear();
         }
-        map.insert(key, n);
+        counts.insert(text.to_owned(), n);
     }
     n
 }

@@ -41,8 +41,8 @@ pub struct Draft {
     pub messages: Vec<Message>,
     /// The system prompt built for this request.
     pub system_prompt: Option<String>,
-    /// The tools offered to the model.
-    pub tools: Vec<ToolDefinition>,
+    /// The tools offered to the model (shared with the frame they were built for).
+    pub tools: Arc<[ToolDefinition]>,
     /// The finished request, once `PrepareRequest` ran.
     pub request: Option<LlmRequest>,
     /// How long each processor took.

@@ -4,6 +4,8 @@
 //! messages are summarized by the model. Every optimization is logged and reported in the
 //! draft, for the actor's `context_update`.
 
+use std::sync::Arc;
+
 use async_trait::async_trait;
 use braid_llm::{LlmClient, ModelCapabilities, ToolDefinition};
 use braid_protocol::{ContextState, Message, MessageId, Metadata, OptimizationStrategy};
@@ -157,7 +159,7 @@ struct Withheld {
 fn plan_fitting(
     ctx: &PipelineContext,
     system_prompt: &mut Option<String>,
-    tools: &mut Vec<ToolDefinition>,
+    tools: &mut Arc<[ToolDefinition]>,
     messages: &[Message],
     budget: Budget,
     counter: &TokenCounter,
@@ -196,7 +198,7 @@ fn plan_fitting(
             if system_prompt.is_some() {
                 *system_prompt = Some(prompt);
             }
-            tools.clear();
+            *tools = Arc::default();
             parts(system_prompt, tools).map(|plan| (plan, Some(withheld)))
         }
         other => other.map(|plan| (plan, None)),

@@ -31,7 +31,10 @@ impl Processor for EnhanceSystemPrompt {
         super::optimize::discovered_capabilities(ctx).await;
         let (prompt, tools) = match ctx.kept_frame.describing(ctx) {
             Some(frame) => (frame.prompt.clone(), frame.tools.clone()),
-            None => request_frame(ctx, ToolOffer::Offered),
+            None => {
+                let (prompt, tools) = request_frame(ctx, ToolOffer::Offered);
+                (prompt, tools.into())
+            }
         };
         draft.system_prompt = Some(prompt);
         draft.tools = tools;

@@ -550,7 +550,7 @@ impl Actor {
             }
         };
         // One answer: the step's output is text, so the model gets no tools to call.
-        prepared.request.tools.clear();
+        prepared.request.tools = Default::default();
         match self.call_model(prepared).await {
             Ok(ModelOutcome::Interrupted) => StepOutcome::Interrupted,
             Ok(ModelOutcome::ToolCalls) => {
