@@ -112,7 +112,7 @@ fn bench_size(c: &mut Criterion, n: usize) {
     };
     let parts = RequestParts {
         system_prompt: Some(&prompt),
-        tools: &tools,
+        tool_tokens: counter.tools(&tools),
         messages: &messages,
     };
     let strategy = OptimizationStrategy::Intelligent;

@@ -20,7 +20,7 @@ use braid_protocol::api::{ViewMarker, ViewMarkerKind};
 use braid_protocol::{BranchName, ContextConfig, Message, MessageId};
 
 use crate::instructions::WorkspaceInstructions;
-use crate::optimizer::{Plan, PlanError, TokenCounter, summary_replaces};
+use crate::optimizer::{Encoding, Plan, PlanError, TokenCounter, summary_replaces};
 use crate::pipeline::PipelineContext;
 
 /// Branches whose plans are kept at once; a context rarely reads more branches than this
@@ -110,6 +110,8 @@ pub(crate) struct Frame {
     pub tools: Arc<[ToolDefinition]>,
     /// Tokens of the workspace instructions (with the model's tokenizer).
     pub instructions_tokens: Option<u32>,
+    /// Tokens of `tools` and the encoding they were counted with.
+    pub tools_tokens: (Encoding, u32),
 }
 
 impl Frame {
@@ -120,15 +122,18 @@ impl Frame {
         let capabilities = crate::pipeline::capabilities(ctx);
         let (prompt, tools) =
             crate::pipeline::request_frame(ctx, crate::pipeline::ToolOffer::Offered);
+        let counter = TokenCounter::new(&capabilities);
         let instructions_tokens = ctx
             .instructions
             .as_ref()
-            .map(|i| TokenCounter::new(&capabilities).encoding().count(&i.text));
+            .map(|i| counter.encoding().count(&i.text));
+        let tools_tokens = (counter.encoding(), counter.tools(&tools));
         Self {
             inputs: FrameInputs::of(ctx, capabilities, tools_generation),
             prompt,
             tools: tools.into(),
             instructions_tokens,
+            tools_tokens,
         }
     }
 
@@ -139,6 +144,17 @@ impl Frame {
         let tools_generation = ctx.tools.generation();
         self.inputs
             .describe(ctx, &crate::pipeline::capabilities(ctx), tools_generation)
+    }
+
+    /// Tokens of `tools` for `counter`, when they are this frame's own (shared, so unchanged)
+    /// and were counted with the same encoding.
+    pub fn tool_tokens(
+        &self,
+        tools: &Arc<[ToolDefinition]>,
+        counter: &TokenCounter,
+    ) -> Option<u32> {
+        let (encoding, tokens) = self.tools_tokens;
+        (Arc::ptr_eq(&self.tools, tools) && encoding == counter.encoding()).then_some(tokens)
     }
 
     /// The model's capabilities the frame was built for.
@@ -189,10 +205,14 @@ impl OptimizedView {
     }
 }
 
-/// The plans of one context, by branch.
+/// The plans of one context, by branch, and the request frames they and the turns are built
+/// with.
 #[derive(Default)]
 pub(crate) struct PlanCache {
     plans: HashMap<BranchName, CachedPlan>,
+    /// The newest frame built for each branch: it outlives the plans of older revisions (a
+    /// turn changes the history, rarely the frame), so a turn or read after it builds none.
+    frames: HashMap<BranchName, Arc<Frame>>,
 }
 
 impl PlanCache {
@@ -202,17 +222,24 @@ impl PlanCache {
     }
 
     /// The frame of a request from `ctx` on `branch`: the kept one while its inputs are
-    /// `ctx`'s, else a new one.
-    pub fn frame(&self, branch: &BranchName, ctx: &PipelineContext) -> Arc<Frame> {
-        match self.kept_frame(branch) {
-            Some(frame) if frame.describes(ctx) => frame,
-            _ => Arc::new(Frame::build(ctx)),
+    /// `ctx`'s, else a new one, which is kept in its place.
+    pub fn frame(&mut self, branch: &BranchName, ctx: &PipelineContext) -> Arc<Frame> {
+        if let Some(frame) = self.kept_frame(branch)
+            && frame.describes(ctx)
+        {
+            return frame;
         }
+        let frame = Arc::new(Frame::build(ctx));
+        if self.frames.len() >= MAX_CACHED_BRANCHES && !self.frames.contains_key(branch) {
+            self.frames.clear();
+        }
+        self.frames.insert(branch.clone(), frame.clone());
+        frame
     }
 
     /// The frame kept for `branch`, whatever it was built from.
     pub fn kept_frame(&self, branch: &BranchName) -> Option<Arc<Frame>> {
-        self.plans.get(branch).map(|c| c.key.frame.clone())
+        self.frames.get(branch).cloned()
     }
 
     /// Keeps `plan` for `branch`, in place of any older one; plans of other branches made

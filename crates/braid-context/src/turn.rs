@@ -393,12 +393,15 @@ impl Actor {
     ) -> Result<Prepared, EngineError> {
         let pipeline = Pipeline::for_branch(self.data.active().pipeline.as_ref());
         let mut ctx = self.pipeline_context();
-        ctx.kept_frame = crate::pipeline::KeptFrame(
-            self.plans
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .kept_frame(&self.data.record.active_branch),
-        );
+        // Built now when no kept frame describes the context, and kept for the turns and reads
+        // after this one; a processor that finds it stale (a model's discovery ran meanwhile)
+        // builds its own.
+        let frame = self
+            .plans
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .frame(&self.data.record.active_branch, &ctx);
+        ctx.kept_frame = crate::pipeline::KeptFrame(Some(frame));
         let ctx = std::sync::Arc::new(ctx);
         let mut draft = Draft {
             messages: messages

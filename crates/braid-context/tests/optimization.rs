@@ -188,7 +188,7 @@ fn budget(window: u32) -> Budget {
 fn parts(messages: &[Message]) -> RequestParts<'_> {
     RequestParts {
         system_prompt: None,
-        tools: &[],
+        tool_tokens: 0,
         messages,
     }
 }
@@ -447,7 +447,7 @@ fn a_system_prompt_over_the_budget_is_a_clear_error() {
     let err = plan(
         &RequestParts {
             system_prompt: Some(&prompt),
-            tools: &[],
+            tool_tokens: 0,
             messages: &[Message::user_text("hi")],
         },
         &OptimizationStrategy::Intelligent,

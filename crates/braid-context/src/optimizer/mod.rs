@@ -9,7 +9,7 @@ pub mod selection;
 pub mod summary;
 pub mod tokens;
 
-use braid_llm::{ModelCapabilities, ToolDefinition};
+use braid_llm::ModelCapabilities;
 use braid_protocol::{ContextConfig, Message, MessageId};
 
 pub use selection::{DroppedUnit, Plan, PlanError, Slot, StrategyName, plan};
@@ -60,8 +60,9 @@ impl Budget {
 pub struct RequestParts<'a> {
     /// The system prompt built for the request.
     pub system_prompt: Option<&'a str>,
-    /// The tools offered.
-    pub tools: &'a [ToolDefinition],
+    /// Tokens of the tool definitions offered ([`TokenCounter::tools`]): counted by the caller,
+    /// which may know them already (a request frame counts its tools once, not every turn).
+    pub tool_tokens: u32,
     /// The stored history followed by the turn's new messages, oldest first. Stored summaries
     /// are among them; they stand in for the messages they replace.
     pub messages: &'a [Message],

@@ -407,8 +407,7 @@ pub fn plan(
 ) -> Result<Plan, PlanError> {
     let messages = parts.messages;
     let limit = budget.limit();
-    let fixed =
-        counter.system_prompt(parts.system_prompt) + counter.tools(parts.tools) + REPLY_PRIMING;
+    let fixed = counter.system_prompt(parts.system_prompt) + parts.tool_tokens + REPLY_PRIMING;
     let ratio = calibration(parts, counter, fixed, limit);
     // The budget in the counter's own tokens.
     let raw_limit = (f64::from(limit) / ratio).floor() as u32;

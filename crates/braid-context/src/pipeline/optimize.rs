@@ -16,7 +16,7 @@ use super::system_prompt::{ToolOffer, offered_tool_count, request_frame, tool_ca
 use super::{Draft, PipelineContext, PipelineError, ProcessResult, Processor, ProcessorName};
 use crate::optimizer::summary::{self, MAX_SUMMARY_TOKENS, SUMMARY_PROMPT};
 use crate::optimizer::{Budget, Plan, PlanError, RequestParts, Slot, TokenCounter, plan};
-use crate::plan_cache::PlanKey;
+use crate::plan_cache::{Frame, PlanKey};
 
 /// Fits the history to the budget.
 pub struct OptimizeContext;
@@ -56,6 +56,7 @@ impl Processor for OptimizeContext {
         input.extend(draft.messages.iter().cloned());
         let (first, withheld) = plan_fitting(
             ctx,
+            ctx.kept_frame.0.as_deref(),
             &mut draft.system_prompt,
             &mut draft.tools,
             &input,
@@ -87,7 +88,11 @@ impl Processor for OptimizeContext {
                 let with_summary = plan(
                     &RequestParts {
                         system_prompt: draft.system_prompt.as_deref(),
-                        tools: &draft.tools,
+                        tool_tokens: tool_tokens(
+                            ctx.kept_frame.0.as_deref(),
+                            &draft.tools,
+                            &counter,
+                        ),
                         messages: &input,
                     },
                     strategy,
@@ -141,6 +146,17 @@ impl Processor for OptimizeContext {
     }
 }
 
+/// Tokens of `tools`: the frame's count when they are its tools, else counted now.
+fn tool_tokens(
+    frame: Option<&Frame>,
+    tools: &Arc<[ToolDefinition]>,
+    counter: &TokenCounter,
+) -> u32 {
+    frame
+        .and_then(|f| f.tool_tokens(tools, counter))
+        .unwrap_or_else(|| counter.tools(tools))
+}
+
 /// Tools a request goes without because the model's window cannot hold their definitions
 /// beside the system prompt (reported in the optimization's `context_update`).
 #[derive(Clone, Debug, Serialize)]
@@ -158,6 +174,7 @@ struct Withheld {
 /// again before it is refused.
 fn plan_fitting(
     ctx: &PipelineContext,
+    frame: Option<&Frame>,
     system_prompt: &mut Option<String>,
     tools: &mut Arc<[ToolDefinition]>,
     messages: &[Message],
@@ -165,11 +182,11 @@ fn plan_fitting(
     counter: &TokenCounter,
 ) -> Result<(Plan, Option<Withheld>), PlanError> {
     let strategy = &ctx.config.optimization.strategy;
-    let parts = |system_prompt: &Option<String>, tools: &[ToolDefinition]| {
+    let parts = |system_prompt: &Option<String>, tools: &Arc<[ToolDefinition]>| {
         plan(
             &RequestParts {
                 system_prompt: system_prompt.as_deref(),
-                tools,
+                tool_tokens: tool_tokens(frame, tools, counter),
                 messages,
             },
             strategy,
@@ -347,5 +364,14 @@ pub(crate) fn preview(ctx: &PipelineContext, key: &PlanKey) -> Result<Plan, Plan
     let budget = Budget::for_config(frame.config(), frame.capabilities());
     let mut prompt = Some(frame.prompt.clone());
     let mut tools = frame.tools.clone();
-    plan_fitting(ctx, &mut prompt, &mut tools, &ctx.history, budget, &counter).map(|(plan, _)| plan)
+    plan_fitting(
+        ctx,
+        Some(frame),
+        &mut prompt,
+        &mut tools,
+        &ctx.history,
+        budget,
+        &counter,
+    )
+    .map(|(plan, _)| plan)
 }

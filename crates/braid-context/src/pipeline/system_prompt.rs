@@ -271,4 +271,21 @@ mod tests {
         let (withheld, _) = fixed_tokens(&ctx, ToolOffer::Withheld);
         assert!(withheld < 200, "{withheld}");
     }
+
+    #[test]
+    fn a_frame_s_tool_count_stands_only_for_its_own_tools_and_encoding() {
+        let dir = tempfile::tempdir().unwrap();
+        let ctx = context(Mode::Act, AgentRole::Actor, dir.path());
+        let frame = crate::plan_cache::Frame::build(&ctx);
+        let o200k = TokenCounter::for_model("gpt-4o");
+        let counted = o200k.tools(&frame.tools);
+        assert!(counted > 0);
+        assert_eq!(frame.tool_tokens(&frame.tools, &o200k), Some(counted));
+        // Equal definitions in another allocation are counted anew, as are other encodings.
+        let copy: Arc<[ToolDefinition]> = frame.tools.to_vec().into();
+        assert_eq!(frame.tool_tokens(&copy, &o200k), None);
+        let cl100k = TokenCounter::for_model("gpt-4");
+        assert_eq!(cl100k.encoding(), Encoding::Cl100kBase);
+        assert_eq!(frame.tool_tokens(&frame.tools, &cl100k), None);
+    }
 }
