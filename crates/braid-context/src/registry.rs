@@ -181,19 +181,38 @@ impl ContextRegistry {
     /// Every stored context, most recently updated first. Live ones are listed as their actors
     /// last published them (current state included), without waiting for any actor.
     pub async fn list(&self) -> Result<Vec<ContextListEntry>, EngineError> {
-        let records = self.services.store.list_contexts().await?;
-        let live: HashMap<ContextId, ContextListEntry> = self
+        let order = self.services.store.list_context_ids().await?;
+        let mut live: HashMap<ContextId, ContextListEntry> = self
             .live()
             .iter()
             .filter(|(_, l)| l.handle.is_alive())
             .map(|(id, l)| (*id, l.handle.listing()))
             .collect();
-        let mut out = Vec::with_capacity(records.len());
-        for record in records {
-            if let Some(entry) = live.get(&record.id) {
-                out.push(entry.clone());
+        // Stored records are read only for contexts that are not loaded: on a busy server
+        // every context is, and parsing each one's record for nothing was most of a list.
+        let mut stored: HashMap<ContextId, ContextRecord> =
+            if order.iter().all(|id| live.contains_key(id)) {
+                HashMap::new()
+            } else {
+                self.services
+                    .store
+                    .list_contexts()
+                    .await?
+                    .into_iter()
+                    .filter(|r| !live.contains_key(&r.id))
+                    .map(|r| (r.id, r))
+                    .collect()
+            };
+        let mut out = Vec::with_capacity(order.len());
+        for id in order {
+            if let Some(entry) = live.remove(&id) {
+                out.push(entry);
                 continue;
             }
+            // Created or deleted between the two reads: listed by the next list.
+            let Some(record) = stored.remove(&id) else {
+                continue;
+            };
             let count = self
                 .services
                 .store

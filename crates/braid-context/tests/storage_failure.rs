@@ -52,6 +52,9 @@ impl Store for FlakyStore {
     async fn list_contexts(&self) -> braid_store::Result<Vec<ContextRecord>> {
         self.inner.list_contexts().await
     }
+    async fn list_context_ids(&self) -> braid_store::Result<Vec<ContextId>> {
+        self.inner.list_context_ids().await
+    }
     async fn delete_context(&self, id: ContextId) -> braid_store::Result<bool> {
         self.inner.delete_context(id).await
     }

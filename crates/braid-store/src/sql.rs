@@ -813,6 +813,18 @@ macro_rules! sql_store {
                 rows.iter().map(Self::context_from_row).collect()
             }
 
+            async fn list_context_ids(
+                &self,
+            ) -> $crate::error::Result<Vec<braid_protocol::ContextId>> {
+                use $crate::error::DbResultExt as _;
+                let ids: Vec<uuid::Uuid> =
+                    sqlx::query_scalar("SELECT id FROM contexts ORDER BY updated_at DESC, id")
+                        .fetch_all(self.reader())
+                        .await
+                        .during($backend, "listing contexts")?;
+                Ok(ids.into_iter().map(braid_protocol::ContextId).collect())
+            }
+
             async fn delete_context(
                 &self,
                 id: braid_protocol::ContextId,

@@ -29,6 +29,10 @@ pub trait Store: Send + Sync + 'static {
     /// Every context, most recently updated first.
     async fn list_contexts(&self) -> Result<Vec<ContextRecord>>;
 
+    /// Every context's id in the order of [`Store::list_contexts`], without reading the
+    /// contexts: a list of contexts that are all loaded takes its entries from their actors.
+    async fn list_context_ids(&self) -> Result<Vec<ContextId>>;
+
     /// Removes a context with its messages, branches and events. Answers whether it existed.
     async fn delete_context(&self, id: ContextId) -> Result<bool>;
 

@@ -238,6 +238,7 @@ mod cases {
             .map(|c| c.id)
             .collect();
         assert_eq!(listed, vec![a.id, b.id]);
+        assert_eq!(f.store.list_context_ids().await.unwrap(), listed);
     }
 
     pub async fn deleting_a_context_removes_its_messages_branches_and_events(f: &Fixture) {
