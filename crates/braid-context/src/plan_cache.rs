@@ -238,7 +238,7 @@ impl PlanCache {
     }
 
     /// The frame kept for `branch`, whatever it was built from.
-    pub fn kept_frame(&self, branch: &BranchName) -> Option<Arc<Frame>> {
+    fn kept_frame(&self, branch: &BranchName) -> Option<Arc<Frame>> {
         self.frames.get(branch).cloned()
     }
 

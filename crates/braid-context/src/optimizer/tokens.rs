@@ -329,8 +329,8 @@ pub fn clear_cache() {
     }
 }
 
-/// How many distinct system prompts and tool definitions the process keeps counts of before
-/// starting over.
+/// How many distinct system prompts and tool definitions the process keeps counts of, for each
+/// encoding, before starting over.
 const FIXED_CACHE_CAPACITY: usize = 4096;
 
 // The system prompt and the tool definitions are the same text for most contexts and every

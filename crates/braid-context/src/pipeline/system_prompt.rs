@@ -288,4 +288,18 @@ mod tests {
         assert_eq!(cl100k.encoding(), Encoding::Cl100kBase);
         assert_eq!(frame.tool_tokens(&frame.tools, &cl100k), None);
     }
+
+    #[test]
+    fn a_built_frame_is_kept_for_the_next_request_until_the_context_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let branch = braid_protocol::BranchName::main();
+        let mut plans = crate::plan_cache::PlanCache::default();
+        let act = context(Mode::Act, AgentRole::Actor, dir.path());
+        let first = plans.frame(&branch, &act);
+        assert!(Arc::ptr_eq(&first, &plans.frame(&branch, &act)));
+        let plan = context(Mode::Plan, AgentRole::Actor, dir.path());
+        let replanned = plans.frame(&branch, &plan);
+        assert!(!Arc::ptr_eq(&first, &replanned));
+        assert!(Arc::ptr_eq(&replanned, &plans.frame(&branch, &plan)));
+    }
 }
