@@ -18,8 +18,10 @@ setup:
 fmt:
 	$(CARGO) fmt --all -- --check
 
+# Clippy, and no integration test file left out of its crate's test binary.
 lint:
 	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
+	@scripts/test-modules.sh
 
 # The crate arrows of DESIGN.md and no unused dependency: braid-mcp builds braid-tools without
 # its built-in tools (no tree-sitter, file watcher or search engine), braid-server does not depend

@@ -21,7 +21,7 @@ for file in crates/*/tests/fuzz.rs; do
   # bound that matters.
   PROPTEST_CASES="$cases" BRAID_FUZZ_SECONDS="$seconds" \
     timeout --kill-after=30 "$((seconds * 4 + 1200))" \
-    "$cargo" test --locked -p "$crate" --test fuzz -- --nocapture 2>&1 \
+    "$cargo" test --locked -p "$crate" --test integration -- fuzz:: --nocapture 2>&1 \
     | tee -a "$log" | grep -E '^fuzz |panicked at|^test result'
   if [ "${PIPESTATUS[0]}" -ne 0 ]; then
     status=1

@@ -1,9 +1,8 @@
 //! Images (seed 000 "Image Message Processing"): OCR with the real Tesseract on pictures with
 //! known text, vision in each provider's format, `auto` choosing between them, workspace files,
 //! failures with retry, and an image sent with its question in one request.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;

@@ -1,8 +1,7 @@
 //! The context list: loaded contexts as their actors publish them, unloaded ones from the store,
 //! in the store's order (most recently updated first) either way.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use braid_context::EngineSettings;
 use braid_protocol::api::ContextListEntry;

@@ -2,9 +2,8 @@
 //! `crates/braid-mcp/tests/servers/install.sh`): the model calls one of its tools in a tool loop,
 //! the call is routed by server, and the result reaches the next request. Resources are injected
 //! into the conversation.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

@@ -2,9 +2,8 @@
 //! tools on a temporary workspace, a real SQLite store), merged with each strategy, held by
 //! warnings and conflicts until the person settles them, previewed without changes, and stored
 //! so a restart reads the same history.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use braid_context::{ContextHandle, EngineError, MessageQuery};
 use braid_protocol::api::{

@@ -1,6 +1,5 @@
 //! The optimizer on crafted histories: token counts against tiktoken, each strategy's
 //! selections, summaries standing in, truncation of an oversized newest message, calibration.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::collections::BTreeMap;
 

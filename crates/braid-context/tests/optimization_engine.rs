@@ -1,9 +1,8 @@
 //! Optimization in the engine, against the mock LLM over HTTP: the summarization request, the
 //! stored summary, the originals intact, the next request using it, a summary that does not fit,
 //! a failed summarization, the `context_update` report and `view=optimized`.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use braid_context::optimizer::summary::SUMMARY_PROMPT;
 use braid_context::{ContextHandle, MessageQuery};

@@ -3,9 +3,8 @@
 //! same requests, approvals, results and loop as native calls; malformed calls get an error
 //! result it can read; the history goes back to it as text. The mode comes from the operator's
 //! override or the model server's report.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use braid_llm::CapabilityOverride;
 use braid_protocol::api::{ApprovalDecision, ApprovalRequest, Decision};

@@ -1,8 +1,7 @@
 //! Crash recovery: a context stored in the middle of any operation comes back in a safe state,
 //! with what was interrupted recorded and a partial answer kept as `incomplete`.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use braid_protocol::*;
 use braid_store::ContextChanges;

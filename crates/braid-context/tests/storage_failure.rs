@@ -1,8 +1,7 @@
 //! A store that fails: the send is refused and the context is left exactly as it was. A store
 //! that is slow: reads are answered while a commit waits.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

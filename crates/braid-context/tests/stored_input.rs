@@ -1,9 +1,8 @@
 //! A 202 means stored: the person's input is committed as `pending` before the send is
 //! answered; a pipeline failure leaves it `failed` with its error, out of model requests, until
 //! it is retried or deleted; a restart never leaves it `pending`.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -2,9 +2,8 @@
 //! and the files it reads (instructions, workflows) kept from the previous read (issue 19).
 //! Each test changes one thing those depend on and checks that the very next summary, and the
 //! next request, show it.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use braid_protocol::api::{UpdateBranchRequest, UpdateContextRequest};
 use braid_protocol::{BranchName, ContextConfig, ContextState, Mode};

@@ -1,8 +1,7 @@
 //! Tool calls the structured ways: plans and questions from tools, MCP routing by server,
 //! unusable arguments and unknown tools.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use braid_protocol::*;
 use braid_testkit::{Chunk, FinishKind, Script, StreamReply};

@@ -1,7 +1,6 @@
 //! The engine end to end against the mock LLM over HTTP, asserting the exact state sequences.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use StateKind::*;
 use braid_protocol::api::{ApprovalDecision, ApprovalRequest, Decision};

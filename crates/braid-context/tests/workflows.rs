@@ -2,9 +2,8 @@
 //! payload"): every step type against the mock LLM with the events they emit, approvals inside a
 //! run, failure mid-run, pause / resume / cancel, a restart with a running run, a run the model
 //! starts, and parameter checks.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

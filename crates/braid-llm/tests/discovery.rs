@@ -1,7 +1,6 @@
 //! Discovery over real HTTP against braid-testkit's mock LLM playing llama.cpp, Ollama and
 //! vLLM: what each reports becomes the model's figures (source `server`), overrides still win,
 //! a server without discovery endpoints leaves the table, and unknown models get 8,192 tokens.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::sync::Arc;
 

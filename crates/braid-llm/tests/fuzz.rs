@@ -8,7 +8,6 @@
 //!
 //! Case counts: `PROPTEST_CASES` (else the default given to each target); `make fuzz` runs them
 //! long, bounded by `BRAID_FUZZ_SECONDS`.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use braid_llm::anthropic::{self, AnthropicStreamDecoder};
 use braid_llm::openai::{self, OpenAiStreamDecoder};

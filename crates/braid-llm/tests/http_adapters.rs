@@ -1,6 +1,5 @@
 //! Both adapters over real HTTP against braid-testkit's mock LLM: streaming, tool calls,
 //! retries, cuts, hangs, errors and what was sent.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

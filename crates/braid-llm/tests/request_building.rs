@@ -1,6 +1,5 @@
 //! Request building from a Braid history, for both providers, as snapshots of the exact JSON
 //! bodies (`cargo insta review` after an intended change).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use braid_llm::openai::Delivery;
 use braid_llm::{

@@ -1,5 +1,4 @@
 //! The stream decoders against recorded streams and hand-written ones covering every event.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use braid_llm::anthropic::AnthropicStreamDecoder;
 use braid_llm::openai::OpenAiStreamDecoder;

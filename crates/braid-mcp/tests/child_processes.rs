@@ -1,9 +1,8 @@
 //! MCP stdio servers as child processes: they see only the allow-listed environment plus the
 //! `env` their entry names, and stopping one stops everything it started.
 #![cfg(unix)]
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -66,7 +65,7 @@ async fn a_stdio_server_sees_only_its_configured_environment() {
     let output = std::process::Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
-            "inner_server_everything_prints_its_environment",
+            "child_processes::inner_server_everything_prints_its_environment",
             "--nocapture",
             "--test-threads=1",
         ])

@@ -1,9 +1,8 @@
 //! Elicitation against the real `@modelcontextprotocol/server-everything`: Braid announces the
 //! capability, so the server offers its elicitation tools, and with no person to ask the
 //! server entry's policy answers.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use braid_mcp::{ElicitationPolicy, McpConfig};
 use braid_protocol::AgentRole;

@@ -6,7 +6,6 @@
 //!
 //! Case counts: `PROPTEST_CASES` (else the default below); `make fuzz` runs them long, bounded
 //! by `BRAID_FUZZ_SECONDS`.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::time::Duration;
 

@@ -1,8 +1,7 @@
 //! The connection manager's lifecycle against real servers: a bad command among working servers,
 //! a server killed mid-session, reload, disabled servers, and no child left after shutdown.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 

@@ -1,9 +1,8 @@
 //! Bounds on what a server sends: a message over `ManagerOptions::max_message_bytes` ends the
 //! session with an error naming the limit, over stdio and over streamable HTTP, and the server
 //! is started again.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 

@@ -3,9 +3,8 @@
 //! authorization server, registers, and waits for a person; the test plays the person (opens
 //! the authorization URL, hands the redirect to the callback), then calls a tool, lets the
 //! short-lived token expire and calls again, which refreshes it.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

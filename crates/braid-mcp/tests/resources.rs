@@ -1,8 +1,7 @@
 //! Streamable HTTP transport and resources (list, read, binary summary, per-context cache with
 //! fresh hits and stale re-reads) against the real server-everything.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -1,9 +1,8 @@
 //! `https://` MCP servers: TLS with the system's roots, plus a server entry's own CA
 //! certificate (`caCertificate`), against a real TLS server on the official Python SDK whose
 //! certificate comes from a private CA made up by the test.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use std::path::PathBuf;
 use std::time::Duration;

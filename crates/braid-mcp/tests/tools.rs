@@ -1,8 +1,7 @@
 //! Discovery, naming, calls, error results and timeouts against the real
 //! `@modelcontextprotocol/server-everything` (stdio) and `mcp-server-time` (PyPI).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 

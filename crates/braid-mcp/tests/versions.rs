@@ -1,9 +1,8 @@
 //! Protocol version negotiation: Braid reaches servers of the versions with `initialize`
 //! (server-everything answers 2025-11-25) and a server that speaks only 2026-07-28, which
 //! refuses `initialize` and is reached through `server/discover`.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use braid_mcp::{McpConfig, ServerConfig};
 use braid_protocol::AgentRole;

@@ -2,9 +2,8 @@
 //! default, plain shapes are read and written back in the canonical form, and the generated JSON
 //! Schema says what the reader accepts (values generated from the schema are read, and every
 //! field the schema calls optional may be left out).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod strategies;
+use crate::strategies;
 
 use std::collections::BTreeSet;
 

@@ -6,9 +6,8 @@
 //!
 //! Case counts: `PROPTEST_CASES` (else the default given to each target); `make fuzz` runs them
 //! long, bounded by `BRAID_FUZZ_SECONDS`.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod strategies;
+use crate::strategies;
 
 use braid_protocol::body::RequestError;
 use braid_protocol::migrate::{ReadError, read_message, read_messages};

@@ -1,5 +1,4 @@
 //! Reading every legacy shape (v0, v1, the `type` alias) and keeping unknown kinds byte-for-byte.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use braid_protocol::migrate::{ReadError, read_message, read_messages};
 use braid_protocol::*;

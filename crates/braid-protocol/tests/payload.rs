@@ -1,6 +1,5 @@
 //! `SendMessageRequest`: every variant parses; every malformed payload is an error naming the
 //! field.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use braid_protocol::body::RequestError;
 use braid_protocol::*;

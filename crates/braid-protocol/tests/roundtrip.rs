@@ -1,7 +1,6 @@
 //! Property: every kind survives JSON unchanged (serialize, parse, compare).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod strategies;
+use crate::strategies;
 
 use braid_protocol::*;
 use proptest::collection::vec;

@@ -1,5 +1,4 @@
 //! The JSON Schema generated from the Rust types documents every kind and payload variant.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use braid_protocol::*;
 

@@ -1,6 +1,5 @@
 //! The transition table: every allowed move, a sample of forbidden ones, and the flows of
 //! DESIGN.md walking only through allowed moves.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use braid_protocol::*;
 use std::collections::HashSet;

@@ -1,6 +1,5 @@
 //! Each validation rule fails with the path of the field at fault, and validation reports every
 //! problem, not the first.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use braid_protocol::*;
 use serde_json::{Value, json};

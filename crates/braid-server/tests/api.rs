@@ -1,8 +1,7 @@
 //! End-to-end tests of the HTTP + SSE API over real HTTP: a server on a free port, a real SQLite
 //! file, the mock LLM.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

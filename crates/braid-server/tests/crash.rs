@@ -1,9 +1,8 @@
 //! `braid serve` as a real process: killed with SIGKILL in the middle of a streamed answer and
 //! started again on the same data directory, it has lost no completed message and the context
 //! is in a safe state that accepts the next message.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;

@@ -1,8 +1,7 @@
 //! Images over HTTP: the capabilities a context's model has (and where each figure came from)
 //! in `GET /v1/contexts/{id}`, and a text payload's `images` checked with the field named.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use braid_testkit::Script;
 use common::*;

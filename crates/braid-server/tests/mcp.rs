@@ -2,9 +2,8 @@
 //! HTTP, a reload that adds a broken server without disturbing the working one, and a model
 //! calling the MCP tool through the server. Needs the servers of
 //! `crates/braid-mcp/tests/servers/install.sh`.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::time::Duration;

@@ -1,9 +1,8 @@
 //! Branch merge over HTTP against the real server: the route, its 409 with the conflicts and
 //! their suggestions, resolutions, dry runs, validation errors naming the field, and the branch
 //! settings route.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use braid_testkit::Script;
 use common::*;

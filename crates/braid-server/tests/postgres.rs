@@ -1,9 +1,8 @@
 //! The server over PostgreSQL (`--store postgres://...`): a conversation streamed over SSE, then
 //! a second server on the same database replays it. Runs when `BRAID_TEST_POSTGRES_URL` is set
 //! (`scripts/with-postgres.sh`); with `BRAID_REQUIRE_POSTGRES=1` a missing server fails it.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

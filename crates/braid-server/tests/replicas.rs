@@ -1,9 +1,8 @@
 //! Three `braid serve` replicas on one throwaway PostgreSQL (issue 22): a client streams a
 //! context through replica B while replica A owns it, A is killed with SIGKILL mid-stream, and
 //! the context goes on on B or C. Ten rounds, each killing the owner at another instant.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod campaign;
+use crate::campaign;
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};

@@ -1,9 +1,8 @@
 //! The security defaults over real HTTP (DESIGN.md "Security defaults"): requests a browser did
 //! not mean to send are refused before any handler runs, and workspaces lie only where the
 //! operator allows them.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use braid_testkit::Script;
 use common::TestServer;

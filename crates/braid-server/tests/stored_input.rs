@@ -1,8 +1,7 @@
 //! A 202 means stored, over real HTTP: a send whose pipeline fails stays `failed` with its
 //! error; `POST .../messages/{message_id}/retry` and `DELETE .../messages/{message_id}` act on it.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use braid_testkit::Script;
 use common::*;

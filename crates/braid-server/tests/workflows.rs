@@ -1,9 +1,8 @@
 //! The workflow routes over real HTTP: listing definitions with their errors, starting a run
 //! (by its route and by a `workflow` payload) with parameters checked against the schema (422
 //! naming the parameter), and pausing, resuming and cancelling runs.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use braid_testkit::Script;
 use common::*;

@@ -1,8 +1,7 @@
 //! One suite, run against every backend: each case below is instantiated once for SQLite and
 //! once for PostgreSQL by `conformance!`.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 
@@ -24,7 +23,7 @@ macro_rules! conformance {
                 #[tokio::test]
                 async fn $case() {
                     let fixture = crate::support::sqlite().await;
-                    crate::cases::$case(&fixture).await;
+                    crate::conformance::cases::$case(&fixture).await;
                 }
             )*
         }
@@ -35,7 +34,7 @@ macro_rules! conformance {
                     let Some(fixture) = crate::support::postgres(stringify!($case)).await else {
                         return;
                     };
-                    crate::cases::$case(&fixture).await;
+                    crate::conformance::cases::$case(&fixture).await;
                 }
             )*
         }

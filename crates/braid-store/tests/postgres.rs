@@ -1,7 +1,6 @@
 //! What only PostgreSQL does: several replicas on one store.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

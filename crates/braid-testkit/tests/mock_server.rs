@@ -1,6 +1,5 @@
 //! The mock LLM over real HTTP: both APIs, streamed and whole, errors, exhaustion, recording,
 //! and the `braid-mock-llm` binary.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};

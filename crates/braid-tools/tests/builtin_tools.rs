@@ -1,5 +1,4 @@
 //! Every built-in tool, run through the registry against a fixture workspace in a temp dir.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::{Path, PathBuf};
 

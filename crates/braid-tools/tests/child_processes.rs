@@ -1,7 +1,6 @@
 //! Child processes started by `run_command`: they see none of Braid's secrets, and nothing they
 //! start outlives a call that timed out, was interrupted or was abandoned.
 #![cfg(unix)]
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::time::Duration;
 
@@ -51,7 +50,7 @@ async fn run_command_sees_none_of_braids_secrets() {
     let output = std::process::Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
-            "inner_run_command_prints_its_environment",
+            "child_processes::inner_run_command_prints_its_environment",
             "--nocapture",
             "--test-threads=1",
         ])

@@ -1,0 +1,21 @@
+//! braid-context's integration tests, one module per subject, built as one test binary:
+//! a binary per file linked the whole dependency tree each time, which cost minutes of
+//! linking and gigabytes of disk per build (`make lint` checks every file here is a module).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+mod images;
+mod listing;
+mod mcp;
+mod merge;
+mod optimization;
+mod optimization_engine;
+mod prompted_tools;
+mod recovery;
+mod storage_failure;
+mod stored_input;
+mod summary_reads;
+mod tools;
+mod turns;
+mod workflows;
