@@ -224,10 +224,10 @@ impl PlanCache {
     /// The frame of a request from `ctx` on `branch`: the kept one while its inputs are
     /// `ctx`'s, else a new one, which is kept in its place.
     pub fn frame(&mut self, branch: &BranchName, ctx: &PipelineContext) -> Arc<Frame> {
-        if let Some(frame) = self.kept_frame(branch)
+        if let Some(frame) = self.frames.get(branch)
             && frame.describes(ctx)
         {
-            return frame;
+            return frame.clone();
         }
         let frame = Arc::new(Frame::build(ctx));
         if self.frames.len() >= MAX_CACHED_BRANCHES && !self.frames.contains_key(branch) {
@@ -235,11 +235,6 @@ impl PlanCache {
         }
         self.frames.insert(branch.clone(), frame.clone());
         frame
-    }
-
-    /// The frame kept for `branch`, whatever it was built from.
-    fn kept_frame(&self, branch: &BranchName) -> Option<Arc<Frame>> {
-        self.frames.get(branch).cloned()
     }
 
     /// Keeps `plan` for `branch`, in place of any older one; plans of other branches made

@@ -588,12 +588,20 @@ mod tests {
         })
     }
 
-    fn quick_retry(retries: usize) -> WriteRetry {
-        WriteRetry {
+    /// A writer over `sink` that retries a failing batch `retries` times, a few ms apart.
+    fn retrying_writer(sink: &Arc<RecordingSink>, retries: usize) -> EventWriter {
+        let retry = WriteRetry {
             first_delay: Duration::from_millis(1),
             max_delay: Duration::from_millis(4),
             retries,
-        }
+        };
+        EventWriter::start_with(
+            sink.clone(),
+            Duration::from_millis(1),
+            retry,
+            None,
+            WriterHome::Runtime,
+        )
     }
 
     #[tokio::test]
@@ -698,13 +706,7 @@ mod tests {
     #[tokio::test]
     async fn a_failing_batch_is_retried_and_committed_when_the_store_returns() {
         let sink = Arc::new(RecordingSink::default());
-        let writer = EventWriter::start_with(
-            sink.clone(),
-            Duration::from_millis(1),
-            quick_retry(50),
-            None,
-            WriterHome::Runtime,
-        );
+        let writer = retrying_writer(&sink, 50);
         let collector = Arc::new(Collector::default());
         let context = ContextId::new();
         sink.failing.store(true, Ordering::SeqCst);
@@ -725,14 +727,9 @@ mod tests {
     #[tokio::test]
     async fn a_batch_failing_every_retry_is_reported_lost_and_its_ids_never_went_out() {
         let sink = Arc::new(RecordingSink::default());
-        // A long interval keeps the two failing events in one batch.
-        let writer = EventWriter::start_with(
-            sink.clone(),
-            Duration::from_millis(100),
-            quick_retry(3),
-            None,
-            WriterHome::Runtime,
-        );
+        // The two failing appends below are queued before the writer runs (the test's runtime
+        // has one thread), and the writer takes every queued event into its batch: one batch.
+        let writer = retrying_writer(&sink, 3);
         let collector = Arc::new(Collector::default());
         let context = ContextId::new();
         writer
@@ -775,13 +772,7 @@ mod tests {
     #[tokio::test]
     async fn events_after_a_loss_and_a_new_lease_are_stored_and_published() {
         let sink = Arc::new(RecordingSink::default());
-        let writer = EventWriter::start_with(
-            sink.clone(),
-            Duration::from_millis(1),
-            quick_retry(1),
-            None,
-            WriterHome::Runtime,
-        );
+        let writer = retrying_writer(&sink, 1);
         let collector = Arc::new(Collector::default());
         let context = ContextId::new();
         sink.failing.store(true, Ordering::SeqCst);
