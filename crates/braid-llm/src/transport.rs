@@ -6,6 +6,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use braid_protocol::ToolCallId;
+use bytes::Bytes;
 use futures::{Stream, StreamExt};
 use tokio::sync::mpsc;
 
@@ -105,7 +106,7 @@ impl Transport {
     pub(crate) fn stream(
         &self,
         endpoint: Endpoint,
-        body: serde_json::Value,
+        body: Bytes,
         decoder: DecoderFactory,
     ) -> LlmStream {
         let (tx, rx) = mpsc::channel(64);
@@ -122,11 +123,10 @@ impl Transport {
     async fn run_stream(
         &self,
         endpoint: Endpoint,
-        body: serde_json::Value,
+        body: Bytes,
         decoder: DecoderFactory,
         tx: mpsc::Sender<Result<LlmEvent, LlmError>>,
     ) {
-        let body = body.to_string();
         let mut delivered = CompletionBuilder::new();
         let mut retries = 0;
         loop {
@@ -170,7 +170,7 @@ impl Transport {
     async fn attempt_stream(
         &self,
         endpoint: &Endpoint,
-        body: &str,
+        body: &Bytes,
         mut decoder: Box<dyn EventDecoder>,
         tx: &mpsc::Sender<Result<LlmEvent, LlmError>>,
         delivered: &mut CompletionBuilder,
@@ -246,12 +246,13 @@ impl Transport {
     }
 
     /// Posts `body` and returns the successful response, or the error the provider gave.
-    async fn send(&self, endpoint: &Endpoint, body: &str) -> Result<reqwest::Response, LlmError> {
+    async fn send(&self, endpoint: &Endpoint, body: &Bytes) -> Result<reqwest::Response, LlmError> {
         let mut request = self
             .http
             .post(&endpoint.url)
             .header("content-type", "application/json")
-            .body(body.to_owned());
+            // A clone of `Bytes` shares the buffer: a retry sends the same bytes again.
+            .body(body.clone());
         for (name, value) in &endpoint.headers {
             request = request.header(*name, value);
         }
@@ -309,9 +310,8 @@ impl Transport {
     pub(crate) async fn post_json(
         &self,
         endpoint: &Endpoint,
-        body: &serde_json::Value,
+        body: Bytes,
     ) -> Result<serde_json::Value, LlmError> {
-        let body = body.to_string();
         let mut retries = 0;
         loop {
             let result = match self.send(endpoint, &body).await {

@@ -342,13 +342,17 @@ fn anthropic() -> AnthropicClient {
 
 #[tokio::test]
 async fn openai_body_for_every_kind_with_a_vision_model() {
-    let body = openai().request_body(&request("gpt-4o", every_kind()), Delivery::Streamed);
+    let body = openai()
+        .request_body(&request("gpt-4o", every_kind()), Delivery::Streamed)
+        .unwrap();
     insta::assert_json_snapshot!(body);
 }
 
 #[tokio::test]
 async fn openai_body_for_every_kind_with_a_text_only_model() {
-    let body = openai().request_body(&request("llama3.1:8b", every_kind()), Delivery::Whole);
+    let body = openai()
+        .request_body(&request("llama3.1:8b", every_kind()), Delivery::Whole)
+        .unwrap();
     insta::assert_json_snapshot!(body);
 }
 
@@ -360,7 +364,9 @@ async fn anthropic_body_for_every_kind() {
 
 #[tokio::test]
 async fn openai_body_repairs_missing_and_orphan_results() {
-    let body = openai().request_body(&request("gpt-4o", needs_repair()), Delivery::Streamed);
+    let body = openai()
+        .request_body(&request("gpt-4o", needs_repair()), Delivery::Streamed)
+        .unwrap();
     insta::assert_json_snapshot!(body);
 }
 
@@ -375,7 +381,9 @@ async fn anthropic_body_repairs_missing_and_orphan_results() {
 #[tokio::test]
 async fn every_call_is_answered_and_every_answer_has_its_call() {
     for messages in [every_kind(), needs_repair()] {
-        let body = openai().request_body(&request("gpt-4o", messages), Delivery::Streamed);
+        let body = openai()
+            .request_body(&request("gpt-4o", messages), Delivery::Streamed)
+            .unwrap();
         let sent = body["messages"].as_array().unwrap();
         let mut open: Vec<String> = Vec::new();
         for m in sent {
@@ -404,7 +412,10 @@ async fn every_call_is_answered_and_every_answer_has_its_call() {
 async fn hidden_kinds_and_reasoning_never_reach_either_provider() {
     let req = request("gpt-4o", every_kind());
     for body in [
-        openai().request_body(&req, Delivery::Streamed).to_string(),
+        openai()
+            .request_body(&req, Delivery::Streamed)
+            .unwrap()
+            .to_string(),
         anthropic().request_body(&req, true).to_string(),
     ] {
         assert!(!body.contains("Recognizing image"), "processing was sent");
@@ -423,7 +434,7 @@ async fn hidden_kinds_and_reasoning_never_reach_either_provider() {
 async fn a_prompted_request_sends_no_tool_structures_to_either_provider() {
     let mut req = request("llama3.1:8b", every_kind());
     req.tool_calling = ToolCalling::Prompted;
-    let openai_body = openai().request_body(&req, Delivery::Streamed);
+    let openai_body = openai().request_body(&req, Delivery::Streamed).unwrap();
     let anthropic_body = anthropic().request_body(&req, true);
     for body in [&openai_body, &anthropic_body] {
         assert!(body.get("tools").is_none(), "{body}");

@@ -3,6 +3,7 @@
 pub mod request;
 pub mod stream;
 
+use bytes::Bytes;
 use serde_json::Value;
 
 use crate::capabilities::{ImageLimits, ModelCapabilities};
@@ -76,15 +77,15 @@ impl AnthropicClient {
 #[async_trait::async_trait]
 impl LlmClient for AnthropicClient {
     async fn stream(&self, request: &LlmRequest) -> LlmStream {
-        let body = self.request_body(request, true);
+        let body = Bytes::from(self.request_body(request, true).to_string());
         self.transport.stream(self.endpoint(), body, || {
             Box::new(AnthropicStreamDecoder::new())
         })
     }
 
     async fn complete(&self, request: &LlmRequest) -> Result<Completion, LlmError> {
-        let body = self.request_body(request, false);
-        let answer = self.transport.post_json(&self.endpoint(), &body).await?;
+        let body = Bytes::from(self.request_body(request, false).to_string());
+        let answer = self.transport.post_json(&self.endpoint(), body).await?;
         parse_completion(&answer)
     }
 

@@ -4,6 +4,7 @@
 pub mod request;
 pub mod stream;
 
+use bytes::Bytes;
 use serde_json::Value;
 
 use crate::capabilities::{ImageLimits, ModelCapabilities};
@@ -12,7 +13,7 @@ use crate::config::ProviderConfig;
 use crate::discovery::Discovery;
 use crate::error::LlmError;
 use crate::event::{CompletedToolCall, Completion, FinishReason, Usage};
-use crate::history::{HistoryOptions, ImageDelivery, build_conversation};
+use crate::history::{Conversation, HistoryOptions, ImageDelivery, build_conversation};
 use crate::request::LlmRequest;
 use crate::transport::{Endpoint, Transport, parse_arguments};
 
@@ -45,14 +46,32 @@ impl OpenAiClient {
     }
 
     /// The JSON body this client would post for `request`.
-    pub fn request_body(&self, request: &LlmRequest, delivery: Delivery) -> Value {
+    pub fn request_body(
+        &self,
+        request: &LlmRequest,
+        delivery: Delivery,
+    ) -> Result<Value, LlmError> {
+        let conversation = self.conversation(request);
+        serde_json::to_value(request::build_body(request, &conversation, delivery))
+            .map_err(unencodable)
+    }
+
+    /// The body this client posts for `request`, as bytes for the wire.
+    fn encoded_body(&self, request: &LlmRequest, delivery: Delivery) -> Result<Bytes, LlmError> {
+        let conversation = self.conversation(request);
+        serde_json::to_vec(&request::build_body(request, &conversation, delivery))
+            .map(Bytes::from)
+            .map_err(unencodable)
+    }
+
+    /// `request`'s history as the model at hand can read it.
+    fn conversation(&self, request: &LlmRequest) -> Conversation {
         let capabilities = self.capabilities(&request.model);
-        let conversation = build_conversation(
+        build_conversation(
             request.system_prompt.as_deref(),
             &request.messages,
             history_options(&capabilities, request),
-        );
-        request::build_body(request, &conversation, delivery)
+        )
     }
 
     fn endpoint(&self) -> Endpoint {
@@ -67,6 +86,14 @@ impl OpenAiClient {
             ),
             headers,
         }
+    }
+}
+
+/// The error of a body that could not be written as JSON (a tool schema or argument that JSON
+/// cannot hold).
+fn unencodable(error: serde_json::Error) -> LlmError {
+    LlmError::InvalidRequest {
+        detail: format!("the request body cannot be written as JSON: {error}"),
     }
 }
 
@@ -89,15 +116,17 @@ pub(crate) fn history_options(
 #[async_trait::async_trait]
 impl LlmClient for OpenAiClient {
     async fn stream(&self, request: &LlmRequest) -> LlmStream {
-        let body = self.request_body(request, Delivery::Streamed);
-        self.transport.stream(self.endpoint(), body, || {
-            Box::new(OpenAiStreamDecoder::new())
-        })
+        match self.encoded_body(request, Delivery::Streamed) {
+            Ok(body) => self.transport.stream(self.endpoint(), body, || {
+                Box::new(OpenAiStreamDecoder::new())
+            }),
+            Err(error) => Box::pin(futures::stream::once(async move { Err(error) })),
+        }
     }
 
     async fn complete(&self, request: &LlmRequest) -> Result<Completion, LlmError> {
-        let body = self.request_body(request, Delivery::Whole);
-        let answer = self.transport.post_json(&self.endpoint(), &body).await?;
+        let body = self.encoded_body(request, Delivery::Whole)?;
+        let answer = self.transport.post_json(&self.endpoint(), body).await?;
         parse_completion(&answer)
     }
 
@@ -196,4 +225,56 @@ pub fn parse_completion(answer: &Value) -> Result<Completion, LlmError> {
             })
     });
     Ok(completion)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use braid_protocol::Message;
+
+    use super::*;
+    use crate::config::Provider;
+    use crate::request::{GenerationOptions, ToolDefinition};
+
+    fn request() -> LlmRequest {
+        LlmRequest {
+            system_prompt: Some("Be brief.".into()),
+            tools: Arc::from([ToolDefinition {
+                name: "read_file".into(),
+                description: "Reads a file.".into(),
+                parameters: serde_json::json!({"type": "object", "properties": {"path": {"type": "string"}}}),
+            }]),
+            options: GenerationOptions {
+                temperature: Some(0.7),
+                ..GenerationOptions::default()
+            },
+            ..LlmRequest::new("llama3.1:8b", vec![Message::user_text("hello")])
+        }
+    }
+
+    #[test]
+    fn the_bytes_posted_are_the_body_the_client_reports() {
+        let client = OpenAiClient::new(ProviderConfig::new(Provider::OpenAi)).unwrap();
+        let wire = client.encoded_body(&request(), Delivery::Streamed).unwrap();
+        let posted: Value = serde_json::from_slice(&wire).unwrap();
+        let reported = client.request_body(&request(), Delivery::Streamed).unwrap();
+        assert_eq!(posted["messages"], reported["messages"]);
+        assert_eq!(posted["tools"], reported["tools"]);
+        assert_eq!(posted["stream_options"], reported["stream_options"]);
+        assert_eq!(posted["messages"][1]["content"], "hello");
+        assert_eq!(
+            posted["tools"][0]["function"]["parameters"]["type"],
+            "object"
+        );
+    }
+
+    #[test]
+    fn a_temperature_is_posted_as_written() {
+        let client = OpenAiClient::new(ProviderConfig::new(Provider::OpenAi)).unwrap();
+        let wire = client.encoded_body(&request(), Delivery::Whole).unwrap();
+        let text = std::str::from_utf8(&wire).unwrap();
+        assert!(text.contains(r#""temperature":0.7"#), "{text}");
+        assert!(!text.contains("\"stream\""), "{text}");
+    }
 }

@@ -1,6 +1,9 @@
 //! Rendering a request as an OpenAI chat-completions body.
 
-use serde_json::{Value, json};
+use std::borrow::Cow;
+
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::history::{Conversation, ImageRef, Turn, UserPart};
 use crate::request::{LlmRequest, ToolDefinition};
@@ -14,100 +17,208 @@ pub enum Delivery {
     Whole,
 }
 
-/// The chat-completions body for `request`, whose history has become `conversation`.
-pub fn build_body(request: &LlmRequest, conversation: &Conversation, delivery: Delivery) -> Value {
-    let mut messages = Vec::new();
-    if let Some(system) = &conversation.system {
-        messages.push(json!({ "role": "system", "content": system }));
-    }
-    for turn in &conversation.turns {
-        messages.push(match turn {
-            Turn::User(parts) => json!({ "role": "user", "content": user_content(parts) }),
-            Turn::Assistant { text, calls } => {
-                let mut message = json!({
-                    "role": "assistant",
-                    "content": if text.is_empty() { Value::Null } else { Value::String(text.clone()) },
-                });
-                if !calls.is_empty() {
-                    message["tool_calls"] = calls
-                        .iter()
-                        .map(|call| {
-                            json!({
-                                "id": call.id.as_str(),
-                                "type": "function",
-                                "function": {
-                                    "name": call.name,
-                                    // Arguments the model sent as broken JSON are replayed as sent.
-                                    "arguments": match &call.arguments {
-                                        Value::String(raw) => raw.clone(),
-                                        other => other.to_string(),
-                                    },
-                                },
-                            })
-                        })
-                        .collect();
-                }
-                message
-            }
-            Turn::ToolResult(result) => json!({
-                "role": "tool",
-                "tool_call_id": result.call_id.as_str(),
-                "content": result.content,
-            }),
-        });
-    }
+/// A chat-completions body, borrowing what it renders from the request and its conversation.
+/// It is serialized straight to the wire: building a JSON tree first copied every tool's schema
+/// for each turn, and freeing that tree again cost as much as writing it out.
+#[derive(Debug, Serialize)]
+pub struct ChatBody<'a> {
+    model: &'a str,
+    messages: Vec<ChatMessage<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_tokens: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_completion_tokens: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    temperature: Option<f32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    top_p: Option<f32>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    stop: &'a [String],
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tools: Vec<FunctionTool<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stream: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stream_options: Option<StreamOptions>,
+}
 
-    let mut body = json!({ "model": request.model, "messages": messages });
+/// One entry of `messages`, tagged by its `role`.
+#[derive(Debug, Serialize)]
+#[serde(tag = "role", rename_all = "lowercase")]
+enum ChatMessage<'a> {
+    System {
+        content: &'a str,
+    },
+    User {
+        content: UserContent<'a>,
+    },
+    Assistant {
+        /// `null` when the turn only calls tools.
+        content: Option<&'a str>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        tool_calls: Vec<ChatToolCall<'a>>,
+    },
+    Tool {
+        tool_call_id: &'a str,
+        content: &'a str,
+    },
+}
+
+/// A user message's content: one string, or parts when it holds an image.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+enum UserContent<'a> {
+    Text(Cow<'a, str>),
+    Parts(Vec<ContentPart<'a>>),
+}
+
+/// One part of a user message's content.
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum ContentPart<'a> {
+    Text { text: &'a str },
+    ImageUrl { image_url: ImageUrl<'a> },
+}
+
+#[derive(Debug, Serialize)]
+struct ImageUrl<'a> {
+    url: Cow<'a, str>,
+}
+
+/// A call the assistant made, as the history replays it.
+#[derive(Debug, Serialize)]
+struct ChatToolCall<'a> {
+    id: &'a str,
+    #[serde(rename = "type")]
+    kind: FunctionKind,
+    function: CalledFunction<'a>,
+}
+
+#[derive(Debug, Serialize)]
+struct CalledFunction<'a> {
+    name: &'a str,
+    /// The arguments as JSON text.
+    arguments: Cow<'a, str>,
+}
+
+/// The only kind of tool the API has: `"function"`.
+#[derive(Clone, Copy, Debug, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum FunctionKind {
+    Function,
+}
+
+/// A tool definition in OpenAI's `function` format.
+#[derive(Debug, Serialize)]
+pub struct FunctionTool<'a> {
+    #[serde(rename = "type")]
+    kind: FunctionKind,
+    function: FunctionSpec<'a>,
+}
+
+#[derive(Debug, Serialize)]
+struct FunctionSpec<'a> {
+    name: &'a str,
+    description: &'a str,
+    parameters: &'a Value,
+}
+
+#[derive(Debug, Serialize)]
+struct StreamOptions {
+    include_usage: bool,
+}
+
+/// The chat-completions body for `request`, whose history has become `conversation`.
+pub fn build_body<'a>(
+    request: &'a LlmRequest,
+    conversation: &'a Conversation,
+    delivery: Delivery,
+) -> ChatBody<'a> {
+    let system = conversation
+        .system
+        .as_deref()
+        .map(|content| ChatMessage::System { content });
+    let messages = system
+        .into_iter()
+        .chain(conversation.turns.iter().map(|turn| {
+            match turn {
+                Turn::User(parts) => ChatMessage::User {
+                    content: user_content(parts),
+                },
+                Turn::Assistant { text, calls } => ChatMessage::Assistant {
+                    content: Some(text.as_str()).filter(|text| !text.is_empty()),
+                    tool_calls: calls
+                        .iter()
+                        .map(|call| ChatToolCall {
+                            id: call.id.as_str(),
+                            kind: FunctionKind::Function,
+                            function: CalledFunction {
+                                name: &call.name,
+                                // Arguments the model sent as broken JSON are replayed as sent.
+                                arguments: match &call.arguments {
+                                    Value::String(raw) => Cow::Borrowed(raw.as_str()),
+                                    other => Cow::Owned(other.to_string()),
+                                },
+                            },
+                        })
+                        .collect(),
+                },
+                Turn::ToolResult(result) => ChatMessage::Tool {
+                    tool_call_id: result.call_id.as_str(),
+                    content: &result.content,
+                },
+            }
+        }))
+        .collect();
+
     let reasoning_model = is_reasoning_model(&request.model);
-    if let Some(max) = request.options.max_tokens {
-        // o-series and gpt-5 refuse `max_tokens`.
-        let key = if reasoning_model {
-            "max_completion_tokens"
+    let max = request.options.max_tokens;
+    // o-series and gpt-5 refuse `max_tokens`.
+    let (max_tokens, max_completion_tokens) = if reasoning_model {
+        (None, max)
+    } else {
+        (max, None)
+    };
+    let streamed = delivery == Delivery::Streamed;
+    ChatBody {
+        model: &request.model,
+        messages,
+        max_tokens,
+        max_completion_tokens,
+        temperature: request.options.temperature.filter(|_| !reasoning_model),
+        top_p: request.options.top_p.filter(|_| !reasoning_model),
+        stop: &request.options.stop,
+        // A prompted model reads its tools in the system prompt.
+        tools: if request.tool_calling == braid_protocol::ToolCalling::Native {
+            tool_definitions(&request.tools)
         } else {
-            "max_tokens"
-        };
-        body[key] = json!(max);
+            Vec::new()
+        },
+        stream: streamed.then_some(true),
+        stream_options: streamed.then_some(StreamOptions {
+            include_usage: true,
+        }),
     }
-    if let Some(t) = request.options.temperature.filter(|_| !reasoning_model) {
-        body["temperature"] = json!(t);
-    }
-    if let Some(p) = request.options.top_p.filter(|_| !reasoning_model) {
-        body["top_p"] = json!(p);
-    }
-    if !request.options.stop.is_empty() {
-        body["stop"] = json!(request.options.stop);
-    }
-    // A prompted model reads its tools in the system prompt.
-    if !request.tools.is_empty() && request.tool_calling == braid_protocol::ToolCalling::Native {
-        body["tools"] = tool_definitions(&request.tools);
-    }
-    if delivery == Delivery::Streamed {
-        body["stream"] = json!(true);
-        body["stream_options"] = json!({ "include_usage": true });
-    }
-    body
 }
 
 /// Tool definitions in OpenAI's `function` format.
-pub fn tool_definitions(tools: &[ToolDefinition]) -> Value {
+pub fn tool_definitions(tools: &[ToolDefinition]) -> Vec<FunctionTool<'_>> {
     tools
         .iter()
-        .map(|tool| {
-            json!({
-                "type": "function",
-                "function": {
-                    "name": tool.name,
-                    "description": tool.description,
-                    "parameters": tool.parameters,
-                },
-            })
+        .map(|tool| FunctionTool {
+            kind: FunctionKind::Function,
+            function: FunctionSpec {
+                name: &tool.name,
+                description: &tool.description,
+                parameters: &tool.parameters,
+            },
         })
         .collect()
 }
 
 /// Text-only content is one string (every compatible server accepts that, not all accept part
 /// arrays); content with an image becomes an array of parts.
-fn user_content(parts: &[UserPart]) -> Value {
+fn user_content(parts: &[UserPart]) -> UserContent<'_> {
     let texts: Option<Vec<&str>> = parts
         .iter()
         .map(|part| match part {
@@ -116,21 +227,29 @@ fn user_content(parts: &[UserPart]) -> Value {
         })
         .collect();
     if let Some(texts) = texts {
-        return Value::String(texts.join("\n\n"));
+        return UserContent::Text(match texts.as_slice() {
+            [one] => Cow::Borrowed(one),
+            many => Cow::Owned(many.join("\n\n")),
+        });
     }
-    parts
-        .iter()
-        .map(|part| match part {
-            UserPart::Text(text) => json!({ "type": "text", "text": text }),
-            UserPart::Image(ImageRef::Url(url)) => {
-                json!({ "type": "image_url", "image_url": { "url": url } })
-            }
-            UserPart::Image(ImageRef::Base64 { media_type, data }) => json!({
-                "type": "image_url",
-                "image_url": { "url": format!("data:{media_type};base64,{data}") },
-            }),
-        })
-        .collect()
+    UserContent::Parts(
+        parts
+            .iter()
+            .map(|part| match part {
+                UserPart::Text(text) => ContentPart::Text { text },
+                UserPart::Image(ImageRef::Url(url)) => ContentPart::ImageUrl {
+                    image_url: ImageUrl {
+                        url: Cow::Borrowed(url),
+                    },
+                },
+                UserPart::Image(ImageRef::Base64 { media_type, data }) => ContentPart::ImageUrl {
+                    image_url: ImageUrl {
+                        url: Cow::Owned(format!("data:{media_type};base64,{data}")),
+                    },
+                },
+            })
+            .collect(),
+    )
 }
 
 fn is_reasoning_model(model: &str) -> bool {
