@@ -27,7 +27,8 @@ pub struct LlmRequest {
     pub options: GenerationOptions,
 }
 
-/// A tool as a model sees it.
+/// A tool as a model sees it. Its JSON (`name`, `description`, `parameters`) is OpenAI's
+/// function object as sent, and the text whose tokens a request's budget counts.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ToolDefinition {
     /// The name the model calls it by.

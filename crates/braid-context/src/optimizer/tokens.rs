@@ -27,14 +27,6 @@ const CACHE_CAPACITY: usize = 200_000;
 /// them the usage belongs to some other request than the one estimated.
 const CALIBRATION_BOUNDS: (f64, f64) = (0.5, 2.0);
 
-/// A tool definition as it is counted: its JSON (name, description, parameter schema).
-#[derive(Serialize)]
-struct CountedTool<'a> {
-    name: &'a str,
-    description: &'a str,
-    parameters: &'a serde_json::Value,
-}
-
 /// A tiktoken encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -159,13 +151,9 @@ impl TokenCounter {
         tools
             .iter()
             .map(|t| {
-                // Serialized from borrowed fields: building a JSON value would copy the schema.
-                let json = serde_json::to_string(&CountedTool {
-                    name: &t.name,
-                    description: &t.description,
-                    parameters: &t.parameters,
-                })
-                .unwrap_or_default();
+                // The definition's own JSON (name, description, schema), as the model gets it;
+                // serialized in place, since building a JSON value would copy the schema.
+                let json = serde_json::to_string(t).unwrap_or_default();
                 CALL_OVERHEAD + fixed_count(self.encoding, &json)
             })
             .sum()

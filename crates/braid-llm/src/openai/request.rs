@@ -113,14 +113,8 @@ enum FunctionKind {
 pub struct FunctionTool<'a> {
     #[serde(rename = "type")]
     kind: FunctionKind,
-    function: FunctionSpec<'a>,
-}
-
-#[derive(Debug, Serialize)]
-struct FunctionSpec<'a> {
-    name: &'a str,
-    description: &'a str,
-    parameters: &'a Value,
+    /// Serialized as it is: `name`, `description` and `parameters` are OpenAI's function object.
+    function: &'a ToolDefinition,
 }
 
 #[derive(Debug, Serialize)]
@@ -207,11 +201,7 @@ pub fn tool_definitions(tools: &[ToolDefinition]) -> Vec<FunctionTool<'_>> {
         .iter()
         .map(|tool| FunctionTool {
             kind: FunctionKind::Function,
-            function: FunctionSpec {
-                name: &tool.name,
-                description: &tool.description,
-                parameters: &tool.parameters,
-            },
+            function: tool,
         })
         .collect()
 }
