@@ -7,9 +7,9 @@
 //!
 //! Contexts are created and their event streams opened first (the setup, reported apart); then
 //! every send starts at once, and the streaming figures run from the sends. While they stream,
-//! a reader times `GET /v1/contexts` and `GET /v1/contexts/{id}` as a browser would. Each phase
-//! also reports the CPU time the process used per chunk, which says what a path costs once the
-//! machine is saturated.
+//! a reader on a thread of its own times `GET /v1/contexts` and `GET /v1/contexts/{id}` as a
+//! browser would. Each phase also reports the CPU time the process used per chunk, which says
+//! what a path costs once the machine is saturated.
 //!
 //! With `--store postgres://... --replicas 3`, three servers share the database (as three
 //! replicas would) and the streams are spread across them: stream `i` creates its context on
@@ -186,6 +186,41 @@ async fn server_stream(client: reqwest::Client, prepared: Prepared) -> anyhow::R
     bail!("the event stream ended before content_final")
 }
 
+/// Starts [`probe_reads`] on a thread of its own, with its own runtime and connections, as a
+/// person's browser is a process of its own: on the load's runtime, the probe's own task waited
+/// behind a thousand streams' tasks to send each request and to read each answer, and the
+/// figures counted that wait as the server's.
+async fn spawn_probe(
+    url: String,
+    ids: Vec<String>,
+    done: tokio_util::sync::CancellationToken,
+) -> anyhow::Result<tokio::sync::oneshot::Receiver<anyhow::Result<ReadLatencies>>> {
+    let (report, probe) = tokio::sync::oneshot::channel();
+    let (ready, connected) = tokio::sync::oneshot::channel();
+    let run = move || {
+        let latencies = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .context("no runtime for the read probe")
+            .and_then(|runtime| {
+                runtime.block_on(probe_reads(reqwest::Client::new(), url, ids, ready, done))
+            });
+        let _ = report.send(latencies);
+    };
+    std::thread::Builder::new()
+        .name("read-probe".into())
+        .spawn(run)
+        .context("the read probe's thread did not start")?;
+    if connected.await.is_err() {
+        // The probe stopped before its first read: its report says why.
+        return Err(match probe.await {
+            Ok(Err(error)) => error.context("the read probe's first read failed"),
+            _ => anyhow::anyhow!("the read probe stopped before its first read"),
+        });
+    }
+    Ok(probe)
+}
+
 /// Latencies of the reads a UI makes while the streams run, in ms.
 #[derive(Default)]
 struct ReadLatencies {
@@ -195,12 +230,24 @@ struct ReadLatencies {
 
 /// Reads `GET /v1/contexts` and `GET /v1/contexts/{id}` (of contexts in turn) one after the
 /// other until `done`, as a person's browser would while the server is busy.
+///
+/// Its connection is opened by a first read, before `ready` is told (a browser has its
+/// connection open from loading the page), so no figure includes connecting to a busy server.
 async fn probe_reads(
     client: reqwest::Client,
     url: String,
     ids: Vec<String>,
+    ready: tokio::sync::oneshot::Sender<()>,
     done: tokio_util::sync::CancellationToken,
 ) -> anyhow::Result<ReadLatencies> {
+    client
+        .get(format!("{url}/v1/contexts"))
+        .send()
+        .await?
+        .error_for_status()?
+        .bytes()
+        .await?;
+    let _ = ready.send(());
     let mut out = ReadLatencies::default();
     let mut i = 0usize;
     while !done.is_cancelled() {
@@ -412,12 +459,7 @@ async fn run(args: Args) -> anyhow::Result<()> {
     );
     let ids: Vec<String> = prepared.iter().map(|p| p.id.clone()).collect();
     let done = tokio_util::sync::CancellationToken::new();
-    let probe = tokio::spawn(probe_reads(
-        client.clone(),
-        urls[0].clone(),
-        ids,
-        done.clone(),
-    ));
+    let probe = spawn_probe(urls[0].clone(), ids, done.clone()).await?;
     let started = Instant::now();
     let cpu = CpuClock::start();
     let tasks: Vec<_> = prepared
@@ -431,7 +473,9 @@ async fn run(args: Args) -> anyhow::Result<()> {
     let wall = started.elapsed();
     let cpu = cpu.elapsed();
     done.cancel();
-    let reads = probe.await??;
+    let reads = probe
+        .await
+        .context("the read probe stopped without a report")??;
     let through = report(&through, wall, cpu, delay);
     print("braid", &through);
     println!(
