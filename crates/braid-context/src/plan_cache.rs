@@ -110,8 +110,9 @@ pub(crate) struct Frame {
     pub tools: Arc<[ToolDefinition]>,
     /// Tokens of the workspace instructions (with the model's tokenizer).
     pub instructions_tokens: Option<u32>,
-    /// Tokens of `tools` and the encoding they were counted with.
-    pub tools_tokens: (Encoding, u32),
+    /// Tokens of `tools` and the encoding they were counted with; read through
+    /// [`Frame::tool_tokens`], which answers only for these tools and this encoding.
+    tools_tokens: (Encoding, u32),
 }
 
 impl Frame {
