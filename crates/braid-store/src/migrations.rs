@@ -37,6 +37,11 @@ pub(crate) fn sqlite() -> Migrator {
             "context leases",
             include_str!("../migrations/sqlite/0003_leases.sql"),
         ),
+        migration(
+            4,
+            "events in commit order",
+            include_str!("../migrations/sqlite/0004_events_in_commit_order.sql"),
+        ),
     ])
 }
 

@@ -380,6 +380,100 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn events_stored_before_the_log_went_into_commit_order_are_kept_and_still_unique() {
+        use braid_protocol::{ContentDelta, ContextEvent, MessageId};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("braid.db");
+        // A database as the schema before the fourth migration left it, with a context and
+        // three events.
+        let old = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(
+                SqliteConnectOptions::from_str("sqlite:")
+                    .unwrap()
+                    .filename(&path)
+                    .create_if_missing(true),
+            )
+            .await
+            .unwrap();
+        let before: Vec<_> = crate::migrations::sqlite()
+            .iter()
+            .take(3)
+            .cloned()
+            .collect();
+        sqlx::migrate::Migrator::with_migrations(before)
+            .run(&old)
+            .await
+            .unwrap();
+        let context = ContextId::new();
+        sqlx::query(
+            "INSERT INTO contexts (id, title, config, active_branch, state, created_at, updated_at) \
+             VALUES ($1, 't', '{}', 'main', '{\"state\":\"idle\"}', '2026-01-01', '2026-01-01')",
+        )
+        .bind(context.0)
+        .execute(&old)
+        .await
+        .unwrap();
+        let event = |text: &str| {
+            ContextEvent::ContentDelta(ContentDelta {
+                context_id: context,
+                message_id: MessageId::new(),
+                sequence: 1,
+                delta: text.to_owned(),
+                is_final: false,
+            })
+        };
+        for (seq, text) in [(2, "b"), (1, "a"), (3, "c")] {
+            sqlx::query(
+                "INSERT INTO events (context_id, seq, event, created_at) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(context.0)
+            .bind(seq)
+            .bind(serde_json::to_string(&event(text)).unwrap())
+            .bind(chrono::Utc::now())
+            .execute(&old)
+            .await
+            .unwrap();
+        }
+        old.close().await;
+
+        let store = SqliteStore::open(&path).await.unwrap();
+        // A table without rowids has no `rowid` column.
+        let rows: i64 = sqlx::query_scalar("SELECT COUNT(rowid) FROM events")
+            .fetch_one(store.reader())
+            .await
+            .unwrap();
+        assert_eq!(rows, 3, "the log is in commit order");
+        let kept = crate::Store::events_after(&store, context, 0, 10)
+            .await
+            .unwrap();
+        let texts: Vec<(u64, String)> = kept
+            .iter()
+            .map(|e| match &e.event {
+                ContextEvent::ContentDelta(d) => (e.sequence, d.delta.clone()),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            texts,
+            vec![(1, "a".into()), (2, "b".into()), (3, "c".into())]
+        );
+        let twice = sqlx::query(
+            "INSERT INTO events (context_id, seq, event, created_at) VALUES ($1, 2, '{}', '')",
+        )
+        .bind(context.0)
+        .execute(store.writer())
+        .await;
+        assert!(twice.is_err(), "a second event 2 was stored");
+        assert_eq!(
+            crate::Store::last_event_sequence(&store, context)
+                .await
+                .unwrap(),
+            3
+        );
+    }
+
+    #[tokio::test]
     async fn a_file_that_is_not_a_database_is_refused_naming_it() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("notes.db");
