@@ -154,6 +154,9 @@ impl Actor {
                 self.run_send(send).await;
                 continue;
             }
+            if self.inbox.is_done() {
+                return;
+            }
             let command = tokio::select! {
                 command = self.inbox.next() => command,
                 lost = self.events.lost() => {
@@ -387,7 +390,10 @@ impl Actor {
             && self
                 .progress_announced
                 .is_some_and(|at| at.elapsed() < STREAM_PROGRESS_EVERY);
-        self.listing.send_modify(|entry| entry.state = now);
+        // A resting state is listed once it is committed: the commit refreshes the listing.
+        if !now.kind().is_resting() {
+            self.listing.send_modify(|entry| entry.state = now);
+        }
         if progress_only {
             return Ok(from);
         }
@@ -440,12 +446,14 @@ impl Actor {
     }
 
     /// Saves a change set (with the current state) in one transaction, then mirrors it in
-    /// memory. On error nothing changed, in the store or in memory. While the transaction of a
-    /// working context is in flight (behind many others when a thousand contexts stream),
-    /// reads are answered from what is committed so far and other commands are set aside until
-    /// it ends, so a busy store does not make every state or summary read wait for it. A
-    /// resting context answers nothing until its commit ends: a resting state is seen only
-    /// with everything that led to it.
+    /// memory. On error nothing changed, in the store or in memory. While the transaction is
+    /// in flight (behind many others when a thousand contexts stream), reads are answered from
+    /// what is committed so far and other commands are set aside until it ends, so a busy
+    /// store does not make every state or summary read wait for it. A resting state is shown
+    /// only once it is committed, with everything that led to it: while a context's move to
+    /// rest is in flight, reads show the state last committed (what a crash would leave).
+    /// Waiting instead made a read of a context coming to rest wait behind the whole store's
+    /// queue: 118 to 225 ms with a thousand streams.
     pub async fn commit(&mut self, changes: ContextChanges) -> Result<(), EngineError> {
         self.commit_beside(changes, std::future::pending::<()>())
             .await
@@ -466,7 +474,7 @@ impl Actor {
         tokio::pin!(beside);
         let mut done = None;
         loop {
-            let room = self.recovered && !self.state().kind().is_resting() && self.inbox.has_room();
+            let room = self.recovered && self.inbox.has_room();
             tokio::select! {
                 biased;
                 saved = &mut save => {
@@ -476,7 +484,11 @@ impl Actor {
                 out = &mut beside, if done.is_none() => done = Some(out),
                 Some(command) = self.inbox.arrival(), if room => {
                     if command.is_read() {
-                        self.answer_read(command);
+                        if self.state().kind().is_resting() {
+                            self.answer_read_in(command, &self.data.record.state);
+                        } else {
+                            self.answer_read(command);
+                        }
                     } else {
                         self.inbox.set_aside(command);
                     }

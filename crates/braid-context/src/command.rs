@@ -126,6 +126,13 @@ impl Inbox {
         command
     }
 
+    /// Whether every handle is gone and nothing set aside is left: the actor's work is over.
+    /// (The `None` that [`Inbox::arrival`] gives once may have been taken by a busy turn's
+    /// `select!`, which has nothing to do with it.)
+    pub fn is_done(&self) -> bool {
+        !self.open && self.set_aside.is_empty()
+    }
+
     /// Whether another command may be set aside.
     pub fn has_room(&self) -> bool {
         self.set_aside.len() < MAX_SET_ASIDE

@@ -27,13 +27,19 @@ pub const MAX_PAGE: u32 = 1000;
 impl Actor {
     /// Answers a read command.
     pub(crate) fn answer_read(&self, command: Command) {
+        self.answer_read_in(command, self.state());
+    }
+
+    /// Answers a read command as if the context were in `state` (the committed one, while a
+    /// move to rest is being committed).
+    pub(crate) fn answer_read_in(&self, command: Command, state: &braid_protocol::ContextState) {
         match command {
             Command::Summary(r) => {
-                let _ = r.send(Ok(self.summary()));
+                let _ = r.send(Ok(self.summary_in(state)));
             }
             Command::State { history, reply } => {
                 let _ = reply.send(Ok(StateResponse {
-                    state: self.state().clone(),
+                    state: state.clone(),
                     history: history.then(|| self.state_history()),
                 }));
             }
@@ -50,6 +56,11 @@ impl Actor {
     /// The context as `GET /v1/contexts/{id}` shows it. Its token budget comes from the
     /// active branch's cached plan, so a read between changes walks no history.
     pub(crate) fn summary(&self) -> ContextSummary {
+        self.summary_in(self.state())
+    }
+
+    /// [`Actor::summary`] showing `state`.
+    fn summary_in(&self, state: &braid_protocol::ContextState) -> ContextSummary {
         let record = &self.data.record;
         let ctx = self.frame_context(&record.active_branch);
         let (token_budget, instructions_tokens) =
@@ -60,7 +71,7 @@ impl Actor {
                 )
             });
         // The fields the context list shows, derived in one place.
-        let listed = self.data.listing(self.state().clone());
+        let listed = self.data.listing(state.clone());
         ContextSummary {
             id: listed.id,
             title: listed.title,

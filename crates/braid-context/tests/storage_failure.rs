@@ -19,13 +19,15 @@ use common::*;
 
 /// Delegates to a real store; refuses every save while `failing` is set, loses every event
 /// while `losing_events` is set, and holds saves while `stall` is locked: every save, or with
-/// `stall_completions` only those that complete a message.
+/// `stall_completions` only those that complete a message, or with `stall_rests` only the
+/// saves of a resting state alone (a move to rest).
 struct FlakyStore {
     inner: Arc<dyn Store>,
     failing: AtomicBool,
     losing_events: AtomicBool,
     stall: tokio::sync::Mutex<()>,
     stall_completions: AtomicBool,
+    stall_rests: AtomicBool,
 }
 
 #[async_trait]
@@ -71,7 +73,18 @@ impl Store for FlakyStore {
             .updated_messages
             .iter()
             .any(|m| m.status == MessageStatus::Complete);
-        if completes || !self.stall_completions.load(Ordering::SeqCst) {
+        let rests = changes.new_messages.is_empty()
+            && changes.updated_messages.is_empty()
+            && changes
+                .state
+                .as_ref()
+                .is_some_and(|s| s.kind().is_resting());
+        let held = if self.stall_rests.load(Ordering::SeqCst) {
+            rests
+        } else {
+            completes || !self.stall_completions.load(Ordering::SeqCst)
+        };
+        if held {
             drop(self.stall.lock().await);
         }
         self.inner.save_changes(id, changes).await
@@ -190,6 +203,7 @@ async fn flaky_context(
         losing_events: AtomicBool::new(false),
         stall: tokio::sync::Mutex::new(()),
         stall_completions: AtomicBool::new(false),
+        stall_rests: AtomicBool::new(false),
     });
     let registry = ContextRegistry::new(Services {
         store: flaky.clone(),
@@ -378,27 +392,72 @@ async fn reads_are_answered_while_a_turns_commit_waits_and_other_commands_after_
 }
 
 #[tokio::test]
-async fn a_resting_context_answers_reads_only_once_its_commit_ends() {
+async fn a_resting_context_answers_reads_during_its_commit_with_what_is_committed() {
     let h = Harness::new(Script::new()).await;
     let (flaky, _registry, ctx) = flaky_context(&h).await;
     let stalled = flaky.stall.lock().await;
-    // A send's input is committed while the context is idle: a read waits for it, so it never
-    // sees the idle state without what made it.
+    // A send's input is committed while the context is idle: a read meanwhile is answered at
+    // once, from what is stored, which does not have the input yet.
     let send = tokio::spawn({
         let ctx = ctx.clone();
         async move { ctx.send_message(text("hi")).await }
     });
     tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    let read = tokio::spawn({
-        let ctx = ctx.clone();
-        async move { ctx.summary().await }
-    });
-    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    assert!(!read.is_finished(), "the read waits for the commit");
+    let read = tokio::time::timeout(std::time::Duration::from_secs(5), ctx.summary())
+        .await
+        .expect("the read waited for the commit")
+        .unwrap();
+    assert_eq!(
+        read.message_count, 0,
+        "the read saw an input not yet stored"
+    );
+    assert_eq!(read.state, ContextState::Idle);
+    assert!(
+        !send.is_finished(),
+        "the send was accepted before its input was stored"
+    );
     drop(stalled);
     send.await.unwrap().unwrap();
-    let summary = read.await.unwrap().unwrap();
-    assert_eq!(summary.message_count, 1, "the read saw the committed input");
+    assert_eq!(ctx.summary().await.unwrap().message_count, 1);
+}
+
+#[tokio::test]
+async fn a_context_coming_to_rest_shows_its_last_committed_state_until_the_rest_is_stored() {
+    let h = Harness::new(Script::new().then(reply(&["hello"]))).await;
+    let (flaky, _registry, ctx) = flaky_context(&h).await;
+    flaky.stall_rests.store(true, Ordering::SeqCst);
+    let stalled = flaky.stall.lock().await;
+    ctx.send_message(text("hi")).await.unwrap();
+    let read = || async {
+        tokio::time::timeout(std::time::Duration::from_secs(5), ctx.summary())
+            .await
+            .expect("the read waited for the move to rest")
+            .unwrap()
+    };
+    // The answer is stored; the move to idle that follows waits at the store.
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
+    while read().await.message_count < 2 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the answer was never stored"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let during = read().await;
+    assert_eq!(
+        during.state,
+        ContextState::ProcessingLlmResponse,
+        "idle was shown before it was stored"
+    );
+    assert_eq!(during.message_count, 2);
+    let state = tokio::time::timeout(std::time::Duration::from_secs(5), ctx.state(false))
+        .await
+        .expect("the state read waited for the move to rest")
+        .unwrap();
+    assert_eq!(state.state, ContextState::ProcessingLlmResponse);
+    drop(stalled);
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
 }
 
 #[tokio::test]
