@@ -478,7 +478,12 @@ impl Actor {
             tokio::select! {
                 biased;
                 saved = &mut save => {
-                    saved?;
+                    if let Err(error) = saved {
+                        // Reads show the state from now on, stored or not; so does the list.
+                        let now = self.machine.current().clone();
+                        self.listing.send_modify(|entry| entry.state = now);
+                        return Err(error.into());
+                    }
                     break;
                 }
                 out = &mut beside, if done.is_none() => done = Some(out),

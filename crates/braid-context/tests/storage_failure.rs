@@ -17,7 +17,8 @@ use braid_store::{
 use braid_testkit::Script;
 use common::*;
 
-/// Delegates to a real store; refuses every save while `failing` is set, loses every event
+/// Delegates to a real store; refuses every save while `failing` is set (once a held save is
+/// let go), loses every event
 /// while `losing_events` is set, and holds saves while `stall` is locked: every save, or with
 /// `stall_completions` only those that complete a message, or with `stall_rests` only the
 /// saves of a resting state alone (a move to rest).
@@ -64,11 +65,6 @@ impl Store for FlakyStore {
         id: ContextId,
         changes: &ContextChanges,
     ) -> braid_store::Result<()> {
-        if self.failing.load(Ordering::SeqCst) {
-            return Err(StoreError::EventsNotWritten {
-                reason: "injected: the disk is full".into(),
-            });
-        }
         let completes = changes
             .updated_messages
             .iter()
@@ -86,6 +82,11 @@ impl Store for FlakyStore {
         };
         if held {
             drop(self.stall.lock().await);
+        }
+        if self.failing.load(Ordering::SeqCst) {
+            return Err(StoreError::EventsNotWritten {
+                reason: "injected: the disk is full".into(),
+            });
         }
         self.inner.save_changes(id, changes).await
     }
@@ -458,6 +459,34 @@ async fn a_context_coming_to_rest_shows_its_last_committed_state_until_the_rest_
     assert_eq!(state.state, ContextState::ProcessingLlmResponse);
     drop(stalled);
     assert_eq!(settle(&ctx).await, ContextState::Idle);
+}
+
+#[tokio::test]
+async fn a_rest_the_store_refuses_is_listed_as_reads_show_it() {
+    let h = Harness::new(Script::new().then(reply(&["hello"]))).await;
+    let (flaky, _registry, ctx) = flaky_context(&h).await;
+    flaky.stall_rests.store(true, Ordering::SeqCst);
+    let stalled = flaky.stall.lock().await;
+    ctx.send_message(text("hi")).await.unwrap();
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
+    while ctx.summary().await.unwrap().message_count < 2 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the answer was never stored"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    assert_eq!(
+        ctx.listing().state,
+        ContextState::ProcessingLlmResponse,
+        "listed as idle before idle was stored"
+    );
+    // The move to rest is refused: the context is idle all the same, and listed so.
+    flaky.failing.store(true, Ordering::SeqCst);
+    drop(stalled);
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    assert_eq!(ctx.listing().state, ContextState::Idle);
 }
 
 #[tokio::test]
