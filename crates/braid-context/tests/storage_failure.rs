@@ -422,30 +422,43 @@ async fn a_resting_context_answers_reads_during_its_commit_with_what_is_committe
     assert_eq!(ctx.summary().await.unwrap().message_count, 1);
 }
 
-#[tokio::test]
-async fn a_context_coming_to_rest_shows_its_last_committed_state_until_the_rest_is_stored() {
-    let h = Harness::new(Script::new().then(reply(&["hello"]))).await;
-    let (flaky, _registry, ctx) = flaky_context(&h).await;
+/// A summary read that must be answered within five seconds (a read held behind a stalled
+/// commit would hang the test).
+async fn read_within_5s(ctx: &braid_context::ContextHandle) -> api::ContextSummary {
+    tokio::time::timeout(std::time::Duration::from_secs(5), ctx.summary())
+        .await
+        .expect("the read waited for the move to rest")
+        .unwrap()
+}
+
+/// Sends a message whose answer is then stored, and holds the move to rest that follows at the
+/// store until the returned guard is dropped.
+async fn answer_stored_and_rest_held<'a>(
+    flaky: &'a FlakyStore,
+    ctx: &braid_context::ContextHandle,
+) -> tokio::sync::MutexGuard<'a, ()> {
     flaky.stall_rests.store(true, Ordering::SeqCst);
     let stalled = flaky.stall.lock().await;
     ctx.send_message(text("hi")).await.unwrap();
-    let read = || async {
-        tokio::time::timeout(std::time::Duration::from_secs(5), ctx.summary())
-            .await
-            .expect("the read waited for the move to rest")
-            .unwrap()
-    };
-    // The answer is stored; the move to idle that follows waits at the store.
     let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
-    while read().await.message_count < 2 {
+    while read_within_5s(ctx).await.message_count < 2 {
         assert!(
             tokio::time::Instant::now() < deadline,
             "the answer was never stored"
         );
         tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     }
+    // Time for the actor to reach the move to rest.
     tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    let during = read().await;
+    stalled
+}
+
+#[tokio::test]
+async fn a_context_coming_to_rest_shows_its_last_committed_state_until_the_rest_is_stored() {
+    let h = Harness::new(Script::new().then(reply(&["hello"]))).await;
+    let (flaky, _registry, ctx) = flaky_context(&h).await;
+    let stalled = answer_stored_and_rest_held(&flaky, &ctx).await;
+    let during = read_within_5s(&ctx).await;
     assert_eq!(
         during.state,
         ContextState::ProcessingLlmResponse,
@@ -465,18 +478,7 @@ async fn a_context_coming_to_rest_shows_its_last_committed_state_until_the_rest_
 async fn a_rest_the_store_refuses_is_listed_as_reads_show_it() {
     let h = Harness::new(Script::new().then(reply(&["hello"]))).await;
     let (flaky, _registry, ctx) = flaky_context(&h).await;
-    flaky.stall_rests.store(true, Ordering::SeqCst);
-    let stalled = flaky.stall.lock().await;
-    ctx.send_message(text("hi")).await.unwrap();
-    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
-    while ctx.summary().await.unwrap().message_count < 2 {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the answer was never stored"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-    }
-    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let stalled = answer_stored_and_rest_held(&flaky, &ctx).await;
     assert_eq!(
         ctx.listing().state,
         ContextState::ProcessingLlmResponse,
