@@ -412,12 +412,15 @@ impl Actor {
             ..Draft::default()
         };
         for processor in pipeline.processors() {
-            if let Some(state) = processor.state(&draft) {
-                if self.state().kind().is_resting() && !draft.messages.is_empty() {
-                    self.start_on_stored_input(state).await?;
-                } else {
-                    self.transition(state).await?;
-                }
+            // A processor with nothing to do for this draft is skipped, not run as a task
+            // that would find nothing (two of the six for a plain text message).
+            let Some(state) = processor.state(&draft) else {
+                continue;
+            };
+            if self.state().kind().is_resting() && !draft.messages.is_empty() {
+                self.start_on_stored_input(state).await?;
+            } else {
+                self.transition(state).await?;
             }
             let started = std::time::Instant::now();
             let (done, result) = self

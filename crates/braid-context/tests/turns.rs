@@ -46,6 +46,29 @@ async fn a_finished_answer_names_the_model_that_wrote_it() {
 }
 
 #[tokio::test]
+async fn processors_with_nothing_to_do_are_skipped() {
+    let h = Harness::new(Script::new().then(reply(&["Hi"]))).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    ctx.send_message(text("Hello")).await.unwrap();
+    settle(&ctx).await;
+    let ms = messages(&ctx).await;
+    let timings = ms[0].metadata["pipeline_ms"]
+        .as_object()
+        .expect("the input records its pipeline's timings");
+    let ran: Vec<&str> = timings.keys().map(String::as_str).collect();
+    assert_eq!(
+        ran,
+        [
+            "enhance_system_prompt",
+            "optimize_context",
+            "prepare_request",
+            "validate"
+        ],
+        "a text message has no file reference to resolve and no image to recognize"
+    );
+}
+
+#[tokio::test]
 async fn simple_text_turn_streams_and_returns_to_idle() {
     let h = Harness::new(Script::new().then(reply(&["Hel", "lo ", "world"]))).await;
     let ctx = h.context(ContextConfig::default()).await;
