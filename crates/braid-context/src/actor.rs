@@ -102,6 +102,9 @@ pub(crate) struct Actor {
     listing: watch::Sender<ContextListEntry>,
     /// When the last `context_update` was emitted, to space out streaming progress.
     progress_announced: Option<std::time::Instant>,
+    /// The state left for a resting one whose commit has not ended: its `context_update` waits
+    /// for the commit.
+    rest_unannounced: Option<ContextState>,
     /// The optimizer's plans of unchanged branches, for reads (a lock only because reads
     /// take `&self`; the actor alone uses it).
     pub plans: std::sync::Mutex<crate::plan_cache::PlanCache>,
@@ -134,6 +137,7 @@ impl Actor {
             workflow_signal: None,
             listing,
             progress_announced: None,
+            rest_unannounced: None,
             plans: std::sync::Mutex::default(),
         }
     }
@@ -381,24 +385,28 @@ impl Actor {
     }
 
     /// Moves the state machine and emits the `context_update`, without persisting (for callers
-    /// that persist the state with their own change set).
+    /// that persist the state with their own change set). A resting state is announced (and
+    /// listed) only once the commit that stores it ends, so whoever sees it can read it: every
+    /// move to rest is followed by that commit.
     pub async fn announce(&mut self, to: ContextState) -> Result<ContextState, EngineError> {
         let from = self.machine.move_to(to)?;
         let now = self.machine.current().clone();
+        tracing::debug!(context = %self.id, from = from.kind().as_str(), to = now.kind().as_str(), "state");
+        if now.kind().is_resting() {
+            // Two moves before one commit are announced as one, from the first state left.
+            self.rest_unannounced.get_or_insert_with(|| from.clone());
+            return Ok(from);
+        }
         let progress_only = from.kind() == now.kind()
             && matches!(now, ContextState::StreamingLlmResponse { .. })
             && self
                 .progress_announced
                 .is_some_and(|at| at.elapsed() < STREAM_PROGRESS_EVERY);
-        // A resting state is listed once it is committed: the commit refreshes the listing.
-        if !now.kind().is_resting() {
-            self.listing.send_modify(|entry| entry.state = now);
-        }
+        self.listing.send_modify(|entry| entry.state = now);
         if progress_only {
             return Ok(from);
         }
         self.progress_announced = Some(std::time::Instant::now());
-        tracing::debug!(context = %self.id, from = from.kind().as_str(), to = self.machine.current().kind().as_str(), "state");
         self.emit_update(Some(from.clone()), None, Metadata::new())
             .await;
         Ok(from)
@@ -479,9 +487,11 @@ impl Actor {
                 biased;
                 saved = &mut save => {
                     if let Err(error) = saved {
-                        // Reads show the state from now on, stored or not; so does the list.
+                        // Reads show the state from now on, stored or not; so do the list and
+                        // the events.
                         let now = self.machine.current().clone();
                         self.listing.send_modify(|entry| entry.state = now);
+                        self.announce_rest().await;
                         return Err(error.into());
                     }
                     break;
@@ -503,7 +513,16 @@ impl Actor {
         self.data.apply(&changes);
         self.listing
             .send_replace(self.data.listing(self.machine.current().clone()));
+        self.announce_rest().await;
         Ok(done)
+    }
+
+    /// Emits the `context_update` of a move to rest once its commit has ended.
+    async fn announce_rest(&mut self) {
+        if let Some(from) = self.rest_unannounced.take() {
+            self.progress_announced = Some(std::time::Instant::now());
+            self.emit_update(Some(from), None, Metadata::new()).await;
+        }
     }
 
     /// Fails the context visibly when the store lost some of its events (they were never

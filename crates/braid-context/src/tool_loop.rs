@@ -811,7 +811,8 @@ impl Actor {
                 detail,
             }),
         );
-        self.transition(ContextState::Paused {
+        // The pause is stored with the notice that explains it, in one transaction.
+        self.announce(ContextState::Paused {
             reason,
             depth: self.progress.depth,
             tools_executed: self.progress.tools_executed,

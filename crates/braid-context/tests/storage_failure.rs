@@ -457,6 +457,7 @@ async fn answer_stored_and_rest_held<'a>(
 async fn a_context_coming_to_rest_shows_its_last_committed_state_until_the_rest_is_stored() {
     let h = Harness::new(Script::new().then(reply(&["hello"]))).await;
     let (flaky, _registry, ctx) = flaky_context(&h).await;
+    let mut events = ctx.subscribe();
     let stalled = answer_stored_and_rest_held(&flaky, &ctx).await;
     let during = read_within_5s(&ctx).await;
     assert_eq!(
@@ -470,8 +471,26 @@ async fn a_context_coming_to_rest_shows_its_last_committed_state_until_the_rest_
         .expect("the state read waited for the move to rest")
         .unwrap();
     assert_eq!(state.state, ContextState::ProcessingLlmResponse);
+    assert_eq!(ctx.listing().state, ContextState::ProcessingLlmResponse);
+    let idle_update = |e: &SequencedEvent| {
+        matches!(&e.event, ContextEvent::ContextUpdate(u)
+            if u.previous_state.is_some() && u.current_state == ContextState::Idle)
+    };
+    while let Ok(e) = events.try_recv() {
+        assert!(!idle_update(&e), "idle was announced before it was stored");
+    }
     drop(stalled);
-    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    // Whoever sees idle announced reads idle.
+    loop {
+        let e = tokio::time::timeout(std::time::Duration::from_secs(5), events.recv())
+            .await
+            .expect("idle was never announced")
+            .unwrap();
+        if idle_update(&e) {
+            break;
+        }
+    }
+    assert_eq!(read_within_5s(&ctx).await.state, ContextState::Idle);
 }
 
 #[tokio::test]
