@@ -546,3 +546,33 @@ async fn the_model_is_asked_while_the_processed_input_is_being_stored() {
     assert_eq!(all[0].status, MessageStatus::Complete);
     assert_eq!(all[1].role, Role::Assistant);
 }
+
+#[tokio::test]
+async fn an_actor_whose_handles_go_during_a_turn_ends_once_the_turn_rests() {
+    let slow =
+        reply(&["one", "two", "three", "four"]).chunk_delay(std::time::Duration::from_millis(50));
+    let h = Harness::new(Script::new().then(slow)).await;
+    let (_flaky, registry, ctx) = flaky_context(&h).await;
+    let mut events = ctx.subscribe();
+    ctx.send_message(text("hi")).await.unwrap();
+    // Every handle goes while the answer streams: the turn's own wait sees the inbox close.
+    loop {
+        let e = events.recv().await.unwrap();
+        if matches!(e.event, ContextEvent::ContentDelta(_)) {
+            break;
+        }
+    }
+    drop(ctx);
+    drop(registry);
+    // The actor finishes the turn, comes to rest, and ends (its event channel closes).
+    let ended = tokio::time::timeout(std::time::Duration::from_secs(10), async {
+        loop {
+            match events.recv().await {
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+                _ => continue,
+            }
+        }
+    })
+    .await;
+    assert!(ended.is_ok(), "the actor lived on with no handle left");
+}
