@@ -29,6 +29,10 @@ use clap::Parser;
 use futures::StreamExt;
 use serde_json::{Value, json};
 
+/// The allocator `braid` itself uses, so that the figures are the server's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Load test of Braid's streaming path.
 #[derive(Parser, Debug)]
 struct Args {

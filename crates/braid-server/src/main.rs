@@ -8,6 +8,11 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// The process's allocator: under load, glibc's malloc took a fifth of the server's CPU (see
+/// the workspace manifest).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Braid: a context engine and server for LLM agents.
 #[derive(Parser)]
 #[command(name = "braid", version, about)]
