@@ -22,7 +22,9 @@ use braid_protocol::{ContextEvent, ContextId, SequencedEvent};
 use chrono::{DateTime, Utc};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
+use crate::changes::ContextChanges;
 use crate::error::{Result, StoreError};
+use crate::group_commit::{ChangeQueue, Job, Tickets};
 use crate::writer_thread::{WriterHome, spawn_writer};
 
 /// How many events (and flush requests) may wait for the writer. When it is full, producers wait
@@ -126,6 +128,9 @@ pub(crate) struct PendingEvent {
     pub at: DateTime<Utc>,
     /// The fencing token of the lease the event was written under (0: no lease).
     pub token: u64,
+    /// The last change set ticket given out when the event was appended: every change set
+    /// queued before it has this ticket or a lower one.
+    after_ticket: u64,
     event: ContextEvent,
     publisher: Arc<dyn EventPublisher>,
 }
@@ -138,6 +143,27 @@ pub(crate) trait EventSink: Send + Sync + 'static {
     async fn write(&self, batch: &[PendingEvent]) -> Result<Vec<ContextId>>;
     /// The highest stored sequence of a context (0 when it has none).
     async fn max_sequence(&self, context: ContextId) -> Result<u64>;
+}
+
+/// A database whose event writer also saves the change sets queued in a [`ChangeQueue`].
+#[async_trait]
+pub(crate) trait RoundSink: Send + Sync + 'static {
+    /// Saves the change sets, in order, then writes the events (leaving out those of contexts
+    /// whose lease has moved on from the token they carry), all in one transaction; answers the
+    /// contexts whose events were left out. On an error nothing is written.
+    async fn write_round(
+        &self,
+        changes: &[(ContextId, &ContextChanges)],
+        events: &[PendingEvent],
+    ) -> Result<Vec<ContextId>>;
+}
+
+/// The change sets an event writer saves with its events: their queue, the tickets they take
+/// there, and the database that writes both.
+pub(crate) struct ChangeRounds {
+    pub queue: ChangeQueue,
+    pub tickets: Arc<Tickets>,
+    pub sink: Arc<dyn RoundSink>,
 }
 
 enum Command {
@@ -164,6 +190,8 @@ pub(crate) struct EventWriter {
     /// Held while numbering and queueing, so the queue's order is the sequence order.
     counters: Counters,
     queue: mpsc::Sender<Command>,
+    /// The tickets of the change sets saved with the events, when there are any.
+    tickets: Option<Arc<Tickets>>,
 }
 
 impl EventWriter {
@@ -180,37 +208,50 @@ impl EventWriter {
             WriteRetry::default(),
             notices,
             WriterHome::Runtime,
+            None,
         )
     }
 
     /// Starts the writer task with an explicit retry policy, where `home` says. Committed
     /// events are announced on `notices` when given (a database that announces its commits
-    /// itself passes `None`).
+    /// itself passes `None`). With `rounds`, the task also saves the change sets of that queue,
+    /// each round's change sets and events in one transaction.
     pub(crate) fn start_with(
         sink: Arc<dyn EventSink>,
         interval: Duration,
         retry: WriteRetry,
         notices: Option<broadcast::Sender<EventNotice>>,
         home: WriterHome,
+        rounds: Option<ChangeRounds>,
     ) -> Self {
         let (queue, commands) = mpsc::channel(EVENT_QUEUE_CAPACITY);
         let counters = Counters::default();
+        let (jobs, tickets, round_sink) = match rounds {
+            Some(r) => (
+                Some(r.queue),
+                Some(Arc::clone(&r.tickets)),
+                Some((r.sink, r.tickets)),
+            ),
+            None => (None, None, None),
+        };
         spawn_writer(
             home,
             Task {
                 sink: Arc::clone(&sink),
+                rounds: round_sink,
                 counters: Arc::clone(&counters),
                 interval,
                 retry,
                 generations: HashMap::new(),
                 notices,
             }
-            .run(commands),
+            .run(commands, jobs),
         );
         Self {
             sink,
             counters,
             queue,
+            tickets,
         }
     }
 
@@ -239,6 +280,20 @@ impl EventWriter {
         // Room in the queue is taken before the lock, so a producer waiting for room never
         // holds back the writer (which takes the lock when a batch is lost).
         let permit = self.queue.reserve().await.map_err(|_| stopped())?;
+        // Read after every change set this producer queued before: the writer commits the
+        // event no earlier than those.
+        let after_ticket = match &self.tickets {
+            None => 0,
+            Some(tickets) => {
+                tickets
+                    .admit(context)
+                    .ok_or_else(|| StoreError::EventsNotWritten {
+                        reason:
+                            "a change set of this context queued before the event was not saved"
+                                .to_owned(),
+                    })?
+            }
+        };
         let mut counters = lock(&self.counters);
         let counter = counters.entry(context).or_insert(Counter {
             last: None,
@@ -254,6 +309,7 @@ impl EventWriter {
             json,
             at: Utc::now(),
             token,
+            after_ticket,
             event: event.clone(),
             publisher,
         })));
@@ -306,6 +362,9 @@ fn stopped() -> StoreError {
 
 struct Task {
     sink: Arc<dyn EventSink>,
+    /// Writes change sets with events, when the task saves change sets too, and the tickets
+    /// those take.
+    rounds: Option<(Arc<dyn RoundSink>, Arc<Tickets>)>,
     counters: Counters,
     interval: Duration,
     retry: WriteRetry,
@@ -314,28 +373,44 @@ struct Task {
     notices: Option<broadcast::Sender<EventNotice>>,
 }
 
+/// The next change set of the queue; never, without a queue or once it is closed.
+async fn next_job(jobs: &mut Option<ChangeQueue>) -> Option<Job> {
+    match jobs {
+        Some(queue) => queue.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
 impl Task {
-    async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
+    async fn run(mut self, mut commands: mpsc::Receiver<Command>, mut jobs: Option<ChangeQueue>) {
         let mut batch: Vec<PendingEvent> = Vec::new();
         let mut waiters: Vec<oneshot::Sender<Result<(), String>>> = Vec::new();
+        let mut round: Vec<Job> = Vec::new();
         // A failure no flush has reported yet.
         let mut unreported: Option<String> = None;
         let mut open = true;
         // How many events the last batch held: a busy writer gathers, a quiet one does not.
         let mut last_batch = 0usize;
         while open {
-            let Some(first) = commands.recv().await else {
-                break;
-            };
-            take(first, &mut batch, &mut waiters);
+            tokio::select! {
+                command = commands.recv() => match command {
+                    Some(command) => take(command, &mut batch, &mut waiters),
+                    None => break,
+                },
+                job = next_job(&mut jobs) => match job {
+                    Some(job) => round.push(job),
+                    None => jobs = None,
+                },
+            }
             while let Ok(command) = commands.try_recv() {
                 take(command, &mut batch, &mut waiters);
             }
             // Group commit: while many streams write, let them add to this batch for a moment.
             // A few streams commit at once: their events would wait for no one (a lone
             // stream's chunks each waited the whole interval, 5 ms of every chunk's latency).
+            // A change set's saver waits for the commit, so a round with one does not gather.
             let busy = last_batch.max(batch.len()) >= GATHER_FROM;
-            if busy && waiters.is_empty() {
+            if busy && waiters.is_empty() && round.is_empty() {
                 let deadline = tokio::time::sleep(self.interval);
                 tokio::pin!(deadline);
                 loop {
@@ -352,12 +427,26 @@ impl Task {
                                 open = false;
                                 break;
                             }
+                        },
+                        job = next_job(&mut jobs) => {
+                            match job {
+                                Some(job) => round.push(job),
+                                None => jobs = None,
+                            }
+                            break;
                         }
                     }
                 }
             }
             while let Ok(command) = commands.try_recv() {
                 take(command, &mut batch, &mut waiters);
+            }
+            // The change sets are taken after the events: every change set queued before an
+            // event of this batch is then in this round (or was in an earlier one).
+            if let Some(queue) = jobs.as_mut() {
+                while let Ok(job) = queue.try_recv() {
+                    round.push(job);
+                }
             }
             let mut stale = Vec::new();
             batch.retain_mut(|e| {
@@ -376,12 +465,19 @@ impl Task {
                 );
             }
             last_batch = batch.len();
-            if !batch.is_empty() {
-                if let Err(reason) = self.commit(&mut batch).await {
-                    unreported = Some(reason);
+            let outcome = match &self.rounds {
+                Some((sink, tickets)) if !round.is_empty() => {
+                    let (sink, tickets) = (Arc::clone(sink), Arc::clone(tickets));
+                    self.commit_round(sink.as_ref(), &tickets, &mut round, &mut batch)
+                        .await
                 }
-                batch.clear();
+                _ if !batch.is_empty() => self.commit(&mut batch).await,
+                _ => Ok(()),
+            };
+            if let Err(reason) = outcome {
+                unreported = Some(reason);
             }
+            batch.clear();
             if !waiters.is_empty() {
                 let outcome = match unreported.take() {
                     Some(reason) => Err(reason),
@@ -393,6 +489,106 @@ impl Task {
                 }
             }
         }
+    }
+
+    /// Saves the round's change sets with the batch in one transaction. Each saver learns its
+    /// outcome before the events are published, so an actor has its own change set stored when
+    /// a client that saw the event asks it. When the transaction fails, the change sets are
+    /// saved one by one and the events apart, with retries. A context whose change set failed
+    /// loses the events it queued after the set (they may speak of what it would have stored),
+    /// and gets none until its saver has taken the failure ([`Job::answer`]).
+    async fn commit_round(
+        &mut self,
+        sink: &dyn RoundSink,
+        tickets: &Tickets,
+        round: &mut Vec<Job>,
+        batch: &mut Vec<PendingEvent>,
+    ) -> Result<(), String> {
+        let sets: Vec<(ContextId, &ContextChanges)> =
+            round.iter().map(|j| (j.context, &j.changes)).collect();
+        let started = std::time::Instant::now();
+        let outcome = sink.write_round(&sets, batch).await;
+        drop(sets);
+        tracing::debug!(
+            changes = round.len(),
+            events = batch.len(),
+            elapsed_us = started.elapsed().as_micros() as u64,
+            ok = outcome.is_ok(),
+            "round committed"
+        );
+        let error = match outcome {
+            Ok(fenced) => {
+                for job in round.drain(..) {
+                    job.answer(tickets, Ok(()));
+                }
+                if !fenced.is_empty() {
+                    self.refuse(batch, &fenced);
+                }
+                self.publish(batch);
+                return Ok(());
+            }
+            Err(error) => error,
+        };
+        let mut outcomes = Vec::with_capacity(round.len());
+        if round.len() == 1 && batch.is_empty() {
+            outcomes.push(Err(error));
+        } else {
+            tracing::debug!(changes = round.len(), %error, "a round failed; saving its change sets one by one");
+            for job in round.iter() {
+                let saved = sink.write_round(&[(job.context, &job.changes)], &[]).await;
+                outcomes.push(saved.map(|_| ()));
+            }
+        }
+        let failed: Vec<(ContextId, u64)> = round
+            .iter()
+            .zip(&outcomes)
+            .filter(|(_, outcome)| outcome.is_err())
+            .map(|(job, _)| (job.context, job.ticket))
+            .collect();
+        let mut following = Vec::new();
+        for (context, ticket) in &failed {
+            // A context's events are in sequence order: what follows the first one queued
+            // after its failed change set goes too, so the log keeps no gap.
+            let mut after = false;
+            batch.retain_mut(|e| {
+                if e.context == *context && (after || e.after_ticket >= *ticket) {
+                    after = true;
+                    following.push((e.context, Arc::clone(&e.publisher)));
+                    false
+                } else {
+                    true
+                }
+            });
+        }
+        let committed = if batch.is_empty() {
+            Ok(())
+        } else {
+            self.commit(batch).await
+        };
+        // Before the savers learn of a failure, their contexts' numbering is read again from
+        // the log, and what they queued meanwhile is dropped as stale: the events a saver
+        // sends once it knows are numbered after what was committed, with no gap. Until then,
+        // their events are refused.
+        {
+            let mut counters = lock(&self.counters);
+            for (context, _) in &failed {
+                if let Some(counter) = counters.get_mut(context) {
+                    counter.last = None;
+                    counter.generation += 1;
+                    self.generations.insert(*context, counter.generation);
+                }
+            }
+        }
+        if !following.is_empty() {
+            report_lost(
+                following.into_iter(),
+                "a change set queued before these events was not saved",
+            );
+        }
+        for (job, outcome) in round.drain(..).zip(outcomes) {
+            job.answer(tickets, outcome);
+        }
+        committed
     }
 
     /// Writes the batch, retrying with backoff; publishes it once committed. On giving up,
@@ -411,23 +607,7 @@ impl Task {
                     if !fenced.is_empty() {
                         self.refuse(batch, &fenced);
                     }
-                    let mut last: HashMap<ContextId, u64> = HashMap::new();
-                    for e in batch.drain(..) {
-                        last.insert(e.context, e.sequence);
-                        e.publisher.committed(SequencedEvent {
-                            sequence: e.sequence,
-                            event: e.event,
-                        });
-                    }
-                    if let Some(notices) = &self.notices {
-                        for (context, last_sequence) in last {
-                            // No receiver is not an error.
-                            let _ = notices.send(EventNotice {
-                                context,
-                                last_sequence,
-                            });
-                        }
-                    }
+                    self.publish(batch);
                     return Ok(());
                 }
                 Err(error) => match delays.next() {
@@ -458,9 +638,29 @@ impl Task {
         report_lost(batch.drain(..).map(|e| (e.context, e.publisher)), &reason);
         Err(reason)
     }
-}
 
-impl Task {
+    /// Hands each committed event to its publisher, in order, and announces the contexts' new
+    /// ends.
+    fn publish(&self, batch: &mut Vec<PendingEvent>) {
+        let mut last: HashMap<ContextId, u64> = HashMap::new();
+        for e in batch.drain(..) {
+            last.insert(e.context, e.sequence);
+            e.publisher.committed(SequencedEvent {
+                sequence: e.sequence,
+                event: e.event,
+            });
+        }
+        if let Some(notices) = &self.notices {
+            for (context, last_sequence) in last {
+                // No receiver is not an error.
+                let _ = notices.send(EventNotice {
+                    context,
+                    last_sequence,
+                });
+            }
+        }
+    }
+
     /// Takes the events of contexts another replica now owns out of the batch: they were not
     /// written, and never will be. Their publishers are told, and the contexts' numbering is
     /// read again from the log by a later owner in this process.
@@ -526,6 +726,7 @@ mod tests {
     use braid_protocol::{ContentDelta, MessageId};
 
     use super::*;
+    use crate::group_commit::Tickets;
 
     /// Records what the writer hands it, to observe batching (the databases themselves are
     /// exercised by the conformance suite).
@@ -601,6 +802,7 @@ mod tests {
             retry,
             None,
             WriterHome::Runtime,
+            None,
         )
     }
 
@@ -869,5 +1071,236 @@ mod tests {
             .expect("flush must not wait for the interval")
             .unwrap();
         assert_eq!(sink.events.lock().unwrap().len(), 1);
+    }
+
+    /// A database that saves change sets with events: it records each round (the contexts of
+    /// its change sets, and its events), refuses any round holding a change set of `bad`, and
+    /// answers a context's stored maximum from what it committed. Its first round waits at a
+    /// gate, so that more work queues behind it.
+    struct RoundRecorder {
+        rounds: std::sync::Mutex<Vec<(Vec<ContextId>, Vec<(ContextId, u64)>)>>,
+        bad: ContextId,
+        entered: tokio::sync::Notify,
+        gate: tokio::sync::Semaphore,
+    }
+
+    impl RoundRecorder {
+        fn new(bad: ContextId, gated: bool) -> Arc<Self> {
+            Arc::new(Self {
+                rounds: std::sync::Mutex::new(Vec::new()),
+                bad,
+                entered: tokio::sync::Notify::new(),
+                gate: tokio::sync::Semaphore::new(if gated { 0 } else { 1000 }),
+            })
+        }
+
+        fn rounds(&self) -> Vec<(Vec<ContextId>, Vec<(ContextId, u64)>)> {
+            self.rounds.lock().unwrap().clone()
+        }
+    }
+
+    #[async_trait]
+    impl RoundSink for RoundRecorder {
+        async fn write_round(
+            &self,
+            changes: &[(ContextId, &ContextChanges)],
+            events: &[PendingEvent],
+        ) -> Result<Vec<ContextId>> {
+            self.entered.notify_one();
+            let _permit = self.gate.acquire().await.unwrap();
+            let failed = changes.iter().any(|(c, _)| *c == self.bad);
+            let events_written = if failed {
+                Vec::new()
+            } else {
+                events.iter().map(|e| (e.context, e.sequence)).collect()
+            };
+            self.rounds
+                .lock()
+                .unwrap()
+                .push((changes.iter().map(|(c, _)| *c).collect(), events_written));
+            if failed {
+                return Err(StoreError::ContextNotFound(self.bad));
+            }
+            Ok(Vec::new())
+        }
+    }
+
+    #[async_trait]
+    impl EventSink for RoundRecorder {
+        async fn write(&self, batch: &[PendingEvent]) -> Result<Vec<ContextId>> {
+            self.write_round(&[], batch).await
+        }
+
+        async fn max_sequence(&self, context: ContextId) -> Result<u64> {
+            let rounds = self.rounds.lock().unwrap();
+            let stored = rounds.iter().flat_map(|(_, events)| events);
+            Ok(stored
+                .filter(|(c, _)| *c == context)
+                .map(|(_, sequence)| *sequence)
+                .max()
+                .unwrap_or(0))
+        }
+    }
+
+    /// An event writer that also saves change sets into `sink`, and its change queue.
+    fn round_writer(
+        sink: &Arc<RoundRecorder>,
+    ) -> (EventWriter, crate::group_commit::ChangeWriter, Arc<Tickets>) {
+        let tickets = Arc::new(Tickets::default());
+        let (changes, queue) = crate::group_commit::ChangeWriter::new(Arc::clone(&tickets));
+        let events = EventWriter::start_with(
+            sink.clone(),
+            Duration::from_millis(1),
+            WriteRetry::default(),
+            None,
+            WriterHome::Runtime,
+            Some(ChangeRounds {
+                queue,
+                tickets: Arc::clone(&tickets),
+                sink: sink.clone(),
+            }),
+        );
+        (events, changes, tickets)
+    }
+
+    #[tokio::test]
+    async fn change_sets_waiting_together_commit_in_one_round_and_a_bad_one_fails_alone() {
+        let bad = ContextId::new();
+        let sink = RoundRecorder::new(bad, true);
+        let (_events, changes, tickets) = round_writer(&sink);
+        let changes = Arc::new(changes);
+        let save = |c: ContextId| {
+            let changes = changes.clone();
+            tokio::spawn(async move { changes.save(c, ContextChanges::new()).await })
+        };
+        // The first save holds the writer at the gate...
+        let first = ContextId::new();
+        let entered = sink.entered.notified();
+        let first_save = save(first);
+        entered.await;
+        // ...while four more queue behind it, the bad one among them.
+        let waiting: Vec<ContextId> = (0..4)
+            .map(|i| if i == 1 { bad } else { ContextId::new() })
+            .collect();
+        let saves: Vec<_> = waiting.iter().map(|c| save(*c)).collect();
+        while tickets.last() < 1 + waiting.len() as u64 {
+            tokio::task::yield_now().await;
+        }
+        sink.gate.add_permits(100);
+
+        assert!(first_save.await.unwrap().is_ok());
+        for (c, s) in waiting.iter().zip(saves) {
+            let outcome = s.await.unwrap();
+            assert_eq!(outcome.is_err(), *c == bad, "{c}: {outcome:?}");
+        }
+        let rounds: Vec<Vec<ContextId>> = sink.rounds().into_iter().map(|(c, _)| c).collect();
+        let mut expected = vec![vec![first], waiting.clone()];
+        expected.extend(waiting.iter().map(|c| vec![*c]));
+        assert_eq!(
+            rounds, expected,
+            "one round of the four waiting, refused, then each alone in order"
+        );
+    }
+
+    #[tokio::test]
+    async fn an_event_appended_after_a_change_set_is_committed_with_it_and_published_after_its_saver_knows()
+     {
+        let sink = RoundRecorder::new(ContextId::new(), false);
+        let (events, changes, _) = round_writer(&sink);
+        let context = ContextId::new();
+        let pending = changes
+            .submit(context, ContextChanges::new())
+            .await
+            .unwrap();
+        let (live, mut published) = broadcast::channel(4);
+        events
+            .append(context, &delta(context), Arc::new(live), 0)
+            .await
+            .unwrap();
+        assert!(
+            published.try_recv().is_err(),
+            "nothing is published before the round commits"
+        );
+        pending.outcome().await.unwrap();
+        events.flush().await.unwrap();
+        assert_eq!(published.try_recv().unwrap().sequence, 1);
+        assert_eq!(
+            sink.rounds(),
+            vec![(vec![context], vec![(context, 1)])],
+            "the change set and the event in one transaction"
+        );
+    }
+
+    #[tokio::test]
+    async fn events_appended_after_a_change_set_that_fails_are_lost_and_numbering_continues_from_the_log()
+     {
+        let bad = ContextId::new();
+        let sink = RoundRecorder::new(bad, false);
+        let (events, changes, _) = round_writer(&sink);
+        let other = ContextId::new();
+        let mine = Arc::new(Collector::default());
+        let theirs = Arc::new(Collector::default());
+        // Appended before the change set: kept.
+        events
+            .append(bad, &delta(bad), mine.clone(), 0)
+            .await
+            .unwrap();
+        let pending = changes.submit(bad, ContextChanges::new()).await.unwrap();
+        // Appended after it, before its outcome is known: it may speak of what the set stores.
+        events
+            .append(bad, &delta(bad), mine.clone(), 0)
+            .await
+            .unwrap();
+        events
+            .append(other, &delta(other), theirs.clone(), 0)
+            .await
+            .unwrap();
+        // The round has failed, and its saver has not taken the failure: the context's events
+        // are refused, since its saver may still be announcing what the set would have stored.
+        events.flush().await.unwrap();
+        assert!(
+            events
+                .append(bad, &delta(bad), mine.clone(), 0)
+                .await
+                .is_err()
+        );
+        assert!(pending.outcome().await.is_err());
+        assert_eq!(*mine.committed.lock().unwrap(), vec![1]);
+        let lost = mine.lost.lock().unwrap().clone();
+        assert_eq!(lost.len(), 1, "{lost:?}");
+        assert_eq!(lost[0].count, 1);
+        assert_eq!(
+            *theirs.committed.lock().unwrap(),
+            vec![1],
+            "another context's events are committed"
+        );
+        // Once the saver knows, its next event follows the last one stored, with no gap.
+        let next = events
+            .append(bad, &delta(bad), mine.clone(), 0)
+            .await
+            .unwrap();
+        events.flush().await.unwrap();
+        assert_eq!(next.sequence, 2);
+        assert_eq!(*mine.committed.lock().unwrap(), vec![1, 2]);
+    }
+
+    #[tokio::test]
+    async fn a_failed_change_set_whose_saver_is_gone_refuses_no_event() {
+        let bad = ContextId::new();
+        let sink = RoundRecorder::new(bad, false);
+        let (events, changes, _) = round_writer(&sink);
+        let mine = Arc::new(Collector::default());
+        drop(changes.submit(bad, ContextChanges::new()).await.unwrap());
+        events.flush().await.unwrap();
+        let queued = changes.submit(bad, ContextChanges::new()).await.unwrap();
+        events.flush().await.unwrap();
+        // Taken after the failure was answered.
+        drop(queued);
+        events
+            .append(bad, &delta(bad), mine.clone(), 0)
+            .await
+            .unwrap();
+        events.flush().await.unwrap();
+        assert_eq!(*mine.committed.lock().unwrap(), vec![1]);
     }
 }

@@ -9,179 +9,217 @@
 //! transaction, and an idle one still commits each at once (a group is whatever waits when the
 //! writer comes round; nothing is held back to make groups larger).
 //!
-//! Each caller still waits until its own change set is committed, so "saved" keeps meaning
+//! The queue is drained by the event writer's task, which writes the change sets and the events
+//! waiting with them in one transaction (see [`crate::events`]): one `BEGIN`, lease check and
+//! `COMMIT` a round instead of two writers taking turns on the one connection. Every change set
+//! takes a ticket as it is queued, and every event notes the last ticket given out when it was
+//! appended, so an event is never committed before a change set queued ahead of it: an actor may
+//! queue the row of a new message and announce it at once ([`ChangeWriter::submit`]), and the
+//! announcement still reaches nobody before the row is stored.
+//!
+//! Each caller still learns when its own change set is committed, so "saved" keeps meaning
 //! durable. A group that fails is rolled back whole and its change sets are saved again one by
 //! one, so a change set that cannot be saved (a fenced context, a unique id taken) fails alone,
 //! with its own error, and the others in its group are saved.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
 
-use async_trait::async_trait;
 use braid_protocol::ContextId;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::changes::ContextChanges;
 use crate::error::{Result, StoreError};
-use crate::writer_thread::{WriterHome, spawn_writer};
 
-/// How many change sets may wait for the writer; when it is full, savers wait for room.
+/// How many change sets may wait for the writer; when it is full, savers wait for room. It is
+/// also the most change sets one round commits.
 pub const CHANGE_QUEUE_CAPACITY: usize = 4096;
 
-/// The most change sets saved in one transaction.
-pub const MAX_GROUP: usize = 256;
-
-/// Saves groups of change sets.
-#[async_trait]
-pub(crate) trait ChangeSink: Send + Sync + 'static {
-    /// Saves every change set of `group`, in order, in one transaction; on an error nothing of
-    /// the group is saved.
-    async fn save_group(&self, group: &[(ContextId, &ContextChanges)]) -> Result<()>;
+/// A change set waiting for the writer.
+pub(crate) struct Job {
+    pub context: ContextId,
+    pub changes: ContextChanges,
+    /// Its place in the queue: tickets rise in queue order.
+    pub ticket: u64,
+    done: oneshot::Sender<Result<()>>,
 }
 
-struct Job {
-    context: ContextId,
-    changes: ContextChanges,
-    done: oneshot::Sender<Result<()>>,
+impl Job {
+    /// Tells the saver its outcome. A failure refuses the context's events until the saver has
+    /// taken it (at once, when the saver is gone): the saver may have announced what the set
+    /// would have stored, and goes on doing so until it learns.
+    pub fn answer(self, tickets: &Tickets, outcome: Result<()>) {
+        let failed = outcome.is_err();
+        if failed {
+            tickets.refuse(self.context);
+        }
+        if self.done.send(outcome).is_err() && failed {
+            tickets.release(self.context);
+        }
+    }
+}
+
+/// The tickets given to queued change sets, and the contexts whose events are refused because
+/// a change set of theirs failed. Held while a change set is queued, so the queue's order is the
+/// tickets' order.
+#[derive(Debug, Default)]
+pub(crate) struct Tickets(Mutex<TicketBook>);
+
+#[derive(Debug, Default)]
+struct TicketBook {
+    /// The last ticket given out (0 before the first).
+    last: u64,
+    /// Failed change sets whose savers have not taken the failure yet, by context.
+    refusing: HashMap<ContextId, u32>,
+}
+
+impl Tickets {
+    fn book(&self) -> std::sync::MutexGuard<'_, TicketBook> {
+        // Plain numbers: a panic elsewhere cannot leave them half-changed.
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The last ticket given out, for an event of `context` appended now: every change set with
+    /// this ticket or a lower one is in the queue or done. `None` while a change set of the
+    /// context failed and its saver has not taken the failure.
+    pub fn admit(&self, context: ContextId) -> Option<u64> {
+        let book = self.book();
+        (!book.refusing.contains_key(&context)).then_some(book.last)
+    }
+
+    /// Refuses the context's events until [`Tickets::release`].
+    fn refuse(&self, context: ContextId) {
+        *self.book().refusing.entry(context).or_default() += 1;
+    }
+
+    /// A saver took its change set's failure, or never will.
+    fn release(&self, context: ContextId) {
+        let mut book = self.book();
+        if let Some(count) = book.refusing.get_mut(&context) {
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                book.refusing.remove(&context);
+            }
+        }
+    }
+
+    /// The last ticket given out.
+    #[cfg(test)]
+    pub fn last(&self) -> u64 {
+        self.book().last
+    }
 }
 
 /// The queue in front of the writer task.
 pub(crate) struct ChangeWriter {
     queue: mpsc::Sender<Job>,
+    tickets: Arc<Tickets>,
+}
+
+/// The writer task's end of the queue.
+pub(crate) type ChangeQueue = mpsc::Receiver<Job>;
+
+/// A change set queued with [`Store::queue_changes`]: its outcome, once the writer has committed
+/// or refused it. A refused change set's context gets no event until its outcome is taken (or
+/// the pending save dropped), so whoever announced its content before the outcome stops before
+/// anything more of the context is published.
+///
+/// [`Store::queue_changes`]: crate::Store::queue_changes
+#[derive(Debug)]
+pub struct PendingSave(Option<Waiting>);
+
+#[derive(Debug)]
+struct Waiting {
+    outcome: oneshot::Receiver<Result<()>>,
+    context: ContextId,
+    tickets: Arc<Tickets>,
+}
+
+impl PendingSave {
+    /// A change set that is already saved.
+    pub fn saved() -> Self {
+        Self(None)
+    }
+
+    /// Waits until the change set is committed (`Ok`) or refused (the store's error). A
+    /// pending save dropped unread does not stop the save.
+    pub async fn outcome(self) -> Result<()> {
+        self.await
+    }
+}
+
+/// Ready with [`PendingSave::outcome`]'s answer (like any future, not to be polled again once
+/// ready).
+impl std::future::Future for PendingSave {
+    type Output = Result<()>;
+
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<()>> {
+        let Some(waiting) = self.0.as_mut() else {
+            return std::task::Poll::Ready(Ok(()));
+        };
+        let answer = std::task::ready!(std::pin::Pin::new(&mut waiting.outcome).poll(cx));
+        if let Some(waiting) = self.0.take()
+            && matches!(answer, Ok(Err(_)))
+        {
+            waiting.tickets.release(waiting.context);
+        }
+        std::task::Poll::Ready(answer.map_err(|_| StoreError::WriterStopped)?)
+    }
+}
+
+impl Drop for PendingSave {
+    fn drop(&mut self) {
+        let Some(mut waiting) = self.0.take() else {
+            return;
+        };
+        // Closed first: the writer either answered before (taken here) or learns that nobody
+        // will take its answer (and releases the context itself).
+        waiting.outcome.close();
+        if let Ok(Err(_)) = waiting.outcome.try_recv() {
+            waiting.tickets.release(waiting.context);
+        }
+    }
 }
 
 impl ChangeWriter {
-    /// Starts the writer task over `sink`, where `home` says; it ends when the writer is
-    /// dropped.
-    pub fn start(sink: Arc<dyn ChangeSink>, home: WriterHome) -> Self {
+    /// A queue and the end the writer task drains, with the tickets it shares with the event
+    /// writer.
+    pub fn new(tickets: Arc<Tickets>) -> (Self, ChangeQueue) {
         let (queue, jobs) = mpsc::channel(CHANGE_QUEUE_CAPACITY);
-        spawn_writer(home, run(sink, jobs));
-        Self { queue }
+        (Self { queue, tickets }, jobs)
+    }
+
+    /// Queues `changes` (waiting while the queue is full) and returns once they are queued:
+    /// events appended from then on are committed with them or after them.
+    pub async fn submit(&self, context: ContextId, changes: ContextChanges) -> Result<PendingSave> {
+        let permit = self
+            .queue
+            .reserve()
+            .await
+            .map_err(|_| StoreError::WriterStopped)?;
+        let (done, outcome) = oneshot::channel();
+        let mut book = self.tickets.book();
+        book.last += 1;
+        permit.send(Job {
+            context,
+            changes,
+            ticket: book.last,
+            done,
+        });
+        drop(book);
+        Ok(PendingSave(Some(Waiting {
+            outcome,
+            context,
+            tickets: Arc::clone(&self.tickets),
+        })))
     }
 
     /// Saves `changes` with whatever else waits, and returns once they are committed (or
     /// failed). A caller that stops waiting does not stop the save.
     pub async fn save(&self, context: ContextId, changes: ContextChanges) -> Result<()> {
-        let (done, outcome) = oneshot::channel();
-        self.queue
-            .send(Job {
-                context,
-                changes,
-                done,
-            })
-            .await
-            .map_err(|_| StoreError::WriterStopped)?;
-        outcome.await.map_err(|_| StoreError::WriterStopped)?
-    }
-}
-
-async fn run(sink: Arc<dyn ChangeSink>, mut jobs: mpsc::Receiver<Job>) {
-    let mut group = Vec::with_capacity(MAX_GROUP);
-    while jobs.recv_many(&mut group, MAX_GROUP).await > 0 {
-        let sets: Vec<(ContextId, &ContextChanges)> =
-            group.iter().map(|j| (j.context, &j.changes)).collect();
-        let started = std::time::Instant::now();
-        let outcome = sink.save_group(&sets).await;
-        drop(sets);
-        tracing::debug!(
-            changes = group.len(),
-            elapsed_us = started.elapsed().as_micros() as u64,
-            ok = outcome.is_ok(),
-            "change group committed"
-        );
-        match outcome {
-            Ok(()) => {
-                for job in group.drain(..) {
-                    let _ = job.done.send(Ok(()));
-                }
-            }
-            Err(error) if group.len() == 1 => {
-                if let Some(job) = group.pop() {
-                    let _ = job.done.send(Err(error));
-                }
-            }
-            Err(error) => {
-                tracing::debug!(group = group.len(), %error, "a group commit failed; saving its change sets one by one");
-                for job in group.drain(..) {
-                    let outcome = sink.save_group(&[(job.context, &job.changes)]).await;
-                    let _ = job.done.send(outcome);
-                }
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-mod tests {
-    use std::sync::Mutex;
-
-    use super::*;
-
-    /// Records the groups it is given and refuses any group holding the context `bad`. Its
-    /// first save waits at a gate, so that more change sets queue behind it.
-    struct Recorder {
-        groups: Mutex<Vec<Vec<ContextId>>>,
-        bad: ContextId,
-        entered: tokio::sync::Notify,
-        gate: tokio::sync::Semaphore,
-    }
-
-    #[async_trait]
-    impl ChangeSink for Recorder {
-        async fn save_group(&self, group: &[(ContextId, &ContextChanges)]) -> Result<()> {
-            self.entered.notify_one();
-            let _permit = self.gate.acquire().await.unwrap();
-            self.groups
-                .lock()
-                .unwrap()
-                .push(group.iter().map(|(c, _)| *c).collect());
-            if group.iter().any(|(c, _)| *c == self.bad) {
-                return Err(StoreError::ContextNotFound(self.bad));
-            }
-            Ok(())
-        }
-    }
-
-    #[tokio::test]
-    async fn change_sets_waiting_together_commit_in_one_group_and_a_bad_one_fails_alone() {
-        let bad = ContextId::new();
-        let sink = Arc::new(Recorder {
-            groups: Mutex::new(Vec::new()),
-            bad,
-            entered: tokio::sync::Notify::new(),
-            gate: tokio::sync::Semaphore::new(0),
-        });
-        let writer = Arc::new(ChangeWriter::start(sink.clone(), WriterHome::Runtime));
-        let save = |c: ContextId| {
-            let writer = writer.clone();
-            tokio::spawn(async move { writer.save(c, ContextChanges::new()).await })
-        };
-        // The first save holds the writer at the gate...
-        let first = ContextId::new();
-        let entered = sink.entered.notified();
-        let first_save = save(first);
-        entered.await;
-        // ...while four more queue behind it, the bad one among them.
-        let waiting: Vec<ContextId> = (0..4)
-            .map(|i| if i == 1 { bad } else { ContextId::new() })
-            .collect();
-        let saves: Vec<_> = waiting.iter().map(|c| save(*c)).collect();
-        while writer.queue.capacity() > CHANGE_QUEUE_CAPACITY - waiting.len() {
-            tokio::task::yield_now().await;
-        }
-        sink.gate.add_permits(100);
-
-        assert!(first_save.await.unwrap().is_ok());
-        for (c, s) in waiting.iter().zip(saves) {
-            let outcome = s.await.unwrap();
-            assert_eq!(outcome.is_err(), *c == bad, "{c}: {outcome:?}");
-        }
-        let groups = sink.groups.lock().unwrap().clone();
-        let mut expected = vec![vec![first], waiting.clone()];
-        expected.extend(waiting.iter().map(|c| vec![*c]));
-        assert_eq!(
-            groups, expected,
-            "one group of the four waiting, refused, then each alone in order"
-        );
+        self.submit(context, changes).await?.outcome().await
     }
 }

@@ -70,7 +70,7 @@ pub use events::{
     EVENT_NOTICE_CAPACITY, EVENT_QUEUE_CAPACITY, EventNotice, EventPublisher, LostEvents,
     WriteRetry,
 };
-pub use group_commit::{CHANGE_QUEUE_CAPACITY, MAX_GROUP};
+pub use group_commit::{CHANGE_QUEUE_CAPACITY, PendingSave};
 pub use lock::{ContextLock, LEASE_TTL, Lease, ReplicaIdentity};
 pub use postgres::{EVENTS_CHANNEL, EventListener, PostgresOptions, PostgresStore};
 pub use record::{BranchRecord, ContextRecord, MessageRange};

@@ -7,7 +7,7 @@
 
 /// Expands `impl Store` for `$store`, which must have `fn writer(&self) -> &Pool<$db>`,
 /// `async fn write_changes(&self, ContextId, &ContextChanges) -> Result<()>` (which saves
-/// validated change sets, with `save_in_one_transaction`, at once or grouped),
+/// validated change sets with `apply_changes`, at once or grouped),
 /// `fn reader(&self) -> &Pool<$db>` and the fields `events: EventWriter`, `leases:
 /// Arc<Leases>` and `notices: broadcast::Sender<EventNotice>`. `$now` is the database's clock in
 /// milliseconds since the epoch, as SQL; `$share` locks the rows a query read until the
@@ -18,70 +18,6 @@
 macro_rules! sql_store {
     ($store:ty, $db:ty, $backend:expr, $now:literal, $share:literal, $exclusive:literal $(, { $($extra:tt)* })?) => {
         impl $store {
-            /// Refuses the transaction's write when it comes from a replaced owner (this store
-            /// holds the context with a token that is no longer the lease's), or from a store
-            /// without a lease while another replica's lease is in force. The lease row stays
-            /// key-share-locked until the transaction ends, so a takeover (which locks the row
-            /// exclusively first) waits for writes already checked, while the heartbeat's
-            /// renewal (an update of the expiry alone) does not: with a plain share lock, every
-            /// write and event batch held the renewal back, and under load (`braid-load`, 300
-            /// streams on three replicas) renewals missed the lease time and every actor of a
-            /// replica stopped.
-            async fn check_fence(
-                conn: &mut <$db as sqlx::Database>::Connection,
-                leases: &$crate::lock::Leases,
-                context: braid_protocol::ContextId,
-            ) -> $crate::error::Result<()> {
-                use $crate::error::DbResultExt as _;
-                let current: Option<(i64, String, bool, i64)> = sqlx::query_as(concat!(
-                    "SELECT token, owner, released, expires_ms - ", $now,
-                    " FROM leases WHERE context_id = $1",
-                    $share
-                ))
-                .bind(context.0)
-                .fetch_optional(&mut *conn)
-                .await
-                .during($backend, "checking the context's lease")?;
-                let current = current.map(|(token, owner, released, remaining)| {
-                    $crate::sql::CurrentLease::new(leases, (context.0, token, owner, released, remaining))
-                });
-                $crate::sql::fence_verdict(leases, context, current.as_ref())
-            }
-
-            /// The leases of `contexts`, read in one query per [`LEASE_LOOKUP_CHUNK`] contexts
-            /// (locked as [`Self::check_fence`] locks one), by context.
-            async fn current_leases(
-                conn: &mut <$db as sqlx::Database>::Connection,
-                leases: &$crate::lock::Leases,
-                contexts: &[braid_protocol::ContextId],
-            ) -> $crate::error::Result<
-                std::collections::HashMap<braid_protocol::ContextId, $crate::sql::CurrentLease>,
-            > {
-                use $crate::error::DbResultExt as _;
-                let mut found = std::collections::HashMap::with_capacity(contexts.len());
-                for chunk in contexts.chunks($crate::sql::LEASE_LOOKUP_CHUNK) {
-                    let mut query = sqlx::QueryBuilder::<$db>::new(concat!(
-                        "SELECT context_id, token, owner, released, expires_ms - ", $now,
-                        " FROM leases WHERE context_id IN ("
-                    ));
-                    let mut ids = query.separated(", ");
-                    for context in chunk {
-                        ids.push_bind(context.0);
-                    }
-                    query.push(concat!(")", $share));
-                    let rows: Vec<(uuid::Uuid, i64, String, bool, i64)> = query
-                        .build_query_as()
-                        .fetch_all(&mut *conn)
-                        .await
-                        .during($backend, "checking the contexts' leases")?;
-                    for row in rows {
-                        let lease = $crate::sql::CurrentLease::new(leases, row);
-                        found.insert(lease.context, lease);
-                    }
-                }
-                Ok(found)
-            }
-
             /// Takes the context's lease when it is free, expired, released or already this
             /// replica's; the token grows with each taking.
             async fn take_lease(
@@ -347,34 +283,6 @@ macro_rules! sql_store {
                     }
                 }
                 Ok(())
-            }
-
-            /// Saves change sets in one transaction on `pool`, in order, each checked against
-            /// its context's lease; on an error the transaction is rolled back whole.
-            async fn save_in_one_transaction(
-                pool: &sqlx::Pool<$db>,
-                leases: &$crate::lock::Leases,
-                group: &[(braid_protocol::ContextId, &$crate::changes::ContextChanges)],
-            ) -> $crate::error::Result<()> {
-                use $crate::error::DbResultExt as _;
-                const OP: &str = "saving changes";
-                let mut tx = $crate::sql::begin(pool).await.during($backend, OP)?;
-                // On error the transaction is dropped, which rolls it back.
-                if let [(context, changes)] = group {
-                    Self::check_fence(&mut tx, leases, *context).await?;
-                    Self::apply_changes(&mut tx, *context, changes).await?;
-                } else {
-                    let mut contexts: Vec<braid_protocol::ContextId> =
-                        group.iter().map(|(c, _)| *c).collect();
-                    contexts.sort_unstable();
-                    contexts.dedup();
-                    let current = Self::current_leases(&mut tx, leases, &contexts).await?;
-                    for (context, changes) in group {
-                        $crate::sql::fence_verdict(leases, *context, current.get(context))?;
-                        Self::apply_changes(&mut tx, *context, changes).await?;
-                    }
-                }
-                tx.commit().await.during($backend, OP)
             }
 
             async fn apply_changes(
@@ -854,12 +762,7 @@ macro_rules! sql_store {
                 context: braid_protocol::ContextId,
                 changes: &$crate::changes::ContextChanges,
             ) -> $crate::error::Result<()> {
-                use $crate::error::StoreError;
-                for message in changes.written_messages() {
-                    message
-                        .validate_for_storage()
-                        .map_err(|errors| StoreError::InvalidMessage { message: message.id, errors })?;
-                }
+                $crate::sql::validate_messages(changes)?;
                 self.write_changes(context, changes).await
             }
 
@@ -1206,15 +1109,27 @@ macro_rules! sql_store {
 
 pub(crate) use sql_store;
 
+/// Checks every message a change set writes with [`braid_protocol::Message::validate_for_storage`].
+pub(crate) fn validate_messages(
+    changes: &crate::changes::ContextChanges,
+) -> crate::error::Result<()> {
+    for message in changes.written_messages() {
+        message.validate_for_storage().map_err(|errors| {
+            crate::error::StoreError::InvalidMessage {
+                message: message.id,
+                errors,
+            }
+        })?;
+    }
+    Ok(())
+}
+
 /// The event sink of a SQL store: its own handle on the write pool, and the leases it writes
 /// under.
 pub(crate) struct SqlEvents<DB: sqlx::Database>(
     pub sqlx::Pool<DB>,
     pub std::sync::Arc<crate::lock::Leases>,
 );
-
-/// How many contexts' leases one query reads (well under SQLite's 32,766 parameters).
-pub(crate) const LEASE_LOOKUP_CHUNK: usize = 500;
 
 /// Whether a write to `context` may go on, given its lease (`None` when it has none): refused
 /// as [`CurrentLease::refuses`] says, under the token this store holds.

@@ -14,11 +14,13 @@ use braid_protocol::ContextId;
 use tokio::sync::broadcast;
 
 use crate::changes::ContextChanges;
-use crate::events::WriteRetry;
-use crate::events::{EVENT_NOTICE_CAPACITY, EventNotice, EventSink, EventWriter, PendingEvent};
-use crate::group_commit::{ChangeSink, ChangeWriter};
+use crate::events::{
+    ChangeRounds, EVENT_NOTICE_CAPACITY, EventNotice, EventSink, EventWriter, PendingEvent,
+    RoundSink, WriteRetry,
+};
+use crate::group_commit::{ChangeWriter, PendingSave, Tickets};
 use crate::lock::{Leases, ReplicaIdentity};
-use crate::sql::{CurrentLease, SqlEvents, fenced_contexts, sql_store};
+use crate::sql::{CurrentLease, fenced_contexts, sql_store};
 use crate::writer_thread::WriterHome;
 
 /// How much a commit must survive.
@@ -67,6 +69,9 @@ impl Default for SqliteOptions {
 /// A passive checkpoint on a connection of its own runs beside the writer without blocking it.
 const CHECKPOINT_EVERY: Duration = Duration::from_millis(250);
 
+/// How many contexts' leases one query reads (well under SQLite's 32,766 parameters).
+const LEASE_LOOKUP_CHUNK: usize = 500;
+
 /// How many events one insert statement writes (four parameters each, well under SQLite's
 /// 32,766).
 const EVENT_INSERT_CHUNK: usize = 500;
@@ -84,7 +89,8 @@ pub struct SqliteStore {
     write: SqlitePool,
     read: SqlitePool,
     events: EventWriter,
-    /// Change sets go through one task that commits them in groups (SQLite has one writer).
+    /// Change sets are queued for the event writer's task, which commits each round's change
+    /// sets and events in one transaction (SQLite has one writer).
     changes: ChangeWriter,
     leases: Arc<Leases>,
     heartbeat: tokio::task::JoinHandle<()>,
@@ -163,16 +169,23 @@ impl SqliteStore {
             .during(Backend::Sqlite, "releasing an earlier process's leases")?;
         let leases = Leases::new(options.replica);
         let (notices, _) = broadcast::channel(EVENT_NOTICE_CAPACITY);
+        let tickets = Arc::new(Tickets::default());
+        let (changes, queue) = ChangeWriter::new(Arc::clone(&tickets));
+        let sink = Arc::new(SqliteWriter {
+            write: write.clone(),
+            leases: leases.clone(),
+        });
         let events = EventWriter::start_with(
-            Arc::new(SqlEvents(write.clone(), leases.clone())),
+            sink.clone(),
             options.event_batch_interval,
             WriteRetry::default(),
             Some(notices.clone()),
-            WriterHome::OwnThread("braid-sqlite-events"),
-        );
-        let changes = ChangeWriter::start(
-            Arc::new(SqliteChanges(write.clone(), leases.clone())),
-            WriterHome::OwnThread("braid-sqlite-changes"),
+            WriterHome::OwnThread("braid-sqlite-writer"),
+            Some(ChangeRounds {
+                queue,
+                tickets,
+                sink,
+            }),
         );
         let checkpoints = SqlitePoolOptions::new()
             .max_connections(1)
@@ -221,30 +234,58 @@ impl SqliteStore {
     async fn write_changes(&self, context: ContextId, changes: &ContextChanges) -> Result<()> {
         self.changes.save(context, changes.clone()).await
     }
-}
 
-/// The group committer's side of the SQLite store: the writer connection and the leases.
-struct SqliteChanges(SqlitePool, Arc<Leases>);
-
-#[async_trait::async_trait]
-impl ChangeSink for SqliteChanges {
-    async fn save_group(&self, group: &[(ContextId, &ContextChanges)]) -> Result<()> {
-        if group.len() < 2 {
-            return SqliteStore::save_in_one_transaction(&self.0, &self.1, group).await;
+    /// The leases of `contexts`, read in one query per [`LEASE_LOOKUP_CHUNK`] contexts, by
+    /// context.
+    async fn current_leases(
+        conn: &mut sqlx::SqliteConnection,
+        leases: &Leases,
+        contexts: &[ContextId],
+    ) -> Result<std::collections::HashMap<ContextId, CurrentLease>> {
+        let mut found = std::collections::HashMap::with_capacity(contexts.len());
+        for chunk in contexts.chunks(LEASE_LOOKUP_CHUNK) {
+            let mut query = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
+                "SELECT context_id, token, owner, released, \
+                 expires_ms - CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER) \
+                 FROM leases WHERE context_id IN (",
+            );
+            let mut ids = query.separated(", ");
+            for context in chunk {
+                ids.push_bind(context.0);
+            }
+            query.push(")");
+            let rows: Vec<(uuid::Uuid, i64, String, bool, i64)> = query
+                .build_query_as()
+                .fetch_all(&mut *conn)
+                .await
+                .during(Backend::Sqlite, "checking the contexts' leases")?;
+            for row in rows {
+                let lease = CurrentLease::new(leases, row);
+                found.insert(lease.context, lease);
+            }
         }
-        const OP: &str = "saving changes";
-        let mut tx = crate::sql::begin(&self.0)
-            .await
-            .during(Backend::Sqlite, OP)?;
+        Ok(found)
+    }
+
+    /// Saves the change sets in the open transaction, each checked against its context's
+    /// lease in `current`: sets that can be written together with one statement per table, the
+    /// others (and a lone set) each on its own, in order.
+    async fn write_change_sets(
+        tx: &mut sqlx::SqliteConnection,
+        leases: &Leases,
+        current: &std::collections::HashMap<ContextId, CurrentLease>,
+        group: &[(ContextId, &ContextChanges)],
+    ) -> Result<()> {
+        for (context, _) in group {
+            crate::sql::fence_verdict(leases, *context, current.get(context))?;
+        }
+        if let [(context, changes)] = group {
+            return Self::apply_changes(tx, *context, changes).await;
+        }
         let mut sets_of: std::collections::HashMap<ContextId, usize> =
             std::collections::HashMap::new();
         for (context, _) in group {
             *sets_of.entry(*context).or_default() += 1;
-        }
-        let contexts: Vec<ContextId> = sets_of.keys().copied().collect();
-        let current = SqliteStore::current_leases(&mut tx, &self.1, &contexts).await?;
-        for (context, _) in group {
-            crate::sql::fence_verdict(&self.1, *context, current.get(context))?;
         }
         // A context with two sets in the group keeps their order: both are applied alone.
         let (together, alone): (Vec<_>, Vec<_>) =
@@ -253,11 +294,11 @@ impl ChangeSink for SqliteChanges {
                     && crate::sqlite_group::batchable(changes)
                     && distinct_updates(changes)
             });
-        crate::sqlite_group::write(&mut tx, &together).await?;
+        crate::sqlite_group::write(tx, &together).await?;
         for (context, changes) in alone {
-            SqliteStore::apply_changes(&mut tx, context, changes).await?;
+            Self::apply_changes(tx, context, changes).await?;
         }
-        tx.commit().await.during(Backend::Sqlite, OP)
+        Ok(())
     }
 }
 
@@ -307,36 +348,63 @@ sql_store!(
     crate::error::Backend::Sqlite,
     "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)",
     "",
-    ""
+    "",
+    {
+        async fn queue_changes(
+            &self,
+            context: ContextId,
+            changes: &ContextChanges,
+        ) -> Result<PendingSave> {
+            crate::sql::validate_messages(changes)?;
+            // The event writer's task saves it, no later than any event appended from now on.
+            self.changes.submit(context, changes.clone()).await
+        }
+    }
 );
 
+/// The writer task's side of the SQLite store: the one writing connection and the leases it
+/// writes under.
+struct SqliteWriter {
+    write: SqlitePool,
+    leases: Arc<Leases>,
+}
+
 #[async_trait::async_trait]
-impl EventSink for SqlEvents<sqlx::Sqlite> {
-    async fn write(&self, batch: &[PendingEvent]) -> Result<Vec<ContextId>> {
-        const OP: &str = "writing events";
+impl RoundSink for SqliteWriter {
+    async fn write_round(
+        &self,
+        changes: &[(ContextId, &ContextChanges)],
+        events: &[PendingEvent],
+    ) -> Result<Vec<ContextId>> {
+        const OP: &str = "saving changes and events";
         // Statements are prepared once and run in-process: a loop in one transaction is cheap.
-        let mut tx = crate::sql::begin(&self.0)
+        let mut tx = crate::sql::begin(&self.write)
             .await
             .during(Backend::Sqlite, OP)?;
         // One lease query per few hundred contexts and one insert per few hundred events: each
         // statement is a round trip to the database's thread, and a thousand streams put
-        // thousands of events from as many contexts in a batch.
-        let mut contexts: Vec<ContextId> = batch.iter().map(|e| e.context).collect();
+        // thousands of events from as many contexts in a round.
+        let mut contexts: Vec<ContextId> = changes
+            .iter()
+            .map(|(c, _)| *c)
+            .chain(events.iter().map(|e| e.context))
+            .collect();
         contexts.sort_unstable();
         contexts.dedup();
-        let current: Vec<CurrentLease> = SqliteStore::current_leases(&mut tx, &self.1, &contexts)
-            .await?
-            .into_values()
-            .collect();
-        let fenced = fenced_contexts(batch, &current, &self.1);
-        let writable: Vec<&PendingEvent> = batch
+        let current = SqliteStore::current_leases(&mut tx, &self.leases, &contexts).await?;
+        if !changes.is_empty() {
+            SqliteStore::write_change_sets(&mut tx, &self.leases, &current, changes).await?;
+        }
+        let current: Vec<CurrentLease> = current.into_values().collect();
+        let fenced = fenced_contexts(events, &current, &self.leases);
+        let writable: Vec<&PendingEvent> = events
             .iter()
             .filter(|e| !fenced.contains(&e.context))
             .collect();
         for chunk in writable.chunks(EVENT_INSERT_CHUNK) {
             // `OR FAIL`: a clash stops the statement where it is instead of undoing it, so
             // SQLite keeps no statement journal (a copy of every page the insert touches, some
-            // 6% of the CPU while a hundred streams ran). Any error rolls the whole batch back.
+            // 6% of the CPU while a hundred streams ran). Any error rolls the whole round back.
             let mut insert = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
                 "INSERT OR FAIL INTO events (context_id, seq, event, created_at) ",
             );
@@ -355,12 +423,19 @@ impl EventSink for SqlEvents<sqlx::Sqlite> {
         tx.commit().await.during(Backend::Sqlite, OP)?;
         Ok(fenced)
     }
+}
+
+#[async_trait::async_trait]
+impl EventSink for SqliteWriter {
+    async fn write(&self, batch: &[PendingEvent]) -> Result<Vec<ContextId>> {
+        self.write_round(&[], batch).await
+    }
 
     async fn max_sequence(&self, context: ContextId) -> Result<u64> {
         let max: i64 =
             sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) FROM events WHERE context_id = $1")
                 .bind(context.0)
-                .fetch_one(&self.0)
+                .fetch_one(&self.write)
                 .await
                 .during(Backend::Sqlite, "reading the last event sequence")?;
         Ok(u64::try_from(max).unwrap_or(0))

@@ -10,6 +10,7 @@ use braid_protocol::{
 use crate::changes::ContextChanges;
 use crate::error::{Backend, Result};
 use crate::events::{EventNotice, EventPublisher};
+use crate::group_commit::PendingSave;
 use crate::lock::{ContextLock, Lease, ReplicaIdentity};
 use crate::record::{BranchRecord, ContextRecord, MessageRange};
 
@@ -39,6 +40,21 @@ pub trait Store: Send + Sync + 'static {
     /// Applies a change set in one transaction: all of it or, on any error, none of it. Every
     /// written message is checked first with [`Message::validate_for_storage`].
     async fn save_changes(&self, context: ContextId, changes: &ContextChanges) -> Result<()>;
+
+    /// Queues a change set to be saved as [`Store::save_changes`] saves it, and returns once it
+    /// is queued, with its outcome to await. Events appended to the context after this returns
+    /// are committed no earlier than the change set, and never if it fails (they are reported
+    /// lost): an actor may announce what the change set stores before it is committed, and no
+    /// client hears of it sooner. Change sets of one context are saved in the order queued. A
+    /// store that cannot order events after change sets saves it before returning.
+    async fn queue_changes(
+        &self,
+        context: ContextId,
+        changes: &ContextChanges,
+    ) -> Result<PendingSave> {
+        self.save_changes(context, changes).await?;
+        Ok(PendingSave::saved())
+    }
 
     /// The context's branches with their message ids, by creation.
     async fn list_branches(&self, context: ContextId) -> Result<Vec<BranchRecord>>;
