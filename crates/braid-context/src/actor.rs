@@ -73,6 +73,13 @@ impl LoopProgress {
     }
 }
 
+/// A change set queued with [`Actor::queue_commit`]: what it stores, and its commit's outcome
+/// to come.
+pub(crate) struct QueuedCommit {
+    pub changes: ContextChanges,
+    pub pending: braid_store::PendingSave,
+}
+
 pub(crate) struct Actor {
     pub id: ContextId,
     pub data: ContextData,
@@ -478,6 +485,58 @@ impl Actor {
         changes.state = Some(self.machine.current().clone());
         let store = self.services.store.clone();
         let save = store.save_changes(self.id, &changes);
+        self.await_commit(&changes, save, beside).await
+    }
+
+    /// Queues a change set (with the current state) without waiting for its commit, so a turn
+    /// can announce what it stores at once: the store commits the events emitted from now on
+    /// no earlier than the change set, and never if it fails. [`Actor::settle`] (or
+    /// [`Actor::settled`], for an outcome already taken) mirrors it in memory once committed.
+    /// On a store that cannot order the two, it is committed before this returns.
+    pub async fn queue_commit(
+        &mut self,
+        mut changes: ContextChanges,
+    ) -> Result<QueuedCommit, EngineError> {
+        changes.state = Some(self.machine.current().clone());
+        let store = self.services.store.clone();
+        let pending = store.queue_changes(self.id, &changes).await?;
+        Ok(QueuedCommit { changes, pending })
+    }
+
+    /// Waits for a queued change set's commit, answering reads meanwhile as [`Actor::commit`]
+    /// does, then mirrors it in memory.
+    pub async fn settle(&mut self, queued: QueuedCommit) -> Result<(), EngineError> {
+        let QueuedCommit { changes, pending } = queued;
+        self.await_commit(&changes, pending, std::future::pending::<()>())
+            .await
+            .map(|_| ())
+    }
+
+    /// Takes a queued change set's outcome, already awaited: mirrors it in memory once
+    /// committed, or reports the failure as a failed [`Actor::commit`] does.
+    pub async fn settled(
+        &mut self,
+        changes: ContextChanges,
+        outcome: Result<(), braid_store::StoreError>,
+    ) -> Result<(), EngineError> {
+        self.await_commit(
+            &changes,
+            std::future::ready(outcome),
+            std::future::pending::<()>(),
+        )
+        .await
+        .map(|_| ())
+    }
+
+    /// Waits for `save` (the commit of `changes`), polling `beside` meanwhile, answering reads
+    /// from what is committed and setting other commands aside; then mirrors `changes` in
+    /// memory.
+    async fn await_commit<T>(
+        &mut self,
+        changes: &ContextChanges,
+        save: impl std::future::Future<Output = Result<(), braid_store::StoreError>>,
+        beside: impl std::future::Future<Output = T>,
+    ) -> Result<Option<T>, EngineError> {
         tokio::pin!(save);
         tokio::pin!(beside);
         let mut done = None;
@@ -510,7 +569,7 @@ impl Actor {
                 }
             }
         }
-        self.data.apply(&changes);
+        self.data.apply(changes);
         self.listing
             .send_replace(self.data.listing(self.machine.current().clone()));
         self.announce_rest().await;

@@ -642,6 +642,19 @@ impl Actor {
                         lost = Some(l);
                         break;
                     }
+                    // The new message's row, committed: a client that saw it announced may ask
+                    // for it next, so it is shown before any read is answered.
+                    saved = async {
+                        match answer.row.as_mut() {
+                            Some(row) => Some((&mut row.pending).await),
+                            None => None,
+                        }
+                    }, if answer.row.is_some() => {
+                        if let (Some(row), Some(saved)) = (answer.row.take(), saved) {
+                            self.settled(row.changes, saved).await?;
+                        }
+                        continue;
+                    }
                     command = self.inbox.next() => {
                         if let Some(command) = command {
                             self.handle_while_busy(command).await;
@@ -679,6 +692,9 @@ impl Actor {
             }
         }
         drop(stream);
+        if let Some(row) = answer.row.take() {
+            self.settle(row).await?;
+        }
         self.connected().await?;
 
         if timed_out {
@@ -774,6 +790,10 @@ impl Actor {
                     .chunks
                     .is_multiple_of(self.services.settings.save_stream_every.max(1))
                 {
+                    // The partial save goes after the row; it is mirrored in memory after it too.
+                    if let Some(row) = answer.row.take() {
+                        self.settle(row).await?;
+                    }
                     self.save_partial(answer).await;
                 }
             }
@@ -828,7 +848,11 @@ impl Actor {
         Ok(())
     }
 
-    /// Creates (and stores) the streamed assistant message on the first text.
+    /// Creates the streamed assistant message on the first text and announces it at once: its
+    /// row is queued, and the store commits the announcement and the deltas no earlier than the
+    /// row (in one transaction on SQLite), and none of them if the row fails, so the first
+    /// chunk does not wait for a commit of its own. The row is mirrored in memory once
+    /// committed, before any read is answered ([`Actor::call_model`]'s loop).
     async fn ensure_message(
         &mut self,
         answer: &mut StreamedAnswer,
@@ -844,8 +868,10 @@ impl Actor {
         .with_status(MessageStatus::Streaming);
         m.set_turn_id(turn);
         let branch = self.data.record.active_branch.clone();
-        self.commit(ContextChanges::new().add_message(&branch, m.clone()))
+        let row = self
+            .queue_commit(ContextChanges::new().add_message(&branch, m.clone()))
             .await?;
+        answer.row = Some(row);
         self.emit_created(&m).await;
         answer.message = Some(m);
         Ok(())
@@ -1200,6 +1226,8 @@ pub const PLAN_REFINE: &str = "refine";
 #[derive(Default)]
 struct StreamedAnswer {
     message: Option<Message>,
+    /// The message's row, queued and not yet mirrored in memory.
+    row: Option<crate::actor::QueuedCommit>,
     sequence: u64,
     chunks: u32,
     chars: u64,
