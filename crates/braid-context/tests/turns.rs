@@ -69,6 +69,44 @@ async fn processors_with_nothing_to_do_are_skipped() {
 }
 
 #[tokio::test]
+async fn a_streaming_answer_a_client_saw_announced_is_in_its_next_read() {
+    // Slow chunks: the turn is still streaming when the client reads.
+    let slow = reply(&["one ", "two ", "three"]).chunk_delay(std::time::Duration::from_millis(150));
+    let h = Harness::new(Script::new().then(slow)).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    let mut events = ctx.subscribe();
+    ctx.send_message(text("count")).await.unwrap();
+    let announced = loop {
+        let e = tokio::time::timeout(std::time::Duration::from_secs(10), events.recv())
+            .await
+            .expect("no event")
+            .unwrap();
+        if let ContextEvent::ContextUpdate(ContextUpdate {
+            message_update:
+                Some(MessageUpdate::Created {
+                    message_id,
+                    role: Role::Assistant,
+                    ..
+                }),
+            ..
+        }) = e.event
+        {
+            break message_id;
+        }
+    };
+    // The row is queued, not awaited, when the answer is announced: the read must still show it.
+    let read = messages(&ctx).await;
+    let answer = read.iter().find(|m| m.id == announced);
+    assert!(
+        answer.is_some_and(|m| m.status == MessageStatus::Streaming),
+        "{read:?}"
+    );
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let stored = h.store.get_messages(ctx.id(), &[announced]).await.unwrap();
+    assert_eq!(stored[0].status, MessageStatus::Complete);
+}
+
+#[tokio::test]
 async fn simple_text_turn_streams_and_returns_to_idle() {
     let h = Harness::new(Script::new().then(reply(&["Hel", "lo ", "world"]))).await;
     let ctx = h.context(ContextConfig::default()).await;
