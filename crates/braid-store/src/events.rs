@@ -1073,12 +1073,15 @@ mod tests {
         assert_eq!(sink.events.lock().unwrap().len(), 1);
     }
 
+    /// A round as written: the contexts of its change sets, and its events.
+    type Round = (Vec<ContextId>, Vec<(ContextId, u64)>);
+
     /// A database that saves change sets with events: it records each round (the contexts of
     /// its change sets, and its events), refuses any round holding a change set of `bad`, and
     /// answers a context's stored maximum from what it committed. Its first round waits at a
     /// gate, so that more work queues behind it.
     struct RoundRecorder {
-        rounds: std::sync::Mutex<Vec<(Vec<ContextId>, Vec<(ContextId, u64)>)>>,
+        rounds: std::sync::Mutex<Vec<Round>>,
         bad: ContextId,
         entered: tokio::sync::Notify,
         gate: tokio::sync::Semaphore,
@@ -1094,7 +1097,7 @@ mod tests {
             })
         }
 
-        fn rounds(&self) -> Vec<(Vec<ContextId>, Vec<(ContextId, u64)>)> {
+        fn rounds(&self) -> Vec<Round> {
             self.rounds.lock().unwrap().clone()
         }
     }
