@@ -758,7 +758,12 @@ impl Actor {
                     if let LlmEvent::Finish { .. } = &event {
                         outcome = Some(Ok(()));
                     }
-                    self.take_event(&mut answer, event, turn).await?;
+                    if let Err(e) = self.take_event(&mut answer, event, turn).await {
+                        // A row refused after a refused pipeline output: the output's failure
+                        // (which marks the input failed) is the one to report.
+                        self.settle_answer(&mut answer).await?;
+                        return Err(e);
+                    }
                 }
             }
         }

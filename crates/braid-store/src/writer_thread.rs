@@ -38,6 +38,20 @@ where
             return;
         }
     };
+    // The writer stops with the runtime that started it, as a task of that runtime would: a
+    // process whose runtime is gone (a test's stand-in for a crash) leaves its queue unwritten
+    // instead of writing on behind the back of the next one to open the database.
+    let (alive, parent_gone) = tokio::sync::oneshot::channel::<std::convert::Infallible>();
+    tokio::spawn(async move {
+        let _alive = alive;
+        std::future::pending::<()>().await;
+    });
+    let task = async move {
+        tokio::select! {
+            () = task => {}
+            _ = parent_gone => {}
+        }
+    };
     // Shared so that the task can still be run here if the thread does not start.
     let slot = Arc::new(Mutex::new(Some(task)));
     let theirs = Arc::clone(&slot);
