@@ -469,51 +469,47 @@ impl Actor {
     /// rest is in flight, reads show the state last committed (what a crash would leave).
     /// Waiting instead made a read of a context coming to rest wait behind the whole store's
     /// queue: 118 to 225 ms with a thousand streams.
-    pub async fn commit(&mut self, mut changes: ContextChanges) -> Result<(), EngineError> {
+    pub async fn commit(&mut self, changes: ContextChanges) -> Result<(), EngineError> {
+        self.commit_beside(changes, std::future::pending::<()>())
+            .await
+            .map(|_| ())
+    }
+
+    /// [`Actor::commit`], polling `beside` while the transaction is in flight: its output when
+    /// it finished first (it is dropped unfinished otherwise).
+    pub async fn commit_beside<T>(
+        &mut self,
+        mut changes: ContextChanges,
+        beside: impl std::future::Future<Output = T>,
+    ) -> Result<Option<T>, EngineError> {
         changes.state = Some(self.machine.current().clone());
         let store = self.services.store.clone();
         let save = store.save_changes(self.id, &changes);
-        self.await_commit(&changes, save).await
+        self.await_commit(&changes, save, beside).await
     }
 
     /// Queues a change set (with the current state) without waiting for its commit, so a turn
     /// can announce what it stores at once: the store commits the events emitted from now on
     /// no earlier than the change set, and never if it fails. [`Actor::settle`] (or
     /// [`Actor::settled`], for an outcome already taken) mirrors it in memory once committed.
-    /// On a store that cannot order the two, it is committed before this returns, reads
-    /// answered meanwhile as [`Actor::commit`] answers them.
+    /// On a store that cannot order the two, it is committed before this returns.
     pub async fn queue_commit(
         &mut self,
-        changes: ContextChanges,
-    ) -> Result<QueuedCommit, EngineError> {
-        self.queue_commit_beside(changes, std::future::pending::<()>())
-            .await
-            .0
-    }
-
-    /// [`Actor::queue_commit`], polling `beside` until the change set is queued (on a store
-    /// that commits it before, the model request going out meanwhile): its output when it
-    /// finished first.
-    pub async fn queue_commit_beside<B>(
-        &mut self,
         mut changes: ContextChanges,
-        beside: impl std::future::Future<Output = B>,
-    ) -> (Result<QueuedCommit, EngineError>, Option<B>) {
+    ) -> Result<QueuedCommit, EngineError> {
         changes.state = Some(self.machine.current().clone());
         let store = self.services.store.clone();
-        let queued = store.queue_changes(self.id, &changes);
-        let (queued, early) = self.answer_reads_until(queued, beside).await;
-        let queued = queued
-            .map(|pending| QueuedCommit { changes, pending })
-            .map_err(EngineError::from);
-        (queued, early)
+        let pending = store.queue_changes(self.id, &changes).await?;
+        Ok(QueuedCommit { changes, pending })
     }
 
     /// Waits for a queued change set's commit, answering reads meanwhile as [`Actor::commit`]
     /// does, then mirrors it in memory.
     pub async fn settle(&mut self, queued: QueuedCommit) -> Result<(), EngineError> {
         let QueuedCommit { changes, pending } = queued;
-        self.await_commit(&changes, pending).await
+        self.await_commit(&changes, pending, std::future::pending::<()>())
+            .await
+            .map(|_| ())
     }
 
     /// Takes a queued change set's outcome, already awaited: mirrors it in memory once
@@ -523,50 +519,42 @@ impl Actor {
         changes: ContextChanges,
         outcome: Result<(), braid_store::StoreError>,
     ) -> Result<(), EngineError> {
-        self.await_commit(&changes, std::future::ready(outcome))
-            .await
+        self.await_commit(
+            &changes,
+            std::future::ready(outcome),
+            std::future::pending::<()>(),
+        )
+        .await
+        .map(|_| ())
     }
 
-    /// Waits for `save` (the commit of `changes`), answering reads from what is committed and
-    /// setting other commands aside; then mirrors `changes` in memory.
-    async fn await_commit(
+    /// Waits for `save` (the commit of `changes`), polling `beside` meanwhile, answering reads
+    /// from what is committed and setting other commands aside; then mirrors `changes` in
+    /// memory.
+    async fn await_commit<T>(
         &mut self,
         changes: &ContextChanges,
         save: impl std::future::Future<Output = Result<(), braid_store::StoreError>>,
-    ) -> Result<(), EngineError> {
-        let (saved, _) = self
-            .answer_reads_until(save, std::future::pending::<()>())
-            .await;
-        if let Err(error) = saved {
-            // Reads show the state from now on, stored or not; so do the list and the events.
-            let now = self.machine.current().clone();
-            self.listing.send_modify(|entry| entry.state = now);
-            self.announce_rest().await;
-            return Err(error.into());
-        }
-        self.data.apply(changes);
-        self.listing
-            .send_replace(self.data.listing(self.machine.current().clone()));
-        self.announce_rest().await;
-        Ok(())
-    }
-
-    /// Waits for `work` (a commit), answering reads from what is committed and setting other
-    /// commands aside, and polling `beside`: its output too, when it finished first (it is
-    /// dropped unfinished otherwise).
-    async fn answer_reads_until<T, B>(
-        &mut self,
-        work: impl std::future::Future<Output = T>,
-        beside: impl std::future::Future<Output = B>,
-    ) -> (T, Option<B>) {
-        tokio::pin!(work);
+        beside: impl std::future::Future<Output = T>,
+    ) -> Result<Option<T>, EngineError> {
+        tokio::pin!(save);
         tokio::pin!(beside);
         let mut done = None;
         loop {
             let room = self.recovered && self.inbox.has_room();
             tokio::select! {
                 biased;
-                out = &mut work => return (out, done),
+                saved = &mut save => {
+                    if let Err(error) = saved {
+                        // Reads show the state from now on, stored or not; so do the list and
+                        // the events.
+                        let now = self.machine.current().clone();
+                        self.listing.send_modify(|entry| entry.state = now);
+                        self.announce_rest().await;
+                        return Err(error.into());
+                    }
+                    break;
+                }
                 out = &mut beside, if done.is_none() => done = Some(out),
                 Some(command) = self.inbox.arrival(), if room => {
                     if command.is_read() {
@@ -581,6 +569,11 @@ impl Actor {
                 }
             }
         }
+        self.data.apply(changes);
+        self.listing
+            .send_replace(self.data.listing(self.machine.current().clone()));
+        self.announce_rest().await;
+        Ok(done)
     }
 
     /// Emits the `context_update` of a move to rest once its commit has ended.

@@ -31,10 +31,9 @@ pub(crate) struct Prepared {
     pub output: PipelineOutput,
 }
 
-/// What a pipeline run stores and announces once it succeeded: queued as the model request
-/// goes out, so a turn reaches the model one transaction sooner, and its answer streams without
-/// waiting for the commit (the store commits nothing of the answer before it). A crash before
-/// the commit leaves the input `pending`, which a restart fails as interrupted (retryable).
+/// What a pipeline run stores and announces once it succeeded: committed beside the model
+/// request, so a turn reaches the model one transaction sooner. A crash before the commit
+/// leaves the input `pending`, which a restart fails as interrupted (retryable).
 #[derive(Default)]
 pub(crate) struct PipelineOutput {
     /// The input completed, notes added, updates; `None` when the run added nothing (a turn of
@@ -48,12 +47,6 @@ pub(crate) struct PipelineOutput {
     pub completed: Vec<(MessageId, braid_protocol::KindName)>,
     /// What the optimization did, for a `context_update`'s metadata.
     pub report: Option<Metadata>,
-}
-
-/// A pipeline's output queued with [`Actor::queue_commit`], and the input it completes.
-pub(crate) struct QueuedInput {
-    commit: crate::actor::QueuedCommit,
-    input: Vec<MessageId>,
 }
 
 /// How a model call ended.
@@ -493,30 +486,21 @@ impl Actor {
         Ok(Prepared { request, output })
     }
 
-    /// Queues what the pipeline made, polling `beside` meanwhile (the model request going out),
-    /// and announces it at once (the store commits the announcements no earlier than it): the
-    /// turn goes on while it is committed, and [`Actor::input_settled`] takes the outcome. A
-    /// change set the store refuses at once marks the input `failed`, as a failing step does.
-    async fn queue_pipeline_output<B>(
+    /// Stores what the pipeline made and announces it, while `beside` (the model request going
+    /// out) makes progress: its output when it finished during the commit. A failed commit
+    /// marks the input `failed`, as a failing step does.
+    pub(crate) async fn store_pipeline_output<T>(
         &mut self,
         output: PipelineOutput,
-        beside: impl std::future::Future<Output = B>,
-    ) -> (Result<Option<QueuedInput>, EngineError>, Option<B>) {
-        let mut queued = None;
+        beside: impl std::future::Future<Output = T>,
+    ) -> Result<Option<T>, EngineError> {
         let mut early = None;
         if let Some(changes) = output.changes {
-            let (commit, done) = self.queue_commit_beside(changes, beside).await;
-            early = done;
-            match commit {
-                Ok(commit) => {
-                    queued = Some(QueuedInput {
-                        commit,
-                        input: output.input,
-                    });
-                }
+            match self.commit_beside(changes, beside).await {
+                Ok(done) => early = done,
                 Err(e) => {
                     self.fail_input(&output.input, &e).await;
-                    return (Err(e), early);
+                    return Err(e);
                 }
             }
             for m in &output.notes {
@@ -534,37 +518,7 @@ impl Actor {
         if let Some(report) = output.report {
             self.emit_update(None, None, report).await;
         }
-        (Ok(queued), early)
-    }
-
-    /// Takes the queued pipeline output's outcome: mirrored in memory once committed; on a
-    /// failure the input is marked `failed`, as a failing step does.
-    async fn input_settled(
-        &mut self,
-        queued: QueuedInput,
-        outcome: Result<(), braid_store::StoreError>,
-    ) -> Result<(), EngineError> {
-        let QueuedInput { commit, input } = queued;
-        if let Err(e) = self.settled(commit.changes, outcome).await {
-            self.fail_input(&input, &e).await;
-            return Err(e);
-        }
-        Ok(())
-    }
-
-    /// Waits for what the answer queued (the pipeline's output, then the message's row) and
-    /// mirrors it in memory, in queue order.
-    async fn settle_answer(&mut self, answer: &mut StreamedAnswer) -> Result<(), EngineError> {
-        if let Some(QueuedInput { commit, input }) = answer.input.take()
-            && let Err(e) = self.settle(commit).await
-        {
-            self.fail_input(&input, &e).await;
-            return Err(e);
-        }
-        if let Some(row) = answer.row.take() {
-            self.settle(row).await?;
-        }
-        Ok(())
+        Ok(early)
     }
 
     /// Emits the `created` update of a message.
@@ -644,14 +598,8 @@ impl Actor {
     ) -> Result<ModelOutcome, EngineError> {
         let Prepared { request, output } = prepared;
         let Some(llm) = self.services.llm.clone() else {
-            let (input, _) = self
-                .queue_pipeline_output(output, std::future::pending::<()>())
-                .await;
-            let mut stored = StreamedAnswer {
-                input: input?,
-                ..StreamedAnswer::default()
-            };
-            self.settle_answer(&mut stored).await?;
+            self.store_pipeline_output(output, std::future::ready(()))
+                .await?;
             return Err(EngineError::LlmNotConfigured);
         };
         self.transition(ContextState::ConnectingToLlm {
@@ -665,19 +613,13 @@ impl Actor {
             tokio::time::Instant::now() + std::time::Duration::from_secs(u64::from(limit_secs));
         let tool_calling = request.tool_calling;
         let mut stream = llm.stream(&request).await;
-        // The pipeline's output is queued while the request goes out, and the answer streams
-        // without waiting for its commit: the store commits nothing of the answer before it,
-        // and none of it if it fails. (A store that commits it before it is queued keeps an
-        // item that arrives meanwhile.)
-        let (input, mut early) = self.queue_pipeline_output(output, stream.next()).await;
-        let input = input?;
+        // The pipeline's output is stored while the request goes out; an item that arrives
+        // meanwhile waits for the commit, so nothing of the answer is stored before the input.
+        let mut early = self.store_pipeline_output(output, stream.next()).await?;
         self.transition(ContextState::AwaitingLlmFirstChunk).await?;
 
         let turn = TurnId::new();
-        let mut answer = StreamedAnswer {
-            input,
-            ..StreamedAnswer::default()
-        };
+        let mut answer = StreamedAnswer::default();
         let mut outcome: Option<Result<(), LlmError>> = None;
         let mut interrupted = false;
         let mut timed_out = false;
@@ -700,21 +642,8 @@ impl Actor {
                         lost = Some(l);
                         break;
                     }
-                    // The pipeline's output, committed (or refused: the turn stops).
-                    saved = async {
-                        match answer.input.as_mut() {
-                            Some(input) => Some((&mut input.commit.pending).await),
-                            None => None,
-                        }
-                    }, if answer.input.is_some() => {
-                        if let (Some(input), Some(saved)) = (answer.input.take(), saved) {
-                            self.input_settled(input, saved).await?;
-                        }
-                        continue;
-                    }
                     // The new message's row, committed: a client that saw it announced may ask
-                    // for it next, so it is shown before any read is answered. The pipeline's
-                    // output, queued before it, is committed first and taken above.
+                    // for it next, so it is shown before any read is answered.
                     saved = async {
                         match answer.row.as_mut() {
                             Some(row) => Some((&mut row.pending).await),
@@ -758,17 +687,14 @@ impl Actor {
                     if let LlmEvent::Finish { .. } = &event {
                         outcome = Some(Ok(()));
                     }
-                    if let Err(e) = self.take_event(&mut answer, event, turn).await {
-                        // A row refused after a refused pipeline output: the output's failure
-                        // (which marks the input failed) is the one to report.
-                        self.settle_answer(&mut answer).await?;
-                        return Err(e);
-                    }
+                    self.take_event(&mut answer, event, turn).await?;
                 }
             }
         }
         drop(stream);
-        self.settle_answer(&mut answer).await?;
+        if let Some(row) = answer.row.take() {
+            self.settle(row).await?;
+        }
         self.connected().await?;
 
         if timed_out {
@@ -865,7 +791,9 @@ impl Actor {
                     .is_multiple_of(self.services.settings.save_stream_every.max(1))
                 {
                     // The partial save goes after the row; it is mirrored in memory after it too.
-                    self.settle_answer(answer).await?;
+                    if let Some(row) = answer.row.take() {
+                        self.settle(row).await?;
+                    }
                     self.save_partial(answer).await;
                 }
             }
@@ -1297,8 +1225,6 @@ pub const PLAN_REFINE: &str = "refine";
 /// What has arrived of the model's answer.
 #[derive(Default)]
 struct StreamedAnswer {
-    /// The pipeline's output for this call, queued and not yet mirrored in memory.
-    input: Option<QueuedInput>,
     message: Option<Message>,
     /// The message's row, queued and not yet mirrored in memory.
     row: Option<crate::actor::QueuedCommit>,
