@@ -405,12 +405,13 @@ impl Task {
             while let Ok(command) = commands.try_recv() {
                 take(command, &mut batch, &mut waiters);
             }
-            // Group commit: while many streams write, let them add to this batch for a moment.
+            // Group commit: while many streams write, let them add to this round for a moment.
             // A few streams commit at once: their events would wait for no one (a lone
             // stream's chunks each waited the whole interval, 5 ms of every chunk's latency).
-            // A change set's saver waits for the commit, so a round with one does not gather.
+            // Change sets wait with the events: rounds that committed whatever change set had
+            // just come were smaller, and a thousand streams cost 8% more CPU per chunk.
             let busy = last_batch.max(batch.len()) >= GATHER_FROM;
-            if busy && waiters.is_empty() && round.is_empty() {
+            if busy && waiters.is_empty() {
                 let deadline = tokio::time::sleep(self.interval);
                 tokio::pin!(deadline);
                 loop {
@@ -428,13 +429,10 @@ impl Task {
                                 break;
                             }
                         },
-                        job = next_job(&mut jobs) => {
-                            match job {
-                                Some(job) => round.push(job),
-                                None => jobs = None,
-                            }
-                            break;
-                        }
+                        job = next_job(&mut jobs) => match job {
+                            Some(job) => round.push(job),
+                            None => jobs = None,
+                        },
                     }
                 }
             }
