@@ -7,7 +7,7 @@
 //! hops between the runtime and the database's thread: `braid-load --contexts 1000` measured
 //! first chunks 13 s late. Grouped, a busy store commits a few hundred change sets per
 //! transaction, and an idle one still commits each at once (a group is whatever waits when the
-//! writer comes round; nothing is held back to make groups larger).
+//! writer comes round, and what comes during its few milliseconds of gathering when it is busy).
 //!
 //! The queue is drained by the event writer's task, which writes the change sets and the events
 //! waiting with them in one transaction (see [`crate::events`]): one `BEGIN`, lease check and
