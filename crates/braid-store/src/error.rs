@@ -163,14 +163,6 @@ pub enum StoreError {
     /// was not saved.
     #[error("the store's writer has stopped: the change was not saved")]
     WriterStopped,
-    /// A change set of the context queued before this one was not saved, and its saver had not
-    /// taken the failure when this one was queued: this one was not saved either, since it may
-    /// build on what the earlier one would have stored.
-    #[error("context {context}: an earlier change set was not saved, so this one was not either")]
-    EarlierChangeFailed {
-        /// The context.
-        context: ContextId,
-    },
     /// Events could not be made durable.
     #[error("events were not written: {reason}")]
     EventsNotWritten {

@@ -494,7 +494,7 @@ impl Task {
     /// a client that saw the event asks it. When the transaction fails, the change sets are
     /// saved one by one and the events apart, with retries. A context whose change set failed
     /// loses the events it queued after the set (they may speak of what it would have stored),
-    /// and gets none until its saver has taken the failure ([`Job::answer`]).
+    /// and gets none until its saver has taken the failure ([`Tickets::refuse`]).
     async fn commit_round(
         &mut self,
         sink: &dyn RoundSink,
@@ -502,14 +502,6 @@ impl Task {
         round: &mut Vec<Job>,
         batch: &mut Vec<PendingEvent>,
     ) -> Result<(), String> {
-        // Change sets queued after a failed one of their context, by a saver that did not know.
-        let (refused, kept): (Vec<Job>, Vec<Job>) = round
-            .drain(..)
-            .partition(|job| job.follows_failure(tickets));
-        *round = kept;
-        for job in refused {
-            job.refuse(tickets);
-        }
         let sets: Vec<(ContextId, &ContextChanges)> =
             round.iter().map(|j| (j.context, &j.changes)).collect();
         let started = std::time::Instant::now();
@@ -525,7 +517,7 @@ impl Task {
         let error = match outcome {
             Ok(fenced) => {
                 for job in round.drain(..) {
-                    job.answer(tickets, Ok(()));
+                    job.send(tickets, Ok(()));
                 }
                 if !fenced.is_empty() {
                     self.refuse(batch, &fenced);
@@ -540,19 +532,8 @@ impl Task {
             outcomes.push(Err(error));
         } else {
             tracing::debug!(changes = round.len(), %error, "a round failed; saving its change sets one by one");
-            let mut failed_here: Vec<ContextId> = Vec::new();
             for job in round.iter() {
-                if failed_here.contains(&job.context) {
-                    // It may build on the failed one: refused as well, unsaved.
-                    outcomes.push(Err(StoreError::EarlierChangeFailed {
-                        context: job.context,
-                    }));
-                    continue;
-                }
                 let saved = sink.write_round(&[(job.context, &job.changes)], &[]).await;
-                if saved.is_err() {
-                    failed_here.push(job.context);
-                }
                 outcomes.push(saved.map(|_| ()));
             }
         }
@@ -562,10 +543,10 @@ impl Task {
             .filter(|(_, outcome)| outcome.is_err())
             .map(|(job, _)| (job.context, job.ticket))
             .collect();
-        // From here on, the failed contexts' events and change sets are refused, until their
-        // savers have taken the failures.
-        for (context, ticket) in &failed {
-            tickets.refuse(*context, *ticket);
+        // From here on, the failed contexts' events are refused, until their savers have taken
+        // the failures.
+        for (context, _) in &failed {
+            tickets.refuse(*context);
         }
         let mut following = Vec::new();
         for (context, ticket) in &failed {
@@ -1098,8 +1079,7 @@ mod tests {
     type Round = (Vec<ContextId>, Vec<(ContextId, u64)>);
 
     /// A database that saves change sets with events: it records each round (the contexts of
-    /// its change sets, and its events), refuses any round holding a change set of `bad` or one
-    /// titled "refused", and
+    /// its change sets, and its events), refuses any round holding a change set of `bad`, and
     /// answers a context's stored maximum from what it committed. Its first round waits at a
     /// gate, so that more work queues behind it.
     struct RoundRecorder {
@@ -1133,9 +1113,7 @@ mod tests {
         ) -> Result<Vec<ContextId>> {
             self.entered.notify_one();
             let _permit = self.gate.acquire().await.unwrap();
-            let failed = changes
-                .iter()
-                .any(|(c, ch)| *c == self.bad || ch.title.as_deref() == Some("refused"));
+            let failed = changes.iter().any(|(c, _)| *c == self.bad);
             let events_written = if failed {
                 Vec::new()
             } else {
@@ -1329,45 +1307,5 @@ mod tests {
             .unwrap();
         events.flush().await.unwrap();
         assert_eq!(*mine.committed.lock().unwrap(), vec![1]);
-    }
-
-    #[tokio::test]
-    async fn change_sets_queued_after_a_failed_one_of_their_context_are_refused_until_it_is_taken()
-    {
-        let sink = RoundRecorder::new(ContextId::new(), false);
-        let (events, changes, _) = round_writer(&sink);
-        let context = ContextId::new();
-        let refused = ContextChanges {
-            title: Some("refused".to_owned()),
-            ..ContextChanges::new()
-        };
-        let first = changes.submit(context, refused).await.unwrap();
-        // Queued before the failure is known: it may build on the first, so it is not saved.
-        let second = changes
-            .submit(context, ContextChanges::new())
-            .await
-            .unwrap();
-        events.flush().await.unwrap();
-        // Known but not taken: refused at once.
-        assert!(matches!(
-            changes.submit(context, ContextChanges::new()).await,
-            Err(StoreError::EarlierChangeFailed { .. })
-        ));
-        assert!(matches!(
-            first.outcome().await,
-            Err(StoreError::ContextNotFound(_))
-        ));
-        assert!(matches!(
-            second.outcome().await,
-            Err(StoreError::EarlierChangeFailed { .. })
-        ));
-        let rounds: Vec<Vec<ContextId>> = sink.rounds().into_iter().map(|(c, _)| c).collect();
-        assert_eq!(
-            rounds,
-            vec![vec![context, context], vec![context]],
-            "the round, then the first alone; the second was never written"
-        );
-        // Both taken: the context saves again.
-        changes.save(context, ContextChanges::new()).await.unwrap();
     }
 }

@@ -45,39 +45,13 @@ pub(crate) struct Job {
 }
 
 impl Job {
-    /// Tells the saver its outcome. A failure refuses the context's events and later change
-    /// sets until the saver has taken it (at once, when the saver is gone): the saver may have
-    /// announced what the set would have stored, or queued more that builds on it, and goes on
-    /// doing so until it learns.
-    pub fn answer(self, tickets: &Tickets, outcome: Result<()>) {
-        if outcome.is_err() {
-            tickets.refuse(self.context, self.ticket);
-        }
-        self.send(tickets, outcome);
-    }
-
-    /// Tells the saver its outcome, a failure already recorded with [`Tickets::refuse`].
+    /// Tells the saver its outcome, a failure already recorded with [`Tickets::refuse`] (and
+    /// released at once when the saver is gone).
     pub fn send(self, tickets: &Tickets, outcome: Result<()>) {
         let failed = outcome.is_err();
         if self.done.send(outcome).is_err() && failed {
             tickets.release(self.context);
         }
-    }
-
-    /// Whether the job was queued after a change set of its context that failed, before that
-    /// failure was known: it is answered with [`StoreError::EarlierChangeFailed`] unsaved.
-    pub fn follows_failure(&self, tickets: &Tickets) -> bool {
-        tickets
-            .book()
-            .failed
-            .get(&self.context)
-            .is_some_and(|&(failed, known)| failed < self.ticket && self.ticket <= known)
-    }
-
-    /// Answers a job that [`Job::follows_failure`].
-    pub fn refuse(self, tickets: &Tickets) {
-        let context = self.context;
-        self.answer(tickets, Err(StoreError::EarlierChangeFailed { context }));
     }
 }
 
@@ -93,10 +67,6 @@ struct TicketBook {
     last: u64,
     /// Failed change sets whose savers have not taken the failure yet, by context.
     refusing: HashMap<ContextId, u32>,
-    /// The latest failed change set of each context that had one: its ticket, and the last
-    /// ticket given out when the failure was known (the change sets between were queued by a
-    /// saver that did not know).
-    failed: HashMap<ContextId, (u64, u64)>,
 }
 
 impl Tickets {
@@ -113,13 +83,11 @@ impl Tickets {
         (!book.refusing.contains_key(&context)).then_some(book.last)
     }
 
-    /// Refuses the context's events and change sets until [`Tickets::release`], and the change
-    /// sets queued since its change set `ticket` for good.
-    pub fn refuse(&self, context: ContextId, ticket: u64) {
-        let mut book = self.book();
-        *book.refusing.entry(context).or_default() += 1;
-        let known = book.last;
-        book.failed.insert(context, (ticket, known));
+    /// Refuses the context's events until [`Tickets::release`]: a change set of it failed, and
+    /// its saver may have announced what the set would have stored and goes on doing so until
+    /// it learns.
+    pub fn refuse(&self, context: ContextId) {
+        *self.book().refusing.entry(context).or_default() += 1;
     }
 
     /// A saver took its change set's failure, or never will.
@@ -223,8 +191,7 @@ impl ChangeWriter {
     }
 
     /// Queues `changes` (waiting while the queue is full) and returns once they are queued:
-    /// events appended from then on are committed with them or after them. Refused while a
-    /// change set of the context failed and its saver has not taken the failure.
+    /// events appended from then on are committed with them or after them.
     pub async fn submit(&self, context: ContextId, changes: ContextChanges) -> Result<PendingSave> {
         let permit = self
             .queue
@@ -233,9 +200,6 @@ impl ChangeWriter {
             .map_err(|_| StoreError::WriterStopped)?;
         let (done, outcome) = oneshot::channel();
         let mut book = self.tickets.book();
-        if book.refusing.contains_key(&context) {
-            return Err(StoreError::EarlierChangeFailed { context });
-        }
         book.last += 1;
         permit.send(Job {
             context,

@@ -45,8 +45,9 @@ pub trait Store: Send + Sync + 'static {
     /// is queued, with its outcome to await. Events appended to the context after this returns
     /// are committed no earlier than the change set, and never if it fails (they are reported
     /// lost): an actor may announce what the change set stores before it is committed, and no
-    /// client hears of it sooner. Change sets of one context are saved in the order queued. A
-    /// store that cannot order events after change sets saves it before returning.
+    /// client hears of it sooner. Change sets of one context are saved in the order queued, each
+    /// on its own merits: one that builds on a queued one is queued once that one's outcome is
+    /// taken. A store that cannot order events after change sets saves it before returning.
     async fn queue_changes(
         &self,
         context: ContextId,
