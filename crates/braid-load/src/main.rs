@@ -15,6 +15,10 @@
 //! replicas would) and the streams are spread across them: stream `i` creates its context on
 //! replica `i % 3` (which owns it) and sends and streams through replica `(i + 1) % 3`, which
 //! forwards the send to the owner and serves the events from the shared log.
+//!
+//! `RUST_LOG=braid_load=debug` logs each stream's send, its acceptance and its first chunk by
+//! context id, to line up with the server's own debug logs (state changes, rounds committed)
+//! when profiling where a turn's time goes.
 
 use std::time::{Duration, Instant};
 
@@ -163,6 +167,7 @@ async fn prepare(client: reqwest::Client, owner: String, url: String) -> anyhow:
 async fn server_stream(client: reqwest::Client, prepared: Prepared) -> anyhow::Result<Timeline> {
     let Prepared { id, url, events } = prepared;
     let started = Instant::now();
+    tracing::debug!(context = %id, "send start");
     let sent = client
         .post(format!("{url}/v1/contexts/{id}/messages"))
         .header("content-type", "application/json")
@@ -172,6 +177,7 @@ async fn server_stream(client: reqwest::Client, prepared: Prepared) -> anyhow::R
     if sent.status().as_u16() != 202 {
         bail!("send answered {}", sent.status());
     }
+    tracing::debug!(context = %id, "accepted");
     let mut body = events.bytes_stream();
     let mut buf = String::new();
     let mut arrivals = Vec::new();
@@ -179,6 +185,9 @@ async fn server_stream(client: reqwest::Client, prepared: Prepared) -> anyhow::R
         buf.push_str(&String::from_utf8_lossy(&bytes?));
         for frame in frames(&mut buf) {
             if frame.contains("event: content_delta") {
+                if arrivals.is_empty() {
+                    tracing::debug!(context = %id, "first seen");
+                }
                 arrivals.push(started.elapsed());
             } else if frame.contains("event: content_final") {
                 return Ok(Timeline { arrivals });
