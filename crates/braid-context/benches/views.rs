@@ -100,6 +100,7 @@ async fn context(
     store.save_changes(record.id, &changes).await.unwrap();
     let tools: Arc<ToolRegistry> = Arc::new(builtin_registry().unwrap());
     let registry = ContextRegistry::new(Services {
+        frames: Default::default(),
         store,
         llm: None,
         tools,

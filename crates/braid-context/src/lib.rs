@@ -39,6 +39,7 @@ pub use actor::MAX_QUEUED_SENDS;
 pub use command::MessageQuery;
 pub use error::EngineError;
 pub use handle::ContextHandle;
+pub use plan_cache::SharedFrames;
 pub use registry::ContextRegistry;
 pub use services::{EngineSettings, Services};
 pub use state::StateMachine;

@@ -10,7 +10,9 @@
 //! changed configuration, branch prompt, instructions file, workflow, model capability or tool
 //! (the registry's [`generation`](braid_tools::ToolRegistry::generation)) shows in the next
 //! read. The pipeline's `EnhanceSystemPrompt` takes the kept frame too, under the same check,
-//! so a turn builds it only when something changed since the last read.
+//! so a turn builds it only when something changed since the last read. Contexts whose inputs
+//! are equal take one frame ([`SharedFrames`]), so a thousand contexts built alike tokenize and
+//! encode their tools once.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -169,6 +171,60 @@ impl Frame {
     }
 }
 
+/// How many frames [`SharedFrames`] offers: contexts are built alike in a handful of ways at a
+/// time (a mode, a role and a configuration each).
+const SHARED_FRAMES: usize = 16;
+
+/// The frames contexts built last, offered to every context of the engine. Contexts with the
+/// same inputs (configuration, model, workspace, tools) build the same frame: they take the
+/// first one's, so its tool definitions are tokenized once and, being one shared set, encoded
+/// for the model once ([`braid_llm::LlmRequest::tools`]). Each is kept while a context holds
+/// it. It serves the contexts of one tool registry, as an engine's [`crate::Services`] hold
+/// both: inputs name the registry's generation, not the registry.
+#[derive(Default)]
+pub struct SharedFrames {
+    /// Newest first.
+    recent: std::sync::Mutex<std::collections::VecDeque<std::sync::Weak<Frame>>>,
+}
+
+impl SharedFrames {
+    /// A frame built from `ctx`'s inputs: a kept one that describes `ctx`, else a new one,
+    /// which is offered from then on.
+    pub(crate) fn frame(&self, ctx: &PipelineContext) -> Arc<Frame> {
+        // Read once for every comparison, before them (see `Frame::build`).
+        let tools_generation = ctx.tools.generation();
+        let capabilities = crate::pipeline::capabilities(ctx);
+        {
+            let mut recent = self.recent();
+            recent.retain(|kept| kept.strong_count() > 0);
+            let found = recent
+                .iter()
+                .filter_map(std::sync::Weak::upgrade)
+                .find(|frame| frame.inputs.describe(ctx, &capabilities, tools_generation));
+            if let Some(frame) = found {
+                return frame;
+            }
+        }
+        // Built outside the lock: building tokenizes the tools, and other contexts may be
+        // looking meanwhile. Two contexts building the same frame at once keep both; the next
+        // one takes the newer.
+        let frame = Arc::new(Frame::build(ctx));
+        let mut recent = self.recent();
+        recent.push_front(Arc::downgrade(&frame));
+        recent.truncate(SHARED_FRAMES);
+        frame
+    }
+
+    fn recent(
+        &self,
+    ) -> std::sync::MutexGuard<'_, std::collections::VecDeque<std::sync::Weak<Frame>>> {
+        // The list only ever holds whole entries: a panic elsewhere leaves it usable.
+        self.recent
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
 /// One branch's plan and what was derived from it so far.
 pub(crate) struct CachedPlan {
     /// What it was made from.
@@ -223,14 +279,20 @@ impl PlanCache {
     }
 
     /// The frame of a request from `ctx` on `branch`: the kept one while its inputs are
-    /// `ctx`'s, else a new one, which is kept in its place.
-    pub fn frame(&mut self, branch: &BranchName, ctx: &PipelineContext) -> Arc<Frame> {
+    /// `ctx`'s, else one another context built from the same inputs (`shared`), else a new
+    /// one; kept in its place.
+    pub fn frame(
+        &mut self,
+        branch: &BranchName,
+        ctx: &PipelineContext,
+        shared: &SharedFrames,
+    ) -> Arc<Frame> {
         if let Some(frame) = self.frames.get(branch)
             && frame.describes(ctx)
         {
             return frame.clone();
         }
-        let frame = Arc::new(Frame::build(ctx));
+        let frame = shared.frame(ctx);
         if self.frames.len() >= MAX_CACHED_BRANCHES && !self.frames.contains_key(branch) {
             self.frames.clear();
         }

@@ -9,6 +9,8 @@ use braid_mcp::McpManager;
 use braid_store::Store;
 use braid_tools::{ToolRegistry, WorkspaceRoots};
 
+use crate::plan_cache::SharedFrames;
+
 /// The engine's collaborators.
 pub struct Services {
     /// Where contexts live.
@@ -22,6 +24,9 @@ pub struct Services {
     pub mcp: Option<McpManager>,
     /// Limits and defaults.
     pub settings: EngineSettings,
+    /// Request frames (system prompt and tool definitions) shared by the contexts that build
+    /// the same one; start with `SharedFrames::default()`.
+    pub frames: SharedFrames,
 }
 
 /// Limits and defaults of the engine.

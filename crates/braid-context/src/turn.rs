@@ -396,11 +396,11 @@ impl Actor {
         // Built now when no kept frame describes the context, and kept for the turns and reads
         // after this one; a processor that finds it stale (a model's discovery ran meanwhile)
         // builds its own.
-        let frame = self
-            .plans
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .frame(&self.data.record.active_branch, &ctx);
+        let frame = self.plans.lock().unwrap_or_else(|e| e.into_inner()).frame(
+            &self.data.record.active_branch,
+            &ctx,
+            &self.services.frames,
+        );
         ctx.kept_frame = crate::pipeline::KeptFrame(Some(frame));
         let ctx = std::sync::Arc::new(ctx);
         let mut draft = Draft {

@@ -108,7 +108,7 @@ impl Actor {
         let mut plans = self.plans.lock().unwrap_or_else(|e| e.into_inner());
         let key = PlanKey {
             revision: self.data.revision,
-            frame: plans.frame(branch, ctx),
+            frame: plans.frame(branch, ctx, &self.services.frames),
         };
         if let Some(cached) = plans.get_mut(branch, &key) {
             return f(cached);

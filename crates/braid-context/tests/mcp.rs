@@ -51,6 +51,7 @@ async fn with_servers(
             .unwrap_or_else(|| panic!("server `{name}` ready"));
     }
     let registry = ContextRegistry::new(Services {
+        frames: Default::default(),
         store: h.store.clone(),
         llm: Some(h.llm.clone()),
         tools: h.tools.clone(),

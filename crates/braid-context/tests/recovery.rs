@@ -327,6 +327,7 @@ async fn stream_then_crash(h: &Harness) -> BeforeCrash {
                 },
             );
             let registry = braid_context::ContextRegistry::new(braid_context::Services {
+                frames: Default::default(),
                 store: store.clone(),
                 llm: Some(braid_llm::build_client(config).unwrap()),
                 tools: std::sync::Arc::new(braid_tools::builtin_registry().unwrap()),

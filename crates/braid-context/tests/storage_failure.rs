@@ -207,6 +207,7 @@ async fn flaky_context(
         stall_rests: AtomicBool::new(false),
     });
     let registry = ContextRegistry::new(Services {
+        frames: Default::default(),
         store: flaky.clone(),
         llm: Some(h.llm.clone()),
         tools: h.tools.clone(),

@@ -467,6 +467,7 @@ pub async fn start_with(
         None => (None, mcp),
     };
     let registry = ContextRegistry::new(Services {
+        frames: Default::default(),
         store,
         llm,
         tools,

@@ -295,11 +295,43 @@ mod tests {
         let branch = braid_protocol::BranchName::main();
         let mut plans = crate::plan_cache::PlanCache::default();
         let act = context(Mode::Act, AgentRole::Actor, dir.path());
-        let first = plans.frame(&branch, &act);
-        assert!(Arc::ptr_eq(&first, &plans.frame(&branch, &act)));
+        let shared = crate::plan_cache::SharedFrames::default();
+        let first = plans.frame(&branch, &act, &shared);
+        assert!(Arc::ptr_eq(&first, &plans.frame(&branch, &act, &shared)));
         let plan = context(Mode::Plan, AgentRole::Actor, dir.path());
-        let replanned = plans.frame(&branch, &plan);
+        let replanned = plans.frame(&branch, &plan, &shared);
         assert!(!Arc::ptr_eq(&first, &replanned));
-        assert!(Arc::ptr_eq(&replanned, &plans.frame(&branch, &plan)));
+        assert!(Arc::ptr_eq(
+            &replanned,
+            &plans.frame(&branch, &plan, &shared)
+        ));
+    }
+
+    #[test]
+    fn contexts_built_alike_share_one_frame_and_one_set_of_tools() {
+        let dir = tempfile::tempdir().unwrap();
+        let branch = braid_protocol::BranchName::main();
+        let shared = crate::plan_cache::SharedFrames::default();
+        let act = context(Mode::Act, AgentRole::Actor, dir.path());
+        // Contexts of one engine share its tool registry.
+        let also_act = PipelineContext {
+            tools: act.tools.clone(),
+            ..context(Mode::Act, AgentRole::Actor, dir.path())
+        };
+        let plan = PipelineContext {
+            tools: act.tools.clone(),
+            ..context(Mode::Plan, AgentRole::Actor, dir.path())
+        };
+        let (mut one, mut two) = (
+            crate::plan_cache::PlanCache::default(),
+            crate::plan_cache::PlanCache::default(),
+        );
+        let first = one.frame(&branch, &act, &shared);
+        let second = two.frame(&branch, &also_act, &shared);
+        assert!(Arc::ptr_eq(&first, &second));
+        assert!(Arc::ptr_eq(&first.tools, &second.tools));
+        let planning = two.frame(&branch, &plan, &shared);
+        assert!(!Arc::ptr_eq(&first, &planning));
+        assert_ne!(first.prompt, planning.prompt);
     }
 }

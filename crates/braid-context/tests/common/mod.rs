@@ -141,6 +141,7 @@ impl Harness {
         settings.default_model = "mock-model".into();
         settings.workspace_roots = roots(dir.path());
         let registry = ContextRegistry::new(Services {
+            frames: Default::default(),
             store: store.clone(),
             llm: Some(llm.clone()),
             tools: tools.clone(),
@@ -188,6 +189,7 @@ impl Harness {
         workspace_roots: braid_tools::WorkspaceRoots,
     ) -> Arc<ContextRegistry> {
         ContextRegistry::new(Services {
+            frames: Default::default(),
             store,
             llm: Some(self.llm.clone()),
             tools: self.tools.clone(),

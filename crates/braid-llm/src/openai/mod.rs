@@ -1,6 +1,7 @@
 //! The OpenAI chat-completions adapter, for OpenAI and every server that speaks its API
 //! (Ollama, vLLM, llama.cpp's server, LM Studio, OpenRouter).
 
+mod encoded_tools;
 pub mod request;
 pub mod stream;
 
@@ -16,6 +17,7 @@ use crate::event::{CompletedToolCall, Completion, FinishReason, Usage};
 use crate::history::{Conversation, HistoryOptions, ImageDelivery, build_conversation};
 use crate::request::LlmRequest;
 use crate::transport::{Endpoint, Transport, parse_arguments};
+use encoded_tools::EncodedTools;
 
 pub use request::Delivery;
 pub use stream::OpenAiStreamDecoder;
@@ -26,6 +28,8 @@ pub struct OpenAiClient {
     config: ProviderConfig,
     transport: Transport,
     discovery: Discovery,
+    /// The tool sets of recent requests, encoded once each.
+    tools: EncodedTools,
 }
 
 impl OpenAiClient {
@@ -40,6 +44,7 @@ impl OpenAiClient {
             discovery: Discovery::new(&config.base_url, Vec::new(), false),
             config,
             transport,
+            tools: EncodedTools::default(),
         };
         client.discovery = client.config.discovery(client.endpoint().headers);
         Ok(client)
@@ -59,7 +64,15 @@ impl OpenAiClient {
     /// The body this client posts for `request`, as bytes for the wire.
     fn encoded_body(&self, request: &LlmRequest, delivery: Delivery) -> Result<Bytes, LlmError> {
         let conversation = self.conversation(request);
-        serde_json::to_vec(&request::build_body(request, &conversation, delivery))
+        let body = request::build_body(request, &conversation, delivery);
+        let encoded;
+        let body = if body.offers_tools() {
+            encoded = self.tools.of(&request.tools).map_err(unencodable)?;
+            body.with_encoded_tools(&encoded)
+        } else {
+            body
+        };
+        serde_json::to_vec(&body)
             .map(Bytes::from)
             .map_err(unencodable)
     }

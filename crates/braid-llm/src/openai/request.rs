@@ -4,6 +4,7 @@ use std::borrow::Cow;
 
 use serde::Serialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use crate::history::{Conversation, ImageRef, Turn, UserPart};
 use crate::request::{LlmRequest, ToolDefinition};
@@ -34,12 +35,48 @@ pub struct ChatBody<'a> {
     top_p: Option<f32>,
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     stop: &'a [String],
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    tools: Vec<FunctionTool<'a>>,
+    #[serde(skip_serializing_if = "OfferedTools::is_empty")]
+    tools: OfferedTools<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     stream: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     stream_options: Option<StreamOptions>,
+}
+
+impl<'a> ChatBody<'a> {
+    /// Whether the body offers the model tools.
+    pub fn offers_tools(&self) -> bool {
+        !self.tools.is_empty()
+    }
+
+    /// The same body with its tools sent as `encoded`, their definitions encoded before (the
+    /// same JSON text [`tool_definitions`] serializes to). A body that offers no tools stays
+    /// without them.
+    pub fn with_encoded_tools(mut self, encoded: &'a RawValue) -> Self {
+        if self.offers_tools() {
+            self.tools = OfferedTools::Encoded(encoded);
+        }
+        self
+    }
+}
+
+/// `tools` as a body sends them.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+enum OfferedTools<'a> {
+    /// Serialized with the body.
+    Definitions(Vec<FunctionTool<'a>>),
+    /// Encoded before, once for every request that offers the same set.
+    Encoded(&'a RawValue),
+}
+
+impl OfferedTools<'_> {
+    fn is_empty(&self) -> bool {
+        match self {
+            Self::Definitions(tools) => tools.is_empty(),
+            Self::Encoded(_) => false,
+        }
+    }
 }
 
 /// One entry of `messages`, tagged by its `role`.
@@ -183,11 +220,13 @@ pub fn build_body<'a>(
         top_p: request.options.top_p.filter(|_| !reasoning_model),
         stop: &request.options.stop,
         // A prompted model reads its tools in the system prompt.
-        tools: if request.tool_calling == braid_protocol::ToolCalling::Native {
-            tool_definitions(&request.tools)
-        } else {
-            Vec::new()
-        },
+        tools: OfferedTools::Definitions(
+            if request.tool_calling == braid_protocol::ToolCalling::Native {
+                tool_definitions(&request.tools)
+            } else {
+                Vec::new()
+            },
+        ),
         stream: streamed.then_some(true),
         stream_options: streamed.then_some(StreamOptions {
             include_usage: true,
