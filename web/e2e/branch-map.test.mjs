@@ -52,6 +52,14 @@ test("the branch map shows forks and merges, switches branches and starts a merg
     // Clicking a branch switches to it.
     await map.getByRole("button", { name: `side, ${side.message_count} messages` }).click();
     await map.waitFor({ state: "detached" });
+    // The merge put "Answer on the side." on main too: the switch shows in the branch picker,
+    // which follows the server's answer to the activation.
+    const picker = w.page.getByLabel("Branch", { exact: true });
+    const deadline = Date.now() + 10_000;
+    while ((await picker.inputValue()) !== "side") {
+      if (Date.now() > deadline) throw new Error(`the branch picker still shows ${await picker.inputValue()}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
     await w.page.getByRole("list", { name: "Messages" }).getByText("Answer on the side.").waitFor();
     assert.equal((await w.api("GET", `/v1/contexts/${ctx.id}/branches`)).active, "side");
 
