@@ -165,6 +165,9 @@ impl PostgresStore {
         crate::sql::fence_verdict(leases, context, current.as_ref())
     }
 
+    /// Nothing runs beside the pools but the heartbeat, which `close` stops itself.
+    async fn stop_background_work(&self) {}
+
     fn reader(&self) -> &PgPool {
         &self.pool
     }

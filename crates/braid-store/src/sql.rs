@@ -1098,6 +1098,7 @@ macro_rules! sql_store {
                 self.leases.clear();
                 self.writer().close().await;
                 self.reader().close().await;
+                self.stop_background_work().await;
                 flushed
             }
 

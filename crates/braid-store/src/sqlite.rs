@@ -95,8 +95,31 @@ pub struct SqliteStore {
     leases: Arc<Leases>,
     heartbeat: tokio::task::JoinHandle<()>,
     notices: broadcast::Sender<EventNotice>,
-    /// Dropped with the store, which stops the checkpoints.
-    _checkpointing: tokio::sync::watch::Sender<()>,
+    /// The regular checkpoints, stopped by `close` (or when the store is dropped).
+    checkpoints: Checkpoints,
+}
+
+/// The checkpointing task's controls: dropping `stop` ends it after a last, complete
+/// checkpoint, and `done` says when that is over.
+struct Checkpoints {
+    stop: std::sync::Mutex<Option<tokio::sync::watch::Sender<()>>>,
+    done: tokio::sync::Mutex<Option<tokio::sync::oneshot::Receiver<()>>>,
+}
+
+impl Checkpoints {
+    /// Stops the checkpoints and waits for the last one. A store's `close` returns once it is
+    /// over: a process opening the file next (a restart) found that checkpoint holding the
+    /// database and its first save failed with "database is locked".
+    async fn stop(&self) {
+        self.stop
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        if let Some(done) = self.done.lock().await.take() {
+            // An error means the task is gone (its runtime stopped): nothing to wait for.
+            let _ = done.await;
+        }
+    }
 }
 
 impl SqliteStore {
@@ -196,9 +219,13 @@ impl SqliteStore {
                 source,
             })?;
         let (checkpointing, stop) = tokio::sync::watch::channel(());
+        let (finished, done) = tokio::sync::oneshot::channel();
         crate::writer_thread::spawn_writer(
             WriterHome::OwnThread("braid-sqlite-checkpoint"),
-            checkpoint_regularly(checkpoints, stop),
+            async move {
+                checkpoint_regularly(checkpoints, stop).await;
+                let _ = finished.send(());
+            },
         );
         // One process owns the file, so its leases never lapse while it runs (a heartbeat
         // that waited behind a busy writer must not stop a context); the task only exists so
@@ -214,7 +241,10 @@ impl SqliteStore {
             leases,
             heartbeat,
             notices,
-            _checkpointing: checkpointing,
+            checkpoints: Checkpoints {
+                stop: std::sync::Mutex::new(Some(checkpointing)),
+                done: tokio::sync::Mutex::new(Some(done)),
+            },
         })
     }
 
@@ -225,6 +255,11 @@ impl SqliteStore {
 
     fn writer(&self) -> &SqlitePool {
         &self.write
+    }
+
+    /// Stops the checkpoints once the pools are closed, after a last, complete one.
+    async fn stop_background_work(&self) {
+        self.checkpoints.stop().await;
     }
 
     fn reader(&self) -> &SqlitePool {
@@ -552,6 +587,25 @@ mod tests {
                 .unwrap(),
             3
         );
+    }
+
+    #[tokio::test]
+    async fn a_closed_store_has_copied_its_log_into_the_file_before_close_returns() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("braid.db");
+        let store = SqliteStore::open(&path).await.unwrap();
+        let record = crate::ContextRecord::new("closing", Default::default());
+        crate::Store::create_context(&store, &record).await.unwrap();
+        crate::Store::close(&store).await.unwrap();
+        // The store is still alive: only `close` can have ended the checkpoints.
+        let wal = std::fs::metadata(dir.path().join("braid.db-wal")).map_or(0, |m| m.len());
+        assert_eq!(wal, 0, "the log still holds {wal} bytes after close");
+        drop(store);
+        let reopened = SqliteStore::open(&path).await.unwrap();
+        let found = crate::Store::get_context(&reopened, record.id)
+            .await
+            .unwrap();
+        assert_eq!(found.map(|r| r.id), Some(record.id));
     }
 
     #[tokio::test]
