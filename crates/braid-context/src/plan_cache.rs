@@ -194,25 +194,27 @@ impl SharedFrames {
         // Read once for every comparison, before them (see `Frame::build`).
         let tools_generation = ctx.tools.generation();
         let capabilities = crate::pipeline::capabilities(ctx);
-        {
-            let mut recent = self.recent();
+        let find = |recent: &mut std::collections::VecDeque<std::sync::Weak<Frame>>| {
             recent.retain(|kept| kept.strong_count() > 0);
-            let found = recent
+            recent
                 .iter()
                 .filter_map(std::sync::Weak::upgrade)
-                .find(|frame| frame.inputs.describe(ctx, &capabilities, tools_generation));
-            if let Some(frame) = found {
-                return frame;
-            }
+                .find(|frame| frame.inputs.describe(ctx, &capabilities, tools_generation))
+        };
+        if let Some(frame) = find(&mut self.recent()) {
+            return frame;
         }
         // Built outside the lock: building tokenizes the tools, and other contexts may be
-        // looking meanwhile. Two contexts building the same frame at once keep both; the next
-        // one takes the newer.
-        let frame = Arc::new(Frame::build(ctx));
+        // looking meanwhile. One that built the same frame first wins, so contexts starting
+        // together still share one.
+        let built = Arc::new(Frame::build(ctx));
         let mut recent = self.recent();
-        recent.push_front(Arc::downgrade(&frame));
+        if let Some(frame) = find(&mut recent) {
+            return frame;
+        }
+        recent.push_front(Arc::downgrade(&built));
         recent.truncate(SHARED_FRAMES);
-        frame
+        built
     }
 
     fn recent(
