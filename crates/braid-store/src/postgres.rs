@@ -14,6 +14,14 @@ use crate::events::{EVENT_NOTICE_CAPACITY, EventNotice, EventSink, EventWriter, 
 use crate::lock::{Leases, ReplicaIdentity};
 use crate::sql::{CurrentLease, SqlEvents, fenced_contexts, sql_store};
 
+/// The database's clock in milliseconds since the epoch, as SQL: the one text every query that
+/// compares with a lease's expiry uses (`clock_timestamp()`, not the transaction's start).
+macro_rules! now_ms {
+    () => {
+        "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT"
+    };
+}
+
 /// Connections the lease heartbeat keeps apart from the shared pool (one renews; the second
 /// covers a renewal still finishing on a slow server when the next one starts).
 const HEARTBEAT_CONNECTIONS: u32 = 2;
@@ -150,11 +158,13 @@ impl PostgresStore {
         leases: &crate::lock::Leases,
         context: braid_protocol::ContextId,
     ) -> Result<()> {
-        let current: Option<(i64, String, bool, i64)> = sqlx::query_as(
+        let current: Option<(i64, String, bool, i64)> = sqlx::query_as(concat!(
             "SELECT token, owner, released, \
-             expires_ms - (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT \
+             expires_ms - ",
+            now_ms!(),
+            " \
              FROM leases WHERE context_id = $1 FOR KEY SHARE",
-        )
+        ))
         .bind(context.0)
         .fetch_optional(&mut *conn)
         .await
@@ -219,7 +229,7 @@ sql_store!(
     PostgresStore,
     sqlx::Postgres,
     crate::error::Backend::Postgres,
-    "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT",
+    now_ms!(),
     " FOR KEY SHARE",
     " FOR UPDATE",
     {
@@ -303,11 +313,11 @@ impl EventSink for SqlEvents<sqlx::Postgres> {
         // log after it, while a renewal of the lease does not wait.
         let mut contexts: Vec<uuid::Uuid> = batch.iter().map(|e| e.context.0).collect();
         contexts.dedup();
-        let current: Vec<(uuid::Uuid, i64, String, bool, i64)> = sqlx::query_as(
-            "SELECT context_id, token, owner, released, \
-             expires_ms - (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT \
-             FROM leases WHERE context_id = ANY($1) FOR KEY SHARE",
-        )
+        let current: Vec<(uuid::Uuid, i64, String, bool, i64)> = sqlx::query_as(concat!(
+            "SELECT context_id, token, owner, released, expires_ms - ",
+            now_ms!(),
+            " FROM leases WHERE context_id = ANY($1) FOR KEY SHARE",
+        ))
         .bind(&contexts)
         .fetch_all(&mut *tx)
         .await

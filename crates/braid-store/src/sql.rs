@@ -16,7 +16,7 @@
 /// every other lock, `$share` included (PostgreSQL `FOR UPDATE`; empty on SQLite).
 /// An optional last argument `{ ... }` holds `Store` methods of one database only.
 macro_rules! sql_store {
-    ($store:ty, $db:ty, $backend:expr, $now:literal, $share:literal, $exclusive:literal $(, { $($extra:tt)* })?) => {
+    ($store:ty, $db:ty, $backend:expr, $now:expr, $share:literal, $exclusive:literal $(, { $($extra:tt)* })?) => {
         impl $store {
             /// Takes the context's lease when it is free, expired, released or already this
             /// replica's; the token grows with each taking.

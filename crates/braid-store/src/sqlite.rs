@@ -63,6 +63,14 @@ impl Default for SqliteOptions {
     }
 }
 
+/// The database's clock in milliseconds since the epoch, as SQL: the one text every query that
+/// compares with a lease's expiry uses.
+macro_rules! now_ms {
+    () => {
+        "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
+    };
+}
+
 /// How often the WAL is copied back into the database file. The writer never does it itself
 /// (`wal_autocheckpoint=0`): a checkpoint on the commit path made every commit behind it wait
 /// for an fsync, and with a thousand streams one commit in a few dozen took 80 ms instead of 1.
@@ -99,23 +107,26 @@ pub struct SqliteStore {
     checkpoints: Checkpoints,
 }
 
-/// The checkpointing task's controls: dropping `stop` ends it after a last, complete
-/// checkpoint, and `done` says when that is over.
-struct Checkpoints {
-    stop: std::sync::Mutex<Option<tokio::sync::watch::Sender<()>>>,
-    done: tokio::sync::Mutex<Option<tokio::sync::oneshot::Receiver<()>>>,
-}
+/// The checkpointing task's controls: dropping the sender ends it after a last, complete
+/// checkpoint, and the receiver hears when that is over.
+struct Checkpoints(
+    tokio::sync::Mutex<
+        Option<(
+            tokio::sync::watch::Sender<()>,
+            tokio::sync::oneshot::Receiver<()>,
+        )>,
+    >,
+);
 
 impl Checkpoints {
-    /// Stops the checkpoints and waits for the last one. A store's `close` returns once it is
-    /// over: a process opening the file next (a restart) found that checkpoint holding the
-    /// database and its first save failed with "database is locked".
+    /// Stops the checkpoints and waits for the last one (a second caller waits with the
+    /// first). A store's `close` returns once it is over: a process opening the file next (a
+    /// restart) found that checkpoint holding the database and its first save failed with
+    /// "database is locked".
     async fn stop(&self) {
-        self.stop
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .take();
-        if let Some(done) = self.done.lock().await.take() {
+        let mut running = self.0.lock().await;
+        if let Some((stop, done)) = running.take() {
+            drop(stop);
             // An error means the task is gone (its runtime stopped): nothing to wait for.
             let _ = done.await;
         }
@@ -241,10 +252,7 @@ impl SqliteStore {
             leases,
             heartbeat,
             notices,
-            checkpoints: Checkpoints {
-                stop: std::sync::Mutex::new(Some(checkpointing)),
-                done: tokio::sync::Mutex::new(Some(done)),
-            },
+            checkpoints: Checkpoints(tokio::sync::Mutex::new(Some((checkpointing, done)))),
         })
     }
 
@@ -279,11 +287,11 @@ impl SqliteStore {
     ) -> Result<std::collections::HashMap<ContextId, CurrentLease>> {
         let mut found = std::collections::HashMap::with_capacity(contexts.len());
         for chunk in contexts.chunks(LEASE_LOOKUP_CHUNK) {
-            let mut query = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
-                "SELECT context_id, token, owner, released, \
-                 expires_ms - CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER) \
-                 FROM leases WHERE context_id IN (",
-            );
+            let mut query = sqlx::QueryBuilder::<sqlx::Sqlite>::new(concat!(
+                "SELECT context_id, token, owner, released, expires_ms - ",
+                now_ms!(),
+                " FROM leases WHERE context_id IN (",
+            ));
             let mut ids = query.separated(", ");
             for context in chunk {
                 ids.push_bind(context.0);
@@ -381,7 +389,7 @@ sql_store!(
     SqliteStore,
     sqlx::Sqlite,
     crate::error::Backend::Sqlite,
-    "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)",
+    now_ms!(),
     "",
     "",
     {
