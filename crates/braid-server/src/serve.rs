@@ -354,6 +354,28 @@ pub async fn start(options: ServeOptions) -> Result<Server, ServeError> {
     start_with(options, Arc::new(NoMcp)).await
 }
 
+/// Connections the kernel completes for the server before it accepts them. Tokio's default
+/// (1,024) overflowed when a thousand clients connected at once while the server was busy:
+/// `braid-load --contexts 1000` counted some 1,400 listen-queue overflows a run, each a
+/// connection whose handshake the kernel dropped and the client sent again a second later. The
+/// kernel lowers it to `net.core.somaxconn` (4,096 by default since Linux 5.4).
+const LISTEN_BACKLOG: u32 = 4096;
+
+/// Listens on `addr` with [`LISTEN_BACKLOG`].
+fn listen(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    // As `TcpListener::bind` does on Unix: a restarted server binds its port while the old
+    // one's connections linger in TIME_WAIT.
+    #[cfg(unix)]
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(LISTEN_BACKLOG)
+}
+
 /// [`start`] with the MCP directory to use when no MCP servers file is configured (tests pass
 /// their own).
 pub async fn start_with(
@@ -366,12 +388,10 @@ pub async fn start_with(
     // A bad --allowed-host stops the start before anything is opened; the guard in use is
     // built once the port is known.
     RequestGuard::new(options.bind, &options.app.allowed_hosts, &[])?;
-    let listener = tokio::net::TcpListener::bind(options.bind)
-        .await
-        .map_err(|source| ServeError::Bind {
-            addr: options.bind,
-            source,
-        })?;
+    let listener = listen(options.bind).map_err(|source| ServeError::Bind {
+        addr: options.bind,
+        source,
+    })?;
     let addr = listener.local_addr().map_err(|source| ServeError::Bind {
         addr: options.bind,
         source,

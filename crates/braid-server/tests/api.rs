@@ -923,3 +923,29 @@ async fn the_context_list_shows_a_streaming_context_as_it_is_now() {
     let (_, list) = s.call("GET", "/v1/contexts", None).await;
     assert_eq!(list["contexts"][0]["state"]["type"], "idle", "{list}");
 }
+
+/// A burst of connections larger than tokio's default listen queue (1,024) waits for the server
+/// instead of being dropped (a dropped handshake costs the client a second before it tries
+/// again). The server accepts nothing while they arrive: the test holds the runtime's only
+/// thread, so every connection must fit in the queue.
+#[tokio::test]
+async fn a_burst_of_connections_waits_in_the_listen_queue() {
+    let s = TestServer::start(Script::new()).await;
+    let addr: std::net::SocketAddr = s.url.trim_start_matches("http://").parse().unwrap();
+    // The kernel lowers the queue to `net.core.somaxconn`; it holds one more than its length.
+    let somaxconn: usize = std::fs::read_to_string("/proc/sys/net/core/somaxconn")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(4096);
+    let burst = 1_500.min(somaxconn + 1);
+    let mut held = Vec::with_capacity(burst);
+    for i in 0..burst {
+        match std::net::TcpStream::connect_timeout(&addr, Duration::from_millis(500)) {
+            Ok(connection) => held.push(connection),
+            Err(e) => panic!("connection {} of {burst} was not queued: {e}", i + 1),
+        }
+    }
+    drop(held);
+    let (status, list) = s.call("GET", "/v1/contexts", None).await;
+    assert_eq!(status, 200, "the server answers after the burst: {list}");
+}
