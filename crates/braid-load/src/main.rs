@@ -9,7 +9,9 @@
 //! every send starts at once, and the streaming figures run from the sends. While they stream,
 //! a reader on a thread of its own times `GET /v1/contexts` and `GET /v1/contexts/{id}` as a
 //! browser would. Each phase also reports the CPU time the process used per chunk, which says
-//! what a path costs once the machine is saturated.
+//! what a path costs once the machine is saturated, and (on Linux) the connections whose
+//! handshakes a full listen queue dropped: each such connection waited a second, so a phase
+//! that had any measured that second too.
 //!
 //! With `--store postgres://... --replicas 3`, three servers share the database (as three
 //! replicas would) and the streams are spread across them: stream `i` creates its context on
@@ -293,6 +295,8 @@ struct Report {
     /// CPU time the whole process used during the phase (mock, servers and client share it),
     /// when the platform tells.
     cpu: Option<Duration>,
+    /// The machine's dropped connections during the phase, when the platform tells.
+    dropped: Option<Dropped>,
     chunks: usize,
     /// Per chunk: arrival minus when the mock was due to emit it, in ms.
     lateness_ms: Vec<f64>,
@@ -306,6 +310,7 @@ fn report(
     timelines: &[Timeline],
     wall: Duration,
     cpu: Option<Duration>,
+    dropped: Option<Dropped>,
     delay: Duration,
 ) -> Report {
     let mut lateness_ms = Vec::new();
@@ -335,6 +340,7 @@ fn report(
         spacing_ms,
         wall,
         cpu,
+        dropped,
         chunks,
         lateness_ms,
         first_chunk_ms,
@@ -358,8 +364,15 @@ fn print(name: &str, r: &Report) {
         ),
         None => String::new(),
     };
+    let dropped = match r.dropped {
+        Some(d) => format!(
+            "; handshakes dropped by full listen queues {}, SYNs sent again {} (machine-wide)",
+            d.listen_overflows, d.syn_retransmits
+        ),
+        None => String::new(),
+    };
     println!(
-        "{name:>7}: {} chunks in {:.2} s = {:.0} chunks/s; first chunk p50 {:.1} ms p99 {:.1} ms; chunk lateness p50 {:.1} ms p99 {:.1} ms; behind the first chunk p50 {:.1} ms p99 {:.1} ms{cpu}",
+        "{name:>7}: {} chunks in {:.2} s = {:.0} chunks/s; first chunk p50 {:.1} ms p99 {:.1} ms; chunk lateness p50 {:.1} ms p99 {:.1} ms; behind the first chunk p50 {:.1} ms p99 {:.1} ms{cpu}{dropped}",
         r.chunks,
         r.wall.as_secs_f64(),
         r.chunks as f64 / r.wall.as_secs_f64(),
@@ -407,11 +420,18 @@ async fn run(args: Args) -> anyhow::Result<()> {
     let direct_mock = MockLlm::start(script(args.contexts, args.chunks, delay)).await?;
     let direct_url = direct_mock.openai_base_url();
     let direct_cpu = CpuClock::start();
+    let direct_dropped = DropCounter::start();
     let (direct, direct_wall) = run_all(args.contexts, || {
         direct_stream(client.clone(), direct_url.clone())
     })
     .await?;
-    let direct = report(&direct, direct_wall, direct_cpu.elapsed(), delay);
+    let direct = report(
+        &direct,
+        direct_wall,
+        direct_cpu.elapsed(),
+        direct_dropped.elapsed(),
+        delay,
+    );
     print("direct", &direct);
 
     let mock = MockLlm::start(script(args.contexts, args.chunks, delay)).await?;
@@ -475,6 +495,7 @@ async fn run(args: Args) -> anyhow::Result<()> {
     let probe = spawn_probe(urls[0].clone(), ids, done.clone()).await?;
     let started = Instant::now();
     let cpu = CpuClock::start();
+    let dropped = DropCounter::start();
     let tasks: Vec<_> = prepared
         .into_iter()
         .map(|p| tokio::spawn(server_stream(client.clone(), p)))
@@ -485,11 +506,12 @@ async fn run(args: Args) -> anyhow::Result<()> {
     }
     let wall = started.elapsed();
     let cpu = cpu.elapsed();
+    let dropped = dropped.elapsed();
     done.cancel();
     let reads = probe
         .await
         .context("the read probe stopped without a report")??;
-    let through = report(&through, wall, cpu, delay);
+    let through = report(&through, wall, cpu, dropped, delay);
     print("braid", &through);
     println!(
         "  added: first chunk p50 {:+.1} ms; per chunk after the first p50 {:+.1} ms, p99 {:+.1} ms; per chunk overall p50 {:+.1} ms, p99 {:+.1} ms; throughput {:.0}% of direct",
@@ -549,6 +571,61 @@ fn process_cpu() -> Option<Duration> {
     None
 }
 
+/// Connections the kernel dropped or made wait: a handshake that finds the listen queue full is
+/// dropped, and the client sends its SYN again a second later. Counted so that a run whose
+/// figures hold such seconds says so (the mock's queue once did this to every direct phase at a
+/// thousand streams, and its baseline swung between 13,600 and 20,100 chunks/s).
+#[derive(Clone, Copy, Debug, Default)]
+struct Dropped {
+    listen_overflows: u64,
+    syn_retransmits: u64,
+}
+
+/// [`Dropped`] from a start.
+struct DropCounter(Option<Dropped>);
+
+impl DropCounter {
+    fn start() -> Self {
+        Self(tcp_drops())
+    }
+
+    fn elapsed(&self) -> Option<Dropped> {
+        let (now, then) = (tcp_drops()?, self.0?);
+        Some(Dropped {
+            listen_overflows: now.listen_overflows.saturating_sub(then.listen_overflows),
+            syn_retransmits: now.syn_retransmits.saturating_sub(then.syn_retransmits),
+        })
+    }
+}
+
+/// The machine's TCP counters so far, from `/proc/net/netstat`.
+#[cfg(target_os = "linux")]
+fn tcp_drops() -> Option<Dropped> {
+    parse_netstat(&std::fs::read_to_string("/proc/net/netstat").ok()?)
+}
+
+/// The counters [`Dropped`] holds, from the text of `/proc/net/netstat`: its `TcpExt:` lines,
+/// names then values.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+fn parse_netstat(text: &str) -> Option<Dropped> {
+    let mut lines = text.lines().filter(|l| l.starts_with("TcpExt:"));
+    let (names, values) = (lines.next()?, lines.next()?);
+    let mut dropped = Dropped::default();
+    for (name, value) in names.split_whitespace().zip(values.split_whitespace()) {
+        match name {
+            "ListenOverflows" => dropped.listen_overflows = value.parse().ok()?,
+            "TCPSynRetrans" => dropped.syn_retransmits = value.parse().ok()?,
+            _ => {}
+        }
+    }
+    Some(dropped)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn tcp_drops() -> Option<Dropped> {
+    None
+}
+
 fn tempfile_dir() -> anyhow::Result<std::path::PathBuf> {
     let dir = std::env::temp_dir().join(format!("braid-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -585,5 +662,25 @@ fn main() -> std::process::ExitCode {
             eprintln!("error: the run took longer than --timeout-secs");
             std::process::ExitCode::from(1)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dropped_handshakes_are_read_from_the_kernels_tcp_counters() {
+        let text = "TcpExt: SyncookiesSent ListenOverflows ListenDrops TCPSynRetrans\n\
+                    TcpExt: 3 1407 1407 1086\n\
+                    IpExt: InNoRoutes InTruncatedPkts\n\
+                    IpExt: 0 0\n";
+        let dropped = parse_netstat(text).unwrap();
+        assert_eq!(dropped.listen_overflows, 1407);
+        assert_eq!(dropped.syn_retransmits, 1086);
+        assert!(
+            parse_netstat("IpExt: InNoRoutes\nIpExt: 0\n").is_none(),
+            "no TCP lines, no counts"
+        );
     }
 }
