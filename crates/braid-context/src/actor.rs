@@ -499,7 +499,11 @@ impl Actor {
     ) -> Result<QueuedCommit, EngineError> {
         changes.state = Some(self.machine.current().clone());
         let store = self.services.store.clone();
-        let pending = store.queue_changes(self.id, &changes).await?;
+        // A store that cannot order them commits the set before answering (PostgreSQL): reads
+        // are answered meanwhile, as during any commit.
+        let pending = self
+            .serve_reads_until(store.queue_changes(self.id, &changes))
+            .await?;
         Ok(QueuedCommit { changes, pending })
     }
 
@@ -537,25 +541,43 @@ impl Actor {
         save: impl std::future::Future<Output = Result<(), braid_store::StoreError>>,
         beside: impl std::future::Future<Output = T>,
     ) -> Result<Option<T>, EngineError> {
-        tokio::pin!(save);
-        tokio::pin!(beside);
         let mut done = None;
+        let saved = self
+            .serve_reads_until(async {
+                tokio::pin!(save);
+                tokio::pin!(beside);
+                loop {
+                    tokio::select! {
+                        biased;
+                        saved = &mut save => return saved,
+                        out = &mut beside, if done.is_none() => done = Some(out),
+                    }
+                }
+            })
+            .await;
+        if let Err(error) = saved {
+            // Reads show the state from now on, stored or not; so do the list and the events.
+            let now = self.machine.current().clone();
+            self.listing.send_modify(|entry| entry.state = now);
+            self.announce_rest().await;
+            return Err(error.into());
+        }
+        self.data.apply(changes);
+        self.listing
+            .send_replace(self.data.listing(self.machine.current().clone()));
+        self.announce_rest().await;
+        Ok(done)
+    }
+
+    /// Runs `work` (a store call) to its end, answering reads from what is committed and
+    /// setting other commands aside meanwhile.
+    async fn serve_reads_until<T>(&mut self, work: impl std::future::Future<Output = T>) -> T {
+        tokio::pin!(work);
         loop {
             let room = self.recovered && self.inbox.has_room();
             tokio::select! {
                 biased;
-                saved = &mut save => {
-                    if let Err(error) = saved {
-                        // Reads show the state from now on, stored or not; so do the list and
-                        // the events.
-                        let now = self.machine.current().clone();
-                        self.listing.send_modify(|entry| entry.state = now);
-                        self.announce_rest().await;
-                        return Err(error.into());
-                    }
-                    break;
-                }
-                out = &mut beside, if done.is_none() => done = Some(out),
+                done = &mut work => return done,
                 Some(command) = self.inbox.arrival(), if room => {
                     if command.is_read() {
                         if self.state().kind().is_resting() {
@@ -569,11 +591,6 @@ impl Actor {
                 }
             }
         }
-        self.data.apply(changes);
-        self.listing
-            .send_replace(self.data.listing(self.machine.current().clone()));
-        self.announce_rest().await;
-        Ok(done)
     }
 
     /// Emits the `context_update` of a move to rest once its commit has ended.

@@ -20,8 +20,9 @@ use common::*;
 /// Delegates to a real store; refuses every save while `failing` is set (once a held save is
 /// let go), loses every event
 /// while `losing_events` is set, and holds saves while `stall` is locked: every save, or with
-/// `stall_completions` only those that complete a message, or with `stall_rests` only the
-/// saves of a resting state alone (a move to rest).
+/// `stall_completions` only those that complete a message, with `stall_rests` only the saves
+/// of a resting state alone (a move to rest), or with `stall_answers` only those that add a
+/// streaming answer. It commits a queued change set before answering, as PostgreSQL does.
 struct FlakyStore {
     inner: Arc<dyn Store>,
     failing: AtomicBool,
@@ -29,6 +30,7 @@ struct FlakyStore {
     stall: tokio::sync::Mutex<()>,
     stall_completions: AtomicBool,
     stall_rests: AtomicBool,
+    stall_answers: AtomicBool,
 }
 
 #[async_trait]
@@ -75,7 +77,13 @@ impl Store for FlakyStore {
                 .state
                 .as_ref()
                 .is_some_and(|s| s.kind().is_resting());
-        let held = if self.stall_rests.load(Ordering::SeqCst) {
+        let answers = changes
+            .new_messages
+            .iter()
+            .any(|m| m.status == MessageStatus::Streaming);
+        let held = if self.stall_answers.load(Ordering::SeqCst) {
+            answers
+        } else if self.stall_rests.load(Ordering::SeqCst) {
             rests
         } else {
             completes || !self.stall_completions.load(Ordering::SeqCst)
@@ -205,6 +213,7 @@ async fn flaky_context(
         stall: tokio::sync::Mutex::new(()),
         stall_completions: AtomicBool::new(false),
         stall_rests: AtomicBool::new(false),
+        stall_answers: AtomicBool::new(false),
     });
     let registry = ContextRegistry::new(Services {
         frames: Default::default(),
@@ -391,6 +400,51 @@ async fn reads_are_answered_while_a_turns_commit_waits_and_other_commands_after_
     let order: Vec<MessageId> = messages(&ctx).await.iter().map(|m| m.id).collect();
     assert_eq!(order[0], first.message_id);
     assert_eq!(order[2], second.message_id);
+}
+
+#[tokio::test]
+async fn reads_are_answered_while_a_store_without_ordering_saves_the_answers_row() {
+    let h = Harness::new(Script::new().then(reply(&["hello"]))).await;
+    let (flaky, _registry, ctx) = flaky_context(&h).await;
+    // The first chunk's row is saved before the store answers (the flaky store, as PostgreSQL,
+    // has no queue that orders it before the events): that save waits.
+    flaky.stall_answers.store(true, Ordering::SeqCst);
+    let stalled = flaky.stall.lock().await;
+    ctx.send_message(text("hi")).await.unwrap();
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !matches!(
+        ctx.listing().state,
+        ContextState::StreamingLlmResponse { .. }
+    ) {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the answer never began"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+
+    let bound = std::time::Duration::from_secs(5);
+    let summary = tokio::time::timeout(bound, ctx.summary())
+        .await
+        .expect("a summary read is answered while the answer's row is saved")
+        .unwrap();
+    assert!(
+        matches!(summary.state, ContextState::StreamingLlmResponse { .. }),
+        "{:?}",
+        summary.state
+    );
+    let listed = tokio::time::timeout(bound, ctx.messages(Default::default()))
+        .await
+        .expect("a message read is answered while the answer's row is saved")
+        .unwrap()
+        .messages;
+    assert_eq!(listed.len(), 1, "only the question is committed so far");
+
+    drop(stalled);
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let all = messages(&ctx).await;
+    assert_eq!(all.len(), 2);
+    assert_eq!(all[1].status, MessageStatus::Complete);
 }
 
 #[tokio::test]
