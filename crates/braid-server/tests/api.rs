@@ -932,12 +932,15 @@ async fn the_context_list_shows_a_streaming_context_as_it_is_now() {
 async fn a_burst_of_connections_waits_in_the_listen_queue() {
     let s = TestServer::start(Script::new()).await;
     let addr: std::net::SocketAddr = s.url.trim_start_matches("http://").parse().unwrap();
-    // The kernel lowers the queue to `net.core.somaxconn`; it holds one more than its length.
+    // The kernel lowers the queue to `net.core.somaxconn`, and holds one more than its length;
+    // the test's own sockets need room under the limit of open files.
     let somaxconn: usize = std::fs::read_to_string("/proc/sys/net/core/somaxconn")
         .ok()
         .and_then(|v| v.trim().parse().ok())
         .unwrap_or(4096);
-    let burst = 1_500.min(somaxconn + 1);
+    let burst = 1_500
+        .min(somaxconn + 1)
+        .min(open_files_allowed(1_500 + 256).saturating_sub(256));
     let mut held = Vec::with_capacity(burst);
     for i in 0..burst {
         match std::net::TcpStream::connect_timeout(&addr, Duration::from_millis(500)) {
@@ -948,4 +951,25 @@ async fn a_burst_of_connections_waits_in_the_listen_queue() {
     drop(held);
     let (status, list) = s.call("GET", "/v1/contexts", None).await;
     assert_eq!(status, 200, "the server answers after the burst: {list}");
+}
+
+/// Raises this process's limit of open files towards `wanted` (many machines start at 1,024)
+/// and answers the limit now in force.
+fn open_files_allowed(wanted: usize) -> usize {
+    #[cfg(unix)]
+    {
+        use nix::sys::resource::{Resource, getrlimit, setrlimit};
+        let Ok((soft, hard)) = getrlimit(Resource::RLIMIT_NOFILE) else {
+            return wanted;
+        };
+        let raised = soft.max((wanted as u64).min(hard));
+        if raised > soft && setrlimit(Resource::RLIMIT_NOFILE, raised, hard).is_err() {
+            return usize::try_from(soft).unwrap_or(wanted);
+        }
+        usize::try_from(raised).unwrap_or(wanted)
+    }
+    #[cfg(not(unix))]
+    {
+        wanted
+    }
 }
