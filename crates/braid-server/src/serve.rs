@@ -354,11 +354,12 @@ pub async fn start(options: ServeOptions) -> Result<Server, ServeError> {
     start_with(options, Arc::new(NoMcp)).await
 }
 
-/// Connections the kernel completes for the server before it accepts them. Tokio's default
-/// (1,024) overflowed when a thousand clients connected at once while the server was busy:
-/// `braid-load --contexts 1000` counted some 1,400 listen-queue overflows a run, each a
-/// connection whose handshake the kernel dropped and the client sent again a second later. The
-/// kernel lowers it to `net.core.somaxconn` (4,096 by default since Linux 5.4).
+/// Connections the kernel completes for the server before it accepts them. Tokio's
+/// `TcpListener::bind` listens with the standard library's 128: when more clients than that
+/// connect at once while the server is busy, the kernel drops the handshakes it has no room
+/// for, and each of those clients tries again a second later (the mock LLM, listening the same
+/// way, dropped some 1,400 a run under `braid-load --contexts 1000`). The kernel lowers it to
+/// `net.core.somaxconn` (4,096 by default since Linux 5.4).
 const LISTEN_BACKLOG: u32 = 4096;
 
 /// Listens on `addr` with [`LISTEN_BACKLOG`].

@@ -924,7 +924,7 @@ async fn the_context_list_shows_a_streaming_context_as_it_is_now() {
     assert_eq!(list["contexts"][0]["state"]["type"], "idle", "{list}");
 }
 
-/// A burst of connections larger than tokio's default listen queue (1,024) waits for the server
+/// A burst of connections larger than tokio's default listen queue (128) waits for the server
 /// instead of being dropped (a dropped handshake costs the client a second before it tries
 /// again). The server accepts nothing while they arrive: the test holds the runtime's only
 /// thread, so every connection must fit in the queue.

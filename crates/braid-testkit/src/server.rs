@@ -83,10 +83,11 @@ fn lock(state: &SharedState) -> MutexGuard<'_, Shared> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// Connections the kernel completes for the mock before it accepts them. With tokio's default
-/// (1,024), a thousand streams opened at once overflowed the queue: the kernel dropped the
-/// handshakes it had no room for, the clients sent them again a second later, and
-/// `braid-load`'s direct streams (its baseline) ran at about 20,000 chunks/s instead of 30,000.
+/// Connections the kernel completes for the mock before it accepts them. With the 128 that
+/// tokio's `TcpListener::bind` asks for (the standard library's), a thousand streams opened at
+/// once overflowed the queue: the kernel dropped the handshakes it had no room for, the clients
+/// sent them again a second later, and `braid-load`'s direct streams (its baseline) ran at
+/// about 20,000 chunks/s instead of 32,000.
 const LISTEN_BACKLOG: u32 = 4096;
 
 /// Listens on `addr` with [`LISTEN_BACKLOG`] (lowered by the kernel to `net.core.somaxconn`).
