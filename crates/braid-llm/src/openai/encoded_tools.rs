@@ -35,29 +35,42 @@ impl EncodedTools {
         &self,
         tools: &Arc<[ToolDefinition]>,
     ) -> Result<Arc<RawValue>, serde_json::Error> {
-        let set = Arc::as_ptr(tools);
-        {
-            let mut recent = self.recent();
-            recent.retain(|(kept, _)| kept.strong_count() > 0);
-            if let Some((_, encoded)) = recent
-                .iter()
-                .find(|(kept, _)| std::ptr::addr_eq(kept.as_ptr(), set))
-            {
-                return Ok(Arc::clone(encoded));
-            }
+        if let Some(encoded) = find(&mut self.recent(), tools) {
+            return Ok(encoded);
         }
+        // Encoded outside the lock, as other requests may be looking meanwhile.
         let encoded: Arc<RawValue> =
             serde_json::value::to_raw_value(&tool_definitions(tools))?.into();
+        Ok(self.keep(tools, encoded))
+    }
+
+    /// Keeps `encoded` as the encoding of `tools`, unless another request encoded the same set
+    /// first: then that one is kept and answered, so a set started by many requests at once
+    /// takes one entry, not one each.
+    fn keep(&self, tools: &Arc<[ToolDefinition]>, encoded: Arc<RawValue>) -> Arc<RawValue> {
         let mut recent = self.recent();
+        if let Some(kept) = find(&mut recent, tools) {
+            return kept;
+        }
         recent.push_front((Arc::downgrade(tools), Arc::clone(&encoded)));
         recent.truncate(KEPT_SETS);
-        Ok(encoded)
+        encoded
     }
 
     fn recent(&self) -> std::sync::MutexGuard<'_, VecDeque<Entry>> {
         // The list only ever holds whole entries: a panic elsewhere leaves it usable.
         self.recent.lock().unwrap_or_else(PoisonError::into_inner)
     }
+}
+
+/// The kept encoding of `tools`, forgetting the entries of sets that are gone.
+fn find(recent: &mut VecDeque<Entry>, tools: &Arc<[ToolDefinition]>) -> Option<Arc<RawValue>> {
+    recent.retain(|(kept, _)| kept.strong_count() > 0);
+    let set = Arc::as_ptr(tools);
+    recent
+        .iter()
+        .find(|(kept, _)| std::ptr::addr_eq(kept.as_ptr(), set))
+        .map(|(_, encoded)| Arc::clone(encoded))
 }
 
 #[cfg(test)]
@@ -92,6 +105,20 @@ mod tests {
         let other = memo.of(&tools("write_file")).unwrap();
         assert!(other.get().contains("write_file"), "{}", other.get());
         assert!(first.get().contains("read_file"), "{}", first.get());
+    }
+
+    #[test]
+    fn a_set_encoded_twice_at_once_keeps_the_first_encoding_and_one_entry() {
+        let memo = EncodedTools::default();
+        let set = tools("read_file");
+        let first = memo.of(&set).unwrap();
+        // A second request that encoded the same set meanwhile, before finding the first.
+        let second: Arc<RawValue> = serde_json::value::to_raw_value(&tool_definitions(&set))
+            .unwrap()
+            .into();
+        let kept = memo.keep(&set, second);
+        assert!(Arc::ptr_eq(&first, &kept), "the first encoding is answered");
+        assert_eq!(memo.recent().len(), 1, "the set took a second entry");
     }
 
     #[test]
