@@ -7,20 +7,18 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use braid_protocol::api::{ContextListEntry, SendMessageResponse};
-use braid_protocol::{
-    ContextEvent, ContextId, ContextState, ContextUpdate, ErrorCode, ErrorEvent, Message,
-    MessageUpdate, Metadata,
-};
+use braid_protocol::{ContextEvent, ContextId, ContextState, Metadata};
 use braid_store::ContextChanges;
-use chrono::Utc;
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
-use crate::approval::CycleDetector;
+use crate::calls::{OpenCall, Ran};
 use crate::command::{Command, Inbox};
 use crate::context::ContextData;
 use crate::error::EngineError;
 use crate::events::EventBus;
+use crate::host::{Host, QueuedCommit};
+use crate::send::QueuedSend;
 use crate::services::Services;
 use crate::state::StateMachine;
 
@@ -32,53 +30,6 @@ pub const STREAM_PROGRESS_EVERY: std::time::Duration = std::time::Duration::from
 /// The most sends one context keeps waiting behind a running turn; one more is refused with a
 /// conflict until some are answered (each holds a whole message, and senders are outside).
 pub const MAX_QUEUED_SENDS: usize = 100;
-
-/// A send waiting to run: its messages are built (and their ids given out) when it is accepted.
-pub(crate) struct QueuedSend {
-    pub messages: Vec<Message>,
-    /// Messages the send changes rather than adds (an answered question).
-    pub updates: Vec<Message>,
-    /// What the send does once its messages are stored.
-    pub action: SendAction,
-}
-
-/// What a send does.
-pub(crate) enum SendAction {
-    /// A turn: the pipeline, then the model and the tool loop.
-    Converse,
-    /// Reads an MCP resource into the conversation (under the id already given out) without
-    /// asking the model.
-    InjectResource {
-        id: braid_protocol::MessageId,
-        server: String,
-        uri: String,
-    },
-    /// Starts the workflow run whose `workflow_execution` message the send stored.
-    Workflow,
-}
-
-/// Rounds and tools of the running tool loop.
-#[derive(Debug, Default)]
-pub(crate) struct LoopProgress {
-    pub depth: u32,
-    pub tools_executed: u32,
-    pub cycles: CycleDetector,
-}
-
-impl LoopProgress {
-    pub fn reset(&mut self) {
-        self.depth = 0;
-        self.tools_executed = 0;
-        self.cycles.reset();
-    }
-}
-
-/// A change set queued with [`Actor::queue_commit`]: what it stores, and its commit's outcome
-/// to come.
-pub(crate) struct QueuedCommit {
-    pub changes: ContextChanges,
-    pub pending: braid_store::PendingSave,
-}
 
 pub(crate) struct Actor {
     pub id: ContextId,
@@ -93,7 +44,6 @@ pub(crate) struct Actor {
     /// since a context must never be seen as the crash left it.
     recovered: bool,
     pub queue: VecDeque<QueuedSend>,
-    pub progress: LoopProgress,
     /// Cancelled by an interrupt; a new one for every run.
     pub interrupt: CancellationToken,
     /// Set when a shutdown arrived during a run.
@@ -136,7 +86,6 @@ impl Actor {
             inbox: Inbox::new(commands),
             recovered: false,
             queue: VecDeque::new(),
-            progress: LoopProgress::default(),
             interrupt: CancellationToken::new(),
             stopping: None,
             _lock: lock,
@@ -171,7 +120,7 @@ impl Actor {
             let command = tokio::select! {
                 command = self.inbox.next() => command,
                 lost = self.events.lost() => {
-                    self.events_lost(lost).await;
+                    self.fail_for_lost_events(lost).await;
                     continue;
                 }
             };
@@ -203,7 +152,7 @@ impl Actor {
                 let _ = reply.send(self.delete_input(id).await);
             }
             Command::Approve(request, reply) => {
-                let outcome = self.record_decisions(request).await;
+                let outcome = crate::turn::record_decisions(self, request).await;
                 let ready = matches!(outcome, Ok(true));
                 let _ = reply.send(outcome.map(|_| ()));
                 if ready {
@@ -317,7 +266,7 @@ impl Actor {
                     let _ = reply.send(Err(e));
                 }
             },
-            Command::RetryMessage(id, reply) => match self.accept_retry(id).await {
+            Command::RetryMessage(id, reply) => match crate::input::accept_retry(self, id).await {
                 Ok(send) => {
                     self.queue.push_back(send);
                     let _ = reply.send(Ok(SendMessageResponse {
@@ -362,174 +311,9 @@ impl Actor {
         }
     }
 
-    /// Moves the state machine: checks the table, records the move, and emits a
-    /// `context_update` (progress within `streaming_llm_response` at most every
-    /// [`STREAM_PROGRESS_EVERY`]). A move between resting and working (either way, or between
-    /// two resting states) is persisted before this returns, so work starts only once a crash
-    /// would find the context working, and a rest is durable before it is reported. A move
-    /// from one working state to another is not persisted on its own: it rides with the next
-    /// commit. Recovery needs only to know that work was under way (it keeps partial answers
-    /// and never repeats an approved call), and a transaction for each of the half-dozen steps
-    /// of a turn's start was most of what made a thousand turns' first chunks late.
-    pub async fn transition(&mut self, to: ContextState) -> Result<(), EngineError> {
-        let from = self.announce(to).await?;
-        let now = self.machine.current().kind();
-        if from.kind() != now && (from.kind().is_resting() || now.is_resting()) {
-            self.commit(ContextChanges::new()).await?;
-        }
-        Ok(())
-    }
-
-    /// Leaves a resting state for the first step of a send whose input is already stored as
-    /// `pending`. The one exception to [`Actor::transition`]'s rule that work starts durably:
-    /// here the pending input is what tells a restart that work was under way (recovery fails
-    /// it as interrupted, whatever the stored state says), and the send left no open call a
-    /// restart could run twice (it closed them first), so the move rides with the pipeline's
-    /// commit and a send reaches the model one transaction sooner.
-    pub async fn start_on_stored_input(&mut self, to: ContextState) -> Result<(), EngineError> {
-        self.announce(to).await?;
-        Ok(())
-    }
-
-    /// Moves the state machine and emits the `context_update`, without persisting (for callers
-    /// that persist the state with their own change set). A resting state is announced (and
-    /// listed) only once the commit that stores it ends, so whoever sees it can read it: every
-    /// move to rest is followed by that commit.
-    pub async fn announce(&mut self, to: ContextState) -> Result<ContextState, EngineError> {
-        let from = self.machine.move_to(to)?;
-        let now = self.machine.current().clone();
-        tracing::debug!(context = %self.id, from = from.kind().as_str(), to = now.kind().as_str(), "state");
-        if now.kind().is_resting() {
-            // Two moves before one commit are announced as one, from the first state left.
-            self.rest_unannounced.get_or_insert_with(|| from.clone());
-            return Ok(from);
-        }
-        let progress_only = from.kind() == now.kind()
-            && matches!(now, ContextState::StreamingLlmResponse { .. })
-            && self
-                .progress_announced
-                .is_some_and(|at| at.elapsed() < STREAM_PROGRESS_EVERY);
-        self.listing.send_modify(|entry| entry.state = now);
-        if progress_only {
-            return Ok(from);
-        }
-        self.progress_announced = Some(std::time::Instant::now());
-        self.emit_update(Some(from.clone()), None, Metadata::new())
-            .await;
-        Ok(from)
-    }
-
-    /// The current state.
-    pub fn state(&self) -> &ContextState {
-        self.machine.current()
-    }
-
     /// The recorded transitions, oldest first.
     pub fn state_history(&self) -> Vec<braid_protocol::StateTransition> {
         self.machine.history()
-    }
-
-    /// Emits a `context_update` with the current state.
-    pub async fn emit_update(
-        &self,
-        previous_state: Option<ContextState>,
-        message_update: Option<MessageUpdate>,
-        metadata: Metadata,
-    ) {
-        self.events
-            .emit(ContextEvent::ContextUpdate(ContextUpdate {
-                context_id: self.id,
-                current_state: self.machine.current().clone(),
-                previous_state,
-                message_update,
-                timestamp: Utc::now(),
-                metadata,
-            }))
-            .await;
-    }
-
-    /// Emits an `error` event.
-    pub async fn emit_error(&self, code: ErrorCode, message: String, recoverable: bool) {
-        self.events
-            .emit(ContextEvent::Error(ErrorEvent {
-                context_id: self.id,
-                code,
-                message,
-                recoverable,
-            }))
-            .await;
-    }
-
-    /// Saves a change set (with the current state) in one transaction, then mirrors it in
-    /// memory. On error nothing changed, in the store or in memory. While the transaction is
-    /// in flight (behind many others when a thousand contexts stream), reads are answered from
-    /// what is committed so far and other commands are set aside until it ends, so a busy
-    /// store does not make every state or summary read wait for it. A resting state is shown
-    /// only once it is committed, with everything that led to it: while a context's move to
-    /// rest is in flight, reads show the state last committed (what a crash would leave).
-    /// Waiting instead made a read of a context coming to rest wait behind the whole store's
-    /// queue: 118 to 225 ms with a thousand streams.
-    pub async fn commit(&mut self, changes: ContextChanges) -> Result<(), EngineError> {
-        self.commit_beside(changes, std::future::pending::<()>())
-            .await
-            .map(|_| ())
-    }
-
-    /// [`Actor::commit`], polling `beside` while the transaction is in flight: its output when
-    /// it finished first (it is dropped unfinished otherwise).
-    pub async fn commit_beside<T>(
-        &mut self,
-        mut changes: ContextChanges,
-        beside: impl std::future::Future<Output = T>,
-    ) -> Result<Option<T>, EngineError> {
-        changes.state = Some(self.machine.current().clone());
-        let store = self.services.store.clone();
-        let save = store.save_changes(self.id, &changes);
-        self.await_commit(&changes, save, beside).await
-    }
-
-    /// Queues a change set (with the current state) without waiting for its commit, so a turn
-    /// can announce what it stores at once: the store commits the events emitted from now on
-    /// no earlier than the change set, and never if it fails. [`Actor::settle`] (or
-    /// [`Actor::settled`], for an outcome already taken) mirrors it in memory once committed.
-    /// On a store that cannot order the two, it is committed before this returns.
-    pub async fn queue_commit(
-        &mut self,
-        mut changes: ContextChanges,
-    ) -> Result<QueuedCommit, EngineError> {
-        changes.state = Some(self.machine.current().clone());
-        let store = self.services.store.clone();
-        // A store that cannot order them commits the set before answering (PostgreSQL): reads
-        // are answered meanwhile, as during any commit.
-        let pending = self
-            .serve_reads_until(store.queue_changes(self.id, &changes))
-            .await?;
-        Ok(QueuedCommit { changes, pending })
-    }
-
-    /// Waits for a queued change set's commit, answering reads meanwhile as [`Actor::commit`]
-    /// does, then mirrors it in memory.
-    pub async fn settle(&mut self, queued: QueuedCommit) -> Result<(), EngineError> {
-        let QueuedCommit { changes, pending } = queued;
-        self.await_commit(&changes, pending, std::future::pending::<()>())
-            .await
-            .map(|_| ())
-    }
-
-    /// Takes a queued change set's outcome, already awaited: mirrors it in memory once
-    /// committed, or reports the failure as a failed [`Actor::commit`] does.
-    pub async fn settled(
-        &mut self,
-        changes: ContextChanges,
-        outcome: Result<(), braid_store::StoreError>,
-    ) -> Result<(), EngineError> {
-        self.await_commit(
-            &changes,
-            std::future::ready(outcome),
-            std::future::pending::<()>(),
-        )
-        .await
-        .map(|_| ())
     }
 
     /// Waits for `save` (the commit of `changes`), polling `beside` meanwhile, answering reads
@@ -604,7 +388,7 @@ impl Actor {
     /// Fails the context visibly when the store lost some of its events (they were never
     /// published, so no client saw them): the `error` event tells clients, once the store takes
     /// writes again, that something is missing.
-    pub async fn events_lost(&mut self, lost: braid_store::LostEvents) {
+    pub async fn fail_for_lost_events(&mut self, lost: braid_store::LostEvents) {
         let error = braid_store::StoreError::EventsNotWritten {
             reason: format!(
                 "{} event(s) of this context could not be stored and were dropped ({}); reload the conversation",
@@ -612,32 +396,6 @@ impl Actor {
             ),
         };
         self.fail(EngineError::Store(error), true).await;
-    }
-
-    /// Persists the current state alone (at resting points).
-    pub async fn persist_state(&mut self) {
-        if let Err(error) = self.commit(ContextChanges::new()).await {
-            tracing::error!(context = %self.id, %error, "state not persisted");
-        }
-    }
-
-    /// Moves to `Failed`, tells the person, and persists the state.
-    pub async fn fail(&mut self, error: EngineError, recoverable: bool) {
-        let trace_id = uuid::Uuid::now_v7();
-        tracing::error!(context = %self.id, %trace_id, state = self.state().kind().as_str(), %error, "turn failed");
-        let message = error.to_string();
-        let failed = ContextState::Failed {
-            error: message.clone(),
-            recoverable,
-        };
-        // Every state may fail, a failure included (the newer error replaces the older).
-        if let Err(e) = self.announce(failed).await {
-            tracing::error!(context = %self.id, error = %e, "failure not recorded");
-        }
-        let code = error.code();
-        self.emit_error(code, format!("{message} (trace {trace_id})"), recoverable)
-            .await;
-        self.persist_state().await;
     }
 }
 
@@ -692,16 +450,191 @@ fn reject(command: Command, error: EngineError) {
     }
 }
 
-impl QueuedSend {
-    /// The id the send answers with: its last new message (the text after any file references).
-    pub fn primary_id(&self) -> braid_protocol::MessageId {
-        if let SendAction::InjectResource { id, .. } = &self.action {
-            return *id;
+/// The actor is the host of the turns it runs: it owns the commits and the state machine, and
+/// stays responsive while a turn waits.
+impl Host for Actor {
+    fn context_id(&self) -> ContextId {
+        self.id
+    }
+
+    fn data(&self) -> &ContextData {
+        &self.data
+    }
+
+    fn state(&self) -> &ContextState {
+        self.machine.current()
+    }
+
+    fn settings(&self) -> &crate::services::EngineSettings {
+        &self.services.settings
+    }
+
+    fn tools(&self) -> &Arc<braid_tools::ToolRegistry> {
+        &self.services.tools
+    }
+
+    fn mcp(&self) -> Option<&braid_mcp::McpManager> {
+        self.services.mcp.as_ref()
+    }
+
+    fn llm(&self) -> Option<Arc<dyn braid_llm::LlmClient>> {
+        self.services.llm.clone()
+    }
+
+    fn pipeline_context(&self) -> crate::pipeline::PipelineContext {
+        self.turn_pipeline_context()
+    }
+
+    /// Moves the state machine: checks the table, records the move, and emits a
+    /// `context_update` (progress within `streaming_llm_response` at most every
+    /// [`STREAM_PROGRESS_EVERY`]). A move between resting and working (either way, or between
+    /// two resting states) is persisted before this returns, so work starts only once a crash
+    /// would find the context working, and a rest is durable before it is reported. A move
+    /// from one working state to another is not persisted on its own: it rides with the next
+    /// commit. Recovery needs only to know that work was under way (it keeps partial answers
+    /// and never repeats an approved call), and a transaction for each of the half-dozen steps
+    /// of a turn's start was most of what made a thousand turns' first chunks late.
+    async fn transition(&mut self, to: ContextState) -> Result<(), EngineError> {
+        let from = self.announce(to).await?;
+        let now = self.machine.current().kind();
+        if from.kind() != now && (from.kind().is_resting() || now.is_resting()) {
+            self.commit(ContextChanges::new()).await?;
         }
-        self.messages
-            .last()
-            .or(self.updates.last())
-            .map(|m| m.id)
-            .unwrap_or_default()
+        Ok(())
+    }
+
+    /// Moves the state machine and emits the `context_update`, without persisting (for callers
+    /// that persist the state with their own change set). A resting state is announced (and
+    /// listed) only once the commit that stores it ends, so whoever sees it can read it: every
+    /// move to rest is followed by that commit.
+    async fn announce(&mut self, to: ContextState) -> Result<ContextState, EngineError> {
+        let from = self.machine.move_to(to)?;
+        let now = self.machine.current().clone();
+        tracing::debug!(context = %self.id, from = from.kind().as_str(), to = now.kind().as_str(), "state");
+        if now.kind().is_resting() {
+            // Two moves before one commit are announced as one, from the first state left.
+            self.rest_unannounced.get_or_insert_with(|| from.clone());
+            return Ok(from);
+        }
+        let progress_only = from.kind() == now.kind()
+            && matches!(now, ContextState::StreamingLlmResponse { .. })
+            && self
+                .progress_announced
+                .is_some_and(|at| at.elapsed() < STREAM_PROGRESS_EVERY);
+        self.listing.send_modify(|entry| entry.state = now);
+        if progress_only {
+            return Ok(from);
+        }
+        self.progress_announced = Some(std::time::Instant::now());
+        self.emit_update(Some(from.clone()), None, Metadata::new())
+            .await;
+        Ok(from)
+    }
+
+    /// [`Host::commit`], polling `beside` while the transaction is in flight: its output when
+    /// it finished first (it is dropped unfinished otherwise).
+    async fn commit_beside<T: Send>(
+        &mut self,
+        mut changes: ContextChanges,
+        beside: impl std::future::Future<Output = T> + Send,
+    ) -> Result<Option<T>, EngineError> {
+        changes.state = Some(self.machine.current().clone());
+        let store = self.services.store.clone();
+        let save = store.save_changes(self.id, &changes);
+        self.await_commit(&changes, save, beside).await
+    }
+
+    /// Queues a change set (with the current state) without waiting for its commit, so a turn
+    /// can announce what it stores at once: the store commits the events emitted from now on
+    /// no earlier than the change set, and never if it fails. [`Host::settle`] (or
+    /// [`Host::settled`], for an outcome already taken) mirrors it in memory once committed.
+    /// On a store that cannot order the two, it is committed before this returns.
+    async fn queue_commit(
+        &mut self,
+        mut changes: ContextChanges,
+    ) -> Result<QueuedCommit, EngineError> {
+        changes.state = Some(self.machine.current().clone());
+        let store = self.services.store.clone();
+        // A store that cannot order them commits the set before answering (PostgreSQL): reads
+        // are answered meanwhile, as during any commit.
+        let pending = self
+            .serve_reads_until(store.queue_changes(self.id, &changes))
+            .await?;
+        Ok(QueuedCommit { changes, pending })
+    }
+
+    /// Takes a queued change set's outcome, already awaited: mirrors it in memory once
+    /// committed, or reports the failure as a failed [`Host::commit`] does.
+    async fn settled(
+        &mut self,
+        changes: ContextChanges,
+        outcome: Result<(), braid_store::StoreError>,
+    ) -> Result<(), EngineError> {
+        self.await_commit(
+            &changes,
+            std::future::ready(outcome),
+            std::future::pending::<()>(),
+        )
+        .await
+        .map(|_| ())
+    }
+
+    async fn settle(&mut self, queued: QueuedCommit) -> Result<(), EngineError> {
+        let QueuedCommit { changes, pending } = queued;
+        self.await_commit(&changes, pending, std::future::pending::<()>())
+            .await
+            .map(|_| ())
+    }
+
+    async fn emit(&self, event: ContextEvent) {
+        self.events.emit(event).await;
+    }
+
+    async fn flush_events(&self) -> Result<(), braid_store::StoreError> {
+        self.events.flush().await
+    }
+
+    fn events_lost(
+        &self,
+    ) -> impl std::future::Future<Output = braid_store::LostEvents> + Send + 'static {
+        let events = self.events.clone();
+        async move { events.lost().await }
+    }
+
+    async fn serve_until<T: Send>(
+        &mut self,
+        work: impl std::future::Future<Output = T> + Send,
+    ) -> T {
+        tokio::pin!(work);
+        loop {
+            tokio::select! {
+                biased;
+                done = &mut work => return done,
+                // `None` never comes twice: once every handle is gone, this waits forever.
+                Some(command) = self.inbox.next() => self.handle_while_busy(command).await,
+            }
+        }
+    }
+
+    async fn handle_waiting(&mut self) {
+        while let Some(command) = self.inbox.ready() {
+            self.handle_while_busy(command).await;
+        }
+    }
+
+    fn run_call(&self, call: OpenCall) -> impl std::future::Future<Output = Ran> + Send + 'static {
+        self.call_runner(call)
+    }
+
+    fn is_workflow_tool(&self, name: &str) -> bool {
+        self.workflow_tool(name)
+    }
+
+    fn workflow_owned_calls(&self) -> Vec<braid_protocol::ToolCallId> {
+        self.calls_owned_by_workflows()
+    }
+
+    async fn start_model_workflows(&mut self, calls: Vec<OpenCall>) -> Result<bool, EngineError> {
+        self.run_model_workflows(calls).await
     }
 }

@@ -126,6 +126,24 @@ impl Inbox {
         command
     }
 
+    /// A command that is already here (one set aside first), without waiting.
+    pub fn ready(&mut self) -> Option<Command> {
+        if let Some(command) = self.set_aside.pop_front() {
+            return Some(command);
+        }
+        if !self.open {
+            return None;
+        }
+        match self.channel.try_recv() {
+            Ok(command) => Some(command),
+            Err(tokio::sync::mpsc::error::TryRecvError::Empty) => None,
+            Err(tokio::sync::mpsc::error::TryRecvError::Disconnected) => {
+                self.open = false;
+                None
+            }
+        }
+    }
+
     /// Whether every handle is gone and nothing set aside is left: the actor's work is over.
     /// (The `None` that [`Inbox::arrival`] gives once may have been taken by a busy turn's
     /// `select!`, which has nothing to do with it.)

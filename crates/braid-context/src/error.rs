@@ -1,7 +1,10 @@
 //! What can go wrong when asking a context to do something.
 
+use braid_llm::LlmError;
 use braid_protocol::body::RequestError;
-use braid_protocol::{BranchName, ContextId, ErrorCode, InvalidTransition, ValidationErrors};
+use braid_protocol::{
+    BranchName, ContextId, ErrorCode, InvalidTransition, MessageId, ValidationErrors,
+};
 
 /// An operation on a context failed; the context is unchanged unless the error says otherwise.
 #[derive(Debug, thiserror::Error)]
@@ -30,7 +33,7 @@ pub enum EngineError {
     Transition(#[from] InvalidTransition),
     /// A pipeline step refused the message.
     #[error(transparent)]
-    Pipeline(#[from] crate::pipeline::PipelineError),
+    Pipeline(#[from] PipelineError),
     /// The model could not be asked, or its answer failed.
     #[error("the model failed: {0}")]
     Llm(#[from] braid_llm::LlmError),
@@ -57,7 +60,7 @@ pub enum EngineError {
     Workspace(braid_tools::WorkspaceError),
     /// The merge request cannot be carried out as asked.
     #[error(transparent)]
-    Merge(#[from] crate::merge::MergeError),
+    Merge(#[from] MergeError),
     /// The merge waits: it has conflicts without a resolution, or dependency warnings that were
     /// not accepted. Nothing changed; the outcome lists them.
     #[error("{}", merge_held_message(.0))]
@@ -70,16 +73,7 @@ pub enum EngineError {
     )]
     Interrupted {
         /// The step that was running.
-        step: crate::pipeline::ProcessorName,
-    },
-    /// A pipeline step's task ended without an answer (it panicked): a bug, reported as the
-    /// step's failure rather than taking the context down.
-    #[error("the pipeline step {} failed unexpectedly: {reason}", .step.as_str())]
-    StepCrashed {
-        /// The step.
-        step: crate::pipeline::ProcessorName,
-        /// What the task reported.
-        reason: String,
+        step: braid_protocol::api::ProcessorName,
     },
     /// The context's task has stopped (the server is shutting down).
     #[error("the context is shutting down")]
@@ -94,19 +88,15 @@ impl EngineError {
             | EngineError::BranchNotFound(_)
             | EngineError::NotFound(_) => ErrorCode::NotFound,
             EngineError::Conflict(_) | EngineError::MergeHeld(_) => ErrorCode::Conflict,
-            EngineError::Merge(crate::merge::MergeError::Broken { .. }) => ErrorCode::Conflict,
+            EngineError::Merge(MergeError::Broken { .. }) => ErrorCode::Conflict,
             EngineError::Merge(_) => ErrorCode::InvalidInput,
-            EngineError::Pipeline(crate::pipeline::PipelineError::FileReference { .. }) => {
-                ErrorCode::FileReference
-            }
-            EngineError::Pipeline(crate::pipeline::PipelineError::Image { .. }) => {
-                ErrorCode::ImageRecognition
-            }
+            EngineError::Pipeline(PipelineError::FileReference { .. }) => ErrorCode::FileReference,
+            EngineError::Pipeline(PipelineError::Image { .. }) => ErrorCode::ImageRecognition,
             EngineError::Request(_)
             | EngineError::Invalid(_)
             | EngineError::Pipeline(_)
             | EngineError::Workspace(_) => ErrorCode::InvalidInput,
-            EngineError::Llm(e) => crate::turn::llm_error_code(e),
+            EngineError::Llm(e) => llm_error_code(e),
             EngineError::LlmNotConfigured => ErrorCode::LlmNotConfigured,
             EngineError::LlmTimedOut { .. } => ErrorCode::Timeout,
             EngineError::Store(braid_store::StoreError::ContextNotFound(_))
@@ -116,9 +106,7 @@ impl EngineError {
             EngineError::Store(braid_store::StoreError::BranchExists { .. }) => ErrorCode::Conflict,
             EngineError::Store(_) => ErrorCode::StorageFailed,
             EngineError::Interrupted { .. } => ErrorCode::Interrupted,
-            EngineError::Transition(_) | EngineError::Stopped | EngineError::StepCrashed { .. } => {
-                ErrorCode::Internal
-            }
+            EngineError::Transition(_) | EngineError::Stopped => ErrorCode::Internal,
         }
     }
 
@@ -151,5 +139,120 @@ fn merge_held_message(outcome: &braid_protocol::api::MergeOutcome) -> String {
             outcome.target,
             if c == 1 { "" } else { "s" }
         ),
+    }
+}
+
+/// The error category of a model failure.
+pub fn llm_error_code(e: &LlmError) -> ErrorCode {
+    match e {
+        LlmError::Connect { .. } | LlmError::Malformed { .. } | LlmError::TooLarge { .. } => {
+            ErrorCode::LlmUnavailable
+        }
+        LlmError::Http { status, .. } if *status >= 500 || *status == 429 => {
+            ErrorCode::LlmUnavailable
+        }
+        LlmError::Http { .. } | LlmError::Provider { .. } => ErrorCode::LlmRejected,
+        LlmError::StreamCut { .. } | LlmError::Interrupted { .. } => ErrorCode::StreamInterrupted,
+        LlmError::Timeout { .. } => ErrorCode::Timeout,
+        LlmError::InvalidRequest { .. } => ErrorCode::InvalidInput,
+    }
+}
+
+/// Why the pipeline stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum PipelineError {
+    /// A new message breaks the rules.
+    #[error("the message is invalid: {0}")]
+    Invalid(#[from] braid_protocol::ValidationErrors),
+    /// A referenced file could not be read.
+    #[error("file reference `{path}` could not be resolved: {reason}")]
+    FileReference {
+        /// The path as given.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+    /// An image could not be loaded or recognized.
+    #[error("image {message_id}: {error}")]
+    Image {
+        /// The image message.
+        message_id: braid_protocol::MessageId,
+        /// What went wrong.
+        error: crate::recognition::ImageError,
+    },
+    /// The request could not be built.
+    #[error("the request could not be prepared: {0}")]
+    Request(String),
+}
+
+/// A merge the request cannot have.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MergeError {
+    /// Source and target are the same branch.
+    #[error("a branch cannot be merged into itself (`{0}`)")]
+    SameBranch(BranchName),
+    /// A cherry-picked id is not on the source branch.
+    #[error("message {id} is not on the source branch `{source_branch}`")]
+    NotOnSource {
+        /// Its index in `strategy.message_ids`.
+        index: usize,
+        /// The id.
+        id: MessageId,
+        /// The source branch.
+        source_branch: BranchName,
+    },
+    /// A resolution names a conflict this merge does not have.
+    #[error("this merge has no conflict `{conflict}`; a dry run lists the conflicts")]
+    UnknownConflict {
+        /// Its index in `resolutions`.
+        index: usize,
+        /// The id given.
+        conflict: String,
+    },
+    /// A conflict is resolved twice.
+    #[error("conflict `{conflict}` has more than one resolution")]
+    DuplicateResolution {
+        /// The second one's index in `resolutions`.
+        index: usize,
+        /// The conflict.
+        conflict: String,
+    },
+    /// A resolution the conflict does not offer.
+    #[error("conflict `{conflict}` cannot be resolved with {resolution}; it offers {offered}")]
+    ResolutionNotOffered {
+        /// Its index in `resolutions`.
+        index: usize,
+        /// The conflict.
+        conflict: String,
+        /// What was asked.
+        resolution: &'static str,
+        /// What the conflict offers.
+        offered: String,
+    },
+    /// The merged target would break a rule of branches; nothing is stored.
+    #[error("the merge would leave branch `{target}` invalid: {reason}")]
+    Broken {
+        /// The target.
+        target: BranchName,
+        /// Which rule.
+        reason: String,
+    },
+}
+
+impl MergeError {
+    /// The request field at fault, when one is.
+    pub fn field(&self) -> Option<String> {
+        match self {
+            MergeError::NotOnSource { index, .. } => Some(format!("strategy.message_ids[{index}]")),
+            MergeError::UnknownConflict { index, .. }
+            | MergeError::DuplicateResolution { index, .. } => {
+                Some(format!("resolutions[{index}].conflict"))
+            }
+            MergeError::ResolutionNotOffered { index, .. } => {
+                Some(format!("resolutions[{index}].resolution"))
+            }
+            MergeError::SameBranch(_) => Some("target".to_owned()),
+            MergeError::Broken { .. } => None,
+        }
     }
 }

@@ -17,77 +17,7 @@ use braid_protocol::{
 };
 use serde_json::Value;
 
-/// A merge the request cannot have.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum MergeError {
-    /// Source and target are the same branch.
-    #[error("a branch cannot be merged into itself (`{0}`)")]
-    SameBranch(BranchName),
-    /// A cherry-picked id is not on the source branch.
-    #[error("message {id} is not on the source branch `{source_branch}`")]
-    NotOnSource {
-        /// Its index in `strategy.message_ids`.
-        index: usize,
-        /// The id.
-        id: MessageId,
-        /// The source branch.
-        source_branch: BranchName,
-    },
-    /// A resolution names a conflict this merge does not have.
-    #[error("this merge has no conflict `{conflict}`; a dry run lists the conflicts")]
-    UnknownConflict {
-        /// Its index in `resolutions`.
-        index: usize,
-        /// The id given.
-        conflict: String,
-    },
-    /// A conflict is resolved twice.
-    #[error("conflict `{conflict}` has more than one resolution")]
-    DuplicateResolution {
-        /// The second one's index in `resolutions`.
-        index: usize,
-        /// The conflict.
-        conflict: String,
-    },
-    /// A resolution the conflict does not offer.
-    #[error("conflict `{conflict}` cannot be resolved with {resolution}; it offers {offered}")]
-    ResolutionNotOffered {
-        /// Its index in `resolutions`.
-        index: usize,
-        /// The conflict.
-        conflict: String,
-        /// What was asked.
-        resolution: &'static str,
-        /// What the conflict offers.
-        offered: String,
-    },
-    /// The merged target would break a rule of branches; nothing is stored.
-    #[error("the merge would leave branch `{target}` invalid: {reason}")]
-    Broken {
-        /// The target.
-        target: BranchName,
-        /// Which rule.
-        reason: String,
-    },
-}
-
-impl MergeError {
-    /// The request field at fault, when one is.
-    pub fn field(&self) -> Option<String> {
-        match self {
-            MergeError::NotOnSource { index, .. } => Some(format!("strategy.message_ids[{index}]")),
-            MergeError::UnknownConflict { index, .. }
-            | MergeError::DuplicateResolution { index, .. } => {
-                Some(format!("resolutions[{index}].conflict"))
-            }
-            MergeError::ResolutionNotOffered { index, .. } => {
-                Some(format!("resolutions[{index}].resolution"))
-            }
-            MergeError::SameBranch(_) => Some("target".to_owned()),
-            MergeError::Broken { .. } => None,
-        }
-    }
-}
+pub use crate::error::MergeError;
 
 /// One branch of a merge: its name and its messages' ids in order.
 #[derive(Clone, Copy, Debug)]
@@ -902,6 +832,7 @@ impl crate::actor::Actor {
         request: MergeRequest,
     ) -> Result<MergeOutcome, crate::error::EngineError> {
         use crate::error::EngineError;
+        use crate::host::Host;
         let target = request
             .target
             .clone()

@@ -10,12 +10,13 @@ use braid_store::ContextChanges;
 use chrono::Utc;
 
 use crate::actor::Actor;
+use crate::host::Host;
 
 impl Actor {
     /// Runs once when the actor starts.
     pub(crate) async fn recover(&mut self) {
         self.recover_workflows().await;
-        self.fail_interrupted_input().await;
+        crate::input::fail_interrupted_input(self).await;
         let interrupted = self.state().kind();
         let mut changes = ContextChanges::new();
         let unfinished: Vec<Message> = self
@@ -42,7 +43,7 @@ impl Actor {
         // the state may still say it waits, and an approved call without a result may have
         // run before the crash. Running it again could repeat its effect, so it gets an error
         // result the model can read instead (at most once).
-        let open = self.open_calls();
+        let open = crate::calls::open_calls(&self.data);
         let past_approval = !interrupted.is_resting()
             || (matches!(self.state(), ContextState::AwaitingToolApproval { .. })
                 && !open.iter().any(|c| c.approval == ApprovalStatus::Pending));

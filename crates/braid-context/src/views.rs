@@ -15,7 +15,9 @@ use braid_store::{BranchRecord, BranchSettings, ContextChanges};
 use crate::actor::Actor;
 use crate::command::{Command, MessageQuery};
 use crate::error::EngineError;
+use crate::host::Host;
 use crate::optimizer::PlanError;
+use crate::pipeline::PipelineContext;
 use crate::plan_cache::{CachedPlan, OptimizedView, PlanKey};
 use std::sync::Arc;
 
@@ -25,6 +27,62 @@ pub const DEFAULT_PAGE: u32 = 100;
 pub const MAX_PAGE: u32 = 1000;
 
 impl Actor {
+    /// What the active branch's pipeline runs with: its history, and the request frame kept
+    /// for it (built now when none describes the context, and kept for the turns and reads
+    /// after this one; a processor that finds it stale, a model's discovery having run
+    /// meanwhile, builds its own).
+    pub(crate) fn turn_pipeline_context(&self) -> PipelineContext {
+        let branch = &self.data.record.active_branch;
+        let mut ctx = self.frame_context(branch);
+        ctx.history = self.data.model_history(branch);
+        let frame = self.plans.lock().unwrap_or_else(|e| e.into_inner()).frame(
+            branch,
+            &ctx,
+            &self.services.frames,
+        );
+        ctx.kept_frame = crate::pipeline::KeptFrame(Some(frame));
+        ctx
+    }
+
+    /// What a request on `branch` is built from besides its history (left empty): cheap
+    /// whatever the history's length, for reads that reuse a plan of an unchanged history.
+    pub(crate) fn frame_context(&self, branch: &braid_protocol::BranchName) -> PipelineContext {
+        let config = self.data.record.config.clone();
+        let model = self.services.settings.model_in_use(&config.model);
+        let (workspace, workspace_problem) = match self
+            .services
+            .settings
+            .workspace_roots
+            .open_configured(config.workspace.as_deref())
+        {
+            Ok(workspace) => (workspace, None),
+            Err(problem) => (None, Some(problem.to_string())),
+        };
+        // Kept between reads while the kernel reports no change to them (workspace_files).
+        let files = crate::workspace_files::current(
+            workspace.as_ref(),
+            self.services.settings.user_workflows.as_deref(),
+        );
+        PipelineContext {
+            instructions: files.instructions.clone(),
+            workflow_tools: files.workflow_tools.clone(),
+            model,
+            branch_prompt: self
+                .data
+                .branch(branch)
+                .and_then(|b| b.system_prompt.clone()),
+            history: Vec::new(),
+            tools: self.services.tools.clone(),
+            workspace,
+            workspace_problem,
+            config,
+            llm: self.services.llm.clone(),
+            ocr: self.services.settings.ocr.clone(),
+            image_hosts: self.services.settings.image_hosts.clone(),
+            kept_frame: crate::pipeline::KeptFrame::default(),
+        }
+    }
+
     /// Answers a read command.
     pub(crate) fn answer_read(&self, command: Command) {
         self.answer_read_in(command, self.state());

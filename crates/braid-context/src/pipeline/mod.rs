@@ -7,6 +7,7 @@
 //! the error (see `crate::input`).
 
 mod file_references;
+pub(crate) mod frame;
 mod images;
 mod optimize;
 mod prepare;
@@ -94,12 +95,12 @@ pub struct PipelineContext {
 /// (`plan_cache`), handed to the pipeline so that [`EnhanceSystemPrompt`] builds it only when
 /// one of its inputs changed: built and compared in one place, for reads and requests alike.
 #[derive(Clone, Debug, Default)]
-pub struct KeptFrame(pub(crate) Option<Arc<crate::plan_cache::Frame>>);
+pub struct KeptFrame(pub(crate) Option<Arc<frame::Frame>>);
 
 impl KeptFrame {
     /// The kept frame while it still describes `ctx` (its model's capabilities, after any
     /// discovery, and the tool registry as it is now included).
-    pub(crate) fn describing(&self, ctx: &PipelineContext) -> Option<&crate::plan_cache::Frame> {
+    pub(crate) fn describing(&self, ctx: &PipelineContext) -> Option<&frame::Frame> {
         self.0.as_deref().filter(|frame| frame.describes(ctx))
     }
 }
@@ -111,33 +112,6 @@ pub enum ProcessResult {
     Continue,
     /// The draft is ready; skip the remaining processors.
     Complete,
-}
-
-/// Why the pipeline stopped.
-#[derive(Debug, thiserror::Error)]
-pub enum PipelineError {
-    /// A new message breaks the rules.
-    #[error("the message is invalid: {0}")]
-    Invalid(#[from] braid_protocol::ValidationErrors),
-    /// A referenced file could not be read.
-    #[error("file reference `{path}` could not be resolved: {reason}")]
-    FileReference {
-        /// The path as given.
-        path: String,
-        /// Why.
-        reason: String,
-    },
-    /// An image could not be loaded or recognized.
-    #[error("image {message_id}: {error}")]
-    Image {
-        /// The image message.
-        message_id: braid_protocol::MessageId,
-        /// What went wrong.
-        error: crate::recognition::ImageError,
-    },
-    /// The request could not be built.
-    #[error("the request could not be prepared: {0}")]
-    Request(String),
 }
 
 /// A step of the pipeline.
@@ -158,6 +132,7 @@ pub trait Processor: Send + Sync {
     ) -> Result<ProcessResult, PipelineError>;
 }
 
+pub use crate::error::PipelineError;
 pub use braid_protocol::api::ProcessorName;
 
 /// A branch's pipeline configuration, stored as the branch's `pipeline` JSON:

@@ -12,11 +12,11 @@ use braid_protocol::{ContextState, Message, MessageId, Metadata, OptimizationStr
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use super::frame::{Frame, PlanKey};
 use super::system_prompt::{ToolOffer, offered_tool_count, request_frame, tool_calling};
 use super::{Draft, PipelineContext, PipelineError, ProcessResult, Processor, ProcessorName};
 use crate::optimizer::summary::{self, MAX_SUMMARY_TOKENS, SUMMARY_PROMPT};
 use crate::optimizer::{Budget, Plan, PlanError, RequestParts, Slot, TokenCounter, plan};
-use crate::plan_cache::{Frame, PlanKey};
 
 /// Fits the history to the budget.
 pub struct OptimizeContext;

@@ -23,10 +23,15 @@ use serde_json::{Map, Value, json};
 use super::catalog::{Catalog, check_parameters};
 use super::definition::{Step, StepAction, TOOL_PREFIX, WorkflowDefinition};
 use super::template::Scope;
-use crate::actor::{Actor, QueuedSend, SendAction};
+use crate::actor::Actor;
+use crate::calls::open_calls;
+use crate::calls::{OpenCall, Ran};
 use crate::error::EngineError;
-use crate::tool_loop::OpenCall;
+use crate::host::Host;
+use crate::send::{QueuedSend, SendAction};
 use crate::turn::ModelOutcome;
+use braid_tools::ToolContext;
+use std::time::Instant;
 
 /// The execution message's metadata key holding what the run needs to go on.
 pub(crate) const RUN_KEY: &str = "workflow_run";
@@ -148,6 +153,56 @@ fn cause(message: impl Into<String>, code: &str) -> ErrorDetail {
 }
 
 impl Actor {
+    /// Whether `name` is the tool of a workflow this context can run.
+    pub(crate) fn workflow_tool(&self, name: &str) -> bool {
+        name.strip_prefix(crate::workflow::TOOL_PREFIX)
+            .is_some_and(|n| {
+                self.workflow_catalog()
+                    .get(n)
+                    .is_some_and(|e| e.definition.is_some())
+            })
+    }
+
+    /// The future that runs one call through the registry.
+    pub(crate) fn call_runner(
+        &self,
+        call: OpenCall,
+    ) -> impl std::future::Future<Output = Ran> + Send + 'static {
+        let tools = self.services.tools.clone();
+        let config = &self.data.record.config;
+        let workspace = self
+            .services
+            .settings
+            .workspace_roots
+            .open_configured(config.workspace.as_deref());
+        let mut ctx = ToolContext::configured(workspace, config.agent_role);
+        // A running tool is not cancelled by an interrupt (it finishes); only by shutdown.
+        ctx.cancel = tokio_util::sync::CancellationToken::new();
+        let mode = config.mode;
+        let switched_off = crate::turn::switched_off(&self.data, &self.services.tools, &call.name);
+        async move {
+            let started = Utc::now();
+            let clock = Instant::now();
+            let result = match switched_off {
+                Some(why) => Err(braid_tools::ToolError::new(
+                    braid_tools::ToolErrorCode::PermissionDenied,
+                    format!("tool `{}` was not run: {why}", call.name),
+                )),
+                None => {
+                    tools
+                        .execute(&call.name, call.arguments.clone(), &ctx, mode)
+                        .await
+                }
+            };
+            Ran {
+                call,
+                result,
+                started,
+                elapsed: clock.elapsed(),
+            }
+        }
+    }
+
     /// The definitions this context can use: its workspace's and the person's.
     pub(crate) fn workflow_catalog(&self) -> Catalog {
         let workspace = self
@@ -470,7 +525,8 @@ impl Actor {
         }
         let call_id = new_call_id();
         let turn = TurnId::new();
-        let mut requests = self.request_messages(
+        let mut requests = crate::turn::request_messages(
+            &self.services.tools,
             vec![(call_id.clone(), tool.to_owned(), Ok(arguments))],
             turn,
         );
@@ -489,11 +545,15 @@ impl Actor {
         for m in &requests {
             self.emit_created(m).await;
         }
-        let Some(call) = self.open_calls().into_iter().find(|c| c.id == call_id) else {
+        let Some(call) = open_calls(&self.data).into_iter().find(|c| c.id == call_id) else {
             return StepOutcome::Failed(cause("the step's call was not stored", "internal"));
         };
-        if self.policy_runs(&call) {
-            if let Err(e) = self.set_approval(&call, ApprovalStatus::Approved).await {
+        if crate::turn::policy_runs(self, &call) {
+            if let Err(e) = self
+                .current_turn()
+                .set_approval(self, &call, ApprovalStatus::Approved)
+                .await
+            {
                 return StepOutcome::Failed(cause(e.to_string(), "storage"));
             }
             return self.run_step_call(call).await;
@@ -512,7 +572,7 @@ impl Actor {
 
     /// Runs an approved step call and stores its result.
     async fn run_step_call(&mut self, call: OpenCall) -> StepOutcome {
-        match self.execute_call(call).await {
+        match self.current_turn().execute_call(self, call).await {
             Ok(ToolOutcome::Success { output }) => StepOutcome::Done(output),
             Ok(ToolOutcome::Error { error }) => StepOutcome::Failed(error),
             Err(e) => StepOutcome::Failed(cause(e.to_string(), "storage")),
@@ -532,17 +592,18 @@ impl Actor {
             updates: Vec::new(),
             action: SendAction::Converse,
         };
-        if let Err(e) = self.store_input(&mut send).await {
+        if let Err(e) = crate::input::store_input(self, &mut send).await {
             return StepOutcome::Failed(cause(e.to_string(), "storage"));
         }
         let ids: Vec<MessageId> = send.messages.iter().map(|m| m.id).collect();
         let mut prepared = match self
-            .run_pipeline(send.messages, Vec::new(), Vec::new())
+            .current_turn()
+            .run_pipeline(self, send.messages, Vec::new(), Vec::new())
             .await
         {
             Ok(prepared) => prepared,
             Err(e) => {
-                self.fail_input(&ids, &e).await;
+                crate::input::fail_input(self, &ids, &e).await;
                 if let EngineError::Interrupted { .. } = e {
                     return StepOutcome::Interrupted;
                 }
@@ -551,7 +612,7 @@ impl Actor {
         };
         // One answer: the step's output is text, so the model gets no tools to call.
         prepared.request.tools = Default::default();
-        match self.call_model(prepared).await {
+        match self.current_turn().call_model(self, prepared).await {
             Ok(ModelOutcome::Interrupted) => StepOutcome::Interrupted,
             Ok(ModelOutcome::ToolCalls) => {
                 if let Err(e) = self.refuse_prompt_calls().await {
@@ -576,17 +637,18 @@ impl Actor {
     async fn refuse_prompt_calls(&mut self) -> Result<(), EngineError> {
         self.transition(ContextState::CollectingToolResults).await?;
         self.transition(ContextState::ProcessingToolResults).await?;
-        let waiting = self.workflow_owned_calls();
-        let open: Vec<OpenCall> = self
-            .open_calls()
+        let waiting = self.calls_owned_by_workflows();
+        let open: Vec<OpenCall> = open_calls(&self.data)
             .into_iter()
             .filter(|c| !waiting.contains(&c.id))
             .collect();
-        self.close_round(
-            &open,
-            "not executed: a workflow prompt step asks for one answer without tools",
-        )
-        .await
+        self.current_turn()
+            .close_round(
+                self,
+                &open,
+                "not executed: a workflow prompt step asks for one answer without tools",
+            )
+            .await
     }
 
     /// The text of the model's answers after `since`.
@@ -606,7 +668,7 @@ impl Actor {
     }
 
     /// Every call a run owns: the model's calls that started runs, and step calls waiting.
-    pub(crate) fn workflow_owned_calls(&self) -> Vec<ToolCallId> {
+    pub(crate) fn calls_owned_by_workflows(&self) -> Vec<ToolCallId> {
         self.data
             .pool
             .values()
@@ -618,7 +680,7 @@ impl Actor {
 
     /// The run whose tool step waits on an open call, if any.
     pub(crate) fn workflow_waiting_on_call(&self) -> Option<MessageId> {
-        let open: Vec<ToolCallId> = self.open_calls().into_iter().map(|c| c.id).collect();
+        let open: Vec<ToolCallId> = open_calls(&self.data).into_iter().map(|c| c.id).collect();
         self.data
             .pool
             .values()
@@ -643,7 +705,7 @@ impl Actor {
             .record
             .waiting_call
             .as_ref()
-            .and_then(|w| self.open_calls().into_iter().find(|c| &c.id == w))
+            .and_then(|w| open_calls(&self.data).into_iter().find(|c| &c.id == w))
         else {
             return self.rest(ContextState::Idle).await;
         };
@@ -689,7 +751,7 @@ impl Actor {
                 .run_in(id)
                 .is_ok_and(|r| r.exec.status == WorkflowStatus::Cancelled);
             if model_started && !cancelled {
-                self.drive(None).await;
+                self.current_turn().drive(self, None).await;
             } else {
                 self.rest(ContextState::Idle).await;
             }
@@ -788,7 +850,7 @@ impl Actor {
             .record
             .origin_call
             .as_ref()
-            .and_then(|id| self.open_calls().into_iter().find(|c| &c.id == id));
+            .and_then(|id| open_calls(&self.data).into_iter().find(|c| &c.id == id));
         let now = Utc::now();
         let duration_ms = (now - run.exec.started_at).num_milliseconds().max(0) as u64;
         let marker = run.step_marker("result");
@@ -844,17 +906,18 @@ impl Actor {
         };
         let mut run = self.run_in(id)?;
         let waiting = run.record.waiting_call.take();
-        let open: Vec<OpenCall> = self
-            .open_calls()
+        let open: Vec<OpenCall> = open_calls(&self.data)
             .into_iter()
             .filter(|c| Some(&c.id) == waiting.as_ref())
             .collect();
         self.transition(run.executing_state()).await?;
-        self.close_round(
-            &open,
-            "not executed: the person sent a new message, so the workflow paused",
-        )
-        .await?;
+        self.current_turn()
+            .close_round(
+                self,
+                &open,
+                "not executed: the person sent a new message, so the workflow paused",
+            )
+            .await?;
         run.exec.status = WorkflowStatus::Paused;
         self.save_run(&mut run, ContextChanges::new()).await?;
         self.transition(ContextState::Idle).await?;
@@ -946,8 +1009,7 @@ impl Actor {
             WorkflowControl::Cancel => "not executed: the workflow was cancelled",
             _ => "not executed: the workflow was paused before it ran",
         };
-        let open: Vec<OpenCall> = self
-            .open_calls()
+        let open: Vec<OpenCall> = open_calls(&self.data)
             .into_iter()
             .filter(|c| Some(&c.id) == waiting.as_ref())
             .collect();
@@ -955,7 +1017,7 @@ impl Actor {
         if let Err(e) = self.transition(run.executing_state()).await {
             return self.fail(e, true).await;
         }
-        if let Err(e) = self.close_round(&open, reason).await {
+        if let Err(e) = self.current_turn().close_round(self, &open, reason).await {
             return self.fail(e, true).await;
         }
         let end = match control {
@@ -1001,7 +1063,7 @@ impl Actor {
 
     /// Starts the runs the model asked for with approved `workflow__<name>` calls, one after
     /// the other; each answers its call. `false` when one rested (waits for the person).
-    pub(crate) async fn start_model_workflows(
+    pub(crate) async fn run_model_workflows(
         &mut self,
         calls: Vec<OpenCall>,
     ) -> Result<bool, EngineError> {
@@ -1073,7 +1135,7 @@ impl Actor {
         }
         let branch = self.data.record.active_branch.clone();
         let mut changes = ContextChanges::new();
-        let open = self.open_calls();
+        let open = open_calls(&self.data);
         let mut closed = Vec::new();
         for mut run in runs {
             // A step call that waited for approval is closed unrun: resuming runs the step

@@ -1,0 +1,207 @@
+//! Preparing a request: the active branch's pipeline run over the turn's input, and the
+//! commit of what it made beside the model request going out.
+
+use braid_llm::LlmRequest;
+use braid_protocol::{Message, MessageId, MessageStatus, MessageUpdate, Metadata};
+use braid_store::ContextChanges;
+use chrono::Utc;
+use serde_json::{Value, json};
+
+use super::Turn;
+use crate::error::EngineError;
+use crate::host::Host;
+use crate::input;
+use crate::pipeline::{Draft, Pipeline, PipelineContext, ProcessResult, Processor};
+
+/// A request the pipeline prepared, and what it made that is not stored yet.
+pub(crate) struct Prepared {
+    /// The request for the model.
+    pub request: LlmRequest,
+    /// Stored (and announced) while the request goes out.
+    pub output: PipelineOutput,
+}
+
+/// What a pipeline run stores and announces once it succeeded: committed beside the model
+/// request, so a turn reaches the model one transaction sooner. A crash before the commit
+/// leaves the input `pending`, which a restart fails as interrupted (retryable).
+#[derive(Default)]
+pub(crate) struct PipelineOutput {
+    /// The input completed, notes added, updates; `None` when the run added nothing (a turn of
+    /// the tool loop).
+    pub changes: Option<ContextChanges>,
+    /// The input's ids (marked `failed` if the commit fails).
+    pub input: Vec<MessageId>,
+    /// Control messages added (a summary), announced as created.
+    pub notes: Vec<Message>,
+    /// Messages announced as completed.
+    pub completed: Vec<(MessageId, braid_protocol::KindName)>,
+    /// What the optimization did, for a `context_update`'s metadata.
+    pub report: Option<Metadata>,
+}
+
+impl Turn {
+    /// Runs the active branch's pipeline over `messages` (the send's input, already stored as
+    /// `pending`); if every processor succeeded, returns the request and what is to be stored:
+    /// the input as processed and `complete`, with `updates` and `notes` (control messages
+    /// added after them), which [`Turn::call_model`] commits while the request goes out. On
+    /// error nothing is stored: the caller marks the input `failed`.
+    pub(crate) async fn run_pipeline<H: Host>(
+        &mut self,
+        host: &mut H,
+        messages: Vec<Message>,
+        updates: Vec<Message>,
+        notes: Vec<Message>,
+    ) -> Result<Prepared, EngineError> {
+        let pipeline = Pipeline::for_branch(host.data().active().pipeline.as_ref());
+        let ctx = host.pipeline_context();
+        let mut draft = Draft {
+            messages: messages
+                .into_iter()
+                .map(|m| m.with_status(MessageStatus::Processing))
+                .collect(),
+            notes,
+            ..Draft::default()
+        };
+        for processor in pipeline.processors() {
+            // A processor with nothing to do for this draft is skipped (two of the six for a
+            // plain text message).
+            let Some(state) = processor.state(&draft) else {
+                continue;
+            };
+            if host.state().kind().is_resting() && !draft.messages.is_empty() {
+                // The one exception to the rule that work starts durably: the pending input is
+                // what tells a restart that work was under way (recovery fails it as
+                // interrupted, whatever the stored state says), and the send left no open call
+                // a restart could run twice, so the move rides with the pipeline's commit.
+                host.announce(state).await?;
+            } else {
+                host.transition(state).await?;
+            }
+            let started = std::time::Instant::now();
+            let result = self
+                .run_step(host, processor.as_ref(), &mut draft, &ctx)
+                .await?;
+            draft.timings.push((processor.name(), started.elapsed()));
+            if result == ProcessResult::Complete {
+                break;
+            }
+        }
+        let Some(request) = draft.request.take() else {
+            return Err(EngineError::Pipeline(
+                crate::pipeline::PipelineError::Request(
+                    "the branch's pipeline did not prepare a request".to_owned(),
+                ),
+            ));
+        };
+        let mut output = PipelineOutput {
+            report: draft.optimization.take(),
+            ..PipelineOutput::default()
+        };
+        if !draft.messages.is_empty() || !updates.is_empty() || !draft.notes.is_empty() {
+            let timings: serde_json::Map<String, Value> = draft
+                .timings
+                .iter()
+                .map(|(name, d)| (name.as_str().to_owned(), json!(d.as_secs_f64() * 1000.0)))
+                .collect();
+            let now = Utc::now();
+            for m in &mut draft.messages {
+                m.status = MessageStatus::Complete;
+                m.error = None;
+                m.updated_at = now;
+            }
+            if let Some(last) = draft.messages.last_mut() {
+                last.metadata
+                    .insert("pipeline_ms".to_owned(), Value::Object(timings));
+            }
+            let branch = host.data().record.active_branch.clone();
+            let mut changes = ContextChanges::new();
+            // Notes (a summary) after the input: ids follow creation order.
+            for m in &draft.notes {
+                changes.push_message(&branch, m.clone());
+            }
+            let input: Vec<MessageId> = draft.messages.iter().map(|m| m.id).collect();
+            let notes: Vec<MessageId> = draft.notes.iter().map(|m| m.id).collect();
+            changes
+                .replacements
+                .extend(input::input_at_end(host.data(), &input, &notes));
+            changes.updated_messages = draft.messages.clone();
+            changes.updated_messages.extend(updates.iter().cloned());
+            output.completed = draft
+                .messages
+                .iter()
+                .chain(&updates)
+                .map(|m| (m.id, m.kind_name()))
+                .collect();
+            output.input = input;
+            output.notes = std::mem::take(&mut draft.notes);
+            output.changes = Some(changes);
+        }
+        Ok(Prepared { request, output })
+    }
+
+    /// Stores what the pipeline made and announces it, while `beside` (the model request going
+    /// out) makes progress: its output when it finished during the commit. A failed commit
+    /// marks the input `failed`, as a failing step does.
+    pub(crate) async fn store_pipeline_output<H: Host, T: Send>(
+        &mut self,
+        host: &mut H,
+        output: PipelineOutput,
+        beside: impl std::future::Future<Output = T> + Send,
+    ) -> Result<Option<T>, EngineError> {
+        let mut early = None;
+        if let Some(changes) = output.changes {
+            match host.commit_beside(changes, beside).await {
+                Ok(done) => early = done,
+                Err(e) => {
+                    input::fail_input(host, &output.input, &e).await;
+                    return Err(e);
+                }
+            }
+            for m in &output.notes {
+                host.emit_created(m).await;
+            }
+            for (message_id, kind) in output.completed {
+                host.emit_update(
+                    None,
+                    Some(MessageUpdate::Completed { message_id, kind }),
+                    Metadata::new(),
+                )
+                .await;
+            }
+        }
+        if let Some(report) = output.report {
+            host.emit_update(None, None, report).await;
+        }
+        Ok(early)
+    }
+
+    /// Runs one processor over the draft as a plain call in the turn, while the context stays
+    /// responsive; an interrupt stops it at once and answers [`EngineError::Interrupted`] (the
+    /// draft is dropped with whatever the step did, as when a step fails).
+    async fn run_step<H: Host>(
+        &self,
+        host: &mut H,
+        processor: &dyn Processor,
+        draft: &mut Draft,
+        ctx: &PipelineContext,
+    ) -> Result<ProcessResult, EngineError> {
+        let step = processor.name();
+        let interrupt = self.interrupt.clone();
+        let ran = host
+            .serve_until(async {
+                tokio::select! {
+                    biased;
+                    () = interrupt.cancelled() => None,
+                    result = processor.process(draft, ctx) => Some(result),
+                }
+            })
+            .await;
+        match ran {
+            Some(result) => Ok(result?),
+            None => {
+                tracing::info!(context = %host.context_id(), step = step.as_str(), "pipeline step interrupted");
+                Err(EngineError::Interrupted { step })
+            }
+        }
+    }
+}
