@@ -9,9 +9,10 @@ use braid_protocol::api::{
 use braid_protocol::{BranchName, ContextId, MessageId, Mode, SendMessageRequest, SequencedEvent};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
-use crate::command::{Command, MessageQuery, Reply};
+use crate::actor::{Actor, Command, Reply};
 use crate::error::EngineError;
 use crate::events::EventBus;
+use crate::views::MessageQuery;
 
 /// A live context. Cheap to clone; every clone talks to the same actor.
 #[derive(Clone)]
@@ -56,6 +57,32 @@ impl ContextHandle {
         !self.commands.is_closed()
     }
 
+    /// Runs a change ([`crate::actor::change`]) on the context, while it rests.
+    async fn change<T, F>(&self, op: F) -> Result<T, EngineError>
+    where
+        T: Send + 'static,
+        F: for<'a> FnOnce(&'a mut Actor) -> futures::future::BoxFuture<'a, Result<T, EngineError>>
+            + Send
+            + Sync
+            + 'static,
+    {
+        self.ask(|reply| Command::Change(crate::actor::change(op, reply)))
+            .await
+    }
+
+    /// Reads the context ([`crate::actor::read`]), also while a turn runs.
+    async fn read<T, F>(&self, op: F) -> Result<T, EngineError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Actor, &braid_protocol::ContextState) -> Result<T, EngineError>
+            + Send
+            + Sync
+            + 'static,
+    {
+        self.ask(|reply| Command::Read(crate::actor::read(op, reply)))
+            .await
+    }
+
     async fn ask<T>(&self, make: impl FnOnce(Reply<T>) -> Command) -> Result<T, EngineError> {
         let (reply, answer) = oneshot::channel();
         self.commands
@@ -70,7 +97,7 @@ impl ContextHandle {
     pub async fn workflows(
         &self,
     ) -> Result<Vec<braid_protocol::workflow::WorkflowInfo>, EngineError> {
-        self.ask(Command::Workflows).await
+        self.read(|a, _| Ok(a.workflow_list())).await
     }
 
     /// Starts a workflow run (202 semantics: the `workflow_execution` message is stored before
@@ -188,7 +215,7 @@ impl ContextHandle {
 
     /// Switches between plan and act mode (adds a `mode_change` notice).
     pub async fn set_mode(&self, mode: Mode) -> Result<(), EngineError> {
-        self.ask(|r| Command::SetMode(mode, r)).await
+        self.change(move |a| Box::pin(a.set_mode(mode))).await
     }
 
     /// Changes the title and/or the configuration.
@@ -196,7 +223,7 @@ impl ContextHandle {
         &self,
         request: UpdateContextRequest,
     ) -> Result<ContextSummary, EngineError> {
-        self.ask(|r| Command::Update(request, r)).await
+        self.change(move |a| Box::pin(a.update(request))).await
     }
 
     /// Creates a branch, from any message of any branch.
@@ -204,17 +231,18 @@ impl ContextHandle {
         &self,
         request: CreateBranchRequest,
     ) -> Result<BranchInfo, EngineError> {
-        self.ask(|r| Command::CreateBranch(request, r)).await
+        self.change(move |a| Box::pin(a.create_branch(request)))
+            .await
     }
 
     /// Makes a branch the active one (adds a `branch_switch` notice).
     pub async fn switch_branch(&self, name: BranchName) -> Result<(), EngineError> {
-        self.ask(|r| Command::SwitchBranch(name, r)).await
+        self.change(move |a| Box::pin(a.switch_branch(name))).await
     }
 
     /// Deletes a branch that is not active; its messages stay in the pool.
     pub async fn delete_branch(&self, name: BranchName) -> Result<(), EngineError> {
-        self.ask(|r| Command::DeleteBranch(name, r)).await
+        self.change(move |a| Box::pin(a.delete_branch(name))).await
     }
 
     /// Changes a branch's system-prompt override and pipeline.
@@ -223,7 +251,8 @@ impl ContextHandle {
         name: BranchName,
         request: UpdateBranchRequest,
     ) -> Result<BranchInfo, EngineError> {
-        self.ask(|r| Command::UpdateBranch(name, request, r)).await
+        self.change(move |a| Box::pin(a.update_branch(name, request)))
+            .await
     }
 
     /// Merges branch `source` into the request's target (the active branch by default), or
@@ -234,32 +263,34 @@ impl ContextHandle {
         source: BranchName,
         request: MergeRequest,
     ) -> Result<MergeOutcome, EngineError> {
-        self.ask(|reply| Command::Merge {
-            source,
-            request,
-            reply,
-        })
-        .await
+        self.change(move |a| Box::pin(a.merge(source, request)))
+            .await
     }
 
     /// The branches.
     pub async fn branches(&self) -> Result<BranchList, EngineError> {
-        self.ask(Command::ListBranches).await
+        self.read(|a, _| Ok(a.branch_list())).await
     }
 
     /// The context as `GET /v1/contexts/{id}` shows it.
     pub async fn summary(&self) -> Result<ContextSummary, EngineError> {
-        self.ask(Command::Summary).await
+        self.read(|a, state| Ok(a.summary_in(state))).await
     }
 
     /// The current state, and the transition history when asked.
     pub async fn state(&self, history: bool) -> Result<StateResponse, EngineError> {
-        self.ask(|reply| Command::State { history, reply }).await
+        self.read(move |a, state| {
+            Ok(StateResponse {
+                state: state.clone(),
+                history: history.then(|| a.state_history()),
+            })
+        })
+        .await
     }
 
     /// Messages of a branch.
     pub async fn messages(&self, query: MessageQuery) -> Result<MessageList, EngineError> {
-        self.ask(|r| Command::Messages(query, r)).await
+        self.read(move |a, _| a.list_messages(query)).await
     }
 
     /// Files of the context's workspace whose path contains `query`, for the file picker (at

@@ -12,7 +12,6 @@
 mod actor;
 pub mod approval;
 mod calls;
-mod command;
 mod context;
 mod error;
 pub mod events;
@@ -38,7 +37,6 @@ pub mod workflow;
 mod workspace_files;
 
 pub use actor::MAX_QUEUED_SENDS;
-pub use command::MessageQuery;
 pub use error::EngineError;
 pub use error::llm_error_code;
 pub use handle::ContextHandle;
@@ -46,3 +44,4 @@ pub use plan_cache::SharedFrames;
 pub use registry::ContextRegistry;
 pub use services::{EngineSettings, Services};
 pub use state::StateMachine;
+pub use views::MessageQuery;

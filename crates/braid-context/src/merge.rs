@@ -836,22 +836,22 @@ impl crate::actor::Actor {
         let target = request
             .target
             .clone()
-            .unwrap_or_else(|| self.data.record.active_branch.clone());
-        let Some(source_branch) = self.data.branch(&source) else {
+            .unwrap_or_else(|| self.data().record.active_branch.clone());
+        let Some(source_branch) = self.data().branch(&source) else {
             return Err(EngineError::BranchNotFound(source));
         };
-        let Some(target_branch) = self.data.branch(&target) else {
+        let Some(target_branch) = self.data().branch(&target) else {
             return Err(EngineError::BranchNotFound(target));
         };
-        let tools = self.services.tools.clone();
+        let tools = self.tools().clone();
         let writes = move |name: &str| {
             tools
                 .get(name)
                 .is_none_or(|t| !t.spec().permissions.is_read_only())
         };
-        let config = &self.data.record.config;
+        let config = &self.data().record.config;
         let plan = plan(&MergeInput {
-            pool: &self.data.pool,
+            pool: &self.data().pool,
             source: MergeSide {
                 name: &source_branch.name,
                 ids: &source_branch.message_ids,
@@ -875,7 +875,7 @@ impl crate::actor::Actor {
         {
             return Err(EngineError::MergeHeld(Box::new(outcome)));
         }
-        if target == self.data.record.active_branch
+        if target == self.data().record.active_branch
             && matches!(
                 self.state(),
                 braid_protocol::ContextState::AwaitingToolApproval { .. }
@@ -901,16 +901,17 @@ impl crate::actor::Actor {
         );
         let mut changes = plan.changes(&target, notice.clone());
         // Mode and role belong to the context; a merge changes them only for the branch in use.
-        if target == self.data.record.active_branch && (plan.mode.is_some() || plan.role.is_some())
+        if target == self.data().record.active_branch
+            && (plan.mode.is_some() || plan.role.is_some())
         {
-            let mut config = self.data.record.config.clone();
+            let mut config = self.data().record.config.clone();
             config.mode = plan.mode.unwrap_or(config.mode);
             config.agent_role = plan.role.unwrap_or(config.agent_role);
             changes.config = Some(config);
         }
         self.commit(changes).await?;
         tracing::info!(
-            context = %self.id,
+            context = %self.context_id(),
             source = %outcome.source,
             target = %outcome.target,
             strategy = ?outcome.strategy,

@@ -20,7 +20,7 @@ impl Actor {
         let interrupted = self.state().kind();
         let mut changes = ContextChanges::new();
         let unfinished: Vec<Message> = self
-            .data
+            .data()
             .pool
             .values()
             .filter(|m| {
@@ -43,11 +43,11 @@ impl Actor {
         // the state may still say it waits, and an approved call without a result may have
         // run before the crash. Running it again could repeat its effect, so it gets an error
         // result the model can read instead (at most once).
-        let open = crate::calls::open_calls(&self.data);
+        let open = crate::calls::open_calls(self.data());
         let past_approval = !interrupted.is_resting()
             || (matches!(self.state(), ContextState::AwaitingToolApproval { .. })
                 && !open.iter().any(|c| c.approval == ApprovalStatus::Pending));
-        let branch = self.data.record.active_branch.clone();
+        let branch = self.data().record.active_branch.clone();
         if past_approval {
             for call in open
                 .iter()
@@ -88,12 +88,12 @@ impl Actor {
             };
             // Persisted below, with the messages it explains, in one transaction.
             if let Err(error) = self.announce(failed).await {
-                tracing::error!(context = %self.id, %error, "recovery transition refused");
+                tracing::error!(context = %self.context_id(), %error, "recovery transition refused");
             }
         }
-        tracing::warn!(context = %self.id, interrupted = interrupted.as_str(), incomplete_messages = kept, "context recovered after a restart");
+        tracing::warn!(context = %self.context_id(), interrupted = interrupted.as_str(), incomplete_messages = kept, "context recovered after a restart");
         if let Err(error) = self.commit(changes).await {
-            tracing::error!(context = %self.id, %error, "recovery not saved");
+            tracing::error!(context = %self.context_id(), %error, "recovery not saved");
         }
     }
 
@@ -104,10 +104,10 @@ impl Actor {
         let MessageKind::Text(t) = &mut m.kind else {
             return;
         };
-        let mut deltas = match self.services.store.message_deltas(self.id, m.id).await {
+        let mut deltas = match self.store().message_deltas(self.context_id(), m.id).await {
             Ok(deltas) => deltas,
             Err(error) => {
-                tracing::warn!(context = %self.id, message = %m.id, %error, "streamed deltas not read; the saved text is kept");
+                tracing::warn!(context = %self.context_id(), message = %m.id, %error, "streamed deltas not read; the saved text is kept");
                 return;
             }
         };

@@ -14,7 +14,6 @@ use braid_protocol::{
 use braid_store::{BranchIds, ContextChanges};
 use chrono::Utc;
 use serde_json::{Value, json};
-use tokio_util::sync::CancellationToken;
 
 use crate::actor::Actor;
 use crate::calls::open_calls;
@@ -22,7 +21,7 @@ use crate::error::EngineError;
 use crate::host::Host;
 use crate::input;
 use crate::send::{QueuedSend, SendAction};
-use crate::turn::{NextStep, RoundOutcome, Turn, next_step};
+use crate::turn::{NextStep, RoundOutcome, next_step};
 
 impl Actor {
     /// Turns a request into the messages it adds (ids are given out now, so the answer can name
@@ -47,7 +46,7 @@ impl Actor {
             MessagePayload::Image(i) => messages.push(image(i)),
             MessagePayload::Workflow(w) => return self.accept_workflow(w, "payload."),
             MessagePayload::ToolResult(r) => {
-                let Some(call) = open_calls(&self.data)
+                let Some(call) = open_calls(self.data())
                     .into_iter()
                     .find(|c| c.id == r.call_id)
                 else {
@@ -77,8 +76,7 @@ impl Actor {
             }
             MessagePayload::McpResource(r) => {
                 let known = self
-                    .services
-                    .mcp
+                    .mcp()
                     .as_ref()
                     .is_some_and(|m| m.server(&r.server_name).is_some());
                 if !known {
@@ -122,7 +120,7 @@ impl Actor {
         question_id: MessageId,
         value: &str,
     ) -> Result<(Message, Message), EngineError> {
-        let Some(message) = self.data.pool.get(&question_id) else {
+        let Some(message) = self.data().pool.get(&question_id) else {
             return Err(EngineError::NotFound(format!("no message {question_id}")));
         };
         let MessageKind::Question(q) = &message.kind else {
@@ -187,18 +185,6 @@ impl Actor {
         turn.converse(self, send).await;
     }
 
-    /// A new turn: a new interrupt, delivered to it by this actor.
-    pub(crate) fn begin_turn(&mut self) -> Turn {
-        self.interrupt = CancellationToken::new();
-        Turn::new(self.interrupt.clone())
-    }
-
-    /// The turn in progress, for an operation that continues it (a workflow's step): it stops
-    /// on the interrupt already given out.
-    pub(crate) fn current_turn(&self) -> Turn {
-        Turn::new(self.interrupt.clone())
-    }
-
     /// Continues a paused or failed turn from where the history says it stopped.
     pub(crate) async fn resume(&mut self) {
         let mut turn = self.begin_turn();
@@ -219,7 +205,7 @@ impl Actor {
         if let Err(e) = self.transition(ContextState::ProcessingUserMessage).await {
             return self.fail(e, true).await;
         }
-        let Some(manager) = self.services.mcp.clone() else {
+        let Some(manager) = self.mcp().cloned() else {
             return self
                 .fail(
                     EngineError::NotFound("no MCP servers are configured".to_owned()),
@@ -227,9 +213,9 @@ impl Actor {
                 )
                 .await;
         };
-        let read = match self.resources.get(&manager, server, uri).await {
+        let read = match self.resources().get(&manager, server, uri).await {
             Ok((resource, outcome)) => {
-                tracing::info!(context = %self.id, server, uri, cached = matches!(outcome, braid_mcp::CacheOutcome::Fresh), "MCP resource injected");
+                tracing::info!(context = %self.context_id(), server, uri, cached = matches!(outcome, braid_mcp::CacheOutcome::Fresh), "MCP resource injected");
                 resource
             }
             Err(e) => {
@@ -245,7 +231,7 @@ impl Actor {
         };
         let mut message = Message::new(Role::User, MessageKind::McpResource(read));
         message.id = id;
-        let branch = self.data.record.active_branch.clone();
+        let branch = self.data().record.active_branch.clone();
         match self
             .commit(ContextChanges::new().add_message(&branch, message.clone()))
             .await
@@ -265,7 +251,7 @@ impl Actor {
             | ContextState::Failed {
                 recoverable: true, ..
             } => Ok(()),
-            ContextState::Idle if next_step(&self.data) != NextStep::Nothing => Ok(()),
+            ContextState::Idle if next_step(self.data()) != NextStep::Nothing => Ok(()),
             other => Err(EngineError::Conflict(format!(
                 "nothing to resume in state `{}`",
                 other.kind()
@@ -280,7 +266,7 @@ impl Actor {
         plan: MessageId,
         feedback: Option<String>,
     ) -> Result<QueuedSend, EngineError> {
-        let Some(MessageKind::Plan(p)) = self.data.pool.get(&plan).map(|m| m.kind.clone()) else {
+        let Some(MessageKind::Plan(p)) = self.data().pool.get(&plan).map(|m| m.kind.clone()) else {
             return Err(EngineError::NotFound(format!("no plan message {plan}")));
         };
         let feedback_given = feedback.is_some();
@@ -293,7 +279,7 @@ impl Actor {
         }
         let text = match feedback {
             None => {
-                if self.data.record.config.mode == Mode::Plan {
+                if self.data().record.config.mode == Mode::Plan {
                     self.set_mode(Mode::Act).await?;
                 }
                 let mut text = format!("Execute the plan: {}\n", p.goal);
@@ -325,8 +311,8 @@ impl Actor {
     /// the execution may execute it again: that history never ran it).
     pub(crate) fn plan_execution(&self, plan: MessageId) -> Option<MessageId> {
         let plan = json!(plan);
-        self.data.active().message_ids.into_iter().find(|id| {
-            self.data.pool.get(id).is_some_and(|m| {
+        self.data().active().message_ids.into_iter().find(|id| {
+            self.data().pool.get(id).is_some_and(|m| {
                 m.metadata.get(PLAN_ID) == Some(&plan)
                     && m.metadata.get(PLAN_ACTION).and_then(Value::as_str) == Some(PLAN_EXECUTE)
             })
@@ -350,14 +336,14 @@ impl Actor {
     /// it leaves every branch and the queue. A queued message keeps a `failed` record in the
     /// pool (it never ran), so nothing is left `pending`. Anything else is a `Conflict`.
     pub(crate) async fn delete_input(&mut self, id: MessageId) -> Result<(), EngineError> {
-        let (_, group) = input::send_group(&self.data, id)?;
+        let (_, group) = input::send_group(self.data(), id)?;
         let Some(message) = group.iter().find(|m| m.id == id) else {
             return Err(EngineError::NotFound(format!(
                 "no message {id} in this context"
             )));
         };
         let queued = self
-            .queue
+            .queue()
             .iter()
             .position(|s| s.messages.iter().any(|m| m.id == id));
         let deletable = message.is_held_input()
@@ -372,12 +358,12 @@ impl Actor {
                 "message {id} cannot be deleted: {why}; only failed input, or input still waiting in the queue, can be"
             )));
         }
-        let ids: Vec<MessageId> = match queued.and_then(|at| self.queue.get(at)) {
+        let ids: Vec<MessageId> = match queued.and_then(|at| self.queue().get(at)) {
             Some(send) => send.messages.iter().map(|m| m.id).collect(),
             None => group.iter().map(|m| m.id).collect(),
         };
         let mut changes = ContextChanges::new();
-        for b in &self.data.branches {
+        for b in &self.data().branches {
             if b.message_ids.iter().any(|m| ids.contains(m)) {
                 changes.replacements.push(BranchIds {
                     branch: b.name.clone(),
@@ -391,7 +377,7 @@ impl Actor {
             }
         }
         let now = Utc::now();
-        for m in ids.iter().filter_map(|m| self.data.pool.get(m)) {
+        for m in ids.iter().filter_map(|m| self.data().pool.get(m)) {
             if m.status == MessageStatus::Pending {
                 let mut m = m.clone();
                 m.status = MessageStatus::Failed;
@@ -404,9 +390,9 @@ impl Actor {
         }
         self.commit(changes).await?;
         if let Some(at) = queued {
-            self.queue.remove(at);
+            self.queue().remove(at);
         }
-        for m in ids.iter().filter_map(|m| self.data.pool.get(m)) {
+        for m in ids.iter().filter_map(|m| self.data().pool.get(m)) {
             self.emit_update(
                 None,
                 Some(MessageUpdate::Deleted {
@@ -417,7 +403,7 @@ impl Actor {
             )
             .await;
         }
-        tracing::info!(context = %self.id, message = %id, deleted = ids.len(), "input deleted");
+        tracing::info!(context = %self.context_id(), message = %id, deleted = ids.len(), "input deleted");
         Ok(())
     }
 
@@ -425,7 +411,7 @@ impl Actor {
     pub(crate) async fn retry_now(
         &mut self,
         id: MessageId,
-        reply: crate::command::Reply<SendMessageResponse>,
+        reply: crate::actor::Reply<SendMessageResponse>,
     ) {
         match input::accept_retry(self, id).await {
             Ok(send) => {

@@ -3,23 +3,36 @@
 
 use braid_protocol::api::{
     BranchInfo, BranchList, ContextSummary, CreateBranchRequest, MessageList, MessageView,
-    StateResponse, TokenBudget, UpdateBranchRequest, UpdateContextRequest,
-    WorkspaceInstructionsInfo,
+    TokenBudget, UpdateBranchRequest, UpdateContextRequest, WorkspaceInstructionsInfo,
 };
 use braid_protocol::{
-    BranchName, ContextConfig, Message, MessageKind, Metadata, Mode, Role, SystemControlMessage,
-    Validate,
+    BranchName, ContextConfig, KindName, Message, MessageId, MessageKind, Metadata, Mode, Role,
+    SystemControlMessage, Validate,
 };
 use braid_store::{BranchRecord, BranchSettings, ContextChanges};
 
 use crate::actor::Actor;
-use crate::command::{Command, MessageQuery};
 use crate::error::EngineError;
 use crate::host::Host;
 use crate::optimizer::PlanError;
 use crate::pipeline::PipelineContext;
 use crate::plan_cache::{CachedPlan, OptimizedView, PlanKey};
 use std::sync::Arc;
+
+/// Which messages to list.
+#[derive(Clone, Debug, Default)]
+pub struct MessageQuery {
+    /// The branch; the active one when absent.
+    pub branch: Option<BranchName>,
+    /// Stored history or what the model would be sent.
+    pub view: MessageView,
+    /// Only messages of this kind.
+    pub kind: Option<KindName>,
+    /// Only messages after this one.
+    pub after: Option<MessageId>,
+    /// At most this many (default 100, at most 1000).
+    pub limit: Option<u32>,
+}
 
 /// The page size of a message listing when none is asked for.
 pub const DEFAULT_PAGE: u32 = 100;
@@ -32,14 +45,14 @@ impl Actor {
     /// after this one; a processor that finds it stale, a model's discovery having run
     /// meanwhile, builds its own).
     pub(crate) fn turn_pipeline_context(&self) -> PipelineContext {
-        let branch = &self.data.record.active_branch;
+        let branch = &self.data().record.active_branch;
         let mut ctx = self.frame_context(branch);
-        ctx.history = self.data.model_history(branch);
-        let frame = self.plans.lock().unwrap_or_else(|e| e.into_inner()).frame(
-            branch,
-            &ctx,
-            &self.services.frames,
-        );
+        ctx.history = self.data().model_history(branch);
+        let frame = self
+            .plans()
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .frame(branch, &ctx, self.frames());
         ctx.kept_frame = crate::pipeline::KeptFrame(Some(frame));
         ctx
     }
@@ -47,11 +60,10 @@ impl Actor {
     /// What a request on `branch` is built from besides its history (left empty): cheap
     /// whatever the history's length, for reads that reuse a plan of an unchanged history.
     pub(crate) fn frame_context(&self, branch: &braid_protocol::BranchName) -> PipelineContext {
-        let config = self.data.record.config.clone();
-        let model = self.services.settings.model_in_use(&config.model);
+        let config = self.data().record.config.clone();
+        let model = self.settings().model_in_use(&config.model);
         let (workspace, workspace_problem) = match self
-            .services
-            .settings
+            .settings()
             .workspace_roots
             .open_configured(config.workspace.as_deref())
         {
@@ -61,53 +73,25 @@ impl Actor {
         // Kept between reads while the kernel reports no change to them (workspace_files).
         let files = crate::workspace_files::current(
             workspace.as_ref(),
-            self.services.settings.user_workflows.as_deref(),
+            self.settings().user_workflows.as_deref(),
         );
         PipelineContext {
             instructions: files.instructions.clone(),
             workflow_tools: files.workflow_tools.clone(),
             model,
             branch_prompt: self
-                .data
+                .data()
                 .branch(branch)
                 .and_then(|b| b.system_prompt.clone()),
             history: Vec::new(),
-            tools: self.services.tools.clone(),
+            tools: self.tools().clone(),
             workspace,
             workspace_problem,
             config,
-            llm: self.services.llm.clone(),
-            ocr: self.services.settings.ocr.clone(),
-            image_hosts: self.services.settings.image_hosts.clone(),
+            llm: self.llm(),
+            ocr: self.settings().ocr.clone(),
+            image_hosts: self.settings().image_hosts.clone(),
             kept_frame: crate::pipeline::KeptFrame::default(),
-        }
-    }
-
-    /// Answers a read command.
-    pub(crate) fn answer_read(&self, command: Command) {
-        self.answer_read_in(command, self.state());
-    }
-
-    /// Answers a read command as if the context were in `state` (the committed one, while a
-    /// move to rest is being committed).
-    pub(crate) fn answer_read_in(&self, command: Command, state: &braid_protocol::ContextState) {
-        match command {
-            Command::Summary(r) => {
-                let _ = r.send(Ok(self.summary_in(state)));
-            }
-            Command::State { history, reply } => {
-                let _ = reply.send(Ok(StateResponse {
-                    state: state.clone(),
-                    history: history.then(|| self.state_history()),
-                }));
-            }
-            Command::Messages(query, r) => {
-                let _ = r.send(self.list_messages(query));
-            }
-            Command::ListBranches(r) => {
-                let _ = r.send(Ok(self.branch_list()));
-            }
-            _ => {}
         }
     }
 
@@ -118,8 +102,8 @@ impl Actor {
     }
 
     /// [`Actor::summary`] showing `state`.
-    fn summary_in(&self, state: &braid_protocol::ContextState) -> ContextSummary {
-        let record = &self.data.record;
+    pub(crate) fn summary_in(&self, state: &braid_protocol::ContextState) -> ContextSummary {
+        let record = &self.data().record;
         let ctx = self.frame_context(&record.active_branch);
         let (token_budget, instructions_tokens) =
             self.with_plan(&record.active_branch, &ctx, |cached| {
@@ -129,7 +113,7 @@ impl Actor {
                 )
             });
         // The fields the context list shows, derived in one place.
-        let listed = self.data.listing(state.clone());
+        let listed = self.data().listing(state.clone());
         ContextSummary {
             id: listed.id,
             title: listed.title,
@@ -163,16 +147,16 @@ impl Actor {
         ctx: &crate::pipeline::PipelineContext,
         f: impl FnOnce(&mut CachedPlan) -> R,
     ) -> R {
-        let mut plans = self.plans.lock().unwrap_or_else(|e| e.into_inner());
+        let mut plans = self.plans().lock().unwrap_or_else(|e| e.into_inner());
         let key = PlanKey {
-            revision: self.data.revision,
-            frame: plans.frame(branch, ctx, &self.services.frames),
+            revision: self.data().revision,
+            frame: plans.frame(branch, ctx, self.frames()),
         };
         if let Some(cached) = plans.get_mut(branch, &key) {
             return f(cached);
         }
         let mut full = ctx.clone();
-        full.history = self.data.model_history(branch);
+        full.history = self.data().model_history(branch);
         let plan = crate::pipeline::preview(&full, &key);
         f(plans.insert(
             branch.clone(),
@@ -184,11 +168,11 @@ impl Actor {
         ))
     }
 
-    fn list_messages(&self, q: MessageQuery) -> Result<MessageList, EngineError> {
+    pub(crate) fn list_messages(&self, q: MessageQuery) -> Result<MessageList, EngineError> {
         let branch = q
             .branch
-            .unwrap_or_else(|| self.data.record.active_branch.clone());
-        if self.data.branch(&branch).is_none() {
+            .unwrap_or_else(|| self.data().record.active_branch.clone());
+        if self.data().branch(&branch).is_none() {
             return Err(EngineError::BranchNotFound(branch));
         }
         let view = match q.view {
@@ -208,7 +192,7 @@ impl Actor {
                 _ => view.messages.iter().collect(),
             }
         } else {
-            self.data.branch_messages(&branch)
+            self.data().branch_messages(&branch)
         };
         if let Some(kind) = q.kind {
             messages.retain(|m| m.kind_name() == kind);
@@ -266,7 +250,7 @@ impl Actor {
             let plan = cached.plan.as_ref().map_err(|e| {
                 EngineError::Pipeline(crate::pipeline::PipelineError::Request(e.to_string()))
             })?;
-            let input = self.data.model_history(branch);
+            let input = self.data().model_history(branch);
             let view = Arc::new(self.view_of(branch, plan, &input, &cached.key));
             cached.view = Some(view.clone());
             Ok(view)
@@ -284,7 +268,7 @@ impl Actor {
         let shown = plan.shown(input);
         let position: std::collections::HashMap<braid_protocol::MessageId, usize> =
             shown.iter().enumerate().map(|(i, m)| (m.id, i)).collect();
-        let all = self.data.branch_messages(branch);
+        let all = self.data().branch_messages(branch);
         // Walk the branch in order: what the request sends comes as the plan shows it, and each
         // held message or notice stands right after the branch message before it.
         let mut out = Vec::with_capacity(shown.len());
@@ -324,11 +308,11 @@ impl Actor {
         }
     }
 
-    fn branch_list(&self) -> BranchList {
+    pub(crate) fn branch_list(&self) -> BranchList {
         BranchList {
-            active: self.data.record.active_branch.clone(),
+            active: self.data().record.active_branch.clone(),
             branches: self
-                .data
+                .data()
                 .branches
                 .iter()
                 .map(|b| self.branch_info(b))
@@ -350,7 +334,7 @@ impl Actor {
 
     /// Switches plan/act mode, with a `mode_change` notice.
     pub(crate) async fn set_mode(&mut self, mode: Mode) -> Result<(), EngineError> {
-        let mut config = self.data.record.config.clone();
+        let mut config = self.data().record.config.clone();
         if config.mode == mode {
             return Ok(());
         }
@@ -364,8 +348,8 @@ impl Actor {
         request: UpdateContextRequest,
     ) -> Result<ContextSummary, EngineError> {
         let config = match &request.config {
-            Some(patch) => self.data.record.config.merge_patch(patch)?,
-            None => self.data.record.config.clone(),
+            Some(patch) => self.data().record.config.merge_patch(patch)?,
+            None => self.data().record.config.clone(),
         };
         self.apply_config(config, request.title).await?;
         Ok(self.summary())
@@ -381,16 +365,15 @@ impl Actor {
         config.validate()?;
         // Only a changed workspace is judged here: a title or mode change of a context whose
         // stored workspace is no longer allowed still goes through (using it is refused).
-        if config.workspace != self.data.record.config.workspace {
-            self.services
-                .settings
+        if config.workspace != self.data().record.config.workspace {
+            self.settings()
                 .workspace_roots
                 .open_configured(config.workspace.as_deref())
                 .map_err(EngineError::Workspace)?;
         }
         let mut changes = ContextChanges::new();
-        let branch = self.data.record.active_branch.clone();
-        let current = &self.data.record.config;
+        let branch = self.data().record.active_branch.clone();
+        let current = &self.data().record.config;
         let mut notices = Vec::new();
         if config.mode != current.mode {
             notices.push(SystemControlMessage::ModeChange {
@@ -408,7 +391,7 @@ impl Actor {
             .into_iter()
             .map(|n| self.notice(&mut changes, &branch, n))
             .collect();
-        if config != self.data.record.config {
+        if config != self.data().record.config {
             changes.config = Some(config);
         }
         changes.title = title;
@@ -440,15 +423,15 @@ impl Actor {
                 ),
             ));
         }
-        if self.data.branch(&name).is_some() {
+        if self.data().branch(&name).is_some() {
             return Err(EngineError::Conflict(format!(
                 "branch `{name}` already exists"
             )));
         }
         let from = request
             .from_branch
-            .unwrap_or_else(|| self.data.record.active_branch.clone());
-        let Some(parent) = self.data.branch(&from) else {
+            .unwrap_or_else(|| self.data().record.active_branch.clone());
+        let Some(parent) = self.data().branch(&from) else {
             return Err(EngineError::BranchNotFound(from));
         };
         let position = |at: braid_protocol::MessageId| {
@@ -491,10 +474,10 @@ impl Actor {
 
     /// Makes `name` the active branch, with a `branch_switch` notice on it.
     pub(crate) async fn switch_branch(&mut self, name: BranchName) -> Result<(), EngineError> {
-        if self.data.branch(&name).is_none() {
+        if self.data().branch(&name).is_none() {
             return Err(EngineError::BranchNotFound(name));
         }
-        let from = self.data.record.active_branch.clone();
+        let from = self.data().record.active_branch.clone();
         if from == name {
             return Ok(());
         }
@@ -520,7 +503,7 @@ impl Actor {
         name: BranchName,
         request: UpdateBranchRequest,
     ) -> Result<BranchInfo, EngineError> {
-        let Some(branch) = self.data.branch(&name) else {
+        let Some(branch) = self.data().branch(&name) else {
             return Err(EngineError::BranchNotFound(name));
         };
         let system_prompt = match request.system_prompt {
@@ -542,7 +525,7 @@ impl Actor {
         self.commit(changes).await?;
         self.emit_update(None, None, Metadata::new()).await;
         let updated = self
-            .data
+            .data()
             .branch(&name)
             .ok_or_else(|| EngineError::BranchNotFound(name.clone()))?;
         Ok(self.branch_info(updated))
@@ -550,10 +533,10 @@ impl Actor {
 
     /// Deletes a branch that is not the active one.
     pub(crate) async fn delete_branch(&mut self, name: BranchName) -> Result<(), EngineError> {
-        if self.data.branch(&name).is_none() {
+        if self.data().branch(&name).is_none() {
             return Err(EngineError::BranchNotFound(name));
         }
-        if self.data.record.active_branch == name {
+        if self.data().record.active_branch == name {
             return Err(EngineError::Conflict(format!(
                 "branch `{name}` is active: switch to another branch before deleting it"
             )));

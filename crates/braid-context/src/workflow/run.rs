@@ -168,18 +168,17 @@ impl Actor {
         &self,
         call: OpenCall,
     ) -> impl std::future::Future<Output = Ran> + Send + 'static {
-        let tools = self.services.tools.clone();
-        let config = &self.data.record.config;
+        let tools = self.tools().clone();
+        let config = &self.data().record.config;
         let workspace = self
-            .services
-            .settings
+            .settings()
             .workspace_roots
             .open_configured(config.workspace.as_deref());
         let mut ctx = ToolContext::configured(workspace, config.agent_role);
         // A running tool is not cancelled by an interrupt (it finishes); only by shutdown.
         ctx.cancel = tokio_util::sync::CancellationToken::new();
         let mode = config.mode;
-        let switched_off = crate::turn::switched_off(&self.data, &self.services.tools, &call.name);
+        let switched_off = crate::turn::switched_off(self.data(), self.tools(), &call.name);
         async move {
             let started = Utc::now();
             let clock = Instant::now();
@@ -206,15 +205,14 @@ impl Actor {
     /// The definitions this context can use: its workspace's and the person's.
     pub(crate) fn workflow_catalog(&self) -> Catalog {
         let workspace = self
-            .services
-            .settings
+            .settings()
             .workspace_roots
-            .open_configured(self.data.record.config.workspace.as_deref())
+            .open_configured(self.data().record.config.workspace.as_deref())
             .ok()
             .flatten();
         Catalog::discover(
             workspace.as_ref().map(|w| w.root()),
-            self.services.settings.user_workflows.as_deref(),
+            self.settings().user_workflows.as_deref(),
         )
     }
 
@@ -281,7 +279,7 @@ impl Actor {
 
     /// The run stored in message `id`.
     fn run_in(&self, id: MessageId) -> Result<Run, EngineError> {
-        self.data
+        self.data()
             .pool
             .get(&id)
             .and_then(Run::of)
@@ -290,7 +288,7 @@ impl Actor {
 
     /// The message holding the run `execution_id`.
     fn execution(&self, execution_id: &str) -> Result<MessageId, EngineError> {
-        self.data
+        self.data()
             .pool
             .values()
             .find(|m| {
@@ -359,7 +357,7 @@ impl Actor {
         run.message.status = MessageStatus::Complete;
         self.transition(run.executing_state()).await?;
         self.save_run(&mut run, ContextChanges::new()).await?;
-        tracing::info!(context = %self.id, workflow = %run.exec.workflow_name, execution = %run.exec.execution_id, "workflow started");
+        tracing::info!(context = %self.context_id(), workflow = %run.exec.workflow_name, execution = %run.exec.execution_id, "workflow started");
         Ok(true)
     }
 
@@ -404,7 +402,7 @@ impl Actor {
                     run.record.waiting_call = None;
                     run.exec.completed_steps += 1;
                     run.exec.current_step = run.step().map(|s| s.name.clone());
-                    tracing::info!(context = %self.id, execution = %run.exec.execution_id, step = %step.name, "workflow step completed");
+                    tracing::info!(context = %self.context_id(), execution = %run.exec.execution_id, step = %step.name, "workflow step completed");
                     if let Err(e) = self.transition(run.executing_state()).await {
                         self.fail(e, true).await;
                         return RunEnd::Rested;
@@ -424,7 +422,7 @@ impl Actor {
                 StepOutcome::Waiting => return RunEnd::Rested,
                 StepOutcome::Interrupted => {
                     let control = self
-                        .workflow_signal
+                        .workflow_signal()
                         .take()
                         .map(|(_, c)| c)
                         .unwrap_or(WorkflowControl::Pause);
@@ -439,16 +437,16 @@ impl Actor {
 
     /// Applies a pause or cancel the person asked for while the last step ran (or an interrupt).
     async fn take_signal(&mut self, run: &mut Run) -> Option<RunEnd> {
-        let signal = match self.workflow_signal.take() {
+        let signal = match self.workflow_signal().take() {
             Some((eid, control)) if eid == run.exec.execution_id => Some(control),
             Some(other) => {
-                self.workflow_signal = Some(other);
+                *self.workflow_signal() = Some(other);
                 None
             }
             None => None,
         };
         let signal = signal.or_else(|| {
-            self.interrupt
+            self.interrupt_token()
                 .is_cancelled()
                 .then_some(WorkflowControl::Pause)
         });
@@ -515,7 +513,7 @@ impl Actor {
                 "not_allowed",
             ));
         }
-        if self.services.tools.get(tool).is_none() {
+        if self.tools().get(tool).is_none() {
             return StepOutcome::Failed(cause(
                 format!(
                     "no tool named `{tool}` is available (built in or from a ready MCP server)"
@@ -526,7 +524,7 @@ impl Actor {
         let call_id = new_call_id();
         let turn = TurnId::new();
         let mut requests = crate::turn::request_messages(
-            &self.services.tools,
+            self.tools(),
             vec![(call_id.clone(), tool.to_owned(), Ok(arguments))],
             turn,
         );
@@ -534,7 +532,7 @@ impl Actor {
             m.metadata
                 .insert(STEP_KEY.to_owned(), run.step_marker(&step.name));
         }
-        let branch = self.data.record.active_branch.clone();
+        let branch = self.data().record.active_branch.clone();
         let mut changes = ContextChanges::new();
         for m in &requests {
             changes.push_message(&branch, m.clone());
@@ -545,7 +543,10 @@ impl Actor {
         for m in &requests {
             self.emit_created(m).await;
         }
-        let Some(call) = open_calls(&self.data).into_iter().find(|c| c.id == call_id) else {
+        let Some(call) = open_calls(self.data())
+            .into_iter()
+            .find(|c| c.id == call_id)
+        else {
             return StepOutcome::Failed(cause("the step's call was not stored", "internal"));
         };
         if crate::turn::policy_runs(self, &call) {
@@ -638,7 +639,7 @@ impl Actor {
         self.transition(ContextState::CollectingToolResults).await?;
         self.transition(ContextState::ProcessingToolResults).await?;
         let waiting = self.calls_owned_by_workflows();
-        let open: Vec<OpenCall> = open_calls(&self.data)
+        let open: Vec<OpenCall> = open_calls(self.data())
             .into_iter()
             .filter(|c| !waiting.contains(&c.id))
             .collect();
@@ -653,7 +654,7 @@ impl Actor {
 
     /// The text of the model's answers after `since`.
     fn answer_since(&self, since: chrono::DateTime<Utc>) -> String {
-        self.data
+        self.data()
             .active_messages()
             .into_iter()
             .filter(|m| m.role == Role::Assistant && m.created_at >= since)
@@ -669,7 +670,7 @@ impl Actor {
 
     /// Every call a run owns: the model's calls that started runs, and step calls waiting.
     pub(crate) fn calls_owned_by_workflows(&self) -> Vec<ToolCallId> {
-        self.data
+        self.data()
             .pool
             .values()
             .filter_map(Run::of)
@@ -680,8 +681,8 @@ impl Actor {
 
     /// The run whose tool step waits on an open call, if any.
     pub(crate) fn workflow_waiting_on_call(&self) -> Option<MessageId> {
-        let open: Vec<ToolCallId> = open_calls(&self.data).into_iter().map(|c| c.id).collect();
-        self.data
+        let open: Vec<ToolCallId> = open_calls(self.data()).into_iter().map(|c| c.id).collect();
+        self.data()
             .pool
             .values()
             .filter_map(Run::of)
@@ -705,7 +706,7 @@ impl Actor {
             .record
             .waiting_call
             .as_ref()
-            .and_then(|w| open_calls(&self.data).into_iter().find(|c| &c.id == w))
+            .and_then(|w| open_calls(self.data()).into_iter().find(|c| &c.id == w))
         else {
             return self.rest(ContextState::Idle).await;
         };
@@ -719,7 +720,7 @@ impl Actor {
             {
                 error.code = Some("denied".to_owned());
             }
-            let branch = self.data.record.active_branch.clone();
+            let branch = self.data().record.active_branch.clone();
             match self
                 .commit(ContextChanges::new().add_message(&branch, result.clone()))
                 .await
@@ -779,12 +780,12 @@ impl Actor {
             "result": result,
         });
         let changes = self.result_messages(&run, ToolOutcome::Success { output });
-        tracing::info!(context = %self.id, execution = %run.exec.execution_id, "workflow completed");
+        tracing::info!(context = %self.context_id(), execution = %run.exec.execution_id, "workflow completed");
         self.end_run(run, changes).await
     }
 
     async fn fail_run(&mut self, mut run: Run, error: ErrorDetail) -> RunEnd {
-        tracing::warn!(context = %self.id, execution = %run.exec.execution_id, error = %error.message, "workflow failed");
+        tracing::warn!(context = %self.context_id(), execution = %run.exec.execution_id, error = %error.message, "workflow failed");
         run.exec.status = WorkflowStatus::Failed;
         run.exec.error = Some(error.clone());
         run.exec.awaiting_approval = None;
@@ -793,7 +794,7 @@ impl Actor {
     }
 
     async fn cancel_run(&mut self, mut run: Run) -> RunEnd {
-        tracing::info!(context = %self.id, execution = %run.exec.execution_id, "workflow cancelled");
+        tracing::info!(context = %self.context_id(), execution = %run.exec.execution_id, "workflow cancelled");
         run.exec.status = WorkflowStatus::Cancelled;
         run.exec.awaiting_approval = None;
         let error = cause(
@@ -830,7 +831,7 @@ impl Actor {
     }
 
     async fn pause_run(&mut self, mut run: Run) -> RunEnd {
-        tracing::info!(context = %self.id, execution = %run.exec.execution_id, step = ?run.exec.current_step, "workflow paused");
+        tracing::info!(context = %self.context_id(), execution = %run.exec.execution_id, step = ?run.exec.current_step, "workflow paused");
         run.exec.status = WorkflowStatus::Paused;
         if let Err(e) = self.save_run(&mut run, ContextChanges::new()).await {
             self.fail(e, true).await;
@@ -844,13 +845,13 @@ impl Actor {
     /// call when the model started the run and the call is still open, otherwise a
     /// `workflow__<name>` request and its result, so later turns see the run as a tool call.
     fn result_messages(&self, run: &Run, outcome: ToolOutcome) -> ContextChanges {
-        let branch = self.data.record.active_branch.clone();
+        let branch = self.data().record.active_branch.clone();
         let mut changes = ContextChanges::new();
         let open = run
             .record
             .origin_call
             .as_ref()
-            .and_then(|id| open_calls(&self.data).into_iter().find(|c| &c.id == id));
+            .and_then(|id| open_calls(self.data()).into_iter().find(|c| &c.id == id));
         let now = Utc::now();
         let duration_ms = (now - run.exec.started_at).num_milliseconds().max(0) as u64;
         let marker = run.step_marker("result");
@@ -906,7 +907,7 @@ impl Actor {
         };
         let mut run = self.run_in(id)?;
         let waiting = run.record.waiting_call.take();
-        let open: Vec<OpenCall> = open_calls(&self.data)
+        let open: Vec<OpenCall> = open_calls(self.data())
             .into_iter()
             .filter(|c| Some(&c.id) == waiting.as_ref())
             .collect();
@@ -929,7 +930,7 @@ impl Actor {
         &mut self,
         execution_id: &str,
         control: WorkflowControl,
-        reply: crate::command::Reply<()>,
+        reply: crate::actor::Reply<()>,
     ) {
         let checked = self
             .execution(execution_id)
@@ -955,7 +956,7 @@ impl Actor {
         match (control, status) {
             (WorkflowControl::Resume, WorkflowStatus::Paused) => {
                 let _ = reply.send(Ok(()));
-                self.interrupt = tokio_util::sync::CancellationToken::new();
+                self.renew_interrupt();
                 if run.exec.awaiting_approval.take().is_some() {
                     run.record.approved_step = run.exec.current_step.clone();
                 }
@@ -1009,7 +1010,7 @@ impl Actor {
             WorkflowControl::Cancel => "not executed: the workflow was cancelled",
             _ => "not executed: the workflow was paused before it ran",
         };
-        let open: Vec<OpenCall> = open_calls(&self.data)
+        let open: Vec<OpenCall> = open_calls(self.data())
             .into_iter()
             .filter(|c| Some(&c.id) == waiting.as_ref())
             .collect();
@@ -1054,10 +1055,10 @@ impl Actor {
                 ContextState::AwaitingLlmFirstChunk | ContextState::StreamingLlmResponse { .. }
             )
         {
-            self.interrupt.cancel();
+            self.interrupt_token().cancel();
         }
-        tracing::info!(context = %self.id, execution = execution_id, control = control.as_str(), "workflow control requested");
-        self.workflow_signal = Some((execution_id.to_owned(), control));
+        tracing::info!(context = %self.context_id(), execution = execution_id, control = control.as_str(), "workflow control requested");
+        *self.workflow_signal() = Some((execution_id.to_owned(), control));
         Ok(())
     }
 
@@ -1087,7 +1088,7 @@ impl Actor {
                         Utc::now(),
                         Utc::now(),
                     );
-                    let branch = self.data.record.active_branch.clone();
+                    let branch = self.data().record.active_branch.clone();
                     self.commit(ContextChanges::new().add_message(&branch, result.clone()))
                         .await?;
                     self.emit_created(&result).await;
@@ -1101,7 +1102,7 @@ impl Actor {
                 Role::Assistant,
             );
             let id = message.id;
-            let branch = self.data.record.active_branch.clone();
+            let branch = self.data().record.active_branch.clone();
             self.commit(ContextChanges::new().add_message(&branch, message.clone()))
                 .await?;
             self.emit_created(&message).await;
@@ -1119,7 +1120,7 @@ impl Actor {
     /// waited in the queue is failed (its send was not kept).
     pub(crate) async fn recover_workflows(&mut self) {
         let runs: Vec<Run> = self
-            .data
+            .data()
             .pool
             .values()
             .filter_map(Run::of)
@@ -1133,9 +1134,9 @@ impl Actor {
         if runs.is_empty() {
             return;
         }
-        let branch = self.data.record.active_branch.clone();
+        let branch = self.data().record.active_branch.clone();
         let mut changes = ContextChanges::new();
-        let open = open_calls(&self.data);
+        let open = open_calls(self.data());
         let mut closed = Vec::new();
         for mut run in runs {
             // A step call that waited for approval is closed unrun: resuming runs the step
@@ -1182,7 +1183,7 @@ impl Actor {
                         .unwrap_or_default()
                 )
             };
-            tracing::warn!(context = %self.id, execution = %run.exec.execution_id, "workflow run recovered after a restart");
+            tracing::warn!(context = %self.context_id(), execution = %run.exec.execution_id, "workflow run recovered after a restart");
             changes.updated_messages.push(run.to_message());
             changes.push_message(
                 &branch,
@@ -1213,14 +1214,14 @@ impl Actor {
             if matches!(self.state(), ContextState::AwaitingToolApproval { .. })
                 && let Err(error) = self.announce(back).await
             {
-                tracing::error!(context = %self.id, %error, "recovery transition refused");
+                tracing::error!(context = %self.context_id(), %error, "recovery transition refused");
             }
             if let Err(error) = self.announce(ContextState::Idle).await {
-                tracing::error!(context = %self.id, %error, "recovery transition refused");
+                tracing::error!(context = %self.context_id(), %error, "recovery transition refused");
             }
         }
         if let Err(error) = self.commit(changes).await {
-            tracing::error!(context = %self.id, %error, "workflow recovery not saved");
+            tracing::error!(context = %self.context_id(), %error, "workflow recovery not saved");
         }
     }
 }

@@ -13,7 +13,8 @@ use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 use crate::calls::{OpenCall, Ran};
-use crate::command::{Command, Inbox};
+mod mailbox;
+
 use crate::context::ContextData;
 use crate::error::EngineError;
 use crate::events::EventBus;
@@ -21,6 +22,8 @@ use crate::host::{Host, QueuedCommit};
 use crate::send::QueuedSend;
 use crate::services::Services;
 use crate::state::StateMachine;
+use crate::turn::Turn;
+pub(crate) use mailbox::{Command, Inbox, Reply, change, read};
 
 /// How often a streaming answer's progress (its chunk and character counts) is announced in a
 /// `context_update`: every chunk still has its `content_delta`, and the counts are current
@@ -32,28 +35,28 @@ pub const STREAM_PROGRESS_EVERY: std::time::Duration = std::time::Duration::from
 pub const MAX_QUEUED_SENDS: usize = 100;
 
 pub(crate) struct Actor {
-    pub id: ContextId,
-    pub data: ContextData,
+    id: ContextId,
+    data: ContextData,
     /// Private: the state changes only through [`Actor::transition`] / [`Actor::announce`].
     machine: StateMachine,
-    pub services: Arc<Services>,
-    pub events: EventBus,
+    services: Arc<Services>,
+    events: EventBus,
     /// The commands to handle.
-    pub inbox: Inbox,
+    inbox: Inbox,
     /// Whether commands are taken while a commit waits: not before recovery has been saved,
     /// since a context must never be seen as the crash left it.
     recovered: bool,
-    pub queue: VecDeque<QueuedSend>,
+    queue: VecDeque<QueuedSend>,
     /// Cancelled by an interrupt; a new one for every run.
-    pub interrupt: CancellationToken,
+    interrupt: CancellationToken,
     /// Set when a shutdown arrived during a run.
-    pub stopping: Option<tokio::sync::oneshot::Sender<()>>,
+    stopping: Option<tokio::sync::oneshot::Sender<()>>,
     /// Ownership of the context, released when the actor stops.
     _lock: braid_store::ContextLock,
     /// MCP resources this context has read, served again while fresh.
-    pub resources: braid_mcp::ResourceCache,
+    resources: braid_mcp::ResourceCache,
     /// A pause or cancel of a workflow run asked for while its step runs.
-    pub workflow_signal: Option<(String, braid_protocol::workflow::WorkflowControl)>,
+    workflow_signal: Option<(String, braid_protocol::workflow::WorkflowControl)>,
     /// What the context list shows of this context, kept current on every commit and state
     /// move, so listing never waits for the actor.
     listing: watch::Sender<ContextListEntry>,
@@ -64,7 +67,7 @@ pub(crate) struct Actor {
     rest_unannounced: Option<ContextState>,
     /// The optimizer's plans of unchanged branches, for reads (a lock only because reads
     /// take `&self`; the actor alone uses it).
-    pub plans: std::sync::Mutex<crate::plan_cache::PlanCache>,
+    plans: std::sync::Mutex<crate::plan_cache::PlanCache>,
 }
 
 impl Actor {
@@ -172,31 +175,8 @@ impl Actor {
                     let _ = reply.send(Err(e));
                 }
             },
-            Command::SetMode(mode, reply) => {
-                let _ = reply.send(self.set_mode(mode).await);
-            }
-            Command::Update(request, reply) => {
-                let _ = reply.send(self.update(request).await);
-            }
-            Command::CreateBranch(request, reply) => {
-                let _ = reply.send(self.create_branch(request).await);
-            }
-            Command::SwitchBranch(name, reply) => {
-                let _ = reply.send(self.switch_branch(name).await);
-            }
-            Command::DeleteBranch(name, reply) => {
-                let _ = reply.send(self.delete_branch(name).await);
-            }
-            Command::UpdateBranch(name, request, reply) => {
-                let _ = reply.send(self.update_branch(name, request).await);
-            }
-            Command::Merge {
-                source,
-                request,
-                reply,
-            } => {
-                let _ = reply.send(self.merge(source, request).await);
-            }
+            Command::Change(op) => op(Ok(self)).await,
+            Command::Read(op) => op(self, self.machine.current()),
             Command::ExecutePlan(plan, reply) => match self.plan_send(plan, None).await {
                 Ok(send) => {
                     let _ = reply.send(Ok(SendMessageResponse {
@@ -228,15 +208,11 @@ impl Actor {
             Command::Shutdown(done) => {
                 self.stopping = Some(done);
             }
-            Command::Workflows(reply) => {
-                let _ = reply.send(Ok(self.workflow_list()));
-            }
             Command::ControlWorkflow {
                 execution_id,
                 control,
                 reply,
             } => self.control_workflow(&execution_id, control, reply).await,
-            read => self.answer_read(read),
         }
     }
 
@@ -290,9 +266,6 @@ impl Actor {
                 self.interrupt.cancel();
                 self.stopping = Some(done);
             }
-            Command::Workflows(reply) => {
-                let _ = reply.send(Ok(self.workflow_list()));
-            }
             Command::ControlWorkflow {
                 execution_id,
                 control,
@@ -300,7 +273,7 @@ impl Actor {
             } => {
                 let _ = reply.send(self.signal_workflow(&execution_id, control));
             }
-            c if c.is_read() => self.answer_read(c),
+            Command::Read(op) => op(self, self.machine.current()),
             other => {
                 let busy = EngineError::Conflict(format!(
                     "the context is busy ({}); try again when it is idle, or interrupt it",
@@ -309,6 +282,61 @@ impl Actor {
                 reject(other, busy);
             }
         }
+    }
+
+    /// A new turn: a new interrupt, delivered to it by this actor.
+    pub(crate) fn begin_turn(&mut self) -> Turn {
+        self.renew_interrupt();
+        Turn::new(self.interrupt.clone())
+    }
+
+    /// The turn in progress, for an operation that continues it (a workflow's step): it stops
+    /// on the interrupt already given out.
+    pub(crate) fn current_turn(&self) -> Turn {
+        Turn::new(self.interrupt.clone())
+    }
+
+    /// Gives out a new interrupt for what runs next (one already cancelled stays so).
+    pub(crate) fn renew_interrupt(&mut self) {
+        self.interrupt = CancellationToken::new();
+    }
+
+    /// The interrupt of what runs now.
+    pub(crate) fn interrupt_token(&self) -> &CancellationToken {
+        &self.interrupt
+    }
+
+    /// The sends waiting behind the running turn.
+    pub(crate) fn queue(&mut self) -> &mut VecDeque<QueuedSend> {
+        &mut self.queue
+    }
+
+    /// The MCP resources this context has read, served again while fresh.
+    pub(crate) fn resources(&mut self) -> &mut braid_mcp::ResourceCache {
+        &mut self.resources
+    }
+
+    /// A pause or cancel of a workflow run asked for while its step runs.
+    pub(crate) fn workflow_signal(
+        &mut self,
+    ) -> &mut Option<(String, braid_protocol::workflow::WorkflowControl)> {
+        &mut self.workflow_signal
+    }
+
+    /// The plans of unchanged branches, for reads.
+    pub(crate) fn plans(&self) -> &std::sync::Mutex<crate::plan_cache::PlanCache> {
+        &self.plans
+    }
+
+    /// Request frames shared by the contexts that build the same one.
+    pub(crate) fn frames(&self) -> &crate::plan_cache::SharedFrames {
+        &self.services.frames
+    }
+
+    /// The store (for what the turn's interface does not carry: recovery reads the deltas
+    /// a crash left).
+    pub(crate) fn store(&self) -> &Arc<dyn braid_store::Store> {
+        &self.services.store
     }
 
     /// The recorded transitions, oldest first.
@@ -363,11 +391,11 @@ impl Actor {
                 biased;
                 done = &mut work => return done,
                 Some(command) = self.inbox.arrival(), if room => {
-                    if command.is_read() {
+                    if let Command::Read(op) = command {
                         if self.state().kind().is_resting() {
-                            self.answer_read_in(command, &self.data.record.state);
+                            op(self, &self.data.record.state);
                         } else {
-                            self.answer_read(command);
+                            op(self, self.machine.current());
                         }
                     } else {
                         self.inbox.set_aside(command);
@@ -402,6 +430,11 @@ impl Actor {
 /// Answers a command with an error, whatever its kind.
 fn reject(command: Command, error: EngineError) {
     match command {
+        Command::Change(op) => {
+            // A refusal runs nothing: the operation answers the error at once.
+            let _ = futures::FutureExt::now_or_never(op(Err(error)));
+        }
+        Command::Read(_) => {}
         Command::Send(_, r)
         | Command::ExecutePlan(_, r)
         | Command::RefinePlan { reply: r, .. }
@@ -411,37 +444,8 @@ fn reject(command: Command, error: EngineError) {
         Command::Approve(_, r)
         | Command::Interrupt(r)
         | Command::Resume(r)
-        | Command::SetMode(_, r)
-        | Command::SwitchBranch(_, r)
-        | Command::DeleteBranch(_, r)
-        | Command::DeleteMessage(_, r) => {
-            let _ = r.send(Err(error));
-        }
-        Command::Update(_, r) => {
-            let _ = r.send(Err(error));
-        }
-        Command::CreateBranch(_, r) | Command::UpdateBranch(_, _, r) => {
-            let _ = r.send(Err(error));
-        }
-        Command::Merge { reply, .. } => {
-            let _ = reply.send(Err(error));
-        }
-        Command::Workflows(r) => {
-            let _ = r.send(Err(error));
-        }
-        Command::ControlWorkflow { reply, .. } => {
-            let _ = reply.send(Err(error));
-        }
-        Command::ListBranches(r) => {
-            let _ = r.send(Err(error));
-        }
-        Command::Summary(r) => {
-            let _ = r.send(Err(error));
-        }
-        Command::State { reply, .. } => {
-            let _ = reply.send(Err(error));
-        }
-        Command::Messages(_, r) => {
+        | Command::DeleteMessage(_, r)
+        | Command::ControlWorkflow { reply: r, .. } => {
             let _ = r.send(Err(error));
         }
         Command::Shutdown(done) => {

@@ -1,56 +1,38 @@
-//! The commands a context's actor handles, one at a time, and their answers.
+//! The actor's mailbox: the commands a context's actor handles, one at a time, and the inbox
+//! that holds them (those set aside during a commit first).
 
-use braid_protocol::api::{
-    ApprovalRequest, BranchInfo, BranchList, ContextSummary, CreateBranchRequest, MergeOutcome,
-    MergeRequest, MessageList, MessageView, SendMessageResponse, StateResponse,
-    UpdateBranchRequest, UpdateContextRequest,
-};
-use braid_protocol::{BranchName, KindName, MessageId, Mode, SendMessageRequest};
+use braid_protocol::api::{ApprovalRequest, SendMessageResponse};
+use braid_protocol::{ContextState, MessageId, SendMessageRequest};
+use futures::future::BoxFuture;
 use tokio::sync::oneshot;
 
+use super::Actor;
 use crate::error::EngineError;
 
 /// The answer channel of a command.
 pub(crate) type Reply<T> = oneshot::Sender<Result<T, EngineError>>;
 
-/// Which messages to list.
-#[derive(Clone, Debug, Default)]
-pub struct MessageQuery {
-    /// The branch; the active one when absent.
-    pub branch: Option<BranchName>,
-    /// Stored history or what the model would be sent.
-    pub view: MessageView,
-    /// Only messages of this kind.
-    pub kind: Option<KindName>,
-    /// Only messages after this one.
-    pub after: Option<MessageId>,
-    /// At most this many (default 100, at most 1000).
-    pub limit: Option<u32>,
-}
+/// A read of a context: answered at once, also while a turn runs, from what is committed
+/// (`state` is the committed state while a move to rest is being committed).
+pub(crate) type ReadOp = Box<dyn FnOnce(&Actor, &ContextState) + Send + Sync>;
 
+/// A change to a context, run while it rests (handed `Ok`), or refused while a turn runs
+/// (handed the busy error). The closure holds its own answer channel, so a new operation needs
+/// no variant here, no match arm in the actor and no reply type: only its handle method and the
+/// function that does it.
+pub(crate) type ChangeOp =
+    Box<dyn for<'a> FnOnce(Result<&'a mut Actor, EngineError>) -> BoxFuture<'a, ()> + Send + Sync>;
+
+/// What a handle asks of the actor.
 pub(crate) enum Command {
+    /// A read ([`ReadOp`]).
+    Read(ReadOp),
+    /// A change ([`ChangeOp`]).
+    Change(ChangeOp),
     Send(SendMessageRequest, Reply<SendMessageResponse>),
     Approve(ApprovalRequest, Reply<()>),
     Interrupt(Reply<()>),
     Resume(Reply<()>),
-    SetMode(Mode, Reply<()>),
-    Update(UpdateContextRequest, Reply<ContextSummary>),
-    CreateBranch(CreateBranchRequest, Reply<BranchInfo>),
-    SwitchBranch(BranchName, Reply<()>),
-    DeleteBranch(BranchName, Reply<()>),
-    UpdateBranch(BranchName, UpdateBranchRequest, Reply<BranchInfo>),
-    Merge {
-        source: BranchName,
-        request: MergeRequest,
-        reply: Reply<MergeOutcome>,
-    },
-    ListBranches(Reply<BranchList>),
-    Summary(Reply<ContextSummary>),
-    State {
-        history: bool,
-        reply: Reply<StateResponse>,
-    },
-    Messages(MessageQuery, Reply<MessageList>),
     RetryMessage(MessageId, Reply<SendMessageResponse>),
     DeleteMessage(MessageId, Reply<()>),
     ExecutePlan(MessageId, Reply<SendMessageResponse>),
@@ -59,8 +41,6 @@ pub(crate) enum Command {
         feedback: String,
         reply: Reply<SendMessageResponse>,
     },
-    /// The workflow definitions this context can use.
-    Workflows(Reply<Vec<braid_protocol::workflow::WorkflowInfo>>),
     /// Pause, resume or cancel a workflow run.
     ControlWorkflow {
         execution_id: String,
@@ -70,17 +50,36 @@ pub(crate) enum Command {
     Shutdown(oneshot::Sender<()>),
 }
 
-impl Command {
-    /// Whether the command only reads, so it can be answered while a turn runs.
-    pub fn is_read(&self) -> bool {
-        matches!(
-            self,
-            Command::ListBranches(_)
-                | Command::Summary(_)
-                | Command::State { .. }
-                | Command::Messages(..)
-        )
-    }
+/// A change operation answering on `reply` with what `op` does to the actor, or with the
+/// busy error when the context cannot take it now.
+pub(crate) fn change<T, F>(op: F, reply: Reply<T>) -> ChangeOp
+where
+    T: Send + 'static,
+    F: for<'a> FnOnce(&'a mut Actor) -> BoxFuture<'a, Result<T, EngineError>>
+        + Send
+        + Sync
+        + 'static,
+{
+    Box::new(move |actor: Result<&mut Actor, EngineError>| {
+        Box::pin(async move {
+            let outcome = match actor {
+                Ok(actor) => op(actor).await,
+                Err(busy) => Err(busy),
+            };
+            let _ = reply.send(outcome);
+        })
+    })
+}
+
+/// A read operation answering on `reply` with what `op` reads.
+pub(crate) fn read<T, F>(op: F, reply: Reply<T>) -> ReadOp
+where
+    T: Send + 'static,
+    F: FnOnce(&Actor, &ContextState) -> Result<T, EngineError> + Send + Sync + 'static,
+{
+    Box::new(move |actor, state| {
+        let _ = reply.send(op(actor, state));
+    })
 }
 
 /// The most commands an actor sets aside while it waits for a commit (reads are answered at
