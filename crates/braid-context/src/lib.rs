@@ -11,6 +11,7 @@
 
 mod actor;
 pub mod approval;
+mod branches;
 mod calls;
 mod context;
 mod error;

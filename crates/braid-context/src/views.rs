@@ -2,14 +2,14 @@
 //! config, branches), all small operations over the actor's data.
 
 use braid_protocol::api::{
-    BranchInfo, BranchList, ContextSummary, CreateBranchRequest, MessageList, MessageView,
-    TokenBudget, UpdateBranchRequest, UpdateContextRequest, WorkspaceInstructionsInfo,
+    BranchInfo, BranchList, ContextSummary, MessageList, MessageView, TokenBudget,
+    UpdateContextRequest, WorkspaceInstructionsInfo,
 };
 use braid_protocol::{
     BranchName, ContextConfig, KindName, Message, MessageId, MessageKind, Metadata, Mode, Role,
     SystemControlMessage, Validate,
 };
-use braid_store::{BranchRecord, BranchSettings, ContextChanges};
+use braid_store::{BranchRecord, ContextChanges};
 
 use crate::actor::Actor;
 use crate::error::EngineError;
@@ -290,7 +290,7 @@ impl Actor {
         OptimizedView::new(out, markers)
     }
 
-    fn branch_info(&self, b: &BranchRecord) -> BranchInfo {
+    pub(crate) fn branch_info(&self, b: &BranchRecord) -> BranchInfo {
         BranchInfo {
             name: b.name.clone(),
             message_count: b.message_ids.len() as u64,
@@ -321,7 +321,7 @@ impl Actor {
     }
 
     /// A notice appended to the active branch in the same change set.
-    fn notice(
+    pub(crate) fn notice(
         &self,
         changes: &mut ContextChanges,
         branch: &BranchName,
@@ -402,149 +402,6 @@ impl Actor {
         for n in &notices {
             self.emit_created(n).await;
         }
-        Ok(())
-    }
-
-    /// Creates a branch from any message of any branch.
-    pub(crate) async fn create_branch(
-        &mut self,
-        request: CreateBranchRequest,
-    ) -> Result<BranchInfo, EngineError> {
-        let name = request.name;
-        let text = name.as_str();
-        if text.trim().is_empty()
-            || text.len() > 64
-            || text.chars().any(|c| c.is_control() || c == '/')
-        {
-            return Err(EngineError::Request(
-                braid_protocol::body::RequestError::schema(
-                    "name",
-                    "a branch name is 1 to 64 characters, without `/` or control characters",
-                ),
-            ));
-        }
-        if self.data().branch(&name).is_some() {
-            return Err(EngineError::Conflict(format!(
-                "branch `{name}` already exists"
-            )));
-        }
-        let from = request
-            .from_branch
-            .unwrap_or_else(|| self.data().record.active_branch.clone());
-        let Some(parent) = self.data().branch(&from) else {
-            return Err(EngineError::BranchNotFound(from));
-        };
-        let position = |at: braid_protocol::MessageId| {
-            parent
-                .message_ids
-                .iter()
-                .position(|id| *id == at)
-                .ok_or_else(|| {
-                    EngineError::NotFound(format!("message {at} is not on branch `{from}`"))
-                })
-        };
-        let ids = match (request.from_message, request.before_message) {
-            (Some(_), Some(_)) => {
-                return Err(EngineError::Request(
-                    braid_protocol::body::RequestError::schema(
-                        "before_message",
-                        "give either `from_message` (the last message to keep) or `before_message` (the first to leave out), not both",
-                    ),
-                ));
-            }
-            (None, None) => parent.message_ids.clone(),
-            (Some(at), None) => parent.message_ids[..=position(at)?].to_vec(),
-            (None, Some(at)) => parent.message_ids[..position(at)?].to_vec(),
-        };
-        let mut record = BranchRecord::new(name);
-        record.fork_point = ids.last().copied();
-        record.message_ids = ids;
-        record.parent = Some(from);
-        record.system_prompt = request.system_prompt.filter(|p| !p.trim().is_empty());
-        record.pipeline = request
-            .pipeline
-            .map(|processors| serde_json::json!(crate::pipeline::PipelineConfig { processors }));
-        let info = self.branch_info(&record);
-        let mut changes = ContextChanges::new();
-        changes.new_branches.push(record);
-        self.commit(changes).await?;
-        self.emit_update(None, None, Metadata::new()).await;
-        Ok(info)
-    }
-
-    /// Makes `name` the active branch, with a `branch_switch` notice on it.
-    pub(crate) async fn switch_branch(&mut self, name: BranchName) -> Result<(), EngineError> {
-        if self.data().branch(&name).is_none() {
-            return Err(EngineError::BranchNotFound(name));
-        }
-        let from = self.data().record.active_branch.clone();
-        if from == name {
-            return Ok(());
-        }
-        let mut changes = ContextChanges::new();
-        let notice = self.notice(
-            &mut changes,
-            &name,
-            SystemControlMessage::BranchSwitch {
-                from,
-                to: name.clone(),
-            },
-        );
-        changes.active_branch = Some(name);
-        self.commit(changes).await?;
-        self.emit_created(&notice).await;
-        Ok(())
-    }
-
-    /// Changes a branch's system-prompt override and pipeline; what the request leaves out
-    /// stays, `null` clears it.
-    pub(crate) async fn update_branch(
-        &mut self,
-        name: BranchName,
-        request: UpdateBranchRequest,
-    ) -> Result<BranchInfo, EngineError> {
-        let Some(branch) = self.data().branch(&name) else {
-            return Err(EngineError::BranchNotFound(name));
-        };
-        let system_prompt = match request.system_prompt {
-            Some(prompt) => prompt.filter(|p| !p.trim().is_empty()),
-            None => branch.system_prompt.clone(),
-        };
-        let pipeline = match request.pipeline {
-            Some(processors) => processors.map(|processors| {
-                serde_json::json!(crate::pipeline::PipelineConfig { processors })
-            }),
-            None => branch.pipeline.clone(),
-        };
-        let mut changes = ContextChanges::new();
-        changes.branch_settings.push(BranchSettings {
-            branch: name.clone(),
-            system_prompt,
-            pipeline,
-        });
-        self.commit(changes).await?;
-        self.emit_update(None, None, Metadata::new()).await;
-        let updated = self
-            .data()
-            .branch(&name)
-            .ok_or_else(|| EngineError::BranchNotFound(name.clone()))?;
-        Ok(self.branch_info(updated))
-    }
-
-    /// Deletes a branch that is not the active one.
-    pub(crate) async fn delete_branch(&mut self, name: BranchName) -> Result<(), EngineError> {
-        if self.data().branch(&name).is_none() {
-            return Err(EngineError::BranchNotFound(name));
-        }
-        if self.data().record.active_branch == name {
-            return Err(EngineError::Conflict(format!(
-                "branch `{name}` is active: switch to another branch before deleting it"
-            )));
-        }
-        let mut changes = ContextChanges::new();
-        changes.deleted_branches.push(name);
-        self.commit(changes).await?;
-        self.emit_update(None, None, Metadata::new()).await;
         Ok(())
     }
 }
