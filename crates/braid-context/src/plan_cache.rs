@@ -22,8 +22,8 @@ use braid_protocol::api::{ViewMarker, ViewMarkerKind};
 use braid_protocol::{BranchName, ContextConfig, Message, MessageId};
 
 use crate::instructions::WorkspaceInstructions;
-use crate::optimizer::{Encoding, Plan, PlanError, TokenCounter, summary_replaces};
 use crate::pipeline::PipelineContext;
+use braid_optimizer::{Encoding, Plan, PlanError, TokenCounter, summary_replaces};
 
 /// Branches whose plans are kept at once; a context rarely reads more branches than this
 /// between changes, and each plan holds at most one window's worth of messages.

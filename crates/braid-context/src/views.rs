@@ -15,8 +15,8 @@ use braid_store::{BranchRecord, BranchSettings, ContextChanges};
 use crate::actor::Actor;
 use crate::command::{Command, MessageQuery};
 use crate::error::EngineError;
-use crate::optimizer::PlanError;
 use crate::plan_cache::{CachedPlan, OptimizedView, PlanKey};
+use braid_optimizer::PlanError;
 use std::sync::Arc;
 
 /// The page size of a message listing when none is asked for.
@@ -219,7 +219,7 @@ impl Actor {
     fn view_of(
         &self,
         branch: &BranchName,
-        plan: &crate::optimizer::Plan,
+        plan: &braid_optimizer::Plan,
         input: &[Message],
         key: &crate::plan_cache::PlanKey,
     ) -> OptimizedView {
@@ -243,7 +243,7 @@ impl Actor {
             }
         }
         out.extend(shown[next..].iter().cloned());
-        let counter = crate::optimizer::TokenCounter::new(key.frame.capabilities());
+        let counter = braid_optimizer::TokenCounter::new(key.frame.capabilities());
         let markers = crate::plan_cache::markers(&all, &out, &counter);
         OptimizedView::new(out, markers)
     }
@@ -516,7 +516,7 @@ fn is_notice(m: &Message) -> bool {
 
 /// The budget a plan leaves: `used` is the exact count (calibrated by reported usage) of what
 /// the next request would send, after optimization; when nothing fits, of what is needed.
-fn budget_of(plan: &Result<crate::optimizer::Plan, PlanError>) -> TokenBudget {
+fn budget_of(plan: &Result<braid_optimizer::Plan, PlanError>) -> TokenBudget {
     match plan {
         Ok(plan) => TokenBudget {
             used: plan.tokens_after,
