@@ -25,12 +25,14 @@ lint:
 
 # The crate arrows of DESIGN.md and no unused dependency: braid-mcp builds braid-tools without
 # its built-in tools (no tree-sitter, file watcher or search engine), braid-server does not depend
-# on braid-testkit (the load tool is its own crate, braid-load), and cargo-machete finds nothing
-# unused.
+# on braid-testkit (the load tool is its own crate, braid-load), braid-optimizer and braid-vision
+# do not depend on braid-context (not even to test: the arrow points from the context to them),
+# and cargo-machete finds nothing unused.
 deps:
 	@tree=$$($(CARGO) tree --locked -p braid-mcp -e normal) && ! grep -E ' (tree-sitter|notify|grep-searcher|ignore) ' <<<"$$tree" || { echo "crate arrows: braid-mcp compiles the built-in tools"; exit 1; }
 	@tree=$$($(CARGO) tree --locked -p braid-server -e normal) && ! grep -q ' braid-testkit ' <<<"$$tree" || { echo "crate arrows: braid-server depends on braid-testkit"; exit 1; }
-	@echo "crate arrows: braid-mcp builds without the built-in tools; braid-server does not depend on braid-testkit"
+	@for crate in braid-optimizer braid-vision; do tree=$$($(CARGO) tree --locked -p $$crate -e normal,dev) && ! grep -q ' braid-context ' <<<"$$tree" || { echo "crate arrows: $$crate depends on braid-context"; exit 1; }; done
+	@echo "crate arrows: braid-mcp builds without the built-in tools; braid-server does not depend on braid-testkit; braid-optimizer and braid-vision do not depend on braid-context"
 	@scripts/unused-deps.sh
 
 # Real MCP servers the tests run (server-everything from npm, mcp-server-time from PyPI), from

@@ -178,7 +178,7 @@ pub enum PipelineError {
         /// The image message.
         message_id: braid_protocol::MessageId,
         /// What went wrong.
-        error: crate::recognition::ImageError,
+        error: braid_vision::ImageError,
     },
     /// The request could not be built.
     #[error("the request could not be prepared: {0}")]

@@ -20,10 +20,10 @@ use std::sync::Arc;
 use braid_protocol::api::{ViewMarker, ViewMarkerKind};
 use braid_protocol::{BranchName, Message, MessageId};
 
-use crate::optimizer::{Plan, PlanError, TokenCounter, summary_replaces};
 use crate::pipeline::PipelineContext;
 pub use crate::pipeline::frame::SharedFrames;
 pub(crate) use crate::pipeline::frame::{Frame, PlanKey};
+use braid_optimizer::{Plan, PlanError, TokenCounter, summary_replaces};
 
 /// Branches whose plans are kept at once; a context rarely reads more branches than this
 /// between changes, and each plan holds at most one window's worth of messages.

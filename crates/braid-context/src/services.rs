@@ -46,9 +46,9 @@ pub struct EngineSettings {
     /// `.braid/workflows/` wins a name clash.
     pub user_workflows: Option<std::path::PathBuf>,
     /// How images are read with OCR.
-    pub ocr: crate::recognition::OcrSettings,
+    pub ocr: braid_vision::OcrSettings,
     /// Internal hosts that image URLs may name anyway (all others are refused).
-    pub image_hosts: crate::recognition::ImageHosts,
+    pub image_hosts: braid_vision::ImageHosts,
 }
 
 impl EngineSettings {
@@ -71,8 +71,8 @@ impl Default for EngineSettings {
             save_stream_every: 32,
             workspace_roots: WorkspaceRoots::current_dir(),
             user_workflows: None,
-            ocr: crate::recognition::OcrSettings::default(),
-            image_hosts: crate::recognition::ImageHosts::default(),
+            ocr: braid_vision::OcrSettings::default(),
+            image_hosts: braid_vision::ImageHosts::default(),
         }
     }
 }

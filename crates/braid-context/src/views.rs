@@ -14,9 +14,9 @@ use braid_store::{BranchRecord, ContextChanges};
 use crate::actor::Actor;
 use crate::error::EngineError;
 use crate::host::Host;
-use crate::optimizer::PlanError;
 use crate::pipeline::PipelineContext;
 use crate::plan_cache::{CachedPlan, OptimizedView, PlanKey};
+use braid_optimizer::PlanError;
 use std::sync::Arc;
 
 /// Which messages to list.
@@ -261,7 +261,7 @@ impl Actor {
     fn view_of(
         &self,
         branch: &BranchName,
-        plan: &crate::optimizer::Plan,
+        plan: &braid_optimizer::Plan,
         input: &[Message],
         key: &crate::plan_cache::PlanKey,
     ) -> OptimizedView {
@@ -285,7 +285,7 @@ impl Actor {
             }
         }
         out.extend(shown[next..].iter().cloned());
-        let counter = crate::optimizer::TokenCounter::new(key.frame.capabilities());
+        let counter = braid_optimizer::TokenCounter::new(key.frame.capabilities());
         let markers = crate::plan_cache::markers(&all, &out, &counter);
         OptimizedView::new(out, markers)
     }
@@ -414,7 +414,7 @@ fn is_notice(m: &Message) -> bool {
 
 /// The budget a plan leaves: `used` is the exact count (calibrated by reported usage) of what
 /// the next request would send, after optimization; when nothing fits, of what is needed.
-fn budget_of(plan: &Result<crate::optimizer::Plan, PlanError>) -> TokenBudget {
+fn budget_of(plan: &Result<braid_optimizer::Plan, PlanError>) -> TokenBudget {
     match plan {
         Ok(plan) => TokenBudget {
             used: plan.tokens_after,

@@ -411,7 +411,7 @@ async fn vision_for_a_model_without_it_and_other_formats_fail_with_clear_errors(
 #[tokio::test]
 async fn a_missing_tesseract_is_reported_with_the_package_to_install() {
     let settings = EngineSettings {
-        ocr: braid_context::recognition::OcrSettings {
+        ocr: braid_vision::OcrSettings {
             program: "/nonexistent/bin/tesseract".into(),
             ..Default::default()
         },

@@ -9,7 +9,6 @@ mod images;
 mod listing;
 mod mcp;
 mod merge;
-mod optimization;
 mod optimization_engine;
 mod prompted_tools;
 mod recovery;

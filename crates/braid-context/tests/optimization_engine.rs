@@ -4,8 +4,8 @@
 
 use crate::common;
 
-use braid_context::optimizer::summary::SUMMARY_PROMPT;
 use braid_context::{ContextHandle, MessageQuery};
+use braid_optimizer::summary::SUMMARY_PROMPT;
 use braid_protocol::api::{MessageView, UpdateContextRequest};
 use braid_protocol::*;
 use braid_testkit::{ErrorReply, Script, ScriptedResponse, StreamReply};
@@ -580,7 +580,7 @@ async fn the_optimized_view_marks_dropped_messages_with_their_count_and_tokens()
     assert_eq!((marker.first, marker.last), (all[0].id, all[4].id));
     assert_eq!(marker.before, Some(all[5].id));
     assert_eq!(marker.summary, None);
-    let counter = braid_context::optimizer::TokenCounter::for_model("mock-model");
+    let counter = braid_optimizer::TokenCounter::for_model("mock-model");
     let dropped: u32 = all[..5].iter().map(|m| counter.message(m)).sum();
     assert_eq!(marker.tokens, dropped);
     // Later pages carry no marker; the full view never does.

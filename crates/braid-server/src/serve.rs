@@ -241,7 +241,7 @@ impl ServeArgs {
             idle_unload_after: Duration::from_secs(self.idle_unload_secs),
             workspace_roots,
             user_workflows: Some(self.data_dir.join("workflows")),
-            image_hosts: braid_context::recognition::ImageHosts::allowing(self.allow_image_hosts),
+            image_hosts: braid_vision::ImageHosts::allowing(self.allow_image_hosts),
             ..EngineSettings::default()
         };
         let mcp_config =

@@ -10,7 +10,7 @@ use braid_protocol::ContextConfig;
 
 use super::PipelineContext;
 use crate::instructions::WorkspaceInstructions;
-use crate::optimizer::{Encoding, TokenCounter};
+use braid_optimizer::{Encoding, TokenCounter};
 
 /// What a plan was made from besides the branch's messages (and their revision).
 #[derive(Clone, Debug)]

@@ -13,7 +13,7 @@ use chrono::Utc;
 
 use super::optimize::discovered_capabilities;
 use super::{Draft, PipelineContext, PipelineError, ProcessResult, Processor, ProcessorName};
-use crate::recognition::{ImageError, LoadedImage, load_image, prepare_for_vision, read_text};
+use braid_vision::{ImageError, LoadedImage, load_image, prepare_for_vision, read_text};
 
 /// Recognizes the draft's images.
 pub struct RecognizeImages;

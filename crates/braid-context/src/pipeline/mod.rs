@@ -83,9 +83,9 @@ pub struct PipelineContext {
     /// that may write and run).
     pub workflow_tools: Vec<braid_llm::ToolDefinition>,
     /// How OCR runs.
-    pub ocr: crate::recognition::OcrSettings,
+    pub ocr: braid_vision::OcrSettings,
     /// Internal hosts that image URLs may name anyway.
-    pub image_hosts: crate::recognition::ImageHosts,
+    pub image_hosts: braid_vision::ImageHosts,
     /// The request frame the actor kept from an earlier read: used while its inputs are
     /// unchanged.
     pub kept_frame: KeptFrame,

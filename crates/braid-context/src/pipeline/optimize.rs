@@ -15,8 +15,8 @@ use serde_json::{Value, json};
 use super::frame::{Frame, PlanKey};
 use super::system_prompt::{ToolOffer, offered_tool_count, request_frame, tool_calling};
 use super::{Draft, PipelineContext, PipelineError, ProcessResult, Processor, ProcessorName};
-use crate::optimizer::summary::{self, MAX_SUMMARY_TOKENS, SUMMARY_PROMPT};
-use crate::optimizer::{Budget, Plan, PlanError, RequestParts, Slot, TokenCounter, plan};
+use braid_optimizer::summary::{self, MAX_SUMMARY_TOKENS, SUMMARY_PROMPT};
+use braid_optimizer::{Budget, Plan, PlanError, RequestParts, Slot, TokenCounter, plan};
 
 /// Fits the history to the budget.
 pub struct OptimizeContext;
@@ -303,7 +303,7 @@ async fn summarize(
         Ok(text) => {
             let replaced: Vec<MessageId> = batch.iter().map(|m| m.id).collect();
             let sized = summary::summary_message(text.clone(), replaced.clone(), tokens, 0);
-            let after = crate::optimizer::selection::summary_stand_in(&sized)
+            let after = braid_optimizer::selection::summary_stand_in(&sized)
                 .map(|m| counter.message_uncached(&m))
                 .unwrap_or_default();
             let message = summary::summary_message(text, replaced.clone(), tokens, after);

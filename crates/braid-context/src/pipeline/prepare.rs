@@ -43,7 +43,7 @@ impl Processor for PrepareRequest {
         request.system_prompt = draft.system_prompt.clone();
         let capabilities = super::optimize::discovered_capabilities(ctx).await;
         request.tool_calling = capabilities.tool_calling;
-        let budget = crate::optimizer::Budget::for_config(&ctx.config, &capabilities);
+        let budget = braid_optimizer::Budget::for_config(&ctx.config, &capabilities);
         request.options.max_tokens = Some(budget.output_cap(&ctx.config));
         draft.request = Some(request);
         Ok(ProcessResult::Complete)

@@ -144,7 +144,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::optimizer::{Encoding, TokenCounter};
+    use braid_optimizer::{Encoding, TokenCounter};
     use braid_protocol::ContextConfig;
 
     /// The most the system prompt and the built-in tools' definitions may take in act mode
@@ -169,7 +169,7 @@ mod tests {
             image_hosts: Default::default(),
             kept_frame: Default::default(),
             workflow_tools: vec![],
-            ocr: crate::recognition::OcrSettings::default(),
+            ocr: braid_vision::OcrSettings::default(),
         }
     }
 

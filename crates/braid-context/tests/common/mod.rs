@@ -22,6 +22,7 @@ use braid_tools::{
 };
 use serde_json::{Value, json};
 
+#[path = "../../../braid-vision/benches/pictures/mod.rs"]
 pub mod pictures;
 
 pub struct Harness {

@@ -2,10 +2,9 @@
 //! looks like a screenshot of build output.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-#[path = "../tests/common/pictures.rs"]
 mod pictures;
 
-use braid_context::recognition::{OcrSettings, read_text};
+use braid_vision::{OcrSettings, read_text};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 const LINES: &[&str] = &[

@@ -3,13 +3,11 @@
 
 use std::collections::BTreeMap;
 
-use braid_context::optimizer::selection::{KEEP_RECENT_MESSAGES, RECENT_USE_MESSAGES};
-use braid_context::optimizer::summary::summary_message;
-use braid_context::optimizer::tokens::{CALL_OVERHEAD, MESSAGE_OVERHEAD, REPLY_PRIMING};
-use braid_context::optimizer::{
-    Budget, Encoding, PlanError, RequestParts, Slot, TokenCounter, plan,
-};
 use braid_llm::ToolDefinition;
+use braid_optimizer::selection::{KEEP_RECENT_MESSAGES, RECENT_USE_MESSAGES};
+use braid_optimizer::summary::summary_message;
+use braid_optimizer::tokens::{CALL_OVERHEAD, MESSAGE_OVERHEAD, REPLY_PRIMING};
+use braid_optimizer::{Budget, Encoding, PlanError, RequestParts, Slot, TokenCounter, plan};
 use braid_protocol::*;
 use serde_json::json;
 
@@ -115,10 +113,7 @@ fn message_counts_are_tiktoken_of_what_the_provider_receives_plus_overhead() {
 fn claude_is_counted_with_cl100k_as_a_documented_approximation() {
     let counter = TokenCounter::for_model("claude-sonnet-4-20250514");
     assert_eq!(counter.encoding(), Encoding::Cl100kBase);
-    assert_eq!(
-        counter.exactness(),
-        braid_context::optimizer::Exactness::Approximate
-    );
+    assert_eq!(counter.exactness(), braid_optimizer::Exactness::Approximate);
 }
 
 fn tool_result(call: &str, tool: &str, output: serde_json::Value) -> Message {
@@ -200,7 +195,7 @@ fn total(messages: &[Message]) -> u32 {
     REPLY_PRIMING + messages.iter().map(|m| counter().message(m)).sum::<u32>()
 }
 
-fn kept_ids(plan: &braid_context::optimizer::Plan, input: &[Message]) -> Vec<MessageId> {
+fn kept_ids(plan: &braid_optimizer::Plan, input: &[Message]) -> Vec<MessageId> {
     plan.shown(input).iter().map(|m| m.id).collect()
 }
 

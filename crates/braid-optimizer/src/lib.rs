@@ -1,9 +1,16 @@
-//! The optimizer (DESIGN.md "The context", Optimization): fits a request to the model's context
+//! `braid-optimizer`: the context-window optimizer (DESIGN.md, room `braid-optimizer`; the
+//! strategies are in "The context", Optimization). It fits a request to the model's context
 //! window. It counts the request as the provider will ([`tokens`]), and when the count is over
 //! the [`Budget`] it applies the context's strategy ([`selection`]): the system prompt, the
 //! newest messages, tool request/result pairs (kept or dropped together) and recently used files
 //! and resources are kept; older messages are dropped or, with `intelligent`, summarized by the
 //! model ([`summary`]). The same history always gives the same selection.
+//!
+//! It is a crate of its own because it is a function of a history and a model's capabilities,
+//! nothing more: it knows `braid-protocol` (messages, the context's config) and `braid-llm`
+//! (capabilities, tokenizer family, the client a summary is asked of), never the context actor,
+//! the store or the pipeline that call it. On its own it builds, tests and benches without them.
+#![deny(unsafe_code)]
 
 pub mod selection;
 pub mod summary;

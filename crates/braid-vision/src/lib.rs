@@ -1,6 +1,15 @@
-//! Image recognition (DESIGN.md "Images"): loading an image from where its message says it is,
-//! checking what it is, sizing it down for a vision model, and reading its text with Tesseract.
-//! The `RecognizeImages` pipeline step decides which of these a message gets.
+//! `braid-vision`: image recognition (DESIGN.md, room `braid-vision`; what a message gets is in
+//! "The context", Images): loading an image from where its message says it is (the workspace,
+//! a URL that is not an internal address, inline base64), checking what it is, sizing it down
+//! for a vision model, and reading its text with Tesseract ([`read_text`], [`OcrSettings`]).
+//! The `RecognizeImages` pipeline step of `braid-context` decides which of these a message gets.
+//!
+//! It is a crate of its own because it is image and process plumbing with no part in the
+//! context's state: it knows `braid-protocol` (image sources), `braid-llm` (a provider's image
+//! limits) and `braid-tools` without its built-in tools (the workspace sandbox and the child
+//! process rules), never the context actor. Its heavy dependencies (the image decoders, the HTTP
+//! client) stay out of the crates that do not load images.
+#![deny(unsafe_code)]
 
 mod fetch;
 mod loading;

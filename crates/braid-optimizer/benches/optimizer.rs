@@ -7,9 +7,9 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use braid_context::optimizer::tokens::clear_cache;
-use braid_context::optimizer::{Budget, RequestParts, TokenCounter, plan};
 use braid_llm::ToolDefinition;
+use braid_optimizer::tokens::clear_cache;
+use braid_optimizer::{Budget, RequestParts, TokenCounter, plan};
 use braid_protocol::{
     AgentRole, FileReferenceMessage, FileResolution, Message, MessageKind, Mode,
     OptimizationStrategy, Role, ToolCall, ToolOutcome, ToolRequestMessage, ToolResultMessage,

@@ -1,5 +1,6 @@
-//! Pictures with known text for the OCR tests and bench, rendered with DejaVu Sans (the Debian
-//! package `fonts-dejavu-core`, installed by scripts/setup-system.sh).
+//! Pictures with known text for the OCR bench here and braid-context's image tests (which include
+//! this file), rendered with DejaVu Sans (the Debian package `fonts-dejavu-core`, installed by
+//! scripts/setup-system.sh).
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::io::Cursor;
