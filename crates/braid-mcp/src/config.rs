@@ -709,6 +709,49 @@ mod tests {
         }
     }
 
+    #[test]
+    fn dpop_workload_identity_and_the_lifecycle_are_read_and_checked() {
+        let config = McpConfig::parse(
+            r#"{"mcpServers": {
+                "bound": {"url": "https://h/mcp", "oauth": {"dpop": true}, "lifecycle": "stateless"},
+                "workload": {"url": "https://h/mcp", "oauth": {"grant": "workload_identity", "clientId": "w", "assertionFile": "/var/run/secrets/tokens/mcp"}},
+                "plain": {"url": "https://h/mcp"}
+            }}"#,
+        )
+        .unwrap();
+        let bound = config.server("bound").unwrap();
+        assert_eq!(bound.oauth.dpop, DpopUse::Always);
+        assert_eq!(bound.lifecycle, Lifecycle::Stateless);
+        let plain = config.server("plain").unwrap();
+        assert_eq!(plain.oauth.dpop, DpopUse::WhenChallenged);
+        assert_eq!(plain.lifecycle, Lifecycle::Negotiated);
+        assert_eq!(
+            config.server("workload").unwrap().oauth.grant,
+            Grant::WorkloadIdentity(WorkloadAssertion::File(PathBuf::from(
+                "/var/run/secrets/tokens/mcp"
+            )))
+        );
+        for (entry, field) in [
+            (
+                r#"{"url": "https://h/mcp", "oauth": {"grant": "workload_identity"}}"#,
+                "oauth.assertionFile",
+            ),
+            (
+                r#"{"url": "https://h/mcp", "oauth": {"dpop": "yes"}}"#,
+                "oauth.dpop",
+            ),
+            (
+                r#"{"url": "https://h/mcp", "lifecycle": "stateful"}"#,
+                "lifecycle",
+            ),
+        ] {
+            let err = McpConfig::parse(&format!(r#"{{"mcpServers": {{"a": {entry}}}}}"#))
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains(&format!("`{field}`")), "{entry}: {err}");
+        }
+    }
+
     fn field_error(text: &str) -> (String, String, String) {
         match McpConfig::parse(text).unwrap_err() {
             ConfigError::Field {

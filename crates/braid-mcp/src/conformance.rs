@@ -334,6 +334,32 @@ mod tests {
     }
 
     #[test]
+    fn the_revision_of_a_scenario_chooses_its_lifecycle() {
+        let at = |version: Option<&str>| ScenarioInput {
+            protocol_version: version.map(str::to_string),
+            ..ScenarioInput::default()
+        };
+        assert_eq!(at(None).lifecycle(), Lifecycle::Negotiated);
+        assert_eq!(at(Some("2025-11-25")).lifecycle(), Lifecycle::Negotiated);
+        assert_eq!(at(Some("2026-07-28")).lifecycle(), Lifecycle::Stateless);
+    }
+
+    #[test]
+    fn a_workload_identity_scenario_uses_the_jwt_bearer_grant() {
+        let input = ScenarioInput {
+            scenario: "auth/wif-jwt-bearer".into(),
+            context: Some(json!({ "client_id": "w", "valid_jwt": "a.b.c" })),
+            ..ScenarioInput::default()
+        };
+        let settings = oauth_settings(&input).unwrap();
+        assert_eq!(settings.client_id.as_deref(), Some("w"));
+        assert_eq!(
+            settings.grant,
+            Grant::WorkloadIdentity(WorkloadAssertion::Token("a.b.c".into()))
+        );
+    }
+
+    #[test]
     fn a_tool_without_required_arguments_gets_none() {
         let t = tool(json!({ "type": "object", "properties": {} }));
         assert!(arguments_for(&t).is_empty());

@@ -1218,6 +1218,46 @@ impl Authorizer for PersonAuthorizer {
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_step_up_keeps_the_granted_scopes_and_adds_the_asked_ones() {
+        let settings = OAuthSettings {
+            scopes: vec!["profile".into()],
+            ..OAuthSettings::default()
+        };
+        let granted = ["profile".to_string(), "mcp:basic".to_string()];
+        let step_up = Challenge::InsufficientScope("Bearer".into(), Some("mcp:write".into()));
+        assert_eq!(
+            requested_scopes(&settings, &granted, &step_up),
+            ["profile", "mcp:basic", "mcp:write"]
+        );
+        // A plain 401 starts over from the configuration (or the challenge's choice).
+        let fresh = Challenge::Unauthorized("Bearer".into());
+        assert_eq!(requested_scopes(&settings, &granted, &fresh), ["profile"]);
+        assert!(requested_scopes(&OAuthSettings::default(), &granted, &fresh).is_empty());
+    }
+
+    #[test]
+    fn a_workload_token_must_be_a_jwt_and_is_read_from_its_file_each_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("token");
+        std::fs::write(&path, "a.b.c\n").unwrap();
+        let assertion = WorkloadAssertion::File(path.clone());
+        assert_eq!(assertion.read().unwrap(), "a.b.c");
+        std::fs::write(&path, "d.e.f").unwrap();
+        assert_eq!(assertion.read().unwrap(), "d.e.f");
+        assert!(WorkloadAssertion::Token("opaque".into()).read().is_err());
+        assert!(
+            WorkloadAssertion::File(dir.path().join("missing"))
+                .read()
+                .unwrap_err()
+                .contains("cannot read")
+        );
+        assert_eq!(
+            format!("{:?}", WorkloadAssertion::Token("a.b.c".into())),
+            "Token(<redacted>)"
+        );
+    }
+
     #[tokio::test]
     async fn a_person_authorizes_through_the_callback() {
         let authorizer = Arc::new(PersonAuthorizer::new("http://127.0.0.1:8080/cb"));
