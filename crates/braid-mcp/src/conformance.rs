@@ -212,6 +212,9 @@ async fn exercise(
     Ok(report)
 }
 
+/// One tool call of a scenario: the tool's name and its arguments.
+type PlannedCall = (String, Map<String, Value>);
+
 /// The tool calls of a scenario, in order: those its context names (with their arguments),
 /// else for the schema preservation scenario the echo of the checked tool's schema as Braid
 /// shows it to the model, else every listed tool with arguments made from its schema.
@@ -219,7 +222,7 @@ fn planned_calls(
     input: &ScenarioInput,
     tools: &[Tool],
     peer: &rmcp::Peer<rmcp::RoleClient>,
-) -> Result<Vec<(String, Map<String, Value>)>, McpError> {
+) -> Result<Vec<PlannedCall>, McpError> {
     let unusable = |reason: String| McpError::Start {
         server: SERVER.into(),
         reason,
