@@ -10,9 +10,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use braid_tools::Tool as _;
+use braid_protocol::AgentRole;
+use braid_tools::{Tool as _, ToolContext};
 use rmcp::RoleClient;
-use rmcp::model::{CallToolRequestParams, Tool};
+use rmcp::model::Tool;
 use rmcp::service::RunningService;
 use serde_json::{Map, Value, json};
 use tokio::sync::mpsc;
@@ -41,7 +42,7 @@ const CALL_TIMEOUT: Duration = Duration::from_secs(20);
 pub struct ScenarioReport {
     /// The tools the server listed.
     pub tools: Vec<String>,
-    /// The text of each tool call's result, in call order.
+    /// What each tool call answered (as the model would be shown it), in call order.
     pub results: Vec<String>,
 }
 
@@ -191,23 +192,38 @@ async fn exercise(
     if input.scenario == "initialize" {
         return Ok(report);
     }
-    for (name, arguments) in planned_calls(input, &tools, peer)? {
-        let mut params = CallToolRequestParams::new(name.clone());
-        params = params.with_arguments(arguments);
-        let operation = format!("tools/call {name}");
-        // `call_tool` answers a result that asks for input (2026-07-28's multi-round tool
-        // calls) through the session's handler and echoes the server's request state.
-        let result = tokio::time::timeout(CALL_TIMEOUT, service.call_tool(params))
-            .await
-            .map_err(|_| timeout(&operation))?
-            .map_err(|e| McpError::protocol(SERVER, operation.clone(), e))?;
-        let text = result
-            .content
+    // Each call goes through the tool the model would be given, so the suite judges the same
+    // path as a real turn: its schema, its timeout, its answers to multi-round input.
+    let refusal = Refusal::default();
+    let session = ServerSession {
+        server: SERVER,
+        timeout: CALL_TIMEOUT,
+        hints: ToolHints::Ignored,
+        peer,
+        answerer: Some(service.service()),
+        refusal: &refusal,
+    };
+    let context = ToolContext::new(None, AgentRole::Actor);
+    for (name, arguments) in planned_calls(input, &tools, &session)? {
+        let tool = tools
             .iter()
-            .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-            .collect::<Vec<_>>()
-            .join("\n");
-        report.results.push(text);
+            .find(|t| t.name == name)
+            .ok_or_else(|| McpError::Start {
+                server: SERVER.into(),
+                reason: format!("the scenario calls `{name}`, which the server does not list"),
+            })?;
+        let tool = McpTool::new(&session, tool, name.clone(), AutoApproval::AskPolicy);
+        let output = tool
+            .call(Value::Object(arguments), &context)
+            .await
+            .map_err(|e| McpError::Protocol {
+                server: SERVER.into(),
+                operation: format!("tools/call {name}"),
+                reason: e.to_string(),
+                code: None,
+                data: None,
+            })?;
+        report.results.push(output.content.to_string());
     }
     Ok(report)
 }
@@ -221,7 +237,7 @@ type PlannedCall = (String, Map<String, Value>);
 fn planned_calls(
     input: &ScenarioInput,
     tools: &[Tool],
-    peer: &rmcp::Peer<rmcp::RoleClient>,
+    session: &ServerSession<'_>,
 ) -> Result<Vec<PlannedCall>, McpError> {
     let unusable = |reason: String| McpError::Start {
         server: SERVER.into(),
@@ -255,15 +271,7 @@ fn planned_calls(
             .iter()
             .find(|t| t.name == SCHEMA_TOOL)
             .ok_or_else(|| unusable(format!("the server lists no `{SCHEMA_TOOL}`")))?;
-        let refusal = Refusal::default();
-        let session = ServerSession {
-            server: SERVER,
-            timeout: CALL_TIMEOUT,
-            hints: ToolHints::Ignored,
-            peer,
-            refusal: &refusal,
-        };
-        let shown = McpTool::new(&session, tool, SCHEMA_TOOL.into(), AutoApproval::AskPolicy);
+        let shown = McpTool::new(session, tool, SCHEMA_TOOL.into(), AutoApproval::AskPolicy);
         let mut arguments = Map::new();
         arguments.insert("schema".into(), shown.spec().parameters.clone());
         return Ok(vec![(SCHEMA_ECHO_TOOL.to_string(), arguments)]);

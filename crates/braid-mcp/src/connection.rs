@@ -74,6 +74,20 @@ pub(crate) struct BraidClient {
 }
 
 impl BraidClient {
+    /// Answers a server's elicitation request: the person when one may be asked and answers,
+    /// else the server's [`ElicitationPolicy`].
+    pub(crate) async fn elicit(&self, request: &ElicitRequestParams) -> ElicitResult {
+        if let Some((server, asked)) = &self.asker
+            && let Some(answer) = asked.ask(server, request).await
+        {
+            tracing::info!(server = %server, action = ?answer.action, "MCP elicitation answered by the person");
+            return answer;
+        }
+        let answer = self.elicitation.answer(request);
+        tracing::info!(policy = ?self.elicitation, action = ?answer.action, "MCP elicitation answered by policy");
+        answer
+    }
+
     /// Tells the manager the tool list changed, without ever waiting: when the queue is full a
     /// refresh is already pending and will see this change too; when it is closed the
     /// connection is being dropped.
@@ -92,15 +106,7 @@ impl ClientHandler for BraidClient {
         request: ElicitRequestParams,
         _context: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
-        if let Some((server, asked)) = &self.asker
-            && let Some(answer) = asked.ask(server, &request).await
-        {
-            tracing::info!(server = %server, action = ?answer.action, "MCP elicitation answered by the person");
-            return Ok(answer);
-        }
-        let answer = self.elicitation.answer(&request);
-        tracing::info!(policy = ?self.elicitation, action = ?answer.action, "MCP elicitation answered by policy");
-        Ok(answer)
+        Ok(self.elicit(&request).await)
     }
 
     fn get_info(&self) -> ClientConfig {
