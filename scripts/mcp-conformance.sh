@@ -85,6 +85,6 @@ done
 seconds=$(( $(date +%s) - started ))
 listed=$(echo "$expected" | sed '/^$/d' | wc -l)
 detail=""
-[ "${#problems[@]}" -gt 0 ] && detail="; $(IFS=';'; echo "${problems[*]}")"
+for problem in "${problems[@]}"; do detail="$detail; $problem"; done
 echo "MCP conformance: $verdict, requirement sets ${parts[0]} and ${parts[1]}, unscored extensions ${extension_parts[0]} and ${extension_parts[1]} ($listed expected failures in baseline.yml), ${seconds}s${retried}${detail}; logs: $out/suite-*.log"
 [ "$verdict" = ok ]
