@@ -44,9 +44,10 @@ test-rust: mcp-test-servers
 	scripts/with-postgres.sh $(CARGO) test --workspace --all-targets --locked
 	$(CARGO) test --workspace --doc --locked
 
-# The official MCP conformance suite (client mode, all scenarios) against `braid mcp conformance`,
-# from crates/braid-mcp/tests/conformance/package-lock.json; expected failures in baseline.yml
-# there. Prints one summary line; the suite's own output is in target/mcp-conformance/suite.log.
+# The official MCP conformance suite (client mode) against `braid mcp conformance`: the frozen
+# requirement sets 2025-11-25 and 2026-07-28 with the extensions they run unscored, from
+# crates/braid-mcp/tests/conformance/package-lock.json; expected failures in baseline.yml there.
+# Prints one summary line; the suite's own output is in target/mcp-conformance/suite-*.log.
 mcp-conformance:
 	$(CARGO) build --locked -p braid-server --bin braid
 	CARGO_TARGET_DIR=$${CARGO_TARGET_DIR:-target} scripts/mcp-conformance.sh

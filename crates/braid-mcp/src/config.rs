@@ -12,12 +12,13 @@
 //!     "off":        { "command": "mcp-server-time", "disabled": true } } }
 //! ```
 //!
-//! Braid adds four optional fields: `resourceTtl` (seconds a read resource stays fresh in a
+//! Braid adds these optional fields: `resourceTtl` (seconds a read resource stays fresh in a
 //! context's cache, default one hour), `resourceTtlByMimeType` (the same per MIME type) and
 //! `trustToolHints` (default `false`: whether the server's `readOnlyHint` annotations are
 //! believed, which lets `limited_auto` run those tools unasked; see [`ToolHints`]), and
 //! `elicitation` (`"decline"` by default, or `"accept_defaults"`: what Braid answers when the
-//! server asks for input and no person answers; see [`ElicitationPolicy`]).
+//! server asks for input and no person answers; see [`ElicitationPolicy`]), and `lifecycle`
+//! (`"negotiated"` by default, or `"stateless"`: see [`Lifecycle`]).
 //! Unknown fields are ignored, because other clients add their own.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -28,7 +29,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::elicitation::ElicitationPolicy;
-use crate::oauth::{ClientKey, Grant, OAuthSettings, SigningAlgorithm};
+use crate::oauth::{ClientKey, DpopUse, Grant, OAuthSettings, SigningAlgorithm, WorkloadAssertion};
 
 /// The name of the configuration file looked for in the working and data directories.
 pub const CONFIG_FILE_NAME: &str = "mcp_servers.json";
@@ -70,6 +71,31 @@ pub struct ServerConfig {
     /// A PEM CA certificate trusted for this HTTP server besides the system's roots
     /// (`caCertificate`).
     pub ca_certificate: Option<PathBuf>,
+    /// How a session is opened (`"lifecycle": "negotiated" | "stateless"`).
+    pub lifecycle: Lifecycle,
+}
+
+/// How Braid opens a session with a server.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Lifecycle {
+    /// `initialize` offering 2025-11-25, which every server of the dated revisions answers; a
+    /// server that refuses it is asked again with `server/discover` (2026-07-28). The default.
+    #[default]
+    Negotiated,
+    /// `server/discover` at 2026-07-28 from the first request: the stateless revision, with
+    /// per-request `_meta` and the standard `Mcp-*` HTTP headers.
+    Stateless,
+}
+
+impl Lifecycle {
+    /// The lifecycle named `name` (`negotiated`, `stateless`).
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "negotiated" => Some(Self::Negotiated),
+            "stateless" => Some(Self::Stateless),
+            _ => None,
+        }
+    }
 }
 
 impl ServerConfig {
@@ -101,6 +127,7 @@ impl ServerConfig {
             elicitation: ElicitationPolicy::Decline,
             oauth: OAuthSettings::default(),
             ca_certificate: None,
+            lifecycle: Lifecycle::Negotiated,
         }
     }
 
@@ -298,6 +325,7 @@ struct RawServer {
     elicitation: Option<Value>,
     oauth: Option<Value>,
     ca_certificate: Option<Value>,
+    lifecycle: Option<Value>,
 }
 
 fn parse_server(name: &str, entry: &Value) -> Result<ServerConfig, ConfigError> {
@@ -386,6 +414,13 @@ fn parse_server(name: &str, entry: &Value) -> Result<ServerConfig, ConfigError> 
                 field_error("elicitation", "must be \"decline\" or \"accept_defaults\"")
             })?,
     };
+    let lifecycle = match &raw.lifecycle {
+        None => Lifecycle::Negotiated,
+        Some(v) => v
+            .as_str()
+            .and_then(Lifecycle::parse)
+            .ok_or_else(|| field_error("lifecycle", "must be \"negotiated\" or \"stateless\""))?,
+    };
     let is_http = matches!(transport, TransportConfig::StreamableHttp { .. });
     let oauth = match &raw.oauth {
         None => OAuthSettings::default(),
@@ -458,6 +493,7 @@ fn parse_server(name: &str, entry: &Value) -> Result<ServerConfig, ConfigError> 
         elicitation,
         oauth,
         ca_certificate,
+        lifecycle,
     })
 }
 
@@ -477,7 +513,7 @@ fn parse_oauth(
                 .ok_or_else(|| field_error(&format!("oauth.{key}"), "must be a non-empty string")),
         }
     };
-    const KEYS: [&str; 8] = [
+    const KEYS: [&str; 10] = [
         "clientId",
         "clientSecret",
         "clientMetadataUrl",
@@ -486,6 +522,8 @@ fn parse_oauth(
         "grant",
         "privateKeyFile",
         "signingAlgorithm",
+        "assertionFile",
+        "dpop",
     ];
     if let Some(key) = map.keys().find(|k| !KEYS.contains(&k.as_str())) {
         return Err(field_error(
@@ -516,12 +554,28 @@ fn parse_oauth(
             }
             None => Grant::ClientCredentials(ClientKey::Secret),
         },
+        Some("workload_identity") => match text("assertionFile")? {
+            Some(path) => Grant::WorkloadIdentity(WorkloadAssertion::File(PathBuf::from(path))),
+            None => {
+                return Err(field_error(
+                    "oauth.assertionFile",
+                    "is needed by the workload_identity grant: the file the platform keeps the workload's JWT in",
+                ));
+            }
+        },
         Some(other) => {
             return Err(field_error(
                 "oauth.grant",
-                &format!("must be \"authorization_code\" or \"client_credentials\", got `{other}`"),
+                &format!(
+                    "must be \"authorization_code\", \"client_credentials\" or \"workload_identity\", got `{other}`"
+                ),
             ));
         }
+    };
+    let dpop = match map.get("dpop") {
+        None | Some(Value::Null) | Some(Value::Bool(false)) => DpopUse::WhenChallenged,
+        Some(Value::Bool(true)) => DpopUse::Always,
+        Some(_) => return Err(field_error("oauth.dpop", "must be true or false")),
     };
     let settings = OAuthSettings {
         client_id: text("clientId")?,
@@ -530,6 +584,7 @@ fn parse_oauth(
         scopes: string_list(map.get("scopes"), "oauth.scopes", field_error)?,
         redirect_uri: text("redirectUri")?,
         grant,
+        dpop,
     };
     if settings.client_secret.is_some() && settings.client_id.is_none() {
         return Err(field_error("oauth.clientSecret", "needs oauth.clientId"));
@@ -645,6 +700,49 @@ mod tests {
             (
                 r#"{"url": "https://h/mcp", "oauth": {"grant": "client_credentials", "clientId": "m", "privateKeyFile": "/nonexistent/key.pem"}}"#,
                 "oauth.privateKeyFile",
+            ),
+        ] {
+            let err = McpConfig::parse(&format!(r#"{{"mcpServers": {{"a": {entry}}}}}"#))
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains(&format!("`{field}`")), "{entry}: {err}");
+        }
+    }
+
+    #[test]
+    fn dpop_workload_identity_and_the_lifecycle_are_read_and_checked() {
+        let config = McpConfig::parse(
+            r#"{"mcpServers": {
+                "bound": {"url": "https://h/mcp", "oauth": {"dpop": true}, "lifecycle": "stateless"},
+                "workload": {"url": "https://h/mcp", "oauth": {"grant": "workload_identity", "clientId": "w", "assertionFile": "/var/run/secrets/tokens/mcp"}},
+                "plain": {"url": "https://h/mcp"}
+            }}"#,
+        )
+        .unwrap();
+        let bound = config.server("bound").unwrap();
+        assert_eq!(bound.oauth.dpop, DpopUse::Always);
+        assert_eq!(bound.lifecycle, Lifecycle::Stateless);
+        let plain = config.server("plain").unwrap();
+        assert_eq!(plain.oauth.dpop, DpopUse::WhenChallenged);
+        assert_eq!(plain.lifecycle, Lifecycle::Negotiated);
+        assert_eq!(
+            config.server("workload").unwrap().oauth.grant,
+            Grant::WorkloadIdentity(WorkloadAssertion::File(PathBuf::from(
+                "/var/run/secrets/tokens/mcp"
+            )))
+        );
+        for (entry, field) in [
+            (
+                r#"{"url": "https://h/mcp", "oauth": {"grant": "workload_identity"}}"#,
+                "oauth.assertionFile",
+            ),
+            (
+                r#"{"url": "https://h/mcp", "oauth": {"dpop": "yes"}}"#,
+                "oauth.dpop",
+            ),
+            (
+                r#"{"url": "https://h/mcp", "lifecycle": "stateful"}"#,
+                "lifecycle",
             ),
         ] {
             let err = McpConfig::parse(&format!(r#"{{"mcpServers": {{"a": {entry}}}}}"#))

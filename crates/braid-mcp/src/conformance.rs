@@ -10,18 +10,23 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use rmcp::model::{CallToolRequestParams, CallToolResponse, Tool};
+use braid_protocol::AgentRole;
+use braid_tools::{Tool as _, ToolContext};
+use rmcp::RoleClient;
+use rmcp::model::Tool;
+use rmcp::service::RunningService;
 use serde_json::{Map, Value, json};
 use tokio::sync::mpsc;
 
-use crate::config::ServerConfig;
-use crate::connection::{PENDING_NOTICES, connect};
+use crate::config::{Lifecycle, ServerConfig, ToolHints};
+use crate::connection::{BraidClient, PENDING_NOTICES, Refusal, connect};
 use crate::elicitation::ElicitationPolicy;
 use crate::error::McpError;
 use crate::oauth::{
     Authorizer, ClientKey, EnterpriseLogin, Grant, Headless, OAuthSession, OAuthSettings,
-    SigningAlgorithm,
+    SigningAlgorithm, WorkloadAssertion,
 };
+use crate::tool::{AutoApproval, McpTool, ServerSession};
 
 /// The name the test server is known by in logs and errors.
 const SERVER: &str = "conformance";
@@ -37,7 +42,7 @@ const CALL_TIMEOUT: Duration = Duration::from_secs(20);
 pub struct ScenarioReport {
     /// The tools the server listed.
     pub tools: Vec<String>,
-    /// The text of each tool call's result, in call order.
+    /// What each tool call answered (as the model would be shown it), in call order.
     pub results: Vec<String>,
 }
 
@@ -51,7 +56,34 @@ pub struct ScenarioInput {
     /// The client ID metadata document URL to offer when the authorization server supports
     /// them (the suite's scenarios use a fixed one).
     pub client_metadata_url: Option<String>,
+    /// `MCP_CONFORMANCE_PROTOCOL_VERSION`: the revision the scenario runs at, which fixes the
+    /// lifecycle (2026-07-28 is stateless; the dated revisions before it use `initialize`).
+    pub protocol_version: Option<String>,
 }
+
+impl ScenarioInput {
+    /// The lifecycle the scenario's revision asks for.
+    fn lifecycle(&self) -> Lifecycle {
+        match self.protocol_version.as_deref() {
+            Some(version) if version >= STATELESS_REVISION => Lifecycle::Stateless,
+            _ => Lifecycle::Negotiated,
+        }
+    }
+}
+
+/// The client ID metadata document URL the suite's authorization servers know (its scenarios
+/// check that a client offers it when they support client ID metadata documents).
+pub const SUITE_CLIENT_METADATA_URL: &str = "https://conformance-test.local/client-metadata.json";
+
+/// The first revision without `initialize` (dates compare as text).
+const STATELESS_REVISION: &str = "2026-07-28";
+
+/// The scenario that checks a tool's JSON Schema 2020-12 input schema reaches Braid unchanged.
+const SCHEMA_PRESERVATION: &str = "json-schema-2020-12-preservation";
+
+/// In that scenario, the tool whose schema is checked and the tool it is echoed through.
+const SCHEMA_TOOL: &str = "json_schema_2020_12_tool";
+const SCHEMA_ECHO_TOOL: &str = "json_schema_echo";
 
 /// Runs a scenario against the test server at `url`: connect, list the tools, call them,
 /// disconnect. A request refused for want of authorization after the handshake is answered by
@@ -62,6 +94,7 @@ pub async fn run(input: &ScenarioInput, url: &str) -> Result<ScenarioReport, Mcp
     // schema's defaults; a real server entry declines unless its operator chose this.
     config.elicitation = ElicitationPolicy::AcceptDefaults;
     config.timeout = CALL_TIMEOUT;
+    config.lifecycle = input.lifecycle();
     config.oauth = oauth_settings(input).map_err(|reason| McpError::Start {
         server: SERVER.into(),
         reason,
@@ -84,8 +117,7 @@ pub async fn run(input: &ScenarioInput, url: &str) -> Result<ScenarioReport, Mcp
             None,
         )
         .await?;
-        let peer = connection.service.peer().clone();
-        let outcome = exercise(&input.scenario, &peer).await;
+        let outcome = exercise(input, &connection.service).await;
         let _ = connection.service.cancel().await;
         match outcome {
             Err(e) if oauth.reauthorize_after_refusal() => {
@@ -124,6 +156,9 @@ fn oauth_settings(input: &ScenarioInput) -> Result<OAuthSettings, String> {
         };
         settings.grant = Grant::ClientCredentials(key);
     }
+    if let Some(jwt) = text("valid_jwt") {
+        settings.grant = Grant::WorkloadIdentity(WorkloadAssertion::Token(jwt));
+    }
     if let (Some(idp_issuer), Some(idp_token_endpoint), Some(idp_client_id), Some(id_token)) = (
         text("idp_issuer"),
         text("idp_token_endpoint"),
@@ -142,9 +177,10 @@ fn oauth_settings(input: &ScenarioInput) -> Result<OAuthSettings, String> {
 
 /// The calls a scenario expects once connected.
 async fn exercise(
-    scenario: &str,
-    peer: &rmcp::Peer<rmcp::RoleClient>,
+    input: &ScenarioInput,
+    service: &RunningService<RoleClient, BraidClient>,
 ) -> Result<ScenarioReport, McpError> {
+    let peer = service.peer();
     let tools = tokio::time::timeout(CALL_TIMEOUT, peer.list_all_tools())
         .await
         .map_err(|_| timeout("tools/list"))?
@@ -153,30 +189,97 @@ async fn exercise(
         tools: tools.iter().map(|t| t.name.to_string()).collect(),
         results: Vec::new(),
     };
-    if scenario == "initialize" {
+    if input.scenario == "initialize" {
         return Ok(report);
     }
-    for tool in &tools {
-        let arguments = arguments_for(tool);
-        let mut params = CallToolRequestParams::new(tool.name.to_string());
-        params = params.with_arguments(arguments);
-        let operation = format!("tools/call {}", tool.name);
-        let response = tokio::time::timeout(CALL_TIMEOUT, peer.call_tool_once(params))
+    // Each call goes through the tool the model would be given, so the suite judges the same
+    // path as a real turn: its schema, its timeout, its answers to multi-round input.
+    let refusal = Refusal::default();
+    let session = ServerSession {
+        server: SERVER,
+        timeout: CALL_TIMEOUT,
+        hints: ToolHints::Ignored,
+        peer,
+        answerer: Some(service.service()),
+        refusal: &refusal,
+    };
+    let context = ToolContext::new(None, AgentRole::Actor);
+    for (name, arguments) in planned_calls(input, &tools, &session)? {
+        let tool = tools
+            .iter()
+            .find(|t| t.name == name)
+            .ok_or_else(|| McpError::Start {
+                server: SERVER.into(),
+                reason: format!("the scenario calls `{name}`, which the server does not list"),
+            })?;
+        let tool = McpTool::new(&session, tool, name.clone(), AutoApproval::AskPolicy);
+        let output = tool
+            .call(Value::Object(arguments), &context)
             .await
-            .map_err(|_| timeout(&operation))?
-            .map_err(|e| McpError::protocol(SERVER, operation.clone(), e))?;
-        let text = match response {
-            CallToolResponse::Complete(result) => result
-                .content
-                .iter()
-                .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-                .collect::<Vec<_>>()
-                .join("\n"),
-            other => format!("{other:?}"),
-        };
-        report.results.push(text);
+            .map_err(|e| McpError::Protocol {
+                server: SERVER.into(),
+                operation: format!("tools/call {name}"),
+                reason: e.to_string(),
+                code: None,
+                data: None,
+            })?;
+        report.results.push(output.content.to_string());
     }
     Ok(report)
+}
+
+/// One tool call of a scenario: the tool's name and its arguments.
+type PlannedCall = (String, Map<String, Value>);
+
+/// The tool calls of a scenario, in order: those its context names (with their arguments),
+/// else for the schema preservation scenario the echo of the checked tool's schema as Braid
+/// shows it to the model, else every listed tool with arguments made from its schema.
+fn planned_calls(
+    input: &ScenarioInput,
+    tools: &[Tool],
+    session: &ServerSession<'_>,
+) -> Result<Vec<PlannedCall>, McpError> {
+    let unusable = |reason: String| McpError::Start {
+        server: SERVER.into(),
+        reason,
+    };
+    if let Some(calls) = input.context.as_ref().and_then(|c| c.get("toolCalls")) {
+        let calls = calls
+            .as_array()
+            .ok_or_else(|| unusable("the context's toolCalls is not an array".into()))?;
+        return calls
+            .iter()
+            .map(|call| {
+                let name = call.get("name").and_then(Value::as_str).ok_or_else(|| {
+                    unusable(format!("a tool call of the context has no name: {call}"))
+                })?;
+                let arguments = match call.get("arguments") {
+                    None => Map::new(),
+                    Some(Value::Object(map)) => map.clone(),
+                    Some(other) => {
+                        return Err(unusable(format!(
+                            "the arguments of `{name}` are not an object: {other}"
+                        )));
+                    }
+                };
+                Ok((name.to_string(), arguments))
+            })
+            .collect();
+    }
+    if input.scenario == SCHEMA_PRESERVATION {
+        let tool = tools
+            .iter()
+            .find(|t| t.name == SCHEMA_TOOL)
+            .ok_or_else(|| unusable(format!("the server lists no `{SCHEMA_TOOL}`")))?;
+        let shown = McpTool::new(session, tool, SCHEMA_TOOL.into(), AutoApproval::AskPolicy);
+        let mut arguments = Map::new();
+        arguments.insert("schema".into(), shown.spec().parameters.clone());
+        return Ok(vec![(SCHEMA_ECHO_TOOL.to_string(), arguments)]);
+    }
+    Ok(tools
+        .iter()
+        .map(|tool| (tool.name.to_string(), arguments_for(tool)))
+        .collect())
 }
 
 /// Arguments that satisfy a tool's input schema: each required property gets its default, or
@@ -239,6 +342,32 @@ mod tests {
             "required": ["a", "b"]
         }));
         assert_eq!(Value::Object(arguments_for(&t)), json!({ "a": 2, "b": 7 }));
+    }
+
+    #[test]
+    fn the_revision_of_a_scenario_chooses_its_lifecycle() {
+        let at = |version: Option<&str>| ScenarioInput {
+            protocol_version: version.map(str::to_string),
+            ..ScenarioInput::default()
+        };
+        assert_eq!(at(None).lifecycle(), Lifecycle::Negotiated);
+        assert_eq!(at(Some("2025-11-25")).lifecycle(), Lifecycle::Negotiated);
+        assert_eq!(at(Some("2026-07-28")).lifecycle(), Lifecycle::Stateless);
+    }
+
+    #[test]
+    fn a_workload_identity_scenario_uses_the_jwt_bearer_grant() {
+        let input = ScenarioInput {
+            scenario: "auth/wif-jwt-bearer".into(),
+            context: Some(json!({ "client_id": "w", "valid_jwt": "a.b.c" })),
+            ..ScenarioInput::default()
+        };
+        let settings = oauth_settings(&input).unwrap();
+        assert_eq!(settings.client_id.as_deref(), Some("w"));
+        assert_eq!(
+            settings.grant,
+            Grant::WorkloadIdentity(WorkloadAssertion::Token("a.b.c".into()))
+        );
     }
 
     #[test]

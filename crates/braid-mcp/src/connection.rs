@@ -32,7 +32,7 @@ use tokio::process::{Child, ChildStdout};
 use tokio::sync::mpsc;
 use tokio_util::codec::{FramedRead, LinesCodec};
 
-use crate::config::{ServerConfig, TransportConfig};
+use crate::config::{Lifecycle, ServerConfig, TransportConfig};
 use crate::elicitation::{ElicitationPolicy, Elicitations};
 use crate::error::McpError;
 use crate::oauth::{self, OAuthSession};
@@ -74,6 +74,20 @@ pub(crate) struct BraidClient {
 }
 
 impl BraidClient {
+    /// Answers a server's elicitation request: the person when one may be asked and answers,
+    /// else the server's [`ElicitationPolicy`].
+    pub(crate) async fn elicit(&self, request: &ElicitRequestParams) -> ElicitResult {
+        if let Some((server, asked)) = &self.asker
+            && let Some(answer) = asked.ask(server, request).await
+        {
+            tracing::info!(server = %server, action = ?answer.action, "MCP elicitation answered by the person");
+            return answer;
+        }
+        let answer = self.elicitation.answer(request);
+        tracing::info!(policy = ?self.elicitation, action = ?answer.action, "MCP elicitation answered by policy");
+        answer
+    }
+
     /// Tells the manager the tool list changed, without ever waiting: when the queue is full a
     /// refresh is already pending and will see this change too; when it is closed the
     /// connection is being dropped.
@@ -92,15 +106,7 @@ impl ClientHandler for BraidClient {
         request: ElicitRequestParams,
         _context: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
-        if let Some((server, asked)) = &self.asker
-            && let Some(answer) = asked.ask(server, &request).await
-        {
-            tracing::info!(server = %server, action = ?answer.action, "MCP elicitation answered by the person");
-            return Ok(answer);
-        }
-        let answer = self.elicitation.answer(&request);
-        tracing::info!(policy = ?self.elicitation, action = ?answer.action, "MCP elicitation answered by policy");
-        Ok(answer)
+        Ok(self.elicit(&request).await)
     }
 
     fn get_info(&self) -> ClientConfig {
@@ -209,10 +215,11 @@ pub(crate) struct Connection {
 /// Connects to `server` and performs the MCP handshake within `startup_timeout`; messages over
 /// `message_limit` bytes end the session.
 ///
-/// Protocol versions: Braid first offers the newest version with an `initialize` handshake
-/// (2025-11-25), which every server of the earlier versions answers with the version it
-/// speaks; a server that refuses `initialize` with a JSON-RPC error is asked again on a fresh
-/// connection with `server/discover` (2026-07-28).
+/// Protocol versions ([`Lifecycle`]): by default Braid first offers the newest version with an
+/// `initialize` handshake (2025-11-25), which every server of the earlier versions answers with
+/// the version it speaks; a server that refuses `initialize` with a JSON-RPC error is asked
+/// again on a fresh connection with `server/discover` (2026-07-28). A stateless entry starts
+/// with `server/discover`.
 pub(crate) async fn connect(
     server: &str,
     config: &ServerConfig,
@@ -235,7 +242,10 @@ pub(crate) async fn connect(
         TransportConfig::StreamableHttp { .. } => Some(http_client(config).map_err(start_error)?),
         TransportConfig::Stdio { .. } => None,
     };
-    let mut lifecycle = ClientLifecycleMode::Initialize;
+    let mut lifecycle = match config.lifecycle {
+        Lifecycle::Negotiated => ClientLifecycleMode::Initialize,
+        Lifecycle::Stateless => stateless(),
+    };
     let mut challenge = oauth.take_pending();
     loop {
         // Authorization may wait for a person, so it is outside the handshake's time limit.
@@ -262,9 +272,7 @@ pub(crate) async fn connect(
                 if lifecycle == ClientLifecycleMode::Initialize =>
             {
                 tracing::info!(server = %server, reason = %reason, "server refused initialize; trying server/discover");
-                lifecycle = ClientLifecycleMode::Discover {
-                    preferred_versions: vec![ProtocolVersion::LATEST],
-                };
+                lifecycle = stateless();
             }
             Ok(Err(Failure::InitializeRefused(reason))) => return Err(start_error(reason)),
             Ok(Err(Failure::AuthorizationRequired(asked))) => challenge = Some(asked),
@@ -276,6 +284,13 @@ pub(crate) async fn connect(
                 )));
             }
         }
+    }
+}
+
+/// The stateless lifecycle of 2026-07-28: `server/discover`, then per-request `_meta`.
+fn stateless() -> ClientLifecycleMode {
+    ClientLifecycleMode::Discover {
+        preferred_versions: vec![ProtocolVersion::LATEST],
     }
 }
 

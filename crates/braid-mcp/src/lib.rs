@@ -18,6 +18,7 @@ pub mod config;
 pub mod config_file;
 pub mod conformance;
 mod connection;
+pub mod dpop;
 pub mod elicitation;
 pub mod error;
 pub mod manager;
@@ -27,8 +28,8 @@ pub mod resource;
 pub mod tool;
 
 pub use config::{
-    ConfigError, Enablement, McpConfig, ResourceTtl, ServerConfig, ToolHints, TransportConfig,
-    find_config_file,
+    ConfigError, Enablement, Lifecycle, McpConfig, ResourceTtl, ServerConfig, ToolHints,
+    TransportConfig, find_config_file,
 };
 pub use config_file::{ConfigFile, EditError, definition_of};
 pub use elicitation::{ElicitationPolicy, Elicitations};

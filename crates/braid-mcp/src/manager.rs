@@ -29,7 +29,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::config::{ConfigError, Enablement, McpConfig, ServerConfig};
 pub use crate::connection::MAX_MESSAGE_BYTES;
-use crate::connection::{PENDING_NOTICES, Refusal, ServerNotice, connect};
+use crate::connection::{BraidClient, PENDING_NOTICES, Refusal, ServerNotice, connect};
 use crate::elicitation::Elicitations;
 use crate::error::McpError;
 use crate::naming;
@@ -737,6 +737,7 @@ impl Supervision {
             Err(e) => return SessionEnd::Lost(e.to_string()),
         };
         let peer = connection.service.peer().clone();
+        let answerer = connection.service.service().clone();
         let pid = connection.pid;
         // Stopped when this session ends; dropped with this future, it kills the server too.
         let process = connection.process;
@@ -744,7 +745,7 @@ impl Supervision {
         let mut waiting = tokio::spawn(connection.service.waiting());
 
         let refusal = process.as_ref().map(|p| p.refusal()).unwrap_or_default();
-        let end = match self.register_tools(&peer, &refusal).await {
+        let end = match self.register_tools(&peer, &answerer, &refusal).await {
             Err(reason) => {
                 stop.cancel();
                 let _ = (&mut waiting).await;
@@ -773,7 +774,7 @@ impl Supervision {
                             });
                         }
                         Some(ServerNotice::ToolsChanged) = notices.recv() => {
-                            match self.register_tools(&peer, &refusal).await {
+                            match self.register_tools(&peer, &answerer, &refusal).await {
                                 Ok(routes) => {
                                     tracing::info!(server = %self.name, tools = routes.len(), "MCP tool list refreshed");
                                     self.set(|s| s.tools = routes);
@@ -807,6 +808,7 @@ impl Supervision {
     async fn register_tools(
         &self,
         peer: &Peer<RoleClient>,
+        answerer: &BraidClient,
         refusal: &Refusal,
     ) -> Result<Vec<McpToolRoute>, String> {
         let tools = tokio::time::timeout(self.config.timeout, peer.list_all_tools())
@@ -821,6 +823,7 @@ impl Supervision {
             timeout: self.config.timeout,
             hints: self.config.tool_hints,
             peer,
+            answerer: Some(answerer),
             refusal,
         };
         for tool in &tools {

@@ -24,6 +24,8 @@ use rmcp::transport::streamable_http_client::{
 
 pub use rmcp::transport::auth::AuthClient;
 
+use crate::dpop::{DpopKey, DpopOAuthHttp, TokenHttp};
+
 /// The redirect URI Braid registers when the configuration names none.
 pub const DEFAULT_REDIRECT_URI: &str = "http://localhost/v1/mcp/oauth/callback";
 
@@ -47,6 +49,18 @@ pub struct OAuthSettings {
     pub redirect_uri: Option<String>,
     /// How Braid gets its tokens (`grant`).
     pub grant: Grant,
+    /// Whether tokens are bound to a key of Braid's (DPoP, RFC 9449; `dpop`).
+    pub dpop: DpopUse,
+}
+
+/// When Braid asks for DPoP-bound tokens.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DpopUse {
+    /// When the server's challenge names the `DPoP` scheme (the default).
+    #[default]
+    WhenChallenged,
+    /// Always (`"dpop": true`), for servers that accept DPoP without asking for it.
+    Always,
 }
 
 impl std::fmt::Debug for OAuthSettings {
@@ -61,6 +75,7 @@ impl std::fmt::Debug for OAuthSettings {
             .field("scopes", &self.scopes)
             .field("redirect_uri", &self.redirect_uri)
             .field("grant", &self.grant)
+            .field("dpop", &self.dpop)
             .finish()
     }
 }
@@ -79,6 +94,50 @@ pub enum Grant {
     /// authorization server redeems for an access token (`clientId`/`clientSecret` are
     /// Braid's registration there).
     EnterpriseManaged(EnterpriseLogin),
+    /// Workload identity federation (RFC 7523 JWT bearer grant): a JWT the platform issued
+    /// to the workload (Kubernetes, a cloud's metadata service) is exchanged for an access
+    /// token, with no person and no secret (`"grant": "workload_identity"`).
+    WorkloadIdentity(WorkloadAssertion),
+}
+
+/// Where the workload's JWT comes from.
+#[derive(Clone, PartialEq, Eq)]
+pub enum WorkloadAssertion {
+    /// A file the platform keeps current (`assertionFile`), read at each authorization.
+    File(std::path::PathBuf),
+    /// The JWT itself.
+    Token(String),
+}
+
+impl std::fmt::Debug for WorkloadAssertion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WorkloadAssertion::File(path) => f.debug_tuple("File").field(path).finish(),
+            WorkloadAssertion::Token(_) => f.write_str("Token(<redacted>)"),
+        }
+    }
+}
+
+impl WorkloadAssertion {
+    /// The JWT, read now.
+    fn read(&self) -> Result<String, String> {
+        let jwt = match self {
+            WorkloadAssertion::Token(jwt) => jwt.clone(),
+            WorkloadAssertion::File(path) => std::fs::read_to_string(path).map_err(|e| {
+                format!(
+                    "cannot read the workload identity token {}: {e}",
+                    path.display()
+                )
+            })?,
+        };
+        let jwt = jwt.trim().to_string();
+        if jwt.split('.').count() != 3 {
+            return Err(
+                "the workload identity token is not a JWT (three dot-separated parts)".into(),
+            );
+        }
+        Ok(jwt)
+    }
 }
 
 /// What enterprise-managed authorization needs from the identity provider.
@@ -177,12 +236,16 @@ impl std::fmt::Debug for ClientKey {
 /// asking for more scope), to be answered before the next one.
 pub struct OAuthSession {
     authorizer: Option<Arc<dyn Authorizer>>,
-    client: Option<AuthClient<reqwest::Client>>,
+    client: Option<AuthClient<TokenHttp>>,
     last: ChallengeSlot,
     pending: Option<Challenge>,
     authorizations: u32,
     last_authorized: Option<std::time::Instant>,
     kept: Option<KeptCredentials>,
+    /// The key DPoP-bound tokens of this server are bound to, once one was asked for.
+    dpop_key: Option<Arc<DpopKey>>,
+    /// The scopes of the last authorization, kept when a refusal asks for more.
+    granted_scopes: Vec<String>,
 }
 
 /// The last challenge a server answered with, shared with the live transport.
@@ -208,6 +271,8 @@ impl OAuthSession {
             authorizations: 0,
             last_authorized: None,
             kept: None,
+            dpop_key: None,
+            granted_scopes: Vec::new(),
         }
     }
 
@@ -251,7 +316,7 @@ impl OAuthSession {
         &mut self,
         url: &str,
         http: &reqwest::Client,
-    ) -> Result<ChallengeWatch<AuthClient<reqwest::Client>>, String> {
+    ) -> Result<ChallengeWatch<AuthClient<TokenHttp>>, String> {
         if self.client.is_none()
             && let Some(kept) = &self.kept
         {
@@ -260,7 +325,7 @@ impl OAuthSession {
         let client = match &self.client {
             Some(client) => client.clone(),
             None => AuthClient::new(
-                http.clone(),
+                TokenHttp::new(http.clone(), None),
                 AuthorizationManager::new(url)
                     .await
                     .map_err(|e| format!("OAuth setup: {e}"))?,
@@ -302,17 +367,32 @@ impl OAuthSession {
         }
         self.authorizations += 1;
         self.last_authorized = Some(std::time::Instant::now());
+        let wants_dpop = settings.dpop == DpopUse::Always
+            || crate::dpop::challenge_wants_dpop(challenge.header());
+        if wants_dpop && self.dpop_key.is_none() {
+            self.dpop_key = Some(Arc::new(DpopKey::generate().map_err(|e| e.to_string())?));
+        }
+        let dpop = if wants_dpop {
+            self.dpop_key.clone()
+        } else {
+            None
+        };
         let outcome = authorize(
             server,
             url,
             challenge,
             settings,
-            self.authorizer.as_ref(),
-            self.kept.clone(),
+            &Authorization {
+                authorizer: self.authorizer.as_ref(),
+                kept: self.kept.clone(),
+                dpop: dpop.clone(),
+                granted_scopes: &self.granted_scopes,
+            },
         )
         .await;
         let manager = outcome?;
-        self.client = Some(AuthClient::new(http.clone(), manager));
+        self.granted_scopes = manager.get_current_scopes().await;
+        self.client = Some(AuthClient::new(TokenHttp::new(http.clone(), dpop), manager));
         Ok(())
     }
 }
@@ -386,13 +466,13 @@ async fn resume(
     url: &str,
     http: &reqwest::Client,
     kept: &KeptCredentials,
-) -> Option<AuthClient<reqwest::Client>> {
+) -> Option<AuthClient<TokenHttp>> {
     let mut manager = AuthorizationManager::new(url).await.ok()?;
     manager.set_credential_store(kept.clone());
     match manager.initialize_from_store().await {
         Ok(true) => {
             tracing::info!(server = %kept.server, "MCP server uses its kept OAuth credentials");
-            Some(AuthClient::new(http.clone(), manager))
+            Some(AuthClient::new(TokenHttp::new(http.clone(), None), manager))
         }
         Ok(false) => None,
         Err(error) => {
@@ -504,6 +584,18 @@ pub(crate) fn challenge_of(error: &ClientInitializeError) -> Option<Challenge> {
     None
 }
 
+/// What one authorization works with besides the settings.
+pub(crate) struct Authorization<'a> {
+    /// Who approves a request of the authorization code grant.
+    pub(crate) authorizer: Option<&'a Arc<dyn Authorizer>>,
+    /// Where the tokens are kept.
+    pub(crate) kept: Option<KeptCredentials>,
+    /// The key tokens are bound to, for a DPoP server.
+    pub(crate) dpop: Option<Arc<DpopKey>>,
+    /// The scopes an earlier authorization of the server got, kept in the next one.
+    pub(crate) granted_scopes: &'a [String],
+}
+
 /// Runs the whole authorization for the server at `url` and answers the manager holding its
 /// tokens.
 pub(crate) async fn authorize(
@@ -511,9 +603,9 @@ pub(crate) async fn authorize(
     url: &str,
     challenge: &Challenge,
     settings: &OAuthSettings,
-    authorizer: Option<&Arc<dyn Authorizer>>,
-    kept: Option<KeptCredentials>,
+    with: &Authorization<'_>,
 ) -> Result<AuthorizationManager, String> {
+    let kept = with.kept.clone();
     let failed = |step: &str, e: &dyn std::fmt::Display| format!("OAuth {step} failed: {e}");
     if let Grant::ClientCredentials(key) = &settings.grant {
         let client_id = settings
@@ -544,13 +636,21 @@ pub(crate) async fn authorize(
     if let Grant::EnterpriseManaged(login) = &settings.grant {
         return enterprise_managed(url, challenge, settings, login, kept).await;
     }
-    let authorizer = authorizer.ok_or_else(|| {
+    if let Grant::WorkloadIdentity(assertion) = &settings.grant {
+        return workload_identity(url, challenge, settings, assertion, kept).await;
+    }
+    let authorizer = with.authorizer.ok_or_else(|| {
         "the server requires OAuth authorization by a person, and none is available here"
             .to_string()
     })?;
-    let mut state = OAuthState::new(url, None)
-        .await
-        .map_err(|e| failed("setup", &e))?;
+    let state = match &with.dpop {
+        Some(key) => {
+            let client = DpopOAuthHttp::new(key.clone())?;
+            OAuthState::new_with_oauth_http_client(url, Arc::new(client)).await
+        }
+        None => OAuthState::new(url, None).await,
+    };
+    let mut state = state.map_err(|e| failed("setup", &e))?;
     keep_in(&mut state, kept);
     let redirect_uri = settings
         .redirect_uri
@@ -559,10 +659,7 @@ pub(crate) async fn authorize(
     let mut request = AuthorizationRequest::new(redirect_uri)
         .with_client_name("Braid")
         .with_challenge(challenge.header());
-    let mut scopes = settings.scopes.clone();
-    if let Challenge::InsufficientScope(_, Some(scope)) = challenge {
-        scopes.extend(scope.split_whitespace().map(str::to_string));
-    }
+    let scopes = requested_scopes(settings, with.granted_scopes, challenge);
     if scopes.is_empty() {
         request = request.with_initial_scope_selection();
     } else {
@@ -594,6 +691,24 @@ pub(crate) async fn authorize(
     state
         .into_authorization_manager()
         .ok_or_else(|| "OAuth ended without an authorized session".to_string())
+}
+
+/// The scopes of a new authorization: the configured ones and, when the server asks for more
+/// scope, those already granted plus those it asks for (a step-up keeps what was granted).
+/// Empty: let the challenge or the metadata choose.
+fn requested_scopes(
+    settings: &OAuthSettings,
+    granted: &[String],
+    challenge: &Challenge,
+) -> Vec<String> {
+    let mut scopes = settings.scopes.clone();
+    if let Challenge::InsufficientScope(_, Some(asked)) = challenge {
+        scopes.extend(granted.iter().cloned());
+        scopes.extend(asked.split_whitespace().map(str::to_string));
+    }
+    let mut seen = std::collections::HashSet::new();
+    scopes.retain(|scope| seen.insert(scope.clone()));
+    scopes
 }
 
 /// An HTTP client for the streamable HTTP transport that remembers the last authorization
@@ -831,6 +946,113 @@ async fn enterprise_managed(
         .ok_or_else(|| "OAuth ended without an authorized session".to_string())
 }
 
+/// The grant type of RFC 7523's JWT bearer grant.
+const JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+
+/// Workload identity federation: discover the server's authorization server and exchange the
+/// workload's JWT there for an access token (RFC 7523 §2.1). A refusal is final: the grant is
+/// neither retried nor swapped for another, since a rejected assertion does not get better.
+async fn workload_identity(
+    url: &str,
+    challenge: &Challenge,
+    settings: &OAuthSettings,
+    assertion: &WorkloadAssertion,
+    kept: Option<KeptCredentials>,
+) -> Result<AuthorizationManager, String> {
+    let jwt = assertion.read()?;
+    let manager = AuthorizationManager::new(url)
+        .await
+        .map_err(|e| format!("OAuth setup failed: {e}"))?;
+    let metadata = manager
+        .resolve_metadata_from_challenge(Some(challenge.header()))
+        .await
+        .map_err(|e| format!("OAuth discovery failed: {e}"))?
+        .metadata;
+    let token_endpoint = metadata.token_endpoint;
+    let scopes = requested_scopes(settings, &[], challenge);
+    let mut form: Vec<(&str, String)> = vec![
+        ("grant_type", JWT_BEARER.to_string()),
+        ("assertion", jwt),
+        ("resource", url.to_string()),
+    ];
+    if let Some(id) = &settings.client_id {
+        form.push(("client_id", id.clone()));
+    }
+    if let Some(secret) = &settings.client_secret {
+        form.push(("client_secret", secret.clone()));
+    }
+    if !scopes.is_empty() {
+        form.push(("scope", scopes.join(" ")));
+    }
+    let body = url::form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(&form)
+        .finish();
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(HEADLESS_TIMEOUT)
+        .build()
+        .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
+    let response = http
+        .post(&token_endpoint)
+        .header(reqwest::header::ACCEPT, "application/json")
+        .header(
+            reqwest::header::CONTENT_TYPE,
+            "application/x-www-form-urlencoded",
+        )
+        .body(body)
+        .send()
+        .await
+        .map_err(|e| format!("workload identity token request to {token_endpoint} failed: {e}"))?;
+    let status = response.status();
+    let body = crate::dpop::bounded_body(
+        response,
+        crate::dpop::MAX_OAUTH_RESPONSE_BYTES,
+        &token_endpoint,
+    )
+    .await?;
+    let answer: serde_json::Value = serde_json::from_slice(&body).map_err(|e| {
+        format!("the token endpoint {token_endpoint} answered {status} with no JSON: {e}")
+    })?;
+    if !status.is_success() {
+        let error = answer.get("error").and_then(|v| v.as_str()).unwrap_or("?");
+        let description = answer
+            .get("error_description")
+            .and_then(|v| v.as_str())
+            .unwrap_or("");
+        return Err(format!(
+            "the authorization server refused the workload identity token: {error} {description}"
+        ));
+    }
+    let access_token = answer
+        .get("access_token")
+        .and_then(|v| v.as_str())
+        .ok_or_else(|| format!("the token endpoint {token_endpoint} answered no access_token"))?;
+    let mut response = serde_json::json!({
+        "access_token": access_token,
+        "token_type": "Bearer",
+    });
+    if let Some(expires_in) = answer.get("expires_in").and_then(|v| v.as_u64()) {
+        response["expires_in"] = serde_json::json!(expires_in);
+    }
+    if let Some(scope) = answer.get("scope").and_then(|v| v.as_str()) {
+        response["scope"] = serde_json::json!(scope);
+    }
+    let response = serde_json::from_value(response)
+        .map_err(|e| format!("cannot keep the access token: {e}"))?;
+    let mut state = OAuthState::new(url, None)
+        .await
+        .map_err(|e| format!("OAuth setup failed: {e}"))?;
+    keep_in(&mut state, kept);
+    let client_id = settings.client_id.as_deref().unwrap_or("braid");
+    state
+        .set_credentials(client_id, response)
+        .await
+        .map_err(|e| format!("cannot keep the access token: {e}"))?;
+    state
+        .into_authorization_manager()
+        .ok_or_else(|| "OAuth ended without an authorized session".to_string())
+}
+
 /// How long Braid waits for a person to finish an authorization in their browser.
 pub const AUTHORIZATION_WAIT: std::time::Duration = std::time::Duration::from_secs(600);
 
@@ -995,6 +1217,46 @@ impl Authorizer for PersonAuthorizer {
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_step_up_keeps_the_granted_scopes_and_adds_the_asked_ones() {
+        let settings = OAuthSettings {
+            scopes: vec!["profile".into()],
+            ..OAuthSettings::default()
+        };
+        let granted = ["profile".to_string(), "mcp:basic".to_string()];
+        let step_up = Challenge::InsufficientScope("Bearer".into(), Some("mcp:write".into()));
+        assert_eq!(
+            requested_scopes(&settings, &granted, &step_up),
+            ["profile", "mcp:basic", "mcp:write"]
+        );
+        // A plain 401 starts over from the configuration (or the challenge's choice).
+        let fresh = Challenge::Unauthorized("Bearer".into());
+        assert_eq!(requested_scopes(&settings, &granted, &fresh), ["profile"]);
+        assert!(requested_scopes(&OAuthSettings::default(), &granted, &fresh).is_empty());
+    }
+
+    #[test]
+    fn a_workload_token_must_be_a_jwt_and_is_read_from_its_file_each_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("token");
+        std::fs::write(&path, "a.b.c\n").unwrap();
+        let assertion = WorkloadAssertion::File(path.clone());
+        assert_eq!(assertion.read().unwrap(), "a.b.c");
+        std::fs::write(&path, "d.e.f").unwrap();
+        assert_eq!(assertion.read().unwrap(), "d.e.f");
+        assert!(WorkloadAssertion::Token("opaque".into()).read().is_err());
+        assert!(
+            WorkloadAssertion::File(dir.path().join("missing"))
+                .read()
+                .unwrap_err()
+                .contains("cannot read")
+        );
+        assert_eq!(
+            format!("{:?}", WorkloadAssertion::Token("a.b.c".into())),
+            "Token(<redacted>)"
+        );
+    }
 
     #[tokio::test]
     async fn a_person_authorizes_through_the_callback() {

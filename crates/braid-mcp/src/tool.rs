@@ -12,13 +12,16 @@ use braid_tools::{
     ToolOutput, ToolSpec,
 };
 use chrono::{DateTime, Utc};
-use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, InputRequest,
+    InputResponses,
+};
 use rmcp::service::Peer;
 use rmcp::{RoleClient, ServiceError};
 use serde_json::{Value, json};
 
 use crate::config::ToolHints;
-use crate::connection::Refusal;
+use crate::connection::{BraidClient, Refusal};
 
 /// Where an MCP tool's calls go: what the engine stores in `mcp_tool_request` and
 /// `mcp_tool_result` messages.
@@ -133,8 +136,22 @@ pub struct McpTool {
     spec: ToolSpec,
     route: McpToolRoute,
     peer: Peer<RoleClient>,
+    /// Who answers the input a call asks for (2026-07-28's multi-round calls): the session's
+    /// own client, with its elicitation policy and person to ask.
+    answerer: Option<BraidClient>,
     /// Why Braid stopped reading the server, once it has (an oversized message).
     refusal: Refusal,
+}
+
+/// How many rounds of input one call may ask for before Braid gives up on it (rmcp's cap).
+const MAX_INPUT_ROUNDS: usize = rmcp::model::DEFAULT_MRTR_MAX_ROUNDS;
+
+/// How a call ended, short of a transport or protocol error.
+enum Answered {
+    /// The server completed the call.
+    Complete(CallToolResult),
+    /// The server asked for what Braid does not provide (sampling, roots, a task...).
+    Unsupported(String),
 }
 
 /// What every tool of one server session shares.
@@ -147,6 +164,8 @@ pub(crate) struct ServerSession<'a> {
     pub(crate) hints: ToolHints,
     /// The session calls go through.
     pub(crate) peer: &'a Peer<RoleClient>,
+    /// Who answers the input a call asks for, if anyone.
+    pub(crate) answerer: Option<&'a BraidClient>,
     /// Why Braid stopped reading the server, once it has.
     pub(crate) refusal: &'a Refusal,
 }
@@ -205,8 +224,68 @@ impl McpTool {
                 read_only_hint,
             },
             peer: session.peer.clone(),
+            answerer: session.answerer.cloned(),
             refusal: session.refusal.clone(),
         }
+    }
+
+    /// Calls the tool, answering each round of input it asks for (SEP-2322): elicitations by
+    /// the session's client, then the call again with the answers and the server's request
+    /// state exactly as it sent it.
+    async fn call_answering_input(
+        &self,
+        mut params: CallToolRequestParams,
+    ) -> Result<Answered, ServiceError> {
+        for round in 0..MAX_INPUT_ROUNDS {
+            let asked = match self.peer.call_tool_once(params.clone()).await? {
+                CallToolResponse::Complete(result) => return Ok(Answered::Complete(result)),
+                CallToolResponse::InputRequired(asked) => asked,
+                _ => return Ok(Answered::Unsupported("a background task".into())),
+            };
+            let requests = asked.input_requests.unwrap_or_default();
+            if requests.is_empty() && asked.request_state.is_none() {
+                return Ok(Answered::Unsupported("input, without saying which".into()));
+            }
+            if requests.is_empty() {
+                // Only state: the server is working; ask again a little later each round.
+                tokio::time::sleep(Duration::from_millis(100 * (round as u64 + 1))).await;
+            }
+            let mut answers = InputResponses::new();
+            for (key, request) in requests {
+                let answer = match (request, &self.answerer) {
+                    (InputRequest::Elicitation(request), Some(answerer)) => {
+                        answerer.elicit(&request.params).await
+                    }
+                    (InputRequest::Elicitation(_), None) => {
+                        return Ok(Answered::Unsupported("a person's input".into()));
+                    }
+                    (InputRequest::CreateMessage(_), _) => {
+                        return Ok(Answered::Unsupported("sampling".into()));
+                    }
+                    (InputRequest::ListRoots(_), _) => {
+                        return Ok(Answered::Unsupported("roots".into()));
+                    }
+                    (other, _) => {
+                        let method = serde_json::to_value(&other)
+                            .ok()
+                            .and_then(|v| {
+                                v.get("method").and_then(|m| m.as_str()).map(str::to_string)
+                            })
+                            .unwrap_or_else(|| "an unknown kind of input".into());
+                        return Ok(Answered::Unsupported(method));
+                    }
+                };
+                let answer = serde_json::to_value(answer).map_err(|e| {
+                    ServiceError::McpError(ErrorData::internal_error(e.to_string(), None))
+                })?;
+                answers.insert(key, answer);
+            }
+            params.input_responses = (!answers.is_empty()).then_some(answers);
+            params.request_state = asked.request_state;
+        }
+        Ok(Answered::Unsupported(format!(
+            "more than {MAX_INPUT_ROUNDS} rounds of input"
+        )))
     }
 
     /// Where calls of this tool go.
@@ -414,7 +493,7 @@ impl Tool for McpTool {
         // The registry also enforces the timeout; doing it here too keeps direct calls bounded
         // and gives the error the MCP details. Dropping the request sends `notifications/cancelled`.
         let outcome = tokio::select! {
-            r = tokio::time::timeout(self.spec.timeout, self.peer.call_tool_once(params)) => r,
+            r = tokio::time::timeout(self.spec.timeout, self.call_answering_input(params)) => r,
             () = ctx.cancel.cancelled() => {
                 return Err(ToolError::new(
                     ToolErrorCode::Cancelled,
@@ -425,14 +504,14 @@ impl Tool for McpTool {
         let result = match outcome {
             Err(_) => Err(self.timeout_error(self.spec.timeout)),
             Ok(Err(e)) => Err(self.service_error(e)),
-            Ok(Ok(CallToolResponse::Complete(result))) => self.interpret_result(result),
-            Ok(Ok(_)) => Err(self.error(
+            Ok(Ok(Answered::Complete(result))) => self.interpret_result(result),
+            Ok(Ok(Answered::Unsupported(what))) => Err(self.error(
                 ToolErrorCode::Failed,
                 format!(
-                    "MCP tool `{}` of server `{}` asked for client input or a background task, which Braid does not support",
+                    "MCP tool `{}` of server `{}` asked for {what}, which Braid does not provide",
                     self.route.tool_name, self.route.server_name
                 ),
-                json!({"unsupported": "input_required or task result"}),
+                json!({"unsupported": what}),
             )),
         };
         tracing::debug!(

@@ -2,7 +2,8 @@
 //! (server-everything behind a bearer-token check) answers 401, Braid discovers the
 //! authorization server, registers, and waits for a person; the test plays the person (opens
 //! the authorization URL, hands the redirect to the callback), then calls a tool, lets the
-//! short-lived token expire and calls again, which refreshes it.
+//! short-lived token expire and calls again, which refreshes it. The same endpoint in DPoP mode
+//! binds its tokens to Braid's key and asks for nonces at the token endpoint and at the server.
 
 use crate::support;
 
@@ -13,10 +14,10 @@ use std::time::Duration;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{Form, Query, State};
-use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderName, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
-use braid_mcp::oauth::{PersonAuthorizer, TokenStore};
+use braid_mcp::oauth::{Headless, PersonAuthorizer, TokenStore};
 use braid_mcp::{ManagerOptions, McpConfig, McpManager, ServerConfig};
 use braid_protocol::AgentRole;
 use braid_protocol::api::McpServerStatus;
@@ -52,6 +53,37 @@ struct Seen {
     registrations: usize,
     grants: Vec<String>,
     valid_tokens: Vec<String>,
+    /// DPoP mode: the claims of every proof that was accepted, token endpoint's and server's.
+    accepted_proofs: Vec<Value>,
+    /// DPoP mode: how often a nonce was asked for (token endpoint, server).
+    nonce_challenges: (usize, usize),
+}
+
+/// The nonces the DPoP authorization server and resource server ask for.
+const AS_NONCE: &str = "as-nonce-1";
+const RS_NONCE: &str = "rs-nonce-1";
+
+/// The claims of a DPoP proof (its signature is checked by the unit tests of `dpop`).
+fn proof_claims(headers: &HeaderMap) -> Option<Value> {
+    use base64::Engine;
+    let proof = headers.get("dpop")?.to_str().ok()?;
+    let header = proof.split('.').next()?;
+    let header: Value = serde_json::from_slice(
+        &base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(header)
+            .ok()?,
+    )
+    .ok()?;
+    if header["typ"] != "dpop+jwt" || header["jwk"]["kty"] != "EC" {
+        return None;
+    }
+    let claims = proof.split('.').nth(1)?;
+    serde_json::from_slice(
+        &base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(claims)
+            .ok()?,
+    )
+    .ok()
 }
 
 #[derive(Clone)]
@@ -60,6 +92,8 @@ struct Auth {
     upstream: String,
     seen: Arc<Mutex<Seen>>,
     http: reqwest::Client,
+    /// Whether tokens are DPoP-bound (RFC 9449) rather than bearer tokens.
+    dpop: bool,
 }
 
 async fn protected_resource(State(auth): State<Auth>) -> Response {
@@ -116,9 +150,28 @@ fn urlencode(text: &str) -> String {
         .collect()
 }
 
-async fn token(State(auth): State<Auth>, Form(form): Form<HashMap<String, String>>) -> Response {
+async fn token(
+    State(auth): State<Auth>,
+    headers: HeaderMap,
+    Form(form): Form<HashMap<String, String>>,
+) -> Response {
     let grant = form["grant_type"].clone();
     let mut seen = auth.seen.lock().unwrap();
+    if auth.dpop {
+        let claims = proof_claims(&headers).expect("a DPoP proof on the token request");
+        assert_eq!(claims["htm"], "POST");
+        assert_eq!(claims["htu"], format!("{}/token", auth.base));
+        if claims["nonce"] != AS_NONCE {
+            seen.nonce_challenges.0 += 1;
+            return (
+                StatusCode::BAD_REQUEST,
+                [("dpop-nonce", AS_NONCE)],
+                axum::Json(json!({"error": "use_dpop_nonce"})),
+            )
+                .into_response();
+        }
+        seen.accepted_proofs.push(claims);
+    }
     seen.grants.push(grant.clone());
     let (access, refresh, expires_in) = match grant.as_str() {
         "authorization_code" => {
@@ -135,8 +188,9 @@ async fn token(State(auth): State<Auth>, Form(form): Form<HashMap<String, String
     };
     // A refreshed token replaces the old one, which stops working.
     seen.valid_tokens = vec![access.clone()];
+    let token_type = if auth.dpop { "DPoP" } else { "Bearer" };
     let mut body =
-        json!({"access_token": access, "token_type": "Bearer", "expires_in": expires_in});
+        json!({"access_token": access, "token_type": token_type, "expires_in": expires_in});
     if let Some(refresh) = refresh {
         body["refresh_token"] = json!(refresh);
     }
@@ -151,16 +205,44 @@ async fn mcp(
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Response {
+    let scheme = if auth.dpop { "DPoP " } else { "Bearer " };
     let bearer = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
+        .and_then(|v| v.strip_prefix(scheme))
         .map(str::to_string);
-    let valid = bearer.is_some_and(|t| auth.seen.lock().unwrap().valid_tokens.contains(&t));
+    let valid = bearer
+        .as_ref()
+        .is_some_and(|t| auth.seen.lock().unwrap().valid_tokens.contains(t));
+    if valid && auth.dpop {
+        let token = bearer.as_deref().unwrap_or_default();
+        let claims = proof_claims(&headers).expect("a DPoP proof on the MCP request");
+        use base64::Engine;
+        let digest = aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, token.as_bytes());
+        assert_eq!(
+            claims["ath"],
+            base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(digest.as_ref())
+        );
+        assert_eq!(claims["htm"], method.as_str());
+        let mut seen = auth.seen.lock().unwrap();
+        if claims["nonce"] != RS_NONCE {
+            seen.nonce_challenges.1 += 1;
+            let challenge = "DPoP error=\"use_dpop_nonce\"";
+            return (
+                StatusCode::UNAUTHORIZED,
+                [
+                    (header::WWW_AUTHENTICATE, challenge),
+                    (HeaderName::from_static("dpop-nonce"), RS_NONCE),
+                ],
+            )
+                .into_response();
+        }
+        seen.accepted_proofs.push(claims);
+    }
     if !valid {
         let challenge = format!(
-            "Bearer error=\"invalid_token\", resource_metadata=\"{}/.well-known/oauth-protected-resource/mcp\"",
-            auth.base
+            "{}error=\"invalid_token\", resource_metadata=\"{}/.well-known/oauth-protected-resource/mcp\"",
+            scheme, auth.base
         );
         return (
             StatusCode::UNAUTHORIZED,
@@ -192,7 +274,11 @@ async fn mcp(
         .unwrap()
 }
 
-async fn protected_everything(seen: Arc<Mutex<Seen>>, upstream: &HttpEverything) -> String {
+async fn protected_everything(
+    seen: Arc<Mutex<Seen>>,
+    upstream: &HttpEverything,
+    dpop: bool,
+) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let auth = Auth {
@@ -200,6 +286,7 @@ async fn protected_everything(seen: Arc<Mutex<Seen>>, upstream: &HttpEverything)
         upstream: upstream.url.clone(),
         seen,
         http: reqwest::Client::new(),
+        dpop,
     };
     let app = Router::new()
         .route(
@@ -220,7 +307,7 @@ async fn protected_everything(seen: Arc<Mutex<Seen>>, upstream: &HttpEverything)
 async fn a_person_authorizes_a_server_its_token_refreshes_and_is_kept_across_restarts() {
     let upstream = HttpEverything::start().await;
     let seen = Arc::new(Mutex::new(Seen::default()));
-    let url = protected_everything(seen.clone(), &upstream).await;
+    let url = protected_everything(seen.clone(), &upstream, false).await;
     let authorizer = Arc::new(PersonAuthorizer::new(
         "http://127.0.0.1:9/v1/mcp/oauth/callback",
     ));
@@ -348,7 +435,7 @@ async fn a_person_authorizes_a_server_its_token_refreshes_and_is_kept_across_res
 #[tokio::test]
 async fn without_a_person_a_server_that_needs_one_fails_with_the_reason() {
     let upstream = HttpEverything::start().await;
-    let url = protected_everything(Arc::default(), &upstream).await;
+    let url = protected_everything(Arc::default(), &upstream, false).await;
     let manager = manager();
     manager
         .start(McpConfig {
@@ -362,6 +449,63 @@ async fn without_a_person_a_server_that_needs_one_fails_with_the_reason() {
         .error
         .unwrap_or_default();
     assert!(error.contains("authorization by a person"), "{error}");
+    manager.shutdown().await;
+    upstream.stop().await;
+}
+
+#[tokio::test]
+async fn a_dpop_server_gets_key_bound_tokens_and_its_nonces_are_used() {
+    let upstream = HttpEverything::start().await;
+    let seen = Arc::new(Mutex::new(Seen::default()));
+    let url = protected_everything(seen.clone(), &upstream, true).await;
+    let manager = McpManager::new(
+        Arc::new(ToolRegistry::new()),
+        ManagerOptions {
+            authorizer: Some(Arc::new(Headless::new().unwrap())),
+            ..fast_options()
+        },
+    );
+    // No `dpop` in the entry: the server's `DPoP` challenge is enough.
+    manager
+        .start(McpConfig {
+            servers: [("bound".to_string(), ServerConfig::http(&url))].into(),
+        })
+        .await;
+    wait(&manager, "bound", McpServerStatus::Ready).await;
+    let echo = manager.registry().get("mcp__bound__echo").unwrap();
+    let output = echo
+        .call(
+            json!({"message": "bound"}),
+            &ToolContext::new(None, AgentRole::Actor),
+        )
+        .await
+        .unwrap();
+    assert!(
+        output.content.to_string().contains("bound"),
+        "{}",
+        output.content
+    );
+    {
+        let seen = seen.lock().unwrap();
+        // The token endpoint asks once for its nonce; the server twice, since Braid sends the
+        // refused request again to read the nonce rmcp's transport drops (see `dpop::TokenHttp`).
+        // After that every proof carries the nonce, and every accepted proof is a fresh one.
+        assert_eq!(seen.nonce_challenges, (1, 2));
+        assert!(
+            seen.accepted_proofs.len() >= 3,
+            "{:?}",
+            seen.accepted_proofs
+        );
+        let mut ids: Vec<&str> = seen
+            .accepted_proofs
+            .iter()
+            .filter_map(|c| c["jti"].as_str())
+            .collect();
+        let all = ids.len();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), all, "no proof is used twice");
+    }
     manager.shutdown().await;
     upstream.stop().await;
 }

@@ -39,9 +39,9 @@ enum McpCommand {
     /// by `MCP_CONFORMANCE_SCENARIO` against the test server at `url`.
     Conformance {
         /// The client ID metadata document URL to offer when the authorization server
-        /// supports them.
-        #[arg(long)]
-        client_metadata_url: Option<String>,
+        /// supports them (by default the one the suite's scenarios serve).
+        #[arg(long, default_value = braid_mcp::conformance::SUITE_CLIENT_METADATA_URL)]
+        client_metadata_url: String,
         /// The test server's URL (the suite appends it).
         url: String,
     },
@@ -110,7 +110,8 @@ fn main() -> ExitCode {
             let input = braid_mcp::conformance::ScenarioInput {
                 scenario: scenario.clone(),
                 context,
-                client_metadata_url,
+                client_metadata_url: Some(client_metadata_url),
+                protocol_version: std::env::var("MCP_CONFORMANCE_PROTOCOL_VERSION").ok(),
             };
             let Some(runtime) = runtime() else {
                 return ExitCode::from(2);
