@@ -463,12 +463,32 @@ fn confine_this_thread(
     let status = ruleset
         .restrict_self()
         .map_err(|e| SandboxError::Rules(e.to_string()))?;
-    let abi = match status.landlock {
+    judge(
+        &status.ruleset,
+        status.landlock,
+        network,
+        network_namespace,
+        mode,
+        unsandboxed,
+    )
+}
+
+/// How a command is confined, given what the kernel enforced; an error when it cannot be
+/// confined as `mode` asks and the operator did not allow unconfined commands.
+fn judge(
+    ruleset: &RulesetStatus,
+    landlock: LandlockStatus,
+    network: Network,
+    network_namespace: bool,
+    mode: SandboxMode,
+    unsandboxed: Unsandboxed,
+) -> Result<Confinement, SandboxError> {
+    let abi = match landlock {
         LandlockStatus::Available { effective_abi, .. } => effective_abi as i32,
         _ => 0,
     };
-    let lacking = match status.ruleset {
-        RulesetStatus::NotEnforced => Some(match status.landlock {
+    let lacking = match ruleset {
+        RulesetStatus::NotEnforced => Some(match landlock {
             LandlockStatus::NotEnabled => "Landlock is built in but not enabled".to_owned(),
             LandlockStatus::NotImplemented => "the kernel has no Landlock".to_owned(),
             LandlockStatus::Available { .. } => "Landlock refused the rules".to_owned(),
@@ -662,6 +682,73 @@ mod tests {
     }
 
     #[test]
+    fn a_kernel_that_cannot_confine_refuses_unless_the_operator_allows() {
+        let judge_on = |ruleset, landlock, namespace, unsandboxed| {
+            judge(
+                &ruleset,
+                landlock,
+                Network::Denied,
+                namespace,
+                SandboxMode::WorkspaceWrite,
+                unsandboxed,
+            )
+        };
+        let refused = judge_on(
+            RulesetStatus::NotEnforced,
+            LandlockStatus::NotImplemented,
+            false,
+            Unsandboxed::Refused,
+        )
+        .unwrap_err();
+        assert!(
+            refused.to_string().contains("the kernel has no Landlock"),
+            "{refused}"
+        );
+        assert!(refused.to_string().contains("--allow-unsandboxed"));
+        assert_eq!(
+            judge_on(
+                RulesetStatus::NotEnforced,
+                LandlockStatus::NotEnabled,
+                false,
+                Unsandboxed::Allowed
+            )
+            .unwrap(),
+            Confinement::Unconfined {
+                reason: "Landlock is built in but not enabled".into()
+            }
+        );
+        let old = LandlockStatus::Available {
+            effective_abi: ABI::V3,
+            kernel_abi: None,
+        };
+        assert!(
+            judge_on(
+                RulesetStatus::PartiallyEnforced,
+                old,
+                false,
+                Unsandboxed::Refused
+            )
+            .unwrap_err()
+            .to_string()
+            .contains("no TCP rules"),
+            "files confined but the network open is refused too"
+        );
+        assert_eq!(
+            judge_on(
+                RulesetStatus::PartiallyEnforced,
+                old,
+                true,
+                Unsandboxed::Refused
+            )
+            .unwrap(),
+            Confinement::Landlock {
+                abi: 3,
+                network_namespace: true
+            }
+        );
+    }
+
+    #[test]
     fn the_known_secrets_live_under_home() {
         assert_eq!(
             known_secrets(Some(Path::new("/home/a"))),
@@ -701,10 +788,7 @@ mod tests {
 
     #[test]
     fn denials_name_the_rule_and_the_path() {
-        let settings = SandboxSettings {
-            protected: vec![PathBuf::from("/")],
-            ..SandboxSettings::default()
-        };
+        let settings = SandboxSettings::default();
         let dir = tempfile::tempdir().unwrap();
         let ws = dir.path().canonicalize().unwrap();
         let mut sandbox = settings.sandbox(None, Some(&ws)).unwrap();
