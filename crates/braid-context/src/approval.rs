@@ -3,8 +3,9 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use braid_protocol::ApprovalPolicy;
+use braid_protocol::{ApprovalPolicy, CommandRule};
 use braid_tools::ToolCategory;
+use braid_tools::command_rule::rule_for_call;
 use serde_json::Value;
 
 /// What the policy says about one call.
@@ -75,6 +76,21 @@ pub fn decide(
     } else {
         PolicyDecision::AskPerson
     }
+}
+
+/// Decides one call as [`decide`] does, after the context's `command_rules`: a `run_command`
+/// call (its JSON `arguments`) that a rule allows runs without asking under every policy.
+pub fn decide_with_rules(
+    policy: &ApprovalPolicy,
+    session_approved: &BTreeSet<String>,
+    rules: &[CommandRule],
+    call: CallFacts<'_>,
+    arguments: &Value,
+) -> PolicyDecision {
+    if call.tool == "run_command" && rule_for_call(rules, arguments).is_ok() {
+        return PolicyDecision::Run;
+    }
+    decide(policy, session_approved, call)
 }
 
 /// The most rounds of tool execution one loop may run: the policy's `max_depth`, or the
@@ -269,6 +285,33 @@ mod tests {
             decide(&ApprovalPolicy::Manual, &BTreeSet::new(), ask),
             PolicyDecision::Run
         );
+    }
+
+    #[test]
+    fn a_command_rule_runs_its_command_under_every_policy_and_nothing_else() {
+        let rules = [CommandRule {
+            program: "cargo".into(),
+            args_prefix: vec!["test".into()],
+        }];
+        let none = BTreeSet::new();
+        let test = json!({"program": "cargo", "args": ["test", "--quiet"]});
+        let publish = json!({"program": "cargo", "args": ["publish"]});
+        for policy in [
+            ApprovalPolicy::Manual,
+            limited(&[]),
+            ApprovalPolicy::WhiteList { tools: vec![] },
+        ] {
+            let decide = |args: &Value, tool| {
+                decide_with_rules(&policy, &none, &rules, facts(tool, false), args)
+            };
+            assert_eq!(decide(&test, "run_command"), PolicyDecision::Run);
+            assert_eq!(decide(&publish, "run_command"), PolicyDecision::AskPerson);
+            assert_eq!(
+                decide(&test, "write_file"),
+                PolicyDecision::AskPerson,
+                "a rule is about commands only"
+            );
+        }
     }
 
     #[test]

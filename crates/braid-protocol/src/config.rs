@@ -83,6 +83,99 @@ pub enum ApprovalPolicy {
     AutoAll,
 }
 
+/// Where the commands Braid starts (`run_command`, workflow command steps, MCP stdio servers
+/// whose configuration asks for it) may read and write, and whether they reach the network.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum SandboxMode {
+    /// Read anywhere except Braid's data directory and known secrets (`~/.ssh`, `~/.aws`,
+    /// `~/.config/gcloud`); write only inside the workspace and a private temporary directory;
+    /// no network.
+    #[default]
+    WorkspaceWrite,
+    /// As `workspace_write`, but no writes at all (the private temporary directory aside).
+    ReadOnly,
+    /// No sandbox: commands run with all of Braid's rights. Only honoured when the operator
+    /// started the server with `--allow-unsandboxed`.
+    Off,
+}
+
+impl SandboxMode {
+    /// The name the configuration uses (`workspace_write`, `read_only`, `off`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SandboxMode::WorkspaceWrite => "workspace_write",
+            SandboxMode::ReadOnly => "read_only",
+            SandboxMode::Off => "off",
+        }
+    }
+}
+
+impl fmt::Display for SandboxMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A command that runs without asking under every approval policy: `program` with arguments
+/// that start with `args_prefix`, compared on the parsed program and arguments (never on a
+/// command line string). `{ "program": "cargo", "args_prefix": ["test"] }` allows
+/// `cargo test --release` but not `cargo publish`, `./cargo test` or `sh -c "cargo test"`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct CommandRule {
+    /// The program exactly as the call names it: a bare name (`cargo`, looked up in PATH) or,
+    /// to allow one binary, its absolute path.
+    pub program: String,
+    /// The arguments the call's arguments must start with, compared one by one and exactly.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<String>>", optional)]
+    pub args_prefix: Vec<String>,
+}
+
+impl fmt::Display for CommandRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.program)?;
+        for arg in &self.args_prefix {
+            write!(f, " {arg}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Validate for CommandRule {
+    fn validate_at(&self, path: &FieldPath, problems: &mut Problems) {
+        // Printable ASCII only, so a rule never holds a look-alike or an invisible character
+        // that displays as something it is not.
+        let plain = |s: &str| s.chars().all(|c| c.is_ascii_graphic());
+        problems.check(
+            self.program.is_empty() || !plain(&self.program),
+            &path.field("program"),
+            format!(
+                "must be a program name or absolute path of printable ASCII without spaces, got {:?}",
+                self.program
+            ),
+        );
+        problems.check(
+            self.program.contains('/') && !self.program.starts_with('/'),
+            &path.field("program"),
+            format!(
+                "must be a bare name (looked up in PATH) or an absolute path, got `{}`",
+                self.program
+            ),
+        );
+        for (i, arg) in self.args_prefix.iter().enumerate() {
+            problems.check(
+                !arg.chars().all(|c| c.is_ascii_graphic() || c == ' '),
+                &path.field("args_prefix").index(i),
+                format!("must be printable ASCII, got {arg:?}"),
+            );
+        }
+    }
+}
+
 /// How history is trimmed to fit the model's context window.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -218,6 +311,14 @@ pub struct ContextConfig {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[ts(as = "Option<Vec<String>>", optional)]
     pub approved_tools: Vec<String>,
+    /// The sandbox commands run in; the server's default (`--sandbox`) when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub sandbox: Option<SandboxMode>,
+    /// Commands that run without asking, under every approval policy.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<CommandRule>>", optional)]
+    pub command_rules: Vec<CommandRule>,
     /// Limit for one iteration of the tool loop, in seconds.
     #[serde(default = "default_tool_timeout_secs")]
     pub tool_timeout_secs: u32,
@@ -314,6 +415,8 @@ impl Default for ContextConfig {
             system_prompt: None,
             approval_policy: ApprovalPolicy::default(),
             approved_tools: Vec::new(),
+            sandbox: None,
+            command_rules: Vec::new(),
             tool_timeout_secs: default_tool_timeout_secs(),
             llm_timeout_secs: default_llm_timeout_secs(),
             context_window: None,
@@ -385,6 +488,9 @@ impl Validate for ContextConfig {
                 ),
             );
         }
+        for (i, rule) in self.command_rules.iter().enumerate() {
+            rule.validate_at(&path.field("command_rules").index(i), problems);
+        }
         for (i, server) in self.disabled_mcp_servers.iter().enumerate() {
             problems.check(
                 server.trim().is_empty(),
@@ -436,6 +542,40 @@ mod tests {
             OptimizationStrategy::Intelligent
         );
         config.validate().unwrap();
+    }
+
+    #[test]
+    fn sandbox_and_command_rules_parse_and_bad_rules_are_named() {
+        let config: ContextConfig = serde_json::from_str(
+            r#"{"sandbox": "read_only",
+                "command_rules": [{"program": "cargo", "args_prefix": ["test"]}, {"program": "/usr/bin/git"}]}"#,
+        )
+        .unwrap();
+        assert_eq!(config.sandbox, Some(SandboxMode::ReadOnly));
+        assert_eq!(config.command_rules[0].to_string(), "cargo test");
+        assert!(config.command_rules[1].args_prefix.is_empty());
+        config.validate().unwrap();
+        assert_eq!(
+            ContextConfig::default().sandbox,
+            None,
+            "absent means the server's default"
+        );
+        assert!(serde_json::from_str::<ContextConfig>(r#"{"sandbox": "none"}"#).is_err());
+        let bad: ContextConfig = serde_json::from_str(
+            r#"{"command_rules": [
+                {"program": ""}, {"program": "c\u0430rgo"}, {"program": "./cargo"},
+                {"program": "git", "args_prefix": ["st\u200batus"]}]}"#,
+        )
+        .unwrap();
+        let problems = bad.validate().unwrap_err();
+        for path in [
+            "command_rules[0].program",
+            "command_rules[1].program",
+            "command_rules[2].program",
+            "command_rules[3].args_prefix[0]",
+        ] {
+            assert!(problems.has_path(path), "{path}: {problems}");
+        }
     }
 
     #[test]

@@ -34,7 +34,8 @@ pub use capabilities::{
     ToolCallingFigure,
 };
 pub use config::{
-    AgentRole, ApprovalPolicy, ContextConfig, Mode, OptimizationConfig, OptimizationStrategy,
+    AgentRole, ApprovalPolicy, CommandRule, ContextConfig, Mode, OptimizationConfig,
+    OptimizationStrategy, SandboxMode,
 };
 pub use event::{
     ContentDelta, ContentFinal, ContextEvent, ContextUpdate, ErrorCode, ErrorEvent, Heartbeat,

@@ -48,6 +48,9 @@ pub struct AppConfig {
     pub titles: TitleSetting,
     /// Whether the API may add, replace and remove servers in the MCP configuration file.
     pub mcp_edits: McpEdits,
+    /// The sandbox commands run in: the default mode (`--sandbox`), whether unsandboxed
+    /// commands are allowed (`--allow-unsandboxed`), and the paths no command may touch.
+    pub sandbox: braid_tools::SandboxSettings,
 }
 
 /// `--mcp-config-readonly`: whether the API may edit the MCP configuration file. Adding a
@@ -72,6 +75,7 @@ impl Default for AppConfig {
             web_dir: PathBuf::from("web/dist"),
             titles: TitleSetting::Auto,
             mcp_edits: McpEdits::Allowed,
+            sandbox: braid_tools::SandboxSettings::default(),
         }
     }
 }

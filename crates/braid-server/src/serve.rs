@@ -98,6 +98,37 @@ pub struct ServeArgs {
     /// address.
     #[arg(long, env = "BRAID_ADVERTISE_URL")]
     pub advertise_url: Option<String>,
+    /// The sandbox commands run in when a context's configuration names none: workspace-write
+    /// (write only in the workspace, no network), read-only, or off (needs
+    /// --allow-unsandboxed). Linux with Landlock.
+    #[arg(long, env = "BRAID_SANDBOX", value_enum, default_value_t = SandboxArg::WorkspaceWrite)]
+    pub sandbox: SandboxArg,
+    /// Let commands run without a sandbox: contexts may then choose mode `off`, and on a
+    /// kernel without Landlock commands run unconfined (with a warning in the log) instead of
+    /// being refused.
+    #[arg(long, env = "BRAID_ALLOW_UNSANDBOXED")]
+    pub allow_unsandboxed: bool,
+}
+
+/// `--sandbox`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SandboxArg {
+    /// Write only in the workspace and a private temporary directory; no network.
+    WorkspaceWrite,
+    /// No writes; no network.
+    ReadOnly,
+    /// No sandbox (needs --allow-unsandboxed).
+    Off,
+}
+
+impl From<SandboxArg> for braid_tools::SandboxMode {
+    fn from(arg: SandboxArg) -> Self {
+        match arg {
+            SandboxArg::WorkspaceWrite => Self::WorkspaceWrite,
+            SandboxArg::ReadOnly => Self::ReadOnly,
+            SandboxArg::Off => Self::Off,
+        }
+    }
 }
 
 /// `--titles`.
@@ -146,6 +177,10 @@ pub const ADOPT_EVERY: Duration = Duration::from_millis(500);
 /// Why the server cannot start.
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
+    /// The sandbox settings contradict each other (`--sandbox off` without
+    /// `--allow-unsandboxed`).
+    #[error("{0}")]
+    Sandbox(braid_tools::SandboxError),
     /// A non-loopback address without a token.
     #[error("refusing to listen on {0} without a token: set BRAID_API_TOKEN, or bind 127.0.0.1")]
     UnprotectedBind(SocketAddr),
@@ -234,6 +269,15 @@ impl ServeArgs {
         {
             data_dirs.push(dir.to_owned());
         }
+        let unsandboxed = if self.allow_unsandboxed {
+            braid_tools::Unsandboxed::Allowed
+        } else {
+            braid_tools::Unsandboxed::Refused
+        };
+        // Commands never read or write Braid's own data: the data directory and the store's.
+        let sandbox = braid_tools::SandboxSettings::new(self.sandbox.into(), unsandboxed)
+            .map_err(ServeError::Sandbox)?
+            .protecting(data_dirs.iter().cloned());
         let workspace_roots =
             WorkspaceRoots::new(roots, data_dirs).map_err(ServeError::WorkspaceRoot)?;
         let engine = EngineSettings {
@@ -271,6 +315,7 @@ impl ServeArgs {
                 } else {
                     McpEdits::Allowed
                 },
+                sandbox,
             },
             engine,
             unload_every: Duration::from_secs(60),
@@ -446,8 +491,10 @@ pub async fn start_with(
             None
         }
     };
-    let tools =
-        Arc::new(braid_tools::builtin_registry().map_err(|e| ServeError::Tools(e.to_string()))?);
+    let tools = Arc::new(
+        braid_tools::builtin_registry_with_sandbox(options.app.sandbox.clone())
+            .map_err(|e| ServeError::Tools(e.to_string()))?,
+    );
     // MCP servers start in the background: a slow or broken one never delays the server. Their
     // OAuth authorizations come back to the callback route of this address.
     let authorizer = Arc::new(PersonAuthorizer::new(oauth_callback_url(addr)));
@@ -612,4 +659,51 @@ pub fn oauth_callback_url(addr: SocketAddr) -> String {
         addr.to_string()
     };
     format!("http://{host}{}", crate::mcp::OAUTH_CALLBACK_PATH)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        serve: ServeArgs,
+    }
+
+    fn options(args: &[&str]) -> Result<ServeOptions, ServeError> {
+        Cli::try_parse_from(std::iter::once("braid").chain(args.iter().copied()))
+            .unwrap()
+            .serve
+            .into_options()
+    }
+
+    #[test]
+    fn the_sandbox_flags_set_the_default_mode_and_protect_the_data_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data");
+        let o = options(&["--data-dir", data.to_str().unwrap()]).unwrap();
+        assert_eq!(
+            o.app.sandbox.default_mode,
+            braid_tools::SandboxMode::WorkspaceWrite
+        );
+        assert_eq!(o.app.sandbox.unsandboxed, braid_tools::Unsandboxed::Refused);
+        assert!(o.app.sandbox.protected.contains(&data));
+        let read_only = options(&["--sandbox", "read-only"]).unwrap();
+        assert_eq!(
+            read_only.app.sandbox.default_mode,
+            braid_tools::SandboxMode::ReadOnly
+        );
+        let off = options(&["--sandbox", "off", "--allow-unsandboxed"]).unwrap();
+        assert_eq!(off.app.sandbox.default_mode, braid_tools::SandboxMode::Off);
+    }
+
+    #[test]
+    fn sandbox_off_needs_allow_unsandboxed() {
+        let err = options(&["--sandbox", "off"]).err().unwrap();
+        assert!(matches!(err, ServeError::Sandbox(_)));
+        assert!(err.to_string().contains("--allow-unsandboxed"), "{err}");
+    }
 }

@@ -298,3 +298,41 @@ async fn the_allowed_roots_are_shown_to_the_ui() {
         s.dir.path().canonicalize().unwrap().display().to_string()
     );
 }
+
+/// A command the policy approves runs, through `braid serve`, in the server's default sandbox
+/// (`workspace_write`): it cannot create a file beside the workspace, and its result names the
+/// rule that refused it.
+#[tokio::test]
+async fn an_approved_command_runs_in_the_sandbox() {
+    let outside = tempfile::tempdir().unwrap();
+    let target = outside.path().canonicalize().unwrap().join("planted");
+    let script = Script::new()
+        .then(common::calls(&[(
+            "c1",
+            "run_command",
+            json!({"program": "touch", "args": [target.display().to_string()]}),
+        )]))
+        .then(common::reply(&["done"]));
+    let s = TestServer::start(script).await;
+    let id = s
+        .context(json!({"approval_policy": {"type": "auto_all"}}))
+        .await;
+    s.send_text(&id, "plant a file").await;
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
+    let expected = format!(
+        "denied by the sandbox: write outside the workspace: {}",
+        target.display()
+    );
+    loop {
+        let messages = serde_json::to_string(&s.messages(&id).await).unwrap();
+        if messages.contains(&expected) {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no sandbox denial in {messages}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(!target.exists(), "the command wrote outside the workspace");
+}

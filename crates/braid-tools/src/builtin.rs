@@ -18,6 +18,7 @@ use crate::files::{
 };
 use crate::interaction::{AskUserTool, ProposePlanTool};
 use crate::registry::{RegistryError, ToolRegistry};
+use crate::sandbox::SandboxSettings;
 use crate::structure::ProjectStructureTool;
 use crate::tool::{
     Permission, Permissions, ToolCategory, ToolError, ToolErrorCode, ToolOrigin, ToolSpec,
@@ -64,6 +65,7 @@ where
 pub fn register_builtins(
     registry: &ToolRegistry,
     indexes: Arc<CodebaseIndexes>,
+    sandbox: SandboxSettings,
 ) -> Result<(), RegistryError> {
     registry.register(Arc::new(ReadFileTool::new()))?;
     registry.register(Arc::new(ListDirectoryTool::new()))?;
@@ -78,15 +80,24 @@ pub fn register_builtins(
     registry.register(Arc::new(FindReferencesTool::new(indexes)))?;
     registry.register(Arc::new(ProjectOverviewTool::new()))?;
     registry.register(Arc::new(ProjectStructureTool::new()))?;
-    registry.register(Arc::new(RunCommandTool::new()))?;
+    registry.register(Arc::new(RunCommandTool::with_sandbox(sandbox)))?;
     registry.register(Arc::new(ProposePlanTool::new()))?;
     registry.register(Arc::new(AskUserTool::new()))?;
     Ok(())
 }
 
-/// A registry holding every built-in tool, with a fresh set of codebase indexes.
+/// A registry holding every built-in tool, with a fresh set of codebase indexes and the default
+/// sandbox settings.
 pub fn builtin_registry() -> Result<ToolRegistry, RegistryError> {
+    builtin_registry_with_sandbox(SandboxSettings::default())
+}
+
+/// A registry holding every built-in tool, with a fresh set of codebase indexes; commands run
+/// with the operator's `sandbox` settings.
+pub fn builtin_registry_with_sandbox(
+    sandbox: SandboxSettings,
+) -> Result<ToolRegistry, RegistryError> {
     let registry = ToolRegistry::new();
-    register_builtins(&registry, Arc::new(CodebaseIndexes::default()))?;
+    register_builtins(&registry, Arc::new(CodebaseIndexes::default()), sandbox)?;
     Ok(registry)
 }

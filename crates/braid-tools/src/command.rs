@@ -5,7 +5,9 @@
 //!
 //! The program starts from [`ChildEnvironment`] (none of Braid's secrets) as the leader of its
 //! own [`ProcessGroup`]: when it times out, is interrupted or exits, whatever it started in the
-//! background is killed with it, so nothing outlives the call.
+//! background is killed with it, so nothing outlives the call. It runs in the [`Sandbox`] the
+//! context's `sandbox` mode and the operator's [`SandboxSettings`] give it; a failure the
+//! sandbox caused is named in the result (`sandbox_denials`).
 
 use std::collections::VecDeque;
 use std::process::Stdio;
@@ -21,6 +23,7 @@ use crate::arguments::parse_arguments;
 use crate::builtin::spec;
 use crate::environment::ChildEnvironment;
 use crate::process_group::ProcessGroup;
+use crate::sandbox::{Sandbox, SandboxError, SandboxSettings};
 use crate::tool::{
     Permission, Tool, ToolCategory, ToolContext, ToolError, ToolErrorCode, ToolOutput, ToolSpec,
 };
@@ -97,12 +100,21 @@ async fn capture<R: AsyncRead + Unpin>(mut reader: R, cap: usize) -> Captured {
 pub struct RunCommandTool {
     spec: ToolSpec,
     cap: usize,
+    sandbox: SandboxSettings,
 }
 
 impl RunCommandTool {
-    /// The tool with the default output cap.
+    /// The tool with the default output cap and sandbox settings.
     pub fn new() -> Self {
         Self::with_output_cap(DEFAULT_OUTPUT_CAP)
+    }
+
+    /// The tool with the operator's sandbox settings.
+    pub fn with_sandbox(sandbox: SandboxSettings) -> Self {
+        Self {
+            sandbox,
+            ..Self::new()
+        }
     }
 
     /// The tool keeping at most `cap` bytes of each output stream.
@@ -118,6 +130,7 @@ impl RunCommandTool {
                 Duration::from_secs(u64::from(MAX_TIMEOUT_SECS) + 1),
             ),
             cap: cap.max(2),
+            sandbox: SandboxSettings::default(),
         }
     }
 }
@@ -162,28 +175,27 @@ impl Tool for RunCommandTool {
                 .clamp(1, MAX_TIMEOUT_SECS),
         ));
         let started = Instant::now();
+        let sandbox = self
+            .sandbox
+            .sandbox(ctx.sandbox_mode, Some(ws.root()))
+            .map_err(|e| sandbox_error(e, &args.program))?;
         let mut command = tokio::process::Command::new(&args.program);
         ChildEnvironment::inherited().apply(&mut command);
         ProcessGroup::prepare(&mut command);
-        let mut child = command
+        command
             .args(&args.args)
             .current_dir(&cwd)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .map_err(|e| {
-                let code = if e.kind() == std::io::ErrorKind::NotFound {
-                    ToolErrorCode::NotFound
-                } else {
-                    ToolErrorCode::Failed
-                };
-                ToolError::new(code, format!("cannot start `{}`: {e}", args.program))
-            })?;
+            .kill_on_drop(true);
+        let (mut child, confinement) = sandbox
+            .spawn(command)
+            .await
+            .map_err(|e| sandbox_error(e, &args.program))?;
         // Dropping this (the call abandoned) kills the whole group too.
         let mut group = ProcessGroup::led_by(child.id());
-        tracing::info!(program = %args.program, args = ?args.args, cwd = %ws.relative(&cwd), pgid = ?group.as_ref().map(ProcessGroup::id), "command started");
+        tracing::info!(program = %args.program, args = ?args.args, cwd = %ws.relative(&cwd), sandbox = %sandbox.mode(), %confinement, pgid = ?group.as_ref().map(ProcessGroup::id), "command started");
         let stdout = child.stdout.take();
         let stderr = child.stderr.take();
         let cap = self.cap;
@@ -241,6 +253,7 @@ impl Tool for RunCommandTool {
         let out = collect(out_task).await;
         let err = collect(err_task).await;
         let duration_ms = started.elapsed().as_millis() as u64;
+        let denials = denials(&sandbox, &out, &err, &cwd);
         let streams = json!({
             "stdout": out.text,
             "stderr": err.text,
@@ -258,7 +271,12 @@ impl Tool for RunCommandTool {
                     "exit_code": status.code(),
                     "success": status.success(),
                     "duration_ms": duration_ms,
+                    "sandbox": sandbox.mode().as_str(),
+                    "confinement": confinement.to_string(),
                 });
+                if !status.success() && !denials.is_empty() {
+                    result["sandbox_denials"] = json!(denials);
+                }
                 #[cfg(unix)]
                 {
                     use std::os::unix::process::ExitStatusExt;
@@ -291,6 +309,41 @@ impl Tool for RunCommandTool {
             .with_recoverability(braid_protocol::Recoverability::Fatal)),
         }
     }
+}
+
+/// The sandbox's refusals a finished command reported, each as "denied by the sandbox: ...".
+fn denials(
+    sandbox: &Sandbox,
+    out: &Captured,
+    err: &Captured,
+    cwd: &std::path::Path,
+) -> Vec<String> {
+    let mut text = err.text.clone();
+    text.push('\n');
+    text.push_str(&out.text);
+    sandbox
+        .denials(&text, cwd)
+        .iter()
+        .map(ToString::to_string)
+        .collect()
+}
+
+/// The error a model reads when its command could not start in the sandbox.
+fn sandbox_error(error: SandboxError, program: &str) -> ToolError {
+    let code = match &error {
+        SandboxError::Spawn { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+            ToolErrorCode::NotFound
+        }
+        SandboxError::OffNotAllowed | SandboxError::Unsupported { .. } => {
+            ToolErrorCode::PermissionDenied
+        }
+        _ => ToolErrorCode::Failed,
+    };
+    let message = match &error {
+        SandboxError::Spawn { .. } => error.to_string(),
+        _ => format!("`{program}` was not run: {error}"),
+    };
+    ToolError::new(code, message)
 }
 
 #[cfg(test)]

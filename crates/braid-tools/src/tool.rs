@@ -213,6 +213,9 @@ pub struct ToolContext {
     pub role: AgentRole,
     /// Cancelled when the call should stop (the person interrupted, the context is closing).
     pub cancel: CancellationToken,
+    /// The sandbox mode the context's configuration names (`config.sandbox`); `None` for the
+    /// operator's default.
+    pub sandbox_mode: Option<braid_protocol::SandboxMode>,
 }
 
 impl ToolContext {
@@ -223,7 +226,14 @@ impl ToolContext {
             workspace_problem: None,
             role,
             cancel: CancellationToken::new(),
+            sandbox_mode: None,
         }
+    }
+
+    /// The same context with the sandbox mode a configuration names (`None`: the default).
+    pub fn with_sandbox_mode(mut self, mode: Option<braid_protocol::SandboxMode>) -> Self {
+        self.sandbox_mode = mode;
+        self
     }
 
     /// A context for `role` on the workspace a configuration names, as

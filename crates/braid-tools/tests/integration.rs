@@ -5,3 +5,4 @@
 
 mod builtin_tools;
 mod child_processes;
+mod sandbox;

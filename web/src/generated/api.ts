@@ -771,6 +771,21 @@ export interface components {
         };
         /** @description Where a capability figure came from. */
         CapabilitySource: "table" | "server" | "override" | "default";
+        /**
+         * @description A command that runs without asking under every approval policy: `program` with arguments
+         *     that start with `args_prefix`, compared on the parsed program and arguments (never on a
+         *     command line string). `{ "program": "cargo", "args_prefix": ["test"] }` allows
+         *     `cargo test --release` but not `cargo publish`, `./cargo test` or `sh -c "cargo test"`.
+         */
+        CommandRule: {
+            /** @description The arguments the call's arguments must start with, compared one by one and exactly. */
+            args_prefix?: string[];
+            /**
+             * @description The program exactly as the call names it: a bare name (`cargo`, looked up in PATH) or,
+             *     to allow one binary, its absolute path.
+             */
+            program: string;
+        };
         /** @description What two branches disagree on. */
         ConflictKind: "file_write" | "mode" | "role" | "summary" | "file_reference";
         /** @description A message involved in a conflict. */
@@ -841,6 +856,8 @@ export interface components {
              *     changed.
              */
             approved_tools?: string[];
+            /** @description Commands that run without asking, under every approval policy. */
+            command_rules?: components["schemas"]["CommandRule"][];
             /**
              * Format: uint32
              * @description Overrides the model table's context window, in tokens.
@@ -891,6 +908,8 @@ export interface components {
              *     }
              */
             optimization?: components["schemas"]["OptimizationConfig"];
+            /** @description The sandbox commands run in; the server's default (`--sandbox`) when absent. */
+            sandbox?: components["schemas"]["SandboxMode"] | null;
             /** @description The base system prompt; a branch may override it. */
             system_prompt?: string | null;
             /**
@@ -2443,6 +2462,11 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /**
+         * @description Where the commands Braid starts (`run_command`, workflow command steps, MCP stdio servers
+         *     whose configuration asks for it) may read and write, and whether they reach the network.
+         */
+        SandboxMode: "workspace_write" | "read_only" | "off";
         /** @description A request to add a message to a context. */
         SendMessageRequest: {
             /** @description The client's own data, kept with the message and returned unchanged. */

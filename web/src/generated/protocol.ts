@@ -117,6 +117,17 @@ export type BranchName = string;
 
 export type CapabilitySource = "table" | "server" | "override" | "default";
 
+export type CommandRule = { 
+/**
+ * The program exactly as the call names it: a bare name (`cargo`, looked up in PATH) or,
+ * to allow one binary, its absolute path.
+ */
+program: string, 
+/**
+ * The arguments the call's arguments must start with, compared one by one and exactly.
+ */
+args_prefix?: Array<string>, };
+
 export type ConflictKind = "file_write" | "mode" | "role" | "summary" | "file_reference";
 
 export type ConflictMessage = { 
@@ -213,6 +224,14 @@ approval_policy: ApprovalPolicy,
  * changed.
  */
 approved_tools?: Array<string>, 
+/**
+ * The sandbox commands run in; the server's default (`--sandbox`) when absent.
+ */
+sandbox?: SandboxMode, 
+/**
+ * Commands that run without asking, under every approval policy.
+ */
+command_rules?: Array<CommandRule>, 
 /**
  * Limit for one iteration of the tool loop, in seconds.
  */
@@ -1663,6 +1682,8 @@ parameters?: { [key in string]: JsonValue },
  * How the UI shows the request.
  */
 display_text?: string, };
+
+export type SandboxMode = "workspace_write" | "read_only" | "off";
 
 export type SendMessageRequest = { 
 /**
