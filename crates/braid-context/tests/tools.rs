@@ -396,3 +396,78 @@ async fn unloading_a_context_releases_its_code_index_and_watcher() {
         "the index (and its watcher) is still alive"
     );
 }
+
+/// The `run_command` arguments of `program args...`.
+fn command(program: &str, args: &[&str]) -> serde_json::Value {
+    json!({ "program": program, "args": args })
+}
+
+#[tokio::test]
+async fn a_command_approved_for_the_session_adds_its_rule_which_outlives_a_restart() {
+    let h = Harness::new(
+        Script::new()
+            .then(calls(&[(
+                "t1",
+                "run_command",
+                command("cargo", &["test", "-q"]),
+            )]))
+            .then(reply(&["tested"]))
+            .then(calls(&[(
+                "t2",
+                "run_command",
+                command("cargo", &["test", "--lib"]),
+            )]))
+            .then(reply(&["tested again"]))
+            .then(calls(&[(
+                "p1",
+                "run_command",
+                command("cargo", &["publish"]),
+            )]))
+            .then(reply(&["not published"])),
+    )
+    .await;
+    let ctx = h.context(ContextConfig::default()).await;
+    ctx.send_message(text("run the tests")).await.unwrap();
+    let ContextState::AwaitingToolApproval { tool_names, .. } = settle(&ctx).await else {
+        panic!("a command asks under the default policy")
+    };
+    assert_eq!(tool_names, vec!["run_command".to_owned()]);
+    ctx.approve(api::ApprovalRequest {
+        decisions: vec![api::ApprovalDecision {
+            call_id: "t1".into(),
+            decision: api::Decision::ApproveForSession,
+            reason: None,
+        }],
+    })
+    .await
+    .unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let config = ctx.summary().await.unwrap().config;
+    assert_eq!(
+        config.command_rules,
+        vec![CommandRule {
+            program: "cargo".into(),
+            args_prefix: vec!["test".into()],
+        }],
+        "the rule the approval offered is stored, not the whole tool"
+    );
+    assert!(!config.approved_tools.contains(&"run_command".to_owned()));
+
+    // After a restart the rule still holds: the next `cargo test` runs unasked...
+    let id = ctx.id();
+    ctx.shutdown().await;
+    let registry = h.restart();
+    let ctx = registry.get(id).await.unwrap();
+    ctx.send_message(text("again")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    assert_eq!(h.mock.request_count(), 4);
+    // ...and `cargo publish` still asks.
+    ctx.send_message(text("publish it")).await.unwrap();
+    let ContextState::AwaitingToolApproval {
+        pending_requests, ..
+    } = settle(&ctx).await
+    else {
+        panic!("a command the rule does not name asks")
+    };
+    assert_eq!(pending_requests, vec![ToolCallId::from("p1")]);
+}

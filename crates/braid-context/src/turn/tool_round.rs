@@ -17,7 +17,7 @@ use futures::future::join_all;
 use serde_json::Value;
 
 use super::Turn;
-use crate::approval::{Access, CallFacts, PolicyDecision, decide, max_depth};
+use crate::approval::{Access, CallFacts, PolicyDecision, decide_with_rules, max_depth};
 use crate::calls::{OpenCall, Ran, decision_reasons, open_calls, with_approvals};
 use crate::context::ContextData;
 use crate::error::EngineError;
@@ -485,7 +485,14 @@ pub(crate) fn policy_runs<H: Host>(host: &H, c: &OpenCall) -> bool {
     let runnable = (spec.is_some() || host.is_workflow_tool(&c.name))
         && c.invalid_arguments.is_none()
         && switched_off(host.data(), host.tools(), &c.name).is_none();
-    !runnable || decide(&config.approval_policy, &approved, facts) == PolicyDecision::Run
+    !runnable
+        || decide_with_rules(
+            &config.approval_policy,
+            &approved,
+            &config.command_rules,
+            facts,
+            &c.arguments,
+        ) == PolicyDecision::Run
 }
 
 /// Why this context switched off the tool `name` (an MCP tool of a switched-off server, or
@@ -531,8 +538,19 @@ pub(crate) async fn record_decisions<H: Host>(
             Decision::Approve => ApprovalStatus::Approved,
             Decision::Deny => ApprovalStatus::Denied,
             Decision::ApproveForSession => {
-                if !config.approved_tools.contains(&call.name) {
-                    config.approved_tools.push(call.name.clone());
+                // A command is approved by the rule it would add (`cargo test`), never by
+                // approving every command; other tools are approved by name.
+                match session_rule(call) {
+                    Some(rule) if !config.command_rules.contains(&rule) => {
+                        config.command_rules.push(rule);
+                    }
+                    Some(_) => {}
+                    None if call.name != "run_command"
+                        && !config.approved_tools.contains(&call.name) =>
+                    {
+                        config.approved_tools.push(call.name.clone());
+                    }
+                    None => {}
                 }
                 ApprovalStatus::Approved
             }
@@ -575,4 +593,27 @@ pub(crate) async fn record_decisions<H: Host>(
     .await?;
     host.persist_state().await;
     Ok(false)
+}
+
+/// The rule "approve for this session" adds for a `run_command` call: its program with the
+/// argument prefix that names what it does (`cargo test`, `npm run lint`); `None` for other
+/// tools, and for a command no rule can describe safely (a shell string, a launcher), which is
+/// then approved once only.
+pub(crate) fn session_rule(call: &OpenCall) -> Option<braid_protocol::CommandRule> {
+    if call.name != "run_command" {
+        return None;
+    }
+    let program = call.arguments.get("program")?.as_str()?;
+    let args: Vec<String> = match call.arguments.get("args") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|a| a.as_str().map(str::to_owned))
+            .collect::<Option<_>>()?,
+        Some(_) => return None,
+    };
+    braid_tools::command_rule::offered_rule(braid_tools::command_rule::CommandLine {
+        program,
+        args: &args,
+    })
 }
