@@ -202,19 +202,20 @@ macro_rules! sql_store {
                 Self::message_from_row(&row, context)
             }
 
-            /// Runs `query`, whose rows are `id, payload` pairs in order (or, `$framed`, frames
-            /// of them), and reads the messages.
+            /// Runs `query`, whose rows are `id, payload` pairs in order (or, `framed`, rows of
+            /// frames of them), and reads the messages.
             async fn read_messages<'q>(
                 conn: &mut <$db as sqlx::Database>::Connection,
                 context: braid_protocol::ContextId,
                 query: sqlx::query::Query<'q, $db, <$db as sqlx::Database>::Arguments>,
+                framed: bool,
                 op: &'static str,
             ) -> $crate::error::Result<Vec<braid_protocol::Message>> {
                 use $crate::error::DbResultExt as _;
                 use sqlx::Row as _;
                 let rows = query.fetch_all(&mut *conn).await.during($backend, op)?;
                 let mut messages = Vec::new();
-                if $framed {
+                if framed {
                     // An unreadable payload is kept with its id, to be read again once the
                     // rows are done with.
                     let mut read = Vec::new();
@@ -644,9 +645,13 @@ macro_rules! sql_store {
                         )
                     };
                 }
+                // Frames pay for building one long value in SQLite: a whole branch gains by
+                // them, a page of a hundred does not (measured: the newest 100 of 10,000 read
+                // 30% slower framed, the whole branch 25% faster).
+                let framed = $framed && limit == i64::MAX;
                 macro_rules! read {
                     ($inner:expr) => {
-                        if $framed {
+                        if framed {
                             concat!(
                                 "SELECT group_concat(", $crate::frames::message_frame!(),
                                 ", '' ORDER BY position) FROM (", $inner, ") ",
@@ -669,7 +674,7 @@ macro_rules! sql_store {
                     .bind(start)
                     .bind(limit)
                     .bind(kind.unwrap_or(""));
-                let messages = Self::read_messages(&mut conn, context, query, OP).await?;
+                let messages = Self::read_messages(&mut conn, context, query, framed, OP).await?;
                 if messages.is_empty() {
                     Self::require_branch(&mut conn, context, branch).await?;
                 }
@@ -1015,7 +1020,7 @@ macro_rules! sql_store {
                     "SELECT id, payload FROM messages WHERE context_id = $1 ORDER BY created_at, id"
                 };
                 let messages =
-                    Self::read_messages(&mut conn, context, sqlx::query(sql).bind(context.0), OP)
+                    Self::read_messages(&mut conn, context, sqlx::query(sql).bind(context.0), $framed, OP)
                         .await?;
                 if messages.is_empty() {
                     Self::require_context(&mut *conn, context).await?;
