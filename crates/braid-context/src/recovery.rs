@@ -3,8 +3,8 @@
 //! as `incomplete`, and an approved tool call that may have run is never run a second time.
 
 use braid_protocol::{
-    ApprovalStatus, ContextState, Message, MessageKind, MessageStatus, Role, SystemControlMessage,
-    TextPart, ToolOutcome,
+    ApprovalStatus, ContextEvent, ContextState, Message, MessageKind, MessageStatus, Metadata,
+    Role, SystemControlMessage, TextPart, ToolOutcome,
 };
 use braid_store::ContextChanges;
 use chrono::Utc;
@@ -47,6 +47,9 @@ impl Actor {
         let past_approval = !interrupted.is_resting()
             || (matches!(self.state(), ContextState::AwaitingToolApproval { .. })
                 && !open.iter().any(|c| c.approval == ApprovalStatus::Pending));
+        if !past_approval {
+            self.announce_stored_state().await;
+        }
         let branch = self.data().record.active_branch.clone();
         if past_approval {
             for call in open
@@ -95,6 +98,29 @@ impl Actor {
         if let Err(error) = self.commit(changes).await {
             tracing::error!(context = %self.context_id(), %error, "recovery not saved");
         }
+    }
+
+    /// A crash between the commit of a state and that of the `context_update` announcing it
+    /// leaves the state stored and the log without it (issue 41): readers resuming from the log
+    /// would keep the state they last saw for ever. Announces the stored state when the log's
+    /// last `context_update` (none: a new context, idle) shows another.
+    async fn announce_stored_state(&self) {
+        let last = match self.store().last_context_update(self.context_id()).await {
+            Ok(last) => last,
+            Err(error) => {
+                tracing::warn!(context = %self.context_id(), %error, "last state event not read; the stored state is not announced again");
+                return;
+            }
+        };
+        let shown = match last.map(|e| e.event) {
+            Some(ContextEvent::ContextUpdate(update)) => Some(update.current_state),
+            _ => None,
+        };
+        if shown.as_ref().unwrap_or(&ContextState::Idle) == self.state() {
+            return;
+        }
+        tracing::warn!(context = %self.context_id(), state = self.state().kind().as_str(), "stored state never announced; announcing it");
+        self.emit_update(shown, None, Metadata::new()).await;
     }
 
     /// A streamed answer is saved only every few chunks, but each chunk's `content_delta` is

@@ -429,3 +429,64 @@ async fn a_crash_mid_stream_keeps_the_streamed_text_the_state_and_every_seen_id(
     assert!(recovered.sequence > highest_seen);
     ctx.shutdown().await;
 }
+
+/// Issue 41: a crash between the commit of a resting state and that of the `context_update`
+/// announcing it left readers resuming from the log on the state before for ever.
+#[tokio::test]
+async fn a_state_stored_without_its_announcement_is_announced_on_restart() {
+    let h = Harness::new(Script::new()).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    let id = ctx.id();
+    ctx.shutdown().await;
+    // What the crash left: the log's last update shows a turn under way, the store holds the
+    // context at rest.
+    let shown = ContextState::ProcessingLlmResponse;
+    let (publisher, _) = tokio::sync::broadcast::channel::<SequencedEvent>(4);
+    let before = h
+        .store
+        .append_event(
+            id,
+            &ContextEvent::ContextUpdate(ContextUpdate {
+                context_id: id,
+                current_state: shown.clone(),
+                previous_state: Some(ContextState::Idle),
+                message_update: None,
+                timestamp: chrono::Utc::now(),
+                metadata: Metadata::new(),
+            }),
+            std::sync::Arc::new(publisher),
+        )
+        .await
+        .unwrap();
+    h.store.flush_events().await.unwrap();
+
+    let restarted = h.restart();
+    let again = restarted.get(id).await.unwrap();
+    assert_eq!(again.state(false).await.unwrap().state, ContextState::Idle);
+    again.shutdown().await;
+    h.store.flush_events().await.unwrap();
+    let after = h.store.events_after(id, before.sequence, 10).await.unwrap();
+    let updates: Vec<(Option<ContextState>, ContextState)> = after
+        .iter()
+        .filter_map(|e| match &e.event {
+            ContextEvent::ContextUpdate(u) => {
+                Some((u.previous_state.clone(), u.current_state.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        updates,
+        vec![(Some(shown), ContextState::Idle)],
+        "a reader resuming after the last event it saw learns the stored state"
+    );
+
+    // Once announced, a further restart has nothing to announce.
+    let end = h.store.last_event_sequence(id).await.unwrap();
+    let third = h.restart();
+    let loaded = third.get(id).await.unwrap();
+    assert_eq!(loaded.state(false).await.unwrap().state, ContextState::Idle);
+    loaded.shutdown().await;
+    h.store.flush_events().await.unwrap();
+    assert_eq!(h.store.last_event_sequence(id).await.unwrap(), end);
+}

@@ -24,7 +24,7 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use crate::changes::ContextChanges;
 use crate::error::{Result, StoreError};
-use crate::group_commit::{ChangeQueue, Job, Tickets};
+use crate::group_commit::{ChangeQueue, Job, PendingSave, Tickets};
 use crate::writer_thread::{WriterHome, spawn_writer};
 
 /// How many events (and flush requests) may wait for the writer. When it is full, producers wait
@@ -167,7 +167,10 @@ pub(crate) struct ChangeRounds {
 }
 
 enum Command {
-    Append(Box<PendingEvent>),
+    /// Events, in sequence order.
+    Append(Vec<PendingEvent>),
+    /// A change set with the events announcing it, to be committed together.
+    Announced(Box<Job>, Vec<PendingEvent>),
     Flush(oneshot::Sender<Result<(), String>>),
 }
 
@@ -196,7 +199,9 @@ pub(crate) struct EventWriter {
 
 impl EventWriter {
     /// Starts the writer task. While many events come, a batch is committed `interval` after
-    /// its first event (or when someone flushes); a few events are committed at once.
+    /// its first event (or when someone flushes); a few events are committed at once. (Both
+    /// stores now start theirs with change sets: [`EventWriter::start_with`].)
+    #[cfg(test)]
     pub fn start(
         sink: Arc<dyn EventSink>,
         interval: Duration,
@@ -264,9 +269,63 @@ impl EventWriter {
         publisher: Arc<dyn EventPublisher>,
         token: u64,
     ) -> Result<SequencedEvent> {
-        let json = serde_json::to_string(event).map_err(|e| StoreError::EventsNotWritten {
-            reason: format!("event cannot be serialized: {e}"),
-        })?;
+        let mut numbered = self
+            .number(context, std::slice::from_ref(event), publisher, token, None)
+            .await?;
+        numbered.pop().ok_or_else(stopped)
+    }
+
+    /// Queues `changes` with the events that announce them, as one command: the writer commits
+    /// the change set and the events in one transaction, or neither. Only a writer that saves
+    /// change sets (started with [`ChangeRounds`]) takes them.
+    pub async fn announce(
+        &self,
+        context: ContextId,
+        changes: ContextChanges,
+        events: &[ContextEvent],
+        publisher: Arc<dyn EventPublisher>,
+        token: u64,
+    ) -> Result<(PendingSave, Vec<SequencedEvent>)> {
+        let mut pending = None;
+        let numbered = self
+            .number(
+                context,
+                events,
+                publisher,
+                token,
+                Some((changes, &mut pending)),
+            )
+            .await?;
+        Ok((pending.ok_or_else(stopped)?, numbered))
+    }
+
+    /// Numbers `events` and sends them to the writer in one command, with `changes` when given
+    /// (then its pending save is put in the slot beside it).
+    async fn number(
+        &self,
+        context: ContextId,
+        events: &[ContextEvent],
+        publisher: Arc<dyn EventPublisher>,
+        token: u64,
+        changes: Option<(ContextChanges, &mut Option<PendingSave>)>,
+    ) -> Result<Vec<SequencedEvent>> {
+        let changes = match (changes, &self.tickets) {
+            (Some(_), None) => {
+                return Err(StoreError::EventsNotWritten {
+                    reason: "this store saves change sets apart from its events".to_owned(),
+                });
+            }
+            (Some((changes, slot)), Some(tickets)) => Some((changes, slot, Arc::clone(tickets))),
+            (None, _) => None,
+        };
+        let mut jsons = Vec::with_capacity(events.len());
+        for event in events {
+            jsons.push(
+                serde_json::to_string(event).map_err(|e| StoreError::EventsNotWritten {
+                    reason: format!("event cannot be serialized: {e}"),
+                })?,
+            );
+        }
         // A context's first event reads its stored maximum without holding the lock, so a
         // thousand contexts starting at once do not queue behind each other's queries.
         let known = lock(&self.counters)
@@ -299,24 +358,47 @@ impl EventWriter {
             last: None,
             generation: 0,
         });
+        let generation = counter.generation;
         let last = counter.last.get_or_insert(stored);
-        *last += 1;
-        let sequence = *last;
-        permit.send(Command::Append(Box::new(PendingEvent {
-            context,
-            sequence,
-            generation: counter.generation,
-            json,
-            at: Utc::now(),
-            token,
-            after_ticket,
-            event: event.clone(),
-            publisher,
-        })));
-        Ok(SequencedEvent {
-            sequence,
-            event: event.clone(),
-        })
+        let first = *last + 1;
+        *last += events.len() as u64;
+        let announces = *last;
+        let at = Utc::now();
+        let mut numbered = Vec::with_capacity(events.len());
+        let mut pending_events = Vec::with_capacity(events.len());
+        for ((offset, event), json) in events.iter().enumerate().zip(jsons) {
+            let sequence = first + offset as u64;
+            pending_events.push(PendingEvent {
+                context,
+                sequence,
+                generation,
+                json,
+                at,
+                token,
+                after_ticket,
+                event: event.clone(),
+                publisher: Arc::clone(&publisher),
+            });
+            numbered.push(SequencedEvent {
+                sequence,
+                event: event.clone(),
+            });
+        }
+        match changes {
+            None => permit.send(Command::Append(pending_events)),
+            Some((changes, slot, tickets)) => {
+                // The events carry the change set's own ticket, so a failure of the set
+                // refuses them too.
+                let (job, pending) = Job::ticketed(&tickets, context, changes, Some(announces));
+                let mut events = pending_events;
+                for e in &mut events {
+                    e.after_ticket = job.ticket;
+                }
+                permit.send(Command::Announced(Box::new(job), events));
+                *slot = Some(pending);
+            }
+        }
+        Ok(numbered)
     }
 
     /// Waits until everything queued so far is committed (or reported lost).
@@ -394,7 +476,7 @@ impl Task {
         while open {
             tokio::select! {
                 command = commands.recv() => match command {
-                    Some(command) => take(command, &mut batch, &mut waiters),
+                    Some(command) => take(command, &mut batch, &mut round, &mut waiters),
                     None => break,
                 },
                 job = next_job(&mut jobs) => match job {
@@ -403,7 +485,7 @@ impl Task {
                 },
             }
             while let Ok(command) = commands.try_recv() {
-                take(command, &mut batch, &mut waiters);
+                take(command, &mut batch, &mut round, &mut waiters);
             }
             // Group commit: while many streams write, let them add to this round for a moment.
             // A few streams commit at once: their events would wait for no one (a lone
@@ -419,7 +501,7 @@ impl Task {
                         _ = &mut deadline => break,
                         command = commands.recv() => match command {
                             Some(command) => {
-                                take(command, &mut batch, &mut waiters);
+                                take(command, &mut batch, &mut round, &mut waiters);
                                 if !waiters.is_empty() {
                                     break;
                                 }
@@ -437,7 +519,7 @@ impl Task {
                 }
             }
             while let Ok(command) = commands.try_recv() {
-                take(command, &mut batch, &mut waiters);
+                take(command, &mut batch, &mut round, &mut waiters);
             }
             // The change sets are taken after the events: every change set queued before an
             // event of this batch is then in this round (or was in an earlier one).
@@ -465,6 +547,9 @@ impl Task {
             last_batch = batch.len();
             let outcome = match &self.rounds {
                 Some((sink, tickets)) if !round.is_empty() => {
+                    // Sets queued with their events come by the event queue, the others by
+                    // theirs: a context's sets are saved in the order of their tickets.
+                    round.sort_by_key(|job| job.ticket);
                     let (sink, tickets) = (Arc::clone(sink), Arc::clone(tickets));
                     self.commit_round(sink.as_ref(), &tickets, &mut round, &mut batch)
                         .await
@@ -492,7 +577,8 @@ impl Task {
     /// Saves the round's change sets with the batch in one transaction. Each saver learns its
     /// outcome before the events are published, so an actor has its own change set stored when
     /// a client that saw the event asks it. When the transaction fails, the change sets are
-    /// saved one by one and the events apart, with retries. A context whose change set failed
+    /// saved one by one (each with the events queued with it, and the earlier events of its
+    /// context) and the other events apart, with retries. A context whose change set failed
     /// loses the events it queued after the set (they may speak of what it would have stored),
     /// and gets none until its saver has taken the failure ([`Tickets::refuse`]).
     async fn commit_round(
@@ -528,13 +614,50 @@ impl Task {
             Err(error) => error,
         };
         let mut outcomes = Vec::with_capacity(round.len());
+        let mut following = Vec::new();
+        // Events saved with their change sets, one by one below: committed before the rest.
+        let mut announced = Vec::new();
         if round.len() == 1 && batch.is_empty() {
             outcomes.push(Err(error));
         } else {
             tracing::debug!(changes = round.len(), %error, "a round failed; saving its change sets one by one");
             for job in round.iter() {
-                let saved = sink.write_round(&[(job.context, &job.changes)], &[]).await;
-                outcomes.push(saved.map(|_| ()));
+                // A set queued with its events is saved with them, and with the earlier
+                // events of its context still waiting, so the log only ever grows by a prefix.
+                let mut own = Vec::new();
+                if let Some(last) = job.announces {
+                    let (with, rest) = std::mem::take(batch)
+                        .into_iter()
+                        .partition(|e| e.context == job.context && e.sequence <= last);
+                    own = with;
+                    *batch = rest;
+                }
+                match sink.write_round(&[(job.context, &job.changes)], &own).await {
+                    Ok(fenced) => {
+                        if !fenced.is_empty() {
+                            self.refuse(&mut own, &fenced);
+                        }
+                        announced.append(&mut own);
+                        outcomes.push(Ok(()));
+                    }
+                    Err(error) => {
+                        batch.append(&mut own);
+                        batch.sort_by_key(|e| (e.context, e.sequence));
+                        // A context's events are in sequence order: what follows the first one
+                        // queued after its failed change set goes too, so the log keeps no gap.
+                        let mut after = false;
+                        batch.retain_mut(|e| {
+                            if e.context == job.context && (after || e.after_ticket >= job.ticket) {
+                                after = true;
+                                following.push((e.context, Arc::clone(&e.publisher)));
+                                false
+                            } else {
+                                true
+                            }
+                        });
+                        outcomes.push(Err(error));
+                    }
+                }
             }
         }
         let failed: Vec<(ContextId, u64)> = round
@@ -548,21 +671,7 @@ impl Task {
         for (context, _) in &failed {
             tickets.refuse(*context);
         }
-        let mut following = Vec::new();
-        for (context, ticket) in &failed {
-            // A context's events are in sequence order: what follows the first one queued
-            // after its failed change set goes too, so the log keeps no gap.
-            let mut after = false;
-            batch.retain_mut(|e| {
-                if e.context == *context && (after || e.after_ticket >= *ticket) {
-                    after = true;
-                    following.push((e.context, Arc::clone(&e.publisher)));
-                    false
-                } else {
-                    true
-                }
-            });
-        }
+        self.publish(&mut announced);
         let committed = if batch.is_empty() {
             Ok(())
         } else {
@@ -712,10 +821,15 @@ fn report_lost(events: impl Iterator<Item = (ContextId, Arc<dyn EventPublisher>)
 fn take(
     command: Command,
     batch: &mut Vec<PendingEvent>,
+    round: &mut Vec<Job>,
     waiters: &mut Vec<oneshot::Sender<Result<(), String>>>,
 ) {
     match command {
-        Command::Append(event) => batch.push(*event),
+        Command::Append(events) => batch.extend(events),
+        Command::Announced(job, events) => {
+            round.push(*job);
+            batch.extend(events);
+        }
         Command::Flush(done) => waiters.push(done),
     }
 }

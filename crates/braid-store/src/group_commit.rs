@@ -41,7 +41,39 @@ pub(crate) struct Job {
     pub changes: ContextChanges,
     /// Its place in the queue: tickets rise in queue order.
     pub ticket: u64,
+    /// The last sequence of the events queued with it ([`Store::queue_announced`]), which are
+    /// committed in its transaction or not at all; `None` for a change set queued alone.
+    ///
+    /// [`Store::queue_announced`]: crate::Store::queue_announced
+    pub announces: Option<u64>,
     done: oneshot::Sender<Result<()>>,
+}
+
+impl Job {
+    /// A change set under the next ticket, with the pending save its saver waits on; the
+    /// caller queues it.
+    pub fn ticketed(
+        tickets: &Arc<Tickets>,
+        context: ContextId,
+        changes: ContextChanges,
+        announces: Option<u64>,
+    ) -> (Self, PendingSave) {
+        let (done, outcome) = oneshot::channel();
+        let ticket = tickets.next();
+        let job = Self {
+            context,
+            changes,
+            ticket,
+            announces,
+            done,
+        };
+        let pending = PendingSave(Some(Waiting {
+            outcome,
+            context,
+            tickets: Arc::clone(tickets),
+        }));
+        (job, pending)
+    }
 }
 
 impl Job {
@@ -88,6 +120,13 @@ impl Tickets {
     /// it learns.
     pub fn refuse(&self, context: ContextId) {
         *self.book().refusing.entry(context).or_default() += 1;
+    }
+
+    /// Gives out the next ticket.
+    fn next(&self) -> u64 {
+        let mut book = self.book();
+        book.last += 1;
+        book.last
     }
 
     /// A saver took its change set's failure, or never will.
@@ -198,6 +237,8 @@ impl ChangeWriter {
             .reserve()
             .await
             .map_err(|_| StoreError::WriterStopped)?;
+        // The ticket is taken with the job sent under the book's lock, so the queue's order is
+        // the tickets' order.
         let (done, outcome) = oneshot::channel();
         let mut book = self.tickets.book();
         book.last += 1;
@@ -205,6 +246,7 @@ impl ChangeWriter {
             context,
             changes,
             ticket: book.last,
+            announces: None,
             done,
         });
         drop(book);

@@ -52,6 +52,7 @@
 mod changes;
 mod error;
 mod events;
+mod frames;
 mod group_commit;
 mod lock;
 mod migrations;

@@ -10,7 +10,12 @@ use crate::error::{Backend, DbResultExt as _, Result, StoreError};
 use braid_protocol::ContextId;
 use tokio::sync::broadcast;
 
-use crate::events::{EVENT_NOTICE_CAPACITY, EventNotice, EventSink, EventWriter, PendingEvent};
+use crate::changes::ContextChanges;
+use crate::events::{
+    ChangeRounds, EVENT_NOTICE_CAPACITY, EventNotice, EventSink, EventWriter, PendingEvent,
+    RoundSink, WriteRetry,
+};
+use crate::group_commit::{ChangeWriter, Tickets};
 use crate::lock::{Leases, ReplicaIdentity};
 use crate::sql::{CurrentLease, SqlEvents, fenced_contexts, sql_store};
 
@@ -57,6 +62,8 @@ impl Default for PostgresOptions {
 pub struct PostgresStore {
     pool: PgPool,
     events: EventWriter,
+    /// Change sets queued to be saved by the event writer with the events that follow them.
+    changes: ChangeWriter,
     leases: Arc<Leases>,
     heartbeat: tokio::task::JoinHandle<()>,
     notices: broadcast::Sender<EventNotice>,
@@ -106,10 +113,23 @@ impl PostgresStore {
             .during(Backend::Postgres, "connecting the lease heartbeat")?;
         let leases = Leases::new(options.replica);
         // Commits are announced by the database (NOTIFY), to this replica as to the others.
-        let events = EventWriter::start(
-            Arc::new(SqlEvents(pool.clone(), leases.clone())),
+        // Queued change sets are saved by the event writer, in the transaction of the events
+        // that follow them (issue 41: a state saved apart from its `context_update` was left
+        // without it by a crash between the two commits).
+        let tickets = Arc::new(Tickets::default());
+        let (changes, queue) = ChangeWriter::new(Arc::clone(&tickets));
+        let sink = Arc::new(SqlEvents(pool.clone(), leases.clone()));
+        let events = EventWriter::start_with(
+            sink.clone(),
             options.event_batch_interval,
+            WriteRetry::default(),
             None,
+            crate::writer_thread::WriterHome::Runtime,
+            Some(ChangeRounds {
+                queue,
+                tickets,
+                sink,
+            }),
         );
         let heartbeat = tokio::spawn(Self::heartbeat(heartbeat_pool, leases.clone()));
         let (notices, _) = broadcast::channel(EVENT_NOTICE_CAPACITY);
@@ -117,6 +137,7 @@ impl PostgresStore {
         Ok(Self {
             pool,
             events,
+            changes,
             leases,
             heartbeat,
             notices,
@@ -232,6 +253,7 @@ sql_store!(
     now_ms!(),
     " FOR KEY SHARE",
     " FOR UPDATE",
+    false,
     {
         async fn events_after_each(
             &self,
@@ -302,66 +324,104 @@ async fn read_events_after_each(
 pub const EVENTS_CHANNEL: &str = "braid_events";
 
 #[async_trait::async_trait]
+impl RoundSink for SqlEvents<sqlx::Postgres> {
+    async fn write_round(
+        &self,
+        changes: &[(ContextId, &ContextChanges)],
+        events: &[PendingEvent],
+    ) -> Result<Vec<ContextId>> {
+        const OP: &str = "saving changes and events";
+        let mut tx = crate::sql::begin(&self.0)
+            .await
+            .during(Backend::Postgres, OP)?;
+        // On error the transaction is dropped, which rolls it back.
+        for (context, set) in changes {
+            PostgresStore::check_fence(&mut tx, &self.1, *context).await?;
+            PostgresStore::apply_changes(&mut tx, *context, set).await?;
+        }
+        let fenced = if events.is_empty() {
+            Vec::new()
+        } else {
+            write_events(&mut tx, &self.1, events).await?
+        };
+        tx.commit().await.during(Backend::Postgres, OP)?;
+        Ok(fenced)
+    }
+}
+
+/// Writes a batch of events in the open transaction, leaving out those of contexts whose lease
+/// has moved on from the token they carry; answers those contexts.
+async fn write_events(
+    conn: &mut sqlx::PgConnection,
+    leases: &Leases,
+    batch: &[PendingEvent],
+) -> Result<Vec<ContextId>> {
+    const OP: &str = "writing events";
+    // The leases of the batch's contexts stay key-share-locked until the commit, so a
+    // takeover (which locks the row `FOR UPDATE` first) waits for this batch and reads the
+    // log after it, while a renewal of the lease does not wait.
+    let mut contexts: Vec<uuid::Uuid> = batch.iter().map(|e| e.context.0).collect();
+    contexts.dedup();
+    let current: Vec<(uuid::Uuid, i64, String, bool, i64)> = sqlx::query_as(concat!(
+        "SELECT context_id, token, owner, released, expires_ms - ",
+        now_ms!(),
+        " FROM leases WHERE context_id = ANY($1) FOR KEY SHARE",
+    ))
+    .bind(&contexts)
+    .fetch_all(&mut *conn)
+    .await
+    .during(Backend::Postgres, OP)?;
+    let current: Vec<CurrentLease> = current
+        .into_iter()
+        .map(|row| CurrentLease::new(leases, row))
+        .collect();
+    let fenced = fenced_contexts(batch, &current, leases);
+    let written: Vec<&PendingEvent> = batch
+        .iter()
+        .filter(|e| !fenced.contains(&e.context))
+        .collect();
+    // One statement for the whole batch: a round trip per event would make a busy server
+    // fall behind.
+    let contexts: Vec<uuid::Uuid> = written.iter().map(|e| e.context.0).collect();
+    let sequences: Vec<i64> = written
+        .iter()
+        .map(|e| i64::try_from(e.sequence).unwrap_or(i64::MAX))
+        .collect();
+    let events: Vec<&str> = written.iter().map(|e| e.json.as_str()).collect();
+    let times: Vec<chrono::DateTime<chrono::Utc>> = written.iter().map(|e| e.at).collect();
+    sqlx::query(
+        "INSERT INTO events (context_id, seq, event, created_at) \
+             SELECT * FROM UNNEST($1::uuid[], $2::bigint[], $3::text[], $4::timestamptz[])",
+    )
+    .bind(&contexts)
+    .bind(&sequences)
+    .bind(&events)
+    .bind(&times)
+    .execute(&mut *conn)
+    .await
+    .during(Backend::Postgres, OP)?;
+    // Other replicas learn of the new events when this commits (LISTEN/NOTIFY).
+    sqlx::query(
+        "SELECT pg_notify($1, c::text || ':' || MAX(s)::text) \
+             FROM UNNEST($2::uuid[], $3::bigint[]) AS t(c, s) GROUP BY c",
+    )
+    .bind(EVENTS_CHANNEL)
+    .bind(&contexts)
+    .bind(&sequences)
+    .execute(&mut *conn)
+    .await
+    .during(Backend::Postgres, OP)?;
+    Ok(fenced)
+}
+
+#[async_trait::async_trait]
 impl EventSink for SqlEvents<sqlx::Postgres> {
     async fn write(&self, batch: &[PendingEvent]) -> Result<Vec<ContextId>> {
         const OP: &str = "writing events";
         let mut tx = crate::sql::begin(&self.0)
             .await
             .during(Backend::Postgres, OP)?;
-        // The leases of the batch's contexts stay key-share-locked until the commit, so a
-        // takeover (which locks the row `FOR UPDATE` first) waits for this batch and reads the
-        // log after it, while a renewal of the lease does not wait.
-        let mut contexts: Vec<uuid::Uuid> = batch.iter().map(|e| e.context.0).collect();
-        contexts.dedup();
-        let current: Vec<(uuid::Uuid, i64, String, bool, i64)> = sqlx::query_as(concat!(
-            "SELECT context_id, token, owner, released, expires_ms - ",
-            now_ms!(),
-            " FROM leases WHERE context_id = ANY($1) FOR KEY SHARE",
-        ))
-        .bind(&contexts)
-        .fetch_all(&mut *tx)
-        .await
-        .during(Backend::Postgres, OP)?;
-        let current: Vec<CurrentLease> = current
-            .into_iter()
-            .map(|row| CurrentLease::new(&self.1, row))
-            .collect();
-        let fenced = fenced_contexts(batch, &current, &self.1);
-        let written: Vec<&PendingEvent> = batch
-            .iter()
-            .filter(|e| !fenced.contains(&e.context))
-            .collect();
-        // One statement for the whole batch: a round trip per event would make a busy server
-        // fall behind.
-        let contexts: Vec<uuid::Uuid> = written.iter().map(|e| e.context.0).collect();
-        let sequences: Vec<i64> = written
-            .iter()
-            .map(|e| i64::try_from(e.sequence).unwrap_or(i64::MAX))
-            .collect();
-        let events: Vec<&str> = written.iter().map(|e| e.json.as_str()).collect();
-        let times: Vec<chrono::DateTime<chrono::Utc>> = written.iter().map(|e| e.at).collect();
-        sqlx::query(
-            "INSERT INTO events (context_id, seq, event, created_at) \
-             SELECT * FROM UNNEST($1::uuid[], $2::bigint[], $3::text[], $4::timestamptz[])",
-        )
-        .bind(&contexts)
-        .bind(&sequences)
-        .bind(&events)
-        .bind(&times)
-        .execute(&mut *tx)
-        .await
-        .during(Backend::Postgres, OP)?;
-        // Other replicas learn of the new events when this commits (LISTEN/NOTIFY).
-        sqlx::query(
-            "SELECT pg_notify($1, c::text || ':' || MAX(s)::text) \
-             FROM UNNEST($2::uuid[], $3::bigint[]) AS t(c, s) GROUP BY c",
-        )
-        .bind(EVENTS_CHANNEL)
-        .bind(&contexts)
-        .bind(&sequences)
-        .execute(&mut *tx)
-        .await
-        .during(Backend::Postgres, OP)?;
+        let fenced = write_events(&mut tx, &self.1, batch).await?;
         tx.commit().await.during(Backend::Postgres, OP)?;
         Ok(fenced)
     }

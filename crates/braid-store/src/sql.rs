@@ -6,6 +6,7 @@
 //! the same code for each database type.
 
 /// Expands `impl Store` for `$store`, which must have `fn writer(&self) -> &Pool<$db>`,
+/// a `changes: ChangeWriter` field drained by its event writer,
 /// `async fn write_changes(&self, ContextId, &ContextChanges) -> Result<()>` (which saves
 /// validated change sets with `apply_changes`, at once or grouped),
 /// `fn reader(&self) -> &Pool<$db>` and the fields `events: EventWriter`, `leases:
@@ -14,9 +15,12 @@
 /// transaction ends against a change of owner but not against a renewal (PostgreSQL `FOR KEY
 /// SHARE`; empty on SQLite, whose writes are serial anyway), and `$exclusive` locks them against
 /// every other lock, `$share` included (PostgreSQL `FOR UPDATE`; empty on SQLite).
+/// `$framed` says whether many messages are read as a few rows of frames (see
+/// [`crate::frames`]): on SQLite, where each row is handed from the database's thread, rather
+/// than a row each.
 /// An optional last argument `{ ... }` holds `Store` methods of one database only.
 macro_rules! sql_store {
-    ($store:ty, $db:ty, $backend:expr, $now:expr, $share:literal, $exclusive:literal $(, { $($extra:tt)* })?) => {
+    ($store:ty, $db:ty, $backend:expr, $now:expr, $share:literal, $exclusive:literal, $framed:literal $(, { $($extra:tt)* })?) => {
         impl $store {
             /// Takes the context's lease when it is free, expired, released or already this
             /// replica's; the token grows with each taking.
@@ -171,6 +175,85 @@ macro_rules! sql_store {
                         Ok(row.into_unreadable(context, &error))
                     }
                 }
+            }
+
+            /// The message of an `id, payload` pair read as one column or a frame; an unreadable
+            /// payload is read again with its row's other columns, to keep it as an `unknown`
+            /// message.
+            async fn message_from_payload(
+                conn: &mut <$db as sqlx::Database>::Connection,
+                context: braid_protocol::ContextId,
+                id: uuid::Uuid,
+                payload: &str,
+            ) -> $crate::error::Result<braid_protocol::Message> {
+                use $crate::error::DbResultExt as _;
+                if let Ok(message) = braid_protocol::Message::from_json(payload) {
+                    return Ok(message);
+                }
+                let row = sqlx::query(concat!(
+                    "SELECT m.id, m.role, m.kind, m.status, m.payload, m.created_at, m.updated_at ",
+                    "FROM messages m WHERE m.context_id = $1 AND m.id = $2"
+                ))
+                .bind(context.0)
+                .bind(id)
+                .fetch_one(&mut *conn)
+                .await
+                .during($backend, "reading an unreadable message's row")?;
+                Self::message_from_row(&row, context)
+            }
+
+            /// Runs `query`, whose rows are `id, payload` pairs in order (or, `framed`, rows of
+            /// frames of them), and reads the messages.
+            async fn read_messages<'q>(
+                conn: &mut <$db as sqlx::Database>::Connection,
+                context: braid_protocol::ContextId,
+                query: sqlx::query::Query<'q, $db, <$db as sqlx::Database>::Arguments>,
+                framed: bool,
+                op: &'static str,
+            ) -> $crate::error::Result<Vec<braid_protocol::Message>> {
+                use $crate::error::DbResultExt as _;
+                use sqlx::Row as _;
+                let rows = query.fetch_all(&mut *conn).await.during($backend, op)?;
+                let mut messages = Vec::new();
+                if framed {
+                    // An unreadable payload is kept with its id, to be read again once the
+                    // rows are done with.
+                    let mut read = Vec::new();
+                    for row in &rows {
+                        let text: &str = row.try_get(0).during($backend, op)?;
+                        for frame in $crate::frames::Frames::new(text) {
+                            let (id, payload) = frame.map_err(|reason| {
+                                $crate::error::StoreError::Corrupt {
+                                    context,
+                                    what: "message frames",
+                                    reason,
+                                }
+                            })?;
+                            read.push(
+                                braid_protocol::Message::from_json(payload)
+                                    .map_err(|_| (id, payload.to_owned())),
+                            );
+                        }
+                    }
+                    drop(rows);
+                    messages.reserve(read.len());
+                    for message in read {
+                        messages.push(match message {
+                            Ok(message) => message,
+                            Err((id, payload)) => {
+                                Self::message_from_payload(conn, context, id, &payload).await?
+                            }
+                        });
+                    }
+                } else {
+                    messages.reserve(rows.len());
+                    for row in &rows {
+                        let id: uuid::Uuid = row.try_get(0).during($backend, op)?;
+                        let payload: &str = row.try_get(1).during($backend, op)?;
+                        messages.push(Self::message_from_payload(conn, context, id, payload).await?);
+                    }
+                }
+                Ok(messages)
             }
 
             fn context_from_row(
@@ -547,57 +630,53 @@ macro_rules! sql_store {
                     }
                 };
                 let kind = kind.map(|k| k.as_str());
-                let sql = match (newest, kind.is_some()) {
-                    // The range is cut from the branch's order first, so the messages are
-                    // only looked up by key for the rows kept, whatever plan the database
-                    // picks for the join.
-                    (false, false) => concat!(
-                        "SELECT m.id, m.role, m.kind, m.status, m.payload, m.created_at, m.updated_at ",
-                        "FROM (SELECT message_id, position FROM branch_messages ",
-                        "WHERE context_id = $1 AND branch = $2 AND position > $3 ",
-                        "ORDER BY position LIMIT $4) b ",
-                        "JOIN messages m ON m.context_id = $1 AND m.id = b.message_id ",
-                        "ORDER BY b.position"
-                    ),
-                    (true, false) => concat!(
-                        "SELECT m.id, m.role, m.kind, m.status, m.payload, m.created_at, m.updated_at ",
-                        "FROM (SELECT message_id, position FROM branch_messages ",
-                        "WHERE context_id = $1 AND branch = $2 AND position > $3 ",
-                        "ORDER BY position DESC LIMIT $4) b ",
-                        "JOIN messages m ON m.context_id = $1 AND m.id = b.message_id ",
-                        "ORDER BY b.position DESC"
-                    ),
-                    (false, true) => concat!(
-                        "SELECT m.id, m.role, m.kind, m.status, m.payload, m.created_at, m.updated_at ",
-                        "FROM branch_messages b JOIN messages m ON m.context_id = b.context_id AND m.id = b.message_id ",
-                        "WHERE b.context_id = $1 AND b.branch = $2 AND b.position > $3 AND m.kind = $5 ",
-                        "ORDER BY b.position LIMIT $4"
-                    ),
-                    (true, true) => concat!(
-                        "SELECT m.id, m.role, m.kind, m.status, m.payload, m.created_at, m.updated_at ",
-                        "FROM branch_messages b JOIN messages m ON m.context_id = b.context_id AND m.id = b.message_id ",
-                        "WHERE b.context_id = $1 AND b.branch = $2 AND b.position > $3 AND m.kind = $5 ",
-                        "ORDER BY b.position DESC LIMIT $4"
-                    ),
+                // The range is cut from the branch's order on its key, and the messages of the
+                // rows kept are looked up by theirs, in position order: no sort of whole rows.
+                // The newest come last in the same way.
+                macro_rules! ranged {
+                    ($order:literal) => {
+                        concat!(
+                            "SELECT b.position AS position, m.id AS id, m.payload AS payload ",
+                            "FROM branch_messages b JOIN messages m ",
+                            "ON m.context_id = b.context_id AND m.id = b.message_id ",
+                            "WHERE b.context_id = $1 AND b.branch = $2 AND b.position > $3 ",
+                            "AND ($5 = '' OR m.kind = $5) ",
+                            "ORDER BY b.position ", $order, " LIMIT $4"
+                        )
+                    };
+                }
+                // Frames pay for building one long value in SQLite: a whole branch gains by
+                // them, a page of a hundred does not (measured: the newest 100 of 10,000 read
+                // 30% slower framed, the whole branch 25% faster).
+                let framed = $framed && limit == i64::MAX;
+                macro_rules! read {
+                    ($inner:expr) => {
+                        if framed {
+                            concat!(
+                                "SELECT group_concat(", $crate::frames::message_frame!(),
+                                ", '' ORDER BY position) FROM (", $inner, ") ",
+                                "GROUP BY position / ", $crate::frames::frames_per_row!(),
+                                " ORDER BY MIN(position)"
+                            )
+                        } else {
+                            concat!("SELECT id, payload FROM (", $inner, ") r ORDER BY position")
+                        }
+                    };
+                }
+                let sql = if newest {
+                    read!(ranged!("DESC"))
+                } else {
+                    read!(ranged!(""))
                 };
-                let mut query = sqlx::query(sql)
+                let query = sqlx::query(sql)
                     .bind(context.0)
                     .bind(branch.as_str())
                     .bind(start)
-                    .bind(limit);
-                if let Some(kind) = kind {
-                    query = query.bind(kind);
-                }
-                let rows = query.fetch_all(&mut *conn).await.during($backend, OP)?;
-                if rows.is_empty() {
+                    .bind(limit)
+                    .bind(kind.unwrap_or(""));
+                let messages = Self::read_messages(&mut conn, context, query, framed, OP).await?;
+                if messages.is_empty() {
                     Self::require_branch(&mut conn, context, branch).await?;
-                }
-                let mut messages = rows
-                    .iter()
-                    .map(|row| Self::message_from_row(row, context))
-                    .collect::<$crate::error::Result<Vec<_>>>()?;
-                if newest {
-                    messages.reverse();
                 }
                 Ok(messages)
             }
@@ -808,19 +887,47 @@ macro_rules! sql_store {
                         created_at,
                     });
                 }
-                let order = sqlx::query(
-                    "SELECT branch, message_id FROM branch_messages \
-                     WHERE context_id = $1 ORDER BY branch, position",
-                )
-                .bind(context.0)
-                .fetch_all(&mut *conn)
-                .await
-                .during($backend, OP)?;
-                for row in &order {
-                    let branch: String = row.try_get(0).during($backend, OP)?;
-                    let id: uuid::Uuid = row.try_get(1).during($backend, OP)?;
+                let mut add = |branch: &str, ids: &mut dyn Iterator<Item = uuid::Uuid>| {
                     if let Some(record) = branches.iter_mut().find(|b| b.name.as_str() == branch) {
-                        record.message_ids.push(braid_protocol::MessageId(id));
+                        record.message_ids.extend(ids.map(braid_protocol::MessageId));
+                    }
+                };
+                if $framed {
+                    // A branch's order as a few rows of ids rather than a row each.
+                    let order = sqlx::query(concat!(
+                        "SELECT branch, group_concat(hex(message_id), '' ORDER BY position) ",
+                        "FROM branch_messages WHERE context_id = $1 ",
+                        "GROUP BY branch, position / 4096 ORDER BY branch, MIN(position)"
+                    ))
+                    .bind(context.0)
+                    .fetch_all(&mut *conn)
+                    .await
+                    .during($backend, OP)?;
+                    for row in &order {
+                        let branch: &str = row.try_get(0).during($backend, OP)?;
+                        let text: &str = row.try_get(1).during($backend, OP)?;
+                        let ids = $crate::frames::ids(text).map_err(|reason| {
+                            $crate::error::StoreError::Corrupt {
+                                context,
+                                what: "branch order frames",
+                                reason,
+                            }
+                        })?;
+                        add(branch, &mut ids.into_iter());
+                    }
+                } else {
+                    let order = sqlx::query(
+                        "SELECT branch, message_id FROM branch_messages \
+                         WHERE context_id = $1 ORDER BY branch, position",
+                    )
+                    .bind(context.0)
+                    .fetch_all(&mut *conn)
+                    .await
+                    .during($backend, OP)?;
+                    for row in &order {
+                        let branch: &str = row.try_get(0).during($backend, OP)?;
+                        let id: uuid::Uuid = row.try_get(1).during($backend, OP)?;
+                        add(branch, &mut std::iter::once(id));
                     }
                 }
                 Ok(branches)
@@ -900,18 +1007,51 @@ macro_rules! sql_store {
                 use $crate::error::DbResultExt as _;
                 const OP: &str = "loading a context's messages";
                 let mut conn = self.reader().acquire().await.during($backend, OP)?;
-                let rows = sqlx::query(concat!(
-                    "SELECT m.id, m.role, m.kind, m.status, m.payload, m.created_at, m.updated_at ",
-                    "FROM messages m WHERE m.context_id = $1 ORDER BY m.created_at, m.id"
-                ))
-                .bind(context.0)
-                .fetch_all(&mut *conn)
-                .await
-                .during($backend, OP)?;
-                if rows.is_empty() {
+                let sql = if $framed {
+                    concat!(
+                        "SELECT group_concat(", $crate::frames::message_frame!(),
+                        ", '' ORDER BY position) FROM (",
+                        "SELECT ROW_NUMBER() OVER (ORDER BY created_at, id) AS position, id, payload ",
+                        "FROM messages WHERE context_id = $1",
+                        ") GROUP BY position / ", $crate::frames::frames_per_row!(),
+                        " ORDER BY MIN(position)"
+                    )
+                } else {
+                    "SELECT id, payload FROM messages WHERE context_id = $1 ORDER BY created_at, id"
+                };
+                let messages =
+                    Self::read_messages(&mut conn, context, sqlx::query(sql).bind(context.0), $framed, OP)
+                        .await?;
+                if messages.is_empty() {
                     Self::require_context(&mut *conn, context).await?;
                 }
-                rows.iter().map(|row| Self::message_from_row(row, context)).collect()
+                Ok(messages)
+            }
+
+            async fn queue_changes(
+                &self,
+                context: braid_protocol::ContextId,
+                changes: &$crate::changes::ContextChanges,
+            ) -> $crate::error::Result<$crate::group_commit::PendingSave> {
+                $crate::sql::validate_messages(changes)?;
+                // The event writer's task saves it, no later than any event appended from now on.
+                self.changes.submit(context, changes.clone()).await
+            }
+
+            async fn queue_announced(
+                &self,
+                context: braid_protocol::ContextId,
+                changes: &$crate::changes::ContextChanges,
+                events: &[braid_protocol::ContextEvent],
+                publisher: std::sync::Arc<dyn $crate::events::EventPublisher>,
+            ) -> $crate::error::Result<(
+                $crate::group_commit::PendingSave,
+                Vec<braid_protocol::SequencedEvent>,
+            )> {
+                $crate::sql::validate_messages(changes)?;
+                self.events
+                    .announce(context, changes.clone(), events, publisher, self.leases.token(context))
+                    .await
             }
 
             async fn append_event(
@@ -938,6 +1078,37 @@ macro_rules! sql_store {
                 .await
                 .during($backend, "reading the last event sequence")?;
                 Ok(u64::try_from(max).unwrap_or(0))
+            }
+
+            async fn last_context_update(
+                &self,
+                context: braid_protocol::ContextId,
+            ) -> $crate::error::Result<Option<braid_protocol::SequencedEvent>> {
+                use $crate::error::DbResultExt as _;
+                const OP: &str = "reading the last state event";
+                // An event's JSON starts with its type (serde writes an internally tagged
+                // enum's tag first): the log is read backwards on its key, up to the first.
+                let row: Option<(i64, String)> = sqlx::query_as(
+                    "SELECT seq, event FROM events WHERE context_id = $1 \
+                     AND event LIKE '{\"type\":\"context_update\"%' ORDER BY seq DESC LIMIT 1",
+                )
+                .bind(context.0)
+                .fetch_optional(self.reader())
+                .await
+                .during($backend, OP)?;
+                let Some((sequence, json)) = row else {
+                    return Ok(None);
+                };
+                match serde_json::from_str(&json) {
+                    Ok(event) => Ok(Some(braid_protocol::SequencedEvent {
+                        sequence: u64::try_from(sequence).unwrap_or(0),
+                        event,
+                    })),
+                    Err(error) => {
+                        tracing::warn!(context = %context, sequence, error = %error, "last state event unreadable");
+                        Ok(None)
+                    }
+                }
             }
 
             async fn message_deltas(

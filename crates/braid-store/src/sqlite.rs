@@ -18,7 +18,7 @@ use crate::events::{
     ChangeRounds, EVENT_NOTICE_CAPACITY, EventNotice, EventSink, EventWriter, PendingEvent,
     RoundSink, WriteRetry,
 };
-use crate::group_commit::{ChangeWriter, PendingSave, Tickets};
+use crate::group_commit::{ChangeWriter, Tickets};
 use crate::lock::{Leases, ReplicaIdentity};
 use crate::sql::{CurrentLease, fenced_contexts, sql_store};
 use crate::writer_thread::WriterHome;
@@ -392,17 +392,7 @@ sql_store!(
     now_ms!(),
     "",
     "",
-    {
-        async fn queue_changes(
-            &self,
-            context: ContextId,
-            changes: &ContextChanges,
-        ) -> Result<PendingSave> {
-            crate::sql::validate_messages(changes)?;
-            // The event writer's task saves it, no later than any event appended from now on.
-            self.changes.submit(context, changes.clone()).await
-        }
-    }
+    true
 );
 
 /// The writer task's side of the SQLite store: the one writing connection and the leases it

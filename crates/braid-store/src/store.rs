@@ -57,6 +57,31 @@ pub trait Store: Send + Sync + 'static {
         Ok(PendingSave::saved())
     }
 
+    /// Queues a change set with the events that announce it (a new state and its
+    /// `context_update`), numbered as [`Store::append_event`] numbers them: the change set and
+    /// the events are committed in one transaction, or neither is, so a crash never leaves a
+    /// state stored without the event that tells readers of it. Otherwise as
+    /// [`Store::queue_changes`]: the outcome is awaited on the pending save, and the events
+    /// reach `publisher` once committed (or are reported lost with the change set). A store
+    /// that cannot commit the two together queues the change set, then appends the events.
+    async fn queue_announced(
+        &self,
+        context: ContextId,
+        changes: &ContextChanges,
+        events: &[ContextEvent],
+        publisher: Arc<dyn EventPublisher>,
+    ) -> Result<(PendingSave, Vec<SequencedEvent>)> {
+        let pending = self.queue_changes(context, changes).await?;
+        let mut numbered = Vec::with_capacity(events.len());
+        for event in events {
+            numbered.push(
+                self.append_event(context, event, Arc::clone(&publisher))
+                    .await?,
+            );
+        }
+        Ok((pending, numbered))
+    }
+
     /// The context's branches with their message ids, by creation.
     async fn list_branches(&self, context: ContextId) -> Result<Vec<BranchRecord>>;
 
@@ -106,6 +131,33 @@ pub trait Store: Send + Sync + 'static {
     /// The highest committed sequence of a context's events (0 when it has none): a client
     /// resuming after a higher id holds one this store never committed.
     async fn last_event_sequence(&self, context: ContextId) -> Result<u64>;
+
+    /// The context's last committed `context_update`: the state a reader following the log
+    /// last learned of. `None` when it has none. This default reads the log backwards a window
+    /// at a time.
+    async fn last_context_update(&self, context: ContextId) -> Result<Option<SequencedEvent>> {
+        const WINDOW: u64 = 256;
+        let mut end = self.last_event_sequence(context).await?;
+        while end > 0 {
+            let start = end.saturating_sub(WINDOW);
+            let window = self
+                .events_after(
+                    context,
+                    start,
+                    u32::try_from(end - start).unwrap_or(u32::MAX),
+                )
+                .await?;
+            if let Some(found) = window
+                .into_iter()
+                .rev()
+                .find(|e| matches!(e.event, ContextEvent::ContextUpdate(_)))
+            {
+                return Ok(Some(found));
+            }
+            end = start;
+        }
+        Ok(None)
+    }
 
     /// The committed `content_delta` events of one message, in order (to rebuild a partial
     /// answer after a crash).

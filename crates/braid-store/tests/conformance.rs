@@ -81,6 +81,8 @@ conformance!(
     a_new_owner_gets_a_greater_token_and_the_old_owners_writes_are_refused,
     lapsed_leases_are_orphans_and_released_ones_are_not,
     committed_events_are_announced,
+    a_state_change_and_the_events_announcing_it_commit_together_or_not_at_all,
+    the_last_context_update_is_found_behind_other_events,
 );
 
 async fn new_context(store: &Arc<dyn Store>) -> ContextRecord {
@@ -149,6 +151,18 @@ fn delta(context: ContextId, message: MessageId, text: &str) -> ContextEvent {
 /// A publisher nobody listens to.
 fn live() -> Arc<dyn EventPublisher> {
     Arc::new(tokio::sync::broadcast::channel::<SequencedEvent>(16).0)
+}
+
+/// A `context_update` announcing a move from `from` to `to`.
+fn update(context: ContextId, from: ContextState, to: ContextState) -> ContextEvent {
+    ContextEvent::ContextUpdate(braid_protocol::ContextUpdate {
+        context_id: context,
+        current_state: to,
+        previous_state: Some(from),
+        message_update: None,
+        timestamp: chrono::Utc::now(),
+        metadata: Default::default(),
+    })
 }
 
 fn ids(messages: &[Message]) -> Vec<MessageId> {
@@ -1583,5 +1597,96 @@ mod cases {
         fn lost(&self, lost: braid_store::LostEvents) {
             *self.0.lock().unwrap() += lost.count;
         }
+    }
+
+    /// Issue 41: a state stored without the event announcing it (a crash between two commits)
+    /// left readers on the state before for ever. Here the event log refuses writes between
+    /// the two: the change set queued with its announcement is refused with it.
+    pub async fn a_state_change_and_the_events_announcing_it_commit_together_or_not_at_all(
+        f: &Fixture,
+    ) {
+        let store = &f.store;
+        let record = new_context(store).await;
+        let main = BranchName::main();
+        let busy = ContextState::ProcessingLlmResponse;
+        store
+            .save_changes(record.id, &ContextChanges::new().with_state(busy.clone()))
+            .await
+            .unwrap();
+        let answer = Message::assistant_text("done");
+        let rest = ContextChanges::new()
+            .add_message(&main, answer.clone())
+            .with_state(ContextState::Idle);
+        let announcement = [update(record.id, busy.clone(), ContextState::Idle)];
+        let (publisher, mut heard) = tokio::sync::broadcast::channel::<SequencedEvent>(16);
+        let publisher: Arc<dyn EventPublisher> = Arc::new(publisher);
+
+        f.refuse_events().await;
+        let (pending, numbered) = store
+            .queue_announced(record.id, &rest, &announcement, publisher.clone())
+            .await
+            .unwrap();
+        assert_eq!(numbered.len(), 1);
+        assert!(
+            pending.outcome().await.is_err(),
+            "the announcement was not written, so the change set must not be either"
+        );
+        let stored = store.get_context(record.id).await.unwrap().unwrap();
+        assert_eq!(
+            stored.state, busy,
+            "the new state was stored without its event"
+        );
+        assert!(
+            store
+                .get_messages(record.id, &[answer.id])
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        assert_eq!(store.last_event_sequence(record.id).await.unwrap(), 0);
+        assert!(heard.try_recv().is_err(), "a refused event was published");
+
+        f.accept_events().await;
+        let (pending, numbered) = store
+            .queue_announced(record.id, &rest, &announcement, publisher)
+            .await
+            .unwrap();
+        pending.outcome().await.unwrap();
+        assert_eq!(
+            numbered[0].sequence, 1,
+            "the refused event's number is given again: the log keeps no gap"
+        );
+        store.flush_events().await.unwrap();
+        let stored = store.get_context(record.id).await.unwrap().unwrap();
+        assert_eq!(stored.state, ContextState::Idle);
+        assert_eq!(
+            store.events_after(record.id, 0, 10).await.unwrap(),
+            numbered,
+            "the state and its announcement are stored together"
+        );
+        assert_eq!(heard.recv().await.unwrap(), numbered[0]);
+    }
+
+    pub async fn the_last_context_update_is_found_behind_other_events(f: &Fixture) {
+        let store = &f.store;
+        let record = new_context(store).await;
+        assert_eq!(store.last_context_update(record.id).await.unwrap(), None);
+        let busy = ContextState::ProcessingUserMessage;
+        let message = MessageId::new();
+        let mut appended = Vec::new();
+        for event in [
+            update(record.id, ContextState::Idle, busy.clone()),
+            delta(record.id, message, "a"),
+            update(record.id, busy, ContextState::Idle),
+            delta(record.id, message, "b"),
+            delta(record.id, message, "c"),
+        ] {
+            appended.push(store.append_event(record.id, &event, live()).await.unwrap());
+        }
+        store.flush_events().await.unwrap();
+        assert_eq!(
+            store.last_context_update(record.id).await.unwrap(),
+            Some(appended[2].clone())
+        );
     }
 }

@@ -62,6 +62,62 @@ impl Fixture {
     }
 
     /// Overwrites a message's stored payload behind the store's back.
+    /// Runs one SQL statement on the store's database from a connection of its own, as an
+    /// operator or a fault would.
+    pub async fn execute(&self, statement: &str) {
+        let sql = sqlx::AssertSqlSafe(statement.to_owned());
+        match &self.place {
+            Place::Sqlite { path, .. } => {
+                let mut conn =
+                    SqliteConnection::connect_with(&SqliteConnectOptions::new().filename(path))
+                        .await
+                        .unwrap();
+                sqlx::raw_sql(sql).execute(&mut conn).await.unwrap();
+            }
+            Place::Postgres { options } => {
+                let mut conn = PgConnection::connect_with(&**options).await.unwrap();
+                sqlx::raw_sql(sql).execute(&mut conn).await.unwrap();
+            }
+        }
+    }
+
+    /// A fault between a change set and its events: from now on every insert into the event
+    /// log fails (a trigger), until [`Fixture::accept_events`].
+    pub async fn refuse_events(&self) {
+        match &self.place {
+            Place::Sqlite { .. } => {
+                self.execute(
+                    "CREATE TRIGGER refuse_events BEFORE INSERT ON events \
+                     BEGIN SELECT RAISE(ABORT, 'injected: the event log refuses writes'); END",
+                )
+                .await
+            }
+            Place::Postgres { .. } => {
+                self.execute(
+                    "CREATE FUNCTION refuse_events() RETURNS trigger LANGUAGE plpgsql AS \
+                     $$ BEGIN RAISE EXCEPTION 'injected: the event log refuses writes'; END $$",
+                )
+                .await;
+                self.execute(
+                    "CREATE TRIGGER refuse_events BEFORE INSERT ON events \
+                     FOR EACH STATEMENT EXECUTE FUNCTION refuse_events()",
+                )
+                .await
+            }
+        }
+    }
+
+    /// Ends [`Fixture::refuse_events`].
+    pub async fn accept_events(&self) {
+        match &self.place {
+            Place::Sqlite { .. } => self.execute("DROP TRIGGER refuse_events").await,
+            Place::Postgres { .. } => {
+                self.execute("DROP TRIGGER refuse_events ON events").await;
+                self.execute("DROP FUNCTION refuse_events()").await
+            }
+        }
+    }
+
     pub async fn corrupt_payload(&self, context: ContextId, message: MessageId, payload: &str) {
         let sql = "UPDATE messages SET payload = $1 WHERE context_id = $2 AND id = $3";
         let changed = match &self.place {
