@@ -4,16 +4,20 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 
-.PHONY: run test setup web fmt lint deps test-rust test-web mcp-test-servers mcp-conformance generate bench fuzz chaos
+.PHONY: run test setup setup-run web fmt lint deps test-rust test-web mcp-test-servers mcp-conformance generate bench fuzz chaos build-timings
 
-run: setup web
+run: setup-run web
 	$(CARGO) build --release -p braid-server
 	./target/release/braid serve
 
 test: setup fmt lint deps test-rust mcp-conformance test-web
 
+# What `make run` needs (Node, Tesseract), then what only the tests need (PostgreSQL, Chromium).
+setup-run:
+	@scripts/setup-system.sh run
+
 setup:
-	@scripts/setup-system.sh
+	@scripts/setup-system.sh test
 
 fmt:
 	$(CARGO) fmt --all -- --check
@@ -53,8 +57,18 @@ mcp-conformance:
 	CARGO_TARGET_DIR=$${CARGO_TARGET_DIR:-target} scripts/mcp-conformance.sh
 
 # The web UI, built into web/dist (served by `braid serve`). Dependencies come from the lockfile.
-web:
-	cd web && npm ci --no-audit --no-fund && npm run build
+# `npm ci` runs again only when the lockfile is newer than what it installed, and the build only
+# when a source is newer than web/dist.
+WEB_SOURCES := $(shell find web/src web/scripts web/typecheck -type f 2>/dev/null) \
+	web/index.html web/package.json web/tsconfig.json web/vite.config.ts
+web: web/dist/index.html
+
+web/node_modules/.package-lock.json: web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+
+web/dist/index.html: web/node_modules/.package-lock.json $(WEB_SOURCES)
+	cd web && npm run build
+	@touch $@
 
 # Vitest, then the Playwright end-to-end tests (a real braid serve, the mock LLM and Debian's
 # Chromium; the MCP test runs server-everything from mcp-test-servers).
@@ -73,6 +87,13 @@ generate:
 
 bench:
 	$(CARGO) bench --workspace
+
+# The timing table of a clean build (issue 48): cargo fetch into an empty CARGO_HOME, npm ci, the
+# UI build, the release build `make run` does and the debug build of every target `make test`
+# does, each with wall and CPU time, in a fresh target directory (target/build-timings, which it
+# empties first); cargo's per-crate reports are kept there. Takes as long as a first build.
+build-timings:
+	BUILD_TIMINGS_FRESH_HOME=1 CARGO=$(CARGO) scripts/build-timings.sh
 
 # Fuzzing on stable Rust: the fuzz targets `make test` runs briefly (crates/*/tests/fuzz.rs), now
 # with FUZZ_CASES cases each, every target bounded by FUZZ_SECONDS; prints one summary line.

@@ -1,17 +1,31 @@
 #!/usr/bin/env bash
 # Installs the system packages Braid needs on Debian, idempotently: run it as often as you like.
-# Called by `make run` and `make test`; needs root (or sudo) only when something is missing.
+# `setup-system.sh run` installs what `make run` needs (Node to build the UI, Tesseract for OCR);
+# `setup-system.sh test` (the default) adds what only `make test` needs (PostgreSQL, Chromium,
+# fonts, Python's venv), so a first `make run` does not wait for a browser and a database.
+# Needs root (or sudo) only when something is missing.
 set -euo pipefail
+
+mode=${1:-test}
+case $mode in
+  run | test) ;;
+  *)
+    echo "setup-system: unknown need \`$mode\`: expected \`run\` or \`test\`" >&2
+    exit 2
+    ;;
+esac
 
 # command -> Debian package that provides it.
 declare -A NEEDS=(
-  [pg_ctl]=postgresql
-  [chromium]=chromium
   [node]=nodejs
   [npm]=npm
-  [python3]=python3
   [tesseract]=tesseract-ocr
 )
+if [ "$mode" = test ]; then
+  NEEDS[pg_ctl]=postgresql
+  NEEDS[chromium]=chromium
+  NEEDS[python3]=python3
+fi
 
 missing=()
 for cmd in "${!NEEDS[@]}"; do
@@ -24,12 +38,14 @@ done
 if ! compgen -G "/usr/share/tesseract-ocr/*/tessdata/eng.traineddata" >/dev/null; then
   missing+=(tesseract-ocr-eng)
 fi
-if [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then
-  missing+=(fonts-dejavu-core)
-fi
-# The MCP test servers from PyPI are installed into a virtualenv.
-if command -v python3 >/dev/null 2>&1 && ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
-  missing+=(python3-venv)
+if [ "$mode" = test ]; then
+  if [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then
+    missing+=(fonts-dejavu-core)
+  fi
+  # The MCP test servers from PyPI are installed into a virtualenv.
+  if command -v python3 >/dev/null 2>&1 && ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
+    missing+=(python3-venv)
+  fi
 fi
 
 if [ ${#missing[@]} -eq 0 ]; then

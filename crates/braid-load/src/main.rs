@@ -18,10 +18,18 @@
 //! replica `i % 3` (which owns it) and sends and streams through replica `(i + 1) % 3`, which
 //! forwards the send to the owner and serves the events from the shared log.
 //!
+//! With `--server-process`, the servers are `braid serve` processes of their own (the `braid`
+//! binary beside this one, or `--braid-bin`), and the report adds their own CPU per turn and per
+//! chunk, read from `/proc/<pid>/stat` over the streaming phase: the server's cost alone, where
+//! the in-process figure also holds the mock's and the client's.
+//!
 //! `RUST_LOG=braid_load=debug` logs each stream's send, its acceptance and its first chunk by
 //! context id, to line up with the server's own debug logs (state changes, rounds committed)
 //! when profiling where a turn's time goes.
 
+mod child;
+
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, bail};
@@ -31,6 +39,7 @@ use braid_server::AppConfig;
 use braid_server::serve::{ServeOptions, StoreLocation, start};
 use braid_server::title::TitleSetting;
 use braid_testkit::{Chunk, FinishKind, MockLlm, Script, StreamReply};
+use child::{ChildOptions, ChildServer};
 use clap::Parser;
 use futures::StreamExt;
 use serde_json::{Value, json};
@@ -60,6 +69,55 @@ struct Args {
     /// Servers sharing the store (more than one needs `--store`).
     #[arg(long, default_value_t = 1)]
     replicas: usize,
+    /// Run each server as a `braid serve` process of its own and report its CPU apart.
+    #[arg(long)]
+    server_process: bool,
+    /// The `braid` binary `--server-process` starts (default: the one beside braid-load).
+    #[arg(long, requires = "server_process")]
+    braid_bin: Option<PathBuf>,
+}
+
+/// The model name the servers are configured with.
+const MODEL: &str = "mock-model";
+
+/// The servers under load: in this process (sharing its CPU with the mock and the client), or
+/// each a `braid serve` process of its own.
+enum Servers {
+    InProcess(Vec<braid_server::serve::Server>),
+    Processes(Vec<ChildServer>),
+}
+
+impl Servers {
+    fn urls(&self) -> Vec<String> {
+        match self {
+            Servers::InProcess(servers) => servers.iter().map(|s| s.url()).collect(),
+            Servers::Processes(servers) => servers.iter().map(|s| s.url().to_owned()).collect(),
+        }
+    }
+
+    /// The CPU the server processes used so far, summed; `None` in process (the process's own
+    /// figure holds it) or when the platform does not tell.
+    fn cpu(&self) -> Option<Duration> {
+        match self {
+            Servers::InProcess(_) => None,
+            Servers::Processes(servers) => servers.iter().map(ChildServer::cpu).sum(),
+        }
+    }
+
+    async fn stop(self) {
+        match self {
+            Servers::InProcess(servers) => {
+                for server in servers {
+                    server.stop().await;
+                }
+            }
+            Servers::Processes(servers) => {
+                for server in servers {
+                    server.stop().await;
+                }
+            }
+        }
+    }
 }
 
 /// When each chunk of one stream arrived, from the request's start.
@@ -292,9 +350,13 @@ async fn probe_reads(
 
 struct Report {
     wall: Duration,
-    /// CPU time the whole process used during the phase (mock, servers and client share it),
-    /// when the platform tells.
+    /// CPU time the whole process used during the phase (mock, servers and client share it,
+    /// unless the servers are processes of their own), when the platform tells.
     cpu: Option<Duration>,
+    /// CPU time the server processes used during the phase, with `--server-process`.
+    server_cpu: Option<Duration>,
+    /// Streams that ended (one turn each).
+    turns: usize,
     /// The machine's dropped connections during the phase, when the platform tells.
     dropped: Option<Dropped>,
     chunks: usize,
@@ -306,10 +368,19 @@ struct Report {
     spacing_ms: Vec<f64>,
 }
 
+/// The CPU time a phase used, as measured.
+#[derive(Clone, Copy, Default)]
+struct PhaseCpu {
+    /// This process's.
+    own: Option<Duration>,
+    /// The server processes', with `--server-process`.
+    servers: Option<Duration>,
+}
+
 fn report(
     timelines: &[Timeline],
     wall: Duration,
-    cpu: Option<Duration>,
+    cpu: PhaseCpu,
     dropped: Option<Dropped>,
     delay: Duration,
 ) -> Report {
@@ -339,7 +410,9 @@ fn report(
     Report {
         spacing_ms,
         wall,
-        cpu,
+        cpu: cpu.own,
+        server_cpu: cpu.servers,
+        turns: timelines.len(),
         dropped,
         chunks,
         lateness_ms,
@@ -356,14 +429,28 @@ fn pct(sorted: &[f64], p: f64) -> f64 {
 }
 
 fn print(name: &str, r: &Report) {
-    let cpu = match r.cpu {
-        Some(cpu) => format!(
+    let per_chunk = |cpu: Duration| cpu.as_secs_f64() * 1e6 / r.chunks.max(1) as f64;
+    let mut cpu = match (r.cpu, r.server_cpu) {
+        (Some(cpu), None) => format!(
             "; CPU {:.2} s = {:.0} µs per chunk",
             cpu.as_secs_f64(),
-            cpu.as_secs_f64() * 1e6 / r.chunks.max(1) as f64
+            per_chunk(cpu)
         ),
-        None => String::new(),
+        (Some(cpu), Some(_)) => format!(
+            "; braid-load's CPU (mock and client) {:.2} s = {:.0} µs per chunk",
+            cpu.as_secs_f64(),
+            per_chunk(cpu)
+        ),
+        (None, _) => String::new(),
     };
+    if let Some(server) = r.server_cpu {
+        cpu.push_str(&format!(
+            "; braid serve's own CPU {:.2} s = {:.2} ms per turn, {:.0} µs per chunk",
+            server.as_secs_f64(),
+            server.as_secs_f64() * 1e3 / r.turns.max(1) as f64,
+            per_chunk(server)
+        ));
+    }
     let dropped = match r.dropped {
         Some(d) => format!(
             "; handshakes dropped by full listen queues {}, SYNs sent again {} (machine-wide)",
@@ -425,10 +512,14 @@ async fn run(args: Args) -> anyhow::Result<()> {
         direct_stream(client.clone(), direct_url.clone())
     })
     .await?;
+    let direct_cpu = PhaseCpu {
+        own: direct_cpu.elapsed(),
+        servers: None,
+    };
     let direct = report(
         &direct,
         direct_wall,
-        direct_cpu.elapsed(),
+        direct_cpu,
         direct_dropped.elapsed(),
         delay,
     );
@@ -438,7 +529,7 @@ async fn run(args: Args) -> anyhow::Result<()> {
     let dir = tempfile_dir()?;
     let mut provider = ProviderConfig::new(Provider::OpenAi);
     provider.base_url = mock.openai_base_url();
-    provider.model = "mock-model".into();
+    provider.model = MODEL.into();
     provider.retry = RetryPolicy::none();
     if args.replicas > 1 && args.store.is_none() {
         bail!("--replicas above 1 needs --store postgres://...");
@@ -447,30 +538,56 @@ async fn run(args: Args) -> anyhow::Result<()> {
         Some(url) => StoreLocation::Postgres(url.clone()),
         None => StoreLocation::Sqlite(dir.join("braid.db")),
     };
-    let mut servers = Vec::new();
-    for _ in 0..args.replicas.max(1) {
-        servers.push(
-            start(ServeOptions {
-                bind: "127.0.0.1:0".parse()?,
-                store: store.clone(),
-                llm: Some(provider.clone()),
-                app: AppConfig {
-                    titles: TitleSetting::Off,
-                    web_dir: dir.join("no-ui"),
-                    ..AppConfig::default()
-                },
-                engine: EngineSettings {
-                    default_model: "mock-model".into(),
-                    ..EngineSettings::default()
-                },
-                unload_every: Duration::from_secs(3600),
-                mcp_config: None,
-                advertise_url: None,
-            })
-            .await?,
-        );
-    }
-    let urls: Vec<String> = servers.iter().map(|s| s.url()).collect();
+    let servers = if args.server_process {
+        let binary = match &args.braid_bin {
+            Some(path) => path.clone(),
+            None => child::braid_beside_this_program()?,
+        };
+        let store = match store {
+            StoreLocation::Postgres(url) => url,
+            StoreLocation::Sqlite(file) => file.to_string_lossy().into_owned(),
+        };
+        let mut servers = Vec::new();
+        for i in 0..args.replicas.max(1) {
+            servers.push(
+                ChildServer::start(ChildOptions {
+                    binary: &binary,
+                    store: store.clone(),
+                    data_dir: dir.join(format!("server-{i}")),
+                    llm_base_url: mock.openai_base_url(),
+                    model: MODEL,
+                })
+                .await?,
+            );
+        }
+        Servers::Processes(servers)
+    } else {
+        let mut servers = Vec::new();
+        for _ in 0..args.replicas.max(1) {
+            servers.push(
+                start(ServeOptions {
+                    bind: "127.0.0.1:0".parse()?,
+                    store: store.clone(),
+                    llm: Some(provider.clone()),
+                    app: AppConfig {
+                        titles: TitleSetting::Off,
+                        web_dir: dir.join("no-ui"),
+                        ..AppConfig::default()
+                    },
+                    engine: EngineSettings {
+                        default_model: MODEL.into(),
+                        ..EngineSettings::default()
+                    },
+                    unload_every: Duration::from_secs(3600),
+                    mcp_config: None,
+                    advertise_url: None,
+                })
+                .await?,
+            );
+        }
+        Servers::InProcess(servers)
+    };
+    let urls = servers.urls();
     // Setup: every context is created and its event stream opened before any send, so the
     // streaming figures compare the relay with the direct streams and nothing else.
     let setup_started = Instant::now();
@@ -495,6 +612,7 @@ async fn run(args: Args) -> anyhow::Result<()> {
     let probe = spawn_probe(urls[0].clone(), ids, done.clone()).await?;
     let started = Instant::now();
     let cpu = CpuClock::start();
+    let servers_cpu = servers.cpu();
     let dropped = DropCounter::start();
     let tasks: Vec<_> = prepared
         .into_iter()
@@ -505,7 +623,13 @@ async fn run(args: Args) -> anyhow::Result<()> {
         through.push(t.await??);
     }
     let wall = started.elapsed();
-    let cpu = cpu.elapsed();
+    let cpu = PhaseCpu {
+        own: cpu.elapsed(),
+        servers: servers
+            .cpu()
+            .zip(servers_cpu)
+            .map(|(now, then)| now.saturating_sub(then)),
+    };
     let dropped = dropped.elapsed();
     done.cancel();
     let reads = probe
@@ -532,9 +656,7 @@ async fn run(args: Args) -> anyhow::Result<()> {
         pct(&reads.get, 0.99),
         reads.get.len(),
     );
-    for server in servers {
-        server.stop().await;
-    }
+    servers.stop().await;
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())
 }
