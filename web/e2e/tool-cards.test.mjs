@@ -50,8 +50,9 @@ test("read, replace, command and write calls as readable cards, decided by y, a 
     await w.screenshot("tool-card-diff-pending");
     await decideByKey(w, "call_edit", "a");
     const edited = w.page.locator("li.tool-call[data-call-id=call_edit].ok");
-    await edited.getByText("at line 1").waitFor();
-    assert.deepEqual(await edited.locator(".diff-table tr").evaluateAll((rows) => rows.map((r) => r.className)), ["diff-del", "diff-add"]);
+    await edited.locator(".call-effect").getByText("at line 1").waitFor();
+    await edited.getByText("replaces text at line 1").waitFor();
+    assert.deepEqual(await edited.locator(".diff-table tr").evaluateAll((rows) => rows.map((r) => r.className)), ["diff-del", "diff-add", "diff-same"]);
 
     // The command: its command line and folder before it runs, then its output and exit code.
     const cmd = w.page.locator("li.tool-call.pending[data-call-id=call_cmd]");

@@ -35,7 +35,7 @@ import { FollowProvider, LatestButton, useFollowList } from "./components/scroll
 import { MessageWindow } from "./messages/MessageWindow";
 import { useHistoryView } from "./conversation/historyView";
 import { Sidebar, contextTitle } from "./components/Sidebar";
-import { StatusBar } from "./components/StatusBar";
+import { StatusBar, TurnFailure } from "./components/StatusBar";
 import { Composer, editedSend, type EditedSend } from "./components/Composer";
 import { ElicitationCard } from "./messages/ElicitationCard";
 import { BranchSwitcher } from "./components/BranchSwitcher";
@@ -45,7 +45,6 @@ import { McpPanel } from "./components/McpPanel";
 import { workspacePaths } from "./messages/ContentCards";
 import { BranchingProvider, type Branching } from "./branches/branching";
 import { findVersions, firstAfterFrom, freeBranchName, type MessageVersions } from "./branches/versions";
-import { editableText } from "./messages/MessageToolbar";
 import { ShortcutsDialog } from "./components/ShortcutsDialog";
 import { BranchMap } from "./branches/BranchMap";
 import { useTheme } from "./theme";
@@ -74,6 +73,9 @@ export function App({ api }: { api: ApiClient }) {
   const [reveal, setReveal] = useState<string | null>(null);
   const [panel, setPanel] = useState<Panel>("none");
   const [navOpen, setNavOpen] = useState(false);
+  // On a phone: the header's "More" menu, and the branch bar it folds away.
+  const [moreOpen, setMoreOpen] = useState(false);
+  const [branchesOpen, setBranchesOpen] = useState(false);
   const [branchFromId, setBranchFromId] = useState<string | null>(null);
   const [merging, setMerging] = useState(false);
   const [editing, setEditing] = useState<EditedSend | null>(null);
@@ -400,7 +402,7 @@ export function App({ api }: { api: ApiClient }) {
   // Edit and regenerate: a new branch from just before the message, made active, where the
   // (edited) text is sent again. The original stays on its branch, reachable by the arrows.
   // The new branch keeps the active branch's system prompt and pipeline, as a version of it.
-  const sendInstead = async (prefix: string, messageId: string, text: string) => {
+  const branchBefore = async (prefix: string, messageId: string) => {
     if (!contextId) return;
     const list = await api.listBranches(contextId);
     const from = list.branches.find((b) => b.name === list.active);
@@ -412,28 +414,36 @@ export function App({ api }: { api: ApiClient }) {
       ...(from?.pipeline ? { pipeline: from.pipeline } : {}),
     });
     await activate(name);
+  };
+  const sendInstead = async (prefix: string, messageId: string, text: string) => {
+    if (!contextId) return;
+    await branchBefore(prefix, messageId);
     await api.sendMessage(contextId, { payload: { type: "text", text } });
   };
   const editAndSend = (messageId: string, text: string) => sendInstead("edit", messageId, text);
+  // Regenerate: a new branch from just before the reply the answer belongs to (the first
+  // message after its question), where the model answers the same question again. The question
+  // is not sent again, so the answers are versions of one another with their own arrows.
   const regenerate = async (answerId: string) => {
     if (!contextId) return;
     const list = entries.current;
     const at = list.findIndex((e) => e.id === answerId);
-    let question: Message | undefined;
+    let questionAt = -1;
     for (let i = at - 1; i >= 0; i--) {
       const m = list[i]!.message;
       if (list[i]!.role === "user" && m?.kind === "text") {
-        question = m;
+        questionAt = i;
         break;
       }
     }
-    const text = question ? editableText(question) : null;
-    if (!question || !text) {
-      reportError(new Error("There is no question before this answer to ask again"));
+    const replyStart = questionAt >= 0 ? list.slice(questionAt + 1).find((e) => e.message !== undefined && e.role !== "user") : undefined;
+    if (!replyStart) {
+      reportError(new Error("There is no question before this answer to answer again"));
       return;
     }
     try {
-      await sendInstead("regenerate", question.id, text);
+      await branchBefore("regenerate", replyStart.id);
+      await api.resume(contextId);
     } catch (err) {
       reportError(err);
     }
@@ -517,7 +527,7 @@ export function App({ api }: { api: ApiClient }) {
   }, [conv.state.entries, workspaceFiles]);
 
   return (
-    <div className={`app ${navOpen ? "nav-open" : ""} ${panel !== "none" ? "panel-open" : ""}`}>
+    <div className={`app ${navOpen ? "nav-open" : ""} ${panel !== "none" ? "panel-open" : ""} ${moreOpen ? "more-open" : ""} ${branchesOpen || branchFromId !== null ? "branches-open" : ""}`}>
       <header className="topbar">
         <button type="button" className="btn btn-icon nav-toggle" aria-label="Conversations" aria-expanded={navOpen} onClick={() => setNavOpen((o) => !o)}>
           ☰
@@ -529,6 +539,16 @@ export function App({ api }: { api: ApiClient }) {
           </span>
         )}
         <span className="spacer" />
+        <button type="button" className="btn btn-icon more-toggle" aria-label="More" aria-expanded={moreOpen} onClick={() => setMoreOpen((o) => !o)}>
+          ⋯
+        </button>
+        {/* On a phone these fold into the "More" menu; choosing one closes it. */}
+        <div className="header-actions" onClick={(e) => e.target instanceof HTMLButtonElement && setMoreOpen(false)}>
+        {contextId && branches && (
+          <button type="button" className="btn branches-toggle" aria-pressed={branchesOpen} onClick={() => setBranchesOpen((o) => !o)}>
+            Branches ({branches.active})
+          </button>
+        )}
         {contextId && (
           <label className="toggle">
             <input type="checkbox" checked={view === "full"} onChange={(e) => setView(e.target.checked ? "full" : "optimized")} />
@@ -554,6 +574,7 @@ export function App({ api }: { api: ApiClient }) {
         <button type="button" className="btn btn-icon" aria-label="Keyboard shortcuts" onClick={() => setHelpOpen(true)}>
           ?
         </button>
+        </div>
       </header>
       {helpOpen && <ShortcutsDialog onClose={() => setHelpOpen(false)} />}
       {mapOpen && branches && contextId && (
@@ -629,6 +650,7 @@ export function App({ api }: { api: ApiClient }) {
                 reveal={view === "full" ? reveal : null}
                 onRevealed={() => setReveal(null)}
               />
+              <TurnFailure conversation={conv.state} onResume={resume} />
             </ol>
             <LatestButton shown={scroll.behind} onClick={scroll.toLatest} />
             <StatusBar
@@ -637,6 +659,7 @@ export function App({ api }: { api: ApiClient }) {
               onDismiss={(index) => conv.dispatch({ type: "error_dismissed", index })}
               onJump={jump}
               capabilities={summary?.capabilities}
+              showFailure={false}
             />
             {elicitations.map((q) => (
               <ElicitationCard key={q.id} question={q} onReply={(action, content) => replyElicitation(q.id, action, content)} />

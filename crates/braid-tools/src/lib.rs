@@ -29,6 +29,8 @@ pub mod excerpt;
 pub mod files;
 #[cfg(feature = "builtin")]
 pub mod interaction;
+#[cfg(feature = "builtin")]
+pub mod preview;
 pub mod process_group;
 pub mod registry;
 #[cfg(feature = "builtin")]
