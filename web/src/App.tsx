@@ -12,29 +12,20 @@ import type {
   CreateBranchRequest,
   MergeRequest,
   McpResourceInfo,
-  ElicitationAction,
-  McpElicitation,
-  McpPromptInfo,
-  JsonValue,
-  WorkflowInfo,
-  McpServerInfo,
-  McpServerList,
-  McpConfigEditing,
   McpServerDefinition,
   Message,
   Mode,
   SendMessageRequest,
-  ToolInfo,
 } from "./generated/protocol";
 import { navigate, useRoute } from "./router";
 import { useConversation } from "./conversation/useConversation";
 import { isBusy } from "./conversation/reducer";
 import { CardActionsProvider, type CardActions } from "./messages/actions";
-import { ToolPairingProvider, useListPairing } from "./components/toolcards/pairing";
-import { FollowProvider, LatestButton, useFollowList } from "./components/scroll/follow";
+import { ToolPairingProvider, useListPairing } from "./messages/toolcards/pairing";
+import { FollowProvider, LatestButton, useFollowList } from "./ui/scroll/follow";
 import { MessageWindow } from "./messages/MessageWindow";
 import { useHistoryView } from "./conversation/historyView";
-import { Sidebar, contextTitle } from "./components/Sidebar";
+import { Sidebar } from "./components/Sidebar";
 import { StatusBar, TurnFailure } from "./components/StatusBar";
 import { Composer, editedSend, type EditedSend } from "./components/Composer";
 import { ElicitationCard } from "./messages/ElicitationCard";
@@ -48,6 +39,9 @@ import { findVersions, firstAfterFrom, freeBranchName, type MessageVersions } fr
 import { ShortcutsDialog } from "./components/ShortcutsDialog";
 import { BranchMap } from "./branches/BranchMap";
 import { useTheme } from "./theme";
+import { Header } from "./components/Header";
+import { useMcpState } from "./app/useMcpState";
+import { useComposerMenus, useElicitations } from "./app/useComposerMenus";
 
 type Panel = "none" | "settings" | "mcp";
 
@@ -79,12 +73,12 @@ export function App({ api }: { api: ApiClient }) {
   const [branchFromId, setBranchFromId] = useState<string | null>(null);
   const [merging, setMerging] = useState(false);
   const [editing, setEditing] = useState<EditedSend | null>(null);
-  const [servers, setServers] = useState<McpServerInfo[]>([]);
-  const [mcpEditing, setMcpEditing] = useState<McpConfigEditing>("no_file");
-  const [resources, setResources] = useState<McpResourceInfo[]>([]);
-  const [tools, setTools] = useState<ToolInfo[]>([]);
   const conv = useConversation(api, contextId, undefined, view);
   const { reportError } = conv;
+  const { servers, mcpEditing, resources, tools, showServers, refreshMcp } = useMcpState(api, panel === "mcp", reportError);
+  const turnRunning = contextId !== null && isBusy(conv.state.state);
+  const { elicitations, replyElicitation } = useElicitations(api, turnRunning);
+  const { prompts, workflows, refreshWorkflows, runWorkflow, promptText } = useComposerMenus(api, contextId);
   const [editingId, setEditingId] = useState<string | null>(null);
   const [versions, setVersions] = useState<ReadonlyMap<string, MessageVersions>>(new Map());
   const [helpOpen, setHelpOpen] = useState(false);
@@ -113,87 +107,9 @@ export function App({ api }: { api: ApiClient }) {
   useEffect(() => {
     api.getSettings().then((s) => setWorkspaceRoots(s.workspace_roots), () => setWorkspaceRoots(undefined));
   }, [api]);
-  // An edit answers every server's status at once; tools and resources follow.
-  const showServers = useCallback(
-    (list: McpServerList) => {
-      setServers(list.servers);
-      setMcpEditing(list.editing ?? "no_file");
-      api.listMcpResources().then((l) => setResources(l.resources), () => setResources([]));
-      api.listTools().then((l) => setTools(l.tools), () => setTools([]));
-    },
-    [api],
-  );
-  const refreshMcp = useCallback(() => {
-    api.listMcpServers().then((l) => {
-      setServers(l.servers);
-      setMcpEditing(l.editing ?? "no_file");
-    }, reportError);
-    api.listMcpResources().then((l) => setResources(l.resources), () => setResources([]));
-    api.listTools().then((l) => setTools(l.tools), () => setTools([]));
-  }, [api, reportError]);
 
   useEffect(refreshContexts, [refreshContexts]);
   useEffect(refreshContext, [refreshContext]);
-  useEffect(() => {
-    if (panel === "mcp") refreshMcp();
-  }, [panel, refreshMcp]);
-  // An MCP server may ask the person a question in the middle of a tool call; while a turn runs
-  // the waiting questions are looked up every second and a half.
-  const [elicitations, setElicitations] = useState<McpElicitation[]>([]);
-  // MCP prompts for the composer's `/` menu, looked up when a conversation opens.
-  const [prompts, setPrompts] = useState<McpPromptInfo[]>([]);
-  useEffect(() => {
-    if (contextId === null) return;
-    api.listMcpPrompts().then((l) => setPrompts(l.prompts), () => setPrompts([]));
-  }, [api, contextId]);
-  // Workflows of the context for the same menu, looked up when a conversation opens.
-  const [workflows, setWorkflows] = useState<WorkflowInfo[]>([]);
-  const refreshWorkflows = useCallback(() => {
-    if (contextId === null) return;
-    api.listWorkflows(contextId).then((l) => setWorkflows(l.workflows), () => setWorkflows([]));
-  }, [api, contextId]);
-  useEffect(refreshWorkflows, [refreshWorkflows]);
-  const runWorkflow = useCallback(
-    async (workflow: WorkflowInfo, parameters: Record<string, JsonValue>) => {
-      if (contextId === null) return;
-      await api.runWorkflow(contextId, workflow.name, parameters);
-    },
-    [api, contextId],
-  );
-  const promptText = useCallback(
-    async (prompt: McpPromptInfo, args: Record<string, string>) => (await api.getMcpPrompt(prompt.server, prompt.name, args)).text,
-    [api],
-  );
-  const turnRunning = contextId !== null && isBusy(conv.state.state);
-  useEffect(() => {
-    if (!turnRunning) {
-      setElicitations([]);
-      return;
-    }
-    const look = () => api.listMcpElicitations().then((l) => setElicitations(l.elicitations), () => setElicitations([]));
-    look();
-    const timer = window.setInterval(look, 1500);
-    return () => window.clearInterval(timer);
-  }, [api, turnRunning]);
-  const replyElicitation = useCallback(
-    async (id: string, action: ElicitationAction, content?: Record<string, unknown>) => {
-      await api.replyMcpElicitation(id, { action, content });
-      setElicitations((cur) => cur.filter((q) => q.id !== id));
-    },
-    [api],
-  );
-  // A server that is starting or waits for an authorization in another tab changes without an
-  // event: look again every few seconds, and when the person comes back to this tab.
-  const mcpSettling = servers.some((s) => s.status === "starting" || s.status === "needs_authorization");
-  useEffect(() => {
-    if (panel !== "mcp" || !mcpSettling) return;
-    const timer = window.setInterval(refreshMcp, 2000);
-    window.addEventListener("focus", refreshMcp);
-    return () => {
-      window.clearInterval(timer);
-      window.removeEventListener("focus", refreshMcp);
-    };
-  }, [panel, mcpSettling, refreshMcp]);
   // A finished turn may have renamed the context or changed its branches and budget.
   const settled = conv.state.settled;
   useEffect(() => {
@@ -528,22 +444,14 @@ export function App({ api }: { api: ApiClient }) {
 
   return (
     <div className={`app ${navOpen ? "nav-open" : ""} ${panel !== "none" ? "panel-open" : ""} ${moreOpen ? "more-open" : ""} ${branchesOpen || branchFromId !== null ? "branches-open" : ""}`}>
-      <header className="topbar">
-        <button type="button" className="btn btn-icon nav-toggle" aria-label="Conversations" aria-expanded={navOpen} onClick={() => setNavOpen((o) => !o)}>
-          ☰
-        </button>
-        <h1 className="title">{summary ? contextTitle(summary) : "Braid"}</h1>
-        {summary && (
-          <span className="muted budget" title="Tokens the next request would use, of the limit">
-            {summary.config.mode} · {summary.token_budget.used.toLocaleString()} / {summary.token_budget.limit.toLocaleString()} tokens
-          </span>
-        )}
-        <span className="spacer" />
-        <button type="button" className="btn btn-icon more-toggle" aria-label="More" aria-expanded={moreOpen} onClick={() => setMoreOpen((o) => !o)}>
-          ⋯
-        </button>
-        {/* On a phone these fold into the "More" menu; choosing one closes it. */}
-        <div className="header-actions" onClick={(e) => e.target instanceof HTMLButtonElement && setMoreOpen(false)}>
+      <Header
+        summary={summary}
+        navOpen={navOpen}
+        onToggleNav={() => setNavOpen((o) => !o)}
+        moreOpen={moreOpen}
+        onToggleMore={() => setMoreOpen((o) => !o)}
+        onChosen={() => setMoreOpen(false)}
+      >
         {contextId && branches && (
           <button type="button" className="btn branches-toggle" aria-pressed={branchesOpen} onClick={() => setBranchesOpen((o) => !o)}>
             Branches ({branches.active})
@@ -574,8 +482,7 @@ export function App({ api }: { api: ApiClient }) {
         <button type="button" className="btn btn-icon" aria-label="Keyboard shortcuts" onClick={() => setHelpOpen(true)}>
           ?
         </button>
-        </div>
-      </header>
+      </Header>
       {helpOpen && <ShortcutsDialog onClose={() => setHelpOpen(false)} />}
       {mapOpen && branches && contextId && (
         <BranchMap

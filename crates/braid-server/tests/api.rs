@@ -890,7 +890,7 @@ async fn workspace_files_are_listed_for_the_picker() {
 
 #[tokio::test]
 async fn a_file_change_is_previewed_against_the_file_on_disk() {
-    let s = TestServer::start(Script::new()).await;
+    let mut s = TestServer::start(Script::new()).await;
     std::fs::write(
         s.workspace.join("main.rs"),
         "fn main() {}\n\nmod tests {}\n",

@@ -4,7 +4,7 @@
 
 import type { ReactNode } from "react";
 import type { ErrorDetail } from "../../generated/protocol";
-import { JsonBlock } from "../../messages/json";
+import { JsonBlock } from "../json";
 import { CodeView, DiffView, FileTree, Terminal, commandLine, parseNumbered, type NumberedLine } from "./views";
 import { splitLines } from "./diff";
 

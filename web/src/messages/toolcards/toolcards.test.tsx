@@ -6,7 +6,7 @@ import userEvent from "@testing-library/user-event";
 import type { ReactElement } from "react";
 import type { Message, ToolCall } from "../../generated/protocol";
 import type { Entry } from "../../conversation/reducer";
-import { MessageView } from "../../messages/MessageView";
+import { MessageView } from "../MessageView";
 import { msg } from "../../test/fixtures";
 import { renderCard } from "../../test/render";
 import { ToolPairingProvider, pairTools } from "./pairing";

@@ -3,10 +3,10 @@
 
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import type { ApprovalStatus, Decision } from "../../generated/protocol";
-import { useCardActions } from "../../messages/actions";
-import { JsonBlock, formatDuration } from "../../messages/json";
-import { Icon } from "../Icon";
-import { useFollow } from "../scroll/follow";
+import { useCardActions } from "../actions";
+import { JsonBlock, formatDuration } from "../json";
+import { Icon } from "../../ui/Icon";
+import { useFollow } from "../../ui/scroll/follow";
 import { FilePreview, useFilePreview } from "./FilePreview";
 import { CallPreview, ToolErrorView, ToolOutputView, callSummary } from "./outputs";
 import { riskOf } from "./risk";
