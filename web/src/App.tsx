@@ -39,6 +39,7 @@ import { findVersions, firstAfterFrom, freeBranchName, type MessageVersions } fr
 import { ShortcutsDialog } from "./components/ShortcutsDialog";
 import { BranchMap } from "./branches/BranchMap";
 import { useTheme } from "./theme";
+import { BranchHereProvider, type BranchHere } from "./messages/BranchHere";
 import { Header } from "./components/Header";
 import { useMcpState } from "./app/useMcpState";
 import { useComposerMenus, useElicitations } from "./app/useComposerMenus";
@@ -246,6 +247,22 @@ export function App({ api }: { api: ApiClient }) {
     await api.createBranch(contextId, req);
     await switchBranch(req.name);
   };
+  const branchHere: BranchHere | null = useMemo(
+    () =>
+      branchFromId === null
+        ? null
+        : {
+            messageId: branchFromId,
+            defaultName: freeBranchName("branch", branches?.branches.map((b) => b.name) ?? []),
+            create: async (name: string, systemPrompt: string | undefined) => {
+              await createBranch({ name, from_message: branchFromId, ...(systemPrompt ? { system_prompt: systemPrompt } : {}) });
+              setBranchFromId(null);
+            },
+            cancel: () => setBranchFromId(null),
+          },
+    // createBranch is remade each render; the form only needs it when submitted.
+    [branchFromId, branches, contextId],
+  );
   const loadBranchMessages = useCallback(
     async (branch: string) => {
       if (!contextId) return [];
@@ -443,7 +460,7 @@ export function App({ api }: { api: ApiClient }) {
   }, [conv.state.entries, workspaceFiles]);
 
   return (
-    <div className={`app ${navOpen ? "nav-open" : ""} ${panel !== "none" ? "panel-open" : ""} ${moreOpen ? "more-open" : ""} ${branchesOpen || branchFromId !== null ? "branches-open" : ""}`}>
+    <div className={`app ${navOpen ? "nav-open" : ""} ${panel !== "none" ? "panel-open" : ""} ${moreOpen ? "more-open" : ""} ${branchesOpen ? "branches-open" : ""}`}>
       <Header
         summary={summary}
         navOpen={navOpen}
@@ -516,11 +533,12 @@ export function App({ api }: { api: ApiClient }) {
             <ToolPairingProvider value={tooling.pairing}>
             <FollowProvider value={scroll.follow}>
             <BranchingProvider value={branching}>
+            <BranchHereProvider value={branchHere}>
             <BranchSwitcher
               branches={branches}
               onSwitch={(n) => void switchBranch(n)}
               onCreate={createBranch}
-              fromMessage={branchFromId}
+              fromMessage={null}
               onCancelFrom={() => setBranchFromId(null)}
               onDelete={(n) => void deleteBranch(n)}
               onMerge={() => setMerging(true)}
@@ -584,6 +602,7 @@ export function App({ api }: { api: ApiClient }) {
               onRunWorkflow={runWorkflow}
               onMenuOpen={refreshWorkflows}
             />
+            </BranchHereProvider>
             </BranchingProvider>
             </FollowProvider>
             </ToolPairingProvider>

@@ -437,6 +437,12 @@ describe("branch management", () => {
     expect(screen.queryByRole("button", { name: "Delete branch main" })).toBeNull();
     expect(screen.queryByRole("button", { name: /Merge/ })).toBeNull();
     await userEvent.click(screen.getByRole("button", { name: "Delete branch alt" }));
+    // It asks first; "Keep it" keeps the branch.
+    const ask = screen.getByRole("group", { name: "Delete branch alt?" });
+    await userEvent.click(within(ask).getByRole("button", { name: "Keep it" }));
+    expect(onDelete).not.toHaveBeenCalled();
+    await userEvent.click(screen.getByRole("button", { name: "Delete branch alt" }));
+    await userEvent.click(within(screen.getByRole("group", { name: "Delete branch alt?" })).getByRole("button", { name: "Delete branch" }));
     expect(onDelete).toHaveBeenCalledWith("alt");
   });
 });

@@ -5,6 +5,7 @@ import { Component, memo, useState, type ReactNode } from "react";
 import type { KindName, Message } from "../generated/protocol";
 import { visibleText, type Entry } from "../conversation/reducer";
 import { useCardActions } from "./actions";
+import { BranchHereForm } from "./BranchHere";
 import { TextCard } from "./TextCard";
 import { McpToolRequestCard, McpToolResultCard, ToolRequestCard, ToolResultCard } from "./ToolCards";
 import { PlanCard } from "./PlanCard";
@@ -203,6 +204,7 @@ export const MessageView = memo(function MessageView({ entry, options = NO_OPTIO
       {editing ? <EditBox entry={entry} /> : <CardBoundary entry={entry}>{body}</CardBoundary>}
       <InputStatus entry={entry} />
       <MessageToolbar entry={entry} />
+      <BranchHereForm messageId={entry.id} />
     </li>
   );
 });
