@@ -41,6 +41,7 @@ import { BranchMap } from "./branches/BranchMap";
 import { useTheme } from "./theme";
 import { BranchHereProvider, type BranchHere } from "./messages/BranchHere";
 import { Header } from "./components/Header";
+import { EmptyConversation } from "./components/EmptyConversation";
 import { useMcpState } from "./app/useMcpState";
 import { useComposerMenus, useElicitations } from "./app/useComposerMenus";
 
@@ -219,6 +220,14 @@ export function App({ api }: { api: ApiClient }) {
     }
   };
   useEffect(() => setEditing(null), [contextId]);
+  // A conversation opens ready to type in (not on a phone, where the keyboard would cover it).
+  useEffect(() => {
+    if (!contextId || window.matchMedia?.("(max-width: 600px)").matches) return;
+    const timer = window.setTimeout(() => {
+      if (document.activeElement === document.body || document.activeElement === null) document.querySelector<HTMLTextAreaElement>(".composer textarea")?.focus();
+    }, 0);
+    return () => window.clearTimeout(timer);
+  }, [contextId]);
   // Cards read the entries through a ref, so their actions stay the same while messages stream.
   const entries = useRef(conv.state.entries);
   entries.current = conv.state.entries;
@@ -575,6 +584,13 @@ export function App({ api }: { api: ApiClient }) {
                 reveal={view === "full" ? reveal : null}
                 onRevealed={() => setReveal(null)}
               />
+              {summary?.id === contextId && summary.message_count === 0 && conv.state.entries.length === 0 && (
+                <EmptyConversation
+                  workspace={summary.config.workspace}
+                  onPick={(text) => void send([{ payload: { type: "text", text } }]).catch(() => {})}
+                  onSettings={() => setPanel("settings")}
+                />
+              )}
               <TurnFailure conversation={conv.state} onResume={resume} />
             </ol>
             <LatestButton shown={scroll.behind} onClick={scroll.toLatest} />
@@ -615,7 +631,7 @@ export function App({ api }: { api: ApiClient }) {
       {panel !== "none" && (
         <aside className="side-panel">
           <button type="button" className="btn btn-icon close-panel" aria-label="Close panel" onClick={() => setPanel("none")}>×</button>
-          {panel === "settings" && summary && <SettingsPanel config={summary.config} onSave={saveSettings} onMode={setMode} workspaceRoots={workspaceRoots} instructions={summary.instructions} />}
+          {panel === "settings" && summary && <SettingsPanel config={summary.config} onSave={saveSettings} onMode={setMode} workspaceRoots={workspaceRoots} instructions={summary.instructions} capabilities={summary.capabilities} />}
           {panel === "mcp" && (
             <McpPanel
               servers={servers}
