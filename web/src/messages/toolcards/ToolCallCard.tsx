@@ -114,8 +114,11 @@ export function ToolCallCard({ call, result, focusOnArrival = false }: { call: C
     else void decide(action);
   };
 
+  // A call the person denied ended by their decision: it did not fail.
+  const deniedByPerson = result?.status === "error" && result.error?.code === "denied";
   let state: string;
-  if (result) state = `${result.status === "success" ? "succeeded" : "failed"} · ${formatDuration(result.duration_ms)}`;
+  if (deniedByPerson) state = "denied by you";
+  else if (result) state = `${result.status === "success" ? "succeeded" : "failed"} · ${formatDuration(result.duration_ms)}`;
   else if (call.status === "pending") state = sent ? `sent: ${DECISION_WORDS[sent].toLowerCase()}` : "waiting for approval";
   else if (call.status === "approved") state = "running";
   else state = "denied";
@@ -124,7 +127,7 @@ export function ToolCallCard({ call, result, focusOnArrival = false }: { call: C
   return (
     <li
       ref={ref}
-      className={`tool-call risk-${risk} ${pending ? "pending" : ""} ${result ? (result.status === "success" ? "ok" : "failed") : call.status}`}
+      className={`tool-call risk-${risk} ${pending ? "pending" : ""} ${deniedByPerson ? "denied" : result ? (result.status === "success" ? "ok" : "failed") : call.status}`}
       data-call-id={call.id}
       data-tool={call.name}
       tabIndex={pending ? 0 : -1}
@@ -140,7 +143,7 @@ export function ToolCallCard({ call, result, focusOnArrival = false }: { call: C
           {risk}
         </span>
         {!mcp && <span className="muted">built-in</span>}
-        <span className={`call-state ${result?.status === "error" ? "error-text" : "muted"}`}>{state}</span>
+        <span className={`call-state ${result?.status === "error" && !deniedByPerson ? "error-text" : "muted"}`}>{state}</span>
         <button type="button" className="btn btn-link raw-toggle" aria-pressed={raw} onClick={() => setRaw((r) => !r)}>
           {raw ? "Hide JSON" : "Raw JSON"}
         </button>

@@ -407,6 +407,15 @@ export function ToolErrorView({ name, args, error }: { name: string; args: unkno
   const details = error?.details;
   const a = isObject(args) ? args : {};
   const streams = name === "run_command" && isObject(details) && (typeof details.stdout === "string" || typeof details.stderr === "string");
+  if (error?.code === "denied") {
+    // The person's decision, in their words when they gave a note.
+    const note = (error.message ?? "").replace(/^denied by the person:?\s*/, "").trim();
+    return (
+      <p className="call-denied" role="note">
+        You denied this call{note ? <>: “{note}”</> : "."} The model was told and did not run it.
+      </p>
+    );
+  }
   return (
     <div className="tool-error">
       <div className="error-text" role="note">

@@ -348,6 +348,18 @@ describe("a pending file change, previewed against the disk", () => {
   });
 });
 
+describe("a denied call", () => {
+  it("reads as the person's decision with their note, not as a failure", () => {
+    const denied = failed("r", "d1", "write_file", "denied", "denied by the person: not now");
+    const { container } = list([request("t", call("d1", "write_file", { path: "a.txt", content: "x" }, "denied")), denied]);
+    const card = container.querySelector('[data-call-id="d1"]') as HTMLElement;
+    expect(card.className).toContain("denied");
+    expect(card.className).not.toContain("failed");
+    expect(card.getAttribute("aria-label")).toBe("write_file call, denied by you");
+    expect(card.querySelector(".call-denied")?.textContent).toBe("You denied this call: “not now” The model was told and did not run it.");
+  });
+});
+
 describe("foldUnchanged", () => {
   it("keeps the context around each change and folds the rest into counted rows", () => {
     const before = Array.from({ length: 20 }, (_, i) => `l${i + 1}`).join("\n");
