@@ -91,8 +91,26 @@ test("at 390 px the sidebar folds away and the flows still work", async () => {
     await axe(w, "a conversation at 390 px");
     await w.screenshot("mobile-conversation");
 
-    // Edit to a branch, and the versions, on the phone.
-    await messages.locator("li.message.role-user").getByRole("button", { name: "Edit message" }).click();
+    // One header row: the menu, the title and "More"; the branch bar and the actions folded.
+    const header = await w.page.locator("header.topbar").boundingBox();
+    assert.ok(header.height <= 52, `the header is ${header.height} px high`);
+    assert.equal(await w.page.locator(".conversation > .branches").isVisible(), false);
+    assert.equal(await w.page.getByRole("button", { name: "Settings" }).isVisible(), false);
+    const userMessage = messages.locator("li.message.role-user");
+    assert.equal(await userMessage.getByRole("button", { name: "Edit message" }).isVisible(), false, "actions wait for a tap");
+    await w.page.getByRole("button", { name: "More" }).click();
+    await w.page.getByRole("button", { name: "Settings" }).waitFor();
+    await w.screenshot("mobile-more-menu");
+    await w.page.getByRole("button", { name: /^Branches/ }).click();
+    await w.page.locator(".conversation > .branches").waitFor();
+    assert.equal(await w.page.getByRole("button", { name: "Settings" }).isVisible(), false, "choosing closes the menu");
+    await w.page.getByRole("button", { name: "More" }).click();
+    await w.page.getByRole("button", { name: /^Branches/ }).click();
+    await w.page.locator(".conversation > .branches").waitFor({ state: "hidden" });
+
+    // Edit to a branch, and the versions, on the phone: a tap on the message shows its actions.
+    await userMessage.locator(".card").first().click();
+    await userMessage.getByRole("button", { name: "Edit message" }).click();
     await w.page.getByLabel("Edited message").fill("Hello again from a phone");
     await w.page.getByRole("button", { name: "Send edit" }).click();
     await messages.getByText("Phone edit answer.").waitFor();
@@ -102,13 +120,15 @@ test("at 390 px the sidebar folds away and the flows still work", async () => {
     await messages.getByLabel("Version 1 of 2").waitFor();
     await w.screenshot("mobile-versions");
 
-    // The branch map and the shortcuts fit too.
+    // The branch map and the shortcuts fit too, from the "More" menu.
+    await w.page.getByRole("button", { name: "More" }).click();
     await w.page.getByRole("button", { name: "Branch map" }).click();
     const map = w.page.getByRole("dialog", { name: "Branch map" });
     await map.getByText("last activity", { exact: false }).first().waitFor();
     await axe(w, "the branch map at 390 px");
     await w.screenshot("mobile-branch-map");
     await w.page.keyboard.press("Escape");
+    await w.page.getByRole("button", { name: "More" }).click();
     await w.page.getByRole("button", { name: "Keyboard shortcuts" }).click();
     await w.page.getByRole("dialog", { name: "Keyboard shortcuts" }).waitFor();
     await w.screenshot("mobile-shortcuts");

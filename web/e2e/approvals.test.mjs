@@ -53,9 +53,12 @@ test("denying a tool call gives the model an error result and it answers", async
     await card.getByRole("button", { name: "Deny" }).click();
 
     await w.page.getByText("Understood, I will not read it.").waitFor();
-    const call = w.page.locator("li.tool-call[data-call-id=call_read_1].failed");
+    // The denial reads as the person's decision, not as a failure.
+    const call = w.page.locator("li.tool-call[data-call-id=call_read_1].denied");
     await call.waitFor();
-    assert.match(await call.getAttribute("aria-label"), /read_file call, failed/);
+    assert.match(await call.getAttribute("aria-label"), /read_file call, denied by you/);
+    assert.equal(await call.locator(".call-denied").innerText(), "You denied this call. The model was told and did not run it.");
+    assert.equal(await call.getByText(/failed/).count(), 0);
     // The file was never read: its content is nowhere on the page.
     assert.ok(!(await w.page.locator("main").innerText()).includes("The demo project's readme."));
   });

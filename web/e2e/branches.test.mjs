@@ -21,9 +21,11 @@ test("branching from a message and switching back", async () => {
     const messages = w.page.getByRole("list", { name: "Messages" });
     const firstAnswer = messages.locator("li.message", { hasText: "Answer one." });
     await firstAnswer.getByRole("button", { name: "Branch from here" }).click();
-    const dialog = w.page.getByRole("form", { name: "New branch" });
-    await dialog.getByText("Branch from this message", { exact: false }).waitFor();
-    await dialog.getByLabel("Name").fill("side");
+    // The form opens under the message itself, a free name filled in.
+    const dialog = firstAnswer.getByRole("form", { name: "Branch from this message" });
+    const name = dialog.getByLabel(/New branch from here/);
+    assert.equal(await name.inputValue(), "branch-1");
+    await name.fill("side");
     await dialog.getByRole("button", { name: "Create branch" }).click();
 
     const branch = w.page.getByLabel("Branch", { exact: true });

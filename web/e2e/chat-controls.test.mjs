@@ -58,6 +58,8 @@ test("copy, timestamps, model facts, dark mode and shortcuts", async () => {
     const help = w.page.getByRole("dialog", { name: "Keyboard shortcuts" });
     await help.waitFor();
     await help.getByText("Search conversations").waitFor();
+    // The approval keys are listed too.
+    for (const key of ["y", "n", "a"]) await help.locator("kbd", { hasText: new RegExp(`^${key}$`) }).waitFor();
     await w.screenshot("shortcuts-help");
     await w.page.keyboard.press("Escape");
     await help.waitFor({ state: "detached" });

@@ -46,15 +46,16 @@ test("edit a message, regenerate an answer, and switch versions with the arrows"
     branches = await w.api("GET", `/v1/contexts/${ctx.id}/branches`);
     assert.equal(branches.active, "main");
     await w.screenshot("sibling-arrows");
-    // The switch notice was fetched by itself, not left "Loading system control…".
-    await messages.getByText("Switched from branch edit-1 to main").waitFor();
+    // A switch leaves no line in the conversation, and nothing is left "Loading system control…".
+    assert.equal(await messages.getByText(/Switched from branch/).count(), 0);
     assert.equal(await messages.getByText(/^Loading /).count(), 0);
     await messages.getByRole("button", { name: "Next version" }).click();
     await messages.getByText("Answer to the edit.").waitFor();
     await messages.getByRole("button", { name: "Previous version" }).click();
     await messages.getByText("Answer one.").waitFor();
 
-    // Regenerate: the same question asked again on a new branch, with a new answer.
+    // Regenerate: the model answers the same question again on a new branch; the question is
+    // not sent again, and the two answers are versions of each other with their own arrows.
     const answer = messages.locator("li.message.role-assistant", { hasText: "Answer one." });
     await answer.hover();
     await answer.getByRole("button", { name: "Regenerate" }).click();
@@ -63,15 +64,61 @@ test("edit a message, regenerate an answer, and switch versions with the arrows"
     await messages.getByText("Answer one.").waitFor({ state: "detached" });
     branches = await w.api("GET", `/v1/contexts/${ctx.id}/branches`);
     assert.equal(branches.active, "regenerate-1");
-    const again = messages.locator("li.message.role-user", { hasText: "Question one" });
-    await again.getByLabel("Version 3 of 3").waitFor();
-    // The model was asked the same question again.
     const asked = await w.api("GET", `/v1/contexts/${ctx.id}/messages?branch=regenerate-1`);
     const texts = asked.messages.filter((m) => m.kind === "text" && m.role === "user").map((m) => m.data.parts[0].text);
     assert.deepEqual(texts, ["Question one"]);
+    await messages.locator("li.message.role-user", { hasText: "Question one" }).getByLabel("Version 1 of 2").waitFor();
+    const regenerated = messages.locator("li.message.role-assistant", { hasText: "Answer once more." });
+    await regenerated.getByLabel("Version 2 of 2").waitFor();
     await w.screenshot("regenerate-to-branch");
+    await regenerated.getByRole("button", { name: "Previous version" }).click();
+    await messages.locator("li.message.role-assistant", { hasText: "Answer one." }).getByLabel("Version 1 of 2").waitFor();
     // No card waits for a pause in the event stream: nothing is left loading after the switches.
     assert.equal(await messages.getByText(/^Loading /).count(), 0);
     assert.deepEqual(w.pageErrors, []);
+  });
+});
+
+test("after an edit and a regenerate of the edited answer, the arrows alone reach all three answers", async () => {
+  const script = {
+    responses: [textReply(["First answer."]), textReply(["Edited answer."]), textReply(["Regenerated answer."])],
+  };
+  await withWorld("three-answers", { script }, async (w) => {
+    const ctx = await w.createContext();
+    await w.open(ctx.id);
+    const messages = w.page.getByRole("list", { name: "Messages" });
+    await w.send("Question");
+    await messages.getByText("First answer.").waitFor();
+    await w.page.getByRole("button", { name: "Send" }).waitFor();
+
+    const question = messages.locator("li.message.role-user").first();
+    await question.hover();
+    await question.getByRole("button", { name: "Edit message" }).click();
+    await w.page.getByLabel("Edited message").fill("Question, edited");
+    await w.page.getByRole("button", { name: "Send edit" }).click();
+    await messages.getByText("Edited answer.").waitFor();
+    await w.page.getByRole("button", { name: "Send" }).waitFor();
+
+    const edited = messages.locator("li.message.role-assistant", { hasText: "Edited answer." });
+    await edited.hover();
+    await edited.getByRole("button", { name: "Regenerate" }).click();
+    await messages.getByText("Regenerated answer.").waitFor();
+    await w.page.getByRole("button", { name: "Send" }).waitFor();
+
+    // The question has two versions, and the edited question's answer two of its own.
+    await messages.locator("li.message.role-user").first().getByLabel("Version 2 of 2").waitFor();
+    const answer = () => messages.locator("li.message.role-assistant").first();
+    await answer().getByLabel("Version 2 of 2").waitFor();
+    await w.screenshot("three-answers");
+    const seen = new Set([await answer().locator(".card").first().innerText()]);
+    await answer().getByRole("button", { name: "Previous version" }).click();
+    await messages.getByText("Edited answer.").waitFor();
+    await answer().getByLabel("Version 1 of 2").waitFor();
+    seen.add(await answer().locator(".card").first().innerText());
+    await messages.locator("li.message.role-user").first().getByRole("button", { name: "Previous version" }).click();
+    await messages.getByText("First answer.").waitFor();
+    seen.add(await answer().locator(".card").first().innerText());
+    assert.deepEqual([...seen].map((t) => t.trim()).sort(), ["Edited answer.", "First answer.", "Regenerated answer."]);
+    assert.equal(await messages.getByText(/Switched from branch/).count(), 0);
   });
 });

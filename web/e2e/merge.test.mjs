@@ -45,6 +45,9 @@ test("a rebase with one conflict is previewed, resolved and merged from the dial
     const conflict = dialog.getByRole("group", { name: "Conflict file_write:notes.txt" });
     await conflict.waitFor();
     await conflict.getByText("notes.txt", { exact: false }).first().waitFor();
+    // The preview names the messages that would move, not only their count.
+    const moving = dialog.getByRole("list", { name: "Messages that would move" });
+    await moving.getByText("user: Write the notes on alt").waitFor();
     assert.equal(await dialog.getByRole("button", { name: "Merge", exact: true }).isDisabled(), true);
     await w.screenshot("merge-rebase-conflict-preview");
     // Previewing changed nothing.

@@ -50,8 +50,9 @@ test("read, replace, command and write calls as readable cards, decided by y, a 
     await w.screenshot("tool-card-diff-pending");
     await decideByKey(w, "call_edit", "a");
     const edited = w.page.locator("li.tool-call[data-call-id=call_edit].ok");
-    await edited.getByText("at line 1").waitFor();
-    assert.deepEqual(await edited.locator(".diff-table tr").evaluateAll((rows) => rows.map((r) => r.className)), ["diff-del", "diff-add"]);
+    await edited.locator(".call-effect").getByText("at line 1").waitFor();
+    await edited.getByText("replaces text at line 1").waitFor();
+    assert.deepEqual(await edited.locator(".diff-table tr").evaluateAll((rows) => rows.map((r) => r.className)), ["diff-del", "diff-add", "diff-same"]);
 
     // The command: its command line and folder before it runs, then its output and exit code.
     const cmd = w.page.locator("li.tool-call.pending[data-call-id=call_cmd]");
@@ -70,7 +71,9 @@ test("read, replace, command and write calls as readable cards, decided by y, a 
     await note.fill("keep notes in the readme");
     await w.screenshot("tool-card-deny-note");
     await note.press("Enter");
-    await w.page.locator("li.tool-call[data-call-id=call_write].failed").waitFor();
+    const deniedCard = w.page.locator("li.tool-call[data-call-id=call_write].denied");
+    await deniedCard.waitFor();
+    assert.equal(await deniedCard.locator(".call-denied").innerText(), "You denied this call: “keep notes in the readme” The model was told and did not run it.");
     await w.page.getByText("All done.").waitFor();
     const page = await w.api("GET", `/v1/contexts/${ctx.id}/messages?view=full`);
     const denied = page.messages.find((m) => m.kind === "tool_result" && m.data.call_id === "call_write");

@@ -115,9 +115,15 @@ describe("App", () => {
     render(<App api={server.api} />);
     await screen.findByText("Hello there");
     await userEvent.click(screen.getByRole("button", { name: "Branch from here" }));
-    const dialog = screen.getByRole("form", { name: "New branch" });
-    await userEvent.type(within(dialog).getByLabelText("Name"), "try-2");
-    await userEvent.type(within(dialog).getByLabelText(/System prompt/), "Answer in French.");
+    // The form opens at the message, its name filled with a free one.
+    const dialog = screen.getByRole("form", { name: "Branch from this message" });
+    expect(dialog.closest("li.message")?.getAttribute("data-id")).toBe("m1");
+    const name = within(dialog).getByLabelText(/New branch from here/) as HTMLInputElement;
+    expect(name.value).toBe("branch-1");
+    await userEvent.clear(name);
+    await userEvent.type(name, "try-2");
+    await userEvent.click(within(dialog).getByText("System prompt for this branch (optional)"));
+    await userEvent.type(within(dialog).getByLabelText("System prompt for this branch"), "Answer in French.");
     await userEvent.click(within(dialog).getByRole("button", { name: "Create branch" }));
     await waitFor(() => expect(server.requests.some((r) => r.path === "/v1/contexts/c1/branches/try-2/activate")).toBe(true));
     expect(server.requests.find((r) => r.method === "POST" && r.path === "/v1/contexts/c1/branches")?.body).toEqual({ name: "try-2", from_message: "m1", system_prompt: "Answer in French." });

@@ -12,30 +12,21 @@ import type {
   CreateBranchRequest,
   MergeRequest,
   McpResourceInfo,
-  ElicitationAction,
-  McpElicitation,
-  McpPromptInfo,
-  JsonValue,
-  WorkflowInfo,
-  McpServerInfo,
-  McpServerList,
-  McpConfigEditing,
   McpServerDefinition,
   Message,
   Mode,
   SendMessageRequest,
-  ToolInfo,
 } from "./generated/protocol";
 import { navigate, useRoute } from "./router";
 import { useConversation } from "./conversation/useConversation";
 import { isBusy } from "./conversation/reducer";
 import { CardActionsProvider, type CardActions } from "./messages/actions";
-import { ToolPairingProvider, useListPairing } from "./components/toolcards/pairing";
-import { FollowProvider, LatestButton, useFollowList } from "./components/scroll/follow";
+import { ToolPairingProvider, useListPairing } from "./messages/toolcards/pairing";
+import { FollowProvider, LatestButton, useFollowList } from "./ui/scroll/follow";
 import { MessageWindow } from "./messages/MessageWindow";
 import { useHistoryView } from "./conversation/historyView";
-import { Sidebar, contextTitle } from "./components/Sidebar";
-import { StatusBar } from "./components/StatusBar";
+import { Sidebar } from "./components/Sidebar";
+import { StatusBar, TurnFailure } from "./components/StatusBar";
 import { Composer, editedSend, type EditedSend } from "./components/Composer";
 import { ElicitationCard } from "./messages/ElicitationCard";
 import { BranchSwitcher } from "./components/BranchSwitcher";
@@ -45,10 +36,14 @@ import { McpPanel } from "./components/McpPanel";
 import { workspacePaths } from "./messages/ContentCards";
 import { BranchingProvider, type Branching } from "./branches/branching";
 import { findVersions, firstAfterFrom, freeBranchName, type MessageVersions } from "./branches/versions";
-import { editableText } from "./messages/MessageToolbar";
 import { ShortcutsDialog } from "./components/ShortcutsDialog";
 import { BranchMap } from "./branches/BranchMap";
 import { useTheme } from "./theme";
+import { BranchHereProvider, type BranchHere } from "./messages/BranchHere";
+import { Header } from "./components/Header";
+import { EmptyConversation } from "./components/EmptyConversation";
+import { useMcpState } from "./app/useMcpState";
+import { useComposerMenus, useElicitations } from "./app/useComposerMenus";
 
 type Panel = "none" | "settings" | "mcp";
 
@@ -74,15 +69,18 @@ export function App({ api }: { api: ApiClient }) {
   const [reveal, setReveal] = useState<string | null>(null);
   const [panel, setPanel] = useState<Panel>("none");
   const [navOpen, setNavOpen] = useState(false);
+  // On a phone: the header's "More" menu, and the branch bar it folds away.
+  const [moreOpen, setMoreOpen] = useState(false);
+  const [branchesOpen, setBranchesOpen] = useState(false);
   const [branchFromId, setBranchFromId] = useState<string | null>(null);
   const [merging, setMerging] = useState(false);
   const [editing, setEditing] = useState<EditedSend | null>(null);
-  const [servers, setServers] = useState<McpServerInfo[]>([]);
-  const [mcpEditing, setMcpEditing] = useState<McpConfigEditing>("no_file");
-  const [resources, setResources] = useState<McpResourceInfo[]>([]);
-  const [tools, setTools] = useState<ToolInfo[]>([]);
   const conv = useConversation(api, contextId, undefined, view);
   const { reportError } = conv;
+  const { servers, mcpEditing, resources, tools, showServers, refreshMcp } = useMcpState(api, panel === "mcp", reportError);
+  const turnRunning = contextId !== null && isBusy(conv.state.state);
+  const { elicitations, replyElicitation } = useElicitations(api, turnRunning);
+  const { prompts, workflows, refreshWorkflows, runWorkflow, promptText } = useComposerMenus(api, contextId);
   const [editingId, setEditingId] = useState<string | null>(null);
   const [versions, setVersions] = useState<ReadonlyMap<string, MessageVersions>>(new Map());
   const [helpOpen, setHelpOpen] = useState(false);
@@ -111,87 +109,9 @@ export function App({ api }: { api: ApiClient }) {
   useEffect(() => {
     api.getSettings().then((s) => setWorkspaceRoots(s.workspace_roots), () => setWorkspaceRoots(undefined));
   }, [api]);
-  // An edit answers every server's status at once; tools and resources follow.
-  const showServers = useCallback(
-    (list: McpServerList) => {
-      setServers(list.servers);
-      setMcpEditing(list.editing ?? "no_file");
-      api.listMcpResources().then((l) => setResources(l.resources), () => setResources([]));
-      api.listTools().then((l) => setTools(l.tools), () => setTools([]));
-    },
-    [api],
-  );
-  const refreshMcp = useCallback(() => {
-    api.listMcpServers().then((l) => {
-      setServers(l.servers);
-      setMcpEditing(l.editing ?? "no_file");
-    }, reportError);
-    api.listMcpResources().then((l) => setResources(l.resources), () => setResources([]));
-    api.listTools().then((l) => setTools(l.tools), () => setTools([]));
-  }, [api, reportError]);
 
   useEffect(refreshContexts, [refreshContexts]);
   useEffect(refreshContext, [refreshContext]);
-  useEffect(() => {
-    if (panel === "mcp") refreshMcp();
-  }, [panel, refreshMcp]);
-  // An MCP server may ask the person a question in the middle of a tool call; while a turn runs
-  // the waiting questions are looked up every second and a half.
-  const [elicitations, setElicitations] = useState<McpElicitation[]>([]);
-  // MCP prompts for the composer's `/` menu, looked up when a conversation opens.
-  const [prompts, setPrompts] = useState<McpPromptInfo[]>([]);
-  useEffect(() => {
-    if (contextId === null) return;
-    api.listMcpPrompts().then((l) => setPrompts(l.prompts), () => setPrompts([]));
-  }, [api, contextId]);
-  // Workflows of the context for the same menu, looked up when a conversation opens.
-  const [workflows, setWorkflows] = useState<WorkflowInfo[]>([]);
-  const refreshWorkflows = useCallback(() => {
-    if (contextId === null) return;
-    api.listWorkflows(contextId).then((l) => setWorkflows(l.workflows), () => setWorkflows([]));
-  }, [api, contextId]);
-  useEffect(refreshWorkflows, [refreshWorkflows]);
-  const runWorkflow = useCallback(
-    async (workflow: WorkflowInfo, parameters: Record<string, JsonValue>) => {
-      if (contextId === null) return;
-      await api.runWorkflow(contextId, workflow.name, parameters);
-    },
-    [api, contextId],
-  );
-  const promptText = useCallback(
-    async (prompt: McpPromptInfo, args: Record<string, string>) => (await api.getMcpPrompt(prompt.server, prompt.name, args)).text,
-    [api],
-  );
-  const turnRunning = contextId !== null && isBusy(conv.state.state);
-  useEffect(() => {
-    if (!turnRunning) {
-      setElicitations([]);
-      return;
-    }
-    const look = () => api.listMcpElicitations().then((l) => setElicitations(l.elicitations), () => setElicitations([]));
-    look();
-    const timer = window.setInterval(look, 1500);
-    return () => window.clearInterval(timer);
-  }, [api, turnRunning]);
-  const replyElicitation = useCallback(
-    async (id: string, action: ElicitationAction, content?: Record<string, unknown>) => {
-      await api.replyMcpElicitation(id, { action, content });
-      setElicitations((cur) => cur.filter((q) => q.id !== id));
-    },
-    [api],
-  );
-  // A server that is starting or waits for an authorization in another tab changes without an
-  // event: look again every few seconds, and when the person comes back to this tab.
-  const mcpSettling = servers.some((s) => s.status === "starting" || s.status === "needs_authorization");
-  useEffect(() => {
-    if (panel !== "mcp" || !mcpSettling) return;
-    const timer = window.setInterval(refreshMcp, 2000);
-    window.addEventListener("focus", refreshMcp);
-    return () => {
-      window.clearInterval(timer);
-      window.removeEventListener("focus", refreshMcp);
-    };
-  }, [panel, mcpSettling, refreshMcp]);
   // A finished turn may have renamed the context or changed its branches and budget.
   const settled = conv.state.settled;
   useEffect(() => {
@@ -300,6 +220,14 @@ export function App({ api }: { api: ApiClient }) {
     }
   };
   useEffect(() => setEditing(null), [contextId]);
+  // A conversation opens ready to type in (not on a phone, where the keyboard would cover it).
+  useEffect(() => {
+    if (!contextId || window.matchMedia?.("(max-width: 600px)").matches) return;
+    const timer = window.setTimeout(() => {
+      if (document.activeElement === document.body || document.activeElement === null) document.querySelector<HTMLTextAreaElement>(".composer textarea")?.focus();
+    }, 0);
+    return () => window.clearTimeout(timer);
+  }, [contextId]);
   // Cards read the entries through a ref, so their actions stay the same while messages stream.
   const entries = useRef(conv.state.entries);
   entries.current = conv.state.entries;
@@ -328,6 +256,22 @@ export function App({ api }: { api: ApiClient }) {
     await api.createBranch(contextId, req);
     await switchBranch(req.name);
   };
+  const branchHere: BranchHere | null = useMemo(
+    () =>
+      branchFromId === null
+        ? null
+        : {
+            messageId: branchFromId,
+            defaultName: freeBranchName("branch", branches?.branches.map((b) => b.name) ?? []),
+            create: async (name: string, systemPrompt: string | undefined) => {
+              await createBranch({ name, from_message: branchFromId, ...(systemPrompt ? { system_prompt: systemPrompt } : {}) });
+              setBranchFromId(null);
+            },
+            cancel: () => setBranchFromId(null),
+          },
+    // createBranch is remade each render; the form only needs it when submitted.
+    [branchFromId, branches, contextId],
+  );
   const loadBranchMessages = useCallback(
     async (branch: string) => {
       if (!contextId) return [];
@@ -400,7 +344,7 @@ export function App({ api }: { api: ApiClient }) {
   // Edit and regenerate: a new branch from just before the message, made active, where the
   // (edited) text is sent again. The original stays on its branch, reachable by the arrows.
   // The new branch keeps the active branch's system prompt and pipeline, as a version of it.
-  const sendInstead = async (prefix: string, messageId: string, text: string) => {
+  const branchBefore = async (prefix: string, messageId: string) => {
     if (!contextId) return;
     const list = await api.listBranches(contextId);
     const from = list.branches.find((b) => b.name === list.active);
@@ -412,28 +356,36 @@ export function App({ api }: { api: ApiClient }) {
       ...(from?.pipeline ? { pipeline: from.pipeline } : {}),
     });
     await activate(name);
+  };
+  const sendInstead = async (prefix: string, messageId: string, text: string) => {
+    if (!contextId) return;
+    await branchBefore(prefix, messageId);
     await api.sendMessage(contextId, { payload: { type: "text", text } });
   };
   const editAndSend = (messageId: string, text: string) => sendInstead("edit", messageId, text);
+  // Regenerate: a new branch from just before the reply the answer belongs to (the first
+  // message after its question), where the model answers the same question again. The question
+  // is not sent again, so the answers are versions of one another with their own arrows.
   const regenerate = async (answerId: string) => {
     if (!contextId) return;
     const list = entries.current;
     const at = list.findIndex((e) => e.id === answerId);
-    let question: Message | undefined;
+    let questionAt = -1;
     for (let i = at - 1; i >= 0; i--) {
       const m = list[i]!.message;
       if (list[i]!.role === "user" && m?.kind === "text") {
-        question = m;
+        questionAt = i;
         break;
       }
     }
-    const text = question ? editableText(question) : null;
-    if (!question || !text) {
-      reportError(new Error("There is no question before this answer to ask again"));
+    const replyStart = questionAt >= 0 ? list.slice(questionAt + 1).find((e) => e.message !== undefined && e.role !== "user") : undefined;
+    if (!replyStart) {
+      reportError(new Error("There is no question before this answer to answer again"));
       return;
     }
     try {
-      await sendInstead("regenerate", question.id, text);
+      await branchBefore("regenerate", replyStart.id);
+      await api.resume(contextId);
     } catch (err) {
       reportError(err);
     }
@@ -517,18 +469,20 @@ export function App({ api }: { api: ApiClient }) {
   }, [conv.state.entries, workspaceFiles]);
 
   return (
-    <div className={`app ${navOpen ? "nav-open" : ""} ${panel !== "none" ? "panel-open" : ""}`}>
-      <header className="topbar">
-        <button type="button" className="btn btn-icon nav-toggle" aria-label="Conversations" aria-expanded={navOpen} onClick={() => setNavOpen((o) => !o)}>
-          ☰
-        </button>
-        <h1 className="title">{summary ? contextTitle(summary) : "Braid"}</h1>
-        {summary && (
-          <span className="muted budget" title="Tokens the next request would use, of the limit">
-            {summary.config.mode} · {summary.token_budget.used.toLocaleString()} / {summary.token_budget.limit.toLocaleString()} tokens
-          </span>
+    <div className={`app ${navOpen ? "nav-open" : ""} ${panel !== "none" ? "panel-open" : ""} ${moreOpen ? "more-open" : ""} ${branchesOpen ? "branches-open" : ""}`}>
+      <Header
+        summary={summary}
+        navOpen={navOpen}
+        onToggleNav={() => setNavOpen((o) => !o)}
+        moreOpen={moreOpen}
+        onToggleMore={() => setMoreOpen((o) => !o)}
+        onChosen={() => setMoreOpen(false)}
+      >
+        {contextId && branches && (
+          <button type="button" className="btn branches-toggle" aria-pressed={branchesOpen} onClick={() => setBranchesOpen((o) => !o)}>
+            Branches ({branches.active})
+          </button>
         )}
-        <span className="spacer" />
         {contextId && (
           <label className="toggle">
             <input type="checkbox" checked={view === "full"} onChange={(e) => setView(e.target.checked ? "full" : "optimized")} />
@@ -554,7 +508,7 @@ export function App({ api }: { api: ApiClient }) {
         <button type="button" className="btn btn-icon" aria-label="Keyboard shortcuts" onClick={() => setHelpOpen(true)}>
           ?
         </button>
-      </header>
+      </Header>
       {helpOpen && <ShortcutsDialog onClose={() => setHelpOpen(false)} />}
       {mapOpen && branches && contextId && (
         <BranchMap
@@ -588,11 +542,12 @@ export function App({ api }: { api: ApiClient }) {
             <ToolPairingProvider value={tooling.pairing}>
             <FollowProvider value={scroll.follow}>
             <BranchingProvider value={branching}>
+            <BranchHereProvider value={branchHere}>
             <BranchSwitcher
               branches={branches}
               onSwitch={(n) => void switchBranch(n)}
               onCreate={createBranch}
-              fromMessage={branchFromId}
+              fromMessage={null}
               onCancelFrom={() => setBranchFromId(null)}
               onDelete={(n) => void deleteBranch(n)}
               onMerge={() => setMerging(true)}
@@ -629,6 +584,14 @@ export function App({ api }: { api: ApiClient }) {
                 reveal={view === "full" ? reveal : null}
                 onRevealed={() => setReveal(null)}
               />
+              {summary?.id === contextId && summary.message_count === 0 && conv.state.entries.length === 0 && (
+                <EmptyConversation
+                  workspace={summary.config.workspace}
+                  onPick={(text) => void send([{ payload: { type: "text", text } }]).catch(() => {})}
+                  onSettings={() => setPanel("settings")}
+                />
+              )}
+              <TurnFailure conversation={conv.state} onResume={resume} />
             </ol>
             <LatestButton shown={scroll.behind} onClick={scroll.toLatest} />
             <StatusBar
@@ -637,6 +600,7 @@ export function App({ api }: { api: ApiClient }) {
               onDismiss={(index) => conv.dispatch({ type: "error_dismissed", index })}
               onJump={jump}
               capabilities={summary?.capabilities}
+              showFailure={false}
             />
             {elicitations.map((q) => (
               <ElicitationCard key={q.id} question={q} onReply={(action, content) => replyElicitation(q.id, action, content)} />
@@ -654,6 +618,7 @@ export function App({ api }: { api: ApiClient }) {
               onRunWorkflow={runWorkflow}
               onMenuOpen={refreshWorkflows}
             />
+            </BranchHereProvider>
             </BranchingProvider>
             </FollowProvider>
             </ToolPairingProvider>
@@ -666,7 +631,7 @@ export function App({ api }: { api: ApiClient }) {
       {panel !== "none" && (
         <aside className="side-panel">
           <button type="button" className="btn btn-icon close-panel" aria-label="Close panel" onClick={() => setPanel("none")}>×</button>
-          {panel === "settings" && summary && <SettingsPanel config={summary.config} onSave={saveSettings} onMode={setMode} workspaceRoots={workspaceRoots} instructions={summary.instructions} />}
+          {panel === "settings" && summary && <SettingsPanel config={summary.config} onSave={saveSettings} onMode={setMode} workspaceRoots={workspaceRoots} instructions={summary.instructions} capabilities={summary.capabilities} />}
           {panel === "mcp" && (
             <McpPanel
               servers={servers}

@@ -445,6 +445,70 @@ pub struct WorkspaceFileList {
     pub truncated: bool,
 }
 
+/// `POST /v1/contexts/{id}/files/preview`: a file-changing tool call to preview against the
+/// workspace as it is now (the approval card shows what the call would change).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct FileChangePreviewRequest {
+    /// The tool: `write_file`, `create_file`, `replace_in_file` or `delete_file`.
+    pub tool: String,
+    /// The call's arguments, as the model gave them.
+    #[ts(type = "unknown")]
+    pub arguments: Value,
+}
+
+/// What a file-changing call would do to the file as it is on disk now.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct FileChangePreview {
+    /// The file, relative to the workspace.
+    pub path: String,
+    /// The change, with the texts a diff needs.
+    pub change: FileChange,
+}
+
+/// The kind of change a file call makes, with the file's text before and after it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum FileChange {
+    /// The file does not exist: the call creates it with `after`.
+    Creates {
+        /// The new file's content.
+        after: String,
+    },
+    /// The file exists: the call replaces all of its `before_lines` lines with `after`.
+    Overwrites {
+        /// The file's content now.
+        before: String,
+        /// Its content after the call.
+        after: String,
+        /// Lines in the file now.
+        before_lines: u32,
+    },
+    /// The call replaces a text that starts at `at_line` of the file as it is now.
+    Replaces {
+        /// The file's content now.
+        before: String,
+        /// Its content after the call.
+        after: String,
+        /// The line (from 1) where the replaced text starts.
+        at_line: u32,
+    },
+    /// The call deletes the file and its `before_lines` lines.
+    Deletes {
+        /// The file's content now.
+        before: String,
+        /// Lines in the file now.
+        before_lines: u32,
+    },
+    /// The change cannot be shown as a diff, or the call would fail: `reason` says why (the file
+    /// is too large to preview or not text, the text to replace is missing or not unique,
+    /// `create_file` over an existing file).
+    Unshowable {
+        /// Why, in words for the person.
+        reason: String,
+    },
+}
+
 /// `GET /v1/settings`: the server's settings a client shows (nothing secret).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct ServerSettings {

@@ -73,6 +73,8 @@ pub fn render() -> String {
     c.visit::<UpdateBranchRequest>();
     c.visit::<StateResponse>();
     c.visit::<WorkspaceFileList>();
+    c.visit::<FileChangePreviewRequest>();
+    c.visit::<FileChangePreview>();
     c.visit::<ServerSettings>();
     c.visit::<ToolList>();
     c.visit::<McpServerList>();

@@ -17,11 +17,11 @@ use axum::response::{IntoResponse, NoContent};
 use braid_context::{ContextHandle, MessageQuery};
 use braid_protocol::api::{
     AddMcpServerRequest, ApprovalRequest, BranchInfo, BranchList, ContextList, ContextSummary,
-    CreateBranchRequest, CreateContextRequest, GetMcpPromptRequest, McpElicitationList,
-    McpElicitationReply, McpPromptList, McpPromptText, McpResourceList, McpServerDefinition,
-    McpServerList, MergeHeld, MergeOutcome, MergeRequest, MessageList, MessageView,
-    SendMessageResponse, ServerSettings, SetModeRequest, StateResponse, ToolList,
-    UpdateBranchRequest, UpdateContextRequest, WorkspaceFileList,
+    CreateBranchRequest, CreateContextRequest, FileChangePreview, FileChangePreviewRequest,
+    GetMcpPromptRequest, McpElicitationList, McpElicitationReply, McpPromptList, McpPromptText,
+    McpResourceList, McpServerDefinition, McpServerList, MergeHeld, MergeOutcome, MergeRequest,
+    MessageList, MessageView, SendMessageResponse, ServerSettings, SetModeRequest, StateResponse,
+    ToolList, UpdateBranchRequest, UpdateContextRequest, WorkspaceFileList,
 };
 use braid_protocol::workflow::{
     RunWorkflowRequest, WorkflowControl, WorkflowList, WorkflowRunResponse,
@@ -92,6 +92,10 @@ pub fn api() -> ApiRouter<Arc<App>> {
         .api_route(
             "/v1/contexts/{id}/files",
             get_with(list_workspace_files, doc("list_workspace_files", "Files of the context's workspace (gitignored ones left out), for the file picker.")),
+        )
+        .api_route(
+            "/v1/contexts/{id}/files/preview",
+            post_with(preview_file_change, doc("preview_file_change", "What a file-changing tool call (`write_file`, `create_file`, `replace_in_file`, `delete_file`) would do to the file as it is in the context's workspace now: the text before and after (each at most 1 MiB), the lines an overwrite replaces, the line a replacement starts at. Reads only. 409 without a workspace; 422 for another tool, bad arguments or a path outside the workspace.")),
         )
         .api_route(
             "/v1/contexts/{id}/approvals",
@@ -537,6 +541,57 @@ async fn list_workspace_files(
         .workspace_files(query.query.unwrap_or_default(), query.limit.unwrap_or(200))
         .await?;
     Ok(Reply(files))
+}
+
+async fn preview_file_change(
+    State(app): State<Arc<App>>,
+    PathParams(path): PathParams<ContextPath>,
+    JsonBody(request): JsonBody<FileChangePreviewRequest>,
+) -> ApiResult<Reply<FileChangePreview>> {
+    if !braid_tools::preview::PREVIEWED_TOOLS.contains(&request.tool.as_str()) {
+        return Err(ApiFailure::invalid(
+            "tool",
+            format!(
+                "`{}` changes no file; a preview is for {}",
+                request.tool,
+                braid_tools::preview::PREVIEWED_TOOLS.join(", ")
+            ),
+        ));
+    }
+    let summary = handle(&app, path.id).await?.summary().await?;
+    let Some(root) = summary.config.workspace else {
+        return Err(ApiFailure::new(
+            ErrorCode::Conflict,
+            "this context has no workspace: set `workspace` in its config",
+            Some("config.workspace".to_owned()),
+        ));
+    };
+    let workspace = app
+        .registry
+        .services()
+        .settings
+        .workspace_roots
+        .open(&root)
+        .map_err(|e| ApiFailure::invalid("config.workspace", e.to_string()))?;
+    let preview = tokio::task::spawn_blocking(move || {
+        braid_tools::preview::preview_file_change(&workspace, &request.tool, request.arguments)
+    })
+    .await
+    .map_err(|e| {
+        ApiFailure::new(
+            ErrorCode::Internal,
+            format!("the preview stopped: {e}"),
+            None,
+        )
+    })?
+    .map_err(|e| {
+        let field = match e.code {
+            braid_tools::ToolErrorCode::InvalidArguments => "arguments",
+            _ => "arguments.path",
+        };
+        ApiFailure::invalid(field, e.message)
+    })?;
+    Ok(Reply(preview))
 }
 
 async fn approve(

@@ -889,6 +889,66 @@ async fn workspace_files_are_listed_for_the_picker() {
 }
 
 #[tokio::test]
+async fn a_file_change_is_previewed_against_the_file_on_disk() {
+    let mut s = TestServer::start(Script::new()).await;
+    std::fs::write(
+        s.workspace.join("main.rs"),
+        "fn main() {}\n\nmod tests {}\n",
+    )
+    .unwrap();
+    let workspace = s.workspace.display().to_string();
+    let id = s.context(json!({ "workspace": workspace })).await;
+    let preview = format!("/v1/contexts/{id}/files/preview");
+    let (code, body) = s
+        .call(
+            "POST",
+            &preview,
+            Some(json!({"tool": "write_file", "arguments": {"path": "main.rs", "content": "fn main() {}\n"}})),
+        )
+        .await;
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(body["path"], "main.rs");
+    assert_eq!(body["change"]["type"], "overwrites");
+    assert_eq!(body["change"]["before"], "fn main() {}\n\nmod tests {}\n");
+    assert_eq!(body["change"]["before_lines"], 3);
+    // Nothing was written.
+    assert_eq!(
+        std::fs::read_to_string(s.workspace.join("main.rs")).unwrap(),
+        "fn main() {}\n\nmod tests {}\n"
+    );
+    let (code, body) = s
+        .call(
+            "POST",
+            &preview,
+            Some(json!({"tool": "run_command", "arguments": {"program": "ls"}})),
+        )
+        .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(body["error"]["field"], "tool");
+    let (code, body) = s
+        .call(
+            "POST",
+            &preview,
+            Some(json!({"tool": "delete_file", "arguments": {"path": "../../etc/passwd"}})),
+        )
+        .await;
+    assert_eq!(code, 422, "a path outside the workspace is refused: {body}");
+    let (_, bare) = s
+        .call("POST", "/v1/contexts", Some(json!({"config": {}})))
+        .await;
+    let bare = bare["id"].as_str().unwrap().to_owned();
+    let (code, body) = s
+        .call(
+            "POST",
+            &format!("/v1/contexts/{bare}/files/preview"),
+            Some(json!({"tool": "delete_file", "arguments": {"path": "main.rs"}})),
+        )
+        .await;
+    assert_eq!(code, 409, "{body}");
+    s.stop().await;
+}
+
+#[tokio::test]
 async fn the_context_list_shows_a_streaming_context_as_it_is_now() {
     let hung = StreamReply::new()
         .chunk(braid_testkit::Chunk::Text {

@@ -33,6 +33,8 @@ pub mod excerpt;
 pub mod files;
 #[cfg(feature = "builtin")]
 pub mod interaction;
+#[cfg(feature = "builtin")]
+pub mod preview;
 pub mod process_group;
 pub mod registry;
 pub mod sandbox;

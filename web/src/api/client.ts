@@ -16,6 +16,8 @@ import type {
   CreateBranchRequest,
   CreateContextRequest,
   ErrorCode,
+  FileChangePreview,
+  FileChangePreviewRequest,
   McpResourceList,
   McpElicitationList,
   McpElicitationReply,
@@ -230,6 +232,11 @@ export class ApiClient {
       this.http.GET("/v1/contexts/{id}/files", { params: { path: { id }, query: query ? { limit, query } : { limit } } }),
       "GET /v1/contexts/{id}/files",
     );
+  }
+
+  /** `POST /v1/contexts/{id}/files/preview`: what a file-changing call would do to the file as it is now. */
+  previewFileChange(id: string, body: FileChangePreviewRequest): Promise<FileChangePreview> {
+    return this.run(this.http.POST("/v1/contexts/{id}/files/preview", { params: { path: { id } }, body }), "POST /v1/contexts/{id}/files/preview");
   }
 
   /** `POST /v1/contexts/{id}/approvals`: decide pending tool calls. */

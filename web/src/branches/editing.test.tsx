@@ -1,5 +1,6 @@
 // Edit and Regenerate through the App: each creates a branch before the message (keeping the
-// active branch's system prompt), activates it and sends the text there.
+// active branch's system prompt) and activates it; Edit sends the edited text there, Regenerate
+// has the model answer the question again.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
@@ -47,15 +48,15 @@ describe("edit and regenerate", () => {
     );
   });
 
-  it("asks the answer's question again on a new branch", async () => {
+  it("answers the same question again on a new branch from before the answer, without sending it again", async () => {
     render(<App api={server.api} />);
     await screen.findByText("General Kenobi.");
     await userEvent.click(screen.getByRole("button", { name: "Regenerate" }));
     await waitFor(() =>
       expect(posts()).toEqual([
-        ["/v1/contexts/c1/branches", { name: "regenerate-1", before_message: "m1", system_prompt: "Be terse." }],
+        ["/v1/contexts/c1/branches", { name: "regenerate-1", before_message: "a1", system_prompt: "Be terse." }],
         ["/v1/contexts/c1/branches/regenerate-1/activate", undefined],
-        ["/v1/contexts/c1/messages", { payload: { type: "text", text: "Hello there" } }],
+        ["/v1/contexts/c1/resume", undefined],
       ]),
     );
   });

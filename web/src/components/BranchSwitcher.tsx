@@ -36,6 +36,8 @@ export function BranchSwitcher({ branches, onSwitch, onCreate, fromMessage, onCa
   const [name, setName] = useState("");
   const [prompt, setPrompt] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
+  // The branch whose deletion waits for the person to confirm it.
+  const [confirming, setConfirming] = useState<string | null>(null);
   const selectId = useId();
   const nameId = useId();
   const promptId = useId();
@@ -86,10 +88,28 @@ export function BranchSwitcher({ branches, onSwitch, onCreate, fromMessage, onCa
             {names.filter((n) => n !== branches?.active).map((n) => (
               <li key={n}>
                 <code>{n}</code>{" "}
-                {onDelete && (
-                  <button type="button" className="btn btn-danger" aria-label={`Delete branch ${n}`} onClick={() => onDelete(n)}>
+                {confirming !== n && (
+                  <button type="button" className="btn btn-danger" aria-label={`Delete branch ${n}`} onClick={() => setConfirming(n)}>
                     Delete
                   </button>
+                )}
+                {confirming === n && (
+                  <span className="confirm-delete" role="group" aria-label={`Delete branch ${n}?`}>
+                    Delete <code>{n}</code> and the messages only it holds?{" "}
+                    <button
+                      type="button"
+                      className="btn btn-danger"
+                      onClick={() => {
+                        setConfirming(null);
+                        onDelete(n);
+                      }}
+                    >
+                      Delete branch
+                    </button>{" "}
+                    <button type="button" className="btn" onClick={() => setConfirming(null)}>
+                      Keep it
+                    </button>
+                  </span>
                 )}
               </li>
             ))}

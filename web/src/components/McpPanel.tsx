@@ -6,7 +6,7 @@
 import { useState, type FormEvent } from "react";
 import type { McpConfigEditing, McpResourceInfo, McpServerDefinition, McpServerInfo, ToolInfo } from "../generated/protocol";
 import { ApiRequestError } from "../api/client";
-import { Icon } from "./Icon";
+import { Icon } from "../ui/Icon";
 
 /** The context's MCP switches and how to change them. */
 export interface McpSwitches {

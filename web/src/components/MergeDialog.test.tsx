@@ -100,4 +100,19 @@ describe("merge dialog", () => {
     expect(describeMessage(msg("m1", "text", { parts: [{ type: "text", text: "x".repeat(100) }] }, { role: "user" }))).toMatch(/^user: x{80}…$/);
     expect(describeMessage(msg("m2", "tool_request", { calls: [{ id: "c", name: "write_file", arguments: {}, approval_status: "approved" }] }))).toBe("assistant calls write_file");
   });
+
+  it("lists the messages that would move, and offers no Merge when nothing would", async () => {
+    let moved = ["m3", "m4"];
+    setup(() => ({ kind: "done", outcome: outcome({ moved }) }));
+    const dialog = screen.getByRole("form", { name: "Merge branches" });
+    await userEvent.click(within(dialog).getByRole("button", { name: "Preview" }));
+    const list = await within(dialog).findByRole("list", { name: "Messages that would move" });
+    await waitFor(() => expect(within(list).getAllByRole("listitem").map((li) => li.textContent)).toEqual(["user: alt question", "assistant: alt answer"]));
+    expect(within(dialog).getByRole("button", { name: "Merge" })).toHaveProperty("disabled", false);
+    moved = [];
+    await userEvent.click(within(dialog).getByRole("radio", { name: /Append/ }));
+    await userEvent.click(within(dialog).getByRole("button", { name: "Preview" }));
+    await within(dialog).findByText(/0 messages would move/);
+    expect(within(dialog).getByRole("button", { name: "Merge" })).toHaveProperty("disabled", true);
+  });
 });

@@ -84,8 +84,9 @@ export function MergeDialog({ branches, initialSource, loadMessages, merge, onMe
   const [problem, setProblem] = useState<string | null>(null);
   const ids = { source: useId(), target: useId(), accept: useId() };
 
+  // The source's messages: picked from for a cherry-pick, and named in the preview's list.
   useEffect(() => {
-    if (strategy !== "cherry_pick" || !source) return;
+    if (!source) return;
     let live = true;
     setSourceMessages(null);
     loadMessages(source).then(
@@ -95,7 +96,7 @@ export function MergeDialog({ branches, initialSource, loadMessages, merge, onMe
     return () => {
       live = false;
     };
-  }, [strategy, source, loadMessages]);
+  }, [source, loadMessages]);
 
   // Any change of what is merged makes the preview stale.
   useEffect(() => {
@@ -145,8 +146,10 @@ export function MergeDialog({ branches, initialSource, loadMessages, merge, onMe
   );
   const sameBranch = source === target;
   const nothingPicked = strategy === "cherry_pick" && picked.length === 0;
+  // A merge that would move nothing (and take nothing off the target) is not offered.
+  const nothingMoves = preview !== null && preview.moved.length === 0 && preview.removed.length === 0;
   const canMerge =
-    preview !== null && unresolved === 0 && (preview.warnings.length === 0 || acceptWarnings) && !sameBranch;
+    preview !== null && unresolved === 0 && (preview.warnings.length === 0 || acceptWarnings) && !sameBranch && !nothingMoves;
 
   return (
     <form
@@ -220,6 +223,14 @@ export function MergeDialog({ branches, initialSource, loadMessages, merge, onMe
             {preview.removed.length > 0 && `, ${preview.removed.length} would leave it`}
             {preview.skipped.length > 0 && `; ${preview.skipped.length} already there or left out`}.
           </p>
+          {preview.moved.length > 0 && (
+            <ol className="merge-moved" aria-label="Messages that would move">
+              {preview.moved.map((id) => {
+                const m = sourceMessages?.find((x) => x.id === id);
+                return <li key={id}>{m ? describeMessage(m) : <span className="muted">message {id.slice(0, 8)}…</span>}</li>;
+              })}
+            </ol>
+          )}
           {held && <div className="error-text" role="alert">{held}</div>}
           {preview.warnings.length > 0 && (
             <div className="merge-warnings">

@@ -1,7 +1,7 @@
 // Per-context settings: model, mode (plan/act), agent role, workspace path, approval policy.
 
 import { useEffect, useId, useState } from "react";
-import type { AgentRole, ApprovalPolicy, ContextConfig, Mode, OptimizationStrategy, WorkspaceInstructionsInfo } from "../generated/protocol";
+import type { AgentRole, ApprovalPolicy, CapabilitySource, ContextConfig, Mode, ModelCapabilitiesView, OptimizationStrategy, WorkspaceInstructionsInfo } from "../generated/protocol";
 
 /** What the panel can ask for. */
 export interface SettingsPanelProps {
@@ -15,6 +15,26 @@ export interface SettingsPanelProps {
   workspaceRoots?: string[];
   /** The workspace's instructions file the system prompt carries (`AGENTS.md`...), when there is one. */
   instructions?: WorkspaceInstructionsInfo | undefined;
+  /** What the model can do as discovered or looked up (window, vision, tool calling), when known. */
+  capabilities?: ModelCapabilitiesView | undefined;
+}
+
+const SOURCE_WORDS: Record<CapabilitySource, string> = {
+  server: "reported by the model server",
+  table: "from Braid's model table",
+  override: "set for this conversation",
+  default: "Braid's default",
+};
+
+/**
+ * Reads the context window field: empty keeps what the model server says; otherwise whole
+ * tokens from 1,024 to 10,000,000.
+ */
+export function contextWindowFrom(text: string): number | null | string {
+  const t = text.trim().replace(/[ _,]/g, "");
+  if (t === "") return null;
+  const n = Number(t);
+  return Number.isInteger(n) && n >= 1024 && n <= 10_000_000 ? n : "The context window must be whole tokens from 1024 to 10000000 (or empty for what the model server says)";
 }
 
 /** Where the workspace's instructions stand, in words. */
@@ -88,7 +108,8 @@ export function timeoutFrom(text: string): number | string {
 }
 
 /** The settings form of one context. */
-export function SettingsPanel({ config, onSave, onMode, workspaceRoots, instructions }: SettingsPanelProps) {
+export function SettingsPanel({ config, onSave, onMode, workspaceRoots, instructions, capabilities }: SettingsPanelProps) {
+  const [windowText, setWindowText] = useState(config.context_window !== undefined ? String(config.context_window) : "");
   const [model, setModel] = useState(config.model);
   const [role, setRole] = useState<AgentRole>(config.agent_role);
   const [workspace, setWorkspace] = useState(config.workspace ?? "");
@@ -102,7 +123,7 @@ export function SettingsPanel({ config, onSave, onMode, workspaceRoots, instruct
   const [keepN, setKeepN] = useState(config.optimization.strategy.type === "recent_n" ? String(config.optimization.strategy.n) : "20");
   const [problem, setProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
-  const ids = { model: useId(), role: useId(), ws: useId(), roots: useId(), policy: useId(), tools: useId(), depth: useId(), prompt: useId(), timeout: useId(), llmTimeout: useId(), instructions: useId(), strategy: useId(), keep: useId() };
+  const ids = { model: useId(), role: useId(), ws: useId(), roots: useId(), policy: useId(), tools: useId(), depth: useId(), prompt: useId(), timeout: useId(), llmTimeout: useId(), instructions: useId(), strategy: useId(), keep: useId(), window: useId() };
 
   useEffect(() => {
     setModel(config.model);
@@ -111,6 +132,7 @@ export function SettingsPanel({ config, onSave, onMode, workspaceRoots, instruct
     setSystemPrompt(config.system_prompt ?? "");
     setTimeoutText(String(config.tool_timeout_secs));
     setLlmTimeout(String(config.llm_timeout_secs ?? 300));
+    setWindowText(config.context_window !== undefined ? String(config.context_window) : "");
   }, [config]);
 
   const save = async () => {
@@ -129,6 +151,11 @@ export function SettingsPanel({ config, onSave, onMode, workspaceRoots, instruct
       setProblem(llmSecs);
       return;
     }
+    const window = contextWindowFrom(windowText);
+    if (typeof window === "string") {
+      setProblem(window);
+      return;
+    }
     const strategy = strategyFrom(strategyType, keepN, config.optimization.strategy);
     if (typeof strategy === "string") {
       setProblem(strategy);
@@ -143,6 +170,8 @@ export function SettingsPanel({ config, onSave, onMode, workspaceRoots, instruct
         tool_timeout_secs: secs,
         llm_timeout_secs: llmSecs,
         optimization: { ...config.optimization, strategy },
+        // null clears an earlier override (a JSON merge patch), back to what the server says.
+        ...(window !== null ? { context_window: window } : config.context_window !== undefined ? ({ context_window: null } as unknown as Partial<ContextConfig>) : {}),
         ...(workspace.trim() ? { workspace: workspace.trim() } : {}),
         ...(systemPrompt.trim() ? { system_prompt: systemPrompt.trim() } : {}),
       });
@@ -197,6 +226,20 @@ export function SettingsPanel({ config, onSave, onMode, workspaceRoots, instruct
       >
         <label htmlFor={ids.model}>Model</label>
         <input id={ids.model} value={model} placeholder="server default" onChange={(e) => setModel(e.target.value)} />
+        {capabilities && (
+          <p className="hint model-facts" aria-label="What the model can do">
+            {capabilities.model}: {capabilities.context_window.value.toLocaleString()}-token window ({SOURCE_WORDS[capabilities.context_window.source]}) ·{" "}
+            {capabilities.vision.value ? "sees images" : "no vision"} · {capabilities.tool_calling.value === "native" ? "calls tools natively" : "tool calls written as text"}
+          </p>
+        )}
+        <label htmlFor={ids.window}>Context window (tokens)</label>
+        <input
+          id={ids.window}
+          inputMode="numeric"
+          value={windowText}
+          placeholder={capabilities ? `${capabilities.context_window.value} (${SOURCE_WORDS[capabilities.context_window.source]})` : "what the model server says"}
+          onChange={(e) => setWindowText(e.target.value)}
+        />
         <label htmlFor={ids.role}>Agent role</label>
         <select id={ids.role} value={role} onChange={(e) => setRole(e.target.value as AgentRole)}>
           <option value="planner">Planner (reads)</option>

@@ -8,6 +8,9 @@ export const SHORTCUTS: { keys: string; what: string }[] = [
   { keys: "Esc", what: "Stop the running turn; close a panel or dialog" },
   { keys: "Ctrl+K / ⌘K", what: "Search conversations" },
   { keys: "↑ (in an empty message box)", what: "Edit your last message" },
+  { keys: "y", what: "Approve the focused tool call (the focus then moves to the next one waiting)" },
+  { keys: "n", what: "Deny the focused tool call, with an optional note to the model" },
+  { keys: "a", what: "Approve the focused tool call and its tool for the rest of this session" },
   { keys: "?", what: "Show these shortcuts" },
 ];
 

@@ -2,7 +2,7 @@
 
 import { useId, useMemo, useState } from "react";
 import type { ContextListEntry } from "../generated/protocol";
-import { Icon } from "./Icon";
+import { Icon } from "../ui/Icon";
 
 /** What the sidebar can ask for. */
 export interface SidebarProps {

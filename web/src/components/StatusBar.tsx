@@ -18,17 +18,39 @@ export interface StatusBarProps {
   onJump?: (to: "approve" | "answer") => void;
   /** What the context's model can do (from `GET /v1/contexts/{id}`), when known. */
   capabilities?: ModelCapabilitiesView | null;
+  /**
+   * Whether the failed turn shows here; false where the conversation shows it on the failed
+   * turn itself ([`TurnFailure`]).
+   */
+  showFailure?: boolean;
 }
 
-/** The state indicator, connection status, errors and the last optimization report. */
-export function StatusBar({ conversation, onResume, onDismiss, onJump, capabilities }: StatusBarProps) {
-  const ind = indicatorFor(conversation.state);
-  const conn = conversation.connection;
-  // The failed turn is shown once: the error event that says the same folds into it.
+/** The turn's failure and the error that says the same (folded into it), apart from the rest. */
+function splitErrors(conversation: ConversationState) {
   const failure = conversation.state.type === "failed" ? conversation.state : null;
   const indexed = conversation.errors.map((error, index) => ({ error, index }));
   const related = failure ? indexed.find((e) => sameFailure(e.error, failure.error)) : undefined;
   const others = indexed.filter((e) => e !== related);
+  return { failure, related, others };
+}
+
+/** The failed turn as the last item of the conversation, under the reply that failed. */
+export function TurnFailure({ conversation, onResume }: { conversation: ConversationState; onResume: () => void }) {
+  const { failure, related } = splitErrors(conversation);
+  if (!failure) return null;
+  return (
+    <li className="message turn-failure" data-kind="turn_failure">
+      <FailedTurn error={failure.error} recoverable={failure.recoverable} related={related?.error} onRetry={onResume} />
+    </li>
+  );
+}
+
+/** The state indicator, connection status, errors and the last optimization report. */
+export function StatusBar({ conversation, onResume, onDismiss, onJump, capabilities, showFailure = true }: StatusBarProps) {
+  const ind = indicatorFor(conversation.state);
+  const conn = conversation.connection;
+  // The failed turn is shown once: the error event that says the same folds into it.
+  const { failure, related, others } = splitErrors(conversation);
   return (
     <div className="status-area">
       {conn && conn.type === "reconnecting" && (
@@ -41,7 +63,7 @@ export function StatusBar({ conversation, onResume, onDismiss, onJump, capabilit
           Live updates stopped: {conn.reason}. Reload the page to retry.
         </div>
       )}
-      {failure && <FailedTurn error={failure.error} recoverable={failure.recoverable} related={related?.error} onRetry={onResume} />}
+      {failure && showFailure && <FailedTurn error={failure.error} recoverable={failure.recoverable} related={related?.error} onRetry={onResume} />}
       {ind && !failure && (
         <div className={`indicator tone-${ind.tone}`} role="status" aria-live="polite">
           <span className="spinner" aria-hidden="true" />

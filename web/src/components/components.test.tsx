@@ -3,7 +3,7 @@ import { fireEvent, render, screen, waitFor, within } from "@testing-library/rea
 import userEvent from "@testing-library/user-event";
 import { Composer, composeRequests, editedSend, toReference } from "./Composer";
 import { Sidebar } from "./Sidebar";
-import { SettingsPanel, instructionsText, llmTimeoutFrom, policyFrom, strategyFrom, timeoutFrom } from "./SettingsPanel";
+import { SettingsPanel, contextWindowFrom, instructionsText, llmTimeoutFrom, policyFrom, strategyFrom, timeoutFrom } from "./SettingsPanel";
 import { McpPanel, definitionFrom, editingNote, formFrom, problemFrom } from "./McpPanel";
 import { ApiRequestError } from "../api/client";
 import { BranchSwitcher, branchNameProblem } from "./BranchSwitcher";
@@ -177,6 +177,30 @@ describe("settings", () => {
     const hint = document.getElementById(field.getAttribute("aria-describedby") ?? "");
     expect(hint?.textContent).toMatch(/Allowed in: \/home\/me, \/srv\/code/);
     expect(hint?.textContent).toMatch(/--workspace-root/);
+  });
+
+  it("sets the context window, shows what was discovered, and clears it back to the server's", async () => {
+    expect(contextWindowFrom("")).toBeNull();
+    expect(contextWindowFrom("32,768")).toBe(32768);
+    expect(contextWindowFrom("100")).toMatch(/from 1024/);
+    const onSave = vi.fn(async () => {});
+    const capabilities = {
+      model: "mock",
+      context_window: { value: 32768, source: "server" as const },
+      max_output_tokens: { value: 4096, source: "default" as const },
+      vision: { value: false, source: "default" as const },
+      tool_calling: { value: "native" as const, source: "table" as const },
+    };
+    const { rerender } = render(<SettingsPanel config={summary("c1", "x").config} onSave={onSave} onMode={async () => {}} capabilities={capabilities} />);
+    expect(screen.getByLabelText("What the model can do").textContent).toMatch(/32,768-token window \(reported by the model server\)/);
+    const field = screen.getByLabelText("Context window (tokens)");
+    await userEvent.type(field, "16384");
+    await userEvent.click(screen.getByRole("button", { name: "Save settings" }));
+    expect(onSave).toHaveBeenLastCalledWith(expect.objectContaining({ context_window: 16384 }));
+    rerender(<SettingsPanel config={{ ...summary("c1", "x").config, context_window: 16384 }} onSave={onSave} onMode={async () => {}} capabilities={capabilities} />);
+    await userEvent.clear(screen.getByLabelText("Context window (tokens)"));
+    await userEvent.click(screen.getByRole("button", { name: "Save settings" }));
+    expect(onSave).toHaveBeenLastCalledWith(expect.objectContaining({ context_window: null }));
   });
 
   it("refuses a bad timeout or strategy with a message", async () => {
@@ -437,6 +461,12 @@ describe("branch management", () => {
     expect(screen.queryByRole("button", { name: "Delete branch main" })).toBeNull();
     expect(screen.queryByRole("button", { name: /Merge/ })).toBeNull();
     await userEvent.click(screen.getByRole("button", { name: "Delete branch alt" }));
+    // It asks first; "Keep it" keeps the branch.
+    const ask = screen.getByRole("group", { name: "Delete branch alt?" });
+    await userEvent.click(within(ask).getByRole("button", { name: "Keep it" }));
+    expect(onDelete).not.toHaveBeenCalled();
+    await userEvent.click(screen.getByRole("button", { name: "Delete branch alt" }));
+    await userEvent.click(within(screen.getByRole("group", { name: "Delete branch alt?" })).getByRole("button", { name: "Delete branch" }));
     expect(onDelete).toHaveBeenCalledWith("alt");
   });
 });

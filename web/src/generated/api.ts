@@ -211,6 +211,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/contexts/{id}/files/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What a file-changing tool call (`write_file`, `create_file`, `replace_in_file`, `delete_file`) would do to the file as it is in the context's workspace now: the text before and after (each at most 1 MiB), the lines an overwrite replaces, the line a replacement starts at. Reads only. 409 without a workspace; 422 for another tool, bad arguments or a path outside the workspace. */
+        post: operations["preview_file_change"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/contexts/{id}/interrupt": {
         parameters: {
             query?: never;
@@ -1387,6 +1404,69 @@ export interface components {
             eid: string;
             /** @description The context's id (a UUID). */
             id: components["schemas"]["ContextId"];
+        };
+        /** @description The kind of change a file call makes, with the file's text before and after it. */
+        FileChange: {
+            /** @description The new file's content. */
+            after: string;
+            /** @constant */
+            type: "creates";
+        } | {
+            /** @description Its content after the call. */
+            after: string;
+            /** @description The file's content now. */
+            before: string;
+            /**
+             * Format: uint32
+             * @description Lines in the file now.
+             */
+            before_lines: number;
+            /** @constant */
+            type: "overwrites";
+        } | {
+            /** @description Its content after the call. */
+            after: string;
+            /**
+             * Format: uint32
+             * @description The line (from 1) where the replaced text starts.
+             */
+            at_line: number;
+            /** @description The file's content now. */
+            before: string;
+            /** @constant */
+            type: "replaces";
+        } | {
+            /** @description The file's content now. */
+            before: string;
+            /**
+             * Format: uint32
+             * @description Lines in the file now.
+             */
+            before_lines: number;
+            /** @constant */
+            type: "deletes";
+        } | {
+            /** @description Why, in words for the person. */
+            reason: string;
+            /** @constant */
+            type: "unshowable";
+        };
+        /** @description What a file-changing call would do to the file as it is on disk now. */
+        FileChangePreview: {
+            /** @description The change, with the texts a diff needs. */
+            change: components["schemas"]["FileChange"];
+            /** @description The file, relative to the workspace. */
+            path: string;
+        };
+        /**
+         * @description `POST /v1/contexts/{id}/files/preview`: a file-changing tool call to preview against the
+         *     workspace as it is now (the approval card shows what the call would change).
+         */
+        FileChangePreviewRequest: {
+            /** @description The call's arguments, as the model gave them. */
+            arguments: unknown;
+            /** @description The tool: `write_file`, `create_file`, `replace_in_file` or `delete_file`. */
+            tool: string;
         };
         /** @description One file of a project. */
         FileInfo: {
@@ -3992,6 +4072,87 @@ export interface operations {
             };
             /** @description Nothing has this id or name. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request breaks the schema or a rule; `field` names where (`id`, `query.limit`, `payload.text`...). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description An error: `{ "error": { "code", "message", "field"? } }` with the status of its code's category (404 not found, 409 conflict, 422 invalid input, 5xx server or model failures). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    preview_file_change: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The context's id (a UUID). */
+                id: components["schemas"]["ContextId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FileChangePreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileChangePreview"];
+                };
+            };
+            /** @description The body is not JSON (or not UTF-8). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A token is configured and the request lacks `Authorization: Bearer <token>`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Nothing has this id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is larger than the limit (10 MiB by default, `--max-body`). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

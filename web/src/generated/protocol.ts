@@ -662,6 +662,68 @@ message: string,
  */
 recoverable: boolean, };
 
+export type FileChange = { "type": "creates", 
+/**
+ * The new file's content.
+ */
+after: string, } | { "type": "overwrites", 
+/**
+ * The file's content now.
+ */
+before: string, 
+/**
+ * Its content after the call.
+ */
+after: string, 
+/**
+ * Lines in the file now.
+ */
+before_lines: number, } | { "type": "replaces", 
+/**
+ * The file's content now.
+ */
+before: string, 
+/**
+ * Its content after the call.
+ */
+after: string, 
+/**
+ * The line (from 1) where the replaced text starts.
+ */
+at_line: number, } | { "type": "deletes", 
+/**
+ * The file's content now.
+ */
+before: string, 
+/**
+ * Lines in the file now.
+ */
+before_lines: number, } | { "type": "unshowable", 
+/**
+ * Why, in words for the person.
+ */
+reason: string, };
+
+export type FileChangePreview = { 
+/**
+ * The file, relative to the workspace.
+ */
+path: string, 
+/**
+ * The change, with the texts a diff needs.
+ */
+change: FileChange, };
+
+export type FileChangePreviewRequest = { 
+/**
+ * The tool: `write_file`, `create_file`, `replace_in_file` or `delete_file`.
+ */
+tool: string, 
+/**
+ * The call's arguments, as the model gave them.
+ */
+arguments: unknown, };
+
 export type FileInfo = { 
 /**
  * Path relative to the root.

@@ -10,7 +10,7 @@ import type {
 } from "../generated/protocol";
 import { useCardActions } from "./actions";
 import { formatBytes } from "./json";
-import { Icon } from "../components/Icon";
+import { Icon } from "../ui/Icon";
 
 /** What the card shows: the source itself, or the loaded (and possibly sized-down) copy. */
 function imageSrc(data: ImageMessage): string | undefined {

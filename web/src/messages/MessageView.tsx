@@ -5,6 +5,7 @@ import { Component, memo, useState, type ReactNode } from "react";
 import type { KindName, Message } from "../generated/protocol";
 import { visibleText, type Entry } from "../conversation/reducer";
 import { useCardActions } from "./actions";
+import { BranchHereForm } from "./BranchHere";
 import { TextCard } from "./TextCard";
 import { McpToolRequestCard, McpToolResultCard, ToolRequestCard, ToolResultCard } from "./ToolCards";
 import { PlanCard } from "./PlanCard";
@@ -156,6 +157,10 @@ const NO_OPTIONS: MessageViewOptions = {};
 export const MessageView = memo(function MessageView({ entry, options = NO_OPTIONS }: { entry: Entry; options?: MessageViewOptions }) {
   const { branchFrom } = useCardActions();
   const editing = useBranching()?.editingId === entry.id;
+  const [actionsShown, setActionsShown] = useState(false);
+  // A branch switch is the person moving around, not part of the conversation: the branch map
+  // shows that history.
+  if (entry.message?.kind === "system_control" && entry.message.data.type === "branch_switch") return null;
   let body: ReactNode;
   if (entry.message) {
     body = KNOWN_KINDS.has(entry.kind) ? (
@@ -176,7 +181,17 @@ export const MessageView = memo(function MessageView({ entry, options = NO_OPTIO
     );
   }
   return (
-    <li className={`message role-${entry.role}`} data-kind={entry.kind} data-id={entry.id} aria-label={`${entry.role} message`}>
+    <li
+      className={`message role-${entry.role}${actionsShown ? " show-actions" : ""}`}
+      data-kind={entry.kind}
+      data-id={entry.id}
+      aria-label={`${entry.role} message`}
+      onClick={(e) => {
+        // On a phone a tap on the message shows its actions; a tap on a control is the control's.
+        if (!(e.target instanceof Element) || e.target.closest("button, a, input, textarea, select, summary, label")) return;
+        setActionsShown((shown) => !shown);
+      }}
+    >
       <div className="message-head">
         <span className="role">{entry.role}</span>
         {entry.status !== "complete" && <span className={`badge status-${entry.status}`}>{entry.status}</span>}
@@ -189,6 +204,7 @@ export const MessageView = memo(function MessageView({ entry, options = NO_OPTIO
       {editing ? <EditBox entry={entry} /> : <CardBoundary entry={entry}>{body}</CardBoundary>}
       <InputStatus entry={entry} />
       <MessageToolbar entry={entry} />
+      <BranchHereForm messageId={entry.id} />
     </li>
   );
 });

@@ -4,7 +4,7 @@
 // used: its estimated heights move the bottom while "↓ latest" scrolls to it.)
 
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from "react";
-import { useFollow } from "../components/scroll/follow";
+import { useFollow } from "../ui/scroll/follow";
 import type { Entry } from "../conversation/reducer";
 import type { ViewMarker } from "../generated/protocol";
 import { MessageView, type MessageViewOptions } from "./MessageView";

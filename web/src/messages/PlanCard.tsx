@@ -3,7 +3,7 @@
 import { useId, useState } from "react";
 import type { PlanMessage } from "../generated/protocol";
 import { useCardActions } from "./actions";
-import { useToolPairing, type PlanRun } from "../components/toolcards/pairing";
+import { useToolPairing, type PlanRun } from "./toolcards/pairing";
 
 /** How an executed plan is getting on, in words. */
 export function runText(run: PlanRun | undefined): string {

@@ -1,7 +1,7 @@
 // A text message: Markdown with highlighted code, reasoning parts folded away.
 
 import type { TextPart } from "../generated/protocol";
-import { Collapsible, Markdown } from "../components/markdown/Markdown";
+import { Collapsible, Markdown } from "../ui/markdown/Markdown";
 
 export { Markdown };
 

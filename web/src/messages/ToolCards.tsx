@@ -1,5 +1,5 @@
 // Tool calls and their results, built-in and MCP. Each call is one card holding its request,
-// approval and result (see components/toolcards); a result whose call is not in the list stands
+// approval and result (see messages/toolcards); a result whose call is not in the list stands
 // alone. MCP ones carry their server's name and a plug icon so they are never mistaken for
 // built-in tools.
 
@@ -7,10 +7,10 @@ import { useState } from "react";
 import type { Decision, McpToolRequestMessage, McpToolResultMessage, ToolCall, ToolResultMessage } from "../generated/protocol";
 import { useCardActions } from "./actions";
 import { formatDuration } from "./json";
-import { Icon } from "../components/Icon";
-import { ToolCallCard } from "../components/toolcards/ToolCallCard";
-import { useToolPairing } from "../components/toolcards/pairing";
-import { ToolErrorView, ToolOutputView } from "../components/toolcards/outputs";
+import { Icon } from "../ui/Icon";
+import { ToolCallCard } from "./toolcards/ToolCallCard";
+import { useToolPairing } from "./toolcards/pairing";
+import { ToolErrorView, ToolOutputView } from "./toolcards/outputs";
 
 /** One decision for every pending call of a request, in one approvals call. */
 function DecideAll({ pending }: { pending: ToolCall[] }) {

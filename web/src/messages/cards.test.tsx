@@ -7,7 +7,7 @@ import { MessageView } from "./MessageView";
 import { msg, textMsg } from "../test/fixtures";
 import { renderCard } from "../test/render";
 import { runText } from "./PlanCard";
-import { ToolPairingProvider, pairTools } from "../components/toolcards/pairing";
+import { ToolPairingProvider, pairTools } from "./toolcards/pairing";
 import { workspacePaths } from "./ContentCards";
 import { ElicitationCard, formContent, formFields } from "./ElicitationCard";
 

@@ -7,7 +7,7 @@ import type { ReceivedEvent } from "../../api/events";
 import { conversationReducer, initialConversation, type ConversationState } from "../../conversation/reducer";
 import { update } from "../../test/fixtures";
 import { StatusBar } from "../StatusBar";
-import { shortError } from "./TurnErrors";
+import { plainFailure, shortError } from "./TurnErrors";
 
 function errorEvent(id: number, code: string, message: string): ReceivedEvent {
   return { id, event: { type: "error", context_id: "c1", code, message, recoverable: true } } as ReceivedEvent;
@@ -57,6 +57,23 @@ describe("the failed turn in the status bar", () => {
   it("offers no Retry for a failure that cannot be retried", () => {
     render(<StatusBar conversation={failed("the store is corrupt", false)} onResume={() => {}} onDismiss={() => {}} />);
     expect(screen.queryByRole("button", { name: "Retry" })).toBeNull();
+  });
+
+  it("says a refused key in plain words, names the setting to fix and offers no Retry", () => {
+    render(<StatusBar conversation={failed("the model provider answered HTTP 401: Incorrect API key provided", true)} onResume={() => {}} onDismiss={() => {}} />);
+    const turn = screen.getByRole("alert", { name: "The turn failed" });
+    expect(turn.querySelector("strong")?.textContent).toBe("The model server did not accept Braid's API key (HTTP 401).");
+    expect(turn.querySelector(".turn-error-fix")?.textContent).toContain("BRAID_LLM_API_KEY");
+    expect(turn.querySelector("details pre")?.textContent).toContain("Incorrect API key provided");
+    expect(screen.queryByRole("button", { name: "Retry" })).toBeNull();
+  });
+
+  it("puts transport failures in plain words with the server's own words behind Details", () => {
+    expect(plainFailure("the model provider answered HTTP 503: overloaded")).toEqual(expect.objectContaining({ headline: "The model server had a problem answering (HTTP 503).", retryable: true }));
+    expect(plainFailure("could not reach the model at http://x: connection refused").headline).toBe("Braid could not reach the model server.");
+    expect(plainFailure("the model's stream ended before the answer was finished: eof").headline).toBe("The answer was cut off before it finished.");
+    expect(plainFailure("HTTP 403 from the gateway").retryable).toBe(false);
+    expect(plainFailure("something else\nwith a trace")).toEqual({ headline: "something else", hint: undefined, retryable: true });
   });
 
   it("cuts a long error to one line and folds the rest", () => {

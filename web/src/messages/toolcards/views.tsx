@@ -108,9 +108,54 @@ export function Terminal({
 
 const OP_MARK: Record<DiffLine["op"], string> = { same: " ", del: "-", add: "+" };
 
-/** The lines a change removes and adds, with the line numbers on both sides. */
-export function DiffView({ path, before, after, firstLine = 1, caption }: { path: string; before: string; after: string; firstLine?: number; caption?: string }) {
+/** A row of a shown diff: a line, or a run of unchanged lines folded into one row. */
+export type DiffRow = DiffLine | { op: "fold"; count: number };
+
+/**
+ * The diff's lines with every run of unchanged lines longer than `context` lines on each side of
+ * a change folded into one row, as `git diff` shows hunks. `context` undefined shows every line.
+ */
+export function foldUnchanged(lines: DiffLine[], context: number | undefined): DiffRow[] {
+  if (context === undefined) return lines;
+  const near = new Array<boolean>(lines.length).fill(false);
+  lines.forEach((l, i) => {
+    if (l.op === "same") return;
+    for (let k = Math.max(0, i - context); k <= Math.min(lines.length - 1, i + context); k++) near[k] = true;
+  });
+  const out: DiffRow[] = [];
+  let folded = 0;
+  lines.forEach((l, i) => {
+    if (near[i]) {
+      if (folded > 0) out.push({ op: "fold", count: folded });
+      folded = 0;
+      out.push(l);
+    } else folded++;
+  });
+  if (folded > 0) out.push({ op: "fold", count: folded });
+  return out;
+}
+
+/**
+ * The lines a change removes and adds, with the line numbers on both sides. With `context`,
+ * unchanged lines further than that from a change are folded ("12 unchanged lines").
+ */
+export function DiffView({
+  path,
+  before,
+  after,
+  firstLine = 1,
+  caption,
+  context,
+}: {
+  path: string;
+  before: string;
+  after: string;
+  firstLine?: number;
+  caption?: string | undefined;
+  context?: number | undefined;
+}) {
   const lines = useMemo(() => diffLines(before, after, firstLine), [before, after, firstLine]);
+  const rows = useMemo(() => foldUnchanged(lines, context), [lines, context]);
   const added = lines.filter((l) => l.op === "add").length;
   const removed = lines.filter((l) => l.op === "del").length;
   const language = languageOf(path);
@@ -118,25 +163,35 @@ export function DiffView({ path, before, after, firstLine = 1, caption }: { path
     <figure className="diff-view" data-language={language ?? "text"}>
       <figcaption className="code-head">
         <code className="code-path">{path}</code>
-        {caption && <span className="muted">{caption}</span>}
+        {caption && <span className="muted diff-caption">{caption}</span>}
         <span className="diff-stat">
           <span className="diff-added">+{added}</span> <span className="diff-removed">−{removed}</span>
         </span>
       </figcaption>
       <table className="diff-table" aria-label={`Changes to ${path}`}>
         <tbody>
-          {lines.map((l, i) => (
-            <tr key={i} className={`diff-${l.op}`}>
-              <td className="diff-num">{l.oldNumber ?? ""}</td>
-              <td className="diff-num">{l.newNumber ?? ""}</td>
-              <td className="diff-mark" aria-hidden="true">{OP_MARK[l.op]}</td>
-              <td className="diff-text">
-                <code>
-                  <Highlighted code={l.text} language={language} />
-                </code>
-              </td>
-            </tr>
-          ))}
+          {rows.map((l, i) =>
+            l.op === "fold" ? (
+              <tr key={i} className="diff-fold">
+                <td colSpan={4} className="muted">
+                  ⋯ {l.count} unchanged {l.count === 1 ? "line" : "lines"}
+                </td>
+              </tr>
+            ) : (
+              <tr key={i} className={`diff-${l.op}`}>
+                <td className="diff-num">{l.oldNumber ?? ""}</td>
+                <td className="diff-num">{l.newNumber ?? ""}</td>
+                <td className="diff-mark" aria-hidden="true">
+                  {OP_MARK[l.op]}
+                </td>
+                <td className="diff-text">
+                  <code>
+                    <Highlighted code={l.text} language={language} />
+                  </code>
+                </td>
+              </tr>
+            ),
+          )}
         </tbody>
       </table>
     </figure>

@@ -2,8 +2,9 @@
 // form: file contents as numbered code, command output as a terminal, writes as a diff,
 // listings as a tree. Shapes this build does not recognize fall back to JSON.
 
+import type { ReactNode } from "react";
 import type { ErrorDetail } from "../../generated/protocol";
-import { JsonBlock } from "../../messages/json";
+import { JsonBlock } from "../json";
 import { CodeView, DiffView, FileTree, Terminal, commandLine, parseNumbered, type NumberedLine } from "./views";
 import { splitLines } from "./diff";
 
@@ -60,7 +61,7 @@ export function CallPreview({ name, args }: { name: string; args: unknown }) {
     case "create_file": {
       const content = str(a.content);
       if (path === undefined || content === undefined) break;
-      return <DiffView path={path} before="" after={content} caption={name === "create_file" ? "new file" : "whole content written"} />;
+      return <DiffView path={path} before="" after={content} caption={name === "create_file" ? "new file" : "new content (not compared with the file on disk)"} />;
     }
     case "replace_in_file": {
       const oldText = str(a.old_text);
@@ -137,7 +138,7 @@ function GlobOutput({ out }: { out: Json }) {
   );
 }
 
-function WriteOutput({ name, out, args }: { name: string; out: Json; args: Json }) {
+function WriteOutput({ name, out, args, diff }: { name: string; out: Json; args: Json; diff: ReactNode }) {
   const path = str(out.path) ?? str(args.path) ?? "";
   const bytes = num(out.bytes_written);
   const content = str(args.content);
@@ -147,12 +148,12 @@ function WriteOutput({ name, out, args }: { name: string; out: Json; args: Json 
         {out.created === true ? "Created" : "Wrote"} <code>{path}</code>
         {bytes !== undefined && ` (${bytes} bytes, ${content !== undefined ? splitLines(content).length : "?"} lines)`}
       </p>
-      {content !== undefined && <DiffView path={path} before="" after={content} caption={name === "create_file" || out.created === true ? "new file" : "whole content written"} />}
+      {diff ?? (content !== undefined && <DiffView path={path} before="" after={content} caption={name === "create_file" || out.created === true ? "new file" : "new content (the file before the write was not seen by this page)"} />)}
     </>
   );
 }
 
-function ReplaceOutput({ out, args }: { out: Json; args: Json }) {
+function ReplaceOutput({ out, args, diff }: { out: Json; args: Json; diff: ReactNode }) {
   const path = str(out.path) ?? str(args.path) ?? "";
   const line = num(out.replaced_at_line);
   const oldText = str(args.old_text);
@@ -163,7 +164,7 @@ function ReplaceOutput({ out, args }: { out: Json; args: Json }) {
         Replaced text in <code>{path}</code>
         {line !== undefined && ` at line ${line}`}
       </p>
-      {oldText !== undefined && newText !== undefined && <DiffView path={path} before={oldText} after={newText} firstLine={line ?? 1} caption="replacement" />}
+      {diff ?? (oldText !== undefined && newText !== undefined && <DiffView path={path} before={oldText} after={newText} firstLine={line ?? 1} caption="replacement" />)}
     </>
   );
 }
@@ -355,8 +356,12 @@ function readable(name: string, out: unknown): out is Json {
   }
 }
 
-/** A successful call's output in the form that fits its tool; JSON for anything else. */
-export function ToolOutputView({ name, args, output }: { name: string; args: unknown; output: unknown }) {
+/**
+ * A successful call's output in the form that fits its tool; JSON for anything else. `diff` is
+ * the change as previewed against the file on disk before the call (a write's or replacement's
+ * own arguments cannot show what it removed).
+ */
+export function ToolOutputView({ name, args, output, diff }: { name: string; args: unknown; output: unknown; diff?: ReactNode }) {
   if (!readable(name, output)) return <JsonBlock value={output} label="Output" />;
   const a = isObject(args) ? args : {};
   switch (name) {
@@ -368,9 +373,9 @@ export function ToolOutputView({ name, args, output }: { name: string; args: unk
       return <GlobOutput out={output} />;
     case "write_file":
     case "create_file":
-      return <WriteOutput name={name} out={output} args={a} />;
+      return <WriteOutput name={name} out={output} args={a} diff={diff} />;
     case "replace_in_file":
-      return <ReplaceOutput out={output} args={a} />;
+      return <ReplaceOutput out={output} args={a} diff={diff} />;
     case "delete_file":
       return (
         <p className="call-effect">
@@ -402,6 +407,15 @@ export function ToolErrorView({ name, args, error }: { name: string; args: unkno
   const details = error?.details;
   const a = isObject(args) ? args : {};
   const streams = name === "run_command" && isObject(details) && (typeof details.stdout === "string" || typeof details.stderr === "string");
+  if (error?.code === "denied") {
+    // The person's decision, in their words when they gave a note.
+    const note = (error.message ?? "").replace(/^denied by the person:?\s*/, "").trim();
+    return (
+      <p className="call-denied" role="note">
+        You denied this call{note ? <>: “{note}”</> : "."} The model was told and did not run it.
+      </p>
+    );
+  }
   return (
     <div className="tool-error">
       <div className="error-text" role="note">

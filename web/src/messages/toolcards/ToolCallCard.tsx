@@ -3,10 +3,11 @@
 
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import type { ApprovalStatus, Decision } from "../../generated/protocol";
-import { useCardActions } from "../../messages/actions";
-import { JsonBlock, formatDuration } from "../../messages/json";
-import { Icon } from "../Icon";
-import { useFollow } from "../scroll/follow";
+import { useCardActions } from "../actions";
+import { JsonBlock, formatDuration } from "../json";
+import { Icon } from "../../ui/Icon";
+import { useFollow } from "../../ui/scroll/follow";
+import { FilePreview, useFilePreview } from "./FilePreview";
 import { CallPreview, ToolErrorView, ToolOutputView, callSummary } from "./outputs";
 import { riskOf } from "./risk";
 import type { AnyToolResult } from "./pairing";
@@ -53,6 +54,16 @@ function McpOutput({ result }: { result: unknown }) {
   return <pre className="mcp-text">{texts.map((t) => t.text).join("\n")}</pre>;
 }
 
+/**
+ * The next call still waiting for a decision after `card` (or, when none follows it, the first
+ * before it), so a decision by mouse or key keeps the keyboard on the batch.
+ */
+function nextWaiting(card: HTMLElement): HTMLElement | null {
+  const waiting = Array.from(document.querySelectorAll<HTMLElement>("li.tool-call.pending")).filter((el) => el !== card && el.querySelector("button[aria-pressed=true]") === null);
+  const after = waiting.find((el) => card.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
+  return after ?? waiting[0] ?? null;
+}
+
 /** The card of one call. `focusOnArrival` brings a pending call into view and focuses it. */
 export function ToolCallCard({ call, result, focusOnArrival = false }: { call: CallInfo; result: AnyToolResult | undefined; focusOnArrival?: boolean }) {
   const { api, contextId, reportError } = useCardActions();
@@ -77,9 +88,16 @@ export function ToolCallCard({ call, result, focusOnArrival = false }: { call: C
     if (noting) noteRef.current?.focus();
   }, [noting]);
 
+  const preview = useFilePreview(api, contextId, call.id, call.name, call.args, pending && !mcp);
+
   const decide = async (decision: Decision, reason?: string) => {
     setSent(decision);
     setNoting(false);
+    const next = ref.current ? nextWaiting(ref.current) : null;
+    if (next) {
+      next.focus({ preventScroll: true });
+      next.scrollIntoView?.({ block: "nearest" });
+    }
     try {
       await api.approve(contextId, { decisions: [{ call_id: call.id, decision, ...(reason ? { reason } : {}) }] });
     } catch (err) {
@@ -96,8 +114,11 @@ export function ToolCallCard({ call, result, focusOnArrival = false }: { call: C
     else void decide(action);
   };
 
+  // A call the person denied ended by their decision: it did not fail.
+  const deniedByPerson = result?.status === "error" && result.error?.code === "denied";
   let state: string;
-  if (result) state = `${result.status === "success" ? "succeeded" : "failed"} · ${formatDuration(result.duration_ms)}`;
+  if (deniedByPerson) state = "denied by you";
+  else if (result) state = `${result.status === "success" ? "succeeded" : "failed"} · ${formatDuration(result.duration_ms)}`;
   else if (call.status === "pending") state = sent ? `sent: ${DECISION_WORDS[sent].toLowerCase()}` : "waiting for approval";
   else if (call.status === "approved") state = "running";
   else state = "denied";
@@ -106,7 +127,7 @@ export function ToolCallCard({ call, result, focusOnArrival = false }: { call: C
   return (
     <li
       ref={ref}
-      className={`tool-call risk-${risk} ${pending ? "pending" : ""} ${result ? (result.status === "success" ? "ok" : "failed") : call.status}`}
+      className={`tool-call risk-${risk} ${pending ? "pending" : ""} ${deniedByPerson ? "denied" : result ? (result.status === "success" ? "ok" : "failed") : call.status}`}
       data-call-id={call.id}
       data-tool={call.name}
       tabIndex={pending ? 0 : -1}
@@ -122,7 +143,7 @@ export function ToolCallCard({ call, result, focusOnArrival = false }: { call: C
           {risk}
         </span>
         {!mcp && <span className="muted">built-in</span>}
-        <span className={`call-state ${result?.status === "error" ? "error-text" : "muted"}`}>{state}</span>
+        <span className={`call-state ${result?.status === "error" && !deniedByPerson ? "error-text" : "muted"}`}>{state}</span>
         <button type="button" className="btn btn-link raw-toggle" aria-pressed={raw} onClick={() => setRaw((r) => !r)}>
           {raw ? "Hide JSON" : "Raw JSON"}
         </button>
@@ -130,10 +151,21 @@ export function ToolCallCard({ call, result, focusOnArrival = false }: { call: C
       {raw ? (
         <JsonBlock value={{ arguments: call.args, ...(result ? (result.status === "success" ? { output } : { error: result.error }) : {}) }} label={`Raw JSON of ${call.name}`} />
       ) : result?.status === "success" ? (
-        mcp ? <McpOutput result={output} /> : <ToolOutputView name={call.name} args={call.args} output={output} />
+        mcp ? <McpOutput result={output} /> : <ToolOutputView name={call.name} args={call.args} output={output} diff={preview.type === "ready" ? <FilePreview preview={preview.preview} /> : undefined} />
       ) : (
         <>
-          {mcp ? <JsonBlock value={call.args} label={`Arguments of ${call.name}`} /> : <CallPreview name={call.name} args={call.args} />}
+          {mcp ? (
+            <JsonBlock value={call.args} label={`Arguments of ${call.name}`} />
+          ) : preview.type === "ready" ? (
+            <FilePreview preview={preview.preview} />
+          ) : preview.type === "loading" ? (
+            <p className="muted call-effect">Reading the file as it is on disk now…</p>
+          ) : (
+            <>
+              {preview.type === "failed" && <p className="error-text call-effect">The change cannot be previewed against the file on disk: {preview.message}</p>}
+              <CallPreview name={call.name} args={call.args} />
+            </>
+          )}
           {result?.status === "error" && <ToolErrorView name={call.name} args={call.args} error={result.error} />}
         </>
       )}

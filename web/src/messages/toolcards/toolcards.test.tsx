@@ -6,12 +6,13 @@ import userEvent from "@testing-library/user-event";
 import type { ReactElement } from "react";
 import type { Message, ToolCall } from "../../generated/protocol";
 import type { Entry } from "../../conversation/reducer";
-import { MessageView } from "../../messages/MessageView";
+import { MessageView } from "../MessageView";
 import { msg } from "../../test/fixtures";
 import { renderCard } from "../../test/render";
 import { ToolPairingProvider, pairTools } from "./pairing";
 import { diffLines, splitLines } from "./diff";
-import { buildTree, commandLine, parseNumbered } from "./views";
+import { buildTree, commandLine, foldUnchanged, parseNumbered } from "./views";
+import type { Call } from "../../test/api";
 import { languageOf } from "./language";
 import { riskOf } from "./risk";
 
@@ -305,11 +306,67 @@ describe("what a pending call will do", () => {
     expect(container.querySelector(".exit-code")).toBeNull();
   });
 
-  it("a write: the path and a diff; a read: a read badge", () => {
+  it("a write: the path and a diff; a read: a read badge", async () => {
     const { container } = list([request("t", call("w", "replace_in_file", { path: "a.ts", old_text: "a", new_text: "b" }, "pending"), call("r", "read_file", { path: "b.ts" }, "pending"))]);
-    expect(within(container.querySelector('[data-call-id="w"]') as HTMLElement).getByLabelText("Changes to a.ts")).toBeTruthy();
+    expect(await within(container.querySelector('[data-call-id="w"]') as HTMLElement).findByLabelText("Changes to a.ts")).toBeTruthy();
     expect(container.querySelector('[data-call-id="w"] .risk-badge')?.textContent).toBe("write");
     expect(container.querySelector('[data-call-id="r"] .risk-badge')?.textContent).toBe("read");
+  });
+});
+
+/** The approval requests among the recorded calls (previews are asked for too). */
+const decisions = (calls: Call[]) => calls.filter((c) => c.url.endsWith("/approvals"));
+
+describe("a pending file change, previewed against the disk", () => {
+  const before = "fn main() {}\n\nmod tests {\n    fn t() {}\n}\n";
+  const answer = (c: Call) =>
+    c.url.endsWith("/files/preview")
+      ? { status: 200, body: { path: "src/main.rs", change: { type: "overwrites", before, after: "fn main() {}\n", before_lines: 5 } } }
+      : { status: 204 };
+
+  it("asks the server for the file as it is now and shows every line an overwrite removes", async () => {
+    const { container, calls } = list([request("t", call("w", "write_file", { path: "src/main.rs", content: "fn main() {}\n" }, "pending"))], { answer });
+    await screen.findByText("overwrites a 5-line file");
+    expect(calls[0]).toEqual(expect.objectContaining({ method: "POST", url: "/v1/contexts/c1/files/preview", body: { tool: "write_file", arguments: { path: "src/main.rs", content: "fn main() {}\n" } } }));
+    expect([...container.querySelectorAll("tr.diff-del .diff-text")].map((td) => td.textContent)).toEqual(["", "mod tests {", "    fn t() {}", "}"]);
+    expect(container.querySelectorAll("tr.diff-add")).toHaveLength(0);
+  });
+
+  it("falls back to the arguments, saying so, when the server cannot preview", async () => {
+    const { container } = list([request("t", call("w-unpreviewed", "write_file", { path: "a.txt", content: "x\n" }, "pending"))], {
+      answer: (c) => (c.url.endsWith("/files/preview") ? { status: 409, body: { error: { code: "conflict", message: "this context has no workspace" } } } : { status: 204 }),
+    });
+    expect((await screen.findByText(/cannot be previewed against the file on disk/)).textContent).toContain("no workspace");
+    expect(within(container).getByLabelText("Changes to a.txt")).toBeTruthy();
+  });
+
+  it("moves the keyboard to the next waiting call after a mouse approval", async () => {
+    list([request("t", call("c1", "read_file", { path: "a" }, "pending"), call("c2", "read_file", { path: "b" }, "pending"))], { answer: () => ({ status: 204 }) });
+    const first = screen.getAllByRole("group", { name: "Approval for read_file" })[0] as HTMLElement;
+    await userEvent.click(within(first).getByRole("button", { name: "Approve" }));
+    await waitFor(() => expect(document.activeElement?.getAttribute("data-call-id")).toBe("c2"));
+  });
+});
+
+describe("a denied call", () => {
+  it("reads as the person's decision with their note, not as a failure", () => {
+    const denied = failed("r", "d1", "write_file", "denied", "denied by the person: not now");
+    const { container } = list([request("t", call("d1", "write_file", { path: "a.txt", content: "x" }, "denied")), denied]);
+    const card = container.querySelector('[data-call-id="d1"]') as HTMLElement;
+    expect(card.className).toContain("denied");
+    expect(card.className).not.toContain("failed");
+    expect(card.getAttribute("aria-label")).toBe("write_file call, denied by you");
+    expect(card.querySelector(".call-denied")?.textContent).toBe("You denied this call: “not now” The model was told and did not run it.");
+  });
+});
+
+describe("foldUnchanged", () => {
+  it("keeps the context around each change and folds the rest into counted rows", () => {
+    const before = Array.from({ length: 20 }, (_, i) => `l${i + 1}`).join("\n");
+    const after = before.replace("l10", "ten");
+    const rows = foldUnchanged(diffLines(before, after), 2);
+    expect(rows.map((r) => (r.op === "fold" ? `fold ${r.count}` : `${r.op} ${r.text}`))).toEqual(["fold 7", "same l8", "same l9", "del l10", "add ten", "same l11", "same l12", "fold 8"]);
+    expect(foldUnchanged(diffLines(before, after), undefined)).toHaveLength(21);
   });
 });
 
@@ -327,7 +384,7 @@ describe("approval by keyboard", () => {
   ])("%s sends %s", async (key, decision) => {
     const { calls } = list(pending());
     await userEvent.keyboard(key);
-    expect(calls).toEqual([expect.objectContaining({ method: "POST", url: "/v1/contexts/c1/approvals", body: { decisions: [{ call_id: "c1", decision }] } })]);
+    expect(decisions(calls)).toEqual([expect.objectContaining({ method: "POST", url: "/v1/contexts/c1/approvals", body: { decisions: [{ call_id: "c1", decision }] } })]);
   });
 
   it("n asks for an optional note and denies with it", async () => {
@@ -336,7 +393,7 @@ describe("approval by keyboard", () => {
     const input = screen.getByLabelText("Note to the model (optional)");
     expect(document.activeElement).toBe(input);
     await userEvent.type(input, "use create_file{Enter}");
-    expect(calls[0]?.body).toEqual({ decisions: [{ call_id: "c1", decision: "deny", reason: "use create_file" }] });
+    expect(decisions(calls)[0]?.body).toEqual({ decisions: [{ call_id: "c1", decision: "deny", reason: "use create_file" }] });
   });
 
   it("n then Enter denies without a note; Escape cancels", async () => {
@@ -344,19 +401,19 @@ describe("approval by keyboard", () => {
     await userEvent.keyboard("n");
     await userEvent.keyboard("{Escape}");
     expect(screen.queryByLabelText("Note to the model (optional)")).toBeNull();
-    expect(calls).toHaveLength(0);
+    expect(decisions(calls)).toHaveLength(0);
     await userEvent.keyboard("n");
     await userEvent.keyboard("{Enter}");
-    expect(calls[0]?.body).toEqual({ decisions: [{ call_id: "c1", decision: "deny" }] });
+    expect(decisions(calls)[0]?.body).toEqual({ decisions: [{ call_id: "c1", decision: "deny" }] });
   });
 
   it("ignores keys once decided and keys with modifiers", async () => {
     const { calls } = list(pending());
     fireEvent.keyDown(document.activeElement as Element, { key: "y", ctrlKey: true });
-    expect(calls).toHaveLength(0);
+    expect(decisions(calls)).toHaveLength(0);
     await userEvent.keyboard("y");
     await userEvent.keyboard("a");
-    await waitFor(() => expect(calls).toHaveLength(1));
+    await waitFor(() => expect(decisions(calls)).toHaveLength(1));
   });
 
   it("does not take the focus from a person typing", () => {
