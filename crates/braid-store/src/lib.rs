@@ -53,6 +53,7 @@ mod changes;
 mod error;
 mod events;
 mod group_commit;
+mod idempotency;
 mod lock;
 mod migrations;
 mod postgres;
@@ -71,6 +72,7 @@ pub use events::{
     WriteRetry,
 };
 pub use group_commit::{CHANGE_QUEUE_CAPACITY, PendingSave};
+pub use idempotency::{IdempotencyClaim, IdempotencyWindow, IdempotentRequest, StoredAnswer};
 pub use lock::{ContextLock, LEASE_TTL, Lease, ReplicaIdentity};
 pub use postgres::{EVENTS_CHANNEL, EventListener, PostgresOptions, PostgresStore};
 pub use record::{BranchRecord, ContextRecord, MessageRange};
