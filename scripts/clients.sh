@@ -6,7 +6,9 @@
 #      Python SDK ships (sdk/python/braid_sdk/_api; BRAID_UPDATE_CLIENTS=1 rewrites it);
 #   2. drives the server through that generated client: create a context, send, read the answer,
 #      list the messages (sdk/python/tests/generated_smoke.py);
-#   3. runs the Python SDK's tests and its README example against the same server.
+#   3. runs the Python SDK's tests and its README example against the same server;
+#   4. generates TypeScript types with openapi-typescript (sdk/typescript/package-lock.json),
+#      type-checks a client over them (openapi-fetch) and drives the server through it.
 # Needs target/debug/braid and target/debug/braid-mock-llm (`cargo build -p braid-server -p
 # braid-testkit`). Prints one line per step; logs are in target/clients/.
 set -euo pipefail
@@ -106,3 +108,15 @@ print(blocks[0])
 PY
 PYTHONPATH="$sdk" BRAID_URL=$url "$python" "$out/readme_example.py" >"$out/readme_example.log"
 echo "clients: the Python SDK's README example ran: $(tail -n1 "$out/readme_example.log")"
+
+# 4. TypeScript types from the served document, type-checked and driven against the server.
+ts=$root/sdk/typescript
+if [ ! -x "$ts/node_modules/.bin/tsc" ] || [ "$ts/package-lock.json" -nt "$ts/node_modules/.install-stamp" ]; then
+    (cd "$ts" && npm ci --no-audit --no-fund --loglevel=error)
+    touch "$ts/node_modules/.install-stamp"
+fi
+mkdir -p "$ts/generated"
+(cd "$ts" && node node_modules/.bin/openapi-typescript "$out/openapi.json" -o generated/api.ts) >"$out/ts-generate.log" 2>&1 || {
+    cat "$out/ts-generate.log" >&2; exit 1; }
+(cd "$ts" && node node_modules/.bin/tsc -p .) || { echo "clients: the TypeScript client does not type-check" >&2; exit 1; }
+BRAID_URL=$url node "$ts/dist/src/smoke.js"

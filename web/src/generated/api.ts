@@ -888,7 +888,7 @@ export interface components {
             /** @description Planner or actor. */
             agent_role?: components["schemas"]["AgentRole"];
             /** @description Which tool calls run without asking. */
-            approval_policy?: Omit<components["schemas"]["ApprovalPolicy"], "type">;
+            approval_policy?: components["schemas"]["ApprovalPolicy"];
             /**
              * @description Tools the person approved "for this session": they run without asking until this list is
              *     changed.
@@ -986,7 +986,7 @@ export interface components {
              */
             message_count: number;
             /** @description What it is doing. */
-            state: Omit<components["schemas"]["ContextState"], "type">;
+            state: components["schemas"]["ContextState"];
             /** @description Its title; written by the model after the first exchange when none was given. */
             title?: string | null;
             /**
@@ -1306,7 +1306,7 @@ export interface components {
              */
             message_count: number;
             /** @description What it is doing. */
-            state: Omit<components["schemas"]["ContextState"], "type">;
+            state: components["schemas"]["ContextState"];
             /** @description Its title; written by the model after the first exchange when none was given. */
             title?: string | null;
             /** @description Tokens the active branch's next request would use, and the limit. */
@@ -1322,7 +1322,7 @@ export interface components {
             /** @description The context. */
             context_id: components["schemas"]["ContextId"];
             /** @description The state now. */
-            current_state: Omit<components["schemas"]["ContextState"], "type">;
+            current_state: components["schemas"]["ContextState"];
             /** @description The message change, when there was one. */
             message_update?: components["schemas"]["MessageUpdate"] | null;
             /**
@@ -1577,7 +1577,7 @@ export interface components {
             /** @description The lines wanted; the whole file when absent. */
             range?: components["schemas"]["LineRange"] | null;
             /** @description Whether the content has been read yet, and what was read. */
-            resolution?: Omit<components["schemas"]["FileResolution"], "type">;
+            resolution?: components["schemas"]["FileResolution"];
         };
         /** @description A file reference. */
         FileReferencePayload: {
@@ -1697,7 +1697,7 @@ export interface components {
             /** @description How it should be recognized. */
             recognition_mode?: components["schemas"]["RecognitionMode"];
             /** @description Where the image is. */
-            source: Omit<components["schemas"]["ImageSource"], "type">;
+            source: components["schemas"]["ImageSource"];
         };
         /** @description An image. */
         ImagePayload: {
@@ -1706,7 +1706,7 @@ export interface components {
             /** @description How to recognize it; `auto` when absent. */
             recognition_mode?: components["schemas"]["RecognitionMode"];
             /** @description Where the image is. */
-            source: Omit<components["schemas"]["ImageSource"], "type">;
+            source: components["schemas"]["ImageSource"];
         };
         /** @description Where an image's bytes come from. */
         ImageSource: components["schemas"]["ImageSourceUrl"] | components["schemas"]["ImageSourceBase64"] | components["schemas"]["ImageSourceFilePath"];
@@ -2176,7 +2176,7 @@ export interface components {
              */
             resolutions?: components["schemas"]["ConflictResolution"][];
             /** @description How. */
-            strategy: Omit<components["schemas"]["MergeStrategy"], "type">;
+            strategy: components["schemas"]["MergeStrategy"];
             /** @description The branch to merge into; the active branch when absent. */
             target?: components["schemas"]["BranchName"] | null;
         };
@@ -3029,7 +3029,7 @@ export interface components {
              */
             reserve_output_tokens?: number;
             /** @description The strategy used when a request would not fit. */
-            strategy?: Omit<components["schemas"]["OptimizationStrategy"], "type">;
+            strategy?: components["schemas"]["OptimizationStrategy"];
         };
         /** @description How history is trimmed to fit the model's context window. */
         OptimizationStrategy: components["schemas"]["OptimizationStrategyRecentN"] | components["schemas"]["OptimizationStrategyIntelligent"] | components["schemas"]["OptimizationStrategyImportanceScoring"];
@@ -3394,7 +3394,7 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             /** @description What to add. */
-            payload: Omit<components["schemas"]["MessagePayload"], "type">;
+            payload: components["schemas"]["MessagePayload"];
         };
         /** @description The 202 answer to a send. */
         SendMessageResponse: {
@@ -3451,7 +3451,7 @@ export interface components {
             /** @description Every transition since the context was loaded, with `?history=true`. */
             history?: components["schemas"]["StateTransition"][] | null;
             /** @description The current state. */
-            state: Omit<components["schemas"]["ContextState"], "type">;
+            state: components["schemas"]["ContextState"];
         };
         /** @description One recorded move, for the transition history (`GET .../state?history=true`). */
         StateTransition: {
@@ -3461,9 +3461,9 @@ export interface components {
              */
             at: string;
             /** @description The state before. */
-            from: Omit<components["schemas"]["ContextState"], "type">;
+            from: components["schemas"]["ContextState"];
             /** @description The state after. */
-            to: Omit<components["schemas"]["ContextState"], "type">;
+            to: components["schemas"]["ContextState"];
         };
         /** @description A control notice. */
         SystemControlMessage: components["schemas"]["SystemControlMessageModeChange"] | components["schemas"]["SystemControlMessageRoleChange"] | components["schemas"]["SystemControlMessageBranchMerge"] | components["schemas"]["SystemControlMessageBranchSwitch"] | components["schemas"]["SystemControlMessageSummary"] | components["schemas"]["SystemControlMessageLoopStopped"] | components["schemas"]["SystemControlMessageRecovered"] | components["schemas"]["SystemControlMessageFailureResolved"];

@@ -29,7 +29,13 @@ pub fn generator() -> SchemaGenerator {
         .with(|s| {
             s.inline_subschemas = false;
             s.definitions_path = COMPONENTS.into();
+            // Draft 7 ignores a `$ref`'s siblings, so schemars wraps every described reference
+            // in `allOf`; OpenAPI 3.1 reads them, and openapi-typescript takes an `allOf` of a
+            // discriminated union for inheritance (`Omit<ContextState, "type">`).
+            s.transforms
+                .retain(|t| !format!("{t:?}").contains("RemoveRefSiblings"));
         })
+        .with_transform(RecursiveTransform(RefBesideFields))
         .with_transform(RecursiveTransform(UnitEnum))
         .with_transform(RecursiveTransform(NoDefaultBesideRef))
         .into_generator()
@@ -81,6 +87,40 @@ impl Transform for UnitEnum {
             "enum".into(),
             Value::Array(values.into_iter().map(|(v, _)| Value::String(v)).collect()),
         );
+    }
+}
+
+/// Wraps a `$ref` in `allOf` only when fields or other constraints stand beside it (an
+/// internally tagged variant's tag beside the struct it wraps); a description or a title stays
+/// beside the `$ref`, as OpenAPI 3.1 allows.
+#[derive(Clone, Copy, Debug)]
+pub struct RefBesideFields;
+
+impl Transform for RefBesideFields {
+    fn transform(&mut self, schema: &mut Schema) {
+        let Some(object) = schema.as_object_mut() else {
+            return;
+        };
+        let annotations = [
+            "$ref",
+            "description",
+            "title",
+            "default",
+            "deprecated",
+            "readOnly",
+            "writeOnly",
+            "examples",
+        ];
+        if !object.contains_key("$ref") || object.keys().all(|k| annotations.contains(&k.as_str()))
+        {
+            return;
+        }
+        if let Some(reference) = object.remove("$ref") {
+            let all_of = object.entry("allOf").or_insert_with(|| json!([]));
+            if let Value::Array(all_of) = all_of {
+                all_of.push(json!({ "$ref": reference }));
+            }
+        }
     }
 }
 
