@@ -64,11 +64,11 @@ pub fn parse_body<T: DeserializeOwned>(body: &str) -> Result<T, RequestError> {
 /// dropped without a word); this is for request bodies only: stored and imported data are read
 /// leniently elsewhere.
 pub fn parse_value_at<T: DeserializeOwned>(value: Value, prefix: &str) -> Result<T, RequestError> {
-    let mut unknown: Option<String> = None;
+    let mut unknown: Option<(String, String)> = None;
     let parsed = serde_path_to_error::deserialize(serde_ignored::Deserializer::new(
         value,
         &mut |path: serde_ignored::Path<'_>| {
-            unknown.get_or_insert_with(|| path_text(&path));
+            unknown.get_or_insert_with(|| (path_text(&path), last_key(&path)));
         },
     ));
     let parsed = parsed.map_err(|e| {
@@ -89,18 +89,27 @@ pub fn parse_value_at<T: DeserializeOwned>(value: Value, prefix: &str) -> Result
     })?;
     match unknown {
         None => Ok(parsed),
-        Some(path) => {
+        Some((path, name)) => {
             let field = join_path(prefix, &path);
-            let name = path
-                .rsplit(['.', '['])
-                .next()
-                .unwrap_or_default()
-                .to_owned();
             Err(RequestError::schema(
                 field,
                 format!("unknown field `{name}`: the request has no such field"),
             ))
         }
+    }
+}
+
+/// The name of the field a path ends at (a key may hold dots, so it is not read back from the
+/// path's text).
+fn last_key(path: &serde_ignored::Path<'_>) -> String {
+    use serde_ignored::Path;
+    match path {
+        Path::Map { key, .. } => key.clone(),
+        Path::Root => String::new(),
+        Path::Seq { parent, .. }
+        | Path::Some { parent }
+        | Path::NewtypeStruct { parent }
+        | Path::NewtypeVariant { parent } => last_key(parent),
     }
 }
 
@@ -187,6 +196,13 @@ mod tests {
         let err =
             parse_body::<Outer>(r#"{"inner":{"count":1,"name":"a"},"branch":"alt"}"#).unwrap_err();
         assert_eq!(err.field(), Some("branch"));
+    }
+
+    #[test]
+    fn an_unknown_field_with_dots_in_its_name_is_named_whole() {
+        let err = parse_body::<Outer>(r#"{"inner":{"count":1,"name":"a"},"a.b":1}"#).unwrap_err();
+        assert_eq!(err.field(), Some("a.b"));
+        assert!(err.to_string().contains("unknown field `a.b`"), "{err}");
     }
 
     #[test]
