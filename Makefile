@@ -4,13 +4,13 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 
-.PHONY: run test setup setup-run web fmt lint deps test-rust test-web mcp-test-servers mcp-conformance generate bench fuzz chaos build-timings
+.PHONY: run test setup setup-run web fmt lint deps test-rust test-web mcp-test-servers mcp-conformance generate bench fuzz chaos build-timings clients
 
 run: setup-run web
 	$(CARGO) build --release -p braid-server
 	./target/release/braid serve
 
-test: setup fmt lint deps test-rust mcp-conformance test-web
+test: setup fmt lint deps test-rust mcp-conformance test-web clients
 
 # What `make run` needs (Node, Tesseract), then what only the tests need (PostgreSQL, Chromium).
 setup-run:
@@ -77,6 +77,13 @@ test-web: web mcp-test-servers
 	$(CARGO) build --locked -p braid-server -p braid-testkit
 	cd web && npm run test:e2e
 
+# Clients generated from the served OpenAPI document, driven against a real `braid serve` with
+# the mock model: openapi-python-client's Python client (no warning allowed; the copy in
+# sdk/python/braid_sdk/_api must be current), then the Python SDK's tests and README example.
+clients:
+	$(CARGO) build --locked -p braid-server -p braid-testkit --bins
+	CARGO_TARGET_DIR=$${CARGO_TARGET_DIR:-target} scripts/clients.sh
+
 # Regenerate what the web UI is built on: the protocol types (ts-rs, from braid-protocol), the
 # server's OpenAPI document (aide, from braid-server's handlers) and the API client's types
 # (openapi-typescript, from that document). Tests fail when any of the three is stale.
@@ -84,6 +91,8 @@ generate:
 	BRAID_UPDATE_TS=1 $(CARGO) test -p braid-protocol --lib typescript
 	BRAID_UPDATE_TS=1 $(CARGO) test -p braid-server --lib openapi::tests::the_committed_document_is_current
 	cd web && npm ci --no-audit --no-fund && npm run generate
+	$(CARGO) build --locked -p braid-server -p braid-testkit --bins
+	BRAID_UPDATE_CLIENTS=1 scripts/clients.sh
 
 bench:
 	$(CARGO) bench --workspace

@@ -112,6 +112,10 @@ pub struct ContextListEntry {
 pub struct ContextList {
     /// The contexts, most recently changed first.
     pub contexts: Vec<ContextListEntry>,
+    /// Pass as `before` to get the next page; absent on the last page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub next_before: Option<ContextId>,
 }
 
 /// `POST /v1/contexts`.

@@ -60,8 +60,18 @@ pub fn parse_body<T: DeserializeOwned>(body: &str) -> Result<T, RequestError> {
 }
 
 /// Parses a JSON value found at `prefix` into `T`, naming the failing field below `prefix`.
+/// A field `T` does not have is refused too (a misspelled `worksapce` would otherwise be
+/// dropped without a word); this is for request bodies only: stored and imported data are read
+/// leniently elsewhere.
 pub fn parse_value_at<T: DeserializeOwned>(value: Value, prefix: &str) -> Result<T, RequestError> {
-    serde_path_to_error::deserialize(value).map_err(|e| {
+    let mut unknown: Option<(String, String)> = None;
+    let parsed = serde_path_to_error::deserialize(serde_ignored::Deserializer::new(
+        value,
+        &mut |path: serde_ignored::Path<'_>| {
+            unknown.get_or_insert_with(|| (path_text(&path), last_key(&path)));
+        },
+    ));
+    let parsed = parsed.map_err(|e| {
         let inner = e.inner().to_string();
         let mut field = join_path(prefix, &e.path().to_string());
         // serde reports a missing field at the struct that lacks it; name the field itself.
@@ -76,7 +86,45 @@ pub fn parse_value_at<T: DeserializeOwned>(value: Value, prefix: &str) -> Result
             },
             message: inner,
         }
-    })
+    })?;
+    match unknown {
+        None => Ok(parsed),
+        Some((path, name)) => {
+            let field = join_path(prefix, &path);
+            Err(RequestError::schema(
+                field,
+                format!("unknown field `{name}`: the request has no such field"),
+            ))
+        }
+    }
+}
+
+/// The name of the field a path ends at (a key may hold dots, so it is not read back from the
+/// path's text).
+fn last_key(path: &serde_ignored::Path<'_>) -> String {
+    use serde_ignored::Path;
+    match path {
+        Path::Map { key, .. } => key.clone(),
+        Path::Root => String::new(),
+        Path::Seq { parent, .. }
+        | Path::Some { parent }
+        | Path::NewtypeStruct { parent }
+        | Path::NewtypeVariant { parent } => last_key(parent),
+    }
+}
+
+/// A path serde_ignored reports, written as the API names fields (`config.optimization.x`,
+/// `decisions[0].reson`).
+fn path_text(path: &serde_ignored::Path<'_>) -> String {
+    use serde_ignored::Path;
+    match path {
+        Path::Root => String::new(),
+        Path::Seq { parent, index } => format!("{}[{index}]", path_text(parent)),
+        Path::Map { parent, key } => join_path(&path_text(parent), key),
+        Path::Some { parent }
+        | Path::NewtypeStruct { parent }
+        | Path::NewtypeVariant { parent } => path_text(parent),
+    }
 }
 
 fn join_path(prefix: &str, path: &str) -> String {
@@ -137,6 +185,31 @@ mod tests {
             let err = parse_body::<Outer>(body).unwrap_err();
             assert_eq!(err.field(), Some("(root)"), "{body}");
         }
+    }
+
+    #[test]
+    fn an_unknown_field_is_refused_by_its_path() {
+        let err =
+            parse_body::<Outer>(r#"{"inner":{"count":1,"name":"a","nmae":"b"}}"#).unwrap_err();
+        assert_eq!(err.field(), Some("inner.nmae"));
+        assert!(err.to_string().contains("unknown field `nmae`"), "{err}");
+        let err =
+            parse_body::<Outer>(r#"{"inner":{"count":1,"name":"a"},"branch":"alt"}"#).unwrap_err();
+        assert_eq!(err.field(), Some("branch"));
+    }
+
+    #[test]
+    fn an_unknown_field_with_dots_in_its_name_is_named_whole() {
+        let err = parse_body::<Outer>(r#"{"inner":{"count":1,"name":"a"},"a.b":1}"#).unwrap_err();
+        assert_eq!(err.field(), Some("a.b"));
+        assert!(err.to_string().contains("unknown field `a.b`"), "{err}");
+    }
+
+    #[test]
+    fn a_wrong_type_is_named_before_an_unknown_field() {
+        let err =
+            parse_body::<Outer>(r#"{"inner":{"count":"x","name":"a"},"extra":1}"#).unwrap_err();
+        assert_eq!(err.field(), Some("inner.count"));
     }
 
     #[test]

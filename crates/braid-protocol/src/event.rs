@@ -197,6 +197,8 @@ pub enum ErrorCode {
     UnsupportedMediaType,
     /// The request body is too large.
     PayloadTooLarge,
+    /// The route has no such method (the `Allow` header lists the ones it has).
+    MethodNotAllowed,
     /// A bug or an unexpected failure.
     Internal,
     /// A client resumed an event stream after an id this context's log does not hold (the

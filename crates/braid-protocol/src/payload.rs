@@ -165,6 +165,29 @@ impl MessagePayload {
     }
 }
 
+impl MessagePayload {
+    /// The text a person wrote into it, in bytes (a text's words and its images' captions, an
+    /// image's caption, an answer), and the field that holds the most of it: what a server's
+    /// limit on the size of a message's text counts.
+    pub fn text_bytes(&self) -> (usize, &'static str) {
+        let captions = |images: &[ImagePayload]| -> usize {
+            images
+                .iter()
+                .map(|i| i.caption.as_deref().map_or(0, str::len))
+                .sum()
+        };
+        match self {
+            MessagePayload::Text(t) => (t.text.len() + captions(&t.images), "payload.text"),
+            MessagePayload::Image(i) => (captions(std::slice::from_ref(i)), "payload.caption"),
+            MessagePayload::QuestionAnswer(a) => (a.value.len(), "payload.value"),
+            MessagePayload::FileReference(_)
+            | MessagePayload::Workflow(_)
+            | MessagePayload::ToolResult(_)
+            | MessagePayload::McpResource(_) => (0, "payload"),
+        }
+    }
+}
+
 impl SendMessageRequest {
     /// Parses and validates a request body. Errors name the field at fault
     /// (`payload.path`, `payload.type`...): [`RequestError::Syntax`] for text that is not JSON,
@@ -197,6 +220,14 @@ impl SendMessageRequest {
                 ));
             }
         };
+        if let Some(field) = object.keys().next() {
+            return Err(RequestError::schema(
+                field.clone(),
+                format!(
+                    "unknown field `{field}`: a send has `payload` and `client_metadata` (it goes to the active branch; switch branches with `POST .../branches/{{name}}/activate`)"
+                ),
+            ));
+        }
         let request = Self {
             payload,
             client_metadata,

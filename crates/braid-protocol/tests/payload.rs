@@ -124,3 +124,30 @@ fn api_error_body_carries_the_field() {
     assert_eq!(body["error"]["code"], "invalid_input");
     assert_eq!(body["error"]["field"], "payload.path");
 }
+
+#[test]
+fn a_field_a_send_does_not_have_is_refused_by_name() {
+    // `branch` is not a field of a send: it was answered 202 and the message went to the
+    // active branch.
+    let err = parse(json!({"payload":{"type":"text","text":"hi"},"branch":"alt"})).unwrap_err();
+    assert_eq!(err.field(), Some("branch"));
+    assert!(err.to_string().contains("unknown field `branch`"), "{err}");
+    assert_eq!(
+        field_of(json!({"payload":{"type":"text","txet":"hi","text":"hi"}})),
+        "payload.txet"
+    );
+    assert_eq!(
+        field_of(
+            json!({"payload":{"type":"text","text":"see","file_references":[{"path":"a.rs","rnage":{}}]}})
+        ),
+        "payload.file_references[0].rnage"
+    );
+}
+
+#[test]
+fn the_text_of_a_send_counts_its_words_and_captions() {
+    let r = parse(json!({"payload":{"type":"text","text":"hello","images":[{"source":{"type":"url","url":"https://x/y.png"},"caption":"abc"}]}})).unwrap();
+    assert_eq!(r.payload.text_bytes(), (8, "payload.text"));
+    let r = parse(json!({"payload":{"type":"file_reference","path":"a.rs"}})).unwrap();
+    assert_eq!(r.payload.text_bytes().0, 0);
+}

@@ -117,13 +117,54 @@ macro_rules! raw_answer {
     };
 }
 
+/// A context's events as Server-Sent Events.
+pub struct EventStream(pub Response);
+
+impl IntoResponse for EventStream {
+    fn into_response(self) -> Response {
+        self.0
+    }
+}
+
+impl OperationOutput for EventStream {
+    type Inner = ();
+
+    /// The body is a stream of text that does not end while the context lives: generators read
+    /// a `string` (and none can wait for all of it); each event's schema is in
+    /// `x-event-schema` (OpenAPI 3.2 calls it `itemSchema`) and the description.
+    fn operation_response(ctx: &mut GenContext, _operation: &mut Operation) -> Option<ResponseDoc> {
+        let event = ctx.schema.subschema_for::<ContextEvent>();
+        let mut doc = content_doc(
+            "text/event-stream",
+            schemars::json_schema!({"type": "string", "description": "Server-Sent Events (a stream that ends only with the server or the connection)."}),
+            "Server-Sent Events: `event:` is the event's name (`context_update`, `content_delta`, `content_final`, `error`, `heartbeat`), `data:` its payload (a `ContextEvent` variant's fields without `type`), `id:` its sequence in the context's event log (absent on heartbeats and the shutdown notice). Read it with an SSE client; reconnect with `Last-Event-ID`.",
+        );
+        if let Some(media) = doc.content.get_mut("text/event-stream") {
+            media
+                .extensions
+                .insert("x-event-schema".to_owned(), event.to_value());
+        }
+        Some(doc)
+    }
+
+    fn inferred_responses(
+        ctx: &mut GenContext,
+        operation: &mut Operation,
+    ) -> Vec<(Option<StatusCode>, ResponseDoc)> {
+        Self::operation_response(ctx, operation)
+            .map(|doc| (Some(StatusCode::Code(200)), doc))
+            .into_iter()
+            .collect()
+    }
+}
+
 raw_answer!(
-    /// A context's events as Server-Sent Events.
-    EventStream,
+    /// The OpenAPI document.
+    OpenApiJson,
     200,
-    "text/event-stream",
-    "Server-Sent Events: `event:` is the event's name (`context_update`, `content_delta`, `content_final`, `error`, `heartbeat`), `data:` its payload (the variant's fields without `type`), `id:` its sequence in the context's event log (absent on heartbeats and the shutdown notice).",
-    |ctx| ctx.schema.subschema_for::<ContextEvent>()
+    "application/json",
+    "An OpenAPI 3.1 document.",
+    |_ctx| schemars::json_schema!({"type": "object", "additionalProperties": true, "description": "An OpenAPI 3.1 document (https://spec.openapis.org/oas/v3.1)."})
 );
 
 raw_answer!(

@@ -14,7 +14,7 @@ use braid_context::ContextRegistry;
 use tokio_util::sync::CancellationToken;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
-use crate::body::BodyLimit;
+use crate::body::{BodyLimit, MessageTextLimit};
 use crate::error::ApiFailure;
 use crate::forward::Forwarder;
 use crate::guard::{RequestGuard, guard};
@@ -27,11 +27,16 @@ use crate::web::WebUi;
 /// The default body limit: 10 MiB.
 pub const DEFAULT_MAX_BODY: usize = 10 * 1024 * 1024;
 
+/// The default limit on the text of one send: 1 MiB.
+pub const DEFAULT_MAX_MESSAGE_TEXT: usize = 1024 * 1024;
+
 /// How the server behaves.
 #[derive(Clone, Debug)]
 pub struct AppConfig {
     /// The largest request body accepted, in bytes.
     pub max_body: usize,
+    /// The most text one send may carry, in bytes (`--max-message-text`).
+    pub max_message_text: usize,
     /// How often an idle event stream gets a heartbeat.
     pub heartbeat: Duration,
     /// When set, every API route requires `Authorization: Bearer <token>`.
@@ -68,6 +73,7 @@ impl Default for AppConfig {
     fn default() -> Self {
         Self {
             max_body: DEFAULT_MAX_BODY,
+            max_message_text: DEFAULT_MAX_MESSAGE_TEXT,
             heartbeat: Duration::from_secs(15),
             api_token: None,
             cors_origins: Vec::new(),
@@ -121,6 +127,7 @@ impl App {
         let web = WebUi::new(&config.web_dir);
         let shutdown = CancellationToken::new();
         let log_feeds = LogFeeds::new(registry.services().store.clone(), shutdown.clone());
+        crate::idempotency::spawn_expiry(registry.services().store.clone(), shutdown.clone());
         Arc::new(Self {
             registry,
             metrics,
@@ -147,11 +154,18 @@ pub fn router(app: Arc<App>) -> Router {
             app.clone(),
             crate::forward::forward,
         ))
+        .route_layer(middleware::from_fn_with_state(
+            app.clone(),
+            crate::idempotency::idempotent,
+        ))
         .route_layer(middleware::from_fn_with_state(app.clone(), authenticate))
         .route_layer(middleware::from_fn_with_state(app.clone(), count))
         .fallback(fallback)
         .layer(DefaultBodyLimit::max(app.config.max_body))
-        .layer(axum::Extension(BodyLimit(app.config.max_body)));
+        .layer(axum::Extension(BodyLimit(app.config.max_body)))
+        .layer(axum::Extension(MessageTextLimit(
+            app.config.max_message_text,
+        )));
     if !app.config.cors_origins.is_empty() {
         router = router.layer(
             CorsLayer::new()
@@ -167,11 +181,13 @@ pub fn router(app: Arc<App>) -> Router {
                     header::AUTHORIZATION,
                     header::CONTENT_TYPE,
                     header::HeaderName::from_static("last-event-id"),
+                    crate::idempotency::HEADER,
                 ]),
         );
     }
     // Outermost, so nothing (CORS, the web UI, the body limit) sees a refused request.
     router
+        .layer(middleware::map_response(json_error_body))
         .layer(middleware::from_fn_with_state(app.guard.clone(), guard))
         .with_state(app)
 }
@@ -210,6 +226,25 @@ fn same_secret(a: &[u8], b: &[u8]) -> bool {
         return false;
     }
     a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// Gives an error answer without a body one like every other error's
+/// (`{ "error": { "code", "message" } }`): axum answers a method a route lacks with an empty
+/// 405.
+async fn json_error_body(response: Response) -> Response {
+    let status = response.status();
+    let is_error = status.is_client_error() || status.is_server_error();
+    if !is_error || response.headers().contains_key(header::CONTENT_TYPE) {
+        return response;
+    }
+    let (parts, _) = response.into_parts();
+    let mut answer = ApiFailure::bare(status).into_response();
+    for name in [header::ALLOW, header::RETRY_AFTER] {
+        if let Some(value) = parts.headers.get(&name) {
+            answer.headers_mut().insert(name, value.clone());
+        }
+    }
+    answer
 }
 
 async fn count(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {

@@ -11,8 +11,8 @@ use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
-use braid_protocol::SendMessageRequest;
 use braid_protocol::body::parse_body;
+use braid_protocol::{ErrorCode, SendMessageRequest};
 use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -23,6 +23,11 @@ use crate::error::{ApiFailure, error_doc, invalid_doc};
 /// name it.
 #[derive(Clone, Copy, Debug)]
 pub struct BodyLimit(pub usize);
+
+/// The limit on the text of one send in force (`--max-message-text`), stored in the request
+/// extensions by the app.
+#[derive(Clone, Copy, Debug)]
+pub struct MessageTextLimit(pub usize);
 
 /// A JSON body parsed into `T`.
 pub struct JsonBody<T>(pub T);
@@ -80,10 +85,20 @@ impl<S: Send + Sync> FromRequest<S> for SendBody {
     type Rejection = ApiFailure;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let limit = req.extensions().get::<MessageTextLimit>().map(|l| l.0);
         let TextBody(text) = TextBody::from_request(req, state).await?;
-        SendMessageRequest::from_json(&text)
-            .map(SendBody)
-            .map_err(|e| ApiFailure::from(&e))
+        let request = SendMessageRequest::from_json(&text).map_err(|e| ApiFailure::from(&e))?;
+        let (bytes, field) = request.payload.text_bytes();
+        if let Some(limit) = limit.filter(|limit| bytes > *limit) {
+            return Err(ApiFailure::new(
+                ErrorCode::PayloadTooLarge,
+                format!(
+                    "the message's text is {bytes} bytes, more than the limit of {limit} (see --max-message-text)"
+                ),
+                Some(field.to_owned()),
+            ));
+        }
+        Ok(SendBody(request))
     }
 }
 
@@ -96,7 +111,18 @@ impl OperationInput for SendBody {
         ctx: &mut GenContext,
         _operation: &mut Operation,
     ) -> Vec<(Option<DocStatus>, Response)> {
-        body_refusals(ctx)
+        let mut refusals = body_refusals(ctx);
+        for (status, response) in &mut refusals {
+            if *status == Some(DocStatus::Code(413)) {
+                *response = error_doc(
+                    ctx,
+                    413,
+                    "The body is larger than the limit (10 MiB by default, `--max-body`), or the message's text is (1 MiB by default, `--max-message-text`; `field` names it).",
+                )
+                .1;
+            }
+        }
+        refusals
     }
 }
 

@@ -57,6 +57,35 @@ impl ApiFailure {
         )
     }
 
+    /// An error answer that came without a body (axum's 405 for a method a route lacks), with
+    /// the code of its status.
+    pub fn bare(status: StatusCode) -> Self {
+        let code = match status {
+            StatusCode::METHOD_NOT_ALLOWED => ErrorCode::MethodNotAllowed,
+            StatusCode::NOT_FOUND => ErrorCode::NotFound,
+            StatusCode::UNAUTHORIZED => ErrorCode::Unauthorized,
+            StatusCode::FORBIDDEN => ErrorCode::Forbidden,
+            StatusCode::CONFLICT => ErrorCode::Conflict,
+            StatusCode::PAYLOAD_TOO_LARGE => ErrorCode::PayloadTooLarge,
+            StatusCode::UNSUPPORTED_MEDIA_TYPE => ErrorCode::UnsupportedMediaType,
+            s if s.is_client_error() => ErrorCode::InvalidInput,
+            _ => ErrorCode::Internal,
+        };
+        let message = match code {
+            ErrorCode::MethodNotAllowed => {
+                "this route has no such method; the `Allow` header lists the ones it has".to_owned()
+            }
+            _ => status
+                .canonical_reason()
+                .unwrap_or("the request failed")
+                .to_owned(),
+        };
+        Self {
+            status,
+            body: ApiError::new(code, message, None),
+        }
+    }
+
     /// Nothing at this path (404).
     pub fn no_route(method: &str, path: &str) -> Self {
         Self::new(
@@ -81,6 +110,7 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         ErrorCode::Forbidden => StatusCode::FORBIDDEN,
         ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
         ErrorCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         ErrorCode::LlmNotConfigured => StatusCode::SERVICE_UNAVAILABLE,
         ErrorCode::LlmUnavailable | ErrorCode::LlmRejected | ErrorCode::StreamInterrupted => {
             StatusCode::BAD_GATEWAY

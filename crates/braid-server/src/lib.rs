@@ -15,6 +15,7 @@ pub mod error;
 pub mod events;
 pub mod forward;
 pub mod guard;
+pub mod idempotency;
 pub mod log_feed;
 pub mod mcp;
 pub mod metrics;

@@ -6,6 +6,8 @@
 use aide::openapi::{Info, OpenApi};
 use serde_json::{Value, json};
 
+mod schemas;
+
 /// The OpenAPI document of the API. Problems the generator reports (a parameter declared twice,
 /// two bodies) are logged; the test below fails on any.
 pub fn document() -> Value {
@@ -21,6 +23,8 @@ fn generate(on_error: impl Fn(aide::Error) + 'static) -> Value {
             on_error(error);
         }
     });
+    aide::generate::in_context(|ctx| ctx.schema = schemas::generator());
+    let routes = crate::routes::api();
     let mut api = OpenApi {
         info: Info {
             title: "Braid".into(),
@@ -33,16 +37,59 @@ fn generate(on_error: impl Fn(aide::Error) + 'static) -> Value {
         },
         ..OpenApi::default()
     };
-    let _router = crate::routes::api().finish_api(&mut api);
+    let _router = routes.finish_api(&mut api);
     let mut doc = serde_json::to_value(&api).unwrap_or_else(|error| {
         tracing::error!(%error, "the OpenAPI document is not serializable");
         json!({})
     });
+    schemas::name_variants(&mut doc);
     doc["components"]["securitySchemes"] = json!({
         "bearer": {"type": "http", "scheme": "bearer", "description": "BRAID_API_TOKEN; required when the server has one."}
     });
     secure(&mut doc);
+    idempotent(&mut doc);
     doc
+}
+
+/// Documents the `Idempotency-Key` header [`crate::idempotency::idempotent`] reads on every
+/// `POST`, with its 409 and 422.
+fn idempotent(doc: &mut Value) {
+    let Some(paths) = doc["paths"].as_object_mut() else {
+        return;
+    };
+    for item in paths.values_mut() {
+        let Some(operation) = item.get_mut("post") else {
+            continue;
+        };
+        let parameter = json!({
+            "name": "Idempotency-Key",
+            "in": "header",
+            "required": false,
+            "description": "A key of the client's choosing (1 to 255 visible ASCII characters; a UUID is usual). The same key with the same body within 24 hours answers the first answer (same status, same body) and does the work once, also after a restart; with another body it is refused (422); while the first request runs, 409.",
+            "schema": {"type": "string", "minLength": 1, "maxLength": crate::idempotency::MAX_KEY_LENGTH}
+        });
+        match operation["parameters"].as_array_mut() {
+            Some(parameters) => parameters.push(parameter),
+            None => operation["parameters"] = json!([parameter]),
+        }
+        for (status, text) in [
+            (
+                "409",
+                "The first request with this `Idempotency-Key` is still running, or the state does not allow it.",
+            ),
+            (
+                "422",
+                "The request breaks the schema or a rule (`field` names where), or its `Idempotency-Key` was first sent with another body.",
+            ),
+        ] {
+            if operation["responses"][status].is_null() {
+                operation["responses"][status] = json!({
+                    "description": text,
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ApiError"}}}
+                });
+            }
+        }
+    }
 }
 
 /// Marks every operation behind the bearer token (all but [`crate::routes::unauthenticated`])

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use aide::axum::ApiRouter;
-use aide::axum::routing::{delete_with, get_with, patch_with, post_with, put_with};
+use aide::axum::routing::{get_with, patch_with, post_with, put_with};
 use aide::transform::TransformOperation;
 use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -26,11 +26,11 @@ use braid_protocol::api::{
 use braid_protocol::workflow::{
     RunWorkflowRequest, WorkflowControl, WorkflowList, WorkflowRunResponse,
 };
-use braid_protocol::{BranchName, ContextId, ErrorCode, KindName, MessageId};
+use braid_protocol::{BranchName, ContextId, ErrorCode, KindName, Message, MessageId};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::answer::{Accepted, Created, EventStream, HtmlPage, PrometheusText, Reply};
+use crate::answer::{Accepted, Created, EventStream, HtmlPage, OpenApiJson, PrometheusText, Reply};
 use crate::app::App;
 use crate::body::{JsonBody, SendBody};
 use crate::error::ApiFailure;
@@ -79,7 +79,8 @@ pub fn api() -> ApiRouter<Arc<App>> {
         )
         .api_route(
             "/v1/contexts/{id}/messages/{message_id}",
-            delete_with(delete_message, doc("delete_message", "Deletes input that failed, or that still waits in the queue (with the rest of its send). 404 for an unknown message, 409 for any other message.")),
+            get_with(get_message, doc("get_message", "One message of the context, as it is stored (a message being streamed shows what is committed so far). 404 for an unknown message."))
+                .delete_with(delete_message, doc("delete_message", "Deletes input that failed, or that still waits in the queue (with the rest of its send). 404 for an unknown message, 409 for any other message.")),
         )
         .api_route(
             "/v1/contexts/{id}/events",
@@ -312,6 +313,15 @@ pub struct MessagesQuery {
     pub limit: Option<u32>,
 }
 
+/// Query of `GET /v1/contexts`.
+#[derive(Deserialize, JsonSchema)]
+pub struct ContextsQuery {
+    /// Only contexts listed after this one (the previous page's `next_before`).
+    pub before: Option<ContextId>,
+    /// At most this many (1 to 1000; all when absent).
+    pub limit: Option<u32>,
+}
+
 /// Query of `GET /v1/contexts/{id}/events`.
 #[derive(Deserialize, JsonSchema)]
 pub struct EventsQuery {
@@ -394,13 +404,66 @@ async fn metrics(State(app): State<Arc<App>>) -> PrometheusText {
     PrometheusText(response)
 }
 
-async fn openapi(State(app): State<Arc<App>>) -> Reply<serde_json::Value> {
-    Reply(app.openapi.as_ref().clone())
+async fn openapi(State(app): State<Arc<App>>) -> OpenApiJson {
+    OpenApiJson(Reply::<_, 200>(app.openapi.as_ref().clone()).into_response())
 }
 
-async fn list_contexts(State(app): State<Arc<App>>) -> ApiResult<Reply<ContextList>> {
+async fn list_contexts(
+    State(app): State<Arc<App>>,
+    QueryParams(query): QueryParams<ContextsQuery>,
+) -> ApiResult<Reply<ContextList>> {
+    check_limit(query.limit)?;
     let contexts = app.registry.list().await?;
-    Ok(Reply(ContextList { contexts }))
+    let (contexts, next_before) = page(contexts, query.before, query.limit, |c| c.id)?;
+    Ok(Reply(ContextList {
+        contexts,
+        next_before,
+    }))
+}
+
+/// A page limit's bounds: 1 to 1000.
+fn check_limit(limit: Option<u32>) -> ApiResult<()> {
+    if limit.is_some_and(|l| l == 0 || l > 1000) {
+        return Err(ApiFailure::invalid(
+            "query.limit",
+            "limit must be between 1 and 1000",
+        ));
+    }
+    Ok(())
+}
+
+/// The page of `items` after the one whose id is `before` (from the start without it), at
+/// most `limit` long, and the id to ask the next page `before` when items remain.
+fn page<T, Id: PartialEq + Copy + std::fmt::Display>(
+    items: Vec<T>,
+    before: Option<Id>,
+    limit: Option<u32>,
+    id: impl Fn(&T) -> Id,
+) -> ApiResult<(Vec<T>, Option<Id>)> {
+    let start = match before {
+        None => 0,
+        Some(before) => {
+            items
+                .iter()
+                .position(|item| id(item) == before)
+                .ok_or_else(|| {
+                    ApiFailure::invalid(
+                        "query.before",
+                        format!("`{before}` is not in the list (deleted since the previous page?)"),
+                    )
+                })?
+                + 1
+        }
+    };
+    let limit = limit.map_or(usize::MAX, |l| l as usize);
+    let rest = items.len().saturating_sub(start);
+    let page: Vec<T> = items.into_iter().skip(start).take(limit).collect();
+    let next = if rest > page.len() {
+        page.last().map(&id)
+    } else {
+        None
+    };
+    Ok((page, next))
 }
 
 async fn create_context(
@@ -434,17 +497,34 @@ async fn delete_context(
     Ok(NoContent)
 }
 
+async fn get_message(
+    State(app): State<Arc<App>>,
+    PathParams(path): PathParams<MessagePath>,
+) -> ApiResult<Reply<Message>> {
+    // Loading the context answers 404 for an unknown one and makes its messages current in
+    // the store.
+    handle(&app, path.id).await?;
+    let store = &app.registry.services().store;
+    let mut found = store
+        .get_messages(path.id, &[path.message_id])
+        .await
+        .map_err(braid_context::EngineError::from)?;
+    match found.pop() {
+        Some(message) => Ok(Reply(message)),
+        None => Err(ApiFailure::new(
+            ErrorCode::NotFound,
+            format!("context {} has no message {}", path.id, path.message_id),
+            Some("message_id".into()),
+        )),
+    }
+}
+
 async fn list_messages(
     State(app): State<Arc<App>>,
     PathParams(path): PathParams<ContextPath>,
     QueryParams(query): QueryParams<MessagesQuery>,
 ) -> ApiResult<Reply<MessageList>> {
-    if query.limit.is_some_and(|l| l == 0 || l > 1000) {
-        return Err(ApiFailure::invalid(
-            "query.limit",
-            "limit must be between 1 and 1000",
-        ));
-    }
+    check_limit(query.limit)?;
     let message_query = MessageQuery {
         branch: query.branch,
         view: query.view.unwrap_or(MessageView::Full),

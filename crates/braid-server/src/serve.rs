@@ -14,7 +14,7 @@ use braid_store::{Backend, PostgresOptions, PostgresStore, ReplicaIdentity, Sqli
 use braid_tools::WorkspaceRoots;
 use tokio::task::JoinHandle;
 
-use crate::app::{App, AppConfig, DEFAULT_MAX_BODY, McpEdits, router};
+use crate::app::{App, AppConfig, DEFAULT_MAX_BODY, DEFAULT_MAX_MESSAGE_TEXT, McpEdits, router};
 use crate::guard::RequestGuard;
 use crate::mcp::{ManagerDirectory, McpDirectory, NoMcp, StoreTokens};
 use crate::metrics::{MeteredLlm, Metrics};
@@ -39,6 +39,10 @@ pub struct ServeArgs {
     /// The largest request body accepted, in bytes.
     #[arg(long, default_value_t = DEFAULT_MAX_BODY)]
     pub max_body: usize,
+    /// The most text one send may carry (its text and its images' captions), in bytes; a
+    /// larger send is refused with 413 before it reaches its context.
+    #[arg(long, default_value_t = DEFAULT_MAX_MESSAGE_TEXT)]
+    pub max_message_text: usize,
     /// The web UI's built files.
     #[arg(long, env = "BRAID_WEB_DIR", default_value = "web/dist")]
     pub web_dir: PathBuf,
@@ -296,6 +300,7 @@ impl ServeArgs {
             llm,
             app: AppConfig {
                 max_body: self.max_body,
+                max_message_text: self.max_message_text,
                 heartbeat: Duration::from_secs(self.heartbeat_secs.max(1)),
                 api_token,
                 cors_origins,

@@ -125,6 +125,9 @@ pub enum StoreError {
         /// Why it could not be read.
         reason: String,
     },
+    /// This store does not keep what was asked of it (a wrapper used in tests).
+    #[error("this store does not keep {0}")]
+    Unsupported(&'static str),
     /// The directory for the SQLite file could not be created.
     #[error("cannot create the data directory {path}: {source}")]
     CreateDir {

@@ -54,6 +54,7 @@ mod error;
 mod events;
 mod frames;
 mod group_commit;
+mod idempotency;
 mod lock;
 mod migrations;
 mod postgres;
@@ -72,6 +73,7 @@ pub use events::{
     WriteRetry,
 };
 pub use group_commit::{CHANGE_QUEUE_CAPACITY, PendingSave};
+pub use idempotency::{IdempotencyClaim, IdempotencyWindow, IdempotentRequest, StoredAnswer};
 pub use lock::{ContextLock, LEASE_TTL, Lease, ReplicaIdentity};
 pub use postgres::{EVENTS_CHANNEL, EventListener, PostgresOptions, PostgresStore};
 pub use record::{BranchRecord, ContextRecord, MessageRange};

@@ -42,6 +42,11 @@ pub(crate) fn sqlite() -> Migrator {
             "events in commit order",
             include_str!("../migrations/sqlite/0004_events_in_commit_order.sql"),
         ),
+        migration(
+            5,
+            "idempotency keys",
+            include_str!("../migrations/sqlite/0005_idempotency_keys_issue45.sql"),
+        ),
     ])
 }
 
@@ -62,6 +67,11 @@ pub(crate) fn postgres() -> Migrator {
             3,
             "context leases",
             include_str!("../migrations/postgres/0003_leases.sql"),
+        ),
+        migration(
+            4,
+            "idempotency keys",
+            include_str!("../migrations/postgres/0004_idempotency_keys_issue45.sql"),
         ),
     ])
 }

@@ -19,6 +19,11 @@
 /// [`crate::frames`]): on SQLite, where each row is handed from the database's thread, rather
 /// than a row each.
 /// An optional last argument `{ ... }` holds `Store` methods of one database only.
+/// A duration in whole milliseconds, as the database compares it.
+pub(crate) fn millis(duration: std::time::Duration) -> i64 {
+    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
+}
+
 macro_rules! sql_store {
     ($store:ty, $db:ty, $backend:expr, $now:expr, $share:literal, $exclusive:literal, $framed:literal $(, { $($extra:tt)* })?) => {
         impl $store {
@@ -774,6 +779,129 @@ macro_rules! sql_store {
                     .await
                     .during($backend, "clearing MCP credentials")?;
                 Ok(())
+            }
+
+            async fn claim_idempotency_key(
+                &self,
+                request: $crate::idempotency::IdempotentRequest<'_>,
+                window: $crate::idempotency::IdempotencyWindow,
+            ) -> $crate::error::Result<$crate::idempotency::IdempotencyClaim> {
+                use $crate::error::DbResultExt as _;
+                use $crate::idempotency::{IdempotencyClaim, StoredAnswer};
+                const OP: &str = "claiming an idempotency key";
+                // A new key is inserted; an expired use, or a claim its request abandoned, is
+                // taken over; any other row is left for the reading below.
+                let claimed: Option<i64> = sqlx::query_scalar(concat!(
+                    "INSERT INTO idempotency_keys (scope, key, fingerprint, created_ms) ",
+                    "VALUES ($1, $2, $3, ", $now, ") ",
+                    "ON CONFLICT (scope, key) DO UPDATE SET fingerprint = excluded.fingerprint, ",
+                    "created_ms = excluded.created_ms, status = NULL, content_type = NULL, body = NULL ",
+                    "WHERE idempotency_keys.created_ms < ", $now, " - $4 ",
+                    "OR (idempotency_keys.status IS NULL AND idempotency_keys.created_ms < ", $now, " - $5) ",
+                    "RETURNING created_ms"
+                ))
+                .bind(request.scope)
+                .bind(request.key)
+                .bind(request.fingerprint)
+                .bind($crate::sql::millis(window.answers_kept))
+                .bind($crate::sql::millis(window.claim_abandoned_after))
+                .fetch_optional(self.writer())
+                .await
+                .during($backend, OP)?;
+                if claimed.is_some() {
+                    return Ok(IdempotencyClaim::Claimed);
+                }
+                let row: Option<(String, Option<i32>, Option<String>, Option<Vec<u8>>)> =
+                    sqlx::query_as(
+                        "SELECT fingerprint, status, content_type, body FROM idempotency_keys \
+                         WHERE scope = $1 AND key = $2",
+                    )
+                    .bind(request.scope)
+                    .bind(request.key)
+                    .fetch_optional(self.writer())
+                    .await
+                    .during($backend, OP)?;
+                Ok(match row {
+                    // Released between the two statements: the next try claims it.
+                    None => IdempotencyClaim::InProgress,
+                    Some((fingerprint, _, _, _)) if fingerprint != request.fingerprint => {
+                        IdempotencyClaim::OtherBody
+                    }
+                    Some((_, None, _, _)) => IdempotencyClaim::InProgress,
+                    Some((_, Some(status), content_type, body)) => {
+                        IdempotencyClaim::Answered(StoredAnswer {
+                            status: u16::try_from(status).unwrap_or(500),
+                            content_type,
+                            body: body.unwrap_or_default(),
+                        })
+                    }
+                })
+            }
+
+            async fn record_idempotent_answer(
+                &self,
+                scope: &str,
+                key: &str,
+                answer: &$crate::idempotency::StoredAnswer,
+            ) -> $crate::error::Result<()> {
+                use $crate::error::DbResultExt as _;
+                sqlx::query(
+                    "UPDATE idempotency_keys SET status = $3, content_type = $4, body = $5 \
+                     WHERE scope = $1 AND key = $2",
+                )
+                .bind(scope)
+                .bind(key)
+                .bind(i32::from(answer.status))
+                .bind(answer.content_type.as_deref())
+                .bind(answer.body.as_slice())
+                .execute(self.writer())
+                .await
+                .during($backend, "recording an idempotent answer")?;
+                Ok(())
+            }
+
+            async fn release_idempotency_key(
+                &self,
+                scope: &str,
+                key: &str,
+            ) -> $crate::error::Result<()> {
+                use $crate::error::DbResultExt as _;
+                sqlx::query(
+                    "DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND status IS NULL",
+                )
+                .bind(scope)
+                .bind(key)
+                .execute(self.writer())
+                .await
+                .during($backend, "releasing an idempotency key")?;
+                Ok(())
+            }
+
+            async fn expire_idempotency_keys(
+                &self,
+                window: $crate::idempotency::IdempotencyWindow,
+                keep: u64,
+            ) -> $crate::error::Result<u64> {
+                use $crate::error::DbResultExt as _;
+                const OP: &str = "expiring idempotency keys";
+                let old = sqlx::query(concat!(
+                    "DELETE FROM idempotency_keys WHERE created_ms < ", $now, " - $1"
+                ))
+                .bind($crate::sql::millis(window.answers_kept))
+                .execute(self.writer())
+                .await
+                .during($backend, OP)?
+                .rows_affected();
+                let beyond = sqlx::query(
+                    "DELETE FROM idempotency_keys WHERE created_ms <= \
+                     (SELECT created_ms FROM idempotency_keys ORDER BY created_ms DESC LIMIT 1 OFFSET $1)",
+                )
+                .bind(i64::try_from(keep).unwrap_or(i64::MAX))
+                .execute(self.writer())
+                .await
+                .during($backend, OP)?
+                .rows_affected();
+                Ok(old + beyond)
             }
 
             async fn get_context(

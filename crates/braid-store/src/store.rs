@@ -11,6 +11,7 @@ use crate::changes::ContextChanges;
 use crate::error::{Backend, Result};
 use crate::events::{EventNotice, EventPublisher};
 use crate::group_commit::PendingSave;
+use crate::idempotency::{IdempotencyClaim, IdempotencyWindow, IdempotentRequest, StoredAnswer};
 use crate::lock::{ContextLock, Lease, ReplicaIdentity};
 use crate::record::{BranchRecord, ContextRecord, MessageRange};
 
@@ -225,6 +226,43 @@ pub trait Store: Send + Sync + 'static {
 
     /// Forgets the OAuth credentials of the MCP server `server`.
     async fn clear_mcp_credentials(&self, server: &str) -> Result<()>;
+
+    /// Claims `request`'s key, or says what its first use left: see [`IdempotencyClaim`].
+    /// A store that keeps no keys (a test's wrapper) refuses with
+    /// [`StoreError::Unsupported`](crate::StoreError::Unsupported).
+    async fn claim_idempotency_key(
+        &self,
+        request: IdempotentRequest<'_>,
+        window: IdempotencyWindow,
+    ) -> Result<IdempotencyClaim> {
+        let _ = (request, window);
+        Err(crate::StoreError::Unsupported("idempotency keys"))
+    }
+
+    /// Records the answer of a claimed key's request.
+    async fn record_idempotent_answer(
+        &self,
+        scope: &str,
+        key: &str,
+        answer: &StoredAnswer,
+    ) -> Result<()> {
+        let _ = (scope, key, answer);
+        Err(crate::StoreError::Unsupported("idempotency keys"))
+    }
+
+    /// Gives up a claim whose request recorded no answer (it failed on the server's side, or
+    /// its client went away), so the key can be used again at once.
+    async fn release_idempotency_key(&self, scope: &str, key: &str) -> Result<()> {
+        let _ = (scope, key);
+        Err(crate::StoreError::Unsupported("idempotency keys"))
+    }
+
+    /// Removes the keys older than `window.answers_kept`, then the oldest beyond the newest
+    /// `keep`; answers how many went.
+    async fn expire_idempotency_keys(&self, window: IdempotencyWindow, keep: u64) -> Result<u64> {
+        let _ = (window, keep);
+        Err(crate::StoreError::Unsupported("idempotency keys"))
+    }
 
     /// Commits pending events and closes the connections.
     async fn close(&self) -> Result<()>;

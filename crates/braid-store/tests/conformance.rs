@@ -12,7 +12,8 @@ use braid_protocol::{
 };
 use braid_store::{
     BranchIds, BranchRecord, BranchSettings, ContextChanges, ContextRecord, EventPublisher,
-    MessageRange, Store, StoreError,
+    IdempotencyClaim, IdempotencyWindow, IdempotentRequest, MessageRange, Store, StoreError,
+    StoredAnswer,
 };
 use support::Fixture;
 
@@ -78,6 +79,7 @@ conformance!(
     last_event_sequence_is_the_highest_committed,
     message_deltas_are_one_messages_committed_deltas_in_order,
     mcp_credentials_are_kept_per_server_across_reopening,
+    idempotency_keys_claim_answer_refuse_other_bodies_and_expire,
     a_new_owner_gets_a_greater_token_and_the_old_owners_writes_are_refused,
     lapsed_leases_are_orphans_and_released_ones_are_not,
     committed_events_are_announced,
@@ -171,6 +173,75 @@ fn ids(messages: &[Message]) -> Vec<MessageId> {
 
 mod cases {
     use super::*;
+
+    pub async fn idempotency_keys_claim_answer_refuse_other_bodies_and_expire(f: &Fixture) {
+        let window = IdempotencyWindow::default();
+        let request = |fingerprint| IdempotentRequest {
+            scope: "POST /v1/contexts",
+            key: "k1",
+            fingerprint,
+        };
+        let claim = |fingerprint| f.store.claim_idempotency_key(request(fingerprint), window);
+        assert_eq!(claim("a").await.unwrap(), IdempotencyClaim::Claimed);
+        assert_eq!(claim("a").await.unwrap(), IdempotencyClaim::InProgress);
+        assert_eq!(claim("b").await.unwrap(), IdempotencyClaim::OtherBody);
+        let answer = StoredAnswer {
+            status: 201,
+            content_type: Some("application/json".into()),
+            body: br#"{"id":"x"}"#.to_vec(),
+        };
+        f.store
+            .record_idempotent_answer("POST /v1/contexts", "k1", &answer)
+            .await
+            .unwrap();
+        // Kept across a restart.
+        let reopened = f.reopen().await;
+        assert_eq!(
+            reopened
+                .claim_idempotency_key(request("a"), window)
+                .await
+                .unwrap(),
+            IdempotencyClaim::Answered(answer.clone())
+        );
+        // A key counts per route; a released claim is free again.
+        let other = IdempotentRequest {
+            scope: "POST /v1/contexts/x/messages",
+            key: "k1",
+            fingerprint: "a",
+        };
+        assert_eq!(
+            f.store.claim_idempotency_key(other, window).await.unwrap(),
+            IdempotencyClaim::Claimed
+        );
+        f.store
+            .release_idempotency_key("POST /v1/contexts/x/messages", "k1")
+            .await
+            .unwrap();
+        assert_eq!(
+            f.store.claim_idempotency_key(other, window).await.unwrap(),
+            IdempotencyClaim::Claimed
+        );
+        // An answer older than the window is forgotten: another body claims the key anew
+        // (within the window it was refused above).
+        let short = IdempotencyWindow {
+            answers_kept: std::time::Duration::ZERO,
+            ..window
+        };
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        assert_eq!(
+            f.store
+                .claim_idempotency_key(request("b"), short)
+                .await
+                .unwrap(),
+            IdempotencyClaim::Claimed
+        );
+        // Nothing expires within the day; keeping one key removes the older one.
+        assert_eq!(
+            f.store.expire_idempotency_keys(window, 100).await.unwrap(),
+            0
+        );
+        assert_eq!(f.store.expire_idempotency_keys(window, 1).await.unwrap(), 1);
+    }
 
     pub async fn mcp_credentials_are_kept_per_server_across_reopening(f: &Fixture) {
         assert_eq!(f.store.load_mcp_credentials("linear").await.unwrap(), None);

@@ -211,23 +211,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/contexts/{id}/files/preview": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** What a file-changing tool call (`write_file`, `create_file`, `replace_in_file`, `delete_file`) would do to the file as it is in the context's workspace now: the text before and after (each at most 1 MiB), the lines an overwrite replaces, the line a replacement starts at. Reads only. 409 without a workspace; 422 for another tool, bad arguments or a path outside the workspace. */
-        post: operations["preview_file_change"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/contexts/{id}/interrupt": {
         parameters: {
             query?: never;
@@ -270,7 +253,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** One message of the context, as it is stored (a message being streamed shows what is committed so far). 404 for an unknown message. */
+        get: operations["get_message"];
         put?: never;
         post?: never;
         /** Deletes input that failed, or that still waits in the queue (with the rest of its send). 404 for an unknown message, 409 for any other message. */
@@ -687,7 +671,12 @@ export interface components {
             /** @description How to reach it. */
             server: components["schemas"]["McpServerDefinition"];
         };
-        /** @description The agent's role, which bounds the tools it may use in any mode. */
+        /**
+         * @description The agent's role, which bounds the tools it may use in any mode.
+         *     - `planner`: Reads only.
+         *     - `actor`: May also write files and run commands.
+         * @enum {string}
+         */
         AgentRole: "planner" | "actor";
         /** @description `POST .../questions/{message_id}/answer`. */
         AnswerQuestionRequest: {
@@ -718,15 +707,21 @@ export interface components {
             reason?: string | null;
         };
         /** @description Which tool calls run without asking a person. */
-        ApprovalPolicy: {
-            /** @constant */
-            type: "manual";
-        } | {
-            /** @description Tool names that need no approval. */
-            tools: string[];
-            /** @constant */
-            type: "white_list";
-        } | {
+        ApprovalPolicy: components["schemas"]["ApprovalPolicyManual"] | components["schemas"]["ApprovalPolicyWhiteList"] | components["schemas"]["ApprovalPolicyLimitedAuto"] | components["schemas"]["ApprovalPolicyAutoAll"];
+        /** @description Everything runs by itself (writes and commands included). */
+        ApprovalPolicyAutoAll: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "auto_all";
+        };
+        /**
+         * @description For up to `max_depth` rounds, read-only tools (built-in ones, and MCP tools of servers
+         *     whose configuration trusts their hints) and the tools listed in `tools` run by
+         *     themselves; writes, commands and everything else wait for a person.
+         */
+        ApprovalPolicyLimitedAuto: {
             /**
              * Format: uint32
              * @description Rounds of tool execution allowed in one loop.
@@ -734,18 +729,42 @@ export interface components {
             max_depth: number;
             /** @description Further tools (writes or commands included) that may also run without asking. */
             tools?: string[];
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "limited_auto";
-        } | {
-            /** @constant */
-            type: "auto_all";
+        };
+        /** @description Every call waits for a person. */
+        ApprovalPolicyManual: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "manual";
+        };
+        /** @description The named tools run by themselves; others wait. */
+        ApprovalPolicyWhiteList: {
+            /** @description Tool names that need no approval. */
+            tools: string[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "white_list";
         };
         /** @description `POST /v1/contexts/{id}/approvals`. */
         ApprovalRequest: {
             /** @description One decision per call. */
             decisions: components["schemas"]["ApprovalDecision"][];
         };
-        /** @description Where a tool call stands with respect to a person's (or the policy's) approval. */
+        /**
+         * @description Where a tool call stands with respect to a person's (or the policy's) approval.
+         *     - `pending`: Waiting for a decision.
+         *     - `approved`: Allowed to run (by a person, the policy, or an approval for this session).
+         *     - `denied`: Refused; the model receives an error result saying so.
+         * @enum {string}
+         */
         ApprovalStatus: "pending" | "approved" | "denied";
         /** @description A branch as the API shows it. */
         BranchInfo: {
@@ -786,24 +805,24 @@ export interface components {
             /** @description The branch's name. */
             name: components["schemas"]["BranchName"];
         };
-        /** @description Where a capability figure came from. */
+        /**
+         * @description Where a capability figure came from.
+         *     - `table`: Braid's built-in table of known models.
+         *     - `server`: The model server said so (a discovery endpoint).
+         *     - `override`: The operator's per-model override in the configuration, or the context's own config.
+         *     - `default`: Nothing knew the model: Braid's default.
+         * @enum {string}
+         */
         CapabilitySource: "table" | "server" | "override" | "default";
         /**
-         * @description A command that runs without asking under every approval policy: `program` with arguments
-         *     that start with `args_prefix`, compared on the parsed program and arguments (never on a
-         *     command line string). `{ "program": "cargo", "args_prefix": ["test"] }` allows
-         *     `cargo test --release` but not `cargo publish`, `./cargo test` or `sh -c "cargo test"`.
+         * @description What two branches disagree on.
+         *     - `file_write`: Both branches wrote the same workspace file after their common ancestor.
+         *     - `mode`: The branches end in different modes (plan / act).
+         *     - `role`: The branches end in different agent roles (planner / actor).
+         *     - `summary`: A summary on the source stands for messages the merged target would not have.
+         *     - `file_reference`: The same file was referenced on both sides and read with different contents.
+         * @enum {string}
          */
-        CommandRule: {
-            /** @description The arguments the call's arguments must start with, compared one by one and exactly. */
-            args_prefix?: string[];
-            /**
-             * @description The program exactly as the call names it: a bare name (`cargo`, looked up in PATH) or,
-             *     to allow one binary, its absolute path.
-             */
-            program: string;
-        };
-        /** @description What two branches disagree on. */
         ConflictKind: "file_write" | "mode" | "role" | "summary" | "file_reference";
         /** @description A message involved in a conflict. */
         ConflictMessage: {
@@ -839,6 +858,11 @@ export interface components {
              * @description The piece's position in this message's stream, from 1.
              */
             sequence: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "content_delta";
         };
         /** @description The end of a streamed message; its full text is stored before this is emitted. */
         ContentFinal: {
@@ -853,28 +877,23 @@ export interface components {
              * @description The last sequence number sent for it.
              */
             sequence: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "content_final";
         };
         /** @description A context's configuration. */
         ContextConfig: {
-            /**
-             * @description Planner or actor.
-             * @default actor
-             */
+            /** @description Planner or actor. */
             agent_role?: components["schemas"]["AgentRole"];
-            /**
-             * @description Which tool calls run without asking.
-             * @default {
-             *       "type": "manual"
-             *     }
-             */
+            /** @description Which tool calls run without asking. */
             approval_policy?: components["schemas"]["ApprovalPolicy"];
             /**
              * @description Tools the person approved "for this session": they run without asking until this list is
              *     changed.
              */
             approved_tools?: string[];
-            /** @description Commands that run without asking, under every approval policy. */
-            command_rules?: components["schemas"]["CommandRule"][];
             /**
              * Format: uint32
              * @description Overrides the model table's context window, in tokens.
@@ -904,29 +923,15 @@ export interface components {
              *     when absent.
              */
             max_output_tokens?: number | null;
-            /**
-             * @description Plan or act.
-             * @default act
-             */
+            /** @description Plan or act. */
             mode?: components["schemas"]["Mode"];
             /**
              * @description The model to use; empty means the server's default model.
              * @default
              */
             model?: string;
-            /**
-             * @description How history is trimmed to fit.
-             * @default {
-             *       "margin_tokens": 256,
-             *       "reserve_output_tokens": 4096,
-             *       "strategy": {
-             *         "type": "intelligent"
-             *       }
-             *     }
-             */
+            /** @description How history is trimmed to fit. */
             optimization?: components["schemas"]["OptimizationConfig"];
-            /** @description The sandbox commands run in; the server's default (`--sandbox`) when absent. */
-            sandbox?: components["schemas"]["SandboxMode"] | null;
             /** @description The base system prompt; a branch may override it. */
             system_prompt?: string | null;
             /**
@@ -942,22 +947,7 @@ export interface components {
          * @description Any event of a context. In JSON (as stored in the event log) the name is `type` and the
          *     payload's fields sit beside it.
          */
-        ContextEvent: ({
-            /** @constant */
-            type: "context_update";
-        } & components["schemas"]["ContextUpdate"]) | ({
-            /** @constant */
-            type: "content_delta";
-        } & components["schemas"]["ContentDelta"]) | ({
-            /** @constant */
-            type: "content_final";
-        } & components["schemas"]["ContentFinal"]) | ({
-            /** @constant */
-            type: "error";
-        } & components["schemas"]["ErrorEvent"]) | ({
-            /** @constant */
-            type: "heartbeat";
-        } & components["schemas"]["Heartbeat"]);
+        ContextEvent: components["schemas"]["ContextUpdate"] | components["schemas"]["ContentDelta"] | components["schemas"]["ContentFinal"] | components["schemas"]["ErrorEvent"] | components["schemas"]["Heartbeat"];
         /**
          * Format: uuid
          * @description Identifies one context (conversation).
@@ -967,6 +957,8 @@ export interface components {
         ContextList: {
             /** @description The contexts, most recently changed first. */
             contexts: components["schemas"]["ContextListEntry"][];
+            /** @description Pass as `before` to get the next page; absent on the last page. */
+            next_before?: components["schemas"]["ContextId"] | null;
         };
         /**
          * @description A context as `GET /v1/contexts` lists it: what a list of conversations shows. The list is
@@ -1008,42 +1000,61 @@ export interface components {
             /** @description The context's id (a UUID). */
             id: components["schemas"]["ContextId"];
         };
+        /** @description Query of `GET /v1/contexts`. */
+        ContextsQuery: {
+            /** @description Only contexts listed after this one (the previous page's `next_before`). */
+            before?: components["schemas"]["ContextId"] | null;
+            /**
+             * Format: uint32
+             * @description At most this many (1 to 1000; all when absent).
+             */
+            limit?: number | null;
+        };
         /**
          * @description What a context is doing. Tagged by `type` in JSON, e.g.
          *     `{"type":"streaming_llm_response","chunks":3,"chars":120}`.
          */
-        ContextState: {
-            /** @constant */
-            type: "idle";
-        } | {
-            /** @constant */
-            type: "processing_user_message";
-        } | {
+        ContextState: components["schemas"]["ContextStateIdle"] | components["schemas"]["ContextStateProcessingUserMessage"] | components["schemas"]["ContextStateResolvingFileReferences"] | components["schemas"]["ContextStateRecognizingImages"] | components["schemas"]["ContextStateEnhancingSystemPrompt"] | components["schemas"]["ContextStateOptimizingContext"] | components["schemas"]["ContextStatePreparingLlmRequest"] | components["schemas"]["ContextStateConnectingToLlm"] | components["schemas"]["ContextStateAwaitingLlmFirstChunk"] | components["schemas"]["ContextStateStreamingLlmResponse"] | components["schemas"]["ContextStateProcessingLlmResponse"] | components["schemas"]["ContextStateParsingToolCalls"] | components["schemas"]["ContextStateToolAutoLoop"] | components["schemas"]["ContextStateAwaitingToolApproval"] | components["schemas"]["ContextStateExecutingTool"] | components["schemas"]["ContextStateCollectingToolResults"] | components["schemas"]["ContextStateProcessingToolResults"] | components["schemas"]["ContextStateAwaitingUserAnswer"] | components["schemas"]["ContextStateExecutingWorkflow"] | components["schemas"]["ContextStatePaused"] | components["schemas"]["ContextStateFailed"];
+        /** @description Connected; waiting for the first chunk. */
+        ContextStateAwaitingLlmFirstChunk: {
             /**
-             * Format: uint32
-             * @description References to read.
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            total: number;
-            /** @constant */
-            type: "resolving_file_references";
-        } | {
+            type: "awaiting_llm_first_chunk";
+        };
+        /** @description Waiting for a person to approve or deny calls. */
+        ContextStateAwaitingToolApproval: {
+            /** @description The calls waiting for a decision. */
+            pending_requests: components["schemas"]["ToolCallId"][];
+            /** @description Their tools' names, in the same order. */
+            tool_names: string[];
             /**
-             * Format: uint32
-             * @description Images to recognize.
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            total: number;
-            /** @constant */
-            type: "recognizing_images";
-        } | {
-            /** @constant */
-            type: "enhancing_system_prompt";
-        } | {
-            /** @constant */
-            type: "optimizing_context";
-        } | {
-            /** @constant */
-            type: "preparing_llm_request";
-        } | {
+            type: "awaiting_tool_approval";
+        };
+        /** @description The agent asked a question; waiting for the person's answer. */
+        ContextStateAwaitingUserAnswer: {
+            /** @description The `question` message. */
+            question_id: components["schemas"]["MessageId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "awaiting_user_answer";
+        };
+        /** @description Gathering the round's results. */
+        ContextStateCollectingToolResults: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "collecting_tool_results";
+        };
+        /** @description Connecting to the model. */
+        ContextStateConnectingToLlm: {
             /**
              * Format: uint32
              * @description 1 for the first try, more when retrying a transient failure.
@@ -1051,56 +1062,27 @@ export interface components {
             attempt: number;
             /** @description Why the previous attempt failed, on a retry. */
             reason?: string | null;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "connecting_to_llm";
             /**
              * Format: uint64
              * @description How long the retry waits before it connects, in milliseconds.
              */
             wait_ms?: number | null;
-        } | {
-            /** @constant */
-            type: "awaiting_llm_first_chunk";
-        } | {
+        };
+        /** @description Building the system prompt (mode, role, workspace, tools). */
+        ContextStateEnhancingSystemPrompt: {
             /**
-             * Format: uint64
-             * @description Characters of text received so far.
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            chars: number;
-            /**
-             * Format: uint32
-             * @description Chunks received so far.
-             */
-            chunks: number;
-            /** @constant */
-            type: "streaming_llm_response";
-        } | {
-            /** @constant */
-            type: "processing_llm_response";
-        } | {
-            /** @constant */
-            type: "parsing_tool_calls";
-        } | {
-            /**
-             * Format: uint32
-             * @description The round, from 1.
-             */
-            depth: number;
-            /**
-             * Format: uint32
-             * @description Tools executed in this loop so far.
-             */
-            tools_executed: number;
-            /** @constant */
-            type: "tool_auto_loop";
-        } | {
-            /** @description The calls waiting for a decision. */
-            pending_requests: components["schemas"]["ToolCallId"][];
-            /** @description Their tools' names, in the same order. */
-            tool_names: string[];
-            /** @constant */
-            type: "awaiting_tool_approval";
-        } | {
+            type: "enhancing_system_prompt";
+        };
+        /** @description Running a tool: "Executing tool 2/5: read_file". */
+        ContextStateExecutingTool: {
             /**
              * Format: uint32
              * @description 1 for the first try.
@@ -1118,20 +1100,14 @@ export interface components {
              * @description Calls in this round.
              */
             total: number;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "executing_tool";
-        } | {
-            /** @constant */
-            type: "collecting_tool_results";
-        } | {
-            /** @constant */
-            type: "processing_tool_results";
-        } | {
-            /** @description The `question` message. */
-            question_id: components["schemas"]["MessageId"];
-            /** @constant */
-            type: "awaiting_user_answer";
-        } | {
+        };
+        /** @description Running a workflow step. */
+        ContextStateExecutingWorkflow: {
             /** @description The run. */
             execution_id: string;
             /**
@@ -1144,11 +1120,52 @@ export interface components {
              * @description Steps in all.
              */
             total: number;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "executing_workflow";
             /** @description The workflow. */
             workflow_name: string;
-        } | {
+        };
+        /** @description Something failed. A new message (or `resume`, when recoverable) goes on from here. */
+        ContextStateFailed: {
+            /** @description What failed. */
+            error: string;
+            /** @description Whether retrying can succeed. */
+            recoverable: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "failed";
+        };
+        /** @description Nothing running; ready for a message. */
+        ContextStateIdle: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "idle";
+        };
+        /** @description Checking the request against the token budget, trimming if needed. */
+        ContextStateOptimizingContext: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "optimizing_context";
+        };
+        /** @description Turning the model's tool calls into requests. */
+        ContextStateParsingToolCalls: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "parsing_tool_calls";
+        };
+        /** @description The tool loop stopped before the model was done; `resume` continues it. */
+        ContextStatePaused: {
             /**
              * Format: uint32
              * @description Rounds completed.
@@ -1161,15 +1178,105 @@ export interface components {
              * @description Tools executed.
              */
             tools_executed: number;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "paused";
-        } | {
-            /** @description What failed. */
-            error: string;
-            /** @description Whether retrying can succeed. */
-            recoverable: boolean;
-            /** @constant */
-            type: "failed";
+        };
+        /** @description Building the provider request. */
+        ContextStatePreparingLlmRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "preparing_llm_request";
+        };
+        /** @description The stream ended; storing the answer and looking for tool calls, plans and questions. */
+        ContextStateProcessingLlmResponse: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "processing_llm_response";
+        };
+        /** @description Storing and formatting the round's results for the model. */
+        ContextStateProcessingToolResults: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "processing_tool_results";
+        };
+        /** @description Validating and parsing a new message. */
+        ContextStateProcessingUserMessage: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "processing_user_message";
+        };
+        /** @description Recognizing images (vision or OCR). */
+        ContextStateRecognizingImages: {
+            /**
+             * Format: uint32
+             * @description Images to recognize.
+             */
+            total: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "recognizing_images";
+        };
+        /** @description Reading referenced files. */
+        ContextStateResolvingFileReferences: {
+            /**
+             * Format: uint32
+             * @description References to read.
+             */
+            total: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "resolving_file_references";
+        };
+        /** @description Receiving the answer. */
+        ContextStateStreamingLlmResponse: {
+            /**
+             * Format: uint64
+             * @description Characters of text received so far.
+             */
+            chars: number;
+            /**
+             * Format: uint32
+             * @description Chunks received so far.
+             */
+            chunks: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "streaming_llm_response";
+        };
+        /** @description A round of the tool loop is starting. */
+        ContextStateToolAutoLoop: {
+            /**
+             * Format: uint32
+             * @description The round, from 1.
+             */
+            depth: number;
+            /**
+             * Format: uint32
+             * @description Tools executed in this loop so far.
+             */
+            tools_executed: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tool_auto_loop";
         };
         /** @description A context as `GET /v1/contexts/{id}` (and `POST /v1/contexts`) answers it. */
         ContextSummary: {
@@ -1232,6 +1339,11 @@ export interface components {
              * @description When it happened.
              */
             timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "context_update";
         };
         /** @description A numeric capability figure (tokens) and its source. */
         CountFigure: {
@@ -1267,40 +1379,24 @@ export interface components {
         };
         /** @description `POST /v1/contexts`. */
         CreateContextRequest: {
-            /**
-             * @description The configuration; every field has a default.
-             * @default {
-             *       "agent_role": "actor",
-             *       "approval_policy": {
-             *         "type": "manual"
-             *       },
-             *       "llm_timeout_secs": 300,
-             *       "mode": "act",
-             *       "model": "",
-             *       "optimization": {
-             *         "margin_tokens": 256,
-             *         "reserve_output_tokens": 4096,
-             *         "strategy": {
-             *           "type": "intelligent"
-             *         }
-             *       },
-             *       "tool_timeout_secs": 30
-             *     }
-             */
+            /** @description The configuration; every field has a default. */
             config?: components["schemas"]["ContextConfig"];
             /** @description A title; when absent the model writes one after the first exchange. */
             title?: string | null;
         };
-        /** @description Approve, deny, or approve this tool for the rest of the session. */
+        /**
+         * @description Approve, deny, or approve this tool for the rest of the session.
+         *     - `approve`: Run this call.
+         *     - `deny`: Do not run it; the model gets an error result saying so.
+         *     - `approve_for_session`: Run it, and run this tool without asking from now on in this context.
+         * @enum {string}
+         */
         Decision: "approve" | "deny" | "approve_for_session";
         /** @description An edge of a dependency graph. */
         DependencyEdge: {
             /** @description The depending package's id. */
             from: string;
-            /**
-             * @description What the dependency is for.
-             * @default normal
-             */
+            /** @description What the dependency is for. */
             scope?: components["schemas"]["DependencyScope"];
             /** @description The depended-on package's id. */
             to: string;
@@ -1330,9 +1426,22 @@ export interface components {
             /** @description The resolved version, when a lock file gave one. */
             version?: string | null;
         };
-        /** @description How a package relates to the project. */
+        /**
+         * @description How a package relates to the project.
+         *     - `root`: A package of the project itself (a workspace member).
+         *     - `direct`: Named in a manifest of the project.
+         *     - `transitive`: Needed only through other dependencies.
+         * @enum {string}
+         */
         DependencyRelation: "root" | "direct" | "transitive";
-        /** @description What a dependency is for. */
+        /**
+         * @description What a dependency is for.
+         *     - `normal`: Needed at run time.
+         *     - `dev`: Needed for development and tests only.
+         *     - `build`: Needed to build (Cargo build-dependencies).
+         *     - `optional`: Optional or peer.
+         * @enum {string}
+         */
         DependencyScope: "normal" | "dev" | "build" | "optional";
         /** @description A directory and what it holds. */
         DirectoryNode: {
@@ -1351,17 +1460,52 @@ export interface components {
             /** @description Its path relative to the root. */
             path: string;
         };
-        /** @description A package ecosystem. */
+        /**
+         * @description A package ecosystem.
+         *     - `cargo`: Rust: Cargo.toml and Cargo.lock.
+         *     - `npm`: JavaScript: package.json and package-lock.json.
+         *     - `python`: Python: pyproject.toml and requirements.txt.
+         * @enum {string}
+         */
         Ecosystem: "cargo" | "npm" | "python";
-        /** @description What the person does with an MCP server's question. */
+        /**
+         * @description What the person does with an MCP server's question.
+         *     - `accept`: Answers it (with `content` for a form).
+         *     - `decline`: Declines to answer; the server's call goes on without it.
+         *     - `cancel`: Dismisses it; the server may stop what it was doing.
+         * @enum {string}
+         */
         ElicitationAction: "accept" | "decline" | "cancel";
         /** @description `{id}`: an MCP server's question. */
         ElicitationPath: {
             /** @description The question's id. */
             id: string;
         };
-        /** @description Error categories shared by events and API errors. */
-        ErrorCode: "llm_not_configured" | "llm_unavailable" | "llm_rejected" | "stream_interrupted" | "interrupted" | "tool_failed" | "timeout" | "invalid_input" | "file_reference" | "image_recognition" | "storage_failed" | "not_found" | "conflict" | "unauthorized" | "forbidden" | "unsupported_media_type" | "payload_too_large" | "internal" | "resume_point_unknown";
+        /**
+         * @description Error categories shared by events and API errors.
+         *     - `llm_not_configured`: No model is configured (which variables to set is in the message).
+         *     - `llm_unavailable`: The model could not be reached.
+         *     - `llm_rejected`: The model's provider refused the request.
+         *     - `stream_interrupted`: The stream ended before the answer did.
+         *     - `interrupted`: The person interrupted the operation before it finished (input whose pipeline step was stopped carries it: retry it to send it again).
+         *     - `tool_failed`: A tool failed.
+         *     - `timeout`: Something took longer than allowed.
+         *     - `invalid_input`: A message or request did not validate.
+         *     - `file_reference`: A referenced file could not be read.
+         *     - `image_recognition`: An image could not be loaded or recognized (the message says why).
+         *     - `storage_failed`: Reading or writing the store failed.
+         *     - `not_found`: Not found.
+         *     - `conflict`: Conflicts with the current state (e.g. approving a call that is not pending).
+         *     - `unauthorized`: Authentication missing or wrong.
+         *     - `forbidden`: The server's guard refused the request: a foreign `Host` or `Origin` header.
+         *     - `unsupported_media_type`: The request body is not of an accepted type (bodies must be JSON).
+         *     - `payload_too_large`: The request body is too large.
+         *     - `method_not_allowed`: The route has no such method (the `Allow` header lists the ones it has).
+         *     - `internal`: A bug or an unexpected failure.
+         *     - `resume_point_unknown`: A client resumed an event stream after an id this context's log does not hold (the database was restored, or the context recreated): the client must reload the context's messages; the stream continues live.
+         * @enum {string}
+         */
+        ErrorCode: "llm_not_configured" | "llm_unavailable" | "llm_rejected" | "stream_interrupted" | "interrupted" | "tool_failed" | "timeout" | "invalid_input" | "file_reference" | "image_recognition" | "storage_failed" | "not_found" | "conflict" | "unauthorized" | "forbidden" | "unsupported_media_type" | "payload_too_large" | "method_not_allowed" | "internal" | "resume_point_unknown";
         /** @description Details of a failure, in a form both a person and a model can read. */
         ErrorDetail: {
             /** @description A machine-readable code (`timeout`, `permission_denied`, an MCP error code...). */
@@ -1388,6 +1532,11 @@ export interface components {
             message: string;
             /** @description Whether retrying or continuing can succeed. */
             recoverable: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "error";
         };
         /** @description Query of `GET /v1/contexts/{id}/events`. */
         EventsQuery: {
@@ -1404,69 +1553,6 @@ export interface components {
             eid: string;
             /** @description The context's id (a UUID). */
             id: components["schemas"]["ContextId"];
-        };
-        /** @description The kind of change a file call makes, with the file's text before and after it. */
-        FileChange: {
-            /** @description The new file's content. */
-            after: string;
-            /** @constant */
-            type: "creates";
-        } | {
-            /** @description Its content after the call. */
-            after: string;
-            /** @description The file's content now. */
-            before: string;
-            /**
-             * Format: uint32
-             * @description Lines in the file now.
-             */
-            before_lines: number;
-            /** @constant */
-            type: "overwrites";
-        } | {
-            /** @description Its content after the call. */
-            after: string;
-            /**
-             * Format: uint32
-             * @description The line (from 1) where the replaced text starts.
-             */
-            at_line: number;
-            /** @description The file's content now. */
-            before: string;
-            /** @constant */
-            type: "replaces";
-        } | {
-            /** @description The file's content now. */
-            before: string;
-            /**
-             * Format: uint32
-             * @description Lines in the file now.
-             */
-            before_lines: number;
-            /** @constant */
-            type: "deletes";
-        } | {
-            /** @description Why, in words for the person. */
-            reason: string;
-            /** @constant */
-            type: "unshowable";
-        };
-        /** @description What a file-changing call would do to the file as it is on disk now. */
-        FileChangePreview: {
-            /** @description The change, with the texts a diff needs. */
-            change: components["schemas"]["FileChange"];
-            /** @description The file, relative to the workspace. */
-            path: string;
-        };
-        /**
-         * @description `POST /v1/contexts/{id}/files/preview`: a file-changing tool call to preview against the
-         *     workspace as it is now (the approval card shows what the call would change).
-         */
-        FileChangePreviewRequest: {
-            /** @description The call's arguments, as the model gave them. */
-            arguments: unknown;
-            /** @description The tool: `write_file`, `create_file`, `replace_in_file` or `delete_file`. */
-            tool: string;
         };
         /** @description One file of a project. */
         FileInfo: {
@@ -1490,12 +1576,7 @@ export interface components {
             path: string;
             /** @description The lines wanted; the whole file when absent. */
             range?: components["schemas"]["LineRange"] | null;
-            /**
-             * @description Whether the content has been read yet, and what was read.
-             * @default {
-             *       "type": "pending"
-             *     }
-             */
+            /** @description Whether the content has been read yet, and what was read. */
             resolution?: components["schemas"]["FileResolution"];
         };
         /** @description A file reference. */
@@ -1508,10 +1589,27 @@ export interface components {
             range?: components["schemas"]["LineRange"] | null;
         };
         /** @description The state of a file reference's content. */
-        FileResolution: {
-            /** @constant */
+        FileResolution: components["schemas"]["FileResolutionPending"] | components["schemas"]["FileResolutionResolved"] | components["schemas"]["FileResolutionFailed"];
+        /** @description Could not be read: missing, outside the workspace, not permitted, or a bad range. */
+        FileResolutionFailed: {
+            /** @description Why. */
+            error: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "failed";
+        };
+        /** @description Not read yet. */
+        FileResolutionPending: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "pending";
-        } | {
+        };
+        /** @description Read: `content` holds the lines, each prefixed with its number. */
+        FileResolutionResolved: {
             /** @description The content, marked with 1-indexed line numbers. */
             content: string;
             /**
@@ -1530,13 +1628,11 @@ export interface components {
              * @description How many lines the whole file has.
              */
             total_lines: number;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "resolved";
-        } | {
-            /** @description Why. */
-            error: string;
-            /** @constant */
-            type: "failed";
         };
         /** @description Query of `GET /v1/contexts/{id}/files`. */
         FilesQuery: {
@@ -1579,6 +1675,11 @@ export interface components {
              * @description When it was sent.
              */
             timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "heartbeat";
         };
         /** @description An image and what was recognized in it. */
         ImageMessage: {
@@ -1593,10 +1694,7 @@ export interface components {
             prepared?: components["schemas"]["PreparedImage"] | null;
             /** @description What recognition produced, once it ran. */
             recognition?: components["schemas"]["RecognitionResult"] | null;
-            /**
-             * @description How it should be recognized.
-             * @default auto
-             */
+            /** @description How it should be recognized. */
             recognition_mode?: components["schemas"]["RecognitionMode"];
             /** @description Where the image is. */
             source: components["schemas"]["ImageSource"];
@@ -1605,34 +1703,64 @@ export interface components {
         ImagePayload: {
             /** @description Text sent with the image. */
             caption?: string | null;
-            /**
-             * @description How to recognize it; `auto` when absent.
-             * @default auto
-             */
+            /** @description How to recognize it; `auto` when absent. */
             recognition_mode?: components["schemas"]["RecognitionMode"];
             /** @description Where the image is. */
             source: components["schemas"]["ImageSource"];
         };
         /** @description Where an image's bytes come from. */
-        ImageSource: {
-            /** @constant */
-            type: "url";
-            /** @description The URL. */
-            url: string;
-        } | {
+        ImageSource: components["schemas"]["ImageSourceUrl"] | components["schemas"]["ImageSourceBase64"] | components["schemas"]["ImageSourceFilePath"];
+        /** @description The bytes, base64-encoded. */
+        ImageSourceBase64: {
             /** @description Base64 (standard alphabet) of the bytes. */
             data: string;
             /** @description MIME type, e.g. `image/png`. */
             media_type: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "base64";
-        } | {
+        };
+        /** @description A file in the workspace. */
+        ImageSourceFilePath: {
             /** @description Workspace-relative (or absolute, inside the workspace) path. */
             path: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "file_path";
         };
-        /** @description The name of a kind without its data: for store columns, filters and events. */
+        /** @description An `http(s)` or `data:` URL. */
+        ImageSourceUrl: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "url";
+            /** @description The URL. */
+            url: string;
+        };
+        /**
+         * @description The name of a kind without its data: for store columns, filters and events.
+         *     - `text`: `text`
+         *     - `image`: `image`
+         *     - `file_reference`: `file_reference`
+         *     - `project_structure`: `project_structure`
+         *     - `tool_request`: `tool_request`
+         *     - `tool_result`: `tool_result`
+         *     - `mcp_tool_request`: `mcp_tool_request`
+         *     - `mcp_tool_result`: `mcp_tool_result`
+         *     - `mcp_resource`: `mcp_resource`
+         *     - `workflow_execution`: `workflow_execution`
+         *     - `system_control`: `system_control`
+         *     - `processing`: `processing`
+         *     - `plan`: `plan`
+         *     - `question`: `question`
+         *     - `unknown`: A kind this version does not know.
+         * @enum {string}
+         */
         KindName: "text" | "image" | "file_reference" | "project_structure" | "tool_request" | "tool_result" | "mcp_tool_request" | "mcp_tool_result" | "mcp_resource" | "workflow_execution" | "system_control" | "processing" | "plan" | "question" | "unknown";
         /** @description The header as the document describes it. */
         LastEventIdHeader: {
@@ -1655,11 +1783,22 @@ export interface components {
              */
             start_line: number;
         };
-        /** @description Why a tool loop stopped before the model finished. */
+        /**
+         * @description Why a tool loop stopped before the model finished.
+         *     - `depth_limit`: The policy's `max_depth` rounds were used.
+         *     - `timeout`: An iteration took longer than the configured timeout.
+         *     - `interrupted`: The person interrupted.
+         *     - `cycle_detected`: The model repeated the same call (tool and arguments) in a cycle.
+         * @enum {string}
+         */
         LoopStopReason: "depth_limit" | "timeout" | "interrupted" | "cycle_detected";
         /**
          * @description Whether `POST /v1/mcp/servers`, `PUT` and `DELETE /v1/mcp/servers/{name}` may change the
          *     MCP configuration file.
+         *     - `editable`: They may: the file is written and reloaded.
+         *     - `read_only`: The operator made the file read-only for the API (`--mcp-config-readonly`).
+         *     - `no_file`: Braid runs without a configuration file (`--mcp-config` names one).
+         * @enum {string}
          */
         McpConfigEditing: "editable" | "read_only" | "no_file";
         /**
@@ -1781,6 +1920,11 @@ export interface components {
             resource_uri: string;
             /** @description The server's configured name. */
             server_name: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "mcp_resource";
         };
         /**
          * @description An MCP server's entry in `mcp_servers.json` (Claude Desktop format), as
@@ -1837,10 +1981,7 @@ export interface components {
         };
         /** @description `GET /v1/mcp/servers`. */
         McpServerList: {
-            /**
-             * @description Whether servers may be added, replaced and removed through the API.
-             * @default no_file
-             */
+            /** @description Whether servers may be added, replaced and removed through the API. */
             editing?: components["schemas"]["McpConfigEditing"];
             /** @description Every configured server. */
             servers: components["schemas"]["McpServerInfo"][];
@@ -1850,14 +1991,19 @@ export interface components {
             /** @description The server's name in `mcp_servers.json`. */
             name: string;
         };
-        /** @description An MCP server's connection status. */
+        /**
+         * @description An MCP server's connection status.
+         *     - `starting`: Connecting.
+         *     - `ready`: Connected; its tools are registered.
+         *     - `failed`: Could not start or died; `error` says why.
+         *     - `disabled`: Disabled in the configuration.
+         *     - `needs_authorization`: It asked for OAuth authorization, which waits for a person to open `authorization_url` (the UI's "Authorize" button).
+         * @enum {string}
+         */
         McpServerStatus: "starting" | "ready" | "failed" | "disabled" | "needs_authorization";
         /** @description The model asked to call a tool of an MCP server. */
         McpToolRequestMessage: {
-            /**
-             * @description Whether the call may run; tracked apart from built-in tools' approvals.
-             * @default pending
-             */
+            /** @description Whether the call may run; tracked apart from built-in tools' approvals. */
             approval_status?: components["schemas"]["ApprovalStatus"];
             /**
              * @description The arguments: a JSON object (`{}` when absent).
@@ -1884,7 +2030,39 @@ export interface components {
             tool_name: string;
         };
         /** @description What an MCP tool call returned. */
-        McpToolResultMessage: {
+        McpToolResultMessage: components["schemas"]["McpToolResultMessageSuccess"] | components["schemas"]["McpToolResultMessageError"];
+        /** @description The call failed: a protocol error, a timeout, or a result the server marked as an error. */
+        McpToolResultMessageError: {
+            /**
+             * Format: uint64
+             * @description How long it took.
+             * @default 0
+             */
+            duration_ms?: number;
+            /** @description What went wrong, with the MCP error code and data when there were some. */
+            error: components["schemas"]["ErrorDetail"];
+            /**
+             * Format: date-time
+             * @description When it ran (the message's creation time when absent).
+             * @default 1970-01-01T00:00:00Z
+             */
+            executed_at?: string;
+            /** @description The request this answers. */
+            request_id: components["schemas"]["ToolCallId"];
+            /** @description What the server returned along with the error, if anything. */
+            result?: unknown;
+            /** @description The server that ran it. */
+            server_name: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "error";
+            /** @description The tool's name on that server. */
+            tool_name: string;
+        };
+        /** @description The server returned a result. */
+        McpToolResultMessageSuccess: {
             /**
              * Format: uint64
              * @description How long it took.
@@ -1899,23 +2077,18 @@ export interface components {
             executed_at?: string;
             /** @description The request this answers. */
             request_id: components["schemas"]["ToolCallId"];
-            /** @description The server that ran it. */
-            server_name: string;
-            /** @description The tool's name on that server. */
-            tool_name: string;
-        } & ({
             /** @description The result (MCP content blocks and structured content). */
             result: unknown;
-            /** @constant */
+            /** @description The server that ran it. */
+            server_name: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             status: "success";
-        } | {
-            /** @description What went wrong, with the MCP error code and data when there were some. */
-            error: components["schemas"]["ErrorDetail"];
-            /** @description What the server returned along with the error, if anything. */
-            result?: unknown;
-            /** @constant */
-            status: "error";
-        });
+            /** @description The tool's name on that server. */
+            tool_name: string;
+        };
         /** @description A conflict: the merge will not complete until it has a resolution. */
         MergeConflict: {
             /** @description What the conflict is, in words. */
@@ -2008,20 +2181,47 @@ export interface components {
             target?: components["schemas"]["BranchName"] | null;
         };
         /** @description Branch merge strategies. */
-        MergeStrategy: {
-            /** @constant */
+        MergeStrategy: components["schemas"]["MergeStrategyAppend"] | components["schemas"]["MergeStrategyCherryPick"] | components["schemas"]["MergeStrategyRebase"];
+        /**
+         * @description Append every source message the target lacks, in order (a message counts as present when
+         *     the target has its id, or one after the branch point with the same role, kind and data).
+         */
+        MergeStrategyAppend: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "append";
-        } | {
+        };
+        /** @description Copy only the chosen messages, in the source's order, checking what they depend on. */
+        MergeStrategyCherryPick: {
             /** @description The messages to copy; each must be on the source branch. */
             message_ids: components["schemas"]["MessageId"][];
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "cherry_pick";
-        } | {
-            /** @constant */
+        };
+        /**
+         * @description A strategy by name, without its parameters.
+         *     - `append`: [`MergeStrategy::Append`].
+         *     - `cherry_pick`: [`MergeStrategy::CherryPick`].
+         *     - `rebase`: [`MergeStrategy::Rebase`].
+         * @enum {string}
+         */
+        MergeStrategyName: "append" | "cherry_pick" | "rebase";
+        /**
+         * @description Replay the source's messages since the common ancestor after the target's own, which all
+         *     stay.
+         */
+        MergeStrategyRebase: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "rebase";
         };
-        /** @description A strategy by name, without its parameters. */
-        MergeStrategyName: "append" | "cherry_pick" | "rebase";
         /**
          * @description A dependency a cherry-pick leaves behind. The merge changes nothing while there are warnings,
          *     unless `accept_warnings` is set.
@@ -2040,17 +2240,25 @@ export interface components {
             missing: components["schemas"]["MessageId"][];
         };
         /** @description The JSON shape of [`Message`], for the JSON Schema and the TypeScript types. */
-        Message: {
+        Message: components["schemas"]["MessageText"] | components["schemas"]["MessageImage"] | components["schemas"]["MessageFileReference"] | components["schemas"]["MessageProjectStructure"] | components["schemas"]["MessageToolRequest"] | components["schemas"]["MessageToolResult"] | components["schemas"]["MessageMcpToolRequest"] | components["schemas"]["MessageMcpToolResult"] | components["schemas"]["MessageMcpResource"] | components["schemas"]["MessageWorkflowExecution"] | components["schemas"]["MessageSystemControl"] | components["schemas"]["MessageProcessing"] | components["schemas"]["MessagePlan"] | components["schemas"]["MessageQuestion"];
+        /** @description A file (or some of its lines) a person pointed at. */
+        MessageFileReference: {
             /**
              * Format: date-time
              * @description When it was created (when it was read, when absent).
              * @default 1970-01-01T00:00:00Z
              */
             created_at?: string;
+            data: components["schemas"]["FileReferenceMessage"];
             /** @description Why processing failed, for a `failed` message; absent otherwise. */
             error?: components["schemas"]["ErrorDetail"] | null;
             /** @description Unique, sortable by creation (UUIDv7); a new one when absent. */
             id?: components["schemas"]["MessageId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "file_reference";
             /**
              * @description Internal notes, never sent to a model.
              * @default {}
@@ -2067,10 +2275,7 @@ export interface components {
              * @default 0
              */
             schema_version?: number;
-            /**
-             * @description Where it stands in its lifecycle (`complete` when absent).
-             * @default complete
-             */
+            /** @description Where it stands in its lifecycle (`complete` when absent). */
             status?: components["schemas"]["MessageStatus"];
             /**
              * Format: date-time
@@ -2078,68 +2283,55 @@ export interface components {
              * @default 1970-01-01T00:00:00Z
              */
             updated_at?: string;
-        } & ({
-            data: components["schemas"]["TextMessage"];
-            /** @constant */
-            kind: "text";
-        } | {
-            data: components["schemas"]["ImageMessage"];
-            /** @constant */
-            kind: "image";
-        } | {
-            data: components["schemas"]["FileReferenceMessage"];
-            /** @constant */
-            kind: "file_reference";
-        } | {
-            data: components["schemas"]["ProjectStructureMessage"];
-            /** @constant */
-            kind: "project_structure";
-        } | {
-            data: components["schemas"]["ToolRequestMessage"];
-            /** @constant */
-            kind: "tool_request";
-        } | {
-            data: components["schemas"]["ToolResultMessage"];
-            /** @constant */
-            kind: "tool_result";
-        } | {
-            data: components["schemas"]["McpToolRequestMessage"];
-            /** @constant */
-            kind: "mcp_tool_request";
-        } | {
-            data: components["schemas"]["McpToolResultMessage"];
-            /** @constant */
-            kind: "mcp_tool_result";
-        } | {
-            data: components["schemas"]["McpResourceMessage"];
-            /** @constant */
-            kind: "mcp_resource";
-        } | {
-            data: components["schemas"]["WorkflowExecutionMessage"];
-            /** @constant */
-            kind: "workflow_execution";
-        } | {
-            data: components["schemas"]["SystemControlMessage"];
-            /** @constant */
-            kind: "system_control";
-        } | {
-            data: components["schemas"]["ProcessingMessage"];
-            /** @constant */
-            kind: "processing";
-        } | {
-            data: components["schemas"]["PlanMessage"];
-            /** @constant */
-            kind: "plan";
-        } | {
-            data: components["schemas"]["QuestionMessage"];
-            /** @constant */
-            kind: "question";
-        });
+        };
         /**
          * Format: uuid
          * @description Identifies one message in a context's pool, across all of its branches.
          */
         MessageId: string;
+        /** @description An image to be seen or read. */
+        MessageImage: {
+            /**
+             * Format: date-time
+             * @description When it was created (when it was read, when absent).
+             * @default 1970-01-01T00:00:00Z
+             */
+            created_at?: string;
+            data: components["schemas"]["ImageMessage"];
+            /** @description Why processing failed, for a `failed` message; absent otherwise. */
+            error?: components["schemas"]["ErrorDetail"] | null;
+            /** @description Unique, sortable by creation (UUIDv7); a new one when absent. */
+            id?: components["schemas"]["MessageId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "image";
+            /**
+             * @description Internal notes, never sent to a model.
+             * @default {}
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description Who wrote it. */
+            role: components["schemas"]["Role"];
+            /**
+             * Format: uint32
+             * @description The version this message is written in; always the current one when Braid writes. Absent
+             *     (with `kind`) means the current one.
+             * @default 0
+             */
+            schema_version?: number;
+            /** @description Where it stands in its lifecycle (`complete` when absent). */
+            status?: components["schemas"]["MessageStatus"];
+            /**
+             * Format: date-time
+             * @description When it last changed (`created_at` when absent).
+             * @default 1970-01-01T00:00:00Z
+             */
+            updated_at?: string;
+        };
         /** @description `GET /v1/contexts/{id}/messages`. */
         MessageList: {
             /**
@@ -2154,6 +2346,135 @@ export interface components {
             /** @description Pass as `after` to get the next page; absent on the last page. */
             next_after?: components["schemas"]["MessageId"] | null;
         };
+        /** @description A resource injected from an MCP server. */
+        MessageMcpResource: {
+            /**
+             * Format: date-time
+             * @description When it was created (when it was read, when absent).
+             * @default 1970-01-01T00:00:00Z
+             */
+            created_at?: string;
+            data: components["schemas"]["McpResourceMessage"];
+            /** @description Why processing failed, for a `failed` message; absent otherwise. */
+            error?: components["schemas"]["ErrorDetail"] | null;
+            /** @description Unique, sortable by creation (UUIDv7); a new one when absent. */
+            id?: components["schemas"]["MessageId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "mcp_resource";
+            /**
+             * @description Internal notes, never sent to a model.
+             * @default {}
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description Who wrote it. */
+            role: components["schemas"]["Role"];
+            /**
+             * Format: uint32
+             * @description The version this message is written in; always the current one when Braid writes. Absent
+             *     (with `kind`) means the current one.
+             * @default 0
+             */
+            schema_version?: number;
+            /** @description Where it stands in its lifecycle (`complete` when absent). */
+            status?: components["schemas"]["MessageStatus"];
+            /**
+             * Format: date-time
+             * @description When it last changed (`created_at` when absent).
+             * @default 1970-01-01T00:00:00Z
+             */
+            updated_at?: string;
+        };
+        /** @description The model's call to an MCP server's tool. */
+        MessageMcpToolRequest: {
+            /**
+             * Format: date-time
+             * @description When it was created (when it was read, when absent).
+             * @default 1970-01-01T00:00:00Z
+             */
+            created_at?: string;
+            data: components["schemas"]["McpToolRequestMessage"];
+            /** @description Why processing failed, for a `failed` message; absent otherwise. */
+            error?: components["schemas"]["ErrorDetail"] | null;
+            /** @description Unique, sortable by creation (UUIDv7); a new one when absent. */
+            id?: components["schemas"]["MessageId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "mcp_tool_request";
+            /**
+             * @description Internal notes, never sent to a model.
+             * @default {}
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description Who wrote it. */
+            role: components["schemas"]["Role"];
+            /**
+             * Format: uint32
+             * @description The version this message is written in; always the current one when Braid writes. Absent
+             *     (with `kind`) means the current one.
+             * @default 0
+             */
+            schema_version?: number;
+            /** @description Where it stands in its lifecycle (`complete` when absent). */
+            status?: components["schemas"]["MessageStatus"];
+            /**
+             * Format: date-time
+             * @description When it last changed (`created_at` when absent).
+             * @default 1970-01-01T00:00:00Z
+             */
+            updated_at?: string;
+        };
+        /** @description What an MCP tool returned. */
+        MessageMcpToolResult: {
+            /**
+             * Format: date-time
+             * @description When it was created (when it was read, when absent).
+             * @default 1970-01-01T00:00:00Z
+             */
+            created_at?: string;
+            data: components["schemas"]["McpToolResultMessage"];
+            /** @description Why processing failed, for a `failed` message; absent otherwise. */
+            error?: components["schemas"]["ErrorDetail"] | null;
+            /** @description Unique, sortable by creation (UUIDv7); a new one when absent. */
+            id?: components["schemas"]["MessageId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "mcp_tool_result";
+            /**
+             * @description Internal notes, never sent to a model.
+             * @default {}
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description Who wrote it. */
+            role: components["schemas"]["Role"];
+            /**
+             * Format: uint32
+             * @description The version this message is written in; always the current one when Braid writes. Absent
+             *     (with `kind`) means the current one.
+             * @default 0
+             */
+            schema_version?: number;
+            /** @description Where it stands in its lifecycle (`complete` when absent). */
+            status?: components["schemas"]["MessageStatus"];
+            /**
+             * Format: date-time
+             * @description When it last changed (`created_at` when absent).
+             * @default 1970-01-01T00:00:00Z
+             */
+            updated_at?: string;
+        };
         /** @description `{id}` and `{message_id}`: a message of a context. */
         MessagePath: {
             /** @description The context's id (a UUID). */
@@ -2162,28 +2483,201 @@ export interface components {
             message_id: components["schemas"]["MessageId"];
         };
         /** @description The payload variants, tagged by `type`. */
-        MessagePayload: ({
-            /** @constant */
-            type: "text";
-        } & components["schemas"]["TextPayload"]) | ({
+        MessagePayload: components["schemas"]["TextPayload"] | components["schemas"]["MessagePayloadFileReference"] | components["schemas"]["MessagePayloadImage"] | components["schemas"]["WorkflowPayload"] | components["schemas"]["ToolResultPayload"] | components["schemas"]["QuestionAnswerPayload"] | components["schemas"]["McpResourcePayload"];
+        /** @description One file (or some of its lines). */
+        MessagePayloadFileReference: {
             /** @constant */
             type: "file_reference";
-        } & components["schemas"]["FileReferencePayload"]) | ({
+        } & (components["schemas"]["FileReferencePayload"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "file_reference";
+        });
+        /** @description An image. */
+        MessagePayloadImage: {
             /** @constant */
             type: "image";
-        } & components["schemas"]["ImagePayload"]) | ({
-            /** @constant */
-            type: "workflow";
-        } & components["schemas"]["WorkflowPayload"]) | ({
-            /** @constant */
-            type: "tool_result";
-        } & components["schemas"]["ToolResultPayload"]) | ({
-            /** @constant */
-            type: "question_answer";
-        } & components["schemas"]["QuestionAnswerPayload"]) | ({
-            /** @constant */
-            type: "mcp_resource";
-        } & components["schemas"]["McpResourcePayload"]);
+        } & (components["schemas"]["ImagePayload"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "image";
+        });
+        /** @description An execution plan. */
+        MessagePlan: {
+            /**
+             * Format: date-time
+             * @description When it was created (when it was read, when absent).
+             * @default 1970-01-01T00:00:00Z
+             */
+            created_at?: string;
+            data: components["schemas"]["PlanMessage"];
+            /** @description Why processing failed, for a `failed` message; absent otherwise. */
+            error?: components["schemas"]["ErrorDetail"] | null;
+            /** @description Unique, sortable by creation (UUIDv7); a new one when absent. */
+            id?: components["schemas"]["MessageId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "plan";
+            /**
+             * @description Internal notes, never sent to a model.
+             * @default {}
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description Who wrote it. */
+            role: components["schemas"]["Role"];
+            /**
+             * Format: uint32
+             * @description The version this message is written in; always the current one when Braid writes. Absent
+             *     (with `kind`) means the current one.
+             * @default 0
+             */
+            schema_version?: number;
+            /** @description Where it stands in its lifecycle (`complete` when absent). */
+            status?: components["schemas"]["MessageStatus"];
+            /**
+             * Format: date-time
+             * @description When it last changed (`created_at` when absent).
+             * @default 1970-01-01T00:00:00Z
+             */
+            updated_at?: string;
+        };
+        /** @description A visible note of work in progress; never sent to a model. */
+        MessageProcessing: {
+            /**
+             * Format: date-time
+             * @description When it was created (when it was read, when absent).
+             * @default 1970-01-01T00:00:00Z
+             */
+            created_at?: string;
+            data: components["schemas"]["ProcessingMessage"];
+            /** @description Why processing failed, for a `failed` message; absent otherwise. */
+            error?: components["schemas"]["ErrorDetail"] | null;
+            /** @description Unique, sortable by creation (UUIDv7); a new one when absent. */
+            id?: components["schemas"]["MessageId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "processing";
+            /**
+             * @description Internal notes, never sent to a model.
+             * @default {}
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description Who wrote it. */
+            role: components["schemas"]["Role"];
+            /**
+             * Format: uint32
+             * @description The version this message is written in; always the current one when Braid writes. Absent
+             *     (with `kind`) means the current one.
+             * @default 0
+             */
+            schema_version?: number;
+            /** @description Where it stands in its lifecycle (`complete` when absent). */
+            status?: components["schemas"]["MessageStatus"];
+            /**
+             * Format: date-time
+             * @description When it last changed (`created_at` when absent).
+             * @default 1970-01-01T00:00:00Z
+             */
+            updated_at?: string;
+        };
+        /** @description A snapshot of the workspace's layout. */
+        MessageProjectStructure: {
+            /**
+             * Format: date-time
+             * @description When it was created (when it was read, when absent).
+             * @default 1970-01-01T00:00:00Z
+             */
+            created_at?: string;
+            data: components["schemas"]["ProjectStructureMessage"];
+            /** @description Why processing failed, for a `failed` message; absent otherwise. */
+            error?: components["schemas"]["ErrorDetail"] | null;
+            /** @description Unique, sortable by creation (UUIDv7); a new one when absent. */
+            id?: components["schemas"]["MessageId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "project_structure";
+            /**
+             * @description Internal notes, never sent to a model.
+             * @default {}
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description Who wrote it. */
+            role: components["schemas"]["Role"];
+            /**
+             * Format: uint32
+             * @description The version this message is written in; always the current one when Braid writes. Absent
+             *     (with `kind`) means the current one.
+             * @default 0
+             */
+            schema_version?: number;
+            /** @description Where it stands in its lifecycle (`complete` when absent). */
+            status?: components["schemas"]["MessageStatus"];
+            /**
+             * Format: date-time
+             * @description When it last changed (`created_at` when absent).
+             * @default 1970-01-01T00:00:00Z
+             */
+            updated_at?: string;
+        };
+        /** @description A question with predefined answers. */
+        MessageQuestion: {
+            /**
+             * Format: date-time
+             * @description When it was created (when it was read, when absent).
+             * @default 1970-01-01T00:00:00Z
+             */
+            created_at?: string;
+            data: components["schemas"]["QuestionMessage"];
+            /** @description Why processing failed, for a `failed` message; absent otherwise. */
+            error?: components["schemas"]["ErrorDetail"] | null;
+            /** @description Unique, sortable by creation (UUIDv7); a new one when absent. */
+            id?: components["schemas"]["MessageId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "question";
+            /**
+             * @description Internal notes, never sent to a model.
+             * @default {}
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description Who wrote it. */
+            role: components["schemas"]["Role"];
+            /**
+             * Format: uint32
+             * @description The version this message is written in; always the current one when Braid writes. Absent
+             *     (with `kind`) means the current one.
+             * @default 0
+             */
+            schema_version?: number;
+            /** @description Where it stands in its lifecycle (`complete` when absent). */
+            status?: components["schemas"]["MessageStatus"];
+            /**
+             * Format: date-time
+             * @description When it last changed (`created_at` when absent).
+             * @default 1970-01-01T00:00:00Z
+             */
+            updated_at?: string;
+        };
         /** @description Query of `GET /v1/contexts/{id}/messages`. */
         MessagesQuery: {
             /** @description Only messages after this message id (the previous page's `next_after`). */
@@ -2200,45 +2694,299 @@ export interface components {
             /** @description `full` (stored history, the default) or `optimized` (what the model would be sent). */
             view?: components["schemas"]["MessageView"] | null;
         };
-        /** @description Where a message stands. */
+        /**
+         * @description Where a message stands.
+         *     - `pending`: Created, not yet processed.
+         *     - `processing`: Going through the pipeline (files being read, images recognized...).
+         *     - `streaming`: Being streamed from the model.
+         *     - `complete`: Done.
+         *     - `failed`: Processing failed.
+         *     - `incomplete`: Cut short (a stream interrupted, a crash mid-stream); what arrived is kept.
+         * @enum {string}
+         */
         MessageStatus: "pending" | "processing" | "streaming" | "complete" | "failed" | "incomplete";
+        /** @description A notice about the conversation itself; never sent to a model. */
+        MessageSystemControl: {
+            /**
+             * Format: date-time
+             * @description When it was created (when it was read, when absent).
+             * @default 1970-01-01T00:00:00Z
+             */
+            created_at?: string;
+            data: components["schemas"]["SystemControlMessage"];
+            /** @description Why processing failed, for a `failed` message; absent otherwise. */
+            error?: components["schemas"]["ErrorDetail"] | null;
+            /** @description Unique, sortable by creation (UUIDv7); a new one when absent. */
+            id?: components["schemas"]["MessageId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "system_control";
+            /**
+             * @description Internal notes, never sent to a model.
+             * @default {}
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description Who wrote it. */
+            role: components["schemas"]["Role"];
+            /**
+             * Format: uint32
+             * @description The version this message is written in; always the current one when Braid writes. Absent
+             *     (with `kind`) means the current one.
+             * @default 0
+             */
+            schema_version?: number;
+            /** @description Where it stands in its lifecycle (`complete` when absent). */
+            status?: components["schemas"]["MessageStatus"];
+            /**
+             * Format: date-time
+             * @description When it last changed (`created_at` when absent).
+             * @default 1970-01-01T00:00:00Z
+             */
+            updated_at?: string;
+        };
+        /** @description Text a person or the model wrote. */
+        MessageText: {
+            /**
+             * Format: date-time
+             * @description When it was created (when it was read, when absent).
+             * @default 1970-01-01T00:00:00Z
+             */
+            created_at?: string;
+            data: components["schemas"]["TextMessage"];
+            /** @description Why processing failed, for a `failed` message; absent otherwise. */
+            error?: components["schemas"]["ErrorDetail"] | null;
+            /** @description Unique, sortable by creation (UUIDv7); a new one when absent. */
+            id?: components["schemas"]["MessageId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "text";
+            /**
+             * @description Internal notes, never sent to a model.
+             * @default {}
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description Who wrote it. */
+            role: components["schemas"]["Role"];
+            /**
+             * Format: uint32
+             * @description The version this message is written in; always the current one when Braid writes. Absent
+             *     (with `kind`) means the current one.
+             * @default 0
+             */
+            schema_version?: number;
+            /** @description Where it stands in its lifecycle (`complete` when absent). */
+            status?: components["schemas"]["MessageStatus"];
+            /**
+             * Format: date-time
+             * @description When it last changed (`created_at` when absent).
+             * @default 1970-01-01T00:00:00Z
+             */
+            updated_at?: string;
+        };
+        /** @description The model's calls to built-in tools. */
+        MessageToolRequest: {
+            /**
+             * Format: date-time
+             * @description When it was created (when it was read, when absent).
+             * @default 1970-01-01T00:00:00Z
+             */
+            created_at?: string;
+            data: components["schemas"]["ToolRequestMessage"];
+            /** @description Why processing failed, for a `failed` message; absent otherwise. */
+            error?: components["schemas"]["ErrorDetail"] | null;
+            /** @description Unique, sortable by creation (UUIDv7); a new one when absent. */
+            id?: components["schemas"]["MessageId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "tool_request";
+            /**
+             * @description Internal notes, never sent to a model.
+             * @default {}
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description Who wrote it. */
+            role: components["schemas"]["Role"];
+            /**
+             * Format: uint32
+             * @description The version this message is written in; always the current one when Braid writes. Absent
+             *     (with `kind`) means the current one.
+             * @default 0
+             */
+            schema_version?: number;
+            /** @description Where it stands in its lifecycle (`complete` when absent). */
+            status?: components["schemas"]["MessageStatus"];
+            /**
+             * Format: date-time
+             * @description When it last changed (`created_at` when absent).
+             * @default 1970-01-01T00:00:00Z
+             */
+            updated_at?: string;
+        };
+        /** @description What a built-in tool returned. */
+        MessageToolResult: {
+            /**
+             * Format: date-time
+             * @description When it was created (when it was read, when absent).
+             * @default 1970-01-01T00:00:00Z
+             */
+            created_at?: string;
+            data: components["schemas"]["ToolResultMessage"];
+            /** @description Why processing failed, for a `failed` message; absent otherwise. */
+            error?: components["schemas"]["ErrorDetail"] | null;
+            /** @description Unique, sortable by creation (UUIDv7); a new one when absent. */
+            id?: components["schemas"]["MessageId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "tool_result";
+            /**
+             * @description Internal notes, never sent to a model.
+             * @default {}
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description Who wrote it. */
+            role: components["schemas"]["Role"];
+            /**
+             * Format: uint32
+             * @description The version this message is written in; always the current one when Braid writes. Absent
+             *     (with `kind`) means the current one.
+             * @default 0
+             */
+            schema_version?: number;
+            /** @description Where it stands in its lifecycle (`complete` when absent). */
+            status?: components["schemas"]["MessageStatus"];
+            /**
+             * Format: date-time
+             * @description When it last changed (`created_at` when absent).
+             * @default 1970-01-01T00:00:00Z
+             */
+            updated_at?: string;
+        };
         /** @description A message's lifecycle step (seed 001 "Message lifecycle updates"). */
-        MessageUpdate: {
+        MessageUpdate: components["schemas"]["MessageUpdateCreated"] | components["schemas"]["MessageUpdateStatusChanged"] | components["schemas"]["MessageUpdateCompleted"] | components["schemas"]["MessageUpdateDeleted"];
+        /** @description It is final. */
+        MessageUpdateCompleted: {
+            /** @description Its kind. */
+            kind: components["schemas"]["KindName"];
+            /** @description Its id. */
+            message_id: components["schemas"]["MessageId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "completed";
+        };
+        /** @description The message was added. */
+        MessageUpdateCreated: {
             /** @description Its kind. */
             kind: components["schemas"]["KindName"];
             /** @description Its id. */
             message_id: components["schemas"]["MessageId"];
             /** @description Its role. */
             role: components["schemas"]["Role"];
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "created";
-        } | {
+        };
+        /** @description It was deleted (input that failed or waited, removed by the person). */
+        MessageUpdateDeleted: {
+            /** @description Its kind. */
+            kind: components["schemas"]["KindName"];
+            /** @description Its id. */
+            message_id: components["schemas"]["MessageId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "deleted";
+        };
+        /** @description Its status changed. */
+        MessageUpdateStatusChanged: {
             /** @description Its kind. */
             kind: components["schemas"]["KindName"];
             /** @description Its id. */
             message_id: components["schemas"]["MessageId"];
             /** @description The new status. */
             status: components["schemas"]["MessageStatus"];
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "status_changed";
-        } | {
-            /** @description Its kind. */
-            kind: components["schemas"]["KindName"];
-            /** @description Its id. */
-            message_id: components["schemas"]["MessageId"];
-            /** @constant */
-            type: "completed";
-        } | {
-            /** @description Its kind. */
-            kind: components["schemas"]["KindName"];
-            /** @description Its id. */
-            message_id: components["schemas"]["MessageId"];
-            /** @constant */
-            type: "deleted";
         };
-        /** @description Which history a message listing shows. */
+        /**
+         * @description Which history a message listing shows.
+         *     - `full`: Every stored message of the branch.
+         *     - `optimized`: Exactly what the model would be sent, with markers where history was summarized.
+         * @enum {string}
+         */
         MessageView: "full" | "optimized";
-        /** @description Plan or act: what the agent is allowed to do right now. */
+        /** @description A workflow run's progress. */
+        MessageWorkflowExecution: {
+            /**
+             * Format: date-time
+             * @description When it was created (when it was read, when absent).
+             * @default 1970-01-01T00:00:00Z
+             */
+            created_at?: string;
+            data: components["schemas"]["WorkflowExecutionMessage"];
+            /** @description Why processing failed, for a `failed` message; absent otherwise. */
+            error?: components["schemas"]["ErrorDetail"] | null;
+            /** @description Unique, sortable by creation (UUIDv7); a new one when absent. */
+            id?: components["schemas"]["MessageId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "workflow_execution";
+            /**
+             * @description Internal notes, never sent to a model.
+             * @default {}
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description Who wrote it. */
+            role: components["schemas"]["Role"];
+            /**
+             * Format: uint32
+             * @description The version this message is written in; always the current one when Braid writes. Absent
+             *     (with `kind`) means the current one.
+             * @default 0
+             */
+            schema_version?: number;
+            /** @description Where it stands in its lifecycle (`complete` when absent). */
+            status?: components["schemas"]["MessageStatus"];
+            /**
+             * Format: date-time
+             * @description When it last changed (`created_at` when absent).
+             * @default 1970-01-01T00:00:00Z
+             */
+            updated_at?: string;
+        };
+        /**
+         * @description Plan or act: what the agent is allowed to do right now.
+         *     - `plan`: Read-only tools and planning instructions: the agent proposes, the person decides.
+         *     - `act`: Every tool the role allows.
+         * @enum {string}
+         */
         Mode: "plan" | "act";
         /** @description The capabilities in force for a context's model. */
         ModelCapabilitiesView: {
@@ -2280,28 +3028,17 @@ export interface components {
              * @default 4096
              */
             reserve_output_tokens?: number;
-            /**
-             * @description The strategy used when a request would not fit.
-             * @default {
-             *       "type": "intelligent"
-             *     }
-             */
+            /** @description The strategy used when a request would not fit. */
             strategy?: components["schemas"]["OptimizationStrategy"];
         };
         /** @description How history is trimmed to fit the model's context window. */
-        OptimizationStrategy: {
+        OptimizationStrategy: components["schemas"]["OptimizationStrategyRecentN"] | components["schemas"]["OptimizationStrategyIntelligent"] | components["schemas"]["OptimizationStrategyImportanceScoring"];
+        /** @description Score each message and keep the best that fit. */
+        OptimizationStrategyImportanceScoring: {
             /**
-             * Format: uint32
-             * @description How many of the newest messages to keep.
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            n: number;
-            /** @constant */
-            type: "recent_n";
-        } | {
-            /** @constant */
-            type: "intelligent";
-        } | {
-            /** @constant */
             type: "importance_scoring";
             /**
              * @description Weight per factor (`recency`, `kind`, `references`...); missing factors weigh 1.
@@ -2310,6 +3047,30 @@ export interface components {
             weights?: {
                 [key: string]: number;
             };
+        };
+        /**
+         * @description Keep what matters (recent messages, tool pairs, recently used files and resources) and
+         *     summarize older text.
+         */
+        OptimizationStrategyIntelligent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "intelligent";
+        };
+        /** @description Keep the newest `n` messages (tool pairs are never split). */
+        OptimizationStrategyRecentN: {
+            /**
+             * Format: uint32
+             * @description How many of the newest messages to keep.
+             */
+            n: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "recent_n";
         };
         /** @description An execution plan the agent proposes (in plan mode), for the person to execute or refine. */
         PlanMessage: {
@@ -2377,7 +3138,16 @@ export interface components {
             /** @description Progress so far, when countable. */
             progress?: components["schemas"]["Progress"] | null;
         };
-        /** @description The processors of the message pipeline (DESIGN.md "The context"), by name. */
+        /**
+         * @description The processors of the message pipeline (DESIGN.md "The context"), by name.
+         *     - `validate`: Checks the new messages against the protocol's rules.
+         *     - `resolve_file_references`: Reads referenced files into their messages.
+         *     - `recognize_images`: Recognizes images (vision or OCR).
+         *     - `enhance_system_prompt`: Builds the system prompt and chooses the tools.
+         *     - `optimize_context`: Fits the history to the model's context window.
+         *     - `prepare_request`: Builds the model request.
+         * @enum {string}
+         */
         ProcessorName: "validate" | "resolve_file_references" | "recognize_images" | "enhance_system_prompt" | "optimize_context" | "prepare_request";
         /** @description `done` of `total`. */
         Progress: {
@@ -2393,7 +3163,10 @@ export interface components {
             total: number;
         };
         /** @description A snapshot of a project's structure. */
-        ProjectStructureMessage: {
+        ProjectStructureMessage: components["schemas"]["ProjectStructureMessageTree"] | components["schemas"]["ProjectStructureMessageFileList"] | components["schemas"]["ProjectStructureMessageDependencies"];
+        /** @description Dependencies read from the project's manifests and lock files. */
+        ProjectStructureMessageDependencies: {
+            content: components["schemas"]["DependencyGraph"];
             /**
              * @description Glob patterns that were left out (`.git`, `node_modules`, `target`, ...).
              * @default []
@@ -2407,19 +3180,56 @@ export interface components {
             generated_at?: string;
             /** @description The workspace root the paths are relative to. */
             root_path: string;
-        } & ({
-            content: components["schemas"]["DirectoryNode"];
-            /** @constant */
-            structure_type: "tree";
-        } | {
-            content: components["schemas"]["FileInfo"][];
-            /** @constant */
-            structure_type: "file_list";
-        } | {
-            content: components["schemas"]["DependencyGraph"];
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             structure_type: "dependencies";
-        });
+        };
+        /** @description Every file, flat, sorted by path. */
+        ProjectStructureMessageFileList: {
+            content: components["schemas"]["FileInfo"][];
+            /**
+             * @description Glob patterns that were left out (`.git`, `node_modules`, `target`, ...).
+             * @default []
+             */
+            excluded_patterns?: string[];
+            /**
+             * Format: date-time
+             * @description When the snapshot was taken.
+             * @default 1970-01-01T00:00:00Z
+             */
+            generated_at?: string;
+            /** @description The workspace root the paths are relative to. */
+            root_path: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            structure_type: "file_list";
+        };
+        /** @description A directory tree. */
+        ProjectStructureMessageTree: {
+            content: components["schemas"]["DirectoryNode"];
+            /**
+             * @description Glob patterns that were left out (`.git`, `node_modules`, `target`, ...).
+             * @default []
+             */
+            excluded_patterns?: string[];
+            /**
+             * Format: date-time
+             * @description When the snapshot was taken.
+             * @default 1970-01-01T00:00:00Z
+             */
+            generated_at?: string;
+            /** @description The workspace root the paths are relative to. */
+            root_path: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            structure_type: "tree";
+        };
         /** @description `{server}` and `{name}`: an MCP server's prompt. */
         PromptPath: {
             /** @description The prompt's name. */
@@ -2442,6 +3252,11 @@ export interface components {
         QuestionAnswerPayload: {
             /** @description The question's message id. */
             question_id: components["schemas"]["MessageId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "question_answer";
             /** @description The chosen option's value. */
             value: string;
         };
@@ -2457,10 +3272,7 @@ export interface components {
             options: components["schemas"]["QuestionOption"][];
             /** @description The question. */
             question: string;
-            /**
-             * @description How much the answer matters; styles the card.
-             * @default minor
-             */
+            /** @description How much the answer matters; styles the card. */
             severity?: components["schemas"]["Severity"];
         };
         /** @description One answer to choose from. */
@@ -2470,9 +3282,20 @@ export interface components {
             /** @description What is sent back when it is chosen. */
             value: string;
         };
-        /** @description The recognition method that actually ran. */
+        /**
+         * @description The recognition method that actually ran.
+         *     - `vision`: A vision model looked at it.
+         *     - `ocr`: OCR read it.
+         * @enum {string}
+         */
         RecognitionMethod: "vision" | "ocr";
-        /** @description How an image is to be recognized. */
+        /**
+         * @description How an image is to be recognized.
+         *     - `vision`: Send the image to a vision-capable model.
+         *     - `ocr`: Extract its text with an OCR engine (Tesseract).
+         *     - `auto`: Vision when the model has it, falling back to OCR.
+         * @enum {string}
+         */
         RecognitionMode: "vision" | "ocr" | "auto";
         /** @description What recognition found. */
         RecognitionResult: {
@@ -2503,15 +3326,19 @@ export interface components {
             /** @description What the person wants changed. */
             feedback: string;
         };
-        /** @description The ways to settle a conflict. */
+        /**
+         * @description The ways to settle a conflict.
+         *     - `keep_target`: The target's side stands: the source's messages in the conflict stay out of the merge (with the messages that depend on them).
+         *     - `take_source`: The source's side stands: its messages are merged and the target's messages in the conflict leave the target branch (they stay stored and on every other branch).
+         *     - `keep_both`: Both sides stay, the source's after the target's.
+         *     - `skip`: Neither side: the target's messages in the conflict leave the target branch and the source's stay out.
+         * @enum {string}
+         */
         Resolution: "keep_target" | "take_source" | "keep_both" | "skip";
         /** @description A resource's content. Binary content is described, not dumped into the conversation. */
-        ResourceContent: {
-            /** @description The text. */
-            text: string;
-            /** @constant */
-            type: "text";
-        } | {
+        ResourceContent: components["schemas"]["ResourceContentText"] | components["schemas"]["ResourceContentBinary"];
+        /** @description Binary content, summarized. */
+        ResourceContentBinary: {
             /**
              * Format: uint64
              * @description Its size.
@@ -2519,8 +3346,21 @@ export interface components {
             size_bytes: number;
             /** @description A description for the model (type, size, what it is). */
             summary: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "binary";
+        };
+        /** @description Text content. */
+        ResourceContentText: {
+            /** @description The text. */
+            text: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "text";
         };
         /**
          * @description The author of a message.
@@ -2528,6 +3368,11 @@ export interface components {
          *     `user`, `assistant` and `tool` are stored. `system` exists only for the system prompt the
          *     engine builds for each request: it is never persisted, and storing it is a validation error.
          *     Any other role is rejected when reading, with an error that names it.
+         *     - `user`: The person using Braid.
+         *     - `assistant`: The model.
+         *     - `tool`: The result of a tool call, linked to the call by its id.
+         *     - `system`: The ephemeral system prompt: in memory only.
+         * @enum {string}
          */
         Role: "user" | "assistant" | "tool" | "system";
         /** @description `POST /v1/contexts/{id}/workflows/{name}/run`. */
@@ -2542,11 +3387,6 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        /**
-         * @description Where the commands Braid starts (`run_command`, workflow command steps, MCP stdio servers
-         *     whose configuration asks for it) may read and write, and whether they reach the network.
-         */
-        SandboxMode: "workspace_write" | "read_only" | "off";
         /** @description A request to add a message to a context. */
         SendMessageRequest: {
             /** @description The client's own data, kept with the message and returned unchanged. */
@@ -2576,7 +3416,13 @@ export interface components {
             /** @description The new mode. */
             mode: components["schemas"]["Mode"];
         };
-        /** @description How much a question matters. */
+        /**
+         * @description How much a question matters.
+         *     - `critical`: Must be answered with care (shown in red).
+         *     - `major`: Important (shown in orange).
+         *     - `minor`: Routine (default styling).
+         * @enum {string}
+         */
         Severity: "critical" | "major" | "minor";
         /** @description A source message that the merge leaves out. */
         SkippedMessage: {
@@ -2585,7 +3431,15 @@ export interface components {
             /** @description Why. */
             reason: components["schemas"]["SkipReason"];
         };
-        /** @description Why a source message was not merged. */
+        /**
+         * @description Why a source message was not merged.
+         *     - `already_in_target`: The target already has this message.
+         *     - `same_content`: The target has a message with the same role, kind and data after the branch point.
+         *     - `branch_notice`: A notice about the source branch itself (a branch switch, an earlier merge).
+         *     - `held_input`: The person's input that waits for, or failed, its pipeline on the source.
+         *     - `resolution`: A resolution left it out.
+         * @enum {string}
+         */
         SkipReason: "already_in_target" | "same_content" | "branch_notice" | "held_input" | "resolution";
         /** @description Query of `GET /v1/contexts/{id}/state`. */
         StateQuery: {
@@ -2612,21 +3466,12 @@ export interface components {
             to: components["schemas"]["ContextState"];
         };
         /** @description A control notice. */
-        SystemControlMessage: {
-            /** @description The mode before. */
-            from: components["schemas"]["Mode"];
-            /** @description The mode after. */
-            to: components["schemas"]["Mode"];
-            /** @constant */
-            type: "mode_change";
-        } | {
-            /** @description The role before. */
-            from: components["schemas"]["AgentRole"];
-            /** @description The role after. */
-            to: components["schemas"]["AgentRole"];
-            /** @constant */
-            type: "role_change";
-        } | {
+        SystemControlMessage: components["schemas"]["SystemControlMessageModeChange"] | components["schemas"]["SystemControlMessageRoleChange"] | components["schemas"]["SystemControlMessageBranchMerge"] | components["schemas"]["SystemControlMessageBranchSwitch"] | components["schemas"]["SystemControlMessageSummary"] | components["schemas"]["SystemControlMessageLoopStopped"] | components["schemas"]["SystemControlMessageRecovered"] | components["schemas"]["SystemControlMessageFailureResolved"];
+        /**
+         * @description Another branch was merged into this one: what moved, how, and what the person chose for
+         *     each conflict.
+         */
+        SystemControlMessageBranchMerge: {
             /**
              * Format: uint32
              * @description Messages added to this branch.
@@ -2652,16 +3497,97 @@ export interface components {
             source: components["schemas"]["BranchName"];
             /** @description The strategy. */
             strategy: components["schemas"]["MergeStrategyName"];
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "branch_merge";
-        } | {
+        };
+        /** @description The active branch changed; marks the point in history for audit. */
+        SystemControlMessageBranchSwitch: {
             /** @description The branch before. */
             from: components["schemas"]["BranchName"];
             /** @description The branch after. */
             to: components["schemas"]["BranchName"];
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "branch_switch";
-        } | {
+        };
+        /** @description A failure was acknowledged and the conversation went on. */
+        SystemControlMessageFailureResolved: {
+            /** @description The error that had been recorded. */
+            error: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "failure_resolved";
+        };
+        /** @description The tool loop stopped before the model was done; the person may continue it. */
+        SystemControlMessageLoopStopped: {
+            /**
+             * Format: uint32
+             * @description Rounds of tool execution completed.
+             */
+            depth: number;
+            /** @description Details for the person. */
+            detail: string;
+            /** @description Why it stopped. */
+            reason: components["schemas"]["LoopStopReason"];
+            /**
+             * Format: uint32
+             * @description Tools executed in the loop.
+             */
+            tools_executed: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "loop_stopped";
+        };
+        /** @description The mode changed; the system prompt follows it from here on. */
+        SystemControlMessageModeChange: {
+            /** @description The mode before. */
+            from: components["schemas"]["Mode"];
+            /** @description The mode after. */
+            to: components["schemas"]["Mode"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "mode_change";
+        };
+        /** @description The context was found mid-operation after a restart and moved to a safe state. */
+        SystemControlMessageRecovered: {
+            /** @description What was done about it. */
+            detail: string;
+            /** @description The state that was interrupted (its `type`). */
+            interrupted_state: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "recovered";
+        };
+        /** @description The agent role changed; the tools follow it from here on. */
+        SystemControlMessageRoleChange: {
+            /** @description The role before. */
+            from: components["schemas"]["AgentRole"];
+            /** @description The role after. */
+            to: components["schemas"]["AgentRole"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "role_change";
+        };
+        /**
+         * @description A summary the model wrote of older messages. In requests it stands in for the messages it
+         *     replaces; those stay stored and viewable.
+         */
+        SystemControlMessageSummary: {
             /** @description The ids of the messages it replaces, oldest first. */
             replaces: components["schemas"]["MessageId"][];
             /** @description The summary. */
@@ -2678,37 +3604,11 @@ export interface components {
              * @default 0
              */
             tokens_before?: number;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "summary";
-        } | {
-            /**
-             * Format: uint32
-             * @description Rounds of tool execution completed.
-             */
-            depth: number;
-            /** @description Details for the person. */
-            detail: string;
-            /** @description Why it stopped. */
-            reason: components["schemas"]["LoopStopReason"];
-            /**
-             * Format: uint32
-             * @description Tools executed in the loop.
-             */
-            tools_executed: number;
-            /** @constant */
-            type: "loop_stopped";
-        } | {
-            /** @description What was done about it. */
-            detail: string;
-            /** @description The state that was interrupted (its `type`). */
-            interrupted_state: string;
-            /** @constant */
-            type: "recovered";
-        } | {
-            /** @description The error that had been recorded. */
-            error: string;
-            /** @constant */
-            type: "failure_resolved";
         };
         /** @description Text in one or more parts. */
         TextMessage: {
@@ -2716,16 +3616,26 @@ export interface components {
             parts: components["schemas"]["TextPart"][];
         };
         /** @description One part of a text message. */
-        TextPart: {
-            /** @description The text. */
-            text: string;
-            /** @constant */
-            type: "text";
-        } | {
+        TextPart: components["schemas"]["TextPartText"] | components["schemas"]["TextPartReasoning"];
+        /** @description The model's reasoning, shown to the person but never sent back to a model. */
+        TextPartReasoning: {
             /** @description The reasoning text. */
             text: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "reasoning";
+        };
+        /** @description Visible text (Markdown). */
+        TextPartText: {
+            /** @description The text. */
+            text: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "text";
         };
         /** @description Text a person wrote. */
         TextPayload: {
@@ -2738,6 +3648,11 @@ export interface components {
             images?: components["schemas"]["ImagePayload"][];
             /** @description The text (Markdown). */
             text: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "text";
         };
         /** @description Tokens used by a request against the budget. */
         TokenBudget: {
@@ -2754,10 +3669,7 @@ export interface components {
         };
         /** @description One call to a tool. */
         ToolCall: {
-            /**
-             * @description Whether the call may run.
-             * @default pending
-             */
+            /** @description Whether the call may run. */
             approval_status?: components["schemas"]["ApprovalStatus"];
             /**
              * @description The arguments: a JSON object. Arguments that were not valid JSON are kept as the string
@@ -2775,7 +3687,12 @@ export interface components {
          *     Anthropic). Kept exactly as the provider sent it, because results must echo it back.
          */
         ToolCallId: string;
-        /** @description How a model calls tools. */
+        /**
+         * @description How a model calls tools.
+         *     - `native`: The provider's own tool calling: tools travel as the request's definitions and calls come back as structured tool calls.
+         *     - `prompted`: For models without it: the tools are listed in the system prompt, the model writes its calls as fenced `tool_call` blocks in its text, and Braid reads them from the answer.
+         * @enum {string}
+         */
         ToolCalling: "native" | "prompted";
         /** @description How the model calls tools, and where that came from. */
         ToolCallingFigure: {
@@ -2810,7 +3727,9 @@ export interface components {
             calls: components["schemas"]["ToolCall"][];
         };
         /** @description What one tool call returned. */
-        ToolResultMessage: {
+        ToolResultMessage: components["schemas"]["ToolResultMessageSuccess"] | components["schemas"]["ToolResultMessageError"];
+        /** @description It failed, was denied, timed out or was never run. */
+        ToolResultMessageError: {
             /** @description The id of the call this answers. */
             call_id: components["schemas"]["ToolCallId"];
             /**
@@ -2824,27 +3743,57 @@ export interface components {
              * @default 0
              */
             duration_ms?: number;
+            /** @description What went wrong, for the model and the person. */
+            error: components["schemas"]["ErrorDetail"];
             /**
              * Format: date-time
              * @description When it started.
              */
             started_at?: string | null;
             /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "error";
+            /**
              * @description The tool that ran (empty when unknown, e.g. migrated from a format that did not say).
              * @default
              */
             tool_name?: string;
-        } & ({
+        };
+        /** @description It ran and produced output. */
+        ToolResultMessageSuccess: {
+            /** @description The id of the call this answers. */
+            call_id: components["schemas"]["ToolCallId"];
+            /**
+             * Format: date-time
+             * @description When it finished.
+             */
+            completed_at?: string | null;
+            /**
+             * Format: uint64
+             * @description How long it ran.
+             * @default 0
+             */
+            duration_ms?: number;
             /** @description The tool's output, as structured JSON. */
             output: unknown;
-            /** @constant */
+            /**
+             * Format: date-time
+             * @description When it started.
+             */
+            started_at?: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             status: "success";
-        } | {
-            /** @description What went wrong, for the model and the person. */
-            error: components["schemas"]["ErrorDetail"];
-            /** @constant */
-            status: "error";
-        });
+            /**
+             * @description The tool that ran (empty when unknown, e.g. migrated from a format that did not say).
+             * @default
+             */
+            tool_name?: string;
+        };
         /** @description The result of a pending call, supplied by the client. */
         ToolResultPayload: {
             /** @description The call it answers. */
@@ -2853,8 +3802,18 @@ export interface components {
             error?: string | null;
             /** @description The output, on success. */
             output?: unknown;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tool_result";
         };
-        /** @description Where a tool comes from. */
+        /**
+         * @description Where a tool comes from.
+         *     - `builtin`: Built into Braid.
+         *     - `mcp`: From an MCP server.
+         * @enum {string}
+         */
         ToolSource: "builtin" | "mcp";
         /**
          * @description `PATCH /v1/contexts/{id}/branches/{name}`: changes a branch's settings after its creation.
@@ -2902,9 +3861,23 @@ export interface components {
              */
             tokens: number;
         };
-        /** @description What happened to the messages a [`ViewMarker`] stands for. */
+        /**
+         * @description What happened to the messages a [`ViewMarker`] stands for.
+         *     - `summarized`: A stored summary is sent in their place.
+         *     - `dropped`: Left out of the request to fit the model's window.
+         * @enum {string}
+         */
         ViewMarkerKind: "summarized" | "dropped";
-        /** @description What a warning is about. */
+        /**
+         * @description What a warning is about.
+         *     - `result_without_request`: A tool result is picked without the request that asked for it.
+         *     - `request_without_result`: A tool request is picked without its result(s).
+         *     - `mcp_result_without_request`: An MCP tool result is picked without its request.
+         *     - `mcp_request_without_result`: An MCP tool request is picked without its result.
+         *     - `execution_without_plan`: The execution of a plan is picked without the plan.
+         *     - `answer_without_question`: An answer is picked without its question.
+         * @enum {string}
+         */
         WarningKind: "result_without_request" | "request_without_result" | "mcp_result_without_request" | "mcp_request_without_result" | "execution_without_plan" | "answer_without_question";
         /** @description One run of a workflow and how far it got. */
         WorkflowExecutionMessage: {
@@ -2984,7 +3957,12 @@ export interface components {
             /** @description Every definition the context can see, by name; the workspace's win a name clash. */
             workflows: components["schemas"]["WorkflowInfo"][];
         };
-        /** @description Where a definition was found. */
+        /**
+         * @description Where a definition was found.
+         *     - `workspace`: `<workspace>/.braid/workflows/`: shared with the project; wins on a name clash.
+         *     - `user`: `<data dir>/workflows/`: the person's own.
+         * @enum {string}
+         */
         WorkflowOrigin: "workspace" | "user";
         /** @description `{id}` and `{name}`: a workflow, run in a context. */
         WorkflowPath: {
@@ -3001,6 +3979,11 @@ export interface components {
             parameters?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "workflow";
             /** @description The workflow's name. */
             workflow: string;
         };
@@ -3021,7 +4004,16 @@ export interface components {
              */
             context?: components["schemas"]["ContextId"] | null;
         };
-        /** @description Where a workflow run stands. */
+        /**
+         * @description Where a workflow run stands.
+         *     - `pending`: Not started yet.
+         *     - `running`: Running a step.
+         *     - `paused`: Paused by the person; resumes at `current_step`.
+         *     - `completed`: Every step completed.
+         *     - `failed`: A step failed; `error` says why, `completed_steps` how far it got.
+         *     - `cancelled`: Cancelled by the person.
+         * @enum {string}
+         */
         WorkflowStatus: "pending" | "running" | "paused" | "completed" | "failed" | "cancelled";
         /** @description One step of a definition, as listed. */
         WorkflowStepInfo: {
@@ -3030,7 +4022,13 @@ export interface components {
             /** @description What it does. */
             type: components["schemas"]["WorkflowStepType"];
         };
-        /** @description What a step does. */
+        /**
+         * @description What a step does.
+         *     - `tool`: Calls a tool (built in or `mcp__server__tool`) under the approval policy.
+         *     - `prompt`: Asks the model once; its streamed answer is the step's output.
+         *     - `approval`: Waits for the person to continue (resume) or stop (cancel).
+         * @enum {string}
+         */
         WorkflowStepType: "tool" | "prompt" | "approval";
         /** @description `GET /v1/contexts/{id}/files`: files of the context's workspace, for the file picker. */
         WorkspaceFileList: {
@@ -3131,13 +4129,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description An OpenAPI 3.1 document. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description A token is configured and the request lacks `Authorization: Bearer <token>`. */
@@ -3153,7 +4153,12 @@ export interface operations {
     };
     list_contexts: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only contexts listed after this one (the previous page's `next_before`). */
+                before?: components["schemas"]["ContextId"];
+                /** @description At most this many (1 to 1000; all when absent). */
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3178,6 +4183,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The request breaks the schema or a rule; `field` names where (`id`, `query.limit`, `payload.text`...). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description An error: `{ "error": { "code", "message", "field"? } }` with the status of its code's category (404 not found, 409 conflict, 422 invalid input, 5xx server or model failures). */
             default: {
                 headers: {
@@ -3192,7 +4206,10 @@ export interface operations {
     create_context: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of the client's choosing (1 to 255 visible ASCII characters; a UUID is usual). The same key with the same body within 24 hours answers the first answer (same status, same body) and does the work once, also after a restart; with another body it is refused (422); while the first request runs, 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3222,6 +4239,15 @@ export interface operations {
             };
             /** @description A token is configured and the request lacks `Authorization: Bearer <token>`. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The first request with this `Idempotency-Key` is still running, or the state does not allow it. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3458,7 +4484,10 @@ export interface operations {
     approve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of the client's choosing (1 to 255 visible ASCII characters; a UUID is usual). The same key with the same body within 24 hours answers the first answer (same status, same body) and does the work once, also after a restart; with another body it is refused (422); while the first request runs, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The context's id (a UUID). */
                 id: components["schemas"]["ContextId"];
@@ -3498,6 +4527,15 @@ export interface operations {
             };
             /** @description Nothing has this id or name. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The first request with this `Idempotency-Key` is still running, or the state does not allow it. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3596,7 +4634,10 @@ export interface operations {
     create_branch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of the client's choosing (1 to 255 visible ASCII characters; a UUID is usual). The same key with the same body within 24 hours answers the first answer (same status, same body) and does the work once, also after a restart; with another body it is refused (422); while the first request runs, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The context's id (a UUID). */
                 id: components["schemas"]["ContextId"];
@@ -3638,6 +4679,15 @@ export interface operations {
             };
             /** @description Nothing has this id or name. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The first request with this `Idempotency-Key` is still running, or the state does not allow it. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3819,7 +4869,10 @@ export interface operations {
     activate_branch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of the client's choosing (1 to 255 visible ASCII characters; a UUID is usual). The same key with the same body within 24 hours answers the first answer (same status, same body) and does the work once, also after a restart; with another body it is refused (422); while the first request runs, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The context's id (a UUID). */
                 id: components["schemas"]["ContextId"];
@@ -3855,6 +4908,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The first request with this `Idempotency-Key` is still running, or the state does not allow it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description The request breaks the schema or a rule; `field` names where (`id`, `query.limit`, `payload.text`...). */
             422: {
                 headers: {
@@ -3878,7 +4940,10 @@ export interface operations {
     merge_branch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of the client's choosing (1 to 255 visible ASCII characters; a UUID is usual). The same key with the same body within 24 hours answers the first answer (same status, same body) and does the work once, also after a restart; with another body it is refused (422); while the first request runs, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The context's id (a UUID). */
                 id: components["schemas"]["ContextId"];
@@ -3988,13 +5053,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-Sent Events: `event:` is the event's name (`context_update`, `content_delta`, `content_final`, `error`, `heartbeat`), `data:` its payload (the variant's fields without `type`), `id:` its sequence in the context's event log (absent on heartbeats and the shutdown notice). */
+            /** @description Server-Sent Events: `event:` is the event's name (`context_update`, `content_delta`, `content_final`, `error`, `heartbeat`), `data:` its payload (a `ContextEvent` variant's fields without `type`), `id:` its sequence in the context's event log (absent on heartbeats and the shutdown notice). Read it with an SSE client; reconnect with `Last-Event-ID`. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["ContextEvent"];
+                    "text/event-stream": string;
                 };
             };
             /** @description A token is configured and the request lacks `Authorization: Bearer <token>`. */
@@ -4099,91 +5164,13 @@ export interface operations {
             };
         };
     };
-    preview_file_change: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The context's id (a UUID). */
-                id: components["schemas"]["ContextId"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["FileChangePreviewRequest"];
-            };
-        };
-        responses: {
-            /** @description Success. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["FileChangePreview"];
-                };
-            };
-            /** @description The body is not JSON (or not UTF-8). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description A token is configured and the request lacks `Authorization: Bearer <token>`. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Nothing has this id or name. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description The body is larger than the limit (10 MiB by default, `--max-body`). */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description The request breaks the schema or a rule; `field` names where (`id`, `query.limit`, `payload.text`...). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description An error: `{ "error": { "code", "message", "field"? } }` with the status of its code's category (404 not found, 409 conflict, 422 invalid input, 5xx server or model failures). */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-        };
-    };
     interrupt: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of the client's choosing (1 to 255 visible ASCII characters; a UUID is usual). The same key with the same body within 24 hours answers the first answer (same status, same body) and does the work once, also after a restart; with another body it is refused (422); while the first request runs, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The context's id (a UUID). */
                 id: components["schemas"]["ContextId"];
@@ -4210,6 +5197,15 @@ export interface operations {
             };
             /** @description Nothing has this id or name. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The first request with this `Idempotency-Key` is still running, or the state does not allow it. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4310,7 +5306,10 @@ export interface operations {
     send_message: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of the client's choosing (1 to 255 visible ASCII characters; a UUID is usual). The same key with the same body within 24 hours answers the first answer (same status, same body) and does the work once, also after a restart; with another body it is refused (422); while the first request runs, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The context's id (a UUID). */
                 id: components["schemas"]["ContextId"];
@@ -4359,8 +5358,78 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The body is larger than the limit (10 MiB by default, `--max-body`). */
+            /** @description The first request with this `Idempotency-Key` is still running, or the state does not allow it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is larger than the limit (10 MiB by default, `--max-body`), or the message's text is (1 MiB by default, `--max-message-text`; `field` names it). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request breaks the schema or a rule; `field` names where (`id`, `query.limit`, `payload.text`...). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description An error: `{ "error": { "code", "message", "field"? } }` with the status of its code's category (404 not found, 409 conflict, 422 invalid input, 5xx server or model failures). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    get_message: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The context's id (a UUID). */
+                id: components["schemas"]["ContextId"];
+                /** @description The message's id (a UUID). */
+                message_id: components["schemas"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description A token is configured and the request lacks `Authorization: Bearer <token>`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Nothing has this id or name. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4450,7 +5519,10 @@ export interface operations {
     retry_message: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of the client's choosing (1 to 255 visible ASCII characters; a UUID is usual). The same key with the same body within 24 hours answers the first answer (same status, same body) and does the work once, also after a restart; with another body it is refused (422); while the first request runs, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The context's id (a UUID). */
                 id: components["schemas"]["ContextId"];
@@ -4481,6 +5553,15 @@ export interface operations {
             };
             /** @description Nothing has this id or name. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The first request with this `Idempotency-Key` is still running, or the state does not allow it. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4590,7 +5671,10 @@ export interface operations {
     execute_plan: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of the client's choosing (1 to 255 visible ASCII characters; a UUID is usual). The same key with the same body within 24 hours answers the first answer (same status, same body) and does the work once, also after a restart; with another body it is refused (422); while the first request runs, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The context's id (a UUID). */
                 id: components["schemas"]["ContextId"];
@@ -4628,6 +5712,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The first request with this `Idempotency-Key` is still running, or the state does not allow it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description The request breaks the schema or a rule; `field` names where (`id`, `query.limit`, `payload.text`...). */
             422: {
                 headers: {
@@ -4651,7 +5744,10 @@ export interface operations {
     refine_plan: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of the client's choosing (1 to 255 visible ASCII characters; a UUID is usual). The same key with the same body within 24 hours answers the first answer (same status, same body) and does the work once, also after a restart; with another body it is refused (422); while the first request runs, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The context's id (a UUID). */
                 id: components["schemas"]["ContextId"];
@@ -4702,6 +5798,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The first request with this `Idempotency-Key` is still running, or the state does not allow it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description The body is larger than the limit (10 MiB by default, `--max-body`). */
             413: {
                 headers: {
@@ -4734,7 +5839,10 @@ export interface operations {
     answer_question: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of the client's choosing (1 to 255 visible ASCII characters; a UUID is usual). The same key with the same body within 24 hours answers the first answer (same status, same body) and does the work once, also after a restart; with another body it is refused (422); while the first request runs, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The context's id (a UUID). */
                 id: components["schemas"]["ContextId"];
@@ -4785,6 +5893,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The first request with this `Idempotency-Key` is still running, or the state does not allow it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description The body is larger than the limit (10 MiB by default, `--max-body`). */
             413: {
                 headers: {
@@ -4817,7 +5934,10 @@ export interface operations {
     resume: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of the client's choosing (1 to 255 visible ASCII characters; a UUID is usual). The same key with the same body within 24 hours answers the first answer (same status, same body) and does the work once, also after a restart; with another body it is refused (422); while the first request runs, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The context's id (a UUID). */
                 id: components["schemas"]["ContextId"];
@@ -4844,6 +5964,15 @@ export interface operations {
             };
             /** @description Nothing has this id or name. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The first request with this `Idempotency-Key` is still running, or the state does not allow it. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4936,7 +6065,10 @@ export interface operations {
     run_workflow: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of the client's choosing (1 to 255 visible ASCII characters; a UUID is usual). The same key with the same body within 24 hours answers the first answer (same status, same body) and does the work once, also after a restart; with another body it is refused (422); while the first request runs, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The context's id (a UUID). */
                 id: components["schemas"]["ContextId"];
@@ -4987,6 +6119,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description The first request with this `Idempotency-Key` is still running, or the state does not allow it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description The body is larger than the limit (10 MiB by default, `--max-body`). */
             413: {
                 headers: {
@@ -5019,7 +6160,10 @@ export interface operations {
     cancel_workflow: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of the client's choosing (1 to 255 visible ASCII characters; a UUID is usual). The same key with the same body within 24 hours answers the first answer (same status, same body) and does the work once, also after a restart; with another body it is refused (422); while the first request runs, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The run's execution id (its `workflow_execution` message's `execution_id`). */
                 eid: string;
@@ -5048,6 +6192,15 @@ export interface operations {
             };
             /** @description Nothing has this id or name. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The first request with this `Idempotency-Key` is still running, or the state does not allow it. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5078,7 +6231,10 @@ export interface operations {
     pause_workflow: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of the client's choosing (1 to 255 visible ASCII characters; a UUID is usual). The same key with the same body within 24 hours answers the first answer (same status, same body) and does the work once, also after a restart; with another body it is refused (422); while the first request runs, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The run's execution id (its `workflow_execution` message's `execution_id`). */
                 eid: string;
@@ -5107,6 +6263,15 @@ export interface operations {
             };
             /** @description Nothing has this id or name. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The first request with this `Idempotency-Key` is still running, or the state does not allow it. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5137,7 +6302,10 @@ export interface operations {
     resume_workflow: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of the client's choosing (1 to 255 visible ASCII characters; a UUID is usual). The same key with the same body within 24 hours answers the first answer (same status, same body) and does the work once, also after a restart; with another body it is refused (422); while the first request runs, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The run's execution id (its `workflow_execution` message's `execution_id`). */
                 eid: string;
@@ -5166,6 +6334,15 @@ export interface operations {
             };
             /** @description Nothing has this id or name. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The first request with this `Idempotency-Key` is still running, or the state does not allow it. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5225,7 +6402,10 @@ export interface operations {
     reply_mcp_elicitation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of the client's choosing (1 to 255 visible ASCII characters; a UUID is usual). The same key with the same body within 24 hours answers the first answer (same status, same body) and does the work once, also after a restart; with another body it is refused (422); while the first request runs, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The question's id. */
                 id: string;
@@ -5265,6 +6445,15 @@ export interface operations {
             };
             /** @description Nothing has this id or name. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The first request with this `Idempotency-Key` is still running, or the state does not allow it. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5373,7 +6562,10 @@ export interface operations {
     get_mcp_prompt: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of the client's choosing (1 to 255 visible ASCII characters; a UUID is usual). The same key with the same body within 24 hours answers the first answer (same status, same body) and does the work once, also after a restart; with another body it is refused (422); while the first request runs, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The prompt's name. */
                 name: string;
@@ -5417,6 +6609,15 @@ export interface operations {
             };
             /** @description Nothing has this id or name. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The first request with this `Idempotency-Key` is still running, or the state does not allow it. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5514,7 +6715,10 @@ export interface operations {
     add_mcp_server: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of the client's choosing (1 to 255 visible ASCII characters; a UUID is usual). The same key with the same body within 24 hours answers the first answer (same status, same body) and does the work once, also after a restart; with another body it is refused (422); while the first request runs, 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5544,6 +6748,15 @@ export interface operations {
             };
             /** @description A token is configured and the request lacks `Authorization: Bearer <token>`. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The first request with this `Idempotency-Key` is still running, or the state does not allow it. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5723,7 +6936,10 @@ export interface operations {
     reload_mcp_servers: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of the client's choosing (1 to 255 visible ASCII characters; a UUID is usual). The same key with the same body within 24 hours answers the first answer (same status, same body) and does the work once, also after a restart; with another body it is refused (422); while the first request runs, 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5740,6 +6956,24 @@ export interface operations {
             };
             /** @description A token is configured and the request lacks `Authorization: Bearer <token>`. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The first request with this `Idempotency-Key` is still running, or the state does not allow it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request breaks the schema or a rule (`field` names where), or its `Idempotency-Key` was first sent with another body. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -274,7 +274,11 @@ export type ContextList = {
 /**
  * The contexts, most recently changed first.
  */
-contexts: Array<ContextListEntry>, };
+contexts: Array<ContextListEntry>, 
+/**
+ * Pass as `before` to get the next page; absent on the last page.
+ */
+next_before?: ContextId, };
 
 export type ContextListEntry = { 
 /**
@@ -620,7 +624,7 @@ export type Ecosystem = "cargo" | "npm" | "python";
 
 export type ElicitationAction = "accept" | "decline" | "cancel";
 
-export type ErrorCode = "llm_not_configured" | "llm_unavailable" | "llm_rejected" | "stream_interrupted" | "interrupted" | "tool_failed" | "timeout" | "invalid_input" | "file_reference" | "image_recognition" | "storage_failed" | "not_found" | "conflict" | "unauthorized" | "forbidden" | "unsupported_media_type" | "payload_too_large" | "internal" | "resume_point_unknown";
+export type ErrorCode = "llm_not_configured" | "llm_unavailable" | "llm_rejected" | "stream_interrupted" | "interrupted" | "tool_failed" | "timeout" | "invalid_input" | "file_reference" | "image_recognition" | "storage_failed" | "not_found" | "conflict" | "unauthorized" | "forbidden" | "unsupported_media_type" | "payload_too_large" | "method_not_allowed" | "internal" | "resume_point_unknown";
 
 export type ErrorDetail = { 
 /**

@@ -23,6 +23,8 @@ pub struct TestServer {
     pub workspace: PathBuf,
     pub http: reqwest::Client,
     pub token: Option<String>,
+    /// What the server was started with, to start it again over the same data.
+    pub options: ServeOptions,
 }
 
 pub struct Setup {
@@ -97,7 +99,7 @@ impl TestServer {
             mcp_config: setup.mcp_config,
             advertise_url: None,
         };
-        let server = start(options).await.unwrap();
+        let server = start(options.clone()).await.unwrap();
         Self {
             url: server.url(),
             server: Some(server),
@@ -106,7 +108,16 @@ impl TestServer {
             workspace,
             http: reqwest::Client::new(),
             token,
+            options,
         }
+    }
+
+    /// Stops the server and starts a new one over the same database and mock (on a new port).
+    pub async fn restart(&mut self) {
+        self.stop().await;
+        let server = start(self.options.clone()).await.unwrap();
+        self.url = server.url();
+        self.server = Some(server);
     }
 
     /// A request to `path` on this server, with the token when one is set.

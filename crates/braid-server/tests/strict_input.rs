@@ -1,0 +1,121 @@
+//! Strict input: unknown fields are refused by name, every error has a JSON body, a message's
+//! text has a limit, lists page, one message reads alone.
+
+use reqwest::Method;
+use serde_json::json;
+
+use crate::common::{Setup, TestServer, reply};
+use braid_testkit::Script;
+
+#[tokio::test]
+async fn a_send_to_a_branch_and_a_misspelled_config_field_are_refused_by_name() {
+    let s = TestServer::start(Script::new()).await;
+    let id = s.context(json!({})).await;
+    let (status, body) = s
+        .call(
+            "POST",
+            &format!("/v1/contexts/{id}/messages"),
+            Some(json!({"payload": {"type": "text", "text": "hi"}, "branch": "alt"})),
+        )
+        .await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["error"]["field"], "branch");
+    assert!(s.messages(&id).await.is_empty(), "nothing was stored");
+    let (status, body) = s
+        .call(
+            "POST",
+            "/v1/contexts",
+            Some(json!({"config": {"worksapce": "/tmp"}})),
+        )
+        .await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["error"]["field"], "config.worksapce");
+    let (status, body) = s
+        .call(
+            "PATCH",
+            &format!("/v1/contexts/{id}"),
+            Some(json!({"config": {"modle": "x"}})),
+        )
+        .await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["error"]["field"], "config.modle");
+}
+
+#[tokio::test]
+async fn a_method_a_route_lacks_is_a_json_405_with_allow() {
+    let s = TestServer::start(Script::new()).await;
+    let res = s.req(Method::PUT, "/v1/contexts").send().await.unwrap();
+    assert_eq!(res.status().as_u16(), 405);
+    assert!(res.headers().contains_key("allow"));
+    let body: serde_json::Value = res.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "method_not_allowed", "{body}");
+}
+
+#[tokio::test]
+async fn a_message_text_over_the_limit_is_413_before_the_context_sees_it() {
+    let mut setup = Setup::new(Script::new());
+    setup.app.max_message_text = 1000;
+    let s = TestServer::with(setup).await;
+    let id = s.context(json!({})).await;
+    let (status, body) = s
+        .call(
+            "POST",
+            &format!("/v1/contexts/{id}/messages"),
+            Some(json!({"payload": {"type": "text", "text": "x".repeat(1001)}})),
+        )
+        .await;
+    assert_eq!(status, 413, "{body}");
+    assert_eq!(body["error"]["field"], "payload.text");
+    assert!(s.messages(&id).await.is_empty());
+    assert!(s.mock.requests().is_empty());
+}
+
+#[tokio::test]
+async fn the_context_list_pages_with_limit_and_before() {
+    let s = TestServer::start(Script::new()).await;
+    for _ in 0..3 {
+        s.context(json!({})).await;
+    }
+    let (_, all) = s.call("GET", "/v1/contexts", None).await;
+    let all: Vec<String> = all["contexts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(all.len(), 3);
+    let (status, page) = s.call("GET", "/v1/contexts?limit=2", None).await;
+    assert_eq!(status, 200, "{page}");
+    assert_eq!(page["contexts"].as_array().unwrap().len(), 2);
+    assert_eq!(page["next_before"], all[1].as_str());
+    let (_, rest) = s
+        .call(
+            "GET",
+            &format!("/v1/contexts?limit=2&before={}", all[1]),
+            None,
+        )
+        .await;
+    assert_eq!(rest["contexts"][0]["id"], all[2].as_str());
+    assert!(rest.get("next_before").is_none(), "{rest}");
+    assert_eq!(s.call("GET", "/v1/contexts?limit=0", None).await.0, 422);
+}
+
+#[tokio::test]
+async fn one_message_reads_alone_and_an_unknown_one_is_404() {
+    let s = TestServer::start(Script::new().then(reply(&["answer"]))).await;
+    let id = s.context(json!({})).await;
+    let sent = s.send_text(&id, "hello").await;
+    s.settle(&id).await;
+    let mid = sent["message_id"].as_str().unwrap();
+    let (status, message) = s
+        .call("GET", &format!("/v1/contexts/{id}/messages/{mid}"), None)
+        .await;
+    assert_eq!(status, 200, "{message}");
+    assert_eq!(message["id"], mid);
+    assert_eq!(message["data"]["parts"][0]["text"], "hello");
+    let other = braid_protocol::MessageId::new();
+    let (status, body) = s
+        .call("GET", &format!("/v1/contexts/{id}/messages/{other}"), None)
+        .await;
+    assert_eq!(status, 404, "{body}");
+}

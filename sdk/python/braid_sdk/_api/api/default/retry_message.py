@@ -1,0 +1,211 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...models.api_error import ApiError
+from ...models.send_message_response import SendMessageResponse
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    id: UUID,
+    message_id: UUID,
+    *,
+    idempotency_key: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/contexts/{id}/messages/{message_id}/retry".format(
+            id=quote(str(id), safe=""),
+            message_id=quote(str(message_id), safe=""),
+        ),
+    }
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ApiError | SendMessageResponse:
+    if response.status_code == 202:
+        response_202 = SendMessageResponse.from_dict(response.json())
+
+        return response_202
+
+    if response.status_code == 401:
+        response_401 = ApiError.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 404:
+        response_404 = ApiError.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = ApiError.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 422:
+        response_422 = ApiError.from_dict(response.json())
+
+        return response_422
+
+    response_default = ApiError.from_dict(response.json())
+
+    return response_default
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ApiError | SendMessageResponse]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: UUID,
+    message_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[ApiError | SendMessageResponse]:
+    """Runs the pipeline again for input that failed (with the rest of its send); answers at once like a
+    send. 404 for an unknown message, 409 for one that is not failed.
+
+    Args:
+        id (UUID): Identifies one context (conversation).
+        message_id (UUID): Identifies one message in a context's pool, across all of its branches.
+        idempotency_key (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ApiError | SendMessageResponse]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        message_id=message_id,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    id: UUID,
+    message_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    idempotency_key: str | Unset = UNSET,
+) -> ApiError | SendMessageResponse | None:
+    """Runs the pipeline again for input that failed (with the rest of its send); answers at once like a
+    send. 404 for an unknown message, 409 for one that is not failed.
+
+    Args:
+        id (UUID): Identifies one context (conversation).
+        message_id (UUID): Identifies one message in a context's pool, across all of its branches.
+        idempotency_key (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ApiError | SendMessageResponse
+    """
+
+    return sync_detailed(
+        id=id,
+        message_id=message_id,
+        client=client,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    id: UUID,
+    message_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[ApiError | SendMessageResponse]:
+    """Runs the pipeline again for input that failed (with the rest of its send); answers at once like a
+    send. 404 for an unknown message, 409 for one that is not failed.
+
+    Args:
+        id (UUID): Identifies one context (conversation).
+        message_id (UUID): Identifies one message in a context's pool, across all of its branches.
+        idempotency_key (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ApiError | SendMessageResponse]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        message_id=message_id,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    id: UUID,
+    message_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    idempotency_key: str | Unset = UNSET,
+) -> ApiError | SendMessageResponse | None:
+    """Runs the pipeline again for input that failed (with the rest of its send); answers at once like a
+    send. 404 for an unknown message, 409 for one that is not failed.
+
+    Args:
+        id (UUID): Identifies one context (conversation).
+        message_id (UUID): Identifies one message in a context's pool, across all of its branches.
+        idempotency_key (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ApiError | SendMessageResponse
+    """
+
+    return (
+        await asyncio_detailed(
+            id=id,
+            message_id=message_id,
+            client=client,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

@@ -1,0 +1,116 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.error_code import ErrorCode
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="ApiErrorBody")
+
+
+@_attrs_define
+class ApiErrorBody:
+    """The error inside [`ApiError`].
+
+    Attributes:
+        code (ErrorCode): Error categories shared by events and API errors.
+            - `llm_not_configured`: No model is configured (which variables to set is in the message).
+            - `llm_unavailable`: The model could not be reached.
+            - `llm_rejected`: The model's provider refused the request.
+            - `stream_interrupted`: The stream ended before the answer did.
+            - `interrupted`: The person interrupted the operation before it finished (input whose pipeline step was stopped
+            carries it: retry it to send it again).
+            - `tool_failed`: A tool failed.
+            - `timeout`: Something took longer than allowed.
+            - `invalid_input`: A message or request did not validate.
+            - `file_reference`: A referenced file could not be read.
+            - `image_recognition`: An image could not be loaded or recognized (the message says why).
+            - `storage_failed`: Reading or writing the store failed.
+            - `not_found`: Not found.
+            - `conflict`: Conflicts with the current state (e.g. approving a call that is not pending).
+            - `unauthorized`: Authentication missing or wrong.
+            - `forbidden`: The server's guard refused the request: a foreign `Host` or `Origin` header.
+            - `unsupported_media_type`: The request body is not of an accepted type (bodies must be JSON).
+            - `payload_too_large`: The request body is too large.
+            - `method_not_allowed`: The route has no such method (the `Allow` header lists the ones it has).
+            - `internal`: A bug or an unexpected failure.
+            - `resume_point_unknown`: A client resumed an event stream after an id this context's log does not hold (the
+            database was restored, or the context recreated): the client must reload the context's messages; the stream
+            continues live.
+        message (str): What is wrong, in words.
+        field (None | str | Unset): The request field at fault (`payload.path`), when one is.
+    """
+
+    code: ErrorCode
+    message: str
+    field: None | str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        code = self.code.value
+
+        message = self.message
+
+        field: None | str | Unset
+        if isinstance(self.field, Unset):
+            field = UNSET
+        else:
+            field = self.field
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "code": code,
+                "message": message,
+            }
+        )
+        if field is not UNSET:
+            field_dict["field"] = field
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        code = ErrorCode(d.pop("code"))
+
+        message = d.pop("message")
+
+        def _parse_field(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        field = _parse_field(d.pop("field", UNSET))
+
+        api_error_body = cls(
+            code=code,
+            message=message,
+            field=field,
+        )
+
+        api_error_body.additional_properties = d
+        return api_error_body
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,78 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import (
+    Any,
+    Literal,
+    Self,
+    TypeVar,
+    cast,
+)
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="ApprovalPolicyWhiteList")
+
+
+@_attrs_define
+class ApprovalPolicyWhiteList:
+    """The named tools run by themselves; others wait.
+
+    Attributes:
+        tools (list[str]): Tool names that need no approval.
+        type_ (Literal['white_list']):
+    """
+
+    tools: list[str]
+    type_: Literal["white_list"]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        tools = self.tools
+
+        type_ = self.type_
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "tools": tools,
+                "type": type_,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        tools = cast(list[str], d.pop("tools"))
+
+        type_ = cast(Literal["white_list"], d.pop("type"))
+        if type_ != "white_list":
+            raise ValueError(f"type must match const 'white_list', got '{type_}'")
+
+        approval_policy_white_list = cls(
+            tools=tools,
+            type_=type_,
+        )
+
+        approval_policy_white_list.additional_properties = d
+        return approval_policy_white_list
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,150 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Literal,
+    Self,
+    TypeVar,
+    cast,
+)
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.error_detail import ErrorDetail
+
+
+T = TypeVar("T", bound="McpToolResultMessageError")
+
+
+@_attrs_define
+class McpToolResultMessageError:
+    """The call failed: a protocol error, a timeout, or a result the server marked as an error.
+
+    Attributes:
+        error (ErrorDetail): Details of a failure, in a form both a person and a model can read.
+        request_id (str): The id a model gave one of its tool calls (`call_abc` for OpenAI, `toolu_...` for
+            Anthropic). Kept exactly as the provider sent it, because results must echo it back.
+        server_name (str): The server that ran it.
+        status (Literal['error']):
+        tool_name (str): The tool's name on that server.
+        duration_ms (int | Unset): How long it took. Default: 0.
+        executed_at (datetime.datetime | Unset): When it ran (the message's creation time when absent). Default:
+            datetime.datetime.fromisoformat('1970-01-01T00:00:00Z').
+        result (Any | Unset): What the server returned along with the error, if anything.
+    """
+
+    error: ErrorDetail
+    request_id: str
+    server_name: str
+    status: Literal["error"]
+    tool_name: str
+    duration_ms: int | Unset = 0
+    executed_at: datetime.datetime | Unset = datetime.datetime.fromisoformat(
+        "1970-01-01T00:00:00Z"
+    )
+    result: Any | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        error = self.error.to_dict()
+
+        request_id = self.request_id
+
+        server_name = self.server_name
+
+        status = self.status
+
+        tool_name = self.tool_name
+
+        duration_ms = self.duration_ms
+
+        executed_at: str | Unset = UNSET
+        if not isinstance(self.executed_at, Unset):
+            executed_at = self.executed_at.isoformat()
+
+        result = self.result
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "error": error,
+                "request_id": request_id,
+                "server_name": server_name,
+                "status": status,
+                "tool_name": tool_name,
+            }
+        )
+        if duration_ms is not UNSET:
+            field_dict["duration_ms"] = duration_ms
+        if executed_at is not UNSET:
+            field_dict["executed_at"] = executed_at
+        if result is not UNSET:
+            field_dict["result"] = result
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.error_detail import ErrorDetail
+
+        d = dict(src_dict)
+        error = ErrorDetail.from_dict(d.pop("error"))
+
+        request_id = d.pop("request_id")
+
+        server_name = d.pop("server_name")
+
+        status = cast(Literal["error"], d.pop("status"))
+        if status != "error":
+            raise ValueError(f"status must match const 'error', got '{status}'")
+
+        tool_name = d.pop("tool_name")
+
+        duration_ms = d.pop("duration_ms", UNSET)
+
+        _executed_at = d.pop("executed_at", UNSET)
+        executed_at: datetime.datetime | Unset
+        if isinstance(_executed_at, Unset):
+            executed_at = UNSET
+        else:
+            executed_at = datetime.datetime.fromisoformat(_executed_at)
+
+        result = d.pop("result", UNSET)
+
+        mcp_tool_result_message_error = cls(
+            error=error,
+            request_id=request_id,
+            server_name=server_name,
+            status=status,
+            tool_name=tool_name,
+            duration_ms=duration_ms,
+            executed_at=executed_at,
+            result=result,
+        )
+
+        mcp_tool_result_message_error.additional_properties = d
+        return mcp_tool_result_message_error
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

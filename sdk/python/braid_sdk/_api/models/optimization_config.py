@@ -1,0 +1,155 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.optimization_strategy_importance_scoring import (
+        OptimizationStrategyImportanceScoring,
+    )
+    from ..models.optimization_strategy_intelligent import (
+        OptimizationStrategyIntelligent,
+    )
+    from ..models.optimization_strategy_recent_n import OptimizationStrategyRecentN
+
+
+T = TypeVar("T", bound="OptimizationConfig")
+
+
+@_attrs_define
+class OptimizationConfig:
+    """Optimization settings.
+
+    Attributes:
+        margin_tokens (int | Unset): Extra tokens kept free as a safety margin against miscounting. Default: 256.
+        reserve_output_tokens (int | Unset): Tokens kept free for the model's answer. Default: 4096.
+        strategy (OptimizationStrategyImportanceScoring | OptimizationStrategyIntelligent | OptimizationStrategyRecentN
+            | Unset): How history is trimmed to fit the model's context window.
+    """
+
+    margin_tokens: int | Unset = 256
+    reserve_output_tokens: int | Unset = 4096
+    strategy: (
+        OptimizationStrategyImportanceScoring
+        | OptimizationStrategyIntelligent
+        | OptimizationStrategyRecentN
+        | Unset
+    ) = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.optimization_strategy_intelligent import (
+            OptimizationStrategyIntelligent,
+        )
+        from ..models.optimization_strategy_recent_n import OptimizationStrategyRecentN
+
+        margin_tokens = self.margin_tokens
+
+        reserve_output_tokens = self.reserve_output_tokens
+
+        strategy: dict[str, Any] | Unset
+        if isinstance(self.strategy, Unset):
+            strategy = UNSET
+        elif isinstance(self.strategy, OptimizationStrategyRecentN) or isinstance(
+            self.strategy, OptimizationStrategyIntelligent
+        ):
+            strategy = self.strategy.to_dict()
+        else:
+            strategy = self.strategy.to_dict()
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({})
+        if margin_tokens is not UNSET:
+            field_dict["margin_tokens"] = margin_tokens
+        if reserve_output_tokens is not UNSET:
+            field_dict["reserve_output_tokens"] = reserve_output_tokens
+        if strategy is not UNSET:
+            field_dict["strategy"] = strategy
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.optimization_strategy_importance_scoring import (
+            OptimizationStrategyImportanceScoring,
+        )
+        from ..models.optimization_strategy_intelligent import (
+            OptimizationStrategyIntelligent,
+        )
+        from ..models.optimization_strategy_recent_n import OptimizationStrategyRecentN
+
+        d = dict(src_dict)
+        margin_tokens = d.pop("margin_tokens", UNSET)
+
+        reserve_output_tokens = d.pop("reserve_output_tokens", UNSET)
+
+        def _parse_strategy(
+            data: object,
+        ) -> (
+            OptimizationStrategyImportanceScoring
+            | OptimizationStrategyIntelligent
+            | OptimizationStrategyRecentN
+            | Unset
+        ):
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_optimization_strategy_type_0 = (
+                    OptimizationStrategyRecentN.from_dict(data)
+                )
+
+                return componentsschemas_optimization_strategy_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_optimization_strategy_type_1 = (
+                    OptimizationStrategyIntelligent.from_dict(data)
+                )
+
+                return componentsschemas_optimization_strategy_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            componentsschemas_optimization_strategy_type_2 = (
+                OptimizationStrategyImportanceScoring.from_dict(data)
+            )
+
+            return componentsschemas_optimization_strategy_type_2
+
+        strategy = _parse_strategy(d.pop("strategy", UNSET))
+
+        optimization_config = cls(
+            margin_tokens=margin_tokens,
+            reserve_output_tokens=reserve_output_tokens,
+            strategy=strategy,
+        )
+
+        optimization_config.additional_properties = d
+        return optimization_config
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

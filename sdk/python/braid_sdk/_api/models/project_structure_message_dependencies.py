@@ -1,0 +1,128 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Literal,
+    Self,
+    TypeVar,
+    cast,
+)
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.dependency_graph import DependencyGraph
+
+
+T = TypeVar("T", bound="ProjectStructureMessageDependencies")
+
+
+@_attrs_define
+class ProjectStructureMessageDependencies:
+    """Dependencies read from the project's manifests and lock files.
+
+    Attributes:
+        content (DependencyGraph): Packages and the edges between them.
+        root_path (str): The workspace root the paths are relative to.
+        structure_type (Literal['dependencies']):
+        excluded_patterns (list[str] | Unset): Glob patterns that were left out (`.git`, `node_modules`, `target`, ...).
+        generated_at (datetime.datetime | Unset): When the snapshot was taken. Default:
+            datetime.datetime.fromisoformat('1970-01-01T00:00:00Z').
+    """
+
+    content: DependencyGraph
+    root_path: str
+    structure_type: Literal["dependencies"]
+    excluded_patterns: list[str] | Unset = UNSET
+    generated_at: datetime.datetime | Unset = datetime.datetime.fromisoformat(
+        "1970-01-01T00:00:00Z"
+    )
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        content = self.content.to_dict()
+
+        root_path = self.root_path
+
+        structure_type = self.structure_type
+
+        excluded_patterns: list[str] | Unset = UNSET
+        if not isinstance(self.excluded_patterns, Unset):
+            excluded_patterns = self.excluded_patterns
+
+        generated_at: str | Unset = UNSET
+        if not isinstance(self.generated_at, Unset):
+            generated_at = self.generated_at.isoformat()
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "content": content,
+                "root_path": root_path,
+                "structure_type": structure_type,
+            }
+        )
+        if excluded_patterns is not UNSET:
+            field_dict["excluded_patterns"] = excluded_patterns
+        if generated_at is not UNSET:
+            field_dict["generated_at"] = generated_at
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.dependency_graph import DependencyGraph
+
+        d = dict(src_dict)
+        content = DependencyGraph.from_dict(d.pop("content"))
+
+        root_path = d.pop("root_path")
+
+        structure_type = cast(Literal["dependencies"], d.pop("structure_type"))
+        if structure_type != "dependencies":
+            raise ValueError(
+                f"structure_type must match const 'dependencies', got '{structure_type}'"
+            )
+
+        excluded_patterns = cast(list[str], d.pop("excluded_patterns", UNSET))
+
+        _generated_at = d.pop("generated_at", UNSET)
+        generated_at: datetime.datetime | Unset
+        if isinstance(_generated_at, Unset):
+            generated_at = UNSET
+        else:
+            generated_at = datetime.datetime.fromisoformat(_generated_at)
+
+        project_structure_message_dependencies = cls(
+            content=content,
+            root_path=root_path,
+            structure_type=structure_type,
+            excluded_patterns=excluded_patterns,
+            generated_at=generated_at,
+        )
+
+        project_structure_message_dependencies.additional_properties = d
+        return project_structure_message_dependencies
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
