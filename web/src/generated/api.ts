@@ -211,6 +211,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/contexts/{id}/files/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What a file-changing tool call (`write_file`, `create_file`, `replace_in_file`, `delete_file`) would do to the file as it is in the context's workspace now: the text before and after (each at most 1 MiB), the lines an overwrite replaces, the line a replacement starts at. Reads only. 409 without a workspace; 422 for another tool, bad arguments or a path outside the workspace. */
+        post: operations["preview_file_change"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/contexts/{id}/interrupt": {
         parameters: {
             query?: never;
@@ -815,6 +832,21 @@ export interface components {
          */
         CapabilitySource: "table" | "server" | "override" | "default";
         /**
+         * @description A command that runs without asking under every approval policy: `program` with arguments
+         *     that start with `args_prefix`, compared on the parsed program and arguments (never on a
+         *     command line string). `{ "program": "cargo", "args_prefix": ["test"] }` allows
+         *     `cargo test --release` but not `cargo publish`, `./cargo test` or `sh -c "cargo test"`.
+         */
+        CommandRule: {
+            /** @description The arguments the call's arguments must start with, compared one by one and exactly. */
+            args_prefix?: string[];
+            /**
+             * @description The program exactly as the call names it: a bare name (`cargo`, looked up in PATH) or,
+             *     to allow one binary, its absolute path.
+             */
+            program: string;
+        };
+        /**
          * @description What two branches disagree on.
          *     - `file_write`: Both branches wrote the same workspace file after their common ancestor.
          *     - `mode`: The branches end in different modes (plan / act).
@@ -894,6 +926,8 @@ export interface components {
              *     changed.
              */
             approved_tools?: string[];
+            /** @description Commands that run without asking, under every approval policy. */
+            command_rules?: components["schemas"]["CommandRule"][];
             /**
              * Format: uint32
              * @description Overrides the model table's context window, in tokens.
@@ -932,6 +966,8 @@ export interface components {
             model?: string;
             /** @description How history is trimmed to fit. */
             optimization?: components["schemas"]["OptimizationConfig"];
+            /** @description The sandbox commands run in; the server's default (`--sandbox`) when absent. */
+            sandbox?: components["schemas"]["SandboxMode"] | null;
             /** @description The base system prompt; a branch may override it. */
             system_prompt?: string | null;
             /**
@@ -1553,6 +1589,98 @@ export interface components {
             eid: string;
             /** @description The context's id (a UUID). */
             id: components["schemas"]["ContextId"];
+        };
+        /** @description The kind of change a file call makes, with the file's text before and after it. */
+        FileChange: components["schemas"]["FileChangeCreates"] | components["schemas"]["FileChangeOverwrites"] | components["schemas"]["FileChangeReplaces"] | components["schemas"]["FileChangeDeletes"] | components["schemas"]["FileChangeUnshowable"];
+        /** @description The file does not exist: the call creates it with `after`. */
+        FileChangeCreates: {
+            /** @description The new file's content. */
+            after: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "creates";
+        };
+        /** @description The call deletes the file and its `before_lines` lines. */
+        FileChangeDeletes: {
+            /** @description The file's content now. */
+            before: string;
+            /**
+             * Format: uint32
+             * @description Lines in the file now.
+             */
+            before_lines: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "deletes";
+        };
+        /** @description The file exists: the call replaces all of its `before_lines` lines with `after`. */
+        FileChangeOverwrites: {
+            /** @description Its content after the call. */
+            after: string;
+            /** @description The file's content now. */
+            before: string;
+            /**
+             * Format: uint32
+             * @description Lines in the file now.
+             */
+            before_lines: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "overwrites";
+        };
+        /** @description What a file-changing call would do to the file as it is on disk now. */
+        FileChangePreview: {
+            /** @description The change, with the texts a diff needs. */
+            change: components["schemas"]["FileChange"];
+            /** @description The file, relative to the workspace. */
+            path: string;
+        };
+        /**
+         * @description `POST /v1/contexts/{id}/files/preview`: a file-changing tool call to preview against the
+         *     workspace as it is now (the approval card shows what the call would change).
+         */
+        FileChangePreviewRequest: {
+            /** @description The call's arguments, as the model gave them. */
+            arguments: unknown;
+            /** @description The tool: `write_file`, `create_file`, `replace_in_file` or `delete_file`. */
+            tool: string;
+        };
+        /** @description The call replaces a text that starts at `at_line` of the file as it is now. */
+        FileChangeReplaces: {
+            /** @description Its content after the call. */
+            after: string;
+            /**
+             * Format: uint32
+             * @description The line (from 1) where the replaced text starts.
+             */
+            at_line: number;
+            /** @description The file's content now. */
+            before: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "replaces";
+        };
+        /**
+         * @description The change cannot be shown as a diff, or the call would fail: `reason` says why (the file
+         *     is too large to preview or not text, the text to replace is missing or not unique,
+         *     `create_file` over an existing file).
+         */
+        FileChangeUnshowable: {
+            /** @description Why, in words for the person. */
+            reason: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "unshowable";
         };
         /** @description One file of a project. */
         FileInfo: {
@@ -3387,6 +3515,15 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /**
+         * @description Where the commands Braid starts (`run_command`, workflow command steps, MCP stdio servers
+         *     whose configuration asks for it) may read and write, and whether they reach the network.
+         *     - `workspace_write`: Read anywhere except Braid's data directory and known secrets (`~/.ssh`, `~/.aws`, `~/.config/gcloud`); write only inside the workspace and a private temporary directory; no network.
+         *     - `read_only`: As `workspace_write`, but no writes at all (the private temporary directory aside).
+         *     - `off`: No sandbox: commands run with all of Braid's rights. Only honoured when the operator started the server with `--allow-unsandboxed`.
+         * @enum {string}
+         */
+        SandboxMode: "workspace_write" | "read_only" | "off";
         /** @description A request to add a message to a context. */
         SendMessageRequest: {
             /** @description The client's own data, kept with the message and returned unchanged. */
@@ -5137,6 +5274,99 @@ export interface operations {
             };
             /** @description Nothing has this id or name. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request breaks the schema or a rule; `field` names where (`id`, `query.limit`, `payload.text`...). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description An error: `{ "error": { "code", "message", "field"? } }` with the status of its code's category (404 not found, 409 conflict, 422 invalid input, 5xx server or model failures). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    preview_file_change: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the client's choosing (1 to 255 visible ASCII characters; a UUID is usual). The same key with the same body within 24 hours answers the first answer (same status, same body) and does the work once, also after a restart; with another body it is refused (422); while the first request runs, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The context's id (a UUID). */
+                id: components["schemas"]["ContextId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FileChangePreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileChangePreview"];
+                };
+            };
+            /** @description The body is not JSON (or not UTF-8). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A token is configured and the request lacks `Authorization: Bearer <token>`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Nothing has this id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The first request with this `Idempotency-Key` is still running, or the state does not allow it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is larger than the limit (10 MiB by default, `--max-body`). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -16,6 +16,7 @@ from .branch_info import BranchInfo
 from .branch_list import BranchList
 from .branch_path import BranchPath
 from .capability_source import CapabilitySource
+from .command_rule import CommandRule
 from .conflict_kind import ConflictKind
 from .conflict_message import ConflictMessage
 from .conflict_resolution import ConflictResolution
@@ -68,6 +69,13 @@ from .error_detail import ErrorDetail
 from .error_event import ErrorEvent
 from .events_query import EventsQuery
 from .execution_path import ExecutionPath
+from .file_change_creates import FileChangeCreates
+from .file_change_deletes import FileChangeDeletes
+from .file_change_overwrites import FileChangeOverwrites
+from .file_change_preview import FileChangePreview
+from .file_change_preview_request import FileChangePreviewRequest
+from .file_change_replaces import FileChangeReplaces
+from .file_change_unshowable import FileChangeUnshowable
 from .file_info import FileInfo
 from .file_reference_message import FileReferenceMessage
 from .file_reference_payload import FileReferencePayload
@@ -195,6 +203,7 @@ from .resource_content_text import ResourceContentText
 from .role import Role
 from .run_workflow_request import RunWorkflowRequest
 from .run_workflow_request_parameters import RunWorkflowRequestParameters
+from .sandbox_mode import SandboxMode
 from .send_message_request import SendMessageRequest
 from .send_message_request_client_metadata_type_0 import (
     SendMessageRequestClientMetadataType0,
@@ -268,6 +277,7 @@ __all__ = (
     "BranchList",
     "BranchPath",
     "CapabilitySource",
+    "CommandRule",
     "ConflictKind",
     "ConflictMessage",
     "ConflictResolution",
@@ -320,6 +330,13 @@ __all__ = (
     "ErrorEvent",
     "EventsQuery",
     "ExecutionPath",
+    "FileChangeCreates",
+    "FileChangeDeletes",
+    "FileChangeOverwrites",
+    "FileChangePreview",
+    "FileChangePreviewRequest",
+    "FileChangeReplaces",
+    "FileChangeUnshowable",
     "FileInfo",
     "FileReferenceMessage",
     "FileReferencePayload",
@@ -443,6 +460,7 @@ __all__ = (
     "Role",
     "RunWorkflowRequest",
     "RunWorkflowRequestParameters",
+    "SandboxMode",
     "SendMessageRequest",
     "SendMessageRequestClientMetadataType0",
     "SendMessageResponse",

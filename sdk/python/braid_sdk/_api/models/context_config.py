@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..models.agent_role import AgentRole
 from ..models.mode import Mode
+from ..models.sandbox_mode import SandboxMode
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
     from ..models.approval_policy_limited_auto import ApprovalPolicyLimitedAuto
     from ..models.approval_policy_manual import ApprovalPolicyManual
     from ..models.approval_policy_white_list import ApprovalPolicyWhiteList
+    from ..models.command_rule import CommandRule
     from ..models.optimization_config import OptimizationConfig
 
 
@@ -34,6 +36,7 @@ class ContextConfig:
         approved_tools (list[str] | Unset): Tools the person approved "for this session": they run without asking until
             this list is
             changed.
+        command_rules (list[CommandRule] | Unset): Commands that run without asking, under every approval policy.
         context_window (int | None | Unset): Overrides the model table's context window, in tokens.
         disabled_mcp_servers (list[str] | Unset): MCP servers switched off in this context, by their configured name:
             none of their tools
@@ -53,6 +56,8 @@ class ContextConfig:
             - `act`: Every tool the role allows.
         model (str | Unset): The model to use; empty means the server's default model. Default: ''.
         optimization (OptimizationConfig | Unset): Optimization settings.
+        sandbox (None | SandboxMode | Unset): The sandbox commands run in; the server's default (`--sandbox`) when
+            absent.
         system_prompt (None | str | Unset): The base system prompt; a branch may override it.
         tool_timeout_secs (int | Unset): Limit for one iteration of the tool loop, in seconds. Default: 30.
         workspace (None | str | Unset): Root for file references and tools; without it file access is refused.
@@ -67,6 +72,7 @@ class ContextConfig:
         | Unset
     ) = UNSET
     approved_tools: list[str] | Unset = UNSET
+    command_rules: list[CommandRule] | Unset = UNSET
     context_window: int | None | Unset = UNSET
     disabled_mcp_servers: list[str] | Unset = UNSET
     disabled_mcp_tools: list[str] | Unset = UNSET
@@ -75,6 +81,7 @@ class ContextConfig:
     mode: Mode | Unset = UNSET
     model: str | Unset = ""
     optimization: OptimizationConfig | Unset = UNSET
+    sandbox: None | SandboxMode | Unset = UNSET
     system_prompt: None | str | Unset = UNSET
     tool_timeout_secs: int | Unset = 30
     workspace: None | str | Unset = UNSET
@@ -104,6 +111,13 @@ class ContextConfig:
         approved_tools: list[str] | Unset = UNSET
         if not isinstance(self.approved_tools, Unset):
             approved_tools = self.approved_tools
+
+        command_rules: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.command_rules, Unset):
+            command_rules = []
+            for command_rules_item_data in self.command_rules:
+                command_rules_item = command_rules_item_data.to_dict()
+                command_rules.append(command_rules_item)
 
         context_window: int | None | Unset
         if isinstance(self.context_window, Unset):
@@ -137,6 +151,14 @@ class ContextConfig:
         if not isinstance(self.optimization, Unset):
             optimization = self.optimization.to_dict()
 
+        sandbox: None | str | Unset
+        if isinstance(self.sandbox, Unset):
+            sandbox = UNSET
+        elif isinstance(self.sandbox, SandboxMode):
+            sandbox = self.sandbox.value
+        else:
+            sandbox = self.sandbox
+
         system_prompt: None | str | Unset
         if isinstance(self.system_prompt, Unset):
             system_prompt = UNSET
@@ -160,6 +182,8 @@ class ContextConfig:
             field_dict["approval_policy"] = approval_policy
         if approved_tools is not UNSET:
             field_dict["approved_tools"] = approved_tools
+        if command_rules is not UNSET:
+            field_dict["command_rules"] = command_rules
         if context_window is not UNSET:
             field_dict["context_window"] = context_window
         if disabled_mcp_servers is not UNSET:
@@ -176,6 +200,8 @@ class ContextConfig:
             field_dict["model"] = model
         if optimization is not UNSET:
             field_dict["optimization"] = optimization
+        if sandbox is not UNSET:
+            field_dict["sandbox"] = sandbox
         if system_prompt is not UNSET:
             field_dict["system_prompt"] = system_prompt
         if tool_timeout_secs is not UNSET:
@@ -191,6 +217,7 @@ class ContextConfig:
         from ..models.approval_policy_limited_auto import ApprovalPolicyLimitedAuto
         from ..models.approval_policy_manual import ApprovalPolicyManual
         from ..models.approval_policy_white_list import ApprovalPolicyWhiteList
+        from ..models.command_rule import CommandRule
         from ..models.optimization_config import OptimizationConfig
 
         d = dict(src_dict)
@@ -254,6 +281,15 @@ class ContextConfig:
 
         approved_tools = cast(list[str], d.pop("approved_tools", UNSET))
 
+        _command_rules = d.pop("command_rules", UNSET)
+        command_rules: list[CommandRule] | Unset = UNSET
+        if _command_rules is not UNSET:
+            command_rules = []
+            for command_rules_item_data in _command_rules:
+                command_rules_item = CommandRule.from_dict(command_rules_item_data)
+
+                command_rules.append(command_rules_item)
+
         def _parse_context_window(data: object) -> int | None | Unset:
             if data is None:
                 return data
@@ -294,6 +330,23 @@ class ContextConfig:
         else:
             optimization = OptimizationConfig.from_dict(_optimization)
 
+        def _parse_sandbox(data: object) -> None | SandboxMode | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                sandbox_type_0 = SandboxMode(data)
+
+                return sandbox_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SandboxMode | Unset, data)
+
+        sandbox = _parse_sandbox(d.pop("sandbox", UNSET))
+
         def _parse_system_prompt(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -318,6 +371,7 @@ class ContextConfig:
             agent_role=agent_role,
             approval_policy=approval_policy,
             approved_tools=approved_tools,
+            command_rules=command_rules,
             context_window=context_window,
             disabled_mcp_servers=disabled_mcp_servers,
             disabled_mcp_tools=disabled_mcp_tools,
@@ -326,6 +380,7 @@ class ContextConfig:
             mode=mode,
             model=model,
             optimization=optimization,
+            sandbox=sandbox,
             system_prompt=system_prompt,
             tool_timeout_secs=tool_timeout_secs,
             workspace=workspace,
