@@ -16,8 +16,8 @@ use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use braid_protocol::api::{
     AddMcpServerRequest, ApprovalRequest, CreateBranchRequest, CreateContextRequest,
-    GetMcpPromptRequest, McpElicitationReply, McpServerDefinition, MergeRequest, SetModeRequest,
-    UpdateBranchRequest, UpdateContextRequest,
+    FileChangePreviewRequest, GetMcpPromptRequest, McpElicitationReply, McpServerDefinition,
+    MergeRequest, SetModeRequest, UpdateBranchRequest, UpdateContextRequest,
 };
 use braid_protocol::{ContextConfig, SendMessageRequest, Validate};
 use braid_server::body::{JsonBody, SendBody};
@@ -145,6 +145,14 @@ fn routes() -> Vec<BodyRoute> {
                 json!({"decisions":[{"call_id":"c1","decision":"approve"},{"call_id":"c2","decision":"deny","reason":"no"},{"call_id":"c3","decision":"approve_for_session"}]}),
             ],
             read: |rt, bytes| extract::<ApprovalRequest>(rt, bytes).map(drop),
+        },
+        BodyRoute {
+            operation: "preview_file_change",
+            examples: vec![
+                json!({"tool":"write_file","arguments":{"path":"src/main.rs","content":"fn main() {}\n"}}),
+                json!({"tool":"replace_in_file","arguments":{"path":"a.txt","old":"x","new":"y"}}),
+            ],
+            read: |rt, bytes| extract::<FileChangePreviewRequest>(rt, bytes).map(drop),
         },
         BodyRoute {
             operation: "set_mode",
