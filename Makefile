@@ -10,7 +10,7 @@ run: setup-run web
 	$(CARGO) build --release -p braid-server
 	./target/release/braid serve
 
-test: setup fmt lint deps test-rust mcp-conformance test-web clients
+test: setup fmt lint deps test-rust mcp-conformance clients test-web
 
 # What `make run` needs (Node, Tesseract), then what only the tests need (PostgreSQL, Chromium).
 setup-run:

@@ -14,6 +14,9 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 target=${CARGO_TARGET_DIR:-$root/target}
+# A relative target directory (the Makefile passes `target`) is the repository's: the steps
+# below run from other directories.
+case "$target" in /*) ;; *) target=$root/$target ;; esac
 out=$target/clients
 sdk=$root/sdk/python
 braid=$target/debug/braid
