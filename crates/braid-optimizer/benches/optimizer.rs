@@ -113,6 +113,7 @@ fn bench_size(c: &mut Criterion, n: usize) {
     let parts = RequestParts {
         system_prompt: Some(&prompt),
         tool_tokens: counter.tools(&tools),
+        reserved_tokens: 0,
         messages: &messages,
     };
     let strategy = OptimizationStrategy::Intelligent;

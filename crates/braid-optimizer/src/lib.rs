@@ -12,6 +12,7 @@
 //! the store or the pipeline that call it. On its own it builds, tests and benches without them.
 #![deny(unsafe_code)]
 
+pub mod ledger;
 pub mod selection;
 pub mod summary;
 pub mod tokens;
@@ -19,6 +20,7 @@ pub mod tokens;
 use braid_llm::ModelCapabilities;
 use braid_protocol::{ContextConfig, Message, MessageId};
 
+pub use ledger::{Ledger, LedgerBlock};
 pub use selection::{DroppedUnit, Plan, PlanError, Slot, StrategyName, plan};
 pub use tokens::{Encoding, Exactness, TokenCounter};
 
@@ -70,6 +72,8 @@ pub struct RequestParts<'a> {
     /// Tokens of the tool definitions offered ([`TokenCounter::tools`]): counted by the caller,
     /// which may know them already (a request frame counts its tools once, not every turn).
     pub tool_tokens: u32,
+    /// Tokens set aside before any message is chosen: the ledger block the request carries.
+    pub reserved_tokens: u32,
     /// The stored history followed by the turn's new messages, oldest first. Stored summaries
     /// are among them; they stand in for the messages they replace.
     pub messages: &'a [Message],

@@ -99,6 +99,10 @@ pub struct Plan {
     pub dropped: Vec<MessageId>,
     /// Messages cut down, with their tokens before and after.
     pub truncated: Vec<(MessageId, u32, u32)>,
+    /// Tool results sent without their output (`intelligent`, when the tool exchanges alone
+    /// are over the budget), with their tokens before and after. Their slots are
+    /// [`Slot::Truncated`] with the elided copy.
+    pub elided: Vec<(MessageId, u32, u32)>,
     /// Dropped units that may be summarized instead, oldest first (text or tool exchanges;
     /// never a summary).
     pub summarizable: Vec<DroppedUnit>,
@@ -116,7 +120,7 @@ pub struct DroppedUnit {
 impl Plan {
     /// Whether anything was dropped or cut.
     pub fn optimized(&self) -> bool {
-        !self.dropped.is_empty() || !self.truncated.is_empty()
+        !self.dropped.is_empty() || !self.truncated.is_empty() || !self.elided.is_empty()
     }
 
     /// The request's messages: stored ones as they are, summaries as a user text that says
@@ -185,6 +189,8 @@ struct Unit {
     tokens: u32,
     class: UnitClass,
     role: Role,
+    /// The person pinned one of its messages: never dropped.
+    pinned: bool,
 }
 
 /// The history as requests see it: summaries in place of what they replace, unsent kinds left
@@ -209,7 +215,9 @@ fn effective(messages: &[Message]) -> Vec<(usize, bool)> {
     let mut placed = std::collections::HashSet::new();
     let mut out = Vec::with_capacity(messages.len());
     for (i, m) in messages.iter().enumerate() {
-        if let Some(s) = replaced_by.get(&m.id) {
+        // A message pinned after it was summarized goes back in whole; the summary still
+        // stands in for the others.
+        if let Some(s) = replaced_by.get(&m.id).filter(|_| !m.is_pinned()) {
             if placed.insert(*s) {
                 out.push((*s, true));
             }
@@ -235,6 +243,7 @@ fn units(messages: &[Message], effective: &[(usize, bool)], counter: &TokenCount
                 tokens,
                 class: UnitClass::Summary,
                 role: Role::User,
+                pinned: false,
             });
             continue;
         }
@@ -260,6 +269,7 @@ fn units(messages: &[Message], effective: &[(usize, bool)], counter: &TokenCount
                 let unit = &mut units[u];
                 unit.slots.push(position);
                 unit.tokens += tokens;
+                unit.pinned |= message.is_pinned();
                 u
             }
             None => {
@@ -272,6 +282,7 @@ fn units(messages: &[Message], effective: &[(usize, bool)], counter: &TokenCount
                         _ => UnitClass::Text,
                     },
                     role: message.role,
+                    pinned: message.is_pinned(),
                 });
                 units.len() - 1
             }
@@ -407,7 +418,10 @@ pub fn plan(
 ) -> Result<Plan, PlanError> {
     let messages = parts.messages;
     let limit = budget.limit();
-    let fixed = counter.system_prompt(parts.system_prompt) + parts.tool_tokens + REPLY_PRIMING;
+    let fixed = counter.system_prompt(parts.system_prompt)
+        + parts.tool_tokens
+        + parts.reserved_tokens
+        + REPLY_PRIMING;
     let ratio = calibration(parts, counter, fixed, limit);
     // The budget in the counter's own tokens.
     let raw_limit = (f64::from(limit) / ratio).floor() as u32;
@@ -424,6 +438,7 @@ pub fn plan(
         slots: Vec::new(),
         dropped: Vec::new(),
         truncated: Vec::new(),
+        elided: Vec::new(),
         summarizable: Vec::new(),
     };
     if fixed > raw_limit {
@@ -446,12 +461,14 @@ pub fn plan(
 
     let mut keep = vec![true; units.len()];
     let mut used = total;
+    let mut units = units;
+    let mut elided_copies: HashMap<usize, Message> = HashMap::new();
     let newest = units.len() - 1;
     match strategy {
         OptimizationStrategy::RecentN { n } => {
             let from = effective.len().saturating_sub(*n as usize);
             for (u, unit) in units.iter().enumerate() {
-                if u != newest && unit.slots.iter().all(|s| *s < from) {
+                if u != newest && !unit.pinned && unit.slots.iter().all(|s| *s < from) {
                     keep[u] = false;
                     used -= unit.tokens;
                 }
@@ -461,23 +478,54 @@ pub fn plan(
         OptimizationStrategy::Intelligent => {
             let recent_from = effective.len().saturating_sub(KEEP_RECENT_MESSAGES);
             let used_refs = recently_used(messages, &effective, &units);
-            let tier = |u: usize| -> u8 {
-                let unit = &units[u];
-                if unit.slots.iter().any(|s| *s >= recent_from) {
-                    return 5;
-                }
-                match unit.class {
-                    UnitClass::Text => 0,
-                    UnitClass::FileReference | UnitClass::Resource if !used_refs[u] => 1,
-                    UnitClass::ToolExchange => 2,
-                    // After what it could summarize next, so a new summary never costs it.
-                    UnitClass::Summary => 3,
-                    UnitClass::FileReference | UnitClass::Resource => 4,
-                }
-            };
-            let mut order: Vec<usize> = (0..newest).collect();
-            // Stable: within a tier, oldest first.
+            let tiers: Vec<u8> = (0..units.len())
+                .map(|u| {
+                    let unit = &units[u];
+                    if unit.slots.iter().any(|s| *s >= recent_from) {
+                        return 5;
+                    }
+                    match unit.class {
+                        UnitClass::Text => 0,
+                        UnitClass::FileReference | UnitClass::Resource if !used_refs[u] => 1,
+                        UnitClass::ToolExchange => 2,
+                        // After what it could summarize next, so a new summary never costs it.
+                        UnitClass::Summary => 3,
+                        UnitClass::FileReference | UnitClass::Resource => 4,
+                    }
+                })
+                .collect();
+            let tier = |u: usize| tiers[u];
+            // Older text first (and references no longer used); tool exchanges stay, and only
+            // when they alone are over the budget do the oldest results lose their output
+            // (the call, its status and its ledger line stay) before whole exchanges go.
+            let order: Vec<usize> = (0..newest).filter(|u| tier(*u) <= 1).collect();
+            let mut order = order;
             order.sort_by_key(|u| tier(*u));
+            drop_in_order(&units, &mut keep, &mut used, raw_limit, order);
+            if used > raw_limit {
+                let exchanges: Vec<usize> = (0..newest)
+                    .filter(|u| tier(*u) == 2 && keep[*u] && !units[*u].pinned)
+                    .collect();
+                elide_outputs(
+                    &mut plan,
+                    &mut elided_copies,
+                    Elision {
+                        messages,
+                        effective: &effective,
+                        exchanges: &exchanges,
+                        counter,
+                        limit: raw_limit,
+                    },
+                    &mut units,
+                    &mut used,
+                );
+            }
+            let mut order: Vec<usize> = (0..newest).filter(|u| tier(*u) >= 2).collect();
+            order.sort_by_key(|u| match tier(*u) {
+                3 => 0,
+                2 => 1,
+                t => t,
+            });
             drop_in_order(&units, &mut keep, &mut used, raw_limit, order);
             for (u, unit) in units.iter().enumerate() {
                 if !keep[u] && matches!(unit.class, UnitClass::Text | UnitClass::ToolExchange) {
@@ -526,8 +574,15 @@ pub fn plan(
             keep = vec![false; units.len()];
             keep[newest] = true;
             used = fixed + units[newest].tokens;
+            // Pinned units count against the budget first.
+            for (u, unit) in units.iter().enumerate() {
+                if unit.pinned && u != newest {
+                    keep[u] = true;
+                    used += unit.tokens;
+                }
+            }
             for u in order {
-                if used + units[u].tokens <= raw_limit {
+                if !keep[u] && used + units[u].tokens <= raw_limit {
                     keep[u] = true;
                     used += units[u].tokens;
                 }
@@ -542,10 +597,19 @@ pub fn plan(
         .flat_map(|(_, unit)| unit.slots.iter().copied())
         .collect();
     kept_positions.sort_unstable();
+    let mut elided = elided_copies;
     plan.slots = kept_positions
         .iter()
-        .map(|p| slot_of(effective[*p]))
+        .map(|p| match elided.remove(&effective[*p].0) {
+            Some(copy) => Slot::Truncated(effective[*p].0, Box::new(copy)),
+            None => slot_of(effective[*p]),
+        })
         .collect();
+    // An exchange elided and then dropped whole is reported as dropped only.
+    let dropped_elided: std::collections::HashSet<MessageId> =
+        elided.keys().map(|i| messages[*i].id).collect();
+    plan.elided
+        .retain(|(id, _, _)| !dropped_elided.contains(id));
     let mut dropped_positions: Vec<usize> = units
         .iter()
         .enumerate()
@@ -588,11 +652,80 @@ fn drop_in_order(
         if *used <= limit {
             return;
         }
-        if keep[u] {
+        if keep[u] && !units[u].pinned {
             keep[u] = false;
             *used -= units[u].tokens;
         }
     }
+}
+
+/// What [`elide_outputs`] works over.
+struct Elision<'a> {
+    messages: &'a [Message],
+    effective: &'a [(usize, bool)],
+    /// The exchanges that may lose outputs, oldest first.
+    exchanges: &'a [usize],
+    counter: &'a TokenCounter,
+    limit: u32,
+}
+
+/// Sends the oldest exchanges' successful results without their output until the request
+/// fits or none is left: the copies go into `copies` (by input index), the units' tokens
+/// shrink, and `plan.elided` lists them.
+fn elide_outputs(
+    plan: &mut Plan,
+    copies: &mut HashMap<usize, Message>,
+    over: Elision<'_>,
+    units: &mut [Unit],
+    used: &mut u32,
+) {
+    for u in over.exchanges {
+        for position in units[*u].slots.clone() {
+            if *used <= over.limit {
+                return;
+            }
+            let index = over.effective[position].0;
+            let message = &over.messages[index];
+            let Some(copy) = elided_copy(message) else {
+                continue;
+            };
+            let before = over.counter.message(message);
+            let after = over.counter.message_uncached(&copy);
+            if after >= before {
+                continue;
+            }
+            *used -= before - after;
+            units[*u].tokens -= before - after;
+            plan.elided.push((message.id, before, after));
+            copies.insert(index, copy);
+        }
+    }
+}
+
+/// The note an elided result is sent with.
+pub const ELIDED_OUTPUT: &str = "[output left out to fit the context window; the call and its status are kept, and the ledger lists the paths and commands it touched]";
+
+/// A successful tool result with its output replaced by [`ELIDED_OUTPUT`].
+fn elided_copy(message: &Message) -> Option<Message> {
+    let mut copy = message.clone();
+    match &mut copy.kind {
+        MessageKind::ToolResult(r) if r.outcome.is_success() => {
+            r.outcome = ToolOutcome::Success {
+                output: serde_json::Value::String(ELIDED_OUTPUT.to_owned()),
+            };
+        }
+        MessageKind::McpToolResult(r)
+            if matches!(r.outcome, braid_protocol::McpOutcome::Success { .. }) =>
+        {
+            r.outcome = braid_protocol::McpOutcome::Success {
+                result: serde_json::json!({
+                    "content": [{"type": "text", "text": ELIDED_OUTPUT}]
+                }),
+            };
+        }
+        _ => return None,
+    }
+    Some(copy)
 }
 
 /// Cuts the newest unit's largest texts down until the request fits. Each message is cut at

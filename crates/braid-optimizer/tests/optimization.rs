@@ -183,6 +183,7 @@ fn parts(messages: &[Message]) -> RequestParts<'_> {
     RequestParts {
         system_prompt: None,
         tool_tokens: 0,
+        reserved_tokens: 0,
         messages,
     }
 }
@@ -311,7 +312,8 @@ fn intelligent_drops_old_text_first_and_keeps_pairs_and_used_files() {
     assert_eq!(p.dropped, vec![history[2].id, history[3].id]);
     assert_eq!(p.summarizable.len(), 2, "both old texts may be summarized");
     assert!(kept_ids(&p, &history).contains(&history[1].id));
-    // Tighter: the unused file goes next, then the old tool exchange (both parts), while the
+    // Tighter: the unused file goes next, then (when eliding its output is not enough) the old
+    // tool exchange (both parts), while the
     // recently mentioned file stays.
     let unused = counter().message(&history[1]);
     let p = plan(
@@ -347,6 +349,109 @@ fn intelligent_drops_old_text_first_and_keeps_pairs_and_used_files() {
     for m in &history[history.len() - KEEP_RECENT_MESSAGES..] {
         assert!(kept.contains(&m.id));
     }
+}
+
+#[test]
+fn intelligent_elides_old_outputs_before_it_drops_a_tool_exchange() {
+    let history = intelligent_history();
+    let all = total(&history);
+    let text = counter().message(&history[2]) + counter().message(&history[3]);
+    let unused = counter().message(&history[1]);
+    // Just over what dropping the old text and the unused file leaves: the old exchange stays,
+    // its call and status whole, its output elided with a note.
+    let p = plan(
+        &parts(&history),
+        &OptimizationStrategy::Intelligent,
+        budget(all - text - unused - 20),
+        &counter(),
+    )
+    .unwrap();
+    assert_eq!(p.dropped, vec![history[1].id, history[2].id, history[3].id]);
+    assert_eq!(p.elided.len(), 1);
+    assert_eq!(p.elided[0].0, history[5].id);
+    let sent = p.request_messages(&history);
+    assert!(sent.iter().any(|m| m.id == history[4].id), "the call stays");
+    let result = sent.iter().find(|m| m.id == history[5].id).unwrap();
+    match &result.kind {
+        MessageKind::ToolResult(r) => {
+            assert!(r.outcome.is_success(), "its status stays");
+            assert_eq!(
+                r.outcome,
+                ToolOutcome::Success {
+                    output: json!(braid_optimizer::selection::ELIDED_OUTPUT)
+                }
+            );
+        }
+        other => panic!("not a result: {other:?}"),
+    }
+    assert!(p.tokens_after <= all - text - unused - 20);
+}
+
+#[test]
+fn a_pinned_message_is_never_dropped_by_any_strategy() {
+    let mut history: Vec<Message> = (0..10).map(|i| user(&format!("m{i}"), 100)).collect();
+    history[0].set_pinned(true);
+    let strategies = [
+        OptimizationStrategy::RecentN { n: 2 },
+        OptimizationStrategy::Intelligent,
+        OptimizationStrategy::ImportanceScoring {
+            weights: BTreeMap::new(),
+        },
+    ];
+    for strategy in strategies {
+        let p = plan(
+            &parts(&history),
+            &strategy,
+            budget(total(&history[7..]) + counter().message(&history[0])),
+            &counter(),
+        )
+        .unwrap();
+        let kept = kept_ids(&p, &history);
+        assert!(
+            kept.contains(&history[0].id),
+            "{strategy:?}: the pin is kept"
+        );
+        assert!(!p.dropped.contains(&history[0].id));
+        assert!(p.summarizable.iter().all(|u| !u.messages.contains(&0)));
+        assert!(p.tokens_after <= total(&history[7..]) + counter().message(&history[0]));
+    }
+    // Unpinned, it is the first to go.
+    history[0].set_pinned(false);
+    let p = plan(
+        &parts(&history),
+        &OptimizationStrategy::RecentN { n: 2 },
+        budget(total(&history[7..]) + counter().message(&history[0])),
+        &counter(),
+    )
+    .unwrap();
+    assert!(p.dropped.contains(&history[0].id));
+}
+
+#[test]
+fn a_message_pinned_after_it_was_summarized_is_sent_whole_again() {
+    let mut history: Vec<Message> = (0..4).map(|i| user(&format!("m{i}"), 50)).collect();
+    let summary = summary_message(
+        "what m0 and m1 said".to_owned(),
+        vec![history[0].id, history[1].id],
+        100,
+        10,
+    );
+    history.push(summary);
+    history[1].set_pinned(true);
+    let p = plan(
+        &parts(&history),
+        &OptimizationStrategy::Intelligent,
+        budget(100_000),
+        &counter(),
+    )
+    .unwrap();
+    let shown = kept_ids(&p, &history);
+    assert!(shown.contains(&history[1].id));
+    assert!(!shown.contains(&history[0].id));
+    assert!(
+        shown.contains(&history[4].id),
+        "the summary stands in for m0"
+    );
 }
 
 #[test]
@@ -442,6 +547,7 @@ fn a_system_prompt_over_the_budget_is_a_clear_error() {
         &RequestParts {
             system_prompt: Some(&prompt),
             tool_tokens: 0,
+            reserved_tokens: 0,
             messages: &[Message::user_text("hi")],
         },
         &OptimizationStrategy::Intelligent,

@@ -73,6 +73,11 @@ uuid_id!(
     /// request formatter can put them back into a single assistant message.
     TurnId
 );
+uuid_id!(
+    /// Identifies one recorded model request (`ModelRequestRecord`): what one call to the model
+    /// was sent.
+    ModelRequestId
+);
 
 macro_rules! string_id {
     ($(#[$doc:meta])* $name:ident) => {

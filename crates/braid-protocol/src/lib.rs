@@ -22,6 +22,7 @@ pub mod merge;
 pub mod message;
 pub mod migrate;
 pub mod payload;
+pub mod request_record;
 pub mod role;
 pub mod state;
 pub mod structured;
@@ -41,10 +42,13 @@ pub use event::{
     ContentDelta, ContentFinal, ContextEvent, ContextUpdate, ErrorCode, ErrorEvent, Heartbeat,
     MessageUpdate, SequencedEvent,
 };
-pub use ids::{BranchName, ContextId, MessageId, ToolCallId, TurnId};
+pub use ids::{BranchName, ContextId, MessageId, ModelRequestId, ToolCallId, TurnId};
 pub use kinds::*;
 pub use message::{CURRENT_SCHEMA_VERSION, Message, MessageStatus, Metadata};
 pub use payload::{MessagePayload, SendMessageRequest};
+pub use request_record::{
+    CompactionRecord, LedgerPart, ModelRequestRecord, RequestBudget, SentAs, SentMessage, ToolsPart,
+};
 pub use role::Role;
 pub use state::{ContextState, InvalidTransition, LoopStopReason, StateKind, StateTransition};
 pub use validate::{Problem, Validate, ValidationErrors};

@@ -21,6 +21,9 @@ pub const CURRENT_SCHEMA_VERSION: u32 = 2;
 /// Internal notes about a message, never sent to a model (`turn_id`, timings, recovery notes).
 pub type Metadata = serde_json::Map<String, serde_json::Value>;
 
+/// The metadata key that marks a pinned message ([`Message::is_pinned`]).
+pub const PINNED: &str = "pinned";
+
 /// One message of a conversation.
 ///
 /// JSON (always written in [`CURRENT_SCHEMA_VERSION`]):
@@ -170,6 +173,25 @@ impl Message {
     /// The kind's name.
     pub fn kind_name(&self) -> KindName {
         self.kind.name()
+    }
+
+    /// Whether the person pinned this message (`metadata.pinned`): a pinned message is never
+    /// dropped or summarized to fit the window, and a pinned fact rides in every request.
+    pub fn is_pinned(&self) -> bool {
+        self.metadata
+            .get(PINNED)
+            .and_then(serde_json::Value::as_bool)
+            .unwrap_or(false)
+    }
+
+    /// Pins or unpins the message.
+    pub fn set_pinned(&mut self, pinned: bool) {
+        if pinned {
+            self.metadata
+                .insert(PINNED.to_owned(), serde_json::Value::Bool(true));
+        } else {
+            self.metadata.remove(PINNED);
+        }
     }
 
     /// The model turn this message belongs to, if any (`metadata.turn_id`).

@@ -9,6 +9,7 @@ use ts_rs::TS;
 use crate::config::{AgentRole, Mode};
 use crate::ids::{BranchName, MessageId};
 use crate::merge::{ConflictResolution, MergeStrategyName};
+use crate::request_record::CompactionRecord;
 use crate::state::LoopStopReason;
 use crate::validate::{FieldPath, Problems, Validate};
 
@@ -92,6 +93,18 @@ pub enum SystemControlMessage {
         /// The error that had been recorded.
         error: String,
     },
+    /// The optimizer left messages out of the request to fit the window: what, why, and what
+    /// it cost (`CompactionRecord`).
+    Compaction {
+        /// The record.
+        record: CompactionRecord,
+    },
+    /// A fact the person pinned: while the message is pinned (`metadata.pinned`), every
+    /// request carries it in the ledger block, first and never cut.
+    PinnedFact {
+        /// The fact, as the person wrote it.
+        text: String,
+    },
 }
 
 impl Validate for SystemControlMessage {
@@ -138,6 +151,10 @@ impl Validate for SystemControlMessage {
                 problems.require_text(detail, &path.field("detail"));
             }
             Self::FailureResolved { error } => problems.require_text(error, &path.field("error")),
+            Self::Compaction { record } => {
+                problems.require_text(&record.strategy, &path.field("record").field("strategy"))
+            }
+            Self::PinnedFact { text } => problems.require_text(text, &path.field("text")),
         }
     }
 }

@@ -1,0 +1,621 @@
+//! The `Ledger`: what the messages a request leaves out (dropped or summarized) did, extracted
+//! without a model so nothing depends on a summary keeping it: the workspace paths read,
+//! written, listed or searched; every command run with its exit status; tool errors; MCP
+//! resources read; image URLs; and the person's pinned facts. It rides in each later request
+//! as one block, bounded by a share of the window: entries deduplicated and newest first,
+//! older ones collapsed to counts when the share is full, never cut without saying so.
+
+use std::collections::HashMap;
+
+use braid_protocol::{
+    ImageSource, McpOutcome, Message, MessageKind, Role, SystemControlMessage, TextMessage,
+    ToolOutcome,
+};
+
+use crate::tokens::TokenCounter;
+
+/// The line the block starts with, telling the model what it is.
+pub const LEDGER_HEADING: &str = "[Ledger: what earlier messages of this conversation did, kept here because they were left out of this request or summarized]";
+
+/// What a tool did to a path, from its name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PathAction {
+    /// Read.
+    Read,
+    /// Written, created, edited or deleted.
+    Written,
+    /// Listed.
+    Listed,
+    /// Searched.
+    Searched,
+}
+
+impl PathAction {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Read => "read",
+            Self::Written => "written",
+            Self::Listed => "listed",
+            Self::Searched => "searched",
+        }
+    }
+
+    /// The action a tool of this name takes on the paths it is given (built-in tools and the
+    /// usual MCP file servers name their tools by verb).
+    fn of_tool(name: &str) -> Self {
+        let name = name.to_ascii_lowercase();
+        let has = |verbs: &[&str]| verbs.iter().any(|v| name.contains(v));
+        if has(&[
+            "write", "create", "replace", "edit", "delete", "remove", "move", "patch",
+        ]) {
+            Self::Written
+        } else if has(&["list", "tree", "structure", "overview"]) {
+            Self::Listed
+        } else if has(&["search", "glob", "find", "grep"]) {
+            Self::Searched
+        } else {
+            Self::Read
+        }
+    }
+}
+
+/// Which section an entry belongs to, in the order the block lists them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Section {
+    Fact,
+    Path,
+    Command,
+    Error,
+    Resource,
+    Image,
+}
+
+impl Section {
+    const ALL: [Self; 6] = [
+        Self::Fact,
+        Self::Path,
+        Self::Command,
+        Self::Error,
+        Self::Resource,
+        Self::Image,
+    ];
+
+    fn heading(self) -> &'static str {
+        match self {
+            Self::Fact => "Pinned facts",
+            Self::Path => "Paths",
+            Self::Command => "Commands run",
+            Self::Error => "Tool errors",
+            Self::Resource => "MCP resources read",
+            Self::Image => "Images",
+        }
+    }
+
+    fn noun(self) -> &'static str {
+        match self {
+            Self::Fact => "facts",
+            Self::Path => "paths",
+            Self::Command => "commands",
+            Self::Error => "errors",
+            Self::Resource => "resources",
+            Self::Image => "images",
+        }
+    }
+}
+
+/// One line of the ledger.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Entry {
+    section: Section,
+    /// What identifies it (the path, the command line, ...): entries with the same key are one.
+    key: String,
+    /// Path actions, in order of first use.
+    actions: Vec<PathAction>,
+    /// Command outcomes (`exit 0`, `failed: ...`), newest last.
+    outcome: Option<String>,
+    /// Position of the newest message that mentioned it: newer entries come first.
+    newest: usize,
+}
+
+impl Entry {
+    fn line(&self) -> String {
+        match self.section {
+            Section::Path => {
+                let actions: Vec<&str> = self.actions.iter().map(|a| a.as_str()).collect();
+                format!("- {} ({})", self.key, actions.join(", "))
+            }
+            Section::Command => match &self.outcome {
+                Some(outcome) => format!("- `{}`: {outcome}", self.key),
+                None => format!("- `{}`: no result", self.key),
+            },
+            _ => format!("- {}", self.key),
+        }
+    }
+}
+
+/// What left-out messages did, and the pinned facts (see the module's doc).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Ledger {
+    entries: Vec<Entry>,
+    index: HashMap<(Section, String), usize>,
+}
+
+/// The ledger as one request carries it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LedgerBlock {
+    /// The block's text.
+    pub text: String,
+    /// Entries listed by name.
+    pub listed: u32,
+    /// Entries only counted, for want of room.
+    pub collapsed: u32,
+}
+
+impl LedgerBlock {
+    /// The block as the message a request carries (a user text before the history).
+    pub fn message(&self) -> Message {
+        Message::new(
+            Role::User,
+            MessageKind::Text(TextMessage::plain(self.text.clone())),
+        )
+    }
+}
+
+/// The longest a tool error's text is in the ledger.
+const ERROR_CHARS: usize = 160;
+/// The longest a command line is in the ledger.
+const COMMAND_CHARS: usize = 200;
+
+impl Ledger {
+    /// The ledger of `left_out` (oldest first: messages no longer sent whole) and of the
+    /// pinned facts among `history`.
+    pub fn of<'a>(
+        left_out: impl IntoIterator<Item = &'a Message>,
+        history: impl IntoIterator<Item = &'a Message>,
+    ) -> Self {
+        let mut ledger = Self::default();
+        let mut position = 0;
+        for message in history {
+            if let MessageKind::SystemControl(SystemControlMessage::PinnedFact { text }) =
+                &message.kind
+                && message.is_pinned()
+            {
+                ledger.note(Section::Fact, text.trim().to_owned(), position, None, None);
+                position += 1;
+            }
+        }
+        // Calls are named in the request and their outcome in the result that follows.
+        let mut commands: HashMap<&str, String> = HashMap::new();
+        for message in left_out {
+            position += 1;
+            match &message.kind {
+                MessageKind::ToolRequest(request) => {
+                    for call in &request.calls {
+                        if let Some(line) = command_line(&call.name, &call.arguments) {
+                            commands.insert(call.id.as_str(), line.clone());
+                            ledger.note(Section::Command, line, position, None, None);
+                        }
+                        ledger.note_paths(&call.name, &call.arguments, position);
+                    }
+                }
+                MessageKind::McpToolRequest(request) => {
+                    ledger.note_paths(&request.tool_name, &request.arguments, position);
+                }
+                MessageKind::ToolResult(result) => {
+                    let command = commands.get(result.call_id.as_str()).cloned();
+                    match &result.outcome {
+                        ToolOutcome::Success { output } => {
+                            if let Some(line) = command {
+                                let outcome = match output.get("exit_code") {
+                                    Some(serde_json::Value::Number(code)) => format!("exit {code}"),
+                                    _ if output.get("timed_out").and_then(|v| v.as_bool())
+                                        == Some(true) =>
+                                    {
+                                        "timed out".to_owned()
+                                    }
+                                    _ => "killed by a signal".to_owned(),
+                                };
+                                ledger.note(Section::Command, line, position, None, Some(outcome));
+                            }
+                        }
+                        ToolOutcome::Error { error } => {
+                            let text = format!(
+                                "{}: {}",
+                                result.tool_name,
+                                clip(&error.message, ERROR_CHARS)
+                            );
+                            if let Some(line) = command {
+                                ledger.note(
+                                    Section::Command,
+                                    line,
+                                    position,
+                                    None,
+                                    Some(format!("failed: {}", clip(&error.message, 80))),
+                                );
+                            }
+                            ledger.note(Section::Error, text, position, None, None);
+                        }
+                    }
+                }
+                MessageKind::McpToolResult(result) => {
+                    if let McpOutcome::Error { error, .. } = &result.outcome {
+                        let text = format!(
+                            "{}/{}: {}",
+                            result.server_name,
+                            result.tool_name,
+                            clip(&error.message, ERROR_CHARS)
+                        );
+                        ledger.note(Section::Error, text, position, None, None);
+                    }
+                }
+                MessageKind::FileReference(file) => {
+                    ledger.note(
+                        Section::Path,
+                        file.path.clone(),
+                        position,
+                        Some(PathAction::Read),
+                        None,
+                    );
+                }
+                MessageKind::McpResource(resource) => {
+                    ledger.note(
+                        Section::Resource,
+                        resource.resource_uri.clone(),
+                        position,
+                        None,
+                        None,
+                    );
+                }
+                MessageKind::Image(image) => {
+                    if let ImageSource::Url { url } = &image.source {
+                        ledger.note(Section::Image, url.clone(), position, None, None);
+                    }
+                }
+                _ => {}
+            }
+        }
+        ledger
+    }
+
+    /// Whether there is nothing to carry.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// The paths it names, in no particular order (for checks and figures).
+    pub fn paths(&self) -> impl Iterator<Item = &str> {
+        self.keys(Section::Path)
+    }
+
+    /// The command lines it names.
+    pub fn commands(&self) -> impl Iterator<Item = &str> {
+        self.keys(Section::Command)
+    }
+
+    fn keys(&self, section: Section) -> impl Iterator<Item = &str> {
+        self.entries
+            .iter()
+            .filter(move |e| e.section == section)
+            .map(|e| e.key.as_str())
+    }
+
+    fn note_paths(&mut self, tool: &str, arguments: &serde_json::Value, position: usize) {
+        let action = PathAction::of_tool(tool);
+        let Some(object) = arguments.as_object() else {
+            return;
+        };
+        for (name, value) in object {
+            let is_path = matches!(
+                name.as_str(),
+                "path" | "paths" | "file" | "file_path" | "source" | "destination" | "directory"
+            ) || (action == PathAction::Searched
+                && matches!(name.as_str(), "pattern" | "query"));
+            if !is_path {
+                continue;
+            }
+            let values: Vec<&str> = match value {
+                serde_json::Value::String(s) => vec![s.as_str()],
+                serde_json::Value::Array(items) => {
+                    items.iter().filter_map(|v| v.as_str()).collect()
+                }
+                _ => Vec::new(),
+            };
+            for path in values {
+                let path = path.trim();
+                if !path.is_empty() {
+                    let key = if matches!(name.as_str(), "pattern" | "query") {
+                        format!("\"{}\"", clip(path, ERROR_CHARS))
+                    } else {
+                        path.to_owned()
+                    };
+                    self.note(Section::Path, key, position, Some(action), None);
+                }
+            }
+        }
+    }
+
+    fn note(
+        &mut self,
+        section: Section,
+        key: String,
+        position: usize,
+        action: Option<PathAction>,
+        outcome: Option<String>,
+    ) {
+        if key.is_empty() {
+            return;
+        }
+        let at = match self.index.get(&(section, key.clone())) {
+            Some(at) => *at,
+            None => {
+                self.entries.push(Entry {
+                    section,
+                    key: key.clone(),
+                    actions: Vec::new(),
+                    outcome: None,
+                    newest: position,
+                });
+                self.index.insert((section, key), self.entries.len() - 1);
+                self.entries.len() - 1
+            }
+        };
+        let entry = &mut self.entries[at];
+        entry.newest = entry.newest.max(position);
+        if let Some(action) = action
+            && !entry.actions.contains(&action)
+        {
+            entry.actions.push(action);
+        }
+        if outcome.is_some() {
+            entry.outcome = outcome;
+        }
+    }
+
+    /// The block within `max_tokens`: pinned facts always whole (they are the person's and
+    /// count first), then the newest entries of every section; what does not fit is counted
+    /// per section on a closing line. `None` when there is nothing to carry.
+    pub fn render(&self, max_tokens: u32, counter: &TokenCounter) -> Option<LedgerBlock> {
+        if self.entries.is_empty() {
+            return None;
+        }
+        let encoding = counter.encoding();
+        let mut order: Vec<&Entry> = self.entries.iter().collect();
+        // Facts first, then newest first; ties keep the order they were met.
+        order.sort_by(|a, b| {
+            (b.section == Section::Fact)
+                .cmp(&(a.section == Section::Fact))
+                .then(b.newest.cmp(&a.newest))
+        });
+        // Room for the heading, the section headings and a closing line of counts.
+        let overhead = encoding.count(LEDGER_HEADING) + 16 * Section::ALL.len() as u32 + 40;
+        let mut used = overhead;
+        let mut listed: Vec<&Entry> = Vec::new();
+        let mut left: HashMap<Section, u32> = HashMap::new();
+        let mut full = false;
+        for entry in order {
+            let tokens = encoding.count(&entry.line()) + 1;
+            if entry.section == Section::Fact || (!full && used + tokens <= max_tokens) {
+                used += tokens;
+                listed.push(entry);
+            } else {
+                // Once one entry does not fit, every older one is counted, not listed, so the
+                // block never skips an entry while listing an older one.
+                full = true;
+                *left.entry(entry.section).or_default() += 1;
+            }
+        }
+        let text = compose(&listed, &left);
+        Some(LedgerBlock {
+            text,
+            listed: listed.len() as u32,
+            collapsed: left.values().sum(),
+        })
+    }
+}
+
+fn compose(listed: &[&Entry], left: &HashMap<Section, u32>) -> String {
+    let mut text = String::from(LEDGER_HEADING);
+    for section in Section::ALL {
+        let lines: Vec<String> = listed
+            .iter()
+            .filter(|e| e.section == section)
+            .map(|e| e.line())
+            .collect();
+        let more = left.get(&section).copied().unwrap_or(0);
+        if lines.is_empty() && more == 0 {
+            continue;
+        }
+        text.push('\n');
+        text.push_str(section.heading());
+        text.push_str(" (newest first):");
+        for line in lines {
+            text.push('\n');
+            text.push_str(&line);
+        }
+        if more > 0 {
+            text.push_str(&format!(
+                "\n- and {more} older {} not listed for lack of room",
+                section.noun()
+            ));
+        }
+    }
+    text
+}
+
+/// The command line of a call that runs a command, when it is one.
+fn command_line(tool: &str, arguments: &serde_json::Value) -> Option<String> {
+    let object = arguments.as_object()?;
+    let program = object
+        .get("program")
+        .or_else(|| object.get("command"))
+        .and_then(|v| v.as_str())?;
+    if !(tool.contains("command") || tool.contains("shell") || tool.contains("exec")) {
+        return None;
+    }
+    let mut line = program.to_owned();
+    if let Some(args) = object.get("args").and_then(|v| v.as_array()) {
+        for arg in args.iter().filter_map(|a| a.as_str()) {
+            line.push(' ');
+            if arg.is_empty() || arg.contains(char::is_whitespace) {
+                line.push_str(&format!("'{arg}'"));
+            } else {
+                line.push_str(arg);
+            }
+        }
+    }
+    Some(clip(&line, COMMAND_CHARS))
+}
+
+/// `text` cut to `chars` characters, with an ellipsis when cut.
+fn clip(text: &str, chars: usize) -> String {
+    let text = text.trim();
+    match text.char_indices().nth(chars) {
+        Some((at, _)) => format!("{}...", &text[..at]),
+        None => text.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use braid_protocol::{ToolCall, ToolRequestMessage, ToolResultMessage};
+    use serde_json::json;
+
+    fn call(id: &str, name: &str, arguments: serde_json::Value) -> Message {
+        Message::new(
+            Role::Assistant,
+            MessageKind::ToolRequest(ToolRequestMessage {
+                calls: vec![ToolCall::new(id, name, arguments)],
+            }),
+        )
+    }
+
+    fn result(id: &str, name: &str, outcome: ToolOutcome) -> Message {
+        Message::new(
+            Role::Tool,
+            MessageKind::ToolResult(ToolResultMessage {
+                call_id: id.into(),
+                tool_name: name.to_owned(),
+                outcome,
+                duration_ms: 1,
+                started_at: None,
+                completed_at: None,
+            }),
+        )
+    }
+
+    fn counter() -> TokenCounter {
+        TokenCounter::for_model("gpt-4o")
+    }
+
+    #[test]
+    fn paths_commands_and_errors_are_extracted_without_a_model() {
+        let messages = vec![
+            call("1", "read_file", json!({"path": "src/main.rs"})),
+            result(
+                "1",
+                "read_file",
+                ToolOutcome::Success {
+                    output: json!("fn main() {}"),
+                },
+            ),
+            call(
+                "2",
+                "run_command",
+                json!({"program": "cargo", "args": ["test", "-q"]}),
+            ),
+            result(
+                "2",
+                "run_command",
+                ToolOutcome::Success {
+                    output: json!({"exit_code": 101}),
+                },
+            ),
+            call(
+                "3",
+                "write_file",
+                json!({"path": "src/main.rs", "content": "x"}),
+            ),
+            result(
+                "3",
+                "write_file",
+                ToolOutcome::Error {
+                    error: braid_protocol::ErrorDetail::new(
+                        "disk full",
+                        braid_protocol::Recoverability::Fatal,
+                    ),
+                },
+            ),
+        ];
+        let ledger = Ledger::of(&messages, std::iter::empty());
+        let block = ledger.render(10_000, &counter()).unwrap();
+        assert!(
+            block.text.contains("- src/main.rs (read, written)"),
+            "{}",
+            block.text
+        );
+        assert!(
+            block.text.contains("- `cargo test -q`: exit 101"),
+            "{}",
+            block.text
+        );
+        assert!(
+            block.text.contains("- write_file: disk full"),
+            "{}",
+            block.text
+        );
+        assert_eq!(block.collapsed, 0);
+    }
+
+    #[test]
+    fn a_full_block_counts_older_entries_instead_of_cutting_them() {
+        let messages: Vec<Message> = (0..200)
+            .map(|i| {
+                call(
+                    &i.to_string(),
+                    "read_file",
+                    json!({"path": format!("src/file_{i}.rs")}),
+                )
+            })
+            .collect();
+        let ledger = Ledger::of(&messages, std::iter::empty());
+        let block = ledger.render(300, &counter()).unwrap();
+        assert!(block.text.contains("src/file_199.rs"), "newest first");
+        assert!(!block.text.contains("src/file_0.rs"));
+        assert_eq!(block.listed + block.collapsed, 200);
+        assert!(
+            block
+                .text
+                .contains(&format!("- and {} older paths", block.collapsed))
+        );
+        assert!(counter().encoding().count(&block.text) <= 300);
+    }
+
+    #[test]
+    fn pinned_facts_are_always_listed_and_unpinned_ones_are_not() {
+        let mut fact = Message::new(
+            Role::User,
+            MessageKind::SystemControl(SystemControlMessage::PinnedFact {
+                text: "The staging database is read-only.".to_owned(),
+            }),
+        );
+        fact.set_pinned(true);
+        let mut gone = fact.clone();
+        gone.id = braid_protocol::MessageId::new();
+        gone.kind = MessageKind::SystemControl(SystemControlMessage::PinnedFact {
+            text: "Old fact".to_owned(),
+        });
+        gone.set_pinned(false);
+        let history = vec![fact, gone];
+        let block = Ledger::of(std::iter::empty(), &history)
+            .render(1, &counter())
+            .unwrap();
+        assert!(block.text.contains("The staging database is read-only."));
+        assert!(!block.text.contains("Old fact"));
+    }
+}
