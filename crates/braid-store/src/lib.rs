@@ -76,6 +76,6 @@ pub use group_commit::{CHANGE_QUEUE_CAPACITY, PendingSave};
 pub use idempotency::{IdempotencyClaim, IdempotencyWindow, IdempotentRequest, StoredAnswer};
 pub use lock::{ContextLock, LEASE_TTL, Lease, ReplicaIdentity};
 pub use postgres::{EVENTS_CHANNEL, EventListener, PostgresOptions, PostgresStore};
-pub use record::{BranchRecord, ContextRecord, MessageRange};
+pub use record::{BranchRecord, ContextRecord, MessageRange, StoredModelRequest};
 pub use sqlite::{Durability, SqliteOptions, SqliteStore};
 pub use store::Store;

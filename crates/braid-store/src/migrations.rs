@@ -47,6 +47,11 @@ pub(crate) fn sqlite() -> Migrator {
             "idempotency keys",
             include_str!("../migrations/sqlite/0005_idempotency_keys_issue45.sql"),
         ),
+        migration(
+            6,
+            "model requests",
+            include_str!("../migrations/sqlite/0006_model_requests_issue42.sql"),
+        ),
     ])
 }
 
@@ -72,6 +77,11 @@ pub(crate) fn postgres() -> Migrator {
             4,
             "idempotency keys",
             include_str!("../migrations/postgres/0004_idempotency_keys_issue45.sql"),
+        ),
+        migration(
+            5,
+            "model requests",
+            include_str!("../migrations/postgres/0005_model_requests_issue42.sql"),
         ),
     ])
 }

@@ -89,3 +89,19 @@ pub enum MessageRange {
     /// The newest `n` messages, still returned oldest first.
     Newest(u32),
 }
+
+/// One request sent to the model, as the store keeps it: the record's JSON with what it is
+/// found by (issue 42).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredModelRequest {
+    /// The context.
+    pub context: braid_protocol::ContextId,
+    /// The record's id.
+    pub id: uuid::Uuid,
+    /// The branch it was made on.
+    pub branch: String,
+    /// When it was made, in milliseconds since the Unix epoch (the list's order).
+    pub created_ms: i64,
+    /// The `ModelRequestRecord` as JSON.
+    pub record: String,
+}

@@ -738,6 +738,71 @@ macro_rules! sql_store {
                 tx.commit().await.during($backend, OP)
             }
 
+            async fn record_model_request(
+                &self,
+                request: &$crate::record::StoredModelRequest,
+            ) -> $crate::error::Result<()> {
+                use $crate::error::DbResultExt as _;
+                sqlx::query(
+                    "INSERT INTO model_requests (context_id, id, branch, created_ms, record) \
+                     VALUES ($1, $2, $3, $4, $5)",
+                )
+                .bind(request.context.0)
+                .bind(request.id)
+                .bind(request.branch.as_str())
+                .bind(request.created_ms)
+                .bind(request.record.as_str())
+                .execute(self.writer())
+                .await
+                .during($backend, "recording a model request")?;
+                Ok(())
+            }
+
+            async fn model_requests(
+                &self,
+                context: braid_protocol::ContextId,
+                branch: Option<&str>,
+                before: Option<uuid::Uuid>,
+                limit: u32,
+            ) -> $crate::error::Result<Vec<String>> {
+                use $crate::error::DbResultExt as _;
+                // Newest first; `before` names a record, so a page starts below its time (ties
+                // broken by id, as the order is).
+                let rows: Vec<(String,)> = sqlx::query_as(
+                    "SELECT r.record FROM model_requests r \
+                     WHERE r.context_id = $1 AND ($2 IS NULL OR r.branch = $2) \
+                     AND ($3 IS NULL OR EXISTS (SELECT 1 FROM model_requests b \
+                         WHERE b.context_id = $1 AND b.id = $3 \
+                         AND (r.created_ms < b.created_ms OR (r.created_ms = b.created_ms AND r.id < b.id)))) \
+                     ORDER BY r.created_ms DESC, r.id DESC LIMIT $4",
+                )
+                .bind(context.0)
+                .bind(branch)
+                .bind(before)
+                .bind(i64::from(limit))
+                .fetch_all(self.reader())
+                .await
+                .during($backend, "listing model requests")?;
+                Ok(rows.into_iter().map(|(record,)| record).collect())
+            }
+
+            async fn model_request(
+                &self,
+                context: braid_protocol::ContextId,
+                id: uuid::Uuid,
+            ) -> $crate::error::Result<Option<String>> {
+                use $crate::error::DbResultExt as _;
+                let row: Option<(String,)> = sqlx::query_as(
+                    "SELECT record FROM model_requests WHERE context_id = $1 AND id = $2",
+                )
+                .bind(context.0)
+                .bind(id)
+                .fetch_optional(self.reader())
+                .await
+                .during($backend, "reading a model request")?;
+                Ok(row.map(|(record,)| record))
+            }
+
             async fn load_mcp_credentials(
                 &self,
                 server: &str,

@@ -13,7 +13,7 @@ use crate::events::{EventNotice, EventPublisher};
 use crate::group_commit::PendingSave;
 use crate::idempotency::{IdempotencyClaim, IdempotencyWindow, IdempotentRequest, StoredAnswer};
 use crate::lock::{ContextLock, Lease, ReplicaIdentity};
-use crate::record::{BranchRecord, ContextRecord, MessageRange};
+use crate::record::{BranchRecord, ContextRecord, MessageRange, StoredModelRequest};
 
 /// Persistence for contexts, their messages and branches, and their event logs. Shared as
 /// `Arc<dyn Store>`; every method is safe to call concurrently.
@@ -262,6 +262,33 @@ pub trait Store: Send + Sync + 'static {
     async fn expire_idempotency_keys(&self, window: IdempotencyWindow, keep: u64) -> Result<u64> {
         let _ = (window, keep);
         Err(crate::StoreError::Unsupported("idempotency keys"))
+    }
+
+    /// Keeps the description of one request sent to the model (`ModelRequestRecord` as JSON,
+    /// issue 42). A store that keeps none (a test's wrapper) refuses with
+    /// [`StoreError::Unsupported`](crate::StoreError::Unsupported).
+    async fn record_model_request(&self, request: &StoredModelRequest) -> Result<()> {
+        let _ = request;
+        Err(crate::StoreError::Unsupported("model request records"))
+    }
+
+    /// The newest `limit` request records of `context` (of `branch` only, when named), newest
+    /// first, older than the record `before` when one is named.
+    async fn model_requests(
+        &self,
+        context: ContextId,
+        branch: Option<&str>,
+        before: Option<uuid::Uuid>,
+        limit: u32,
+    ) -> Result<Vec<String>> {
+        let _ = (context, branch, before, limit);
+        Err(crate::StoreError::Unsupported("model request records"))
+    }
+
+    /// One request record of `context`, if it exists.
+    async fn model_request(&self, context: ContextId, id: uuid::Uuid) -> Result<Option<String>> {
+        let _ = (context, id);
+        Err(crate::StoreError::Unsupported("model request records"))
     }
 
     /// Commits pending events and closes the connections.

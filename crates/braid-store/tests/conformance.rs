@@ -79,6 +79,7 @@ conformance!(
     last_event_sequence_is_the_highest_committed,
     message_deltas_are_one_messages_committed_deltas_in_order,
     mcp_credentials_are_kept_per_server_across_reopening,
+    model_requests_are_listed_newest_first_per_branch_and_go_with_their_context,
     idempotency_keys_claim_answer_refuse_other_bodies_and_expire,
     a_new_owner_gets_a_greater_token_and_the_old_owners_writes_are_refused,
     lapsed_leases_are_orphans_and_released_ones_are_not,
@@ -241,6 +242,60 @@ mod cases {
             0
         );
         assert_eq!(f.store.expire_idempotency_keys(window, 1).await.unwrap(), 1);
+    }
+
+    pub async fn model_requests_are_listed_newest_first_per_branch_and_go_with_their_context(
+        f: &Fixture,
+    ) {
+        let context = new_context(&f.store).await;
+        let ids: Vec<uuid::Uuid> = (0..4).map(|_| MessageId::new().0).collect();
+        for (i, id) in ids.iter().enumerate() {
+            f.store
+                .record_model_request(&braid_store::StoredModelRequest {
+                    context: context.id,
+                    id: *id,
+                    branch: if i == 2 { "alt" } else { "main" }.to_owned(),
+                    created_ms: 1_000 + i as i64,
+                    record: format!(r#"{{"n":{i}}}"#),
+                })
+                .await
+                .unwrap();
+        }
+        let all = f
+            .store
+            .model_requests(context.id, None, None, 10)
+            .await
+            .unwrap();
+        assert_eq!(
+            all,
+            vec![r#"{"n":3}"#, r#"{"n":2}"#, r#"{"n":1}"#, r#"{"n":0}"#]
+        );
+        let main = f
+            .store
+            .model_requests(context.id, Some("main"), None, 10)
+            .await
+            .unwrap();
+        assert_eq!(main, vec![r#"{"n":3}"#, r#"{"n":1}"#, r#"{"n":0}"#]);
+        let page = f
+            .store
+            .model_requests(context.id, None, Some(ids[2]), 1)
+            .await
+            .unwrap();
+        assert_eq!(page, vec![r#"{"n":1}"#]);
+        let reopened = f.reopen().await;
+        assert_eq!(
+            reopened
+                .model_request(context.id, ids[0])
+                .await
+                .unwrap()
+                .as_deref(),
+            Some(r#"{"n":0}"#)
+        );
+        assert!(reopened.delete_context(context.id).await.unwrap());
+        assert_eq!(
+            reopened.model_request(context.id, ids[0]).await.unwrap(),
+            None
+        );
     }
 
     pub async fn mcp_credentials_are_kept_per_server_across_reopening(f: &Fixture) {
