@@ -6,7 +6,9 @@ use braid_protocol::api::{
     MergeOutcome, MergeRequest, MessageList, SendMessageResponse, StateResponse,
     UpdateBranchRequest, UpdateContextRequest, WorkspaceFileList,
 };
-use braid_protocol::{BranchName, ContextId, MessageId, Mode, SendMessageRequest, SequencedEvent};
+use braid_protocol::{
+    BranchName, ContextId, Message, MessageId, Mode, SendMessageRequest, SequencedEvent,
+};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 use crate::actor::{Actor, Command, Reply};
@@ -264,6 +266,26 @@ impl ContextHandle {
         request: MergeRequest,
     ) -> Result<MergeOutcome, EngineError> {
         self.change(move |a| Box::pin(a.merge(source, request)))
+            .await
+    }
+
+    /// Pins (`true`) or unpins a message: a pinned message is never dropped or summarized.
+    pub async fn pin(&self, message: MessageId, pinned: bool) -> Result<Message, EngineError> {
+        self.change(move |a| Box::pin(a.pin(message, pinned))).await
+    }
+
+    /// Pins a fact the person wrote: every request carries it in its ledger block.
+    pub async fn pin_fact(&self, text: String) -> Result<Message, EngineError> {
+        self.change(move |a| Box::pin(a.pin_fact(text))).await
+    }
+
+    /// Corrects a summary's text; later requests get the correction.
+    pub async fn correct_summary(
+        &self,
+        message: MessageId,
+        text: String,
+    ) -> Result<Message, EngineError> {
+        self.change(move |a| Box::pin(a.correct_summary(message, text)))
             .await
     }
 

@@ -96,6 +96,13 @@ pub(crate) trait Host: Send {
     fn emit(&self, event: ContextEvent) -> impl Future<Output = ()> + Send;
     /// Waits until every event emitted so far is committed.
     fn flush_events(&self) -> impl Future<Output = Result<(), StoreError>> + Send;
+    /// Keeps the description of a request going to the model (`ModelRequestRecord`); a store
+    /// that cannot keep it is logged, never fails the turn (the request is the person's work,
+    /// the record its audit).
+    fn record_request(
+        &self,
+        record: &braid_protocol::ModelRequestRecord,
+    ) -> impl Future<Output = ()> + Send + 'static;
     /// Resolves when the store reports events of this context it could not keep.
     fn events_lost(&self) -> impl Future<Output = LostEvents> + Send + 'static;
 

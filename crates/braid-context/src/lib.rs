@@ -21,6 +21,7 @@ mod host;
 mod input;
 pub mod instructions;
 pub mod merge;
+mod pins;
 pub mod pipeline;
 mod plan_cache;
 pub mod prompt;

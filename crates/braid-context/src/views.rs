@@ -76,6 +76,7 @@ impl Actor {
             self.settings().user_workflows.as_deref(),
         );
         PipelineContext {
+            branch: branch.clone(),
             instructions: files.instructions.clone(),
             workflow_tools: files.workflow_tools.clone(),
             model,
@@ -122,6 +123,7 @@ impl Actor {
             active_branch: listed.active_branch,
             branches: listed.branches,
             message_count: listed.message_count,
+            pinned: self.pinned(),
             token_budget,
             capabilities: crate::pipeline::capabilities_view(&ctx),
             instructions: ctx

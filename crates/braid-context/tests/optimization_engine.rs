@@ -30,6 +30,7 @@ async fn crowded_with(h: &Harness, turns: usize, strategy: OptimizationStrategy)
                 strategy,
                 reserve_output_tokens: RESERVE,
                 margin_tokens: 0,
+                ..OptimizationConfig::default()
             },
             ..ContextConfig::default()
         })

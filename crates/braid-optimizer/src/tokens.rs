@@ -50,6 +50,14 @@ pub enum Exactness {
 }
 
 impl Encoding {
+    /// Its name, as tiktoken spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::O200kBase => "o200k_base",
+            Self::Cl100kBase => "cl100k_base",
+        }
+    }
+
     /// The encoding used for a tokenizer family, and whether it is exact.
     pub fn for_family(family: TokenizerFamily) -> (Self, Exactness) {
         match family {

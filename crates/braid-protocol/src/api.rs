@@ -37,6 +37,9 @@ pub struct ContextSummary {
     pub branches: Vec<BranchName>,
     /// Messages in the active branch.
     pub message_count: u64,
+    /// The active branch's pinned messages and facts, in order: never dropped or summarized.
+    #[serde(default)]
+    pub pinned: Vec<MessageId>,
     /// Tokens the active branch's next request would use, and the limit.
     pub token_budget: TokenBudget,
     /// What the context's model can do, and where each figure came from; absent when no model
@@ -925,4 +928,29 @@ mod tests {
             .unwrap_err();
         assert_eq!(err.field(), Some("config.tool_timeout_secs"));
     }
+}
+
+/// `POST /v1/contexts/{id}/pins`: a fact to pin.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct PinFactRequest {
+    /// The fact, at most 2,000 characters: every request carries it.
+    pub text: String,
+}
+
+/// `PUT /v1/contexts/{id}/messages/{message_id}/summary`: the person's correction of a summary.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct CorrectSummaryRequest {
+    /// The summary's new text; later requests get it instead of the model's.
+    pub text: String,
+}
+
+/// `GET /v1/contexts/{id}/requests`: what the model was sent, newest first.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct ModelRequestList {
+    /// The records, newest first.
+    pub requests: Vec<crate::request_record::ModelRequestRecord>,
+    /// Whether older records remain (ask again with `before` = the last id).
+    pub has_more: bool,
 }

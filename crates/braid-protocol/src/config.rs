@@ -251,6 +251,16 @@ pub struct OptimizationConfig {
     /// Extra tokens kept free as a safety margin against miscounting.
     #[serde(default = "default_margin_tokens")]
     pub margin_tokens: u32,
+    /// The most of the prompt's budget, in percent, the ledger block may take (what left-out
+    /// messages did, and the pinned facts); older entries are counted instead of listed
+    /// beyond it. 0 sends no ledger (pinned facts still ride).
+    #[serde(default = "default_ledger_percent")]
+    #[schemars(range(max = 50))]
+    pub ledger_percent: u32,
+}
+
+fn default_ledger_percent() -> u32 {
+    15
 }
 
 fn default_reserve_output_tokens() -> u32 {
@@ -279,6 +289,7 @@ impl Default for OptimizationConfig {
             strategy: OptimizationStrategy::default(),
             reserve_output_tokens: default_reserve_output_tokens(),
             margin_tokens: default_margin_tokens(),
+            ledger_percent: default_ledger_percent(),
         }
     }
 }
@@ -461,6 +472,14 @@ impl Validate for ContextConfig {
                 );
             }
         }
+        problems.check(
+            self.optimization.ledger_percent > 50,
+            &path.field("optimization").field("ledger_percent"),
+            format!(
+                "must be at most 50 (percent of the prompt's budget), got {}",
+                self.optimization.ledger_percent
+            ),
+        );
         if let Some(window) = self.context_window {
             // In u64: two u32 settings near their maximum must not overflow the sum.
             let reserved = u64::from(self.optimization.reserve_for(window))

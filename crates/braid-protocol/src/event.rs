@@ -108,6 +108,14 @@ pub enum MessageUpdate {
         /// Its kind.
         kind: KindName,
     },
+    /// Its content or metadata changed outside a turn (pinned, unpinned, a summary
+    /// corrected): read it again.
+    Changed {
+        /// Its id.
+        message_id: MessageId,
+        /// Its kind.
+        kind: KindName,
+    },
     /// It was deleted (input that failed or waited, removed by the person).
     Deleted {
         /// Its id.

@@ -17,16 +17,20 @@ use axum::response::{IntoResponse, NoContent};
 use braid_context::{ContextHandle, MessageQuery};
 use braid_protocol::api::{
     AddMcpServerRequest, ApprovalRequest, BranchInfo, BranchList, ContextList, ContextSummary,
-    CreateBranchRequest, CreateContextRequest, FileChangePreview, FileChangePreviewRequest,
-    GetMcpPromptRequest, McpElicitationList, McpElicitationReply, McpPromptList, McpPromptText,
-    McpResourceList, McpServerDefinition, McpServerList, MergeHeld, MergeOutcome, MergeRequest,
-    MessageList, MessageView, SendMessageResponse, ServerSettings, SetModeRequest, StateResponse,
-    ToolList, UpdateBranchRequest, UpdateContextRequest, WorkspaceFileList,
+    CorrectSummaryRequest, CreateBranchRequest, CreateContextRequest, FileChangePreview,
+    FileChangePreviewRequest, GetMcpPromptRequest, McpElicitationList, McpElicitationReply,
+    McpPromptList, McpPromptText, McpResourceList, McpServerDefinition, McpServerList, MergeHeld,
+    MergeOutcome, MergeRequest, MessageList, MessageView, ModelRequestList, PinFactRequest,
+    SendMessageResponse, ServerSettings, SetModeRequest, StateResponse, ToolList,
+    UpdateBranchRequest, UpdateContextRequest, WorkspaceFileList,
 };
 use braid_protocol::workflow::{
     RunWorkflowRequest, WorkflowControl, WorkflowList, WorkflowRunResponse,
 };
-use braid_protocol::{BranchName, ContextId, ErrorCode, KindName, Message, MessageId};
+use braid_protocol::{
+    BranchName, ContextId, ErrorCode, KindName, Message, MessageId, ModelRequestId,
+    ModelRequestRecord,
+};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -81,6 +85,27 @@ pub fn api() -> ApiRouter<Arc<App>> {
             "/v1/contexts/{id}/messages/{message_id}",
             get_with(get_message, doc("get_message", "One message of the context, as it is stored (a message being streamed shows what is committed so far). 404 for an unknown message."))
                 .delete_with(delete_message, doc("delete_message", "Deletes input that failed, or that still waits in the queue (with the rest of its send). 404 for an unknown message, 409 for any other message.")),
+        )
+        .api_route(
+            "/v1/contexts/{id}/messages/{message_id}/pin",
+            put_with(pin_message, doc("pin_message", "Pins a message: it is never dropped or summarized to fit the window, and counts against the budget first. Answers the message. 404 for an unknown message; 409 for a notice the model never sees."))
+                .delete_with(unpin_message, doc("unpin_message", "Unpins a message: it is under the optimization strategy again. Answers the message.")),
+        )
+        .api_route(
+            "/v1/contexts/{id}/messages/{message_id}/summary",
+            put_with(correct_summary, doc("correct_summary", "Corrects a summary's text: later requests get the correction; the model's text stays in `metadata.original_summary`. 409 for a message that is not a summary.")),
+        )
+        .api_route(
+            "/v1/contexts/{id}/pins",
+            post_with(pin_fact, doc("pin_fact", "Pins a fact (at most 2,000 characters): a `pinned_fact` notice on the active branch that every request carries in its ledger block while it stays pinned (unpin it like a message).")),
+        )
+        .api_route(
+            "/v1/contexts/{id}/requests",
+            get_with(list_model_requests, doc("list_model_requests", "What the model was sent, newest first: one record per request, naming each message sent (whole, truncated, elided or as a summary) with its tokens, the ledger block, the messages left out, the system prompt's and tools' tokens, against the window and reserve. An answer's `metadata.model_request_id` names its record.")),
+        )
+        .api_route(
+            "/v1/contexts/{id}/requests/{request_id}",
+            get_with(get_model_request, doc("get_model_request", "One request record. 404 for an unknown one.")),
         )
         .api_route(
             "/v1/contexts/{id}/events",
@@ -246,6 +271,27 @@ pub struct MessagePath {
     pub id: ContextId,
     /// The message's id (a UUID).
     pub message_id: MessageId,
+}
+
+/// `{id}` and `{request_id}`: a model request of a context.
+#[derive(Deserialize, JsonSchema)]
+pub struct RequestPath {
+    /// The context's id (a UUID).
+    pub id: ContextId,
+    /// The request record's id (a UUID).
+    pub request_id: ModelRequestId,
+}
+
+/// Query of `GET /v1/contexts/{id}/requests`.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RequestsQuery {
+    /// Only requests made on this branch.
+    pub branch: Option<BranchName>,
+    /// Only requests older than this one (the previous page's last id).
+    pub before: Option<ModelRequestId>,
+    /// At most this many (default 20, at most 1000).
+    pub limit: Option<u32>,
 }
 
 /// `{id}` and `{name}`: a branch of a context.
@@ -517,6 +563,104 @@ async fn get_message(
             Some("message_id".into()),
         )),
     }
+}
+
+async fn pin_message(
+    State(app): State<Arc<App>>,
+    PathParams(path): PathParams<MessagePath>,
+) -> ApiResult<Reply<Message>> {
+    let h = handle(&app, path.id).await?;
+    Ok(Reply(h.pin(path.message_id, true).await?))
+}
+
+async fn unpin_message(
+    State(app): State<Arc<App>>,
+    PathParams(path): PathParams<MessagePath>,
+) -> ApiResult<Reply<Message>> {
+    let h = handle(&app, path.id).await?;
+    Ok(Reply(h.pin(path.message_id, false).await?))
+}
+
+async fn pin_fact(
+    State(app): State<Arc<App>>,
+    PathParams(path): PathParams<ContextPath>,
+    JsonBody(request): JsonBody<PinFactRequest>,
+) -> ApiResult<Created<Message>> {
+    let h = handle(&app, path.id).await?;
+    Ok(Reply(h.pin_fact(request.text).await?))
+}
+
+async fn correct_summary(
+    State(app): State<Arc<App>>,
+    PathParams(path): PathParams<MessagePath>,
+    JsonBody(request): JsonBody<CorrectSummaryRequest>,
+) -> ApiResult<Reply<Message>> {
+    let h = handle(&app, path.id).await?;
+    Ok(Reply(
+        h.correct_summary(path.message_id, request.text).await?,
+    ))
+}
+
+async fn list_model_requests(
+    State(app): State<Arc<App>>,
+    PathParams(path): PathParams<ContextPath>,
+    QueryParams(query): QueryParams<RequestsQuery>,
+) -> ApiResult<Reply<ModelRequestList>> {
+    check_limit(query.limit)?;
+    // Loading the context answers 404 for an unknown one.
+    handle(&app, path.id).await?;
+    let limit = query.limit.unwrap_or(20);
+    let store = &app.registry.services().store;
+    let rows = store
+        .model_requests(
+            path.id,
+            query.branch.as_ref().map(BranchName::as_str),
+            query.before.map(|id| id.0),
+            limit + 1,
+        )
+        .await
+        .map_err(braid_context::EngineError::from)?;
+    let has_more = rows.len() > limit as usize;
+    let requests = rows
+        .iter()
+        .take(limit as usize)
+        .map(|json| stored_record(json))
+        .collect::<ApiResult<Vec<_>>>()?;
+    Ok(Reply(ModelRequestList { requests, has_more }))
+}
+
+async fn get_model_request(
+    State(app): State<Arc<App>>,
+    PathParams(path): PathParams<RequestPath>,
+) -> ApiResult<Reply<ModelRequestRecord>> {
+    handle(&app, path.id).await?;
+    let store = &app.registry.services().store;
+    match store
+        .model_request(path.id, path.request_id.0)
+        .await
+        .map_err(braid_context::EngineError::from)?
+    {
+        Some(json) => Ok(Reply(stored_record(&json)?)),
+        None => Err(ApiFailure::new(
+            ErrorCode::NotFound,
+            format!(
+                "context {} has no model request {}",
+                path.id, path.request_id
+            ),
+            Some("request_id".into()),
+        )),
+    }
+}
+
+/// A stored request record, read back; one the server cannot read is its own fault (500).
+fn stored_record(json: &str) -> ApiResult<ModelRequestRecord> {
+    serde_json::from_str(json).map_err(|e| {
+        ApiFailure::new(
+            ErrorCode::Internal,
+            format!("a stored model request record could not be read: {e}"),
+            None,
+        )
+    })
 }
 
 async fn list_messages(

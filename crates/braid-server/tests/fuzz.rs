@@ -15,9 +15,10 @@ use axum::body::Body;
 use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use braid_protocol::api::{
-    AddMcpServerRequest, ApprovalRequest, CreateBranchRequest, CreateContextRequest,
-    FileChangePreviewRequest, GetMcpPromptRequest, McpElicitationReply, McpServerDefinition,
-    MergeRequest, SetModeRequest, UpdateBranchRequest, UpdateContextRequest,
+    AddMcpServerRequest, ApprovalRequest, CorrectSummaryRequest, CreateBranchRequest,
+    CreateContextRequest, FileChangePreviewRequest, GetMcpPromptRequest, McpElicitationReply,
+    McpServerDefinition, MergeRequest, PinFactRequest, SetModeRequest, UpdateBranchRequest,
+    UpdateContextRequest,
 };
 use braid_protocol::{ContextConfig, SendMessageRequest, Validate};
 use braid_server::body::{JsonBody, SendBody};
@@ -153,6 +154,16 @@ fn routes() -> Vec<BodyRoute> {
                 json!({"tool":"replace_in_file","arguments":{"path":"a.txt","old":"x","new":"y"}}),
             ],
             read: |rt, bytes| extract::<FileChangePreviewRequest>(rt, bytes).map(drop),
+        },
+        BodyRoute {
+            operation: "pin_fact",
+            examples: vec![json!({"text":"The staging database is read-only."})],
+            read: |rt, bytes| extract::<PinFactRequest>(rt, bytes).map(drop),
+        },
+        BodyRoute {
+            operation: "correct_summary",
+            examples: vec![json!({"text":"The person chose PostgreSQL 17."})],
+            read: |rt, bytes| extract::<CorrectSummaryRequest>(rt, bytes).map(drop),
         },
         BodyRoute {
             operation: "set_mode",

@@ -598,6 +598,34 @@ impl Host for Actor {
         self.events.flush().await
     }
 
+    fn record_request(
+        &self,
+        record: &braid_protocol::ModelRequestRecord,
+    ) -> impl std::future::Future<Output = ()> + Send + 'static {
+        let store = self.store().clone();
+        let context = self.context_id();
+        let stored = serde_json::to_string(record).map(|json| braid_store::StoredModelRequest {
+            context,
+            id: record.id.0,
+            branch: record.branch.as_str().to_owned(),
+            created_ms: record.created_at.timestamp_millis(),
+            record: json,
+        });
+        let id = record.id;
+        async move {
+            let result = match stored {
+                Ok(stored) => store
+                    .record_model_request(&stored)
+                    .await
+                    .map_err(|e| e.to_string()),
+                Err(e) => Err(e.to_string()),
+            };
+            if let Err(error) = result {
+                tracing::error!(context = %context, request = %id, %error, "the model request's record could not be kept");
+            }
+        }
+    }
+
     fn events_lost(
         &self,
     ) -> impl std::future::Future<Output = braid_store::LostEvents> + Send + 'static {

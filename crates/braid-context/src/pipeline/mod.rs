@@ -55,6 +55,9 @@ pub struct Draft {
     pub notes: Vec<Message>,
     /// What the optimization did, for the `context_update` event's metadata.
     pub optimization: Option<braid_protocol::Metadata>,
+    /// What the request holds, part by part (`OptimizeContext` describes it; stored as the
+    /// request goes out).
+    pub record: Option<braid_protocol::ModelRequestRecord>,
 }
 
 /// What a processor can see of its context. Owned copies, so processors never hold the actor's
@@ -65,6 +68,8 @@ pub struct PipelineContext {
     pub config: ContextConfig,
     /// The model the request is for.
     pub model: String,
+    /// The branch the request is made on.
+    pub branch: braid_protocol::BranchName,
     /// The active branch's system prompt override.
     pub branch_prompt: Option<String>,
     /// The active branch's messages before this turn, oldest first.

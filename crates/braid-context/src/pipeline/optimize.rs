@@ -8,7 +8,13 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use braid_llm::{LlmClient, ModelCapabilities, ToolDefinition};
-use braid_protocol::{ContextState, Message, MessageId, Metadata, OptimizationStrategy};
+use std::collections::HashSet;
+
+use braid_protocol::{
+    CompactionRecord, ContextState, LedgerPart, Message, MessageId, MessageKind, Metadata,
+    ModelRequestId, ModelRequestRecord, OptimizationStrategy, RequestBudget, Role, SentAs,
+    SentMessage, SystemControlMessage, ToolsPart,
+};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -16,7 +22,9 @@ use super::frame::{Frame, PlanKey};
 use super::system_prompt::{ToolOffer, offered_tool_count, request_frame, tool_calling};
 use super::{Draft, PipelineContext, PipelineError, ProcessResult, Processor, ProcessorName};
 use braid_optimizer::summary::{self, MAX_SUMMARY_TOKENS, SUMMARY_PROMPT};
-use braid_optimizer::{Budget, Plan, PlanError, RequestParts, Slot, TokenCounter, plan};
+use braid_optimizer::{
+    Budget, Ledger, LedgerBlock, Plan, PlanError, RequestParts, Slot, TokenCounter, plan,
+};
 
 /// Fits the history to the budget.
 pub struct OptimizeContext;
@@ -48,6 +56,7 @@ impl Processor for OptimizeContext {
         draft: &mut Draft,
         ctx: &PipelineContext,
     ) -> Result<ProcessResult, PipelineError> {
+        let started = std::time::Instant::now();
         let capabilities = discovered_capabilities(ctx).await;
         let counter = TokenCounter::new(&capabilities);
         let budget = Budget::for_config(&ctx.config, &capabilities);
@@ -64,24 +73,14 @@ impl Processor for OptimizeContext {
             &counter,
         )
         .map_err(|e| PipelineError::Request(e.to_string()))?;
-        if !first.optimized() {
-            // Stored summaries still stand in for what they replace.
-            draft.optimized = Some(first.request_messages(&input));
-            if let Some(withheld) = &withheld {
-                let mut metadata = Metadata::new();
-                metadata.insert(
-                    "optimization".to_owned(),
-                    json!({ "tools_withheld": withheld }),
-                );
-                draft.optimization = Some(metadata);
-            }
-            return Ok(ProcessResult::Continue);
-        }
         let mut chosen = first.clone();
         let mut outcome = None;
-        if let (OptimizationStrategy::Intelligent, Some(llm), false) =
-            (strategy, &ctx.llm, first.summarizable.is_empty())
-        {
+        if let (true, OptimizationStrategy::Intelligent, Some(llm), false) = (
+            first.optimized(),
+            strategy,
+            &ctx.llm,
+            first.summarizable.is_empty(),
+        ) {
             let attempt = summarize(llm.as_ref(), ctx, &first, &input, &counter, budget).await;
             if let SummaryOutcome::Used { message, .. } = &attempt {
                 input.push((**message).clone());
@@ -93,6 +92,7 @@ impl Processor for OptimizeContext {
                             &draft.tools,
                             &counter,
                         ),
+                        reserved_tokens: 0,
                         messages: &input,
                     },
                     strategy,
@@ -117,33 +117,305 @@ impl Processor for OptimizeContext {
                 outcome = Some(attempt);
             }
         }
+        let (chosen, ledger) = with_ledger(ctx, draft, chosen, &input, budget, &counter);
         let mut report = report(&first, &chosen, &counter, outcome.as_ref());
         if let (Some(withheld), Some(Value::Object(details))) =
             (&withheld, report.get_mut("optimization"))
         {
             details.insert("tools_withheld".to_owned(), json!(withheld));
         }
-        tracing::info!(
-            strategy = ?chosen.strategy,
-            tokens_before = first.tokens_before,
-            tokens_after = chosen.tokens_after,
-            limit = chosen.limit,
-            dropped = chosen.dropped.len(),
-            truncated = chosen.truncated.len(),
-            summarized = matches!(outcome, Some(SummaryOutcome::Used { .. })),
-            fallback = outcome.as_ref().and_then(|o| match o {
-                SummaryOutcome::FellBack(reason) => Some(reason.as_str()),
-                SummaryOutcome::Used { .. } => None,
-            }),
-            "context optimized"
+        let mut record = describe(
+            ctx,
+            draft,
+            &chosen,
+            &input,
+            ledger.as_ref(),
+            budget,
+            &counter,
         );
-        draft.optimized = Some(chosen.request_messages(&input));
+        let compaction = compaction(
+            &chosen,
+            &input,
+            outcome.as_ref(),
+            &record,
+            started.elapsed(),
+        );
+        if chosen.optimized() || compaction.is_some() {
+            tracing::info!(
+                strategy = ?chosen.strategy,
+                tokens_before = first.tokens_before,
+                tokens_after = chosen.tokens_after,
+                limit = chosen.limit,
+                dropped = chosen.dropped.len(),
+                truncated = chosen.truncated.len(),
+                elided = chosen.elided.len(),
+                ledger_tokens = record.ledger.as_ref().map(|l| l.tokens),
+                summarized = matches!(outcome, Some(SummaryOutcome::Used { .. })),
+                fallback = outcome.as_ref().and_then(|o| match o {
+                    SummaryOutcome::FellBack(reason) => Some(reason.as_str()),
+                    SummaryOutcome::Used { .. } => None,
+                }),
+                "context optimized"
+            );
+        }
+        let mut messages = Vec::with_capacity(chosen.slots.len() + 1);
+        if let Some(block) = &ledger {
+            messages.push(block.message());
+        }
+        messages.extend(chosen.request_messages(&input));
+        draft.optimized = Some(messages);
         if let Some(SummaryOutcome::Used { message, .. }) = outcome {
             draft.notes.push(*message);
         }
-        draft.optimization = Some(report);
+        if let Some(note) = compaction {
+            record.compaction_id = Some(note.id);
+            draft.notes.push(note);
+        }
+        draft.record = Some(record);
+        if chosen.optimized() {
+            draft.optimization = Some(report);
+        } else if let Some(withheld) = &withheld {
+            let mut metadata = Metadata::new();
+            metadata.insert(
+                "optimization".to_owned(),
+                json!({ "tools_withheld": withheld }),
+            );
+            draft.optimization = Some(metadata);
+        }
         Ok(ProcessResult::Continue)
     }
+}
+
+/// The ledger of what `plan` leaves out of `input`, with the plan made again around the room
+/// it takes (which may leave out a little more: the ledger is then made of that, within the
+/// same room). No ledger when nothing left out did anything it keeps and no fact is pinned,
+/// or when the prompt has no room for it (said in the log).
+fn with_ledger(
+    ctx: &PipelineContext,
+    draft: &Draft,
+    plan: Plan,
+    input: &[Message],
+    budget: Budget,
+    counter: &TokenCounter,
+) -> (Plan, Option<LedgerBlock>) {
+    let ledger = Ledger::of(left_out(&plan, input), input);
+    if ledger.is_empty() {
+        return (plan, None);
+    }
+    let cap = budget.limit() / 100 * ctx.config.optimization.ledger_percent;
+    let Some(whole) = ledger.render(u32::MAX, counter) else {
+        return (plan, None);
+    };
+    // Room for what the new plan may leave out besides.
+    let room = (counter.message_uncached(&whole.message()) * 11 / 10 + 32).min(cap.max(1));
+    let replanned = plan_with(
+        &RequestParts {
+            system_prompt: draft.system_prompt.as_deref(),
+            tool_tokens: tool_tokens(ctx.kept_frame.0.as_deref(), &draft.tools, counter),
+            reserved_tokens: room,
+            messages: input,
+        },
+        ctx,
+        budget,
+        counter,
+    );
+    let plan = match replanned {
+        Ok(replanned) => replanned,
+        Err(error) => {
+            tracing::warn!(%error, room, "no room for the ledger beside the newest messages: this request goes without it");
+            return (plan, None);
+        }
+    };
+    let ledger = Ledger::of(left_out(&plan, input), input);
+    let block = ledger.render(room, counter);
+    (plan, block)
+}
+
+fn plan_with(
+    parts: &RequestParts<'_>,
+    ctx: &PipelineContext,
+    budget: Budget,
+    counter: &TokenCounter,
+) -> Result<Plan, PlanError> {
+    plan(parts, &ctx.config.optimization.strategy, budget, counter)
+}
+
+/// The messages of `input` the request does not send as they are: dropped, standing behind a
+/// summary, or sent with their output elided; oldest first.
+fn left_out<'a>(plan: &Plan, input: &'a [Message]) -> impl Iterator<Item = &'a Message> {
+    let mut whole = vec![false; input.len()];
+    for slot in &plan.slots {
+        match slot {
+            Slot::Message(i) => whole[*i] = true,
+            Slot::Truncated(i, _) => {
+                whole[*i] = !plan.elided.iter().any(|(id, _, _)| *id == input[*i].id);
+            }
+            Slot::Summary(_) => {}
+        }
+    }
+    input
+        .iter()
+        .zip(whole)
+        .filter(|(m, whole)| !whole && m.kind_name().is_sent_to_model())
+        .map(|(m, _)| m)
+}
+
+/// The record of the request `plan` makes of `input` (see [`ModelRequestRecord`]).
+fn describe(
+    ctx: &PipelineContext,
+    draft: &Draft,
+    plan: &Plan,
+    input: &[Message],
+    ledger: Option<&LedgerBlock>,
+    budget: Budget,
+    counter: &TokenCounter,
+) -> ModelRequestRecord {
+    let system_prompt_tokens = counter.system_prompt(draft.system_prompt.as_deref());
+    let tools = ToolsPart {
+        names: draft.tools.iter().map(|t| t.name.clone()).collect(),
+        tokens: tool_tokens(ctx.kept_frame.0.as_deref(), &draft.tools, counter),
+    };
+    let ledger = ledger.map(|block| LedgerPart {
+        tokens: counter.message_uncached(&block.message()),
+        listed: block.listed,
+        collapsed: block.collapsed,
+        text: block.text.clone(),
+    });
+    let messages: Vec<SentMessage> = plan
+        .slots
+        .iter()
+        .filter_map(|slot| {
+            Some(match slot {
+                Slot::Message(i) => {
+                    let m = input.get(*i)?;
+                    SentMessage {
+                        id: m.id,
+                        sent_as: SentAs::Whole,
+                        tokens: counter.message(m),
+                    }
+                }
+                Slot::Summary(i) => {
+                    let m = input.get(*i)?;
+                    SentMessage {
+                        id: m.id,
+                        sent_as: SentAs::Summary {
+                            replaces: braid_optimizer::summary_replaces(m)
+                                .map(<[MessageId]>::to_vec)
+                                .unwrap_or_default(),
+                        },
+                        tokens: braid_optimizer::selection::summary_stand_in(m)
+                            .map(|s| counter.message(&s))
+                            .unwrap_or_default(),
+                    }
+                }
+                Slot::Truncated(i, copy) => {
+                    let m = input.get(*i)?;
+                    let tokens_before = counter.message(m);
+                    let elided = plan.elided.iter().any(|(id, _, _)| *id == m.id);
+                    SentMessage {
+                        id: m.id,
+                        sent_as: if elided {
+                            SentAs::Elided { tokens_before }
+                        } else {
+                            SentAs::Truncated { tokens_before }
+                        },
+                        tokens: counter.message_uncached(copy),
+                    }
+                }
+            })
+        })
+        .collect();
+    let tokens = system_prompt_tokens
+        + tools.tokens
+        + ledger.as_ref().map_or(0, |l| l.tokens)
+        + messages.iter().map(|m| m.tokens).sum::<u32>()
+        + braid_optimizer::tokens::REPLY_PRIMING;
+    ModelRequestRecord {
+        id: ModelRequestId::new(),
+        branch: ctx.branch.clone(),
+        turn_id: None,
+        created_at: chrono::Utc::now(),
+        model: ctx.model.clone(),
+        encoding: counter.encoding().name().to_owned(),
+        budget: RequestBudget {
+            window: budget.window,
+            reserve_output: budget.reserve_output,
+            margin: budget.margin,
+            limit: budget.limit(),
+        },
+        tokens,
+        calibrated_tokens: (f64::from(tokens) * plan.calibration)
+            .ceil()
+            .min(f64::from(u32::MAX)) as u32,
+        system_prompt_tokens,
+        tools,
+        ledger,
+        messages,
+        dropped: plan.dropped.clone(),
+        compaction_id: None,
+    }
+}
+
+/// A compaction note when this request leaves out messages no earlier compaction of the branch
+/// recorded (dropped, summarized or elided): the conversation shows every one.
+fn compaction(
+    plan: &Plan,
+    input: &[Message],
+    outcome: Option<&SummaryOutcome>,
+    record: &ModelRequestRecord,
+    took: std::time::Duration,
+) -> Option<Message> {
+    let mut recorded: HashSet<MessageId> = HashSet::new();
+    for m in input {
+        if let MessageKind::SystemControl(SystemControlMessage::Compaction { record }) = &m.kind {
+            recorded.extend(record.dropped.iter().copied());
+            recorded.extend(record.summarized.iter().copied());
+            recorded.extend(record.elided.iter().copied());
+        }
+        // What a stored summary stands in for was recorded when it was written.
+        if let Some(replaced) = braid_optimizer::summary_replaces(m) {
+            recorded.extend(replaced.iter().copied());
+        }
+    }
+    let summarized: Vec<MessageId> = match outcome {
+        Some(SummaryOutcome::Used { replaced, .. }) => replaced.clone(),
+        _ => Vec::new(),
+    };
+    let new = |ids: &mut dyn Iterator<Item = MessageId>| -> Vec<MessageId> {
+        ids.filter(|id| !recorded.contains(id) && !summarized.contains(id))
+            .collect()
+    };
+    let dropped = new(&mut plan.dropped.iter().copied());
+    let elided = new(&mut plan.elided.iter().map(|(id, _, _)| *id));
+    if dropped.is_empty() && elided.is_empty() && summarized.is_empty() {
+        return None;
+    }
+    let compaction = CompactionRecord {
+        strategy: serde_json::to_value(plan.strategy)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default(),
+        tokens_before: plan.tokens_before,
+        tokens_after: plan.tokens_after,
+        limit: plan.limit,
+        duration_ms: u64::try_from(took.as_millis()).unwrap_or(u64::MAX),
+        dropped,
+        summarized,
+        summary_id: match outcome {
+            Some(SummaryOutcome::Used { message, .. }) => Some(message.id),
+            _ => None,
+        },
+        elided,
+        fallback: match outcome {
+            Some(SummaryOutcome::FellBack(reason)) => Some(reason.clone()),
+            _ => None,
+        },
+        request_id: Some(record.id),
+    };
+    Some(Message::new(
+        Role::System,
+        MessageKind::SystemControl(SystemControlMessage::Compaction { record: compaction }),
+    ))
 }
 
 /// Tokens of `tools`: the frame's count when they are its tools, else counted now.
@@ -187,6 +459,7 @@ fn plan_fitting(
             &RequestParts {
                 system_prompt: system_prompt.as_deref(),
                 tool_tokens: tool_tokens(frame, tools, counter),
+                reserved_tokens: 0,
                 messages,
             },
             strategy,

@@ -159,6 +159,7 @@ mod tests {
                 ..ContextConfig::default()
             },
             model: "gpt-4o".into(),
+            branch: braid_protocol::BranchName::main(),
             branch_prompt: None,
             history: vec![],
             tools: Arc::new(braid_tools::builtin_registry().unwrap()),

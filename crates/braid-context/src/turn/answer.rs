@@ -27,6 +27,9 @@ enum Next {
     Item(Option<Result<LlmEvent, LlmError>>),
 }
 
+/// The metadata key that names the request (`ModelRequestRecord`) an answer was made for.
+pub const MODEL_REQUEST_ID: &str = "model_request_id";
+
 /// How a model call ended.
 pub(crate) enum ModelOutcome {
     /// The model answered and made no tool call.
@@ -62,16 +65,28 @@ impl Turn {
         let deadline =
             tokio::time::Instant::now() + std::time::Duration::from_secs(u64::from(limit_secs));
         let tool_calling = request.tool_calling;
+        let turn = TurnId::new();
+        let mut output = output;
+        let mut answer = StreamedAnswer::default();
+        let recorded = match output.record.as_mut() {
+            Some(record) => {
+                record.turn_id = Some(turn);
+                answer.request = Some(record.id);
+                futures::future::Either::Left(host.record_request(record))
+            }
+            None => futures::future::Either::Right(std::future::ready(())),
+        };
         let mut stream = llm.stream(&request).await;
-        // The pipeline's output is stored while the request goes out; an item that arrives
-        // meanwhile waits for the commit, so nothing of the answer is stored before the input.
+        // The pipeline's output and the request's record are stored while the request goes
+        // out; an item that arrives meanwhile waits for the commit, so nothing of the answer
+        // is stored before the input.
+        let beside = futures::future::join(stream.next(), recorded);
         let mut early = self
-            .store_pipeline_output(host, output, stream.next())
-            .await?;
+            .store_pipeline_output(host, output, beside)
+            .await?
+            .map(|(item, ())| item);
         host.transition(ContextState::AwaitingLlmFirstChunk).await?;
 
-        let turn = TurnId::new();
-        let mut answer = StreamedAnswer::default();
         let mut outcome: Option<Result<(), LlmError>> = None;
         let mut interrupted = false;
         let mut timed_out = false;
@@ -337,6 +352,10 @@ impl Turn {
         )
         .with_status(MessageStatus::Streaming);
         m.set_turn_id(turn);
+        if let Some(request) = answer.request {
+            m.metadata
+                .insert(MODEL_REQUEST_ID.to_owned(), json!(request));
+        }
         let branch = host.data().record.active_branch.clone();
         let row = host
             .queue_commit(ContextChanges::new().add_message(&branch, m.clone()))
@@ -458,6 +477,12 @@ impl Turn {
             m
         });
         let mut requests = request_messages(host.tools(), std::mem::take(&mut answer.calls), turn);
+        if let Some(request) = answer.request {
+            for r in &mut requests {
+                r.metadata
+                    .insert(MODEL_REQUEST_ID.to_owned(), json!(request));
+            }
+        }
         let made_calls = !requests.is_empty();
         // A prompted answer that was only calls: the streamed message becomes the first request
         // (a text message cannot be empty), as a plan or question replaces its text.
@@ -578,6 +603,8 @@ struct StreamedAnswer {
     calls: Vec<(ToolCallId, String, Result<Value, ToolArgumentsError>)>,
     usage: Option<Value>,
     finish: Option<Value>,
+    /// The record of the request this answers.
+    request: Option<braid_protocol::ModelRequestId>,
 }
 
 /// Moves the calls a prompted model wrote in its text into the answer's calls (after any native

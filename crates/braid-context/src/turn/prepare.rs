@@ -37,6 +37,8 @@ pub(crate) struct PipelineOutput {
     pub completed: Vec<(MessageId, braid_protocol::KindName)>,
     /// What the optimization did, for a `context_update`'s metadata.
     pub report: Option<Metadata>,
+    /// What the request holds, kept while it goes out.
+    pub record: Option<braid_protocol::ModelRequestRecord>,
 }
 
 impl Turn {
@@ -95,6 +97,7 @@ impl Turn {
         };
         let mut output = PipelineOutput {
             report: draft.optimization.take(),
+            record: draft.record.take(),
             ..PipelineOutput::default()
         };
         if !draft.messages.is_empty() || !updates.is_empty() || !draft.notes.is_empty() {

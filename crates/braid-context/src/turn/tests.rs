@@ -68,6 +68,7 @@ struct MemoryHost {
     tools: Arc<ToolRegistry>,
     model: Arc<ScriptedModel>,
     events: Mutex<Vec<ContextEvent>>,
+    requests: Mutex<Vec<braid_protocol::ModelRequestRecord>>,
     commits: usize,
     workspace: tempfile::TempDir,
 }
@@ -104,6 +105,7 @@ impl MemoryHost {
                 requests: Mutex::new(Vec::new()),
             }),
             events: Mutex::new(Vec::new()),
+            requests: Mutex::new(Vec::new()),
             commits: 0,
             workspace,
         }
@@ -165,6 +167,7 @@ impl Host for MemoryHost {
             .open_configured(config.workspace.as_deref())
             .expect("workspace");
         PipelineContext {
+            branch: self.data.record.active_branch.clone(),
             model: config.model.clone(),
             config,
             branch_prompt: None,
@@ -232,6 +235,17 @@ impl Host for MemoryHost {
 
     async fn flush_events(&self) -> Result<(), braid_store::StoreError> {
         Ok(())
+    }
+
+    fn record_request(
+        &self,
+        record: &braid_protocol::ModelRequestRecord,
+    ) -> impl Future<Output = ()> + Send + 'static {
+        self.requests
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(record.clone());
+        std::future::ready(())
     }
 
     fn events_lost(&self) -> impl Future<Output = LostEvents> + Send + 'static {
