@@ -177,6 +177,12 @@ impl Actor {
         let Some(target_branch) = self.data().branch(&target) else {
             return Err(EngineError::BranchNotFound(target));
         };
+        if let braid_protocol::api::MergeStrategy::Summary { text } = &request.strategy {
+            let text = text.clone();
+            return self
+                .merge_summary(source, target, text, request.dry_run)
+                .await;
+        }
         let tools = self.tools().clone();
         let writes = move |name: &str| {
             tools
@@ -256,6 +262,167 @@ impl Actor {
         );
         self.emit_created(&notice).await;
         outcome.merged = true;
+        outcome.notice_id = Some(notice.id);
+        Ok(outcome)
+    }
+}
+
+/// The metadata key of a summary merge's message: the branch it came from and the range it
+/// stands for (the branch map draws the link from it).
+pub const MERGED_FROM: &str = "merged_from";
+
+impl Actor {
+    /// A summary merge (see [`braid_protocol::api::MergeStrategy::Summary`]): the source's
+    /// messages since the common ancestor, summarized by the model (or as the person edited
+    /// the dry run's summary) with their ledger appended verbatim, stored on the target as one
+    /// marked message, then the usual notice.
+    async fn merge_summary(
+        &mut self,
+        source: BranchName,
+        target: BranchName,
+        text: Option<String>,
+        dry_run: bool,
+    ) -> Result<braid_protocol::api::MergeOutcome, EngineError> {
+        if source == target {
+            return Err(EngineError::Merge(crate::error::MergeError::SameBranch(
+                source,
+            )));
+        }
+        let source_ids = self
+            .data()
+            .branch(&source)
+            .map(|b| b.message_ids.clone())
+            .unwrap_or_default();
+        let target_ids = self
+            .data()
+            .branch(&target)
+            .map(|b| b.message_ids.clone())
+            .unwrap_or_default();
+        let shared = source_ids
+            .iter()
+            .zip(&target_ids)
+            .take_while(|(a, b)| a == b)
+            .count();
+        let batch: Vec<Message> = source_ids[shared..]
+            .iter()
+            .filter_map(|id| self.data().pool.get(id))
+            .filter(|m| m.kind_name().is_sent_to_model() && !m.is_held_input())
+            .cloned()
+            .collect();
+        let (Some(first), Some(last)) = (batch.first(), batch.last()) else {
+            return Err(EngineError::Conflict(format!(
+                "branch `{source}` has no messages since it left `{target}`: there is nothing to summarize"
+            )));
+        };
+        let (from, to) = (first.id, last.id);
+        let ctx = self.frame_context(&target);
+        let counter = braid_optimizer::TokenCounter::new(&crate::pipeline::capabilities(&ctx));
+        let ledger = braid_optimizer::Ledger::of(&batch, std::iter::empty())
+            .render(u32::MAX, &counter)
+            .map(|block| block.text)
+            .unwrap_or_default();
+        let text = match text.map(|t| t.trim().to_owned()) {
+            Some(t) if !t.is_empty() => t,
+            Some(_) => {
+                return Err(EngineError::Invalid(braid_protocol::ValidationErrors(
+                    vec![braid_protocol::Problem {
+                        path: "strategy.text".to_owned(),
+                        message: "a summary must not be empty".to_owned(),
+                    }],
+                )));
+            }
+            None => {
+                let Some(llm) = self.llm() else {
+                    return Err(EngineError::LlmNotConfigured);
+                };
+                let model = ctx.model.clone();
+                let written = self
+                    .serve_until(braid_optimizer::summary::summarize(
+                        llm.as_ref(),
+                        &model,
+                        &batch,
+                        braid_optimizer::summary::MAX_SUMMARY_TOKENS,
+                    ))
+                    .await;
+                written.map_err(|e| {
+                    EngineError::Conflict(format!(
+                        "the model could not summarize branch `{source}`: {e}"
+                    ))
+                })?
+            }
+        };
+        let summary = braid_protocol::api::MergedSummary {
+            text,
+            ledger,
+            from,
+            to,
+            count: batch.len() as u32,
+        };
+        let mut outcome = braid_protocol::api::MergeOutcome {
+            source: source.clone(),
+            target: target.clone(),
+            strategy: braid_protocol::api::MergeStrategyName::Summary,
+            merged: false,
+            common_ancestor: shared.checked_sub(1).map(|i| source_ids[i]),
+            moved: Vec::new(),
+            removed: Vec::new(),
+            skipped: Vec::new(),
+            warnings: Vec::new(),
+            conflicts: Vec::new(),
+            resolutions: Vec::new(),
+            notice_id: None,
+            summary: Some(summary.clone()),
+        };
+        if dry_run {
+            return Ok(outcome);
+        }
+        let mut body = format!(
+            "[Conclusions of branch `{source}`, merged: a summary of its {} messages since it left this branch]\n{}",
+            summary.count, summary.text
+        );
+        if !summary.ledger.is_empty() {
+            body.push_str("\n\n");
+            body.push_str(&summary.ledger);
+        }
+        let mut marked = Message::new(
+            braid_protocol::Role::User,
+            MessageKind::Text(braid_protocol::TextMessage::plain(body)),
+        );
+        marked.metadata.insert(
+            MERGED_FROM.to_owned(),
+            serde_json::json!({
+                "branch": source,
+                "from": from,
+                "to": to,
+                "count": summary.count,
+            }),
+        );
+        let notice = Message::new(
+            braid_protocol::Role::User,
+            MessageKind::SystemControl(SystemControlMessage::BranchMerge {
+                source: source.clone(),
+                strategy: braid_protocol::api::MergeStrategyName::Summary,
+                moved: 1,
+                skipped: 0,
+                removed: 0,
+                resolutions: Vec::new(),
+            }),
+        );
+        let changes = ContextChanges::new()
+            .add_message(&target, marked.clone())
+            .add_message(&target, notice.clone());
+        self.commit(changes).await?;
+        tracing::info!(
+            context = %self.context_id(),
+            source = %source,
+            target = %target,
+            summarized = summary.count,
+            "branch conclusions merged as a summary"
+        );
+        self.emit_created(&marked).await;
+        self.emit_created(&notice).await;
+        outcome.merged = true;
+        outcome.moved = vec![marked.id];
         outcome.notice_id = Some(notice.id);
         Ok(outcome)
     }

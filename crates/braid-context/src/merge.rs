@@ -242,7 +242,7 @@ pub fn plan(input: &MergeInput<'_>) -> Result<MergePlan, MergeError> {
     let mut candidates: Vec<MessageId> = Vec::new();
     let considered: Vec<MessageId> = match &request.strategy {
         MergeStrategy::Append => source.ids.to_vec(),
-        MergeStrategy::Rebase => source.ids[shared..].to_vec(),
+        MergeStrategy::Rebase | MergeStrategy::Summary { .. } => source.ids[shared..].to_vec(),
         MergeStrategy::CherryPick { message_ids } => {
             let position: HashMap<MessageId, usize> = source
                 .ids
@@ -408,6 +408,7 @@ pub fn plan(input: &MergeInput<'_>) -> Result<MergePlan, MergeError> {
         conflicts: found.into_iter().map(|f| f.conflict).collect(),
         resolutions,
         notice_id: None,
+        summary: None,
     };
     let plan = MergePlan {
         outcome,

@@ -48,6 +48,17 @@ pub enum MergeStrategy {
     /// Replay the source's messages since the common ancestor after the target's own, which all
     /// stay.
     Rebase,
+    /// Bring the source's conclusions back as one marked message: its messages since the
+    /// common ancestor summarized by the model, with the ledger of their paths and commands
+    /// appended verbatim, naming the branch and the range it stands for. A dry run shows the
+    /// summary; sending it back as `text` stores the person's edit without asking again.
+    Summary {
+        /// The summary to store (the dry run's, as the person edited it); absent: the model
+        /// writes it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        text: Option<String>,
+    },
 }
 
 impl MergeStrategy {
@@ -57,6 +68,7 @@ impl MergeStrategy {
             MergeStrategy::Append => MergeStrategyName::Append,
             MergeStrategy::CherryPick { .. } => MergeStrategyName::CherryPick,
             MergeStrategy::Rebase => MergeStrategyName::Rebase,
+            MergeStrategy::Summary { .. } => MergeStrategyName::Summary,
         }
     }
 }
@@ -71,6 +83,23 @@ pub enum MergeStrategyName {
     CherryPick,
     /// [`MergeStrategy::Rebase`].
     Rebase,
+    /// [`MergeStrategy::Summary`].
+    Summary,
+}
+
+/// What a summary merge brings back (or would, in a dry run).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct MergedSummary {
+    /// The summary: the model's, or the person's edit.
+    pub text: String,
+    /// The ledger of the summarized messages (paths, commands, errors), appended verbatim.
+    pub ledger: String,
+    /// The first message it stands for.
+    pub from: MessageId,
+    /// The last message it stands for.
+    pub to: MessageId,
+    /// How many messages it stands for.
+    pub count: u32,
 }
 
 /// What a person chose for one conflict.
@@ -243,6 +272,10 @@ pub struct MergeOutcome {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub notice_id: Option<MessageId>,
+    /// A summary merge's summary: shown by the dry run, stored as one marked message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub summary: Option<MergedSummary>,
 }
 
 impl MergeOutcome {

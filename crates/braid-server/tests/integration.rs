@@ -7,6 +7,7 @@ mod campaign;
 mod common;
 
 mod api;
+mod compaction;
 mod crash;
 mod fuzz;
 mod idempotency;

@@ -436,7 +436,7 @@ pub fn kind() -> impl Strategy<Value = MessageKind> {
         }),
         (
             name(),
-            0..3usize,
+            0..4usize,
             any::<u32>(),
             any::<u32>(),
             any::<u32>(),
@@ -449,6 +449,7 @@ pub fn kind() -> impl Strategy<Value = MessageKind> {
                         MergeStrategyName::Append,
                         MergeStrategyName::CherryPick,
                         MergeStrategyName::Rebase,
+                        MergeStrategyName::Summary,
                     ][s],
                     moved,
                     skipped,
