@@ -138,6 +138,18 @@ fn bench_size(c: &mut Criterion, n: usize) {
             total
         })
     });
+    // Issue 42: the ledger of what the plan leaves out, and the plan made again around its
+    // room when the first has none to spare; its share of a request's planning is this
+    // function's median over `plan_{n}_messages_warm_cache`'s.
+    group.bench_function(format!("plan_{n}_messages_with_ledger"), |b| {
+        b.iter(|| {
+            let first = plan(&parts, &strategy, budget, &counter).unwrap();
+            black_box(
+                braid_optimizer::ledger::fit(first, &parts, &strategy, budget, &counter, 15)
+                    .unwrap(),
+            )
+        })
+    });
     group.finish();
 }
 

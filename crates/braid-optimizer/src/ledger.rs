@@ -12,7 +12,11 @@ use braid_protocol::{
     ToolOutcome,
 };
 
+use braid_protocol::OptimizationStrategy;
+
+use crate::selection::{Plan, PlanError, Slot, plan};
 use crate::tokens::TokenCounter;
+use crate::{Budget, RequestParts};
 
 /// The line the block starts with, telling the model what it is.
 pub const LEDGER_HEADING: &str = "[Ledger: what earlier messages of this conversation did, kept here because they were left out of this request or summarized]";
@@ -118,12 +122,9 @@ struct Entry {
 }
 
 impl Entry {
+    /// The entry's line (a path's is its group's: see `compose`).
     fn line(&self) -> String {
         match self.section {
-            Section::Path => {
-                let actions: Vec<&str> = self.actions.iter().map(|a| a.as_str()).collect();
-                format!("- {} ({})", self.key, actions.join(", "))
-            }
             Section::Command => match &self.outcome {
                 Some(outcome) => format!("- `{}`: {outcome}", self.key),
                 None => format!("- `{}`: no result", self.key),
@@ -159,6 +160,66 @@ impl LedgerBlock {
             MessageKind::Text(TextMessage::plain(self.text.clone())),
         )
     }
+}
+
+/// Fits the ledger of what `first` (the plan of `parts`) leaves out into the request: when
+/// there is one, the request is planned again around the room it takes, at most `percent` of
+/// the budget's limit (which may leave out a little more: the ledger is then made of that,
+/// within the same room). The plan is made again only when `first` has not the room to spare
+/// already. On error (no room beside the newest messages) `first` comes back with it.
+pub fn fit(
+    first: Plan,
+    parts: &RequestParts<'_>,
+    strategy: &OptimizationStrategy,
+    budget: Budget,
+    counter: &TokenCounter,
+    percent: u32,
+) -> Result<(Plan, Option<LedgerBlock>), (Box<Plan>, PlanError)> {
+    let input = parts.messages;
+    let ledger = Ledger::of(left_out(&first, input), input);
+    if ledger.is_empty() {
+        return Ok((first, None));
+    }
+    let cap = (budget.limit() / 100 * percent).max(1);
+    let Some(whole) = ledger.render(u32::MAX, counter) else {
+        return Ok((first, None));
+    };
+    let needed = counter.message_uncached(&whole.message());
+    if first.tokens_after.saturating_add(needed) <= first.limit && needed <= cap {
+        return Ok((first, Some(whole)));
+    }
+    // Room for what the new plan may leave out besides.
+    let room = (needed * 11 / 10 + 32).min(cap);
+    let again = RequestParts {
+        reserved_tokens: parts.reserved_tokens + room,
+        ..*parts
+    };
+    let replanned = match plan(&again, strategy, budget, counter) {
+        Ok(replanned) => replanned,
+        Err(error) => return Err((Box::new(first), error)),
+    };
+    let block = Ledger::of(left_out(&replanned, input), input).render(room, counter);
+    Ok((replanned, block))
+}
+
+/// The messages of `input` a plan does not send as they are: dropped, standing behind a
+/// summary, or sent with their output elided; oldest first.
+pub fn left_out<'a>(plan: &Plan, input: &'a [Message]) -> impl Iterator<Item = &'a Message> {
+    let mut whole = vec![false; input.len()];
+    for slot in &plan.slots {
+        match slot {
+            Slot::Message(i) => whole[*i] = true,
+            Slot::Truncated(i, _) => {
+                whole[*i] = !plan.elided.iter().any(|(id, _, _)| *id == input[*i].id);
+            }
+            Slot::Summary(_) => {}
+        }
+    }
+    input
+        .iter()
+        .zip(whole)
+        .filter(|(m, whole)| !whole && m.kind_name().is_sent_to_model())
+        .map(|(m, _)| m)
 }
 
 /// The longest a tool error's text is in the ledger.
@@ -398,7 +459,11 @@ impl Ledger {
         let mut left: HashMap<Section, u32> = HashMap::new();
         let mut full = false;
         for entry in order {
-            let tokens = encoding.count(&entry.line()) + 1;
+            // A path goes on its action group's line, comma-separated.
+            let tokens = match entry.section {
+                Section::Path => encoding.count(&entry.key) + 1,
+                _ => encoding.count(&entry.line()) + 1,
+            };
             if entry.section == Section::Fact || (!full && used + tokens <= max_tokens) {
                 used += tokens;
                 listed.push(entry);
@@ -421,11 +486,29 @@ impl Ledger {
 fn compose(listed: &[&Entry], left: &HashMap<Section, u32>) -> String {
     let mut text = String::from(LEDGER_HEADING);
     for section in Section::ALL {
-        let lines: Vec<String> = listed
-            .iter()
-            .filter(|e| e.section == section)
-            .map(|e| e.line())
-            .collect();
+        let entries = listed.iter().filter(|e| e.section == section);
+        let lines: Vec<String> = if section == Section::Path {
+            // One line per set of actions, in the order the newest path of each was met.
+            let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
+            for e in entries {
+                let label = e
+                    .actions
+                    .iter()
+                    .map(|a| a.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                match groups.iter_mut().find(|(l, _)| *l == label) {
+                    Some((_, keys)) => keys.push(&e.key),
+                    None => groups.push((label, vec![&e.key])),
+                }
+            }
+            groups
+                .into_iter()
+                .map(|(label, keys)| format!("- {label}: {}", keys.join(", ")))
+                .collect()
+        } else {
+            entries.map(|e| e.line()).collect()
+        };
         let more = left.get(&section).copied().unwrap_or(0);
         if lines.is_empty() && more == 0 {
             continue;
@@ -555,7 +638,7 @@ mod tests {
         let ledger = Ledger::of(&messages, std::iter::empty());
         let block = ledger.render(10_000, &counter()).unwrap();
         assert!(
-            block.text.contains("- src/main.rs (read, written)"),
+            block.text.contains("- read, written: src/main.rs"),
             "{}",
             block.text
         );

@@ -23,7 +23,7 @@ use super::system_prompt::{ToolOffer, offered_tool_count, request_frame, tool_ca
 use super::{Draft, PipelineContext, PipelineError, ProcessResult, Processor, ProcessorName};
 use braid_optimizer::summary::{self, MAX_SUMMARY_TOKENS, SUMMARY_PROMPT};
 use braid_optimizer::{
-    Budget, Ledger, LedgerBlock, Plan, PlanError, RequestParts, Slot, TokenCounter, plan,
+    Budget, LedgerBlock, Plan, PlanError, RequestParts, Slot, TokenCounter, plan,
 };
 
 /// Fits the history to the budget.
@@ -186,10 +186,8 @@ impl Processor for OptimizeContext {
     }
 }
 
-/// The ledger of what `plan` leaves out of `input`, with the plan made again around the room
-/// it takes (which may leave out a little more: the ledger is then made of that, within the
-/// same room). No ledger when nothing left out did anything it keeps and no fact is pinned,
-/// or when the prompt has no room for it (said in the log).
+/// [`braid_optimizer::ledger::fit`] for this request; a prompt with no room for the ledger
+/// goes without it, said in the log.
 fn with_ledger(
     ctx: &PipelineContext,
     draft: &Draft,
@@ -198,66 +196,22 @@ fn with_ledger(
     budget: Budget,
     counter: &TokenCounter,
 ) -> (Plan, Option<LedgerBlock>) {
-    let ledger = Ledger::of(left_out(&plan, input), input);
-    if ledger.is_empty() {
-        return (plan, None);
-    }
-    let cap = budget.limit() / 100 * ctx.config.optimization.ledger_percent;
-    let Some(whole) = ledger.render(u32::MAX, counter) else {
-        return (plan, None);
+    let parts = RequestParts {
+        system_prompt: draft.system_prompt.as_deref(),
+        tool_tokens: tool_tokens(ctx.kept_frame.0.as_deref(), &draft.tools, counter),
+        reserved_tokens: 0,
+        messages: input,
     };
-    // Room for what the new plan may leave out besides.
-    let room = (counter.message_uncached(&whole.message()) * 11 / 10 + 32).min(cap.max(1));
-    let replanned = plan_with(
-        &RequestParts {
-            system_prompt: draft.system_prompt.as_deref(),
-            tool_tokens: tool_tokens(ctx.kept_frame.0.as_deref(), &draft.tools, counter),
-            reserved_tokens: room,
-            messages: input,
-        },
-        ctx,
-        budget,
-        counter,
-    );
-    let plan = match replanned {
-        Ok(replanned) => replanned,
-        Err(error) => {
-            tracing::warn!(%error, room, "no room for the ledger beside the newest messages: this request goes without it");
-            return (plan, None);
-        }
-    };
-    let ledger = Ledger::of(left_out(&plan, input), input);
-    let block = ledger.render(room, counter);
-    (plan, block)
-}
-
-fn plan_with(
-    parts: &RequestParts<'_>,
-    ctx: &PipelineContext,
-    budget: Budget,
-    counter: &TokenCounter,
-) -> Result<Plan, PlanError> {
-    plan(parts, &ctx.config.optimization.strategy, budget, counter)
-}
-
-/// The messages of `input` the request does not send as they are: dropped, standing behind a
-/// summary, or sent with their output elided; oldest first.
-fn left_out<'a>(plan: &Plan, input: &'a [Message]) -> impl Iterator<Item = &'a Message> {
-    let mut whole = vec![false; input.len()];
-    for slot in &plan.slots {
-        match slot {
-            Slot::Message(i) => whole[*i] = true,
-            Slot::Truncated(i, _) => {
-                whole[*i] = !plan.elided.iter().any(|(id, _, _)| *id == input[*i].id);
-            }
-            Slot::Summary(_) => {}
+    let strategy = &ctx.config.optimization.strategy;
+    let percent = ctx.config.optimization.ledger_percent;
+    match braid_optimizer::ledger::fit(plan, &parts, strategy, budget, counter, percent) {
+        Ok(fitted) => fitted,
+        Err((plan, error)) => {
+            let plan = *plan;
+            tracing::warn!(%error, "no room for the ledger beside the newest messages: this request goes without it");
+            (plan, None)
         }
     }
-    input
-        .iter()
-        .zip(whole)
-        .filter(|(m, whole)| !whole && m.kind_name().is_sent_to_model())
-        .map(|(m, _)| m)
 }
 
 /// The record of the request `plan` makes of `input` (see [`ModelRequestRecord`]).
@@ -413,7 +367,7 @@ fn compaction(
         request_id: Some(record.id),
     };
     Some(Message::new(
-        Role::System,
+        Role::User,
         MessageKind::SystemControl(SystemControlMessage::Compaction { record: compaction }),
     ))
 }

@@ -68,23 +68,19 @@ impl Turn {
         let turn = TurnId::new();
         let mut output = output;
         let mut answer = StreamedAnswer::default();
-        let recorded = match output.record.as_mut() {
-            Some(record) => {
-                record.turn_id = Some(turn);
-                answer.request = Some(record.id);
-                futures::future::Either::Left(host.record_request(record))
-            }
-            None => futures::future::Either::Right(std::future::ready(())),
-        };
+        if let Some(record) = output.record.as_mut() {
+            record.turn_id = Some(turn);
+            answer.request = Some(record.id);
+            // Its own task: the record is kept whatever the turn does next, while the request
+            // goes out; the answer waits for it before it is stored (see `finish_answer`).
+            answer.recorded = Some(tokio::spawn(host.record_request(record)));
+        }
         let mut stream = llm.stream(&request).await;
-        // The pipeline's output and the request's record are stored while the request goes
-        // out; an item that arrives meanwhile waits for the commit, so nothing of the answer
-        // is stored before the input.
-        let beside = futures::future::join(stream.next(), recorded);
+        // The pipeline's output is stored while the request goes out; an item that arrives
+        // meanwhile waits for the commit, so nothing of the answer is stored before the input.
         let mut early = self
-            .store_pipeline_output(host, output, beside)
-            .await?
-            .map(|(item, ())| item);
+            .store_pipeline_output(host, output, stream.next())
+            .await?;
         host.transition(ContextState::AwaitingLlmFirstChunk).await?;
 
         let mut outcome: Option<Result<(), LlmError>> = None;
@@ -445,6 +441,12 @@ impl Turn {
         if tool_calling == ToolCalling::Prompted {
             take_prompted_calls(&mut answer);
         }
+        // An answer that names its request's record is stored after the record.
+        if let Some(recorded) = answer.recorded.take()
+            && let Err(error) = recorded.await
+        {
+            tracing::error!(context = %host.context_id(), %error, "the request record's task failed");
+        }
         let mut changes = ContextChanges::new();
         let branch = host.data().record.active_branch.clone();
         let mut question = None;
@@ -605,6 +607,8 @@ struct StreamedAnswer {
     finish: Option<Value>,
     /// The record of the request this answers.
     request: Option<braid_protocol::ModelRequestId>,
+    /// The record's write, running beside the stream.
+    recorded: Option<tokio::task::JoinHandle<()>>,
 }
 
 /// Moves the calls a prompted model wrote in its text into the answer's calls (after any native
