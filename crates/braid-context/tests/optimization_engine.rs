@@ -78,6 +78,18 @@ fn script(turns: usize) -> Script {
     s
 }
 
+/// The compaction records stored in the conversation, oldest first.
+fn compactions(all: &[Message]) -> Vec<CompactionRecord> {
+    all.iter()
+        .filter_map(|m| match &m.kind {
+            MessageKind::SystemControl(SystemControlMessage::Compaction { record }) => {
+                Some(record.clone())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 fn summary_of(m: &Message) -> Option<(&str, &[MessageId], u32, u32)> {
     match &m.kind {
         MessageKind::SystemControl(SystemControlMessage::Summary {
@@ -144,7 +156,18 @@ async fn old_messages_are_summarized_stored_and_stand_in_for_the_originals() {
     // The summary is stored after the new message, listing what it replaces; the originals
     // stay.
     let all = messages(&ctx).await;
-    assert_eq!(all.len(), before.len() + 3, "question, summary, answer");
+    assert_eq!(
+        all.len(),
+        before.len() + 4,
+        "question, summary, compaction record, answer"
+    );
+    let compaction = compactions(&all);
+    assert_eq!(compaction.len(), 1, "one row says what left the request");
+    assert!(!compaction[0].summarized.is_empty());
+    assert_eq!(
+        compaction[0].summary_id,
+        all.iter().find(|m| summary_of(m).is_some()).map(|m| m.id)
+    );
     for m in &before {
         assert!(all.iter().any(|a| a == m), "original {} intact", m.id);
     }
@@ -238,7 +261,17 @@ async fn a_summary_that_does_not_fit_falls_back_to_dropping_the_oldest() {
         all.iter().all(|m| summary_of(m).is_none()),
         "no summary stored"
     );
-    assert_eq!(all.len(), before.len() + 2);
+    assert_eq!(
+        all.len(),
+        before.len() + 3,
+        "question, compaction record, answer"
+    );
+    let compaction = compactions(&all);
+    assert!(compaction[0].summarized.is_empty() && !compaction[0].dropped.is_empty());
+    assert!(
+        compaction[0].fallback.is_some(),
+        "it says why nothing was summarized"
+    );
     let requests = h.mock.requests();
     assert_eq!(requests.len(), 6);
     let turn = request_texts(&requests[5].json().unwrap());
@@ -314,9 +347,14 @@ async fn recent_n_drops_without_asking_the_model_and_the_view_shows_what_is_sent
         reports[0]["dropped"],
         json!(before[..6].iter().map(|m| m.id).collect::<Vec<_>>())
     );
-    // The stored history is untouched; the view lists what the next request would send.
+    // The stored history is untouched but for the compaction's row; the view lists what the
+    // next request would send.
     let all = messages(&ctx).await;
-    assert_eq!(all.len(), before.len() + 2);
+    assert_eq!(all.len(), before.len() + 3);
+    assert_eq!(
+        compactions(&all)[0].dropped,
+        before[..6].iter().map(|m| m.id).collect::<Vec<_>>()
+    );
     let optimized = ctx
         .messages(MessageQuery {
             view: MessageView::Optimized,
@@ -326,12 +364,28 @@ async fn recent_n_drops_without_asking_the_model_and_the_view_shows_what_is_sent
         .await
         .unwrap()
         .messages;
+    let sent: Vec<MessageId> = all
+        .iter()
+        .filter(|m| m.kind_name().is_sent_to_model())
+        .map(|m| m.id)
+        .collect();
     assert_eq!(
-        optimized.iter().map(|m| m.id).collect::<Vec<_>>(),
-        all[all.len() - 3..]
+        optimized
             .iter()
+            .filter(|m| m.kind_name().is_sent_to_model())
             .map(|m| m.id)
-            .collect::<Vec<_>>()
+            .collect::<Vec<_>>(),
+        sent[sent.len() - 3..]
+    );
+    // The view marks where the compaction happened, as it marks a summary.
+    assert!(
+        optimized
+            .iter()
+            .filter(|m| !m.kind_name().is_sent_to_model())
+            .all(|m| matches!(
+                m.kind,
+                MessageKind::SystemControl(SystemControlMessage::Compaction { .. })
+            ))
     );
 }
 

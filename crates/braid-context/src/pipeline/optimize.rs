@@ -172,7 +172,7 @@ impl Processor for OptimizeContext {
             draft.notes.push(note);
         }
         draft.record = Some(record);
-        if chosen.optimized() {
+        if first.optimized() {
             draft.optimization = Some(report);
         } else if let Some(withheld) = &withheld {
             let mut metadata = Metadata::new();
