@@ -471,3 +471,66 @@ async fn a_command_approved_for_the_session_adds_its_rule_which_outlives_a_resta
     };
     assert_eq!(pending_requests, vec![ToolCallId::from("p1")]);
 }
+
+#[tokio::test]
+async fn a_call_asking_to_leave_the_sandbox_waits_for_the_person_under_auto_all_and_a_rule() {
+    let escalated = json!({"program": "touch", "args": ["../planted"], "outside_sandbox": "it writes beside the workspace"});
+    let h = Harness::new(
+        Script::new()
+            .then(calls(&[("e1", "run_command", escalated)]))
+            .then(reply(&["done"])),
+    )
+    .await;
+    let ctx = h
+        .context(ContextConfig {
+            approval_policy: ApprovalPolicy::AutoAll,
+            command_rules: vec![CommandRule {
+                program: "touch".into(),
+                args_prefix: vec![],
+            }],
+            ..ContextConfig::default()
+        })
+        .await;
+    ctx.send_message(text("plant it")).await.unwrap();
+    let ContextState::AwaitingToolApproval {
+        pending_requests, ..
+    } = settle(&ctx).await
+    else {
+        panic!("leaving the sandbox is never the policy's or a rule's decision")
+    };
+    assert_eq!(pending_requests, vec![ToolCallId::from("e1")]);
+    let decide = |decision| api::ApprovalRequest {
+        decisions: vec![api::ApprovalDecision {
+            call_id: "e1".into(),
+            decision,
+            reason: None,
+        }],
+    };
+    let refused = ctx
+        .approve(decide(api::Decision::ApproveForSession))
+        .await
+        .unwrap_err();
+    assert!(
+        refused.to_string().contains("outside the sandbox"),
+        "{refused}"
+    );
+    ctx.approve(decide(api::Decision::Approve)).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    // The harness's operator does not allow unsandboxed commands: the person's approval alone
+    // does not take the call out of the sandbox.
+    let result = messages(&ctx)
+        .await
+        .into_iter()
+        .find_map(|m| match m.kind {
+            MessageKind::ToolResult(r) if r.call_id.as_str() == "e1" => Some(r),
+            _ => None,
+        })
+        .unwrap();
+    let ToolOutcome::Error { error } = result.outcome else {
+        panic!("{result:?}")
+    };
+    assert!(error.message.contains("--allow-unsandboxed"), "{error:?}");
+    assert!(!h.workspace.parent().unwrap().join("planted").exists());
+    let config = ctx.summary().await.unwrap().config;
+    assert!(config.approved_tools.is_empty() && config.command_rules.len() == 1);
+}

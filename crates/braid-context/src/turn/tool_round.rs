@@ -537,6 +537,14 @@ pub(crate) async fn record_decisions<H: Host>(
         let status = match d.decision {
             Decision::Approve => ApprovalStatus::Approved,
             Decision::Deny => ApprovalStatus::Denied,
+            Decision::ApproveForSession
+                if crate::approval::leaves_sandbox(&call.name, &call.arguments) =>
+            {
+                return Err(EngineError::Conflict(format!(
+                    "call `{}` asks to run outside the sandbox: approve it once (`approve`), it is never approved for the session",
+                    call.id
+                )));
+            }
             Decision::ApproveForSession => {
                 // A command is approved by the rule it would add (`cargo test`), never by
                 // approving every command; other tools are approved by name.
@@ -600,7 +608,7 @@ pub(crate) async fn record_decisions<H: Host>(
 /// tools, and for a command no rule can describe safely (a shell string, a launcher), which is
 /// then approved once only.
 pub(crate) fn session_rule(call: &OpenCall) -> Option<braid_protocol::CommandRule> {
-    if call.name != "run_command" {
+    if call.name != "run_command" || crate::approval::leaves_sandbox(&call.name, &call.arguments) {
         return None;
     }
     let program = call.arguments.get("program")?.as_str()?;

@@ -177,8 +177,13 @@ impl Actor {
             .settings()
             .workspace_roots
             .open_configured(config.workspace.as_deref());
-        let mut ctx =
-            ToolContext::configured(workspace, config.agent_role).with_sandbox_mode(config.sandbox);
+        let mut ctx = ToolContext::configured(workspace, config.agent_role)
+            .with_sandbox_mode(config.sandbox)
+            .with_escalation(crate::approval::escalation(
+                &call.name,
+                &call.arguments,
+                call.approval,
+            ));
         // A running tool is not cancelled by an interrupt (it finishes); only by shutdown.
         ctx.cancel = tokio_util::sync::CancellationToken::new();
         let mode = config.mode;
