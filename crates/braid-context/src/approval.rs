@@ -319,6 +319,7 @@ mod tests {
         let rules = [CommandRule {
             program: "cargo".into(),
             args_prefix: vec!["test".into()],
+            origin: braid_protocol::RuleOrigin::Configuration,
         }];
         let none = BTreeSet::new();
         let test = json!({"program": "cargo", "args": ["test", "--quiet"]});
@@ -346,6 +347,7 @@ mod tests {
         let rules = [CommandRule {
             program: "cargo".into(),
             args_prefix: vec!["build".into()],
+            origin: braid_protocol::RuleOrigin::Configuration,
         }];
         let session: BTreeSet<String> = ["run_command".to_owned()].into();
         let escalated =

@@ -448,6 +448,7 @@ async fn a_command_approved_for_the_session_adds_its_rule_which_outlives_a_resta
         vec![CommandRule {
             program: "cargo".into(),
             args_prefix: vec!["test".into()],
+            origin: RuleOrigin::SessionApproval,
         }],
         "the rule the approval offered is stored, not the whole tool"
     );
@@ -487,6 +488,7 @@ async fn a_call_asking_to_leave_the_sandbox_waits_for_the_person_under_auto_all_
             command_rules: vec![CommandRule {
                 program: "touch".into(),
                 args_prefix: vec![],
+                origin: RuleOrigin::Configuration,
             }],
             ..ContextConfig::default()
         })
@@ -533,4 +535,45 @@ async fn a_call_asking_to_leave_the_sandbox_waits_for_the_person_under_auto_all_
     assert!(!h.workspace.parent().unwrap().join("planted").exists());
     let config = ctx.summary().await.unwrap().config;
     assert!(config.approved_tools.is_empty() && config.command_rules.len() == 1);
+}
+
+#[tokio::test]
+async fn the_waiting_state_names_the_rule_approve_for_this_session_would_add() {
+    let h = Harness::new(Script::new().then(calls(&[
+        ("t1", "run_command", command("cargo", &["test", "-q"])),
+        ("s1", "run_command", command("./build.sh", &["--all"])),
+        ("r1", "read_file", json!({"path": "README.md"})),
+    ])))
+    .await;
+    let ctx = h.context(ContextConfig::default()).await;
+    ctx.send_message(text("run the tests")).await.unwrap();
+    let ContextState::AwaitingToolApproval {
+        pending_requests,
+        offered_rules,
+        ..
+    } = settle(&ctx).await
+    else {
+        panic!("the commands ask under the default policy")
+    };
+    assert_eq!(pending_requests.len(), 3);
+    // A relative program path is approved once only: no rule is offered for it, nor for a
+    // read.
+    assert_eq!(
+        offered_rules,
+        vec![OfferedRule {
+            call_id: "t1".into(),
+            rule: CommandRule {
+                program: "cargo".into(),
+                args_prefix: vec!["test".into()],
+                origin: RuleOrigin::SessionApproval,
+            },
+        }]
+    );
+    // The state a reader gets (and the one stored) says the same.
+    let summary = ctx.summary().await.unwrap();
+    let stored = serde_json::to_value(&summary.state).unwrap();
+    assert_eq!(
+        stored["offered_rules"],
+        json!([{"call_id": "t1", "rule": {"program": "cargo", "args_prefix": ["test"], "origin": "session_approval"}}])
+    );
 }

@@ -35,7 +35,7 @@ pub use capabilities::{
 };
 pub use config::{
     AgentRole, ApprovalPolicy, CommandRule, ContextConfig, Mode, OptimizationConfig,
-    OptimizationStrategy, SandboxMode,
+    OptimizationStrategy, RuleOrigin, SandboxMode,
 };
 pub use event::{
     ContentDelta, ContentFinal, ContextEvent, ContextUpdate, ErrorCode, ErrorEvent, Heartbeat,
@@ -46,5 +46,7 @@ pub use kinds::*;
 pub use message::{CURRENT_SCHEMA_VERSION, Message, MessageStatus, Metadata};
 pub use payload::{MessagePayload, SendMessageRequest};
 pub use role::Role;
-pub use state::{ContextState, InvalidTransition, LoopStopReason, StateKind, StateTransition};
+pub use state::{
+    ContextState, InvalidTransition, LoopStopReason, OfferedRule, StateKind, StateTransition,
+};
 pub use validate::{Problem, Validate, ValidationErrors};

@@ -572,11 +572,8 @@ impl Actor {
         if let Err(e) = self.save_run(run, ContextChanges::new()).await {
             return StepOutcome::Failed(cause(e.to_string(), "storage"));
         }
-        self.rest(ContextState::AwaitingToolApproval {
-            pending_requests: vec![call_id],
-            tool_names: vec![tool.to_owned()],
-        })
-        .await;
+        self.rest(crate::turn::awaiting_approval(std::slice::from_ref(&call)))
+            .await;
         StepOutcome::Waiting
     }
 
