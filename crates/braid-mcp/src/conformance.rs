@@ -115,6 +115,8 @@ pub async fn run(input: &ScenarioInput, url: &str) -> Result<ScenarioReport, Mcp
             crate::MAX_MESSAGE_BYTES,
             &mut oauth,
             None,
+            // The conformance client talks to an HTTP server: no process to confine.
+            &braid_tools::SandboxSettings::default(),
         )
         .await?;
         let outcome = exercise(input, &connection.service).await;

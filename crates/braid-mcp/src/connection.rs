@@ -178,6 +178,9 @@ pub(crate) struct ServerProcess {
     child: Child,
     group: Option<ProcessGroup>,
     refusal: Refusal,
+    /// Held while the server runs: dropping it removes the server's private temporary
+    /// directory.
+    _sandbox: Option<braid_tools::Sandbox>,
 }
 
 impl ServerProcess {
@@ -228,6 +231,7 @@ pub(crate) async fn connect(
     message_limit: usize,
     oauth: &mut OAuthSession,
     elicitations: Option<Arc<Elicitations>>,
+    sandboxes: &braid_tools::SandboxSettings,
 ) -> Result<Connection, McpError> {
     let start_error = |reason: String| McpError::Start {
         server: server.to_string(),
@@ -265,6 +269,7 @@ pub(crate) async fn connect(
             lifecycle.clone(),
             &mut *oauth,
             http_client.as_ref(),
+            sandboxes,
         );
         match tokio::time::timeout(startup_timeout, attempt).await {
             Ok(Ok(connection)) => return Ok(connection),
@@ -326,6 +331,7 @@ async fn handshake(
     lifecycle: ClientLifecycleMode,
     oauth: &mut OAuthSession,
     http_client: Option<&reqwest::Client>,
+    sandboxes: &braid_tools::SandboxSettings,
 ) -> Result<Connection, Failure> {
     let start_error = |reason: String| McpError::Start {
         server: server.to_string(),
@@ -345,9 +351,27 @@ async fn handshake(
             // Its own process group, so stopping the server also stops anything it spawned
             // (`npx` runs node as a grandchild).
             ProcessGroup::prepare(&mut cmd);
-            let mut child = cmd
-                .spawn()
-                .map_err(|e| start_error(format!("cannot run `{command}`: {e}")))?;
+            let (mut child, sandbox) = match config.sandbox {
+                None => (
+                    cmd.spawn()
+                        .map_err(|e| start_error(format!("cannot run `{command}`: {e}")))?,
+                    None,
+                ),
+                Some(wanted) => {
+                    // Its workspace is where it runs: Braid's own working directory.
+                    let cwd = std::env::current_dir().ok();
+                    let sandbox = sandboxes
+                        .sandbox(Some(wanted.mode), cwd.as_deref())
+                        .map_err(|e| start_error(e.to_string()))?
+                        .with_network(wanted.network);
+                    let (child, confinement) = sandbox
+                        .spawn(cmd)
+                        .await
+                        .map_err(|e| start_error(e.to_string()))?;
+                    tracing::info!(server = %server, sandbox = %wanted.mode, network = ?wanted.network, %confinement, "MCP server started in its sandbox");
+                    (child, Some(sandbox))
+                }
+            };
             let pid = child.id();
             let group = ProcessGroup::led_by(pid);
             let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
@@ -394,6 +418,7 @@ async fn handshake(
                         child,
                         group,
                         refusal,
+                        _sandbox: sandbox,
                     }),
                 }),
                 Err(e) if refused_initialize(&e, &lifecycle) => {

@@ -56,6 +56,9 @@ pub struct ManagerOptions {
     /// Where servers' questions wait for the person (`braid serve`); none lets each server's
     /// elicitation policy answer.
     pub elicitations: Option<Arc<Elicitations>>,
+    /// The operator's sandbox settings (protected paths, whether unsandboxed commands are
+    /// allowed), for stdio servers whose entry names a `sandbox`.
+    pub sandbox: braid_tools::SandboxSettings,
 }
 
 impl std::fmt::Debug for ManagerOptions {
@@ -67,6 +70,7 @@ impl std::fmt::Debug for ManagerOptions {
             .field("authorizer", &self.authorizer.is_some())
             .field("tokens", &self.tokens.is_some())
             .field("elicitations", &self.elicitations.is_some())
+            .field("sandbox", &self.sandbox)
             .finish()
     }
 }
@@ -80,6 +84,7 @@ impl Default for ManagerOptions {
             authorizer: None,
             tokens: None,
             elicitations: None,
+            sandbox: braid_tools::SandboxSettings::default(),
         }
     }
 }
@@ -730,6 +735,7 @@ impl Supervision {
                 self.inner.options.max_message_bytes,
                 &mut oauth,
                 self.inner.options.elicitations.clone(),
+                &self.inner.options.sandbox,
             ) => c,
         };
         let connection = match connected {
