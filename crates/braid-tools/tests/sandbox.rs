@@ -265,6 +265,15 @@ impl Fixture {
             .await
             .map(|out| out.content)
     }
+
+    /// Asserts that `touch target` asking to leave the sandbox is refused, saying `why`, and
+    /// creates nothing.
+    async fn stays_inside(&self, target: &Path, escalation: braid_tools::Escalation, why: &str) {
+        let err = self.touch_outside(target, escalation).await.unwrap_err();
+        assert_eq!(err.code, ToolErrorCode::PermissionDenied);
+        assert!(err.message.contains(why), "{}", err.message);
+        assert!(!target.exists());
+    }
 }
 
 #[tokio::test]
@@ -284,17 +293,8 @@ async fn a_call_leaves_the_sandbox_only_when_a_person_approved_it_and_the_operat
     );
 
     // Asking is not enough: the model cannot approve its own escalation.
-    let err = f
-        .touch_outside(&target, Escalation::NotApproved)
-        .await
-        .unwrap_err();
-    assert_eq!(err.code, ToolErrorCode::PermissionDenied);
-    assert!(
-        err.message.contains("a person's approval"),
-        "{}",
-        err.message
-    );
-    assert!(!target.exists());
+    f.stays_inside(&target, Escalation::NotApproved, "a person's approval")
+        .await;
 
     // Approved by the person, with the operator's permission: it runs unconfined.
     let ran = f
@@ -308,15 +308,7 @@ async fn a_call_leaves_the_sandbox_only_when_a_person_approved_it_and_the_operat
     // Without the operator's permission even the person's approval does not leave it.
     let strict = fixture(Unsandboxed::Refused);
     let target = strict.outside.join("escalated");
-    let err = strict
-        .touch_outside(&target, Escalation::ApprovedByPerson)
-        .await
-        .unwrap_err();
-    assert_eq!(err.code, ToolErrorCode::PermissionDenied);
-    assert!(
-        err.message.contains("--allow-unsandboxed"),
-        "{}",
-        err.message
-    );
-    assert!(!target.exists());
+    strict
+        .stays_inside(&target, Escalation::ApprovedByPerson, "--allow-unsandboxed")
+        .await;
 }
