@@ -215,8 +215,17 @@ pub(crate) struct Connection {
     pub(crate) process: Option<ServerProcess>,
 }
 
+/// What a connection is made with beside the server's own entry.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Launch<'a> {
+    /// Messages over this many bytes end the session.
+    pub(crate) message_limit: usize,
+    /// The operator's sandbox settings, for a stdio server whose entry names a sandbox.
+    pub(crate) sandboxes: &'a braid_tools::SandboxSettings,
+}
+
 /// Connects to `server` and performs the MCP handshake within `startup_timeout`; messages over
-/// `message_limit` bytes end the session.
+/// `launch.message_limit` bytes end the session.
 ///
 /// Protocol versions ([`Lifecycle`]): by default Braid first offers the newest version with an
 /// `initialize` handshake (2025-11-25), which every server of the earlier versions answers with
@@ -228,10 +237,9 @@ pub(crate) async fn connect(
     config: &ServerConfig,
     startup_timeout: Duration,
     notices: mpsc::Sender<ServerNotice>,
-    message_limit: usize,
+    launch: Launch<'_>,
     oauth: &mut OAuthSession,
     elicitations: Option<Arc<Elicitations>>,
-    sandboxes: &braid_tools::SandboxSettings,
 ) -> Result<Connection, McpError> {
     let start_error = |reason: String| McpError::Start {
         server: server.to_string(),
@@ -265,11 +273,10 @@ pub(crate) async fn connect(
             server,
             config,
             client.clone(),
-            message_limit,
+            launch,
             lifecycle.clone(),
             &mut *oauth,
             http_client.as_ref(),
-            sandboxes,
         );
         match tokio::time::timeout(startup_timeout, attempt).await {
             Ok(Ok(connection)) => return Ok(connection),
@@ -327,12 +334,15 @@ async fn handshake(
     server: &str,
     config: &ServerConfig,
     client: BraidClient,
-    message_limit: usize,
+    launch: Launch<'_>,
     lifecycle: ClientLifecycleMode,
     oauth: &mut OAuthSession,
     http_client: Option<&reqwest::Client>,
-    sandboxes: &braid_tools::SandboxSettings,
 ) -> Result<Connection, Failure> {
+    let Launch {
+        message_limit,
+        sandboxes,
+    } = launch;
     let start_error = |reason: String| McpError::Start {
         server: server.to_string(),
         reason,

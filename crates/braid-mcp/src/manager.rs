@@ -29,7 +29,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::config::{ConfigError, Enablement, McpConfig, ServerConfig};
 pub use crate::connection::MAX_MESSAGE_BYTES;
-use crate::connection::{BraidClient, PENDING_NOTICES, Refusal, ServerNotice, connect};
+use crate::connection::{BraidClient, Launch, PENDING_NOTICES, Refusal, ServerNotice, connect};
 use crate::elicitation::Elicitations;
 use crate::error::McpError;
 use crate::naming;
@@ -732,10 +732,12 @@ impl Supervision {
                 &self.config,
                 self.inner.options.startup_timeout,
                 notices_tx,
-                self.inner.options.max_message_bytes,
+                Launch {
+                    message_limit: self.inner.options.max_message_bytes,
+                    sandboxes: &self.inner.options.sandbox,
+                },
                 &mut oauth,
                 self.inner.options.elicitations.clone(),
-                &self.inner.options.sandbox,
             ) => c,
         };
         let connection = match connected {
