@@ -102,3 +102,78 @@ test("approve for this session runs the same tool next time without asking", asy
     assert.deepEqual(summary.config.approved_tools, ["read_file"]);
   });
 });
+
+test("approve for this session on a command names the rule it adds; the rule is listed in Settings and removing it asks again", async () => {
+  const script = {
+    responses: [
+      toolCallReply("call_git_1", "run_command", { program: "git", args: ["status", "--short"] }),
+      textReply(["First status done."]),
+      toolCallReply("call_git_2", "run_command", { program: "git", args: ["status"] }),
+      textReply(["Second status done."]),
+      toolCallReply("call_git_3", "run_command", { program: "git", args: ["status"] }),
+      textReply(["Third status done."]),
+    ],
+  };
+  await withWorld("approve-command-rule", { script, files }, async (w) => {
+    const ctx = await w.createContext();
+    await w.open(ctx.id);
+    await w.send("What is the status?");
+    const card = w.page.getByRole("group", { name: "Approval for run_command" });
+    // The card names the rule before the person chooses.
+    const forSession = card.getByRole("button", { name: "Approve for this session" });
+    await card.getByText("Approve for this session adds the rule").waitFor();
+    assert.match(await card.locator(".session-rule").innerText(), /adds the rule git status: always allow git status in this conversation/);
+    assert.equal(await forSession.getAttribute("aria-describedby"), "session-rule-call_git_1");
+    await w.screenshot("approve-command-rule-pending");
+    await forSession.click();
+    await w.page.getByText("First status done.").waitFor();
+    await w.page.getByRole("button", { name: "Send" }).waitFor();
+
+    // The rule runs the next `git status` without asking.
+    await w.send("Again");
+    await w.page.getByText("Second status done.").waitFor();
+    await w.page.locator("li.tool-call[data-call-id=call_git_2]:not(.pending)").waitFor();
+    assert.equal(await w.page.getByRole("group", { name: "Approval for run_command" }).count(), 0);
+    const summary = await w.api("GET", `/v1/contexts/${ctx.id}`);
+    assert.deepEqual(summary.config.command_rules, [{ program: "git", args_prefix: ["status"], origin: "session_approval" }]);
+
+    // Settings lists the rule with where it came from; removing it makes the command ask again.
+    await w.page.getByRole("button", { name: "Settings" }).click();
+    const rules = w.page.getByRole("region", { name: "Commands that run without asking" });
+    await rules.getByText("git status").waitFor();
+    assert.match(await rules.innerText(), /git status\s*approved for this session/);
+    await rules.getByRole("button", { name: "Remove the rule git status" }).click();
+    await w.page.waitForFunction(async (id) => {
+      const r = await fetch(`/v1/contexts/${id}`);
+      return ((await r.json()).config.command_rules ?? []).length === 0;
+    }, ctx.id);
+    await w.send("Once more");
+    await w.page.getByRole("group", { name: "Approval for run_command" }).waitFor();
+  });
+});
+
+test("a command asking to run outside the sandbox names it, and cannot be approved for the session", async () => {
+  const script = {
+    responses: [
+      toolCallReply("call_out_1", "run_command", { program: "touch", args: ["../planted"], outside_sandbox: "it writes beside the workspace" }),
+      textReply(["Not allowed here."]),
+    ],
+  };
+  await withWorld("approve-outside-sandbox", { script, files }, async (w) => {
+    const ctx = await w.createContext({ approval_policy: { type: "auto_all" } });
+    await w.open(ctx.id);
+    await w.send("Plant a file next to the workspace");
+    // Even under "run everything without asking", leaving the sandbox waits for the person.
+    const card = w.page.getByRole("group", { name: "Approval for run_command" });
+    await card.waitFor();
+    const call = w.page.locator("li.tool-call[data-call-id=call_out_1]");
+    assert.match(await call.getByRole("note").innerText(), /Runs outside the sandbox.*it writes beside the workspace/);
+    assert.equal(await card.getByRole("button", { name: "Approve for this session" }).count(), 0);
+    await w.screenshot("approve-outside-sandbox-pending");
+    await card.getByRole("button", { name: "Approve outside the sandbox" }).click();
+    // This server was started without --allow-unsandboxed: the person's approval alone is not enough.
+    await w.page.getByText("Not allowed here.").waitFor();
+    await w.page.locator("li.tool-call[data-call-id=call_out_1].failed").waitFor();
+    assert.match(await call.innerText(), /--allow-unsandboxed/);
+  });
+});

@@ -15,6 +15,7 @@ import type {
   McpServerDefinition,
   Message,
   Mode,
+  OfferedRule,
   SendMessageRequest,
 } from "./generated/protocol";
 import { navigate, useRoute } from "./router";
@@ -436,9 +437,11 @@ export function App({ api }: { api: ApiClient }) {
     },
   };
 
+  // Compared as text, so the cards re-render when the offered rules change, not on every state.
+  const offeredJson = conv.state.state.type === "awaiting_tool_approval" ? JSON.stringify(conv.state.state.offered_rules ?? []) : "[]";
   const actions: CardActions | null = useMemo(
-    () => (contextId ? { api, contextId, reportError, branchFrom: setBranchFromId, editFailed } : null),
-    [api, contextId, reportError, editFailed],
+    () => (contextId ? { api, contextId, reportError, branchFrom: setBranchFromId, editFailed, offeredRules: JSON.parse(offeredJson) as OfferedRule[] } : null),
+    [api, contextId, reportError, editFailed, offeredJson],
   );
   const messageOptions = useMemo(() => ({ onShowFullHistory: () => setView("full") }), []);
   // One card per tool call: results show inside their call's card, not as entries of their own.

@@ -79,7 +79,9 @@ pub fn decide(
 }
 
 /// Decides one call as [`decide`] does, after the context's `command_rules`: a `run_command`
-/// call (its JSON `arguments`) that a rule allows runs without asking under every policy.
+/// call (its JSON `arguments`) that a rule allows runs without asking under every policy. A
+/// call asking to run outside the sandbox always asks the person: no policy, rule or session
+/// approval leaves the sandbox.
 pub fn decide_with_rules(
     policy: &ApprovalPolicy,
     session_approved: &BTreeSet<String>,
@@ -87,10 +89,35 @@ pub fn decide_with_rules(
     call: CallFacts<'_>,
     arguments: &Value,
 ) -> PolicyDecision {
+    if leaves_sandbox(call.tool, arguments) {
+        return PolicyDecision::AskPerson;
+    }
     if call.tool == "run_command" && rule_for_call(rules, arguments).is_ok() {
         return PolicyDecision::Run;
     }
     decide(policy, session_approved, call)
+}
+
+/// Whether a call (tool and JSON `arguments`) asks to run outside the sandbox.
+pub fn leaves_sandbox(tool: &str, arguments: &Value) -> bool {
+    tool == "run_command"
+        && arguments
+            .get(braid_tools::command::OUTSIDE_SANDBOX)
+            .is_some()
+}
+
+/// What a call runs with as to the sandbox: leaving it only when it asked to and a person
+/// approved it (`approval`), which no policy can do since [`decide_with_rules`] always asks.
+pub fn escalation(
+    tool: &str,
+    arguments: &Value,
+    approval: braid_protocol::ApprovalStatus,
+) -> braid_tools::Escalation {
+    if leaves_sandbox(tool, arguments) && approval == braid_protocol::ApprovalStatus::Approved {
+        braid_tools::Escalation::ApprovedByPerson
+    } else {
+        braid_tools::Escalation::NotApproved
+    }
 }
 
 /// The most rounds of tool execution one loop may run: the policy's `max_depth`, or the
@@ -292,6 +319,7 @@ mod tests {
         let rules = [CommandRule {
             program: "cargo".into(),
             args_prefix: vec!["test".into()],
+            origin: braid_protocol::RuleOrigin::Configuration,
         }];
         let none = BTreeSet::new();
         let test = json!({"program": "cargo", "args": ["test", "--quiet"]});
@@ -312,6 +340,54 @@ mod tests {
                 "a rule is about commands only"
             );
         }
+    }
+
+    #[test]
+    fn leaving_the_sandbox_always_asks_the_person() {
+        let rules = [CommandRule {
+            program: "cargo".into(),
+            args_prefix: vec!["build".into()],
+            origin: braid_protocol::RuleOrigin::Configuration,
+        }];
+        let session: BTreeSet<String> = ["run_command".to_owned()].into();
+        let escalated =
+            json!({"program": "cargo", "args": ["build"], "outside_sandbox": "needs the registry"});
+        for policy in [
+            ApprovalPolicy::AutoAll,
+            limited(&["run_command"]),
+            ApprovalPolicy::WhiteList {
+                tools: vec!["run_command".into()],
+            },
+        ] {
+            assert_eq!(
+                decide_with_rules(
+                    &policy,
+                    &session,
+                    &rules,
+                    facts("run_command", false),
+                    &escalated
+                ),
+                PolicyDecision::AskPerson,
+                "{policy:?}"
+            );
+        }
+        assert_eq!(
+            escalation(
+                "run_command",
+                &escalated,
+                braid_protocol::ApprovalStatus::Approved
+            ),
+            braid_tools::Escalation::ApprovedByPerson
+        );
+        assert_eq!(
+            escalation(
+                "run_command",
+                &json!({"program": "cargo", "args": ["build"]}),
+                braid_protocol::ApprovalStatus::Approved
+            ),
+            braid_tools::Escalation::NotApproved,
+            "an approved call that did not ask stays in the sandbox"
+        );
     }
 
     #[test]

@@ -95,6 +95,7 @@ async fn a_prompted_loop_waits_for_approval_runs_the_call_and_completes() {
     let ContextState::AwaitingToolApproval {
         pending_requests,
         tool_names,
+        ..
     } = settle(&ctx).await
     else {
         panic!("a write waits for the person")

@@ -214,6 +214,7 @@ async fn an_approved_call_cut_off_by_a_crash_is_not_run_again() {
                 .with_state(ContextState::AwaitingToolApproval {
                     pending_requests: vec![ToolCallId::from("w1")],
                     tool_names: vec!["slow_write".into()],
+                    offered_rules: Vec::new(),
                 }),
         )
         .await
@@ -261,6 +262,7 @@ async fn a_half_decided_approval_survives_a_restart_unchanged() {
     let waiting = ContextState::AwaitingToolApproval {
         pending_requests: vec![ToolCallId::from("w2")],
         tool_names: vec!["slow_write".into()],
+        offered_rules: Vec::new(),
     };
     h.store
         .save_changes(

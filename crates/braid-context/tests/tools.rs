@@ -448,6 +448,7 @@ async fn a_command_approved_for_the_session_adds_its_rule_which_outlives_a_resta
         vec![CommandRule {
             program: "cargo".into(),
             args_prefix: vec!["test".into()],
+            origin: RuleOrigin::SessionApproval,
         }],
         "the rule the approval offered is stored, not the whole tool"
     );
@@ -470,4 +471,109 @@ async fn a_command_approved_for_the_session_adds_its_rule_which_outlives_a_resta
         panic!("a command the rule does not name asks")
     };
     assert_eq!(pending_requests, vec![ToolCallId::from("p1")]);
+}
+
+#[tokio::test]
+async fn a_call_asking_to_leave_the_sandbox_waits_for_the_person_under_auto_all_and_a_rule() {
+    let escalated = json!({"program": "touch", "args": ["../planted"], "outside_sandbox": "it writes beside the workspace"});
+    let h = Harness::new(
+        Script::new()
+            .then(calls(&[("e1", "run_command", escalated)]))
+            .then(reply(&["done"])),
+    )
+    .await;
+    let ctx = h
+        .context(ContextConfig {
+            approval_policy: ApprovalPolicy::AutoAll,
+            command_rules: vec![CommandRule {
+                program: "touch".into(),
+                args_prefix: vec![],
+                origin: RuleOrigin::Configuration,
+            }],
+            ..ContextConfig::default()
+        })
+        .await;
+    ctx.send_message(text("plant it")).await.unwrap();
+    let ContextState::AwaitingToolApproval {
+        pending_requests, ..
+    } = settle(&ctx).await
+    else {
+        panic!("leaving the sandbox is never the policy's or a rule's decision")
+    };
+    assert_eq!(pending_requests, vec![ToolCallId::from("e1")]);
+    let decide = |decision| api::ApprovalRequest {
+        decisions: vec![api::ApprovalDecision {
+            call_id: "e1".into(),
+            decision,
+            reason: None,
+        }],
+    };
+    let refused = ctx
+        .approve(decide(api::Decision::ApproveForSession))
+        .await
+        .unwrap_err();
+    assert!(
+        refused.to_string().contains("outside the sandbox"),
+        "{refused}"
+    );
+    ctx.approve(decide(api::Decision::Approve)).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    // The harness's operator does not allow unsandboxed commands: the person's approval alone
+    // does not take the call out of the sandbox.
+    let result = messages(&ctx)
+        .await
+        .into_iter()
+        .find_map(|m| match m.kind {
+            MessageKind::ToolResult(r) if r.call_id.as_str() == "e1" => Some(r),
+            _ => None,
+        })
+        .unwrap();
+    let ToolOutcome::Error { error } = result.outcome else {
+        panic!("{result:?}")
+    };
+    assert!(error.message.contains("--allow-unsandboxed"), "{error:?}");
+    assert!(!h.workspace.parent().unwrap().join("planted").exists());
+    let config = ctx.summary().await.unwrap().config;
+    assert!(config.approved_tools.is_empty() && config.command_rules.len() == 1);
+}
+
+#[tokio::test]
+async fn the_waiting_state_names_the_rule_approve_for_this_session_would_add() {
+    let h = Harness::new(Script::new().then(calls(&[
+        ("t1", "run_command", command("cargo", &["test", "-q"])),
+        ("s1", "run_command", command("./build.sh", &["--all"])),
+        ("r1", "read_file", json!({"path": "README.md"})),
+    ])))
+    .await;
+    let ctx = h.context(ContextConfig::default()).await;
+    ctx.send_message(text("run the tests")).await.unwrap();
+    let ContextState::AwaitingToolApproval {
+        pending_requests,
+        offered_rules,
+        ..
+    } = settle(&ctx).await
+    else {
+        panic!("the commands ask under the default policy")
+    };
+    assert_eq!(pending_requests.len(), 3);
+    // A relative program path is approved once only: no rule is offered for it, nor for a
+    // read.
+    assert_eq!(
+        offered_rules,
+        vec![OfferedRule {
+            call_id: "t1".into(),
+            rule: CommandRule {
+                program: "cargo".into(),
+                args_prefix: vec!["test".into()],
+                origin: RuleOrigin::SessionApproval,
+            },
+        }]
+    );
+    // The state a reader gets (and the one stored) says the same.
+    let summary = ctx.summary().await.unwrap();
+    let stored = serde_json::to_value(&summary.state).unwrap();
+    assert_eq!(
+        stored["offered_rules"],
+        json!([{"call_id": "t1", "rule": {"program": "cargo", "args_prefix": ["test"], "origin": "session_approval"}}])
+    );
 }

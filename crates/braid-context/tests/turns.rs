@@ -640,6 +640,7 @@ async fn manual_approval_approve_deny_and_approve_for_session() {
     let ContextState::AwaitingToolApproval {
         pending_requests,
         tool_names,
+        ..
     } = settle(&ctx).await
     else {
         panic!()

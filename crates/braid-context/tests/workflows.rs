@@ -258,6 +258,7 @@ async fn a_write_step_under_manual_waits_for_approval_like_a_model_call() {
     let ContextState::AwaitingToolApproval {
         pending_requests,
         tool_names,
+        ..
     } = settle(&ctx).await
     else {
         panic!("the write should wait for approval")

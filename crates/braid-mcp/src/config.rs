@@ -18,7 +18,10 @@
 //! believed, which lets `limited_auto` run those tools unasked; see [`ToolHints`]), and
 //! `elicitation` (`"decline"` by default, or `"accept_defaults"`: what Braid answers when the
 //! server asks for input and no person answers; see [`ElicitationPolicy`]), and `lifecycle`
-//! (`"negotiated"` by default, or `"stateless"`: see [`Lifecycle`]).
+//! (`"negotiated"` by default, or `"stateless"`: see [`Lifecycle`]), and for a stdio server
+//! `sandbox` (`"workspace_write"` or `"read_only"`: the server runs confined as a command does,
+//! its workspace being the directory Braid runs in) with `sandboxNetwork` (`"denied"` by default,
+//! or `"allowed"`); see [`ServerSandbox`].
 //! Unknown fields are ignored, because other clients add their own.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -73,6 +76,19 @@ pub struct ServerConfig {
     pub ca_certificate: Option<PathBuf>,
     /// How a session is opened (`"lifecycle": "negotiated" | "stateless"`).
     pub lifecycle: Lifecycle,
+    /// The sandbox a stdio server runs in, when its entry names one (`"sandbox"`); none runs
+    /// it with Braid's rights, as other MCP clients do.
+    pub sandbox: Option<ServerSandbox>,
+}
+
+/// The sandbox of a stdio server: the mode (`"sandbox"`) and whether it may use the network
+/// (`"sandboxNetwork"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ServerSandbox {
+    /// `workspace_write` or `read_only`.
+    pub mode: braid_tools::SandboxMode,
+    /// Whether it may open TCP connections.
+    pub network: braid_tools::Network,
 }
 
 /// How Braid opens a session with a server.
@@ -128,6 +144,7 @@ impl ServerConfig {
             oauth: OAuthSettings::default(),
             ca_certificate: None,
             lifecycle: Lifecycle::Negotiated,
+            sandbox: None,
         }
     }
 
@@ -326,6 +343,8 @@ struct RawServer {
     oauth: Option<Value>,
     ca_certificate: Option<Value>,
     lifecycle: Option<Value>,
+    sandbox: Option<Value>,
+    sandbox_network: Option<Value>,
 }
 
 fn parse_server(name: &str, entry: &Value) -> Result<ServerConfig, ConfigError> {
@@ -483,6 +502,38 @@ fn parse_server(name: &str, entry: &Value) -> Result<ServerConfig, ConfigError> 
             ));
         }
     }
+    let sandbox = match (&raw.sandbox, &raw.sandbox_network) {
+        (None, None) => None,
+        (None, Some(_)) => {
+            return Err(field_error("sandboxNetwork", "only applies with `sandbox`"));
+        }
+        (Some(_), _) if is_http => {
+            return Err(field_error("sandbox", "only applies to a `command` server"));
+        }
+        (Some(mode), network) => {
+            let mode = match mode.as_str() {
+                Some("workspace_write") => braid_tools::SandboxMode::WorkspaceWrite,
+                Some("read_only") => braid_tools::SandboxMode::ReadOnly,
+                _ => {
+                    return Err(field_error(
+                        "sandbox",
+                        "must be \"workspace_write\" or \"read_only\" (leave it out to run the server unconfined)",
+                    ));
+                }
+            };
+            let network = match network.as_ref().map(Value::as_str) {
+                None | Some(Some("denied")) => braid_tools::Network::Denied,
+                Some(Some("allowed")) => braid_tools::Network::Allowed,
+                Some(_) => {
+                    return Err(field_error(
+                        "sandboxNetwork",
+                        "must be \"denied\" or \"allowed\"",
+                    ));
+                }
+            };
+            Some(ServerSandbox { mode, network })
+        }
+    };
     Ok(ServerConfig {
         transport,
         enablement,
@@ -494,6 +545,7 @@ fn parse_server(name: &str, entry: &Value) -> Result<ServerConfig, ConfigError> 
         oauth,
         ca_certificate,
         lifecycle,
+        sandbox,
     })
 }
 

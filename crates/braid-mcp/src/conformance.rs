@@ -112,7 +112,11 @@ pub async fn run(input: &ScenarioInput, url: &str) -> Result<ScenarioReport, Mcp
             &config,
             STARTUP_TIMEOUT,
             notices,
-            crate::MAX_MESSAGE_BYTES,
+            crate::connection::Launch {
+                message_limit: crate::MAX_MESSAGE_BYTES,
+                // The conformance client talks to an HTTP server: no process to confine.
+                sandboxes: &braid_tools::SandboxSettings::default(),
+            },
             &mut oauth,
             None,
         )

@@ -178,6 +178,9 @@ pub(crate) struct ServerProcess {
     child: Child,
     group: Option<ProcessGroup>,
     refusal: Refusal,
+    /// Held while the server runs: dropping it removes the server's private temporary
+    /// directory.
+    _sandbox: Option<braid_tools::Sandbox>,
 }
 
 impl ServerProcess {
@@ -212,8 +215,17 @@ pub(crate) struct Connection {
     pub(crate) process: Option<ServerProcess>,
 }
 
+/// What a connection is made with beside the server's own entry.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Launch<'a> {
+    /// Messages over this many bytes end the session.
+    pub(crate) message_limit: usize,
+    /// The operator's sandbox settings, for a stdio server whose entry names a sandbox.
+    pub(crate) sandboxes: &'a braid_tools::SandboxSettings,
+}
+
 /// Connects to `server` and performs the MCP handshake within `startup_timeout`; messages over
-/// `message_limit` bytes end the session.
+/// `launch.message_limit` bytes end the session.
 ///
 /// Protocol versions ([`Lifecycle`]): by default Braid first offers the newest version with an
 /// `initialize` handshake (2025-11-25), which every server of the earlier versions answers with
@@ -225,7 +237,7 @@ pub(crate) async fn connect(
     config: &ServerConfig,
     startup_timeout: Duration,
     notices: mpsc::Sender<ServerNotice>,
-    message_limit: usize,
+    launch: Launch<'_>,
     oauth: &mut OAuthSession,
     elicitations: Option<Arc<Elicitations>>,
 ) -> Result<Connection, McpError> {
@@ -261,7 +273,7 @@ pub(crate) async fn connect(
             server,
             config,
             client.clone(),
-            message_limit,
+            launch,
             lifecycle.clone(),
             &mut *oauth,
             http_client.as_ref(),
@@ -322,11 +334,15 @@ async fn handshake(
     server: &str,
     config: &ServerConfig,
     client: BraidClient,
-    message_limit: usize,
+    launch: Launch<'_>,
     lifecycle: ClientLifecycleMode,
     oauth: &mut OAuthSession,
     http_client: Option<&reqwest::Client>,
 ) -> Result<Connection, Failure> {
+    let Launch {
+        message_limit,
+        sandboxes,
+    } = launch;
     let start_error = |reason: String| McpError::Start {
         server: server.to_string(),
         reason,
@@ -345,9 +361,27 @@ async fn handshake(
             // Its own process group, so stopping the server also stops anything it spawned
             // (`npx` runs node as a grandchild).
             ProcessGroup::prepare(&mut cmd);
-            let mut child = cmd
-                .spawn()
-                .map_err(|e| start_error(format!("cannot run `{command}`: {e}")))?;
+            let (mut child, sandbox) = match config.sandbox {
+                None => (
+                    cmd.spawn()
+                        .map_err(|e| start_error(format!("cannot run `{command}`: {e}")))?,
+                    None,
+                ),
+                Some(wanted) => {
+                    // Its workspace is where it runs: Braid's own working directory.
+                    let cwd = std::env::current_dir().ok();
+                    let sandbox = sandboxes
+                        .sandbox(Some(wanted.mode), cwd.as_deref())
+                        .map_err(|e| start_error(e.to_string()))?
+                        .with_network(wanted.network);
+                    let (child, confinement) = sandbox
+                        .spawn(cmd)
+                        .await
+                        .map_err(|e| start_error(e.to_string()))?;
+                    tracing::info!(server = %server, sandbox = %wanted.mode, network = ?wanted.network, %confinement, "MCP server started in its sandbox");
+                    (child, Some(sandbox))
+                }
+            };
             let pid = child.id();
             let group = ProcessGroup::led_by(pid);
             let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
@@ -394,6 +428,7 @@ async fn handshake(
                         child,
                         group,
                         refusal,
+                        _sandbox: sandbox,
                     }),
                 }),
                 Err(e) if refused_initialize(&e, &lifecycle) => {

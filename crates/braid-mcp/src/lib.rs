@@ -28,8 +28,8 @@ pub mod resource;
 pub mod tool;
 
 pub use config::{
-    ConfigError, Enablement, Lifecycle, McpConfig, ResourceTtl, ServerConfig, ToolHints,
-    TransportConfig, find_config_file,
+    ConfigError, Enablement, Lifecycle, McpConfig, ResourceTtl, ServerConfig, ServerSandbox,
+    ToolHints, TransportConfig, find_config_file,
 };
 pub use config_file::{ConfigFile, EditError, definition_of};
 pub use elicitation::{ElicitationPolicy, Elicitations};

@@ -29,7 +29,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::config::{ConfigError, Enablement, McpConfig, ServerConfig};
 pub use crate::connection::MAX_MESSAGE_BYTES;
-use crate::connection::{BraidClient, PENDING_NOTICES, Refusal, ServerNotice, connect};
+use crate::connection::{BraidClient, Launch, PENDING_NOTICES, Refusal, ServerNotice, connect};
 use crate::elicitation::Elicitations;
 use crate::error::McpError;
 use crate::naming;
@@ -56,6 +56,9 @@ pub struct ManagerOptions {
     /// Where servers' questions wait for the person (`braid serve`); none lets each server's
     /// elicitation policy answer.
     pub elicitations: Option<Arc<Elicitations>>,
+    /// The operator's sandbox settings (protected paths, whether unsandboxed commands are
+    /// allowed), for stdio servers whose entry names a `sandbox`.
+    pub sandbox: braid_tools::SandboxSettings,
 }
 
 impl std::fmt::Debug for ManagerOptions {
@@ -67,6 +70,7 @@ impl std::fmt::Debug for ManagerOptions {
             .field("authorizer", &self.authorizer.is_some())
             .field("tokens", &self.tokens.is_some())
             .field("elicitations", &self.elicitations.is_some())
+            .field("sandbox", &self.sandbox)
             .finish()
     }
 }
@@ -80,6 +84,7 @@ impl Default for ManagerOptions {
             authorizer: None,
             tokens: None,
             elicitations: None,
+            sandbox: braid_tools::SandboxSettings::default(),
         }
     }
 }
@@ -727,7 +732,10 @@ impl Supervision {
                 &self.config,
                 self.inner.options.startup_timeout,
                 notices_tx,
-                self.inner.options.max_message_bytes,
+                Launch {
+                    message_limit: self.inner.options.max_message_bytes,
+                    sandboxes: &self.inner.options.sandbox,
+                },
                 &mut oauth,
                 self.inner.options.elicitations.clone(),
             ) => c,

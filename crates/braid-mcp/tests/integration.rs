@@ -12,6 +12,7 @@ mod lifecycle;
 mod limits;
 mod oauth;
 mod resources;
+mod sandbox;
 mod tls;
 mod tools;
 mod versions;

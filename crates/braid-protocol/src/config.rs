@@ -133,6 +133,36 @@ pub struct CommandRule {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[ts(as = "Option<Vec<String>>", optional)]
     pub args_prefix: Vec<String>,
+    /// Where the rule came from, as the settings panel shows it; not part of what it allows.
+    #[serde(default, skip_serializing_if = "RuleOrigin::is_configuration")]
+    #[ts(as = "Option<RuleOrigin>", optional)]
+    pub origin: RuleOrigin,
+}
+
+/// Where a command rule came from.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum RuleOrigin {
+    /// Written in the context's configuration (or its API call).
+    #[default]
+    Configuration,
+    /// Added by a person's "approve for this session" on a command.
+    SessionApproval,
+}
+
+impl RuleOrigin {
+    fn is_configuration(&self) -> bool {
+        *self == Self::Configuration
+    }
+}
+
+impl CommandRule {
+    /// Whether `other` allows the same commands, wherever each came from.
+    pub fn allows_as(&self, other: &CommandRule) -> bool {
+        self.program == other.program && self.args_prefix == other.args_prefix
+    }
 }
 
 impl fmt::Display for CommandRule {

@@ -36,7 +36,7 @@ pub use capabilities::{
 };
 pub use config::{
     AgentRole, ApprovalPolicy, CommandRule, ContextConfig, Mode, OptimizationConfig,
-    OptimizationStrategy, SandboxMode,
+    OptimizationStrategy, RuleOrigin, SandboxMode,
 };
 pub use event::{
     ContentDelta, ContentFinal, ContextEvent, ContextUpdate, ErrorCode, ErrorEvent, Heartbeat,
@@ -50,5 +50,7 @@ pub use request_record::{
     CompactionRecord, LedgerPart, ModelRequestRecord, RequestBudget, SentAs, SentMessage, ToolsPart,
 };
 pub use role::Role;
-pub use state::{ContextState, InvalidTransition, LoopStopReason, StateKind, StateTransition};
+pub use state::{
+    ContextState, InvalidTransition, LoopStopReason, OfferedRule, StateKind, StateTransition,
+};
 pub use validate::{Problem, Validate, ValidationErrors};

@@ -11,6 +11,15 @@ use ts_rs::TS;
 
 use crate::ids::{MessageId, ToolCallId};
 
+/// The command rule "approve for this session" on one waiting call would add.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct OfferedRule {
+    /// The waiting call.
+    pub call_id: ToolCallId,
+    /// The rule its approval for the session adds to the context's `command_rules`.
+    pub rule: crate::CommandRule,
+}
+
 /// What a context is doing. Tagged by `type` in JSON, e.g.
 /// `{"type":"streaming_llm_response","chunks":3,"chars":120}`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
@@ -76,6 +85,11 @@ pub enum ContextState {
         pending_requests: Vec<ToolCallId>,
         /// Their tools' names, in the same order.
         tool_names: Vec<String>,
+        /// The command rule "approve for this session" would add, for each waiting
+        /// `run_command` call a rule can describe (`cargo test` for `cargo test -q`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[ts(as = "Option<Vec<OfferedRule>>", optional)]
+        offered_rules: Vec<OfferedRule>,
     },
     /// Running a tool: "Executing tool 2/5: read_file".
     ExecutingTool {

@@ -32,6 +32,7 @@ fn sample(kind: StateKind) -> ContextState {
         StateKind::AwaitingToolApproval => ContextState::AwaitingToolApproval {
             pending_requests: vec![ToolCallId::from("c1")],
             tool_names: vec!["write_file".into()],
+            offered_rules: Vec::new(),
         },
         StateKind::ExecutingTool => ContextState::ExecutingTool {
             tool_name: "read_file".into(),

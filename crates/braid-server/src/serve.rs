@@ -524,6 +524,7 @@ pub async fn start_with(
                     authorizer: Some(authorizer.clone()),
                     tokens: Some(Arc::new(StoreTokens(store.clone()))),
                     elicitations: Some(elicitations.clone()),
+                    sandbox: options.app.sandbox.clone(),
                     ..ManagerOptions::default()
                 },
             );

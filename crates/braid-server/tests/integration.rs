@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod campaign;
+mod command_rules;
 mod common;
 
 mod api;

@@ -25,7 +25,8 @@ use crate::environment::ChildEnvironment;
 use crate::process_group::ProcessGroup;
 use crate::sandbox::{Sandbox, SandboxError, SandboxSettings};
 use crate::tool::{
-    Permission, Tool, ToolCategory, ToolContext, ToolError, ToolErrorCode, ToolOutput, ToolSpec,
+    Escalation, Permission, Tool, ToolCategory, ToolContext, ToolError, ToolErrorCode, ToolOutput,
+    ToolSpec,
 };
 
 /// Arguments of `run_command`.
@@ -42,6 +43,17 @@ pub struct RunCommandArgs {
     /// Default 60, at most 600.
     #[schemars(range(min = 1, max = 600))]
     pub timeout_secs: Option<u32>,
+    /// Only after a sandbox denial: why it must run outside the sandbox. A person decides.
+    pub outside_sandbox: Option<String>,
+}
+
+/// The argument by which a `run_command` call asks to run outside the sandbox.
+pub const OUTSIDE_SANDBOX: &str = "outside_sandbox";
+
+/// Why a `run_command` call (its JSON `arguments`) asks to run outside the sandbox, when it
+/// does: such a call always waits for a person, whatever the policy and the rules say.
+pub fn escalation_request(arguments: &Value) -> Option<&str> {
+    arguments.get(OUTSIDE_SANDBOX)?.as_str()
 }
 
 /// The default per-call timeout.
@@ -175,10 +187,26 @@ impl Tool for RunCommandTool {
                 .clamp(1, MAX_TIMEOUT_SECS),
         ));
         let started = Instant::now();
-        let sandbox = self
-            .sandbox
-            .sandbox(ctx.sandbox_mode, Some(ws.root()))
-            .map_err(|e| sandbox_error(e, &args.program))?;
+        let sandbox = match (&args.outside_sandbox, ctx.escalation) {
+            (None, _) => self.sandbox.sandbox(ctx.sandbox_mode, Some(ws.root())),
+            (Some(why), _) if why.trim().is_empty() => {
+                return Err(ToolError::new(
+                    ToolErrorCode::InvalidArguments,
+                    format!("{OUTSIDE_SANDBOX} must say why the command cannot run in the sandbox"),
+                ));
+            }
+            (Some(_), Escalation::ApprovedByPerson) => self.sandbox.outside(),
+            (Some(_), Escalation::NotApproved) => {
+                return Err(ToolError::new(
+                    ToolErrorCode::PermissionDenied,
+                    format!(
+                        "`{}` was not run: running outside the sandbox needs a person's approval of this call, and it was not given",
+                        args.program
+                    ),
+                ));
+            }
+        }
+        .map_err(|e| sandbox_error(e, &args.program))?;
         let mut command = tokio::process::Command::new(&args.program);
         ChildEnvironment::inherited().apply(&mut command);
         ProcessGroup::prepare(&mut command);
@@ -276,6 +304,9 @@ impl Tool for RunCommandTool {
                 });
                 if !status.success() && !denials.is_empty() {
                     result["sandbox_denials"] = json!(denials);
+                    result["outside_sandbox"] = json!(format!(
+                        "if the command needs what the sandbox refused, call it again with `{OUTSIDE_SANDBOX}` saying why: a person decides"
+                    ));
                 }
                 #[cfg(unix)]
                 {
@@ -334,9 +365,9 @@ fn sandbox_error(error: SandboxError, program: &str) -> ToolError {
         SandboxError::Spawn { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
             ToolErrorCode::NotFound
         }
-        SandboxError::OffNotAllowed | SandboxError::Unsupported { .. } => {
-            ToolErrorCode::PermissionDenied
-        }
+        SandboxError::OffNotAllowed
+        | SandboxError::EscalationNotAllowed
+        | SandboxError::Unsupported { .. } => ToolErrorCode::PermissionDenied,
         _ => ToolErrorCode::Failed,
     };
     let message = match &error {

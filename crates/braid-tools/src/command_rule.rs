@@ -22,7 +22,7 @@
 
 use std::io::Cursor;
 
-use braid_protocol::CommandRule;
+use braid_protocol::{CommandRule, RuleOrigin};
 use brush_parser::ast::{Command, CommandPrefixOrSuffixItem, Pipeline, SeparatorOperator};
 use brush_parser::word::WordPiece;
 use brush_parser::{Parser, ParserOptions};
@@ -425,6 +425,7 @@ pub fn offered_rule(command: CommandLine<'_>) -> Option<CommandRule> {
     Some(CommandRule {
         program: program.to_owned(),
         args_prefix,
+        origin: RuleOrigin::SessionApproval,
     })
 }
 
@@ -438,6 +439,7 @@ mod tests {
         CommandRule {
             program: program.into(),
             args_prefix: prefix.iter().map(|s| s.to_string()).collect(),
+            origin: RuleOrigin::Configuration,
         }
     }
 

@@ -79,6 +79,12 @@ pub enum SandboxError {
         "sandbox mode `off` needs the operator's permission (start the server with --allow-unsandboxed or BRAID_ALLOW_UNSANDBOXED=1)"
     )]
     OffNotAllowed,
+    /// A person approved running a call outside the sandbox, but the operator does not allow
+    /// unsandboxed commands.
+    #[error(
+        "running outside the sandbox needs the operator's permission as well as the person's approval (start the server with --allow-unsandboxed or BRAID_ALLOW_UNSANDBOXED=1)"
+    )]
+    EscalationNotAllowed,
     /// The kernel cannot confine the command, and the operator did not allow running it
     /// unconfined.
     #[error(
@@ -160,6 +166,15 @@ impl SandboxSettings {
             return Err(SandboxError::OffNotAllowed);
         }
         Ok(mode)
+    }
+
+    /// No sandbox, for a call a person approved to run outside it: refused unless the operator
+    /// allows unsandboxed commands.
+    pub fn outside(&self) -> Result<Sandbox, SandboxError> {
+        if self.unsandboxed == Unsandboxed::Refused {
+            return Err(SandboxError::EscalationNotAllowed);
+        }
+        self.sandbox(Some(SandboxMode::Off), None)
     }
 
     /// The sandbox for one command (or one MCP server's life) of a context whose configuration

@@ -216,6 +216,20 @@ pub struct ToolContext {
     /// The sandbox mode the context's configuration names (`config.sandbox`); `None` for the
     /// operator's default.
     pub sandbox_mode: Option<braid_protocol::SandboxMode>,
+    /// Whether a person approved this very call's request to run outside the sandbox.
+    pub escalation: Escalation,
+}
+
+/// Whether a call may leave the sandbox it would run in: only a person approves that, one call
+/// at a time, never a policy, a rule or the model (and the operator must still allow
+/// unsandboxed commands).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Escalation {
+    /// The call runs in the context's sandbox; a request to leave it is refused.
+    #[default]
+    NotApproved,
+    /// A person approved this call, which asked to run outside the sandbox.
+    ApprovedByPerson,
 }
 
 impl ToolContext {
@@ -227,7 +241,14 @@ impl ToolContext {
             role,
             cancel: CancellationToken::new(),
             sandbox_mode: None,
+            escalation: Escalation::NotApproved,
         }
+    }
+
+    /// The same context with a person's decision on leaving the sandbox.
+    pub fn with_escalation(mut self, escalation: Escalation) -> Self {
+        self.escalation = escalation;
+        self
     }
 
     /// The same context with the sandbox mode a configuration names (`None`: the default).

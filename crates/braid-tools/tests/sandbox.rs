@@ -242,3 +242,73 @@ async fn a_cargo_project_builds_and_tests_inside_the_workspace() {
     );
     assert!(f.workspace.join("target").is_dir());
 }
+
+impl Fixture {
+    /// Runs `touch target` asking to leave the sandbox, with the person's decision `escalation`.
+    async fn touch_outside(
+        &self,
+        target: &Path,
+        escalation: braid_tools::Escalation,
+    ) -> Result<Value, braid_tools::ToolError> {
+        let ctx = ToolContext::new(
+            Some(Workspace::new(&self.workspace).unwrap()),
+            AgentRole::Actor,
+        )
+        .with_escalation(escalation);
+        self.registry
+            .execute(
+                "run_command",
+                json!({"program": "touch", "args": [path(target)], "outside_sandbox": "it writes beside the workspace"}),
+                &ctx,
+                Mode::Act,
+            )
+            .await
+            .map(|out| out.content)
+    }
+
+    /// Asserts that `touch target` asking to leave the sandbox is refused, saying `why`, and
+    /// creates nothing.
+    async fn stays_inside(&self, target: &Path, escalation: braid_tools::Escalation, why: &str) {
+        let err = self.touch_outside(target, escalation).await.unwrap_err();
+        assert_eq!(err.code, ToolErrorCode::PermissionDenied);
+        assert!(err.message.contains(why), "{}", err.message);
+        assert!(!target.exists());
+    }
+}
+
+#[tokio::test]
+async fn a_call_leaves_the_sandbox_only_when_a_person_approved_it_and_the_operator_allows() {
+    use braid_tools::Escalation;
+    let f = fixture(Unsandboxed::Allowed);
+    let target = f.outside.join("escalated");
+
+    // The sandboxed attempt fails, and its result tells the model how to ask.
+    let refused = f.run(None, "touch", &[path(&target)]).await;
+    assert_eq!(refused["success"], false, "{refused}");
+    assert!(
+        refused["outside_sandbox"]
+            .as_str()
+            .is_some_and(|s| s.contains("a person decides")),
+        "{refused}"
+    );
+
+    // Asking is not enough: the model cannot approve its own escalation.
+    f.stays_inside(&target, Escalation::NotApproved, "a person's approval")
+        .await;
+
+    // Approved by the person, with the operator's permission: it runs unconfined.
+    let ran = f
+        .touch_outside(&target, Escalation::ApprovedByPerson)
+        .await
+        .unwrap();
+    assert_eq!(ran["success"], true, "{ran}");
+    assert_eq!(ran["sandbox"], "off");
+    assert!(target.exists());
+
+    // Without the operator's permission even the person's approval does not leave it.
+    let strict = fixture(Unsandboxed::Refused);
+    let target = strict.outside.join("escalated");
+    strict
+        .stays_inside(&target, Escalation::ApprovedByPerson, "--allow-unsandboxed")
+        .await;
+}

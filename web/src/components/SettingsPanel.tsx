@@ -1,7 +1,9 @@
-// Per-context settings: model, mode (plan/act), agent role, workspace path, approval policy.
+// Per-context settings: model, mode (plan/act), agent role, workspace path, approval policy,
+// sandbox mode, and the command rules with where each came from.
 
 import { useEffect, useId, useState } from "react";
-import type { AgentRole, ApprovalPolicy, CapabilitySource, ContextConfig, Mode, ModelCapabilitiesView, OptimizationStrategy, WorkspaceInstructionsInfo } from "../generated/protocol";
+import type { AgentRole, ApprovalPolicy, CapabilitySource, ContextConfig, Mode, ModelCapabilitiesView, OptimizationStrategy, RuleOrigin, SandboxMode, WorkspaceInstructionsInfo } from "../generated/protocol";
+import { commandRuleText } from "../messages/toolcards/ToolCallCard";
 
 /** What the panel can ask for. */
 export interface SettingsPanelProps {
@@ -43,6 +45,18 @@ export function instructionsText(info: WorkspaceInstructionsInfo | undefined): s
   const cut = info.truncated ? `, cut to ${info.included_bytes} of ${info.file_bytes} bytes` : `, ${info.file_bytes} bytes`;
   return `The system prompt ends with ${info.path} (${info.tokens} tokens${cut}).`;
 }
+
+/** Where a command rule came from, in words. */
+export const RULE_ORIGIN_WORDS: Record<RuleOrigin, string> = {
+  configuration: "set in the configuration",
+  session_approval: "approved for this session",
+};
+
+const SANDBOX_WORDS: Record<SandboxMode, string> = {
+  workspace_write: "Write only in the workspace, no network",
+  read_only: "Read only, no network",
+  off: "No sandbox (needs the server's --allow-unsandboxed)",
+};
 
 type PolicyType = ApprovalPolicy["type"];
 
@@ -121,9 +135,10 @@ export function SettingsPanel({ config, onSave, onMode, workspaceRoots, instruct
   const [llmTimeout, setLlmTimeout] = useState(String(config.llm_timeout_secs ?? 300));
   const [strategyType, setStrategyType] = useState<StrategyType>(config.optimization.strategy.type);
   const [keepN, setKeepN] = useState(config.optimization.strategy.type === "recent_n" ? String(config.optimization.strategy.n) : "20");
+  const [sandbox, setSandbox] = useState<SandboxMode | "">(config.sandbox ?? "");
   const [problem, setProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
-  const ids = { model: useId(), role: useId(), ws: useId(), roots: useId(), policy: useId(), tools: useId(), depth: useId(), prompt: useId(), timeout: useId(), llmTimeout: useId(), instructions: useId(), strategy: useId(), keep: useId(), window: useId() };
+  const ids = { model: useId(), role: useId(), ws: useId(), roots: useId(), policy: useId(), tools: useId(), depth: useId(), prompt: useId(), sandbox: useId(), timeout: useId(), llmTimeout: useId(), instructions: useId(), strategy: useId(), keep: useId(), window: useId() };
 
   useEffect(() => {
     setModel(config.model);
@@ -133,6 +148,7 @@ export function SettingsPanel({ config, onSave, onMode, workspaceRoots, instruct
     setTimeoutText(String(config.tool_timeout_secs));
     setLlmTimeout(String(config.llm_timeout_secs ?? 300));
     setWindowText(config.context_window !== undefined ? String(config.context_window) : "");
+    setSandbox(config.sandbox ?? "");
   }, [config]);
 
   const save = async () => {
@@ -173,6 +189,8 @@ export function SettingsPanel({ config, onSave, onMode, workspaceRoots, instruct
         // null clears an earlier override (a JSON merge patch), back to what the server says.
         ...(window !== null ? { context_window: window } : config.context_window !== undefined ? ({ context_window: null } as unknown as Partial<ContextConfig>) : {}),
         ...(workspace.trim() ? { workspace: workspace.trim() } : {}),
+        // null goes back to the server's default mode (a JSON merge patch).
+        ...(sandbox !== "" ? { sandbox } : config.sandbox !== undefined ? ({ sandbox: null } as unknown as Partial<ContextConfig>) : {}),
         ...(systemPrompt.trim() ? { system_prompt: systemPrompt.trim() } : {}),
       });
       setSaved(true);
@@ -214,6 +232,33 @@ export function SettingsPanel({ config, onSave, onMode, workspaceRoots, instruct
                 </button>
               </li>
             ))}
+          </ul>
+        </section>
+      )}
+      {(config.command_rules?.length ?? 0) > 0 && (
+        <section className="command-rules" aria-label="Commands that run without asking">
+          <h3>Commands that run without asking</h3>
+          <ul className="plain">
+            {config.command_rules?.map((r) => {
+              const text = commandRuleText(r);
+              return (
+                <li key={text}>
+                  <code>{text}</code> <span className="muted">{RULE_ORIGIN_WORDS[r.origin ?? "configuration"]}</span>{" "}
+                  <button
+                    type="button"
+                    className="btn btn-link"
+                    aria-label={`Remove the rule ${text}`}
+                    onClick={() =>
+                      void onSave({ command_rules: (config.command_rules ?? []).filter((x) => commandRuleText(x) !== text) }).catch((e: unknown) =>
+                        setProblem(e instanceof Error ? e.message : String(e)),
+                      )
+                    }
+                  >
+                    Remove
+                  </button>
+                </li>
+              );
+            })}
           </ul>
         </section>
       )}
@@ -281,6 +326,11 @@ export function SettingsPanel({ config, onSave, onMode, workspaceRoots, instruct
             <input id={ids.depth} inputMode="numeric" value={depth} onChange={(e) => setDepth(e.target.value)} />
           </>
         )}
+        <label htmlFor={ids.sandbox}>Sandbox for commands</label>
+        <select id={ids.sandbox} value={sandbox} onChange={(e) => setSandbox(e.target.value as SandboxMode | "")}>
+          <option value="">The server's default</option>
+          {(Object.keys(SANDBOX_WORDS) as SandboxMode[]).map((m) => <option key={m} value={m}>{SANDBOX_WORDS[m]}</option>)}
+        </select>
         <label htmlFor={ids.timeout}>Tool timeout (seconds)</label>
         <input id={ids.timeout} inputMode="numeric" value={timeout} onChange={(e) => setTimeoutText(e.target.value)} />
         <label htmlFor={ids.llmTimeout}>Model call limit (seconds)</label>

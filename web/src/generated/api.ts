@@ -840,6 +840,8 @@ export interface components {
         CommandRule: {
             /** @description The arguments the call's arguments must start with, compared one by one and exactly. */
             args_prefix?: string[];
+            /** @description Where the rule came from, as the settings panel shows it; not part of what it allows. */
+            origin?: components["schemas"]["RuleOrigin"];
             /**
              * @description The program exactly as the call names it: a bare name (`cargo`, looked up in PATH) or,
              *     to allow one binary, its absolute path.
@@ -1061,6 +1063,11 @@ export interface components {
         };
         /** @description Waiting for a person to approve or deny calls. */
         ContextStateAwaitingToolApproval: {
+            /**
+             * @description The command rule "approve for this session" would add, for each waiting
+             *     `run_command` call a rule can describe (`cargo test` for `cargo test -q`).
+             */
+            offered_rules?: components["schemas"]["OfferedRule"][];
             /** @description The calls waiting for a decision. */
             pending_requests: components["schemas"]["ToolCallId"][];
             /** @description Their tools' names, in the same order. */
@@ -3142,6 +3149,13 @@ export interface components {
             /** @description The state Braid sent with the authorization request. */
             state?: string | null;
         };
+        /** @description The command rule "approve for this session" on one waiting call would add. */
+        OfferedRule: {
+            /** @description The waiting call. */
+            call_id: components["schemas"]["ToolCallId"];
+            /** @description The rule its approval for the session adds to the context's `command_rules`. */
+            rule: components["schemas"]["CommandRule"];
+        };
         /** @description Optimization settings. */
         OptimizationConfig: {
             /**
@@ -3503,6 +3517,13 @@ export interface components {
          * @enum {string}
          */
         Role: "user" | "assistant" | "tool" | "system";
+        /**
+         * @description Where a command rule came from.
+         *     - `configuration`: Written in the context's configuration (or its API call).
+         *     - `session_approval`: Added by a person's "approve for this session" on a command.
+         * @enum {string}
+         */
+        RuleOrigin: "configuration" | "session_approval";
         /** @description `POST /v1/contexts/{id}/workflows/{name}/run`. */
         RunWorkflowRequest: {
             /** @description How the UI shows the request. */

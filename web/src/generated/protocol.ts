@@ -126,7 +126,11 @@ program: string,
 /**
  * The arguments the call's arguments must start with, compared one by one and exactly.
  */
-args_prefix?: Array<string>, };
+args_prefix?: Array<string>, 
+/**
+ * Where the rule came from, as the settings panel shows it; not part of what it allows.
+ */
+origin?: RuleOrigin, };
 
 export type ConflictKind = "file_write" | "mode" | "role" | "summary" | "file_reference";
 
@@ -362,7 +366,12 @@ pending_requests: Array<ToolCallId>,
 /**
  * Their tools' names, in the same order.
  */
-tool_names: Array<string>, } | { "type": "executing_tool", 
+tool_names: Array<string>, 
+/**
+ * The command rule "approve for this session" would add, for each waiting
+ * `run_command` call a rule can describe (`cargo test` for `cargo test -q`).
+ */
+offered_rules?: Array<OfferedRule>, } | { "type": "executing_tool", 
 /**
  * The tool running.
  */
@@ -1499,6 +1508,16 @@ vision: FlagFigure,
  */
 tool_calling: ToolCallingFigure, };
 
+export type OfferedRule = { 
+/**
+ * The waiting call.
+ */
+call_id: ToolCallId, 
+/**
+ * The rule its approval for the session adds to the context's `command_rules`.
+ */
+rule: CommandRule, };
+
 export type OptimizationConfig = { 
 /**
  * The strategy used when a request would not fit.
@@ -1738,6 +1757,8 @@ size_bytes: number,
 summary: string, };
 
 export type Role = "user" | "assistant" | "tool" | "system";
+
+export type RuleOrigin = "configuration" | "session_approval";
 
 export type RunWorkflowRequest = { 
 /**

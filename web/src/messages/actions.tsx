@@ -3,7 +3,7 @@
 
 import { createContext, useContext } from "react";
 import type { ApiClient } from "../api/client";
-import type { Message } from "../generated/protocol";
+import type { Message, OfferedRule } from "../generated/protocol";
 
 /** The conversation a card lives in, and how it acts on it. */
 export interface CardActions {
@@ -17,6 +17,8 @@ export interface CardActions {
   branchFrom?: (messageId: string) => void;
   /** Puts a failed send back into the composer; sending it replaces the failed one. */
   editFailed?: (message: Message) => void;
+  /** The rule "approve for this session" would add, for each waiting command a rule can describe. */
+  offeredRules?: readonly OfferedRule[];
 }
 
 const Ctx = createContext<CardActions | null>(null);

@@ -23,7 +23,9 @@ use crate::send::QueuedSend;
 
 pub(crate) use answer::{ModelOutcome, request_messages};
 pub(crate) use prepare::Prepared;
-pub(crate) use tool_round::{RoundOutcome, policy_runs, record_decisions, switched_off};
+pub(crate) use tool_round::{
+    RoundOutcome, awaiting_approval, policy_runs, record_decisions, switched_off,
+};
 
 use answer::latest_vision_images;
 

@@ -113,11 +113,7 @@ impl Turn {
         if pending.is_empty() {
             return self.run_round(host).await;
         }
-        let state = ContextState::AwaitingToolApproval {
-            pending_requests: pending.iter().map(|c| c.id.clone()).collect(),
-            tool_names: pending.iter().map(|c| c.name.clone()).collect(),
-        };
-        host.rest(state).await;
+        host.rest(awaiting_approval(&pending)).await;
         Ok(RoundOutcome::Rested)
     }
 
@@ -537,11 +533,19 @@ pub(crate) async fn record_decisions<H: Host>(
         let status = match d.decision {
             Decision::Approve => ApprovalStatus::Approved,
             Decision::Deny => ApprovalStatus::Denied,
+            Decision::ApproveForSession
+                if crate::approval::leaves_sandbox(&call.name, &call.arguments) =>
+            {
+                return Err(EngineError::Conflict(format!(
+                    "call `{}` asks to run outside the sandbox: approve it once (`approve`), it is never approved for the session",
+                    call.id
+                )));
+            }
             Decision::ApproveForSession => {
                 // A command is approved by the rule it would add (`cargo test`), never by
                 // approving every command; other tools are approved by name.
                 match session_rule(call) {
-                    Some(rule) if !config.command_rules.contains(&rule) => {
+                    Some(rule) if !config.command_rules.iter().any(|r| r.allows_as(&rule)) => {
                         config.command_rules.push(rule);
                     }
                     Some(_) => {}
@@ -586,13 +590,27 @@ pub(crate) async fn record_decisions<H: Host>(
         return Ok(true);
     }
     // Persisted once below, whether or not the kind of state changed (fewer calls wait).
-    host.announce(ContextState::AwaitingToolApproval {
-        pending_requests: still.iter().map(|c| c.id.clone()).collect(),
-        tool_names: still.iter().map(|c| c.name.clone()).collect(),
-    })
-    .await?;
+    host.announce(awaiting_approval(&still)).await?;
     host.persist_state().await;
     Ok(false)
+}
+
+/// The state of a context waiting for a person's decision on `pending`, with the rule
+/// "approve for this session" would add for each call a rule can describe.
+pub(crate) fn awaiting_approval(pending: &[OpenCall]) -> ContextState {
+    ContextState::AwaitingToolApproval {
+        pending_requests: pending.iter().map(|c| c.id.clone()).collect(),
+        tool_names: pending.iter().map(|c| c.name.clone()).collect(),
+        offered_rules: pending
+            .iter()
+            .filter_map(|c| {
+                session_rule(c).map(|rule| braid_protocol::OfferedRule {
+                    call_id: c.id.clone(),
+                    rule,
+                })
+            })
+            .collect(),
+    }
 }
 
 /// The rule "approve for this session" adds for a `run_command` call: its program with the
@@ -600,7 +618,7 @@ pub(crate) async fn record_decisions<H: Host>(
 /// tools, and for a command no rule can describe safely (a shell string, a launcher), which is
 /// then approved once only.
 pub(crate) fn session_rule(call: &OpenCall) -> Option<braid_protocol::CommandRule> {
-    if call.name != "run_command" {
+    if call.name != "run_command" || crate::approval::leaves_sandbox(&call.name, &call.arguments) {
         return None;
     }
     let program = call.arguments.get("program")?.as_str()?;

@@ -177,8 +177,13 @@ impl Actor {
             .settings()
             .workspace_roots
             .open_configured(config.workspace.as_deref());
-        let mut ctx =
-            ToolContext::configured(workspace, config.agent_role).with_sandbox_mode(config.sandbox);
+        let mut ctx = ToolContext::configured(workspace, config.agent_role)
+            .with_sandbox_mode(config.sandbox)
+            .with_escalation(crate::approval::escalation(
+                &call.name,
+                &call.arguments,
+                call.approval,
+            ));
         // A running tool is not cancelled by an interrupt (it finishes); only by shutdown.
         ctx.cancel = tokio_util::sync::CancellationToken::new();
         let mode = config.mode;
@@ -567,11 +572,8 @@ impl Actor {
         if let Err(e) = self.save_run(run, ContextChanges::new()).await {
             return StepOutcome::Failed(cause(e.to_string(), "storage"));
         }
-        self.rest(ContextState::AwaitingToolApproval {
-            pending_requests: vec![call_id],
-            tool_names: vec![tool.to_owned()],
-        })
-        .await;
+        self.rest(crate::turn::awaiting_approval(std::slice::from_ref(&call)))
+            .await;
         StepOutcome::Waiting
     }
 

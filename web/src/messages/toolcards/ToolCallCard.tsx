@@ -2,7 +2,7 @@
 // its result once it ran, with the raw JSON one click away.
 
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
-import type { ApprovalStatus, Decision } from "../../generated/protocol";
+import type { ApprovalStatus, CommandRule, Decision } from "../../generated/protocol";
 import { useCardActions } from "../actions";
 import { JsonBlock, formatDuration } from "../json";
 import { Icon } from "../../ui/Icon";
@@ -26,6 +26,18 @@ export const DECISION_KEYS: Record<string, Decision | "deny_with_note"> = {
   a: "approve_for_session",
   n: "deny_with_note",
 };
+
+/** Why a `run_command` call asks to run outside the sandbox, when it does. */
+export function outsideSandbox(name: string, args: unknown): string | null {
+  if (name !== "run_command" || typeof args !== "object" || args === null) return null;
+  const why = (args as { outside_sandbox?: unknown }).outside_sandbox;
+  return typeof why === "string" ? why : null;
+}
+
+/** A command rule as it reads: the program and the arguments it starts with. */
+export function commandRuleText(rule: CommandRule): string {
+  return [rule.program, ...(rule.args_prefix ?? [])].join(" ");
+}
 
 /** A call as the card needs it, built-in or MCP. */
 export interface CallInfo {
@@ -66,7 +78,7 @@ function nextWaiting(card: HTMLElement): HTMLElement | null {
 
 /** The card of one call. `focusOnArrival` brings a pending call into view and focuses it. */
 export function ToolCallCard({ call, result, focusOnArrival = false }: { call: CallInfo; result: AnyToolResult | undefined; focusOnArrival?: boolean }) {
-  const { api, contextId, reportError } = useCardActions();
+  const { api, contextId, reportError, offeredRules } = useCardActions();
   const [sent, setSent] = useState<Decision | null>(null);
   const [noting, setNoting] = useState(false);
   const [note, setNote] = useState("");
@@ -76,6 +88,11 @@ export function ToolCallCard({ call, result, focusOnArrival = false }: { call: C
   const pending = call.status === "pending" && !result;
   const mcp = call.server !== undefined;
   const risk = riskOf(call.name, mcp);
+  // Leaving the sandbox is approved one call at a time, never for the session.
+  const outside = mcp ? null : outsideSandbox(call.name, call.args);
+  const offered = outside === null ? offeredRules?.find((o) => o.call_id === call.id)?.rule : undefined;
+  const decisions: Decision[] = outside === null ? ["approve", "deny", "approve_for_session"] : ["approve", "deny"];
+  const ruleId = `session-rule-${call.id}`;
 
   const follow = useFollow();
   useEffect(() => {
@@ -108,7 +125,7 @@ export function ToolCallCard({ call, result, focusOnArrival = false }: { call: C
   const onKey = (e: KeyboardEvent<HTMLLIElement>) => {
     if (!pending || sent || noting || e.target instanceof HTMLInputElement || e.ctrlKey || e.metaKey || e.altKey) return;
     const action = DECISION_KEYS[e.key.toLowerCase()];
-    if (!action) return;
+    if (!action || (action !== "deny_with_note" && !decisions.includes(action))) return;
     e.preventDefault();
     if (action === "deny_with_note") setNoting(true);
     else void decide(action);
@@ -169,9 +186,14 @@ export function ToolCallCard({ call, result, focusOnArrival = false }: { call: C
           {result?.status === "error" && <ToolErrorView name={call.name} args={call.args} error={result.error} />}
         </>
       )}
+      {pending && outside !== null && (
+        <p className="error-text outside-sandbox" role="note">
+          <strong>Runs outside the sandbox</strong>, with Braid's own rights (files, secrets, network): {outside || "no reason given"}
+        </p>
+      )}
       {pending && (
         <div className="approval" role="group" aria-label={`Approval for ${call.name}`}>
-          {(Object.keys(DECISION_WORDS) as Decision[]).map((d) => (
+          {decisions.map((d) => (
             <button
               key={d}
               type="button"
@@ -179,14 +201,20 @@ export function ToolCallCard({ call, result, focusOnArrival = false }: { call: C
               disabled={sent !== null}
               aria-pressed={sent === d}
               aria-keyshortcuts={d === "approve" ? "y" : d === "approve_for_session" ? "a" : undefined}
+              aria-describedby={d === "approve_for_session" && offered ? ruleId : undefined}
               onClick={() => void decide(d)}
             >
-              {DECISION_WORDS[d]}
+              {d === "approve" && outside !== null ? "Approve outside the sandbox" : DECISION_WORDS[d]}
             </button>
           ))}
           <span className="muted key-hint">
-            <kbd>y</kbd> approve · <kbd>n</kbd> deny with a note · <kbd>a</kbd> approve for this session
+            <kbd>y</kbd> approve · <kbd>n</kbd> deny with a note{outside === null && <> · <kbd>a</kbd> approve for this session</>}
           </span>
+          {offered && (
+            <p id={ruleId} className="muted session-rule">
+              Approve for this session adds the rule <code>{commandRuleText(offered)}</code>: always allow <code>{commandRuleText(offered)}</code> in this conversation.
+            </p>
+          )}
         </div>
       )}
       {pending && noting && (
