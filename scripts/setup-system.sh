@@ -33,11 +33,14 @@ for cmd in "${!NEEDS[@]}"; do
     missing+=("${NEEDS[$cmd]}")
   fi
 done
-# OCR of images reads English with Tesseract's `eng` data; the image tests render their text with
-# DejaVu Sans.
-if ! compgen -G "/usr/share/tesseract-ocr/*/tessdata/eng.traineddata" >/dev/null; then
-  missing+=(tesseract-ocr-eng)
-fi
+# OCR reads an image in the language detected among those installed: Tesseract's script
+# detection (`osd`) picks it, English (`eng`) and Russian (`rus`, which the tests read Cyrillic
+# with) are installed. The image tests render their text with DejaVu Sans.
+for lang in eng osd rus; do
+  if ! compgen -G "/usr/share/tesseract-ocr/*/tessdata/$lang.traineddata" >/dev/null; then
+    missing+=("tesseract-ocr-$lang")
+  fi
+done
 if [ "$mode" = test ]; then
   if [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then
     missing+=(fonts-dejavu-core)

@@ -90,7 +90,9 @@ impl EngineError {
             EngineError::Conflict(_) | EngineError::MergeHeld(_) => ErrorCode::Conflict,
             EngineError::Merge(MergeError::Broken { .. }) => ErrorCode::Conflict,
             EngineError::Merge(_) => ErrorCode::InvalidInput,
-            EngineError::Pipeline(PipelineError::FileReference { .. }) => ErrorCode::FileReference,
+            EngineError::Pipeline(
+                PipelineError::FileReference { .. } | PipelineError::FilePermission { .. },
+            ) => ErrorCode::FileReference,
             EngineError::Pipeline(PipelineError::Image { .. }) => ErrorCode::ImageRecognition,
             EngineError::Request(_)
             | EngineError::Invalid(_)
@@ -169,6 +171,19 @@ pub enum PipelineError {
     FileReference {
         /// The path as given.
         path: String,
+        /// Why.
+        reason: String,
+    },
+    /// A referenced file is one the context's role may not read: outside the workspace, in
+    /// Braid's data directory, or refused by the operating system.
+    #[error(
+        "permission denied: a context in the {role} role may only read files inside its workspace, and `{path}` is not one it may read: {reason}"
+    )]
+    FilePermission {
+        /// The path as given.
+        path: String,
+        /// The role whose permissions refused it.
+        role: braid_protocol::AgentRole,
         /// Why.
         reason: String,
     },

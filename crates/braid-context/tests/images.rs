@@ -16,6 +16,10 @@ use common::*;
 
 const INVOICE: &[&str] = &["INVOICE 4471", "Total due 318 EUR"];
 
+/// A vision model's answer to the request to describe the invoice.
+const DESCRIPTION: &str =
+    "A printed invoice on white paper.\nTEXT:\nINVOICE 4471\nTotal due 318 EUR";
+
 fn image_send(source: ImageSource, mode: RecognitionMode, question: &str) -> SendMessageRequest {
     SendMessageRequest {
         payload: MessagePayload::Text(TextPayload {
@@ -125,7 +129,12 @@ async fn ocr_text_reaches_the_model_marked_as_read_from_an_image() {
 
 #[tokio::test]
 async fn auto_sends_the_image_to_a_vision_model_in_the_openai_format() {
-    let h = Harness::new(Script::new().then(reply(&["A receipt."]))).await;
+    let h = Harness::new(
+        Script::new()
+            .then(reply(&[DESCRIPTION]))
+            .then(reply(&["A receipt."])),
+    )
+    .await;
     let ctx = h.context(model("gpt-4o")).await;
     assert_eq!(
         answered(
@@ -140,10 +149,24 @@ async fn auto_sends_the_image_to_a_vision_model_in_the_openai_format() {
     let (_, image) = image_message(&ctx).await;
     let r = image.recognition.unwrap();
     assert_eq!(r.method, RecognitionMethod::Vision);
-    assert!(r.recognized_text.is_none(), "vision skips OCR");
+    assert!(r.confidence.is_none(), "vision skips OCR");
     assert!(r.notice.unwrap().contains("can see images"));
+    // The model described it first; what it saw is kept on the image.
+    assert_eq!(
+        r.vision_analysis.as_deref(),
+        Some("A printed invoice on white paper.")
+    );
+    assert_eq!(
+        r.recognized_text.as_deref(),
+        Some("INVOICE 4471\nTotal due 318 EUR")
+    );
+    let described = h.mock.requests()[0].body.clone();
+    assert!(
+        described.contains("image_url") && described.contains("Describe this image"),
+        "{described}"
+    );
 
-    let sent = h.mock.requests()[0].json().unwrap();
+    let sent = h.mock.requests()[1].json().unwrap();
     let user = &sent["messages"][1]["content"];
     let parts = user.as_array().expect("content parts");
     let image_part = parts
@@ -162,7 +185,9 @@ async fn auto_sends_the_image_to_a_vision_model_in_the_openai_format() {
 #[tokio::test]
 async fn auto_sends_the_image_to_a_vision_model_as_an_anthropic_image_block() {
     let h = Harness::with_provider(
-        Script::new().then(reply(&["A receipt."])),
+        Script::new()
+            .then(reply(&[DESCRIPTION]))
+            .then(reply(&["A receipt."])),
         EngineSettings::default(),
         Provider::Anthropic,
     )
@@ -182,7 +207,7 @@ async fn auto_sends_the_image_to_a_vision_model_as_an_anthropic_image_block() {
         .await,
         ContextState::Idle
     );
-    let sent = h.mock.requests()[0].json().unwrap();
+    let sent = h.mock.requests()[1].json().unwrap();
     let content = sent["messages"][0]["content"].as_array().unwrap().clone();
     let block = content
         .iter()
@@ -429,33 +454,90 @@ async fn a_missing_tesseract_is_reported_with_the_package_to_install() {
 }
 
 #[tokio::test]
-async fn a_provider_that_refuses_an_image_fails_the_turn_and_the_conversation_goes_on() {
-    let refusal = braid_testkit::ErrorReply::new(
-        400,
-        serde_json::json!({"error": {"type": "invalid_request_error", "message": "image_url is not supported by this deployment"}}),
-    );
-    let h = Harness::new(Script::new().then(refusal).then(reply(&["Hello."]))).await;
+async fn a_server_that_refuses_an_image_gets_its_ocr_text_and_the_turn_goes_on() {
+    let refusal = || {
+        braid_testkit::ErrorReply::new(
+            400,
+            serde_json::json!({"error": {"type": "invalid_request_error", "message": "image input is not supported by this deployment"}}),
+        )
+    };
+    let h = Harness::new(
+        Script::new()
+            .then(refusal())
+            .then(reply(&["It is 318 EUR."]))
+            .then(refusal()),
+    )
+    .await;
     let ctx = h.context(model("gpt-4o")).await;
-    let error = failure(&ctx, base64_png(INVOICE), RecognitionMode::Auto).await;
-    assert_eq!(error.code, ErrorCode::LlmRejected);
-    assert!(error.message.contains("not supported"), "{}", error.message);
-    let (m, image) = image_message(&ctx).await;
-    assert_eq!(m.status, MessageStatus::Failed);
-    assert!(
-        image
-            .error
-            .unwrap()
-            .message
-            .contains("provider refused the request with this image")
+    assert_eq!(
+        answered(&ctx, base64_png(INVOICE), RecognitionMode::Auto, "Total?").await,
+        ContextState::Idle
     );
-
-    // The next send runs without the refused image.
-    ctx.send_message(text("hello")).await.unwrap();
-    assert_eq!(settle(&ctx).await, ContextState::Idle);
-    let second = h.mock.requests()[1].body.clone();
+    let (m, image) = image_message(&ctx).await;
+    assert_eq!(m.status, MessageStatus::Complete);
+    let r = image.recognition.unwrap();
+    assert_eq!(r.method, RecognitionMethod::Ocr);
+    assert!(r.recognized_text.unwrap().contains("4471"));
+    let notice = r.notice.unwrap();
     assert!(
-        second.contains("hello") && !second.contains("image_url"),
-        "{second}"
+        notice.contains("refused the image") && notice.contains("not supported"),
+        "the conversation says why: {notice}"
+    );
+    assert!(image.prepared.is_none());
+    let turn = h.mock.requests()[1].body.clone();
+    assert!(
+        turn.contains("4471") && !turn.contains("image_url"),
+        "the model gets the text, not the image: {turn}"
+    );
+    assert!(matches!(
+        messages(&ctx).await.last().map(|m| &m.kind),
+        Some(MessageKind::Text(t)) if t.text() == "It is 318 EUR."
+    ));
+
+    // Asked for vision only, the refusal is the person's to see: nothing is read instead.
+    let error = failure(&ctx, base64_png(INVOICE), RecognitionMode::Vision).await;
+    assert_eq!(error.code, ErrorCode::ImageRecognition);
+    assert!(
+        error.message.contains("refused the image") && error.message.contains("`auto`"),
+        "{}",
+        error.message
+    );
+}
+
+#[tokio::test]
+async fn what_a_vision_model_saw_reaches_a_model_that_cannot_see() {
+    let h = Harness::new(
+        Script::new()
+            .then(reply(&[DESCRIPTION]))
+            .then(reply(&["An invoice."]))
+            .then(reply(&["318 EUR."])),
+    )
+    .await;
+    let ctx = h.context(model("gpt-4o")).await;
+    assert_eq!(
+        answered(
+            &ctx,
+            base64_png(INVOICE),
+            RecognitionMode::Auto,
+            "What is it?"
+        )
+        .await,
+        ContextState::Idle
+    );
+    ctx.update(braid_protocol::api::UpdateContextRequest {
+        title: None,
+        config: Some(serde_json::json!({"model": "mock-model"})),
+    })
+    .await
+    .unwrap();
+    ctx.send_message(text("And the total?")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let later = h.mock.requests()[2].body.clone();
+    assert!(
+        later.contains("A printed invoice on white paper.")
+            && later.contains("Total due 318 EUR")
+            && !later.contains("image_url"),
+        "the description and the text stand in for the image: {later}"
     );
 }
 
@@ -463,9 +545,14 @@ async fn a_provider_that_refuses_an_image_fails_the_turn_and_the_conversation_go
 async fn auto_chooses_vision_when_the_model_server_reports_it() {
     // The table does not know "mock-model" (no vision by default); the llama.cpp server behind
     // the base URL says a vision projector is loaded.
-    let h = Harness::new(Script::new().then(reply(&["A receipt."])).with_discovery(
-        DiscoveryReply::new(ServerKind::LlamaCpp, "mock-model", 16_384).with_vision(),
-    ))
+    let h = Harness::new(
+        Script::new()
+            .then(reply(&[DESCRIPTION]))
+            .then(reply(&["A receipt."]))
+            .with_discovery(
+                DiscoveryReply::new(ServerKind::LlamaCpp, "mock-model", 16_384).with_vision(),
+            ),
+    )
     .await;
     let ctx = h.context(ContextConfig::default()).await;
     assert_eq!(
@@ -481,7 +568,7 @@ async fn auto_chooses_vision_when_the_model_server_reports_it() {
     let (_, image) = image_message(&ctx).await;
     let r = image.recognition.unwrap();
     assert_eq!(r.method, RecognitionMethod::Vision);
-    let body = h.mock.requests()[0].body.clone();
+    let body = h.mock.requests()[1].body.clone();
     assert!(body.contains("image_url"), "{body}");
 
     let caps = ctx.summary().await.unwrap().capabilities.unwrap();
@@ -553,4 +640,27 @@ async fn a_model_nobody_knows_gets_the_8192_default_window_and_still_works() {
         sent["max_tokens"], 2048,
         "the output cap follows the reserve"
     );
+}
+
+#[tokio::test]
+async fn ocr_reads_in_the_language_the_context_sets_and_stores_it() {
+    let h = Harness::new(Script::new().then(reply(&["ok"])).then(reply(&["ok"]))).await;
+    let russian = &["СЧЁТ НОМЕР 4471", "Итого к оплате 318 рублей"];
+    // Detected: the Cyrillic text is read with the Russian data.
+    let detected = h.context(ContextConfig::default()).await;
+    answered(&detected, base64_png(russian), RecognitionMode::Ocr, "?").await;
+    let r = image_message(&detected).await.1.recognition.unwrap();
+    assert_eq!(r.language.as_deref(), Some("rus"));
+    assert!(r.recognized_text.unwrap().contains("рублей"));
+    // Set: the context's language is used, and stored as the one used.
+    let set = h
+        .context(ContextConfig {
+            ocr_language: Some("eng".into()),
+            ..ContextConfig::default()
+        })
+        .await;
+    answered(&set, base64_png(russian), RecognitionMode::Ocr, "?").await;
+    let r = image_message(&set).await.1.recognition.unwrap();
+    assert_eq!(r.language.as_deref(), Some("eng"));
+    assert!(!r.recognized_text.unwrap_or_default().contains("рублей"));
 }

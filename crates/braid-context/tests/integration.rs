@@ -5,6 +5,7 @@
 
 mod common;
 
+mod file_references;
 mod images;
 mod listing;
 mod mcp;

@@ -577,3 +577,61 @@ async fn the_waiting_state_names_the_rule_approve_for_this_session_would_add() {
         json!([{"call_id": "t1", "rule": {"program": "cargo", "args_prefix": ["test"], "origin": "session_approval"}}])
     );
 }
+
+/// When a tool call started and when it finished.
+type Run = (chrono::DateTime<chrono::Utc>, chrono::DateTime<chrono::Utc>);
+
+/// The run of each tool result, by call id.
+fn run_intervals(ms: &[Message]) -> std::collections::HashMap<String, Run> {
+    ms.iter()
+        .filter_map(|m| match &m.kind {
+            MessageKind::ToolResult(r) => Some((
+                r.call_id.to_string(),
+                (r.started_at.unwrap(), r.completed_at.unwrap()),
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn read_only_calls_of_one_answer_run_at_the_same_time_and_a_writing_one_apart() {
+    let h = Harness::new(
+        Script::new()
+            .then(calls(&[
+                ("r1", "slow_read", json!({})),
+                ("r2", "slow_read", json!({"again": true})),
+            ]))
+            .then(reply(&["Both read."]))
+            .then(calls(&[
+                ("r3", "slow_read", json!({})),
+                ("w1", "slow_write", json!({})),
+            ]))
+            .then(reply(&["Read, then wrote."])),
+    )
+    .await;
+    let ctx = h
+        .context(ContextConfig {
+            approval_policy: ApprovalPolicy::AutoAll,
+            ..ContextConfig::default()
+        })
+        .await;
+    ctx.send_message(text("read twice")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let runs = run_intervals(&messages(&ctx).await);
+    let (a, b) = (runs["r1"], runs["r2"]);
+    // Each takes 1.5 s: one starts before the other ends, both ways round.
+    assert!(
+        a.0 < b.1 && b.0 < a.1,
+        "two read-only calls overlap: {a:?} {b:?}"
+    );
+
+    ctx.send_message(text("read and write")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let runs = run_intervals(&messages(&ctx).await);
+    let (read, write) = (runs["r3"], runs["w1"]);
+    assert!(
+        read.1 <= write.0,
+        "a batch with a writing call runs one call at a time: {read:?} {write:?}"
+    );
+}

@@ -621,6 +621,7 @@ pub fn plan(
         .iter()
         .map(|p| messages[effective[*p].0].id)
         .collect();
+    log_dropped_references(messages, &effective, &units, &keep, name);
 
     if used > raw_limit {
         used = truncate_newest(
@@ -635,6 +636,55 @@ pub fn plan(
     }
     plan.tokens_after = scaled(used, ratio);
     Ok(plan)
+}
+
+/// Logs each file reference and MCP resource a plan leaves out, with why (seed 000: resource
+/// removal is logged), so an operator can tell a forgotten resource from a lost one.
+fn log_dropped_references(
+    messages: &[Message],
+    effective: &[(usize, bool)],
+    units: &[Unit],
+    keep: &[bool],
+    strategy: StrategyName,
+) {
+    let is_reference = |u: &Unit| matches!(u.class, UnitClass::FileReference | UnitClass::Resource);
+    if !units.iter().zip(keep).any(|(u, k)| !k && is_reference(u)) {
+        return;
+    }
+    let used = recently_used(messages, effective, units);
+    for (u, unit) in units.iter().enumerate() {
+        if keep[u] || !is_reference(unit) {
+            continue;
+        }
+        let Some(m) = unit.slots.first().map(|s| &messages[effective[*s].0]) else {
+            continue;
+        };
+        let reason = match (strategy, used[u]) {
+            (StrategyName::RecentN, _) => "older than the newest messages `recent_n` keeps",
+            (_, false) => "not used among the newest messages, and the request was over its budget",
+            (_, true) => {
+                "used lately, but the request was over its budget even without older messages"
+            }
+        };
+        match &m.kind {
+            MessageKind::McpResource(r) => tracing::info!(
+                message = %m.id,
+                server = %r.server_name,
+                uri = %r.resource_uri,
+                ?strategy,
+                reason,
+                "MCP resource left out of the request"
+            ),
+            MessageKind::FileReference(f) => tracing::info!(
+                message = %m.id,
+                path = %f.path,
+                ?strategy,
+                reason,
+                "file reference left out of the request"
+            ),
+            _ => {}
+        }
+    }
 }
 
 /// The factors `importance_scoring` weighs.

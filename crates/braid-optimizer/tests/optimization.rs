@@ -634,3 +634,114 @@ fn reported_usage_calibrates_the_estimate() {
     .unwrap();
     assert_eq!(p.calibration, 1.0);
 }
+
+fn resource(uri: &str, lines: usize) -> Message {
+    Message::new(
+        Role::User,
+        MessageKind::McpResource(McpResourceMessage {
+            server_name: "docs".into(),
+            resource_uri: uri.into(),
+            name: None,
+            content: ResourceContent::Text {
+                text: (1..=lines)
+                    .map(|i| format!("column_{i} INTEGER NOT NULL,\n"))
+                    .collect(),
+            },
+            mime_type: Some("text/plain".into()),
+            retrieved_at: chrono::Utc::now(),
+        }),
+    )
+}
+
+/// Everything logged while `f` runs.
+fn logged<T>(f: impl FnOnce() -> T) -> (T, String) {
+    let buffer = std::sync::Arc::new(std::sync::Mutex::new(Vec::<u8>::new()));
+    let sink = buffer.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_ansi(false)
+        .with_max_level(tracing::Level::INFO)
+        .with_writer(move || Sink(sink.clone()))
+        .finish();
+    let out = tracing::subscriber::with_default(subscriber, f);
+    let text = String::from_utf8(buffer.lock().unwrap().clone()).unwrap();
+    (out, text)
+}
+
+struct Sink(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Sink {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn an_mcp_resource_is_kept_while_used_and_dropped_with_a_logged_reason_when_old_and_unused() {
+    let mut history = vec![
+        resource("db://schema/orders", 20),
+        resource("db://schema/legacy", 20),
+    ];
+    for i in 0..RECENT_USE_MESSAGES / 2 {
+        let id = format!("filler{i}");
+        history.push(tool_call(&id, "list_files"));
+        history.push(tool_result(&id, "list_files", json!("a.rs b.rs")));
+    }
+    for i in 0..KEEP_RECENT_MESSAGES {
+        history.push(if i % 2 == 0 {
+            assistant(&format!("recent {i}"), 20)
+        } else {
+            user(&format!("recent {i}: join db://schema/orders"), 20)
+        });
+    }
+    let (used, unused) = (history[0].id, history[1].id);
+    let all = total(&history);
+    // Room for all but one resource: the unused one goes, the one mentioned lately stays.
+    let (p, log) = logged(|| {
+        plan(
+            &parts(&history),
+            &OptimizationStrategy::Intelligent,
+            budget(all - counter().message(&history[1]) + 1),
+            &counter(),
+        )
+        .unwrap()
+    });
+    assert_eq!(p.dropped, vec![unused]);
+    assert!(kept_ids(&p, &history).contains(&used));
+    let line = log
+        .lines()
+        .find(|l| l.contains("MCP resource left out of the request"))
+        .unwrap_or_else(|| panic!("the removal is logged: {log}"));
+    assert!(
+        line.contains("db://schema/legacy") && line.contains("not used among the newest messages"),
+        "{line}"
+    );
+    assert!(!log.contains("db://schema/orders"), "{log}");
+
+    // Once nothing mentions it any more, the other resource is old and unused too.
+    for m in history.iter_mut().rev().take(KEEP_RECENT_MESSAGES) {
+        if let MessageKind::Text(t) = &mut m.kind {
+            *t = TextMessage::plain(t.text().replace("db://schema/orders", "the orders"));
+        }
+    }
+    let all = total(&history);
+    let (p, log) = logged(|| {
+        plan(
+            &parts(&history),
+            &OptimizationStrategy::Intelligent,
+            budget(all - counter().message(&history[0]) + 1),
+            &counter(),
+        )
+        .unwrap()
+    });
+    assert_eq!(
+        p.dropped,
+        vec![used],
+        "the older unused resource goes first"
+    );
+    assert!(log.contains("db://schema/orders"), "{log}");
+}

@@ -391,6 +391,11 @@ pub struct ContextConfig {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[ts(as = "Option<Vec<String>>", optional)]
     pub disabled_mcp_tools: Vec<String>,
+    /// The language OCR reads this context's images in: Tesseract's codes, joined by `+`
+    /// (`eng`, `deu+eng`). When absent each image's language is detected among those installed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub ocr_language: Option<String>,
 }
 
 impl ContextConfig {
@@ -465,6 +470,7 @@ impl Default for ContextConfig {
             max_output_tokens: None,
             disabled_mcp_servers: Vec::new(),
             disabled_mcp_tools: Vec::new(),
+            ocr_language: None,
         }
     }
 }
@@ -554,6 +560,20 @@ impl Validate for ContextConfig {
                 format!("must be an MCP tool's name as the model calls it (`{MCP_TOOL_PREFIX}<server>__<tool>`), got `{tool}`"),
             );
         }
+        if let Some(language) = &self.ocr_language {
+            let code = |c: &str| {
+                !c.is_empty()
+                    && c.bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+            };
+            problems.check(
+                !language.split('+').all(code),
+                &path.field("ocr_language"),
+                format!(
+                    "must be Tesseract language codes joined by `+` (`eng`, `deu+eng`), got `{language}`"
+                ),
+            );
+        }
         if let OptimizationStrategy::RecentN { n } = self.optimization.strategy {
             problems.check(
                 n == 0,
@@ -567,6 +587,27 @@ impl Validate for ContextConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_ocr_language_must_be_tesseract_codes() {
+        for good in ["eng", "deu+eng", "chi_sim"] {
+            let config = ContextConfig {
+                ocr_language: Some(good.into()),
+                ..ContextConfig::default()
+            };
+            assert!(config.validate().is_ok(), "{good}");
+        }
+        for bad in ["", "eng+", "English", "eng; rm -rf /", "-l"] {
+            let config = ContextConfig {
+                ocr_language: Some(bad.into()),
+                ..ContextConfig::default()
+            };
+            assert!(
+                config.validate().unwrap_err().has_path("ocr_language"),
+                "{bad}"
+            );
+        }
+    }
 
     #[test]
     fn design_example_config_parses() {

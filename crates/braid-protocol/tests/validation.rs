@@ -41,6 +41,34 @@ fn empty_text_is_invalid() {
 }
 
 #[test]
+fn every_text_part_is_checked_and_reported_by_its_path() {
+    let m = message(
+        "assistant",
+        "text",
+        json!({"parts":[
+            {"type":"reasoning","text":"Thinking."},
+            {"type":"text","text":"Fine."},
+            {"type":"text","text":" \n "},
+            {"type":"text","text":"a\u{0}b"},
+        ]}),
+    );
+    let found = problems(&m);
+    assert_eq!(
+        found,
+        vec![
+            "data.parts[2].text: must not be empty".to_owned(),
+            "data.parts[3].text: must not contain a NUL character (U+0000)".to_owned(),
+        ]
+    );
+    let fine = message(
+        "assistant",
+        "text",
+        json!({"parts":[{"type":"reasoning","text":"Thinking."},{"type":"text","text":"Fine."}]}),
+    );
+    assert!(fine.validate().is_ok(), "{:?}", problems(&fine));
+}
+
+#[test]
 fn text_without_parts_is_invalid() {
     assert_problem(&message("user", "text", json!({"parts":[]})), "data.parts");
 }

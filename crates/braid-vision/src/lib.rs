@@ -21,8 +21,8 @@ pub use loading::{
     prepare_for_vision,
 };
 pub use ocr::{
-    MAX_OCR_OUTPUT_BYTES, OcrSettings, OcrText, TESSERACT_LANGUAGE_PACKAGE, TESSERACT_PACKAGE,
-    read_text,
+    MAX_OCR_OUTPUT_BYTES, MAX_TRIED_LANGUAGES, OcrSettings, OcrText, TESSERACT_LANGUAGE_PACKAGE,
+    TESSERACT_OSD_PACKAGE, TESSERACT_PACKAGE, read_text,
 };
 
 /// Why an image could not be loaded or recognized. Every message says what to do about it.
@@ -67,6 +67,16 @@ pub enum ImageError {
         model: String,
         /// Where the capability came from.
         known_from: &'static str,
+    },
+    /// The model server refused the image when it was asked to look at it.
+    #[error(
+        "the model server refused the image for `{model}`: {reason}; send it with recognition_mode `ocr` or `auto` to have its text read instead"
+    )]
+    Refused {
+        /// The model.
+        model: String,
+        /// The server's words.
+        reason: String,
     },
     /// The OCR engine is not installed or its language data is missing.
     #[error("{0}")]

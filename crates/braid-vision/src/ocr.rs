@@ -28,13 +28,25 @@ pub const MAX_OCR_OUTPUT_BYTES: u64 = 4 * 1024 * 1024;
 /// The most bytes of Tesseract's diagnostics kept for an error message.
 const MAX_OCR_STDERR_BYTES: u64 = 16 * 1024;
 
+/// The Debian package of Tesseract's script and orientation detection, which picks the language
+/// of an image when several are installed.
+pub const TESSERACT_OSD_PACKAGE: &str = "tesseract-ocr-osd";
+
+/// The most installed languages one image is read with while its language is detected.
+pub const MAX_TRIED_LANGUAGES: usize = 4;
+
+/// How much better (in mean word confidence, 0 to 100) another language must read an image to
+/// be chosen over an earlier one: clean text reads about as well in any language of its script.
+const CONFIDENCE_MARGIN: f32 = 2.0;
+
 /// How OCR runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OcrSettings {
     /// The Tesseract program (looked up in `PATH` when it has no `/`).
     pub program: PathBuf,
-    /// Tesseract's language codes, joined by `+` (`eng`, `eng+deu`).
-    pub languages: String,
+    /// Tesseract's language codes, joined by `+` (`eng`, `eng+deu`); `None` detects each image's
+    /// language among those installed.
+    pub languages: Option<String>,
     /// The longest one recognition may take.
     pub timeout: Duration,
 }
@@ -43,7 +55,7 @@ impl Default for OcrSettings {
     fn default() -> Self {
         Self {
             program: PathBuf::from("tesseract"),
-            languages: "eng".to_owned(),
+            languages: None,
             timeout: Duration::from_secs(60),
         }
     }
@@ -56,15 +68,180 @@ pub struct OcrText {
     pub text: String,
     /// Mean confidence of the words, 0 to 100; `None` when no word was found.
     pub confidence: Option<f32>,
-    /// The language data it was read with.
+    /// The language data it was read with (the one detected, or the one set).
     pub language: String,
 }
 
-/// Reads the text of a PNG or JPEG image with Tesseract.
+/// Reads the text of a PNG or JPEG image with Tesseract, in the languages `settings` names or,
+/// when it names none, in the language detected: the only one installed; else the one of the
+/// script Tesseract's orientation and script detection finds; else the installed language
+/// (at most [`MAX_TRIED_LANGUAGES`]) that reads the image with the best confidence.
 pub async fn read_text(settings: &OcrSettings, image: Vec<u8>) -> Result<OcrText, ImageError> {
+    if let Some(languages) = &settings.languages {
+        return recognize(settings, languages, image).await;
+    }
+    let installed = installed_languages(settings).await?;
+    let mut candidates: Vec<&str> = installed
+        .iter()
+        .map(String::as_str)
+        .filter(|l| !matches!(*l, "osd" | "equ") && !l.contains('/'))
+        .collect();
+    // English first: among equals, the earlier language wins.
+    candidates.sort_by_key(|l| *l != "eng");
+    if candidates.is_empty() {
+        return Err(ImageError::OcrUnavailable(format!(
+            "Tesseract has no language data installed: install the Debian package `{TESSERACT_LANGUAGE_PACKAGE}` (scripts/setup-system.sh does)"
+        )));
+    }
+    if candidates.len() > 1 && installed.iter().any(|l| l == "osd") {
+        let script = detect_script(settings, image.clone()).await;
+        let of_script: Vec<&str> = candidates
+            .iter()
+            .copied()
+            .filter(|l| script.as_deref() == Some(script_of(l)))
+            .collect();
+        tracing::debug!(?script, ?of_script, "script of an image detected");
+        if !of_script.is_empty() {
+            candidates = of_script;
+        }
+    }
+    let mut best: Option<OcrText> = None;
+    for language in candidates.into_iter().take(MAX_TRIED_LANGUAGES) {
+        let read = recognize(settings, language, image.clone()).await?;
+        let better = match &best {
+            None => true,
+            Some(b) => {
+                read.confidence.unwrap_or(0.0) > b.confidence.unwrap_or(0.0) + CONFIDENCE_MARGIN
+            }
+        };
+        if better {
+            best = Some(read);
+        }
+    }
+    best.ok_or_else(|| ImageError::OcrFailed("no language was tried".to_owned()))
+}
+
+/// The languages whose data Tesseract has (`tesseract --list-langs`).
+async fn installed_languages(settings: &OcrSettings) -> Result<Vec<String>, ImageError> {
+    let done = run(settings, &["--list-langs"], Vec::new()).await?;
+    if !done.status.success() {
+        return Err(ImageError::OcrUnavailable(format!(
+            "Tesseract could not list its languages ({}): {}",
+            done.status,
+            last_lines(&done.stderr)
+        )));
+    }
+    // The first line says where the data is; Tesseract 4 writes the list to stderr.
+    let listing = format!("{}\n{}", String::from_utf8_lossy(&done.stdout), done.stderr);
+    Ok(listing
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("List of available languages"))
+        .map(str::to_owned)
+        .collect())
+}
+
+/// The script Tesseract's orientation and script detection finds in the image; `None` when it
+/// cannot tell (too little text, or the detection failed).
+async fn detect_script(settings: &OcrSettings, image: Vec<u8>) -> Option<String> {
+    let done = run(
+        settings,
+        &["stdin", "stdout", "--psm", "0", "-l", "osd"],
+        image,
+    )
+    .await
+    .ok()?;
+    let report = format!("{}\n{}", String::from_utf8_lossy(&done.stdout), done.stderr);
+    report
+        .lines()
+        .find_map(|l| l.strip_prefix("Script:"))
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
+}
+
+/// The script (as the orientation and script detection names it) of a Tesseract language.
+fn script_of(language: &str) -> &'static str {
+    match language {
+        "rus" | "ukr" | "bel" | "bul" | "mkd" | "srp" | "kaz" | "kir" | "mon" | "tgk" | "tat" => {
+            "Cyrillic"
+        }
+        "ell" | "grc" => "Greek",
+        "ara" | "fas" | "urd" | "pus" | "uig" => "Arabic",
+        "heb" | "yid" => "Hebrew",
+        "hin" | "mar" | "nep" | "san" => "Devanagari",
+        "chi_sim" | "chi_tra" => "Han",
+        "jpn" => "Japanese",
+        "kor" => "Hangul",
+        "tha" => "Thai",
+        "ben" | "asm" => "Bengali",
+        "tam" => "Tamil",
+        "tel" => "Telugu",
+        "kan" => "Kannada",
+        "mal" => "Malayalam",
+        "guj" => "Gujarati",
+        "pan" => "Gurmukhi",
+        "kat" => "Georgian",
+        "hye" => "Armenian",
+        "amh" => "Ethiopic",
+        "khm" => "Khmer",
+        "lao" => "Lao",
+        "mya" => "Myanmar",
+        "sin" => "Sinhala",
+        "tir" => "Ethiopic",
+        _ => "Latin",
+    }
+}
+
+/// Reads the image's text in `languages`.
+async fn recognize(
+    settings: &OcrSettings,
+    languages: &str,
+    image: Vec<u8>,
+) -> Result<OcrText, ImageError> {
+    let done = run(
+        settings,
+        &["stdin", "stdout", "-l", languages, "tsv"],
+        image,
+    )
+    .await?;
+    if !done.status.success() {
+        let err = &done.stderr;
+        if err.contains("Failed loading language") || err.contains("Error opening data file") {
+            return Err(ImageError::OcrUnavailable(format!(
+                "Tesseract has no data for language `{languages}`: install the Debian package `{}` (scripts/setup-system.sh installs `{TESSERACT_LANGUAGE_PACKAGE}`)",
+                language_package(languages)
+            )));
+        }
+        return Err(ImageError::OcrFailed(format!(
+            "Tesseract exited with {}: {}",
+            done.status,
+            last_lines(err)
+        )));
+    }
+    let (text, confidence) = parse_tsv(&String::from_utf8_lossy(&done.stdout));
+    Ok(OcrText {
+        text,
+        confidence,
+        language: languages.to_owned(),
+    })
+}
+
+/// What a finished Tesseract run left.
+struct Finished {
+    stdout: Vec<u8>,
+    stderr: String,
+    status: std::process::ExitStatus,
+}
+
+/// Runs Tesseract with `args`, feeding it `input`, within the time allowed and the output caps.
+async fn run(
+    settings: &OcrSettings,
+    args: &[&str],
+    input: Vec<u8>,
+) -> Result<Finished, ImageError> {
     let mut command = tokio::process::Command::new(&settings.program);
     command
-        .args(["stdin", "stdout", "-l", &settings.languages, "tsv"])
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -93,7 +270,7 @@ pub async fn read_text(settings: &OcrSettings, image: Vec<u8>) -> Result<OcrText
     };
     let feed = tokio::spawn(async move {
         // Tesseract may stop reading early on a bad image: a broken pipe is its error to report.
-        let _ = stdin.write_all(&image).await;
+        let _ = stdin.write_all(&input).await;
         let _ = stdin.shutdown().await;
     });
     let read_out = async {
@@ -112,12 +289,12 @@ pub async fn read_text(settings: &OcrSettings, image: Vec<u8>) -> Result<OcrText
             .await
             .map(|_| err)
     };
-    let run = async {
+    let wait = async {
         let (out, err) = tokio::join!(read_out, read_err);
         let status = child.wait().await;
         (out, err, status)
     };
-    let (out, err, status) = match tokio::time::timeout(settings.timeout, run).await {
+    let (out, err, status) = match tokio::time::timeout(settings.timeout, wait).await {
         Ok(done) => done,
         Err(_) => {
             if let Some(g) = group.as_mut() {
@@ -131,33 +308,20 @@ pub async fn read_text(settings: &OcrSettings, image: Vec<u8>) -> Result<OcrText
         }
     };
     feed.abort();
-    let out = out.map_err(|e| ImageError::OcrFailed(format!("reading Tesseract's output: {e}")))?;
-    let err = String::from_utf8_lossy(&err.unwrap_or_default()).into_owned();
+    let stdout =
+        out.map_err(|e| ImageError::OcrFailed(format!("reading Tesseract's output: {e}")))?;
+    let stderr = String::from_utf8_lossy(&err.unwrap_or_default()).into_owned();
     let status =
         status.map_err(|e| ImageError::OcrFailed(format!("waiting for Tesseract: {e}")))?;
-    if out.len() as u64 > MAX_OCR_OUTPUT_BYTES {
+    if stdout.len() as u64 > MAX_OCR_OUTPUT_BYTES {
         return Err(ImageError::OcrFailed(format!(
             "Tesseract's output exceeds {MAX_OCR_OUTPUT_BYTES} bytes"
         )));
     }
-    if !status.success() {
-        if err.contains("Failed loading language") || err.contains("Error opening data file") {
-            return Err(ImageError::OcrUnavailable(format!(
-                "Tesseract has no data for language `{}`: install the Debian package `{}` (scripts/setup-system.sh installs `{TESSERACT_LANGUAGE_PACKAGE}`)",
-                settings.languages,
-                language_package(&settings.languages)
-            )));
-        }
-        return Err(ImageError::OcrFailed(format!(
-            "Tesseract exited with {status}: {}",
-            last_lines(&err)
-        )));
-    }
-    let (text, confidence) = parse_tsv(&String::from_utf8_lossy(&out));
-    Ok(OcrText {
-        text,
-        confidence,
-        language: settings.languages.clone(),
+    Ok(Finished {
+        stdout,
+        stderr,
+        status,
     })
 }
 

@@ -268,7 +268,12 @@ disabled_mcp_servers?: Array<string>,
  * Single MCP tools switched off in this context, by the name the model calls them
  * (`mcp__<server>__<tool>`): not offered, and a call gets an error result.
  */
-disabled_mcp_tools?: Array<string>, };
+disabled_mcp_tools?: Array<string>, 
+/**
+ * The language OCR reads this context's images in: Tesseract's codes, joined by `+`
+ * (`eng`, `deu+eng`). When absent each image's language is detected among those installed.
+ */
+ocr_language?: string, };
 
 export type ContextEvent = { "type": "context_update" } & ContextUpdate | { "type": "content_delta" } & ContentDelta | { "type": "content_final" } & ContentFinal | { "type": "error" } & ErrorEvent | { "type": "heartbeat" } & Heartbeat;
 

@@ -73,14 +73,16 @@ impl Validate for TextMessage {
             problems.push(&parts, "must have at least one part");
             return;
         }
-        // A message whose parts are all blank is empty; a single blank part among others is not
-        // worth reporting separately.
-        if self.is_blank() {
-            if self.parts.len() == 1 {
-                problems.push(&parts.index(0).field("text"), "must not be empty");
-            } else {
-                problems.push(&parts, "every part is empty");
-            }
+        // Each part on its own, so a client learns which of several is at fault.
+        for (i, part) in self.parts.iter().enumerate() {
+            let (TextPart::Text { text } | TextPart::Reasoning { text }) = part;
+            let at = parts.index(i).field("text");
+            problems.require_text(text, &at);
+            problems.check(
+                text.contains('\0'),
+                &at,
+                "must not contain a NUL character (U+0000)",
+            );
         }
     }
 }
