@@ -12,6 +12,7 @@ mod merge;
 mod optimization_engine;
 mod prompted_tools;
 mod recovery;
+mod state_sequences;
 mod storage_failure;
 mod stored_input;
 mod summary_reads;

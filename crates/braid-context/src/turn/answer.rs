@@ -68,7 +68,8 @@ impl Turn {
         let mut early = self
             .store_pipeline_output(host, output, stream.next())
             .await?;
-        host.transition(ContextState::AwaitingLlmFirstChunk).await?;
+        // `connecting_to_llm` lasts until the client reports the response started
+        // (`LlmEvent::Connected`) or, from a client that does not, until its first item.
 
         let turn = TurnId::new();
         let mut answer = StreamedAnswer::default();
@@ -211,8 +212,8 @@ impl Turn {
         self.finish_answer(host, answer, turn, tool_calling).await
     }
 
-    /// Leaves `connecting_to_llm` (a retry was waiting) for `awaiting_llm_first_chunk`, the
-    /// state every outcome of a model call moves on from.
+    /// Leaves `connecting_to_llm` (the response started, or a retry was waiting) for
+    /// `awaiting_llm_first_chunk`, the state every outcome of a model call moves on from.
     async fn connected<H: Host>(&mut self, host: &mut H) -> Result<(), EngineError> {
         if let ContextState::ConnectingToLlm { .. } = host.state() {
             host.transition(ContextState::AwaitingLlmFirstChunk).await?;
@@ -312,6 +313,7 @@ impl Turn {
             // Retries are taken in `call_model`, before the answer begins.
             LlmEvent::TextDelta { .. }
             | LlmEvent::ReasoningDelta { .. }
+            | LlmEvent::Connected
             | LlmEvent::Retrying { .. } => {}
         }
         Ok(())
