@@ -7,6 +7,7 @@ mod common;
 
 mod images;
 mod listing;
+mod loop_timeout;
 mod mcp;
 mod merge;
 mod optimization_engine;

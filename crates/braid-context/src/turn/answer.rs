@@ -59,8 +59,9 @@ impl Turn {
         })
         .await?;
         let limit_secs = host.data().record.config.llm_timeout_secs.max(1);
-        let deadline =
-            tokio::time::Instant::now() + std::time::Duration::from_secs(u64::from(limit_secs));
+        let deadline = self.model_deadline(
+            tokio::time::Instant::now() + std::time::Duration::from_secs(u64::from(limit_secs)),
+        );
         let tool_calling = request.tool_calling;
         let mut stream = llm.stream(&request).await;
         // The pipeline's output is stored while the request goes out; an item that arrives
@@ -171,7 +172,7 @@ impl Turn {
             self.end_stream(host, &mut answer, MessageStatus::Incomplete)
                 .await?;
             tracing::warn!(context = %host.context_id(), limit_secs, "model call timed out");
-            return Err(EngineError::LlmTimedOut { secs: limit_secs });
+            return Err(self.model_timed_out(limit_secs));
         }
 
         if interrupted {
