@@ -17,6 +17,7 @@ mod state_sequences;
 mod storage_failure;
 mod stored_input;
 mod summary_reads;
+mod titles;
 mod tools;
 mod turns;
 mod workflows;

@@ -205,7 +205,12 @@ impl Turn {
             };
             let sent_images = latest_vision_images(&prepared.request);
             match self.call_model(host, prepared).await {
-                Ok(ModelOutcome::Done) | Ok(ModelOutcome::Interrupted) => {
+                Ok(ModelOutcome::Done) => {
+                    host.rest(ContextState::Idle).await;
+                    // The context decides it needs a title once its first exchange is over.
+                    return crate::title::title_after_first_exchange(host).await;
+                }
+                Ok(ModelOutcome::Interrupted) => {
                     return host.rest(ContextState::Idle).await;
                 }
                 Ok(ModelOutcome::Question(question_id)) => {
