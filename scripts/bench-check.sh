@@ -36,15 +36,17 @@ case "$mode" in
 esac
 
 if [ "$mode" != report ]; then
-  # One run per bench target, filtered to the ids the table names; stale results are removed
-  # first so a bench that did not run cannot pass on an old figure.
-  while read -r crate bench; do
-    ids=$(awk -v c="$crate" -v b="$bench" '$1 == c && $2 == b { print $3 }' <<<"$TABLE")
-    filter="^($(paste -sd'|' <<<"$ids"))\$"
-    for id in $ids; do rm -rf "$target_dir/criterion/$id/new"; done
-    echo "== bench-check: $crate --bench $bench ($mode)"
-    "$CARGO" bench --locked -p "$crate" --bench "$bench" -- "${criterion_args[@]}" "$filter"
-  done < <(awk '{ print $1, $2 }' <<<"$TABLE" | uniq)
+  # One cargo run for every bench target (built together, crates share one feature set, so no
+  # crate is rebuilt for another's), filtered to the ids the table names; stale results are
+  # removed first so a bench that did not run cannot pass on an old figure.
+  packages=() benches=()
+  for crate in $(awk '{ print $1 }' <<<"$TABLE" | sort -u); do packages+=(-p "$crate"); done
+  for bench in $(awk '{ print $2 }' <<<"$TABLE" | sort -u); do benches+=(--bench "$bench"); done
+  ids=$(awk '{ print $3 }' <<<"$TABLE")
+  for id in $ids; do rm -rf "$target_dir/criterion/$id/new"; done
+  filter="^($(paste -sd'|' <<<"$ids"))\$"
+  echo "== bench-check: ${benches[*]} ($mode)"
+  "$CARGO" bench --locked "${packages[@]}" "${benches[@]}" -- "${criterion_args[@]}" "$filter"
 fi
 
 echo "== bench-check: medians against the targets"
