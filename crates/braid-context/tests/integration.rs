@@ -11,6 +11,7 @@ mod loop_timeout;
 mod mcp;
 mod merge;
 mod optimization_engine;
+mod pipeline_completion;
 mod prompted_tools;
 mod recovery;
 mod state_sequences;
