@@ -4,13 +4,13 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 
-.PHONY: run test setup setup-run web fmt lint deps test-rust test-web mcp-test-servers mcp-conformance generate bench fuzz chaos build-timings clients
+.PHONY: run test setup setup-run web fmt lint deps test-rust test-web mcp-test-servers mcp-conformance generate bench bench-check bench-check-short fuzz chaos build-timings clients
 
 run: setup-run web
 	$(CARGO) build --release -p braid-server
 	./target/release/braid serve
 
-test: setup fmt lint deps test-rust mcp-conformance clients test-web
+test: setup fmt lint deps test-rust bench-check-short mcp-conformance clients test-web
 
 # What `make run` needs (Node, Tesseract), then what only the tests need (PostgreSQL, Chromium).
 setup-run:
@@ -96,6 +96,17 @@ generate:
 
 bench:
 	$(CARGO) bench --workspace
+
+# The timing targets as a gate (issue 47): the criterion benches that stand for seed 001's
+# targets (state transition, add a message, tool overhead, optimize 1,000 messages, save after a
+# change, load 100 messages), each judged against the seed's target and Braid's own lower one;
+# fails when a median is over either. The table of targets is in scripts/bench-check.sh.
+bench-check:
+	CARGO=$(CARGO) scripts/bench-check.sh
+
+# The same gate with few samples (about twenty seconds of measuring), as `make test` runs it.
+bench-check-short:
+	BENCH_CHECK_MODE=short CARGO=$(CARGO) scripts/bench-check.sh
 
 # The timing table of a clean build (issue 48): cargo fetch into an empty CARGO_HOME, npm ci, the
 # UI build, the release build `make run` does and the debug build of every target `make test`

@@ -46,6 +46,16 @@ pub enum EngineError {
         /// The limit, in seconds.
         secs: u32,
     },
+    /// An iteration of the tool loop (a round of tools and the model call that reads their
+    /// results) took longer than the context's `tool_timeout_secs`, and the model call was
+    /// stopped; what had arrived is kept as an incomplete answer.
+    #[error(
+        "an iteration of the tool loop (its tools and the model's answer to their results) took longer than {secs} s (tool_timeout_secs): the model call was stopped and what had arrived is kept as incomplete; resume to continue, or raise tool_timeout_secs"
+    )]
+    IterationTimedOut {
+        /// The limit, in seconds.
+        secs: u32,
+    },
     /// No model is configured.
     #[error(
         "no model is configured: set BRAID_LLM_PROVIDER (openai or anthropic), BRAID_LLM_BASE_URL, BRAID_LLM_API_KEY and BRAID_MODEL"
@@ -100,7 +110,9 @@ impl EngineError {
             | EngineError::Workspace(_) => ErrorCode::InvalidInput,
             EngineError::Llm(e) => llm_error_code(e),
             EngineError::LlmNotConfigured => ErrorCode::LlmNotConfigured,
-            EngineError::LlmTimedOut { .. } => ErrorCode::Timeout,
+            EngineError::LlmTimedOut { .. } | EngineError::IterationTimedOut { .. } => {
+                ErrorCode::Timeout
+            }
             EngineError::Store(braid_store::StoreError::ContextNotFound(_))
             | EngineError::Store(braid_store::StoreError::BranchNotFound { .. }) => {
                 ErrorCode::NotFound

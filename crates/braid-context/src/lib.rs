@@ -31,6 +31,7 @@ mod send;
 mod sends;
 mod services;
 pub mod state;
+pub mod title;
 mod turn;
 mod views;
 pub mod workflow;

@@ -49,6 +49,8 @@ pub struct EngineSettings {
     pub ocr: braid_vision::OcrSettings,
     /// Internal hosts that image URLs may name anyway (all others are refused).
     pub image_hosts: braid_vision::ImageHosts,
+    /// Whether a context asks the model for a title after its first exchange.
+    pub titles: crate::title::TitleSetting,
 }
 
 impl EngineSettings {
@@ -73,6 +75,7 @@ impl Default for EngineSettings {
             user_workflows: None,
             ocr: braid_vision::OcrSettings::default(),
             image_hosts: braid_vision::ImageHosts::default(),
+            titles: crate::title::TitleSetting::default(),
         }
     }
 }

@@ -1356,7 +1356,7 @@ async fn each_retry_moves_connecting_to_llm_to_the_next_attempt_with_the_reason_
         assert!(reason.contains("503"), "attempt {attempt}: {reason}");
         assert!(wait_ms.is_some_and(|w| w > 0 && w <= 50), "{wait_ms:?}");
     }
-    // Each retry leaves `connecting_to_llm` for the answer's usual course.
+    // The retries happen while connecting: the answer's wait begins once a response starts.
     assert_eq!(
         walk(&ctx).await[..],
         [
@@ -1364,8 +1364,6 @@ async fn each_retry_moves_connecting_to_llm_to_the_next_attempt_with_the_reason_
             EnhancingSystemPrompt,
             OptimizingContext,
             PreparingLlmRequest,
-            ConnectingToLlm,
-            AwaitingLlmFirstChunk,
             ConnectingToLlm,
             AwaitingLlmFirstChunk,
             StreamingLlmResponse,

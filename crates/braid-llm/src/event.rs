@@ -55,6 +55,10 @@ pub enum LlmEvent {
         /// Why it stopped.
         reason: FinishReason,
     },
+    /// The model server accepted the request: its HTTP response started with a success status,
+    /// and the answer follows (once per attempt). Not part of the answer: it ends the wait for a
+    /// connection (`connecting_to_llm`) and starts the wait for the first chunk.
+    Connected,
     /// The previous attempt failed before any of the answer arrived; the call is tried again
     /// after a wait. Not part of the answer.
     Retrying {
@@ -178,7 +182,7 @@ impl CompletionBuilder {
 
     /// Takes one event into account.
     pub fn push(&mut self, event: &LlmEvent) {
-        if let LlmEvent::Retrying { .. } = event {
+        if let LlmEvent::Retrying { .. } | LlmEvent::Connected = event {
             return;
         }
         self.events += 1;
@@ -209,7 +213,7 @@ impl CompletionBuilder {
             }
             LlmEvent::Usage(usage) => self.completion.usage = Some(*usage),
             LlmEvent::Finish { reason } => self.completion.finish_reason = Some(reason.clone()),
-            LlmEvent::Retrying { .. } => {}
+            LlmEvent::Retrying { .. } | LlmEvent::Connected => {}
         }
     }
 

@@ -179,6 +179,10 @@ impl Transport {
             Ok(response) => response,
             Err(error) => return Attempt::Failed(error),
         };
+        // The answer has begun: what follows is the wait for its first chunk.
+        if tx.send(Ok(LlmEvent::Connected)).await.is_err() {
+            return Attempt::ReceiverGone;
+        }
         let mut bytes = response.bytes_stream();
         let mut parser = SseParser::new();
         let mut sse = Vec::new();

@@ -311,6 +311,45 @@ async fn stream_cut_before_any_output_is_retried() {
 }
 
 #[tokio::test]
+async fn each_attempt_reports_when_its_response_starts_before_any_of_the_answer() {
+    for provider in BOTH {
+        let script = Script::new()
+            .then(StreamReply::new().cut())
+            .then(StreamReply::text_in_pieces("late", 2).head_delay(Duration::from_millis(300)));
+        let mock = MockLlm::start(script).await.unwrap();
+        let started = Instant::now();
+        let mut stream = client(provider, &mock).stream(&request(provider)).await;
+        let mut seen = Vec::new();
+        while let Some(item) = stream.next().await {
+            let event = item.unwrap();
+            let label = match &event {
+                LlmEvent::Connected => "connected",
+                LlmEvent::Retrying { .. } => "retrying",
+                LlmEvent::TextDelta { .. } => "text",
+                _ => continue,
+            };
+            if seen.last() != Some(&label) {
+                seen.push(label);
+            }
+            // The second attempt's server waited 300 ms before answering.
+            if label == "connected" && seen.contains(&"retrying") {
+                assert!(
+                    started.elapsed() >= Duration::from_millis(300),
+                    "{provider}"
+                );
+            }
+        }
+        // The cut attempt had started too: its notice does not count as output, so it is
+        // still retried.
+        assert_eq!(
+            seen,
+            ["connected", "retrying", "connected", "text"],
+            "{provider}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn mid_stream_overload_before_output_is_retried() {
     let script = Script::new()
         .then(
@@ -494,7 +533,8 @@ async fn an_sse_line_that_never_ends_fails_the_stream_naming_the_limit() {
     };
     let client = build_client(config).unwrap();
     let (events, error) = collect(client.as_ref(), &request(Provider::OpenAi)).await;
-    assert!(events.is_empty());
+    // The response started; nothing of an answer came.
+    assert_eq!(events, [LlmEvent::Connected]);
     let error = error.expect("the stream fails");
     assert!(
         matches!(error, LlmError::TooLarge { what: "line", limit: l } if l == limit),

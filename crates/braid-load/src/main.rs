@@ -37,7 +37,6 @@ use braid_context::EngineSettings;
 use braid_llm::{Provider, ProviderConfig, RetryPolicy};
 use braid_server::AppConfig;
 use braid_server::serve::{ServeOptions, StoreLocation, start};
-use braid_server::title::TitleSetting;
 use braid_testkit::{Chunk, FinishKind, MockLlm, Script, StreamReply};
 use child::{ChildOptions, ChildServer};
 use clap::Parser;
@@ -570,7 +569,6 @@ async fn run(args: Args) -> anyhow::Result<()> {
                     store: store.clone(),
                     llm: Some(provider.clone()),
                     app: AppConfig {
-                        titles: TitleSetting::Off,
                         web_dir: dir.join("no-ui"),
                         ..AppConfig::default()
                     },

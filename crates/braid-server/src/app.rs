@@ -21,7 +21,6 @@ use crate::guard::{RequestGuard, guard};
 use crate::log_feed::LogFeeds;
 use crate::mcp::McpDirectory;
 use crate::metrics::Metrics;
-use crate::title::{TitleSetting, Titler};
 use crate::web::WebUi;
 
 /// The default body limit: 10 MiB.
@@ -49,8 +48,6 @@ pub struct AppConfig {
     pub allowed_hosts: Vec<String>,
     /// The web UI's built files.
     pub web_dir: PathBuf,
-    /// Whether untitled contexts get a title written by the model.
-    pub titles: TitleSetting,
     /// Whether the API may add, replace and remove servers in the MCP configuration file.
     pub mcp_edits: McpEdits,
     /// The sandbox commands run in: the default mode (`--sandbox`), whether unsandboxed
@@ -79,7 +76,6 @@ impl Default for AppConfig {
             cors_origins: Vec::new(),
             allowed_hosts: Vec::new(),
             web_dir: PathBuf::from("web/dist"),
-            titles: TitleSetting::Auto,
             mcp_edits: McpEdits::Allowed,
             sandbox: braid_tools::SandboxSettings::default(),
         }
@@ -100,8 +96,6 @@ pub struct App {
     pub shutdown: CancellationToken,
     /// The OpenAPI document, built once.
     pub openapi: Arc<serde_json::Value>,
-    /// Writes titles for untitled contexts.
-    pub titler: Titler,
     /// Refuses requests with a foreign `Host` or `Origin`, or a body that is not JSON.
     pub guard: Arc<RequestGuard>,
     /// The event logs this replica follows for contexts other replicas run.
@@ -132,7 +126,6 @@ impl App {
             registry,
             metrics,
             mcp,
-            titler: Titler::new(config.titles),
             guard: Arc::new(guard),
             config,
             shutdown,

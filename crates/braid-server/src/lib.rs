@@ -23,7 +23,6 @@ pub mod openapi;
 pub mod params;
 pub mod routes;
 pub mod serve;
-pub mod title;
 pub mod web;
 
 pub use app::{App, AppConfig, router};

@@ -214,8 +214,8 @@ struct Tracker {
 
 impl Tracker {
     fn observe(&mut self, item: &Result<LlmEvent, LlmError>) {
-        // A retry notice is not the answer's first chunk.
-        if let Ok(LlmEvent::Retrying { .. }) = item {
+        // A retry notice or the connection's start is not the answer's first chunk.
+        if let Ok(LlmEvent::Retrying { .. } | LlmEvent::Connected) = item {
             return;
         }
         let m = &self.metrics;

@@ -687,7 +687,6 @@ async fn send_message(
 ) -> ApiResult<Accepted<SendMessageResponse>> {
     let h = handle(&app, path.id).await?;
     let answer = h.send_message(request).await?;
-    crate::title::after_send(&app, &h);
     Ok(Reply(answer))
 }
 

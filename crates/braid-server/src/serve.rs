@@ -18,7 +18,7 @@ use crate::app::{App, AppConfig, DEFAULT_MAX_BODY, DEFAULT_MAX_MESSAGE_TEXT, Mcp
 use crate::guard::RequestGuard;
 use crate::mcp::{ManagerDirectory, McpDirectory, NoMcp, StoreTokens};
 use crate::metrics::{MeteredLlm, Metrics};
-use crate::title::TitleSetting;
+use braid_context::title::TitleSetting;
 use braid_mcp::oauth::PersonAuthorizer;
 use braid_mcp::{Elicitations, ManagerOptions, McpConfig, McpManager};
 
@@ -290,6 +290,10 @@ impl ServeArgs {
             workspace_roots,
             user_workflows: Some(self.data_dir.join("workflows")),
             image_hosts: braid_vision::ImageHosts::allowing(self.allow_image_hosts),
+            titles: match self.titles {
+                TitleArg::Auto => TitleSetting::Auto,
+                TitleArg::Off => TitleSetting::Off,
+            },
             ..EngineSettings::default()
         };
         let mcp_config =
@@ -311,10 +315,6 @@ impl ServeArgs {
                     .filter(|h| !h.is_empty())
                     .collect(),
                 web_dir: self.web_dir,
-                titles: match self.titles {
-                    TitleArg::Auto => TitleSetting::Auto,
-                    TitleArg::Off => TitleSetting::Off,
-                },
                 mcp_edits: if self.mcp_config_readonly {
                     McpEdits::Refused
                 } else {

@@ -5,8 +5,8 @@ use crate::common;
 
 use std::time::Duration;
 
+use braid_context::title::TitleSetting;
 use braid_server::AppConfig;
-use braid_server::title::TitleSetting;
 use braid_testkit::{Script, StreamReply};
 use common::*;
 use serde_json::json;
@@ -345,7 +345,7 @@ async fn an_untitled_context_gets_a_title_from_the_model() {
             .then(reply(&["Hi! How can I help?"]))
             .then(StreamReply::new().text("\"Greeting the assistant.\"")),
     );
-    setup.app.titles = TitleSetting::Auto;
+    setup.titles = TitleSetting::Auto;
     let s = TestServer::with(setup).await;
     let (status, body) = s.call("POST", "/v1/contexts", Some(json!({}))).await;
     assert_eq!(status, 201);
@@ -371,7 +371,7 @@ async fn an_untitled_context_gets_a_title_from_the_model() {
 #[tokio::test]
 async fn a_failed_title_request_leaves_the_context_untitled() {
     let mut setup = Setup::new(Script::new().then(reply(&["Sure."])));
-    setup.app.titles = TitleSetting::Auto;
+    setup.titles = TitleSetting::Auto;
     let s = TestServer::with(setup).await;
     let (_, body) = s.call("POST", "/v1/contexts", Some(json!({}))).await;
     let id = body["id"].as_str().unwrap().to_owned();
@@ -710,7 +710,6 @@ async fn the_web_ui_is_served_with_index_html_for_its_routes() {
     let mut setup = Setup::new(Script::new());
     setup.app = AppConfig {
         web_dir: dir.path().to_owned(),
-        titles: TitleSetting::Off,
         ..AppConfig::default()
     };
     let s = TestServer::with(setup).await;

@@ -134,6 +134,10 @@ pub struct StreamReply {
     /// A pause before every chunk, in milliseconds.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub chunk_delay_ms: u64,
+    /// A pause before the response starts (its status and headers), in milliseconds: a model
+    /// server slow to accept the request.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub head_delay_ms: u64,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -366,6 +370,12 @@ impl StreamReply {
     /// Stops here and never finishes.
     pub fn hang(self) -> Self {
         self.chunk(Chunk::Hang)
+    }
+
+    /// Pauses before the response starts, as a server slow to accept the request does.
+    pub fn head_delay(mut self, delay: Duration) -> Self {
+        self.head_delay_ms = delay.as_millis() as u64;
+        self
     }
 
     /// Pauses before every chunk.

@@ -326,6 +326,11 @@ async fn handle(
         .as_ref()
         .and_then(|s| s.as_bool())
         .unwrap_or(false);
+    if let ScriptedResponse::Stream(reply) = &response
+        && reply.head_delay_ms > 0
+    {
+        tokio::time::sleep(std::time::Duration::from_millis(reply.head_delay_ms)).await;
+    }
     match response {
         ScriptedResponse::Hang => hang().await,
         ScriptedResponse::Error(error) => {

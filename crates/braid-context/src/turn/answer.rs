@@ -62,8 +62,9 @@ impl Turn {
         })
         .await?;
         let limit_secs = host.data().record.config.llm_timeout_secs.max(1);
-        let deadline =
-            tokio::time::Instant::now() + std::time::Duration::from_secs(u64::from(limit_secs));
+        let deadline = self.model_deadline(
+            tokio::time::Instant::now() + std::time::Duration::from_secs(u64::from(limit_secs)),
+        );
         let tool_calling = request.tool_calling;
         let turn = TurnId::new();
         let mut output = output;
@@ -81,7 +82,8 @@ impl Turn {
         let mut early = self
             .store_pipeline_output(host, output, stream.next())
             .await?;
-        host.transition(ContextState::AwaitingLlmFirstChunk).await?;
+        // `connecting_to_llm` lasts until the client reports the response started
+        // (`LlmEvent::Connected`) or, from a client that does not, until its first item.
 
         let mut outcome: Option<Result<(), LlmError>> = None;
         let mut interrupted = false;
@@ -181,7 +183,7 @@ impl Turn {
             self.end_stream(host, &mut answer, MessageStatus::Incomplete)
                 .await?;
             tracing::warn!(context = %host.context_id(), limit_secs, "model call timed out");
-            return Err(EngineError::LlmTimedOut { secs: limit_secs });
+            return Err(self.model_timed_out(limit_secs));
         }
 
         if interrupted {
@@ -222,8 +224,8 @@ impl Turn {
         self.finish_answer(host, answer, turn, tool_calling).await
     }
 
-    /// Leaves `connecting_to_llm` (a retry was waiting) for `awaiting_llm_first_chunk`, the
-    /// state every outcome of a model call moves on from.
+    /// Leaves `connecting_to_llm` (the response started, or a retry was waiting) for
+    /// `awaiting_llm_first_chunk`, the state every outcome of a model call moves on from.
     async fn connected<H: Host>(&mut self, host: &mut H) -> Result<(), EngineError> {
         if let ContextState::ConnectingToLlm { .. } = host.state() {
             host.transition(ContextState::AwaitingLlmFirstChunk).await?;
@@ -323,6 +325,7 @@ impl Turn {
             // Retries are taken in `call_model`, before the answer begins.
             LlmEvent::TextDelta { .. }
             | LlmEvent::ReasoningDelta { .. }
+            | LlmEvent::Connected
             | LlmEvent::Retrying { .. } => {}
         }
         Ok(())

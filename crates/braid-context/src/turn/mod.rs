@@ -7,6 +7,8 @@ mod answer;
 mod prepare;
 mod tool_round;
 
+use std::time::{Duration, Instant};
+
 use braid_llm::LlmError;
 use braid_protocol::{
     ContextState, ErrorCode, LoopStopReason, Message, MessageId, MessageKind, MessageStatus, Role,
@@ -40,12 +42,25 @@ pub(crate) struct LoopProgress {
     pub cycles: CycleDetector,
 }
 
+/// The time budget of the tool loop's running iteration: a round of tools and the model call
+/// that reads their results share one limit (`tool_timeout_secs`, seed 001 "Auto-loop timeout
+/// protection"). A turn's first model call, before any tool ran, is not an iteration.
+#[derive(Clone, Copy, Debug)]
+struct IterationBudget {
+    /// When the iteration must be over.
+    deadline: Instant,
+    /// The limit it was given.
+    limit: Duration,
+}
+
 /// One turn: what it has done so far and how to stop it.
 pub(crate) struct Turn {
     /// Cancelled by an interrupt; the actor holds a clone to deliver it.
     interrupt: CancellationToken,
     /// Rounds and tools of the loop.
     progress: LoopProgress,
+    /// The running iteration's budget, once a round of tools started.
+    iteration: Option<IterationBudget>,
 }
 
 /// What the next step of a resumed turn is, read from the active branch's tail.
@@ -82,6 +97,37 @@ impl Turn {
         Self {
             interrupt,
             progress: LoopProgress::default(),
+            iteration: None,
+        }
+    }
+
+    /// Starts an iteration of the tool loop as its round's calls start to run: answers when it
+    /// must be over, which also bounds the model call that follows.
+    fn start_iteration(&mut self, limit: Duration) -> Instant {
+        let deadline = Instant::now() + limit;
+        self.iteration = Some(IterationBudget { deadline, limit });
+        deadline
+    }
+
+    /// When a model call must end: at its own limit (`model_limit`), or sooner when the
+    /// iteration it belongs to ends first.
+    fn model_deadline(&self, model_limit: tokio::time::Instant) -> tokio::time::Instant {
+        match self.iteration {
+            Some(budget) => model_limit.min(tokio::time::Instant::from_std(budget.deadline)),
+            None => model_limit,
+        }
+    }
+
+    /// The error of a model call stopped at its deadline: the iteration's when its budget is
+    /// spent, else the call's own `llm_timeout_secs`.
+    fn model_timed_out(&self, llm_limit_secs: u32) -> EngineError {
+        match self.iteration {
+            Some(budget) if Instant::now() >= budget.deadline => EngineError::IterationTimedOut {
+                secs: u32::try_from(budget.limit.as_secs()).unwrap_or(u32::MAX),
+            },
+            _ => EngineError::LlmTimedOut {
+                secs: llm_limit_secs,
+            },
         }
     }
 
@@ -161,7 +207,12 @@ impl Turn {
             };
             let sent_images = latest_vision_images(&prepared.request);
             match self.call_model(host, prepared).await {
-                Ok(ModelOutcome::Done) | Ok(ModelOutcome::Interrupted) => {
+                Ok(ModelOutcome::Done) => {
+                    host.rest(ContextState::Idle).await;
+                    // The context decides it needs a title once its first exchange is over.
+                    return crate::title::title_after_first_exchange(host).await;
+                }
+                Ok(ModelOutcome::Interrupted) => {
                     return host.rest(ContextState::Idle).await;
                 }
                 Ok(ModelOutcome::Question(question_id)) => {

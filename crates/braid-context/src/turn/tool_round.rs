@@ -168,7 +168,7 @@ impl Turn {
         let timeout = Duration::from_secs(u64::from(
             host.data().record.config.tool_timeout_secs.max(1),
         ));
-        let deadline = Instant::now() + timeout;
+        let deadline = self.start_iteration(timeout);
         let mut stop: Option<LoopStopReason> = None;
         let mut ran: Vec<Ran> = Vec::new();
         if all_read_only && total > 1 {
@@ -344,7 +344,14 @@ impl Turn {
         reason: LoopStopReason,
         detail: String,
     ) -> Result<(), EngineError> {
-        tracing::info!(context = %host.context_id(), reason = %reason, depth = self.progress.depth, "tool loop stopped");
+        if reason == LoopStopReason::Timeout {
+            // A timeout is an error the person is told of, not routine.
+            tracing::error!(context = %host.context_id(), depth = self.progress.depth, %detail, "tool loop iteration timed out");
+            host.emit_error(braid_protocol::ErrorCode::Timeout, detail.clone(), true)
+                .await;
+        } else {
+            tracing::info!(context = %host.context_id(), reason = %reason, depth = self.progress.depth, "tool loop stopped");
+        }
         let notice = Message::new(
             Role::Assistant,
             MessageKind::SystemControl(SystemControlMessage::LoopStopped {

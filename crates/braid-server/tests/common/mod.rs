@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use braid_context::EngineSettings;
+use braid_context::title::TitleSetting;
 use braid_llm::{Provider, ProviderConfig, RetryPolicy};
 use braid_server::AppConfig;
 use braid_server::serve::{ServeOptions, Server, StoreLocation, start};
-use braid_server::title::TitleSetting;
 use braid_testkit::{MockLlm, Script, StreamReply};
 use braid_tools::WorkspaceRoots;
 use futures::StreamExt;
@@ -33,6 +33,8 @@ pub struct Setup {
     pub with_model: bool,
     /// An MCP servers file to start with.
     pub mcp_config: Option<PathBuf>,
+    /// Whether contexts ask the model for a title (off: most tests script every request).
+    pub titles: TitleSetting,
 }
 
 impl Setup {
@@ -41,12 +43,12 @@ impl Setup {
             script,
             app: AppConfig {
                 heartbeat: Duration::from_millis(300),
-                titles: TitleSetting::Off,
                 web_dir: PathBuf::from("/nonexistent/web/dist"),
                 ..AppConfig::default()
             },
             with_model: true,
             mcp_config: None,
+            titles: TitleSetting::Off,
         }
     }
 }
@@ -93,6 +95,7 @@ impl TestServer {
             engine: EngineSettings {
                 default_model: "mock-model".into(),
                 workspace_roots,
+                titles: setup.titles,
                 ..EngineSettings::default()
             },
             unload_every: Duration::from_secs(60),
