@@ -3,10 +3,12 @@
 
 use braid_protocol::api::{
     ApprovalRequest, BranchInfo, BranchList, ContextListEntry, ContextSummary, CreateBranchRequest,
-    MergeOutcome, MergeRequest, MessageList, SendMessageResponse, StateResponse,
+    MergeOutcome, MergeRequest, MessageList, SendMessageResponse, StateResponse, TurnView,
     UpdateBranchRequest, UpdateContextRequest, WorkspaceFileList,
 };
-use braid_protocol::{BranchName, ContextId, MessageId, Mode, SendMessageRequest, SequencedEvent};
+use braid_protocol::{
+    BranchName, ContextId, ContextTurnId, MessageId, Mode, SendMessageRequest, SequencedEvent,
+};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 use crate::actor::{Actor, Command, Reply};
@@ -286,6 +288,27 @@ impl ContextHandle {
             })
         })
         .await
+    }
+
+    /// Where turn `turn` is: running or queued (from the actor), or how it ended (from the
+    /// store, so a restart keeps it).
+    pub async fn turn(&self, turn: ContextTurnId) -> Result<TurnView, EngineError> {
+        let (live, store) = self
+            .read(move |a, _| Ok((a.turn_view(turn), a.store().clone())))
+            .await?;
+        if let Some(view) = live {
+            return Ok(view);
+        }
+        store
+            .get_turn(self.id, turn)
+            .await?
+            .ok_or_else(|| EngineError::NotFound(format!("no turn {turn} in this context")))
+    }
+
+    /// One message, on any branch, as committed (a message being streamed shows what is
+    /// committed of it so far).
+    pub async fn message(&self, id: MessageId) -> Result<braid_protocol::Message, EngineError> {
+        self.read(move |a, _| a.message(id)).await
     }
 
     /// Messages of a branch.

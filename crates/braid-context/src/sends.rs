@@ -158,9 +158,21 @@ impl Actor {
         Ok((answered, reply))
     }
 
+    /// Runs a send as its turn (the one opened for it, or the one it was given when queued),
+    /// and ends that turn.
+    pub(crate) async fn run_send(&mut self, send: QueuedSend) {
+        if !self.has_open_turn() {
+            let given = self.take_queued_turn(send.primary_id());
+            self.open_turn(given);
+            self.turn_started_by(send.primary_id());
+        }
+        self.run_send_turn(send).await;
+        self.close_turn().await;
+    }
+
     /// Runs a send: an MCP resource is read in, a workflow starts, and anything else is a
     /// conversational turn.
-    pub(crate) async fn run_send(&mut self, send: QueuedSend) {
+    async fn run_send_turn(&mut self, send: QueuedSend) {
         let mut turn = self.begin_turn();
         if let SendAction::InjectResource { id, server, uri } = &send.action {
             return self.inject_resource(*id, server, uri).await;
@@ -187,8 +199,10 @@ impl Actor {
 
     /// Continues a paused or failed turn from where the history says it stopped.
     pub(crate) async fn resume(&mut self) {
+        self.open_turn(None);
         let mut turn = self.begin_turn();
         turn.resume(self).await;
+        self.close_turn().await;
     }
 
     /// An interrupt while nothing runs: a loop waiting for approval is paused; otherwise there
@@ -319,8 +333,16 @@ impl Actor {
         })
     }
 
-    /// Runs the round once every call is decided, then goes on around the loop.
+    /// Runs the round once every call is decided, then goes on around the loop, as a turn of
+    /// its own.
     pub(crate) async fn continue_after_approval(&mut self) {
+        self.open_turn(None);
+        self.approved_turn().await;
+        self.close_turn().await;
+    }
+
+    /// The turn [`Actor::continue_after_approval`] runs.
+    async fn approved_turn(&mut self) {
         let mut turn = self.begin_turn();
         if let Some(run) = self.workflow_waiting_on_call() {
             return self.continue_workflow_after_approval(run).await;
@@ -389,8 +411,8 @@ impl Actor {
             }
         }
         self.commit(changes).await?;
-        if let Some(at) = queued {
-            self.queue().remove(at);
+        if let Some(send) = queued.and_then(|at| self.queue().remove(at)) {
+            self.take_queued_turn(send.primary_id());
         }
         for m in ids.iter().filter_map(|m| self.data().pool.get(m)) {
             self.emit_update(
@@ -413,15 +435,16 @@ impl Actor {
         id: MessageId,
         reply: crate::actor::Reply<SendMessageResponse>,
     ) {
+        let turn = self.open_turn(None);
         match input::accept_retry(self, id).await {
             Ok(send) => {
-                let _ = reply.send(Ok(SendMessageResponse {
-                    message_id: id,
-                    queued: false,
-                }));
+                let mut answer = self.sent(&send, turn, false);
+                answer.message_id = id;
+                let _ = reply.send(Ok(answer));
                 self.run_send(send).await;
             }
             Err(e) => {
+                self.forget_turn();
                 let _ = reply.send(Err(e));
             }
         }

@@ -9,8 +9,8 @@ use ts_rs::TS;
 
 use crate::body::{RequestError, parse_value_at};
 use crate::config::{ContextConfig, Mode};
-use crate::event::ErrorCode;
-use crate::ids::{BranchName, ContextId, MessageId, ToolCallId};
+use crate::event::{ErrorCode, TurnOutcome};
+use crate::ids::{BranchName, ContextId, ContextTurnId, MessageId, ToolCallId};
 use crate::kinds::FileInfo;
 use crate::message::Message;
 use crate::state::{ContextState, StateTransition};
@@ -206,6 +206,11 @@ pub struct MessageList {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub next_after: Option<MessageId>,
+    /// Pass as `before` to get the page of older messages; absent when none are older (and on
+    /// pages read with `after`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub next_before: Option<MessageId>,
     /// `view=optimized` only: where the request leaves messages out (dropped to fit the
     /// window, or summarized), each standing before the listed message it precedes. A page
     /// carries the markers that stand before its messages, and the last page also those at
@@ -256,6 +261,55 @@ pub struct SendMessageResponse {
     pub message_id: MessageId,
     /// Whether it waits behind a running turn.
     pub queued: bool,
+    /// The turn the send runs as: every event of it carries this id, and `turn_completed` ends
+    /// it (`GET /v1/contexts/{id}/turns/{turn_id}` answers its status).
+    pub turn_id: ContextTurnId,
+    /// The event id to stream from (as `Last-Event-ID` or `?after=`) to see every event of the
+    /// turn; absent when the send emitted none before answering.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub stream_after: Option<u64>,
+}
+
+/// Where a turn is: `GET /v1/contexts/{id}/turns/{turn_id}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct TurnView {
+    /// The turn.
+    pub turn_id: ContextTurnId,
+    /// Its context.
+    pub context_id: ContextId,
+    /// The branch it works on.
+    pub branch: BranchName,
+    /// Waiting, running or over.
+    pub status: TurnStatus,
+    /// How it ended, once `completed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub outcome: Option<TurnOutcome>,
+    /// What failed, for a `failed` turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub error: Option<String>,
+    /// The id the send that started it answered with (absent for a resume or an approval).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub message_id: Option<MessageId>,
+    /// When it ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub completed_at: Option<DateTime<Utc>>,
+}
+
+/// Where a turn is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnStatus {
+    /// Its send waits behind another turn.
+    Queued,
+    /// It runs.
+    Running,
+    /// It ended (`outcome` says how).
+    Completed,
 }
 
 /// `POST /v1/contexts/{id}/approvals`.

@@ -73,6 +73,11 @@ uuid_id!(
     /// request formatter can put them back into a single assistant message.
     TurnId
 );
+uuid_id!(
+    /// Identifies one turn of a context (`turn_id` in the API): the work one send, resume or
+    /// approval starts, from its first event to its `turn_completed` event.
+    ContextTurnId
+);
 
 macro_rules! string_id {
     ($(#[$doc:meta])* $name:ident) => {

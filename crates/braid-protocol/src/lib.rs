@@ -39,9 +39,9 @@ pub use config::{
 };
 pub use event::{
     ContentDelta, ContentFinal, ContextEvent, ContextUpdate, ErrorCode, ErrorEvent, Heartbeat,
-    MessageUpdate, SequencedEvent,
+    MessageUpdate, PendingCall, SequencedEvent, TurnCompleted, TurnOutcome,
 };
-pub use ids::{BranchName, ContextId, MessageId, ToolCallId, TurnId};
+pub use ids::{BranchName, ContextId, ContextTurnId, MessageId, ToolCallId, TurnId};
 pub use kinds::*;
 pub use message::{CURRENT_SCHEMA_VERSION, Message, MessageStatus, Metadata};
 pub use payload::{MessagePayload, SendMessageRequest};

@@ -18,4 +18,5 @@ mod replicas;
 mod security;
 mod stored_input;
 mod strict_input;
+mod turns;
 mod workflows;

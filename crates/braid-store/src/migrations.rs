@@ -47,6 +47,11 @@ pub(crate) fn sqlite() -> Migrator {
             "idempotency keys",
             include_str!("../migrations/sqlite/0005_idempotency_keys_issue45.sql"),
         ),
+        migration(
+            6,
+            "turns",
+            include_str!("../migrations/sqlite/0006_turns_issue45.sql"),
+        ),
     ])
 }
 
@@ -72,6 +77,11 @@ pub(crate) fn postgres() -> Migrator {
             4,
             "idempotency keys",
             include_str!("../migrations/postgres/0004_idempotency_keys_issue45.sql"),
+        ),
+        migration(
+            5,
+            "turns",
+            include_str!("../migrations/postgres/0005_turns_issue45.sql"),
         ),
     ])
 }
