@@ -233,6 +233,8 @@ impl ContextHandle {
         &self,
         request: CreateBranchRequest,
     ) -> Result<BranchInfo, EngineError> {
+        // A request wrong on its face is refused before a busy context refuses it.
+        braid_protocol::Validate::validate(&request)?;
         self.change(move |a| Box::pin(a.create_branch(request)))
             .await
     }

@@ -3,7 +3,6 @@
 //! deleted, a turn begun, resumed or continued after approval. The turn itself is a
 //! [`Turn`] value the actor drives as its host.
 
-use braid_protocol::api::SendMessageResponse;
 use braid_protocol::payload::{FileReferencePayload, ImagePayload};
 use braid_protocol::validate::normalize_file_path;
 use braid_protocol::{
@@ -427,27 +426,6 @@ impl Actor {
         }
         tracing::info!(context = %self.context_id(), message = %id, deleted = ids.len(), "input deleted");
         Ok(())
-    }
-
-    /// Answers a retry: runs the send at once while the context rests.
-    pub(crate) async fn retry_now(
-        &mut self,
-        id: MessageId,
-        reply: crate::actor::Reply<SendMessageResponse>,
-    ) {
-        let turn = self.open_turn(None);
-        match input::accept_retry(self, id).await {
-            Ok(send) => {
-                let mut answer = self.sent(&send, turn, false);
-                answer.message_id = id;
-                let _ = reply.send(Ok(answer));
-                self.run_send(send).await;
-            }
-            Err(e) => {
-                self.forget_turn();
-                let _ = reply.send(Err(e));
-            }
-        }
     }
 }
 

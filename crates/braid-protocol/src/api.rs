@@ -14,7 +14,7 @@ use crate::ids::{BranchName, ContextId, ContextTurnId, MessageId, ToolCallId};
 use crate::kinds::FileInfo;
 use crate::message::Message;
 use crate::state::{ContextState, StateTransition};
-use crate::validate::Validate;
+use crate::validate::{FieldPath, Problems, Validate};
 
 pub use crate::merge::*;
 
@@ -349,6 +349,27 @@ pub enum Decision {
 pub struct SetModeRequest {
     /// The new mode.
     pub mode: Mode,
+}
+
+/// What is wrong with a branch request on its face, whatever the context holds: a name of 1 to
+/// 64 characters without `/` or control characters, and at most one of `from_message` and
+/// `before_message`. Checked before the context is asked, so a busy context still answers 422.
+impl Validate for CreateBranchRequest {
+    fn validate_at(&self, path: &FieldPath, problems: &mut Problems) {
+        let name = self.name.as_str();
+        problems.check(
+            !name.trim().is_empty()
+                && name.len() <= 64
+                && !name.chars().any(|c| c.is_control() || c == '/'),
+            &path.field("name"),
+            "a branch name is 1 to 64 characters, without `/` or control characters",
+        );
+        problems.check(
+            self.from_message.is_none() || self.before_message.is_none(),
+            &path.field("before_message"),
+            "give either `from_message` (the last message to keep) or `before_message` (the first to leave out), not both",
+        );
+    }
 }
 
 /// `POST /v1/contexts/{id}/branches`.

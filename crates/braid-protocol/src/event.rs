@@ -371,6 +371,8 @@ mod tests {
             sequence: 1,
             delta: "Hel".into(),
             is_final: false,
+            turn_id: None,
+            branch: None,
         });
         let v = serde_json::to_value(&e).unwrap();
         assert_eq!(v["type"], "content_delta");
@@ -381,5 +383,74 @@ mod tests {
         let payload: serde_json::Value = serde_json::from_str(&e.payload_json()).unwrap();
         assert!(payload.get("type").is_none());
         assert_eq!(payload["is_final"], false);
+    }
+
+    #[test]
+    fn a_stamped_event_names_its_turn_and_branch_and_a_heartbeat_stays_unstamped() {
+        let turn = ContextTurnId::new();
+        let branch = BranchName("alt".into());
+        let mut e = ContextEvent::Error(ErrorEvent {
+            context_id: ContextId::new(),
+            code: ErrorCode::Internal,
+            message: "x".into(),
+            recoverable: true,
+            turn_id: None,
+            branch: None,
+        });
+        assert!(
+            !serde_json::to_value(&e)
+                .unwrap()
+                .as_object()
+                .unwrap()
+                .contains_key("turn_id")
+        );
+        e.stamp_turn(turn, &branch);
+        assert_eq!(e.turn_id(), Some(turn));
+        let v: serde_json::Value = serde_json::from_str(&e.payload_json()).unwrap();
+        assert_eq!(v["turn_id"], serde_json::json!(turn));
+        assert_eq!(v["branch"], "alt");
+        let mut beat = ContextEvent::Heartbeat(Heartbeat {
+            timestamp: Utc::now(),
+        });
+        beat.stamp_turn(turn, &branch);
+        assert_eq!(beat.turn_id(), None);
+    }
+
+    #[test]
+    fn a_turn_outcome_is_read_from_the_state_it_rests_in() {
+        let of = TurnOutcome::of_rest;
+        assert_eq!(of(&ContextState::Idle, false), Some(TurnOutcome::Answered));
+        assert_eq!(
+            of(&ContextState::Idle, true),
+            Some(TurnOutcome::Interrupted)
+        );
+        let failed = ContextState::Failed {
+            error: "boom".into(),
+            recoverable: true,
+        };
+        assert_eq!(of(&failed, false), Some(TurnOutcome::Failed));
+        let waiting = ContextState::AwaitingToolApproval {
+            pending_requests: Vec::new(),
+            tool_names: Vec::new(),
+        };
+        assert_eq!(of(&waiting, false), Some(TurnOutcome::AwaitingApproval));
+        let asked = ContextState::AwaitingUserAnswer {
+            question_id: MessageId::new(),
+        };
+        assert_eq!(of(&asked, false), Some(TurnOutcome::AwaitingAnswer));
+        let paused = |reason| ContextState::Paused {
+            reason,
+            depth: 1,
+            tools_executed: 1,
+        };
+        assert_eq!(
+            of(&paused(crate::state::LoopStopReason::DepthLimit), false),
+            Some(TurnOutcome::Paused)
+        );
+        assert_eq!(
+            of(&paused(crate::state::LoopStopReason::Interrupted), false),
+            Some(TurnOutcome::Interrupted)
+        );
+        assert_eq!(of(&ContextState::ProcessingLlmResponse, false), None);
     }
 }

@@ -119,3 +119,42 @@ async fn one_message_reads_alone_and_an_unknown_one_is_404() {
         .await;
     assert_eq!(status, 404, "{body}");
 }
+
+/// A branch request wrong on its face is 422 naming the field while the context is busy (the
+/// busy check would answer 409 and hide what is wrong).
+#[tokio::test]
+async fn a_bad_branch_request_is_refused_by_name_while_the_context_is_busy() {
+    let pieces: Vec<String> = (0..100).map(|i| format!("w{i} ")).collect();
+    let refs: Vec<&str> = pieces.iter().map(String::as_str).collect();
+    let slow = reply(&refs).chunk_delay(std::time::Duration::from_millis(20));
+    let s = TestServer::start(Script::new().then(slow)).await;
+    let id = s.context(json!({})).await;
+    let mut events = s.events(&id, "", None).await;
+    s.send_text(&id, "talk slowly").await;
+    events.until(|e| e.event == "content_delta").await;
+    let branches = format!("/v1/contexts/{id}/branches");
+    let (status, body) = s
+        .call("POST", &branches, Some(json!({"name": "a/b"})))
+        .await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["error"]["field"], "name", "{body}");
+    let m = uuid_like();
+    let (status, body) = s
+        .call(
+            "POST",
+            &branches,
+            Some(json!({"name": "ok", "from_message": m, "before_message": m})),
+        )
+        .await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["error"]["field"], "before_message", "{body}");
+    let (status, body) = s.call("POST", &branches, Some(json!({"name": "ok"}))).await;
+    assert_eq!(
+        status, 409,
+        "a good request still waits for the turn: {body}"
+    );
+}
+
+fn uuid_like() -> String {
+    braid_protocol::MessageId::new().to_string()
+}

@@ -160,19 +160,9 @@ impl Actor {
     async fn handle(&mut self, command: Command) {
         match command {
             Command::Send(request, reply) => {
-                let turn = self.open_turn(None);
-                match self.accept_and_store(request).await {
-                    Ok(send) => {
-                        let _ = reply.send(Ok(self.sent(&send, turn, false)));
-                        self.run_send(send).await;
-                    }
-                    Err(e) => {
-                        self.forget_turn();
-                        let _ = reply.send(Err(e));
-                    }
-                }
+                self.start_send(Accept::Request(request), reply).await;
             }
-            Command::RetryMessage(id, reply) => self.retry_now(id, reply).await,
+            Command::RetryMessage(id, reply) => self.start_send(Accept::Retry(id), reply).await,
             Command::DeleteMessage(id, reply) => {
                 let _ = reply.send(self.delete_input(id).await);
             }
@@ -200,34 +190,15 @@ impl Actor {
             Command::Change(op) => op(Ok(self)).await,
             Command::Read(op) => op(self, self.machine.current()),
             Command::ExecutePlan(plan, reply) => {
-                let turn = self.open_turn(None);
-                match self.plan_send(plan, None).await {
-                    Ok(send) => {
-                        let _ = reply.send(Ok(self.sent(&send, turn, false)));
-                        self.run_send(send).await;
-                    }
-                    Err(e) => {
-                        self.forget_turn();
-                        let _ = reply.send(Err(e));
-                    }
-                }
+                self.start_send(Accept::Plan(plan, None), reply).await;
             }
             Command::RefinePlan {
                 plan,
                 feedback,
                 reply,
             } => {
-                let turn = self.open_turn(None);
-                match self.plan_send(plan, Some(feedback)).await {
-                    Ok(send) => {
-                        let _ = reply.send(Ok(self.sent(&send, turn, false)));
-                        self.run_send(send).await;
-                    }
-                    Err(e) => {
-                        self.forget_turn();
-                        let _ = reply.send(Err(e));
-                    }
-                }
+                self.start_send(Accept::Plan(plan, Some(feedback)), reply)
+                    .await;
             }
             Command::Shutdown(done) => {
                 self.stopping = Some(done);
@@ -237,6 +208,29 @@ impl Actor {
                 control,
                 reply,
             } => self.control_workflow(&execution_id, control, reply).await,
+        }
+    }
+
+    /// Accepts a send while nothing runs, answers it (naming the turn it runs as), and runs it.
+    async fn start_send(&mut self, accept: Accept, reply: Reply<SendMessageResponse>) {
+        let turn = self.open_turn(None);
+        let (accepted, retried) = match accept {
+            Accept::Request(request) => (self.accept_and_store(request).await, None),
+            Accept::Plan(plan, feedback) => (self.plan_send(plan, feedback).await, None),
+            Accept::Retry(id) => (crate::input::accept_retry(self, id).await, Some(id)),
+        };
+        match accepted {
+            Ok(send) => {
+                let mut answer = self.sent(&send, turn, false);
+                // A retry answers with the message retried.
+                answer.message_id = retried.unwrap_or(answer.message_id);
+                let _ = reply.send(Ok(answer));
+                self.run_send(send).await;
+            }
+            Err(e) => {
+                self.forget_turn();
+                let _ = reply.send(Err(e));
+            }
         }
     }
 
@@ -587,6 +581,16 @@ impl Actor {
         };
         self.fail(EngineError::Store(error), true).await;
     }
+}
+
+/// What a send started while nothing runs is accepted from.
+enum Accept {
+    /// A request to the context.
+    Request(braid_protocol::SendMessageRequest),
+    /// A plan to execute, or to refine with the feedback.
+    Plan(MessageId, Option<String>),
+    /// Failed input to run again.
+    Retry(MessageId),
 }
 
 /// Answers a command with an error, whatever its kind.
