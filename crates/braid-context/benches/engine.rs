@@ -89,6 +89,9 @@ fn transition(c: &mut Criterion) {
                                 message_update: None,
                                 timestamp: chrono::Utc::now(),
                                 metadata: Default::default(),
+                                pending_calls: Vec::new(),
+                                turn_id: None,
+                                branch: None,
                             },
                         ))
                         .await

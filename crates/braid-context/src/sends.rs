@@ -165,7 +165,9 @@ impl Actor {
             self.open_turn(given);
             self.turn_started_by(send.primary_id());
         }
-        self.run_send_turn(send).await;
+        // Boxed: the futures that hold this one (the actor's loop, a command's handling) stay
+        // small, so polling a deep turn (a workflow the model starts) fits a thread's stack.
+        Box::pin(self.run_send_turn(send)).await;
         self.close_turn().await;
     }
 
@@ -200,7 +202,7 @@ impl Actor {
     pub(crate) async fn resume(&mut self) {
         self.open_turn(None);
         let mut turn = self.begin_turn();
-        turn.resume(self).await;
+        Box::pin(turn.resume(self)).await;
         self.close_turn().await;
     }
 
@@ -336,7 +338,7 @@ impl Actor {
     /// its own.
     pub(crate) async fn continue_after_approval(&mut self) {
         self.open_turn(None);
-        self.approved_turn().await;
+        Box::pin(self.approved_turn()).await;
         self.close_turn().await;
     }
 

@@ -358,14 +358,14 @@ impl Validate for CreateBranchRequest {
     fn validate_at(&self, path: &FieldPath, problems: &mut Problems) {
         let name = self.name.as_str();
         problems.check(
-            !name.trim().is_empty()
-                && name.len() <= 64
-                && !name.chars().any(|c| c.is_control() || c == '/'),
+            name.trim().is_empty()
+                || name.len() > 64
+                || name.chars().any(|c| c.is_control() || c == '/'),
             &path.field("name"),
             "a branch name is 1 to 64 characters, without `/` or control characters",
         );
         problems.check(
-            self.from_message.is_none() || self.before_message.is_none(),
+            self.from_message.is_some() && self.before_message.is_some(),
             &path.field("before_message"),
             "give either `from_message` (the last message to keep) or `before_message` (the first to leave out), not both",
         );
@@ -954,6 +954,31 @@ impl From<&RequestError> for ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_branch_request_is_checked_on_its_face() {
+        let request = |name: &str, from: bool, before: bool| CreateBranchRequest {
+            name: BranchName(name.into()),
+            from_branch: None,
+            from_message: from.then(MessageId::new),
+            before_message: before.then(MessageId::new),
+            system_prompt: None,
+            pipeline: None,
+        };
+        assert!(request("alt", true, false).validate().is_ok());
+        let fields = |r: CreateBranchRequest| -> Vec<String> {
+            r.validate()
+                .unwrap_err()
+                .problems()
+                .iter()
+                .map(|p| p.path.clone())
+                .collect()
+        };
+        assert_eq!(fields(request("a/b", false, false)), ["name"]);
+        assert_eq!(fields(request(" ", false, false)), ["name"]);
+        assert_eq!(fields(request(&"x".repeat(65), false, false)), ["name"]);
+        assert_eq!(fields(request("alt", true, true)), ["before_message"]);
+    }
     use crate::config::ApprovalPolicy;
     use serde_json::json;
 
