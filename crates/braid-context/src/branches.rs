@@ -157,16 +157,13 @@ impl Actor {
         Ok(())
     }
 
-    /// Merges branch `source` into the request's target (the active branch by default): one
-    /// change set holding the target's new order, its `branch_merge` notice and, when a
-    /// resolution takes the source's mode or role, the new config; then one `context_update`.
-    /// A dry run answers the preview and stores nothing; so does a merge held by conflicts
-    /// without a resolution or warnings not accepted ([`EngineError::MergeHeld`]).
-    pub(crate) async fn merge(
-        &mut self,
+    /// The plan of merging branch `source` into the request's target (the active branch by
+    /// default), and that target; reads only, so it also checks a request while a turn runs.
+    pub(crate) fn merge_plan(
+        &self,
         source: BranchName,
-        request: MergeRequest,
-    ) -> Result<MergeOutcome, crate::error::EngineError> {
+        request: &MergeRequest,
+    ) -> Result<(BranchName, crate::merge::MergePlan), EngineError> {
         let target = request
             .target
             .clone()
@@ -194,12 +191,26 @@ impl Actor {
                 name: &target_branch.name,
                 ids: &target_branch.message_ids,
             },
-            request: &request,
+            request,
             writes: &writes,
             mode: config.mode,
             role: config.agent_role,
         })
         .map_err(EngineError::Merge)?;
+        Ok((target, plan))
+    }
+
+    /// Merges branch `source` into the request's target (the active branch by default): one
+    /// change set holding the target's new order, its `branch_merge` notice and, when a
+    /// resolution takes the source's mode or role, the new config; then one `context_update`.
+    /// A dry run answers the preview and stores nothing; so does a merge held by conflicts
+    /// without a resolution or warnings not accepted ([`EngineError::MergeHeld`]).
+    pub(crate) async fn merge(
+        &mut self,
+        source: BranchName,
+        request: MergeRequest,
+    ) -> Result<MergeOutcome, crate::error::EngineError> {
+        let (target, plan) = self.merge_plan(source, &request)?;
         if request.dry_run {
             return Ok(plan.outcome);
         }

@@ -267,6 +267,15 @@ impl ContextHandle {
         source: BranchName,
         request: MergeRequest,
     ) -> Result<MergeOutcome, EngineError> {
+        // A preview only reads, and a request the plan refuses is refused, also while a turn
+        // runs (the busy check would hide what is wrong).
+        let (previewed, checked) = (source.clone(), request.clone());
+        let preview = self
+            .read(move |a, _| a.merge_plan(previewed, &checked))
+            .await?;
+        if request.dry_run {
+            return Ok(preview.1.outcome);
+        }
         self.change(move |a| Box::pin(a.merge(source, request)))
             .await
     }
