@@ -8,7 +8,9 @@
 #      list the messages (sdk/python/tests/generated_smoke.py);
 #   3. runs the Python SDK's tests and its README example against the same server;
 #   4. generates TypeScript types with openapi-typescript (sdk/typescript/package-lock.json),
-#      type-checks a client over them (openapi-fetch) and drives the server through it.
+#      type-checks a client over them (openapi-fetch) and drives the server through it;
+#   5. runs the TypeScript SDK's checks (sdk/typescript/src/check.ts: a turn waited for, the
+#      stream across a dropped connection, paging) and its README example against the server.
 # Needs target/debug/braid and target/debug/braid-mock-llm (`cargo build -p braid-server -p
 # braid-testkit`). Prints one line per step; logs are in target/clients/.
 set -euo pipefail
@@ -123,3 +125,14 @@ mkdir -p "$ts/generated"
     cat "$out/ts-generate.log" >&2; exit 1; }
 (cd "$ts" && node node_modules/.bin/tsc -p .) || { echo "clients: the TypeScript client does not type-check" >&2; exit 1; }
 BRAID_URL=$url node "$ts/dist/src/smoke.js"
+
+# 5. The TypeScript SDK's checks and README example (the proxy port is free again: the Python
+# test's proxy closed with its process).
+BRAID_URL=$url BRAID_PROXY_PORT=$proxy_port node "$ts/dist/src/check.js"
+"$python" - "$ts/README.md" >"$ts/dist/readme_example.mjs" <<'PY'
+import re, sys
+blocks = re.findall(r"```js\n(.*?)```", open(sys.argv[1]).read(), re.S)
+print(blocks[0].replace('"./dist/src/index.js"', '"./src/index.js"'))
+PY
+BRAID_URL=$url node "$ts/dist/readme_example.mjs" >"$out/ts_readme_example.log"
+echo "clients: the TypeScript SDK's README example ran: $(tail -n1 "$out/ts_readme_example.log")"

@@ -89,6 +89,9 @@ fn transition(c: &mut Criterion) {
                                 message_update: None,
                                 timestamp: chrono::Utc::now(),
                                 metadata: Default::default(),
+                                pending_calls: Vec::new(),
+                                turn_id: None,
+                                branch: None,
                             },
                         ))
                         .await
@@ -109,6 +112,7 @@ fn pipeline(c: &mut Criterion) {
     let ctx = PipelineContext {
         config: ContextConfig::default(),
         model: "gpt-4o-mini".into(),
+        branch: braid_protocol::BranchName::main(),
         branch_prompt: None,
         history,
         tools: Arc::new(builtin_registry().unwrap()),

@@ -139,6 +139,7 @@ fn summary(c: &mut Criterion) {
         view: MessageView::Optimized,
         kind: None,
         after: None,
+        before: None,
         limit: Some(1000),
     };
     let first = rt.block_on(handle.messages(page())).unwrap();

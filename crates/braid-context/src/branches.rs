@@ -157,16 +157,13 @@ impl Actor {
         Ok(())
     }
 
-    /// Merges branch `source` into the request's target (the active branch by default): one
-    /// change set holding the target's new order, its `branch_merge` notice and, when a
-    /// resolution takes the source's mode or role, the new config; then one `context_update`.
-    /// A dry run answers the preview and stores nothing; so does a merge held by conflicts
-    /// without a resolution or warnings not accepted ([`EngineError::MergeHeld`]).
-    pub(crate) async fn merge(
-        &mut self,
+    /// The plan of merging branch `source` into the request's target (the active branch by
+    /// default), and that target; reads only, so it also checks a request while a turn runs.
+    pub(crate) fn merge_plan(
+        &self,
         source: BranchName,
-        request: MergeRequest,
-    ) -> Result<MergeOutcome, crate::error::EngineError> {
+        request: &MergeRequest,
+    ) -> Result<(BranchName, crate::merge::MergePlan), EngineError> {
         let target = request
             .target
             .clone()
@@ -177,12 +174,6 @@ impl Actor {
         let Some(target_branch) = self.data().branch(&target) else {
             return Err(EngineError::BranchNotFound(target));
         };
-        if let braid_protocol::api::MergeStrategy::Summary { text } = &request.strategy {
-            let text = text.clone();
-            return self
-                .merge_summary(source, target, text, request.dry_run)
-                .await;
-        }
         let tools = self.tools().clone();
         let writes = move |name: &str| {
             tools
@@ -200,12 +191,33 @@ impl Actor {
                 name: &target_branch.name,
                 ids: &target_branch.message_ids,
             },
-            request: &request,
+            request,
             writes: &writes,
             mode: config.mode,
             role: config.agent_role,
         })
         .map_err(EngineError::Merge)?;
+        Ok((target, plan))
+    }
+
+    /// Merges branch `source` into the request's target (the active branch by default): one
+    /// change set holding the target's new order, its `branch_merge` notice and, when a
+    /// resolution takes the source's mode or role, the new config; then one `context_update`.
+    /// A dry run answers the preview and stores nothing; so does a merge held by conflicts
+    /// without a resolution or warnings not accepted ([`EngineError::MergeHeld`]).
+    pub(crate) async fn merge(
+        &mut self,
+        source: BranchName,
+        request: MergeRequest,
+    ) -> Result<MergeOutcome, crate::error::EngineError> {
+        let (target, plan) = self.merge_plan(source.clone(), &request)?;
+        // A summary merge's preview asks the model: it is a change, not a read.
+        if let braid_protocol::api::MergeStrategy::Summary { text } = &request.strategy {
+            let text = text.clone();
+            return self
+                .merge_summary(source, target, text, request.dry_run)
+                .await;
+        }
         if request.dry_run {
             return Ok(plan.outcome);
         }

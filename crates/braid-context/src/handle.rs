@@ -3,11 +3,12 @@
 
 use braid_protocol::api::{
     ApprovalRequest, BranchInfo, BranchList, ContextListEntry, ContextSummary, CreateBranchRequest,
-    MergeOutcome, MergeRequest, MessageList, SendMessageResponse, StateResponse,
+    MergeOutcome, MergeRequest, MessageList, SendMessageResponse, StateResponse, TurnView,
     UpdateBranchRequest, UpdateContextRequest, WorkspaceFileList,
 };
 use braid_protocol::{
-    BranchName, ContextId, Message, MessageId, Mode, SendMessageRequest, SequencedEvent,
+    BranchName, ContextId, ContextTurnId, Message, MessageId, Mode, SendMessageRequest,
+    SequencedEvent,
 };
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
@@ -233,6 +234,8 @@ impl ContextHandle {
         &self,
         request: CreateBranchRequest,
     ) -> Result<BranchInfo, EngineError> {
+        // A request wrong on its face is refused before a busy context refuses it.
+        braid_protocol::Validate::validate(&request)?;
         self.change(move |a| Box::pin(a.create_branch(request)))
             .await
     }
@@ -265,6 +268,19 @@ impl ContextHandle {
         source: BranchName,
         request: MergeRequest,
     ) -> Result<MergeOutcome, EngineError> {
+        // A preview only reads, and a request the plan refuses is refused, also while a turn
+        // runs (the busy check would hide what is wrong).
+        let (previewed, checked) = (source.clone(), request.clone());
+        let preview = self
+            .read(move |a, _| a.merge_plan(previewed, &checked))
+            .await?;
+        let summary = matches!(
+            request.strategy,
+            braid_protocol::api::MergeStrategy::Summary { .. }
+        );
+        if request.dry_run && !summary {
+            return Ok(preview.1.outcome);
+        }
         self.change(move |a| Box::pin(a.merge(source, request)))
             .await
     }
@@ -308,6 +324,27 @@ impl ContextHandle {
             })
         })
         .await
+    }
+
+    /// Where turn `turn` is: running or queued (from the actor), or how it ended (from the
+    /// store, so a restart keeps it).
+    pub async fn turn(&self, turn: ContextTurnId) -> Result<TurnView, EngineError> {
+        let (live, store) = self
+            .read(move |a, _| Ok((a.turn_view(turn), a.store().clone())))
+            .await?;
+        if let Some(view) = live {
+            return Ok(view);
+        }
+        store
+            .get_turn(self.id, turn)
+            .await?
+            .ok_or_else(|| EngineError::NotFound(format!("no turn {turn} in this context")))
+    }
+
+    /// One message, on any branch, as committed (a message being streamed shows what is
+    /// committed of it so far).
+    pub async fn message(&self, id: MessageId) -> Result<braid_protocol::Message, EngineError> {
+        self.read(move |a, _| a.message(id)).await
     }
 
     /// Messages of a branch.

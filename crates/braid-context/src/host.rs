@@ -11,7 +11,7 @@ use braid_llm::LlmClient;
 use braid_mcp::McpManager;
 use braid_protocol::{
     ContextEvent, ContextId, ContextState, ContextUpdate, ErrorCode, ErrorEvent, Message,
-    MessageUpdate, Metadata, ToolCallId,
+    MessageUpdate, Metadata, PendingCall, ToolCallId,
 };
 use braid_store::{ContextChanges, LostEvents, PendingSave, StoreError};
 use braid_tools::ToolRegistry;
@@ -168,6 +168,20 @@ pub(crate) trait Host: Send {
         message_update: Option<MessageUpdate>,
         metadata: Metadata,
     ) -> impl Future<Output = ()> + Send {
+        let pending_calls = match self.state() {
+            ContextState::AwaitingToolApproval {
+                pending_requests, ..
+            } => crate::calls::open_calls(self.data())
+                .into_iter()
+                .filter(|c| pending_requests.contains(&c.id))
+                .map(|c| PendingCall {
+                    call_id: c.id,
+                    tool_name: c.name,
+                    arguments: c.arguments,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
         let event = ContextEvent::ContextUpdate(ContextUpdate {
             context_id: self.context_id(),
             current_state: self.state().clone(),
@@ -175,6 +189,9 @@ pub(crate) trait Host: Send {
             message_update,
             timestamp: Utc::now(),
             metadata,
+            pending_calls,
+            turn_id: None,
+            branch: None,
         });
         self.emit(event)
     }
@@ -204,6 +221,8 @@ pub(crate) trait Host: Send {
             code,
             message,
             recoverable,
+            turn_id: None,
+            branch: None,
         }))
     }
 

@@ -3,7 +3,6 @@
 //! deleted, a turn begun, resumed or continued after approval. The turn itself is a
 //! [`Turn`] value the actor drives as its host.
 
-use braid_protocol::api::SendMessageResponse;
 use braid_protocol::payload::{FileReferencePayload, ImagePayload};
 use braid_protocol::validate::normalize_file_path;
 use braid_protocol::{
@@ -158,9 +157,23 @@ impl Actor {
         Ok((answered, reply))
     }
 
+    /// Runs a send as its turn (the one opened for it, or the one it was given when queued),
+    /// and ends that turn.
+    pub(crate) async fn run_send(&mut self, send: QueuedSend) {
+        if !self.has_open_turn() {
+            let given = self.take_queued_turn(send.primary_id());
+            self.open_turn(given);
+            self.turn_started_by(send.primary_id());
+        }
+        // Boxed: the futures that hold this one (the actor's loop, a command's handling) stay
+        // small, so polling a deep turn (a workflow the model starts) fits a thread's stack.
+        Box::pin(self.run_send_turn(send)).await;
+        self.close_turn().await;
+    }
+
     /// Runs a send: an MCP resource is read in, a workflow starts, and anything else is a
     /// conversational turn.
-    pub(crate) async fn run_send(&mut self, send: QueuedSend) {
+    async fn run_send_turn(&mut self, send: QueuedSend) {
         let mut turn = self.begin_turn();
         if let SendAction::InjectResource { id, server, uri } = &send.action {
             return self.inject_resource(*id, server, uri).await;
@@ -187,8 +200,10 @@ impl Actor {
 
     /// Continues a paused or failed turn from where the history says it stopped.
     pub(crate) async fn resume(&mut self) {
+        self.open_turn(None);
         let mut turn = self.begin_turn();
-        turn.resume(self).await;
+        Box::pin(turn.resume(self)).await;
+        self.close_turn().await;
     }
 
     /// An interrupt while nothing runs: a loop waiting for approval is paused; otherwise there
@@ -319,8 +334,16 @@ impl Actor {
         })
     }
 
-    /// Runs the round once every call is decided, then goes on around the loop.
+    /// Runs the round once every call is decided, then goes on around the loop, as a turn of
+    /// its own.
     pub(crate) async fn continue_after_approval(&mut self) {
+        self.open_turn(None);
+        Box::pin(self.approved_turn()).await;
+        self.close_turn().await;
+    }
+
+    /// The turn [`Actor::continue_after_approval`] runs.
+    async fn approved_turn(&mut self) {
         let mut turn = self.begin_turn();
         if let Some(run) = self.workflow_waiting_on_call() {
             return self.continue_workflow_after_approval(run).await;
@@ -389,8 +412,8 @@ impl Actor {
             }
         }
         self.commit(changes).await?;
-        if let Some(at) = queued {
-            self.queue().remove(at);
+        if let Some(send) = queued.and_then(|at| self.queue().remove(at)) {
+            self.take_queued_turn(send.primary_id());
         }
         for m in ids.iter().filter_map(|m| self.data().pool.get(m)) {
             self.emit_update(
@@ -405,26 +428,6 @@ impl Actor {
         }
         tracing::info!(context = %self.context_id(), message = %id, deleted = ids.len(), "input deleted");
         Ok(())
-    }
-
-    /// Answers a retry: runs the send at once while the context rests.
-    pub(crate) async fn retry_now(
-        &mut self,
-        id: MessageId,
-        reply: crate::actor::Reply<SendMessageResponse>,
-    ) {
-        match input::accept_retry(self, id).await {
-            Ok(send) => {
-                let _ = reply.send(Ok(SendMessageResponse {
-                    message_id: id,
-                    queued: false,
-                }));
-                self.run_send(send).await;
-            }
-            Err(e) => {
-                let _ = reply.send(Err(e));
-            }
-        }
     }
 }
 

@@ -30,6 +30,9 @@ pub struct MessageQuery {
     pub kind: Option<KindName>,
     /// Only messages after this one.
     pub after: Option<MessageId>,
+    /// Only messages before this one: the page is the newest of them (paging back from the
+    /// end); not with `after`.
+    pub before: Option<MessageId>,
     /// At most this many (default 100, at most 1000).
     pub limit: Option<u32>,
 }
@@ -170,6 +173,15 @@ impl Actor {
         ))
     }
 
+    /// One message of the context, on any branch, as committed.
+    pub(crate) fn message(&self, id: braid_protocol::MessageId) -> Result<Message, EngineError> {
+        self.data()
+            .pool
+            .get(&id)
+            .cloned()
+            .ok_or_else(|| EngineError::NotFound(format!("no message {id} in this context")))
+    }
+
     pub(crate) fn list_messages(&self, q: MessageQuery) -> Result<MessageList, EngineError> {
         let branch = q
             .branch
@@ -209,8 +221,34 @@ impl Actor {
             messages.drain(..=at);
         }
         let limit = q.limit.unwrap_or(DEFAULT_PAGE).clamp(1, MAX_PAGE) as usize;
-        let more = messages.len() > limit;
-        messages.truncate(limit);
+        let mut next_before = None;
+        // A page back from `before` is never the last one: the end's markers are not on it.
+        let more = if let Some(before) = q.before {
+            if q.after.is_some() {
+                return Err(EngineError::Invalid(braid_protocol::ValidationErrors(
+                    vec![braid_protocol::Problem {
+                        path: "before".to_owned(),
+                        message:
+                            "`before` and `after` page in opposite directions: give one of them"
+                                .to_owned(),
+                    }],
+                )));
+            }
+            let Some(at) = messages.iter().position(|m| m.id == before) else {
+                return Err(not_listed(before));
+            };
+            messages.truncate(at);
+            let start = messages.len().saturating_sub(limit);
+            messages.drain(..start);
+            if start > 0 {
+                next_before = messages.first().map(|m| m.id);
+            }
+            true
+        } else {
+            let more = messages.len() > limit;
+            messages.truncate(limit);
+            more
+        };
         let markers = match (&view, q.kind) {
             (Some(view), None) => {
                 let page: std::collections::HashSet<braid_protocol::MessageId> =
@@ -227,11 +265,12 @@ impl Actor {
             _ => Vec::new(),
         };
         Ok(MessageList {
-            next_after: if more {
+            next_after: if more && q.before.is_none() {
                 messages.last().map(|m| m.id)
             } else {
                 None
             },
+            next_before,
             messages: messages.into_iter().cloned().collect(),
             markers,
         })

@@ -455,6 +455,9 @@ async fn a_state_stored_without_its_announcement_is_announced_on_restart() {
                 message_update: None,
                 timestamp: chrono::Utc::now(),
                 metadata: Metadata::new(),
+                pending_calls: Vec::new(),
+                turn_id: None,
+                branch: None,
             }),
             std::sync::Arc::new(publisher),
         )

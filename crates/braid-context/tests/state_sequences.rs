@@ -150,6 +150,7 @@ async fn a_tool_turn_with_approval_logs_every_state_in_order() {
         ContextState::AwaitingToolApproval {
             pending_requests: vec![ToolCallId::from("w1")],
             tool_names: vec!["slow_write".to_owned()],
+            offered_rules: Vec::new(),
         }
     );
     ctx.approve(ApprovalRequest {

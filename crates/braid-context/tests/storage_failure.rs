@@ -193,9 +193,72 @@ impl Store for FlakyStore {
     fn event_notices(&self) -> tokio::sync::broadcast::Receiver<braid_store::EventNotice> {
         self.inner.event_notices()
     }
+    async fn claim_idempotency_key(
+        &self,
+        request: braid_store::IdempotentRequest<'_>,
+        window: braid_store::IdempotencyWindow,
+    ) -> braid_store::Result<braid_store::IdempotencyClaim> {
+        self.inner.claim_idempotency_key(request, window).await
+    }
+    async fn record_idempotent_answer(
+        &self,
+        scope: &str,
+        key: &str,
+        answer: &braid_store::StoredAnswer,
+    ) -> braid_store::Result<()> {
+        self.inner
+            .record_idempotent_answer(scope, key, answer)
+            .await
+    }
+    async fn release_idempotency_key(&self, scope: &str, key: &str) -> braid_store::Result<()> {
+        self.inner.release_idempotency_key(scope, key).await
+    }
+    async fn expire_idempotency_keys(
+        &self,
+        window: braid_store::IdempotencyWindow,
+        keep: u64,
+    ) -> braid_store::Result<u64> {
+        self.inner.expire_idempotency_keys(window, keep).await
+    }
+    async fn save_turn(&self, turn: &api::TurnView) -> braid_store::Result<()> {
+        self.inner.save_turn(turn).await
+    }
+    async fn get_turn(
+        &self,
+        id: ContextId,
+        turn: ContextTurnId,
+    ) -> braid_store::Result<Option<api::TurnView>> {
+        self.inner.get_turn(id, turn).await
+    }
     async fn close(&self) -> braid_store::Result<()> {
         self.inner.close().await
     }
+}
+
+/// The wrapper keeps what the engine stores beside contexts (a turn's record, an idempotency
+/// key): an ended turn is answered from the store under it.
+#[tokio::test]
+async fn an_ended_turn_is_read_back_through_the_wrapper() {
+    let h = Harness::new(Script::new().then(reply(&["answer"]))).await;
+    let (_flaky, _registry, ctx) = flaky_context(&h).await;
+    let sent = ctx.send_message(text("hello")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(5);
+    let turn = loop {
+        let turn = ctx.turn(sent.turn_id).await.unwrap();
+        if turn.status == api::TurnStatus::Completed || tokio::time::Instant::now() > deadline {
+            break turn;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    };
+    assert_eq!(turn.outcome, Some(TurnOutcome::Answered), "{turn:?}");
+    assert_eq!(turn.message_id, Some(sent.message_id));
+    let stored = h.store.get_turn(ctx.id(), sent.turn_id).await.unwrap();
+    assert_eq!(
+        stored,
+        Some(turn),
+        "the record reached the store under the wrapper"
+    );
 }
 
 /// A context on an engine whose store is a [`FlakyStore`] over the harness's.

@@ -9,12 +9,12 @@ use ts_rs::TS;
 
 use crate::body::{RequestError, parse_value_at};
 use crate::config::{ContextConfig, Mode};
-use crate::event::ErrorCode;
-use crate::ids::{BranchName, ContextId, MessageId, ToolCallId};
+use crate::event::{ErrorCode, TurnOutcome};
+use crate::ids::{BranchName, ContextId, ContextTurnId, MessageId, ToolCallId};
 use crate::kinds::FileInfo;
 use crate::message::Message;
 use crate::state::{ContextState, StateTransition};
-use crate::validate::Validate;
+use crate::validate::{FieldPath, Problems, Validate};
 
 pub use crate::merge::*;
 
@@ -209,6 +209,11 @@ pub struct MessageList {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub next_after: Option<MessageId>,
+    /// Pass as `before` to get the page of older messages; absent when none are older (and on
+    /// pages read with `after`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub next_before: Option<MessageId>,
     /// `view=optimized` only: where the request leaves messages out (dropped to fit the
     /// window, or summarized), each standing before the listed message it precedes. A page
     /// carries the markers that stand before its messages, and the last page also those at
@@ -259,6 +264,55 @@ pub struct SendMessageResponse {
     pub message_id: MessageId,
     /// Whether it waits behind a running turn.
     pub queued: bool,
+    /// The turn the send runs as: every event of it carries this id, and `turn_completed` ends
+    /// it (`GET /v1/contexts/{id}/turns/{turn_id}` answers its status).
+    pub turn_id: ContextTurnId,
+    /// The event id to stream from (as `Last-Event-ID` or `?after=`) to see every event of the
+    /// turn; absent when the send emitted none before answering.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub stream_after: Option<u64>,
+}
+
+/// Where a turn is: `GET /v1/contexts/{id}/turns/{turn_id}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct TurnView {
+    /// The turn.
+    pub turn_id: ContextTurnId,
+    /// Its context.
+    pub context_id: ContextId,
+    /// The branch it works on.
+    pub branch: BranchName,
+    /// Waiting, running or over.
+    pub status: TurnStatus,
+    /// How it ended, once `completed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub outcome: Option<TurnOutcome>,
+    /// What failed, for a `failed` turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub error: Option<String>,
+    /// The id the send that started it answered with (absent for a resume or an approval).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub message_id: Option<MessageId>,
+    /// When it ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub completed_at: Option<DateTime<Utc>>,
+}
+
+/// Where a turn is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnStatus {
+    /// Its send waits behind another turn.
+    Queued,
+    /// It runs.
+    Running,
+    /// It ended (`outcome` says how).
+    Completed,
 }
 
 /// `POST /v1/contexts/{id}/approvals`.
@@ -298,6 +352,27 @@ pub enum Decision {
 pub struct SetModeRequest {
     /// The new mode.
     pub mode: Mode,
+}
+
+/// What is wrong with a branch request on its face, whatever the context holds: a name of 1 to
+/// 64 characters without `/` or control characters, and at most one of `from_message` and
+/// `before_message`. Checked before the context is asked, so a busy context still answers 422.
+impl Validate for CreateBranchRequest {
+    fn validate_at(&self, path: &FieldPath, problems: &mut Problems) {
+        let name = self.name.as_str();
+        problems.check(
+            name.trim().is_empty()
+                || name.len() > 64
+                || name.chars().any(|c| c.is_control() || c == '/'),
+            &path.field("name"),
+            "a branch name is 1 to 64 characters, without `/` or control characters",
+        );
+        problems.check(
+            self.from_message.is_some() && self.before_message.is_some(),
+            &path.field("before_message"),
+            "give either `from_message` (the last message to keep) or `before_message` (the first to leave out), not both",
+        );
+    }
 }
 
 /// `POST /v1/contexts/{id}/branches`.
@@ -882,6 +957,31 @@ impl From<&RequestError> for ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_branch_request_is_checked_on_its_face() {
+        let request = |name: &str, from: bool, before: bool| CreateBranchRequest {
+            name: BranchName(name.into()),
+            from_branch: None,
+            from_message: from.then(MessageId::new),
+            before_message: before.then(MessageId::new),
+            system_prompt: None,
+            pipeline: None,
+        };
+        assert!(request("alt", true, false).validate().is_ok());
+        let fields = |r: CreateBranchRequest| -> Vec<String> {
+            r.validate()
+                .unwrap_err()
+                .problems()
+                .iter()
+                .map(|p| p.path.clone())
+                .collect()
+        };
+        assert_eq!(fields(request("a/b", false, false)), ["name"]);
+        assert_eq!(fields(request(" ", false, false)), ["name"]);
+        assert_eq!(fields(request(&"x".repeat(65), false, false)), ["name"]);
+        assert_eq!(fields(request("alt", true, true)), ["before_message"]);
+    }
     use crate::config::ApprovalPolicy;
     use serde_json::json;
 

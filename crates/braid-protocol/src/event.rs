@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::ids::{ContextId, MessageId};
+use crate::ids::{BranchName, ContextId, ContextTurnId, MessageId, ToolCallId};
 use crate::kinds::KindName;
 use crate::message::{MessageStatus, Metadata};
 use crate::role::Role;
@@ -27,6 +27,8 @@ pub enum ContextEvent {
     Error(ErrorEvent),
     /// Keeps idle connections open (every 15 s).
     Heartbeat(Heartbeat),
+    /// A turn ended, and how: once per turn, its last event.
+    TurnCompleted(TurnCompleted),
 }
 
 impl ContextEvent {
@@ -38,6 +40,7 @@ impl ContextEvent {
             ContextEvent::ContentFinal(_) => "content_final",
             ContextEvent::Error(_) => "error",
             ContextEvent::Heartbeat(_) => "heartbeat",
+            ContextEvent::TurnCompleted(_) => "turn_completed",
         }
     }
 
@@ -49,10 +52,37 @@ impl ContextEvent {
             ContextEvent::ContentFinal(e) => serde_json::to_string(e),
             ContextEvent::Error(e) => serde_json::to_string(e),
             ContextEvent::Heartbeat(e) => serde_json::to_string(e),
+            ContextEvent::TurnCompleted(e) => serde_json::to_string(e),
         };
         // These payloads hold only strings, numbers and maps with string keys: they always
         // serialize.
         payload.unwrap_or_default()
+    }
+
+    /// Marks the event as one of `turn`, working on `branch` (a `heartbeat` belongs to no
+    /// turn; a `turn_completed` names its own).
+    pub fn stamp_turn(&mut self, turn: ContextTurnId, branch: &BranchName) {
+        let (turn_id, on) = match self {
+            ContextEvent::ContextUpdate(e) => (&mut e.turn_id, &mut e.branch),
+            ContextEvent::ContentDelta(e) => (&mut e.turn_id, &mut e.branch),
+            ContextEvent::ContentFinal(e) => (&mut e.turn_id, &mut e.branch),
+            ContextEvent::Error(e) => (&mut e.turn_id, &mut e.branch),
+            ContextEvent::Heartbeat(_) | ContextEvent::TurnCompleted(_) => return,
+        };
+        *turn_id = Some(turn);
+        *on = Some(branch.clone());
+    }
+
+    /// The turn the event belongs to, if any.
+    pub fn turn_id(&self) -> Option<ContextTurnId> {
+        match self {
+            ContextEvent::ContextUpdate(e) => e.turn_id,
+            ContextEvent::ContentDelta(e) => e.turn_id,
+            ContextEvent::ContentFinal(e) => e.turn_id,
+            ContextEvent::Error(e) => e.turn_id,
+            ContextEvent::TurnCompleted(e) => Some(e.turn_id),
+            ContextEvent::Heartbeat(_) => None,
+        }
     }
 }
 
@@ -77,6 +107,31 @@ pub struct ContextUpdate {
     #[serde(default)]
     #[ts(type = "Record<string, unknown>")]
     pub metadata: Metadata,
+    /// The calls waiting for a decision, with their tools and arguments: set when this update
+    /// moves the context to `awaiting_tool_approval`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<PendingCall>>", optional)]
+    pub pending_calls: Vec<PendingCall>,
+    /// The turn this event belongs to, when one was running (see `turn_completed`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub turn_id: Option<ContextTurnId>,
+    /// The branch that turn works on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub branch: Option<BranchName>,
+}
+
+/// A tool call waiting for a person's decision, as the approval's `context_update` lists it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct PendingCall {
+    /// The call, as an approval names it.
+    pub call_id: ToolCallId,
+    /// The tool it calls.
+    pub tool_name: String,
+    /// The arguments the model gave (as parsed; the raw text when they are not JSON).
+    #[ts(type = "unknown")]
+    pub arguments: serde_json::Value,
 }
 
 /// A message's lifecycle step (seed 001 "Message lifecycle updates").
@@ -138,6 +193,14 @@ pub struct ContentDelta {
     pub delta: String,
     /// Always `false` for a delta (the contract's marker).
     pub is_final: bool,
+    /// The turn this event belongs to, when one was running (see `turn_completed`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub turn_id: Option<ContextTurnId>,
+    /// The branch that turn works on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub branch: Option<BranchName>,
 }
 
 /// The end of a streamed message; its full text is stored before this is emitted.
@@ -151,6 +214,14 @@ pub struct ContentFinal {
     pub sequence: u64,
     /// Always `true`.
     pub is_final: bool,
+    /// The turn this event belongs to, when one was running (see `turn_completed`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub turn_id: Option<ContextTurnId>,
+    /// The branch that turn works on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub branch: Option<BranchName>,
 }
 
 /// An error the person should see, and whether they can go on.
@@ -164,6 +235,14 @@ pub struct ErrorEvent {
     pub message: String,
     /// Whether retrying or continuing can succeed.
     pub recoverable: bool,
+    /// The turn this event belongs to, when one was running (see `turn_completed`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub turn_id: Option<ContextTurnId>,
+    /// The branch that turn works on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub branch: Option<BranchName>,
 }
 
 /// Error categories shared by events and API errors.
@@ -222,6 +301,62 @@ pub struct Heartbeat {
     pub timestamp: DateTime<Utc>,
 }
 
+/// The end of a turn: what it came to. Every turn has exactly one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct TurnCompleted {
+    /// The context.
+    pub context_id: ContextId,
+    /// The turn.
+    pub turn_id: ContextTurnId,
+    /// The branch it worked on.
+    pub branch: BranchName,
+    /// How it ended.
+    pub outcome: TurnOutcome,
+    /// What failed, for a `failed` turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub error: Option<String>,
+    /// When it ended.
+    pub timestamp: DateTime<Utc>,
+}
+
+/// How a turn ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnOutcome {
+    /// The work is done: the model answered (or the send needed no answer).
+    Answered,
+    /// It failed (`error` says why); a new send or `resume` goes on.
+    Failed,
+    /// The tool loop stopped at a limit; `resume` continues it.
+    Paused,
+    /// Someone interrupted it.
+    Interrupted,
+    /// It waits for a person to approve or deny tool calls (the approval starts a new turn).
+    AwaitingApproval,
+    /// It waits for a person to answer the agent's question (the answer is a new send).
+    AwaitingAnswer,
+}
+
+impl TurnOutcome {
+    /// The outcome a turn has when it leaves the context in `state`, or `None` when that state
+    /// is not a resting one. `interrupted`: whether someone interrupted the turn.
+    pub fn of_rest(state: &ContextState, interrupted: bool) -> Option<Self> {
+        Some(match state {
+            ContextState::Idle if interrupted => TurnOutcome::Interrupted,
+            ContextState::Idle => TurnOutcome::Answered,
+            ContextState::Failed { .. } => TurnOutcome::Failed,
+            ContextState::Paused { reason, .. } => match reason {
+                crate::state::LoopStopReason::Interrupted => TurnOutcome::Interrupted,
+                _ => TurnOutcome::Paused,
+            },
+            ContextState::AwaitingToolApproval { .. } => TurnOutcome::AwaitingApproval,
+            ContextState::AwaitingUserAnswer { .. } => TurnOutcome::AwaitingAnswer,
+            _ => return None,
+        })
+    }
+}
+
 /// An event with its position in the context's event log; the position is the SSE `id:` that a
 /// reconnecting client sends back as `Last-Event-ID`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
@@ -244,6 +379,8 @@ mod tests {
             sequence: 1,
             delta: "Hel".into(),
             is_final: false,
+            turn_id: None,
+            branch: None,
         });
         let v = serde_json::to_value(&e).unwrap();
         assert_eq!(v["type"], "content_delta");
@@ -254,5 +391,75 @@ mod tests {
         let payload: serde_json::Value = serde_json::from_str(&e.payload_json()).unwrap();
         assert!(payload.get("type").is_none());
         assert_eq!(payload["is_final"], false);
+    }
+
+    #[test]
+    fn a_stamped_event_names_its_turn_and_branch_and_a_heartbeat_stays_unstamped() {
+        let turn = ContextTurnId::new();
+        let branch = BranchName("alt".into());
+        let mut e = ContextEvent::Error(ErrorEvent {
+            context_id: ContextId::new(),
+            code: ErrorCode::Internal,
+            message: "x".into(),
+            recoverable: true,
+            turn_id: None,
+            branch: None,
+        });
+        assert!(
+            !serde_json::to_value(&e)
+                .unwrap()
+                .as_object()
+                .unwrap()
+                .contains_key("turn_id")
+        );
+        e.stamp_turn(turn, &branch);
+        assert_eq!(e.turn_id(), Some(turn));
+        let v: serde_json::Value = serde_json::from_str(&e.payload_json()).unwrap();
+        assert_eq!(v["turn_id"], serde_json::json!(turn));
+        assert_eq!(v["branch"], "alt");
+        let mut beat = ContextEvent::Heartbeat(Heartbeat {
+            timestamp: Utc::now(),
+        });
+        beat.stamp_turn(turn, &branch);
+        assert_eq!(beat.turn_id(), None);
+    }
+
+    #[test]
+    fn a_turn_outcome_is_read_from_the_state_it_rests_in() {
+        let of = TurnOutcome::of_rest;
+        assert_eq!(of(&ContextState::Idle, false), Some(TurnOutcome::Answered));
+        assert_eq!(
+            of(&ContextState::Idle, true),
+            Some(TurnOutcome::Interrupted)
+        );
+        let failed = ContextState::Failed {
+            error: "boom".into(),
+            recoverable: true,
+        };
+        assert_eq!(of(&failed, false), Some(TurnOutcome::Failed));
+        let waiting = ContextState::AwaitingToolApproval {
+            pending_requests: Vec::new(),
+            tool_names: Vec::new(),
+            offered_rules: Vec::new(),
+        };
+        assert_eq!(of(&waiting, false), Some(TurnOutcome::AwaitingApproval));
+        let asked = ContextState::AwaitingUserAnswer {
+            question_id: MessageId::new(),
+        };
+        assert_eq!(of(&asked, false), Some(TurnOutcome::AwaitingAnswer));
+        let paused = |reason| ContextState::Paused {
+            reason,
+            depth: 1,
+            tools_executed: 1,
+        };
+        assert_eq!(
+            of(&paused(crate::state::LoopStopReason::DepthLimit), false),
+            Some(TurnOutcome::Paused)
+        );
+        assert_eq!(
+            of(&paused(crate::state::LoopStopReason::Interrupted), false),
+            Some(TurnOutcome::Interrupted)
+        );
+        assert_eq!(of(&ContextState::ProcessingLlmResponse, false), None);
     }
 }

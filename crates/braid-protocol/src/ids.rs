@@ -78,6 +78,11 @@ uuid_id!(
     /// was sent.
     ModelRequestId
 );
+uuid_id!(
+    /// Identifies one turn of a context (`turn_id` in the API): the work one send, resume or
+    /// approval starts, from its first event to its `turn_completed` event.
+    ContextTurnId
+);
 
 macro_rules! string_id {
     ($(#[$doc:meta])* $name:ident) => {

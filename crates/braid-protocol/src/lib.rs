@@ -40,9 +40,11 @@ pub use config::{
 };
 pub use event::{
     ContentDelta, ContentFinal, ContextEvent, ContextUpdate, ErrorCode, ErrorEvent, Heartbeat,
-    MessageUpdate, SequencedEvent,
+    MessageUpdate, PendingCall, SequencedEvent, TurnCompleted, TurnOutcome,
 };
-pub use ids::{BranchName, ContextId, MessageId, ModelRequestId, ToolCallId, TurnId};
+pub use ids::{
+    BranchName, ContextId, ContextTurnId, MessageId, ModelRequestId, ToolCallId, TurnId,
+};
 pub use kinds::*;
 pub use message::{CURRENT_SCHEMA_VERSION, Message, MessageStatus, Metadata};
 pub use payload::{MessagePayload, SendMessageRequest};

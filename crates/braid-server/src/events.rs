@@ -142,6 +142,8 @@ impl Follower {
                 "event {after} is not in this context's event log (it ends at {last}): the data was restored or the context recreated; reload the conversation"
             ),
             recoverable: true,
+            turn_id: None,
+            branch: None,
         });
         self.tx
             .send(unlogged(&notice))
@@ -160,6 +162,8 @@ impl Follower {
                 message: "the server is shutting down; reconnect with Last-Event-ID to continue"
                     .into(),
                 recoverable: true,
+                turn_id: None,
+                branch: None,
             });
             let _ = self.tx.send(unlogged(&notice)).await;
         }
@@ -295,6 +299,8 @@ async fn run_from_log(
                         "the event log could not be read ({error}); reconnect to try again"
                     ),
                     recoverable: true,
+                    turn_id: None,
+                    branch: None,
                 });
                 let _ = tx.send(unlogged(&notice)).await;
                 return;

@@ -201,7 +201,10 @@ mod tests {
             .iter()
             .map(|p| p["name"].as_str().unwrap())
             .collect();
-        assert_eq!(names, ["id", "after", "branch", "kind", "limit", "view"]);
+        assert_eq!(
+            names,
+            ["id", "after", "before", "branch", "kind", "limit", "view"]
+        );
         let events = &doc["paths"]["/v1/contexts/{id}/events"]["get"];
         assert!(
             events["parameters"]

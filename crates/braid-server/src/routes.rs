@@ -21,14 +21,14 @@ use braid_protocol::api::{
     FileChangePreviewRequest, GetMcpPromptRequest, McpElicitationList, McpElicitationReply,
     McpPromptList, McpPromptText, McpResourceList, McpServerDefinition, McpServerList, MergeHeld,
     MergeOutcome, MergeRequest, MessageList, MessageView, ModelRequestList, PinFactRequest,
-    SendMessageResponse, ServerSettings, SetModeRequest, StateResponse, ToolList,
+    SendMessageResponse, ServerSettings, SetModeRequest, StateResponse, ToolList, TurnView,
     UpdateBranchRequest, UpdateContextRequest, WorkspaceFileList,
 };
 use braid_protocol::workflow::{
     RunWorkflowRequest, WorkflowControl, WorkflowList, WorkflowRunResponse,
 };
 use braid_protocol::{
-    BranchName, ContextId, ErrorCode, KindName, Message, MessageId, ModelRequestId,
+    BranchName, ContextId, ContextTurnId, ErrorCode, KindName, Message, MessageId, ModelRequestId,
     ModelRequestRecord,
 };
 use schemars::JsonSchema;
@@ -109,7 +109,11 @@ pub fn api() -> ApiRouter<Arc<App>> {
         )
         .api_route(
             "/v1/contexts/{id}/events",
-            get_with(context_events, doc("context_events", "The context's events as SSE (`context_update`, `content_delta`, `content_final`, `error`, `heartbeat`); every logged event has an `id:`; reconnect with `Last-Event-ID`.")),
+            get_with(context_events, doc("context_events", "The context's events as SSE (`context_update`, `content_delta`, `content_final`, `error`, `turn_completed`, `heartbeat`); every event of a turn carries its `turn_id` and `branch`, and `turn_completed` ends each turn; every logged event has an `id:`; reconnect with `Last-Event-ID`.")),
+        )
+        .api_route(
+            "/v1/contexts/{id}/turns/{turn_id}",
+            get_with(get_turn, doc("get_turn", "Where a turn is: `queued`, `running`, or `completed` with its `outcome` (as its `turn_completed` event said). A send's 202 names its `turn_id`. 404 for an unknown turn.")),
         )
         .api_route(
             "/v1/contexts/{id}/state",
@@ -294,6 +298,15 @@ pub struct RequestsQuery {
     pub limit: Option<u32>,
 }
 
+/// `{id}` and `{turn_id}`: a turn of a context.
+#[derive(Deserialize, JsonSchema)]
+pub struct TurnPath {
+    /// The context's id (a UUID).
+    pub id: ContextId,
+    /// The turn's id (a UUID), as a send's answer names it.
+    pub turn_id: ContextTurnId,
+}
+
 /// `{id}` and `{name}`: a branch of a context.
 #[derive(Deserialize, JsonSchema)]
 pub struct BranchPath {
@@ -355,6 +368,9 @@ pub struct MessagesQuery {
     pub kind: Option<KindName>,
     /// Only messages after this message id (the previous page's `next_after`).
     pub after: Option<MessageId>,
+    /// Only messages before this message id, the newest of them (the previous page's
+    /// `next_before`, or the last message listed to page back from the end); not with `after`.
+    pub before: Option<MessageId>,
     /// At most this many (default 100, at most 1000).
     pub limit: Option<u32>,
 }
@@ -547,21 +563,15 @@ async fn get_message(
     State(app): State<Arc<App>>,
     PathParams(path): PathParams<MessagePath>,
 ) -> ApiResult<Reply<Message>> {
-    // Loading the context answers 404 for an unknown one and makes its messages current in
-    // the store.
-    handle(&app, path.id).await?;
-    let store = &app.registry.services().store;
-    let mut found = store
-        .get_messages(path.id, &[path.message_id])
-        .await
-        .map_err(braid_context::EngineError::from)?;
-    match found.pop() {
-        Some(message) => Ok(Reply(message)),
-        None => Err(ApiFailure::new(
+    let h = handle(&app, path.id).await?;
+    match h.message(path.message_id).await {
+        Ok(message) => Ok(Reply(message)),
+        Err(braid_context::EngineError::NotFound(_)) => Err(ApiFailure::new(
             ErrorCode::NotFound,
             format!("context {} has no message {}", path.id, path.message_id),
             Some("message_id".into()),
         )),
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -663,6 +673,14 @@ fn stored_record(json: &str) -> ApiResult<ModelRequestRecord> {
     })
 }
 
+async fn get_turn(
+    State(app): State<Arc<App>>,
+    PathParams(path): PathParams<TurnPath>,
+) -> ApiResult<Reply<TurnView>> {
+    let h = handle(&app, path.id).await?;
+    Ok(Reply(h.turn(path.turn_id).await?))
+}
+
 async fn list_messages(
     State(app): State<Arc<App>>,
     PathParams(path): PathParams<ContextPath>,
@@ -674,6 +692,7 @@ async fn list_messages(
         view: query.view.unwrap_or(MessageView::Full),
         kind: query.kind,
         after: query.after,
+        before: query.before,
         limit: query.limit,
     };
     let h = handle(&app, path.id).await?;

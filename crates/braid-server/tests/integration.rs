@@ -20,4 +20,5 @@ mod replicas;
 mod security;
 mod stored_input;
 mod strict_input;
+mod turns;
 mod workflows;

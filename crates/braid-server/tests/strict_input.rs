@@ -119,3 +119,100 @@ async fn one_message_reads_alone_and_an_unknown_one_is_404() {
         .await;
     assert_eq!(status, 404, "{body}");
 }
+
+/// A branch request wrong on its face is 422 naming the field while the context is busy (the
+/// busy check would answer 409 and hide what is wrong).
+#[tokio::test]
+async fn a_bad_branch_request_is_refused_by_name_while_the_context_is_busy() {
+    let (s, id) = busy_context(&[]).await;
+    let branches = format!("/v1/contexts/{id}/branches");
+    let (status, body) = s
+        .call("POST", &branches, Some(json!({"name": "a/b"})))
+        .await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["error"]["field"], "name", "{body}");
+    let m = uuid_like();
+    let (status, body) = s
+        .call(
+            "POST",
+            &branches,
+            Some(json!({"name": "ok", "from_message": m, "before_message": m})),
+        )
+        .await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["error"]["field"], "before_message", "{body}");
+    let (status, body) = s.call("POST", &branches, Some(json!({"name": "ok"}))).await;
+    assert_eq!(
+        status, 409,
+        "a good request still waits for the turn: {body}"
+    );
+}
+
+fn uuid_like() -> String {
+    braid_protocol::MessageId::new().to_string()
+}
+
+/// A server whose context (with `branches` made first) streams a long answer slowly, once its
+/// first piece has arrived.
+async fn busy_context(branches: &[&str]) -> (TestServer, String) {
+    let pieces: Vec<String> = (0..150).map(|i| format!("w{i} ")).collect();
+    let refs: Vec<&str> = pieces.iter().map(String::as_str).collect();
+    let slow = reply(&refs).chunk_delay(std::time::Duration::from_millis(20));
+    let s = TestServer::start(Script::new().then(slow)).await;
+    let id = s.context(json!({})).await;
+    for name in branches {
+        let (status, body) = s
+            .call(
+                "POST",
+                &format!("/v1/contexts/{id}/branches"),
+                Some(json!({"name": name})),
+            )
+            .await;
+        assert_eq!(status, 201, "{body}");
+    }
+    let mut events = s.events(&id, "", None).await;
+    s.send_text(&id, "talk slowly").await;
+    events.until(|e| e.event == "content_delta").await;
+    (s, id)
+}
+
+/// A merge request the plan refuses is answered as such while the context is busy, and a
+/// preview (it changes nothing) is answered too.
+#[tokio::test]
+async fn a_bad_merge_is_refused_by_name_and_a_preview_answered_while_the_context_is_busy() {
+    let (s, id) = busy_context(&["alt"]).await;
+    let merge = |from: &str| format!("/v1/contexts/{id}/branches/{from}/merge");
+    let (status, body) = s
+        .call(
+            "POST",
+            &merge("nowhere"),
+            Some(json!({"strategy": {"type": "append"}})),
+        )
+        .await;
+    assert_eq!(status, 404, "an unknown source: {body}");
+    let (status, body) = s
+        .call(
+            "POST",
+            &merge("main"),
+            Some(json!({"strategy": {"type": "append"}})),
+        )
+        .await;
+    assert_eq!(status, 422, "a branch into itself: {body}");
+    let (status, body) = s
+        .call(
+            "POST",
+            &merge("alt"),
+            Some(json!({"strategy": {"type": "append"}, "dry_run": true})),
+        )
+        .await;
+    assert_eq!(status, 200, "a preview changes nothing: {body}");
+    assert_eq!(body["source"], "alt", "{body}");
+    let (status, body) = s
+        .call(
+            "POST",
+            &merge("alt"),
+            Some(json!({"strategy": {"type": "append"}})),
+        )
+        .await;
+    assert_eq!(status, 409, "a good merge still waits for the turn: {body}");
+}

@@ -902,6 +902,8 @@ mod tests {
             sequence: 0,
             delta: "x".to_owned(),
             is_final: false,
+            turn_id: None,
+            branch: None,
         })
     }
 

@@ -49,8 +49,13 @@ pub(crate) fn sqlite() -> Migrator {
         ),
         migration(
             6,
+            "turns",
+            include_str!("../migrations/sqlite/0006_turns_issue45.sql"),
+        ),
+        migration(
+            7,
             "model requests",
-            include_str!("../migrations/sqlite/0006_model_requests_issue42.sql"),
+            include_str!("../migrations/sqlite/0007_model_requests_issue42.sql"),
         ),
     ])
 }
@@ -80,8 +85,13 @@ pub(crate) fn postgres() -> Migrator {
         ),
         migration(
             5,
+            "turns",
+            include_str!("../migrations/postgres/0005_turns_issue45.sql"),
+        ),
+        migration(
+            6,
             "model requests",
-            include_str!("../migrations/postgres/0005_model_requests_issue42.sql"),
+            include_str!("../migrations/postgres/0006_model_requests_issue42.sql"),
         ),
     ])
 }

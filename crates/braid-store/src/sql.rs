@@ -942,6 +942,54 @@ macro_rules! sql_store {
                 Ok(())
             }
 
+            async fn save_turn(
+                &self,
+                turn: &braid_protocol::api::TurnView,
+            ) -> $crate::error::Result<()> {
+                use $crate::error::DbResultExt as _;
+                let record = serde_json::to_string(turn).map_err(|e| {
+                    $crate::error::StoreError::Corrupt {
+                        context: turn.context_id,
+                        what: "turn",
+                        reason: e.to_string(),
+                    }
+                })?;
+                sqlx::query(
+                    "INSERT INTO turns (context_id, turn_id, record) VALUES ($1, $2, $3) \
+                     ON CONFLICT (context_id, turn_id) DO UPDATE SET record = excluded.record",
+                )
+                .bind(turn.context_id.0)
+                .bind(turn.turn_id.0)
+                .bind(record)
+                .execute(self.writer())
+                .await
+                .during($backend, "saving a turn")?;
+                Ok(())
+            }
+
+            async fn get_turn(
+                &self,
+                context: braid_protocol::ContextId,
+                turn: braid_protocol::ContextTurnId,
+            ) -> $crate::error::Result<Option<braid_protocol::api::TurnView>> {
+                use $crate::error::DbResultExt as _;
+                let row: Option<(String,)> = sqlx::query_as(
+                    "SELECT record FROM turns WHERE context_id = $1 AND turn_id = $2",
+                )
+                .bind(context.0)
+                .bind(turn.0)
+                .fetch_optional(self.reader())
+                .await
+                .during($backend, "reading a turn")?;
+                row.map(|(record,)| serde_json::from_str(&record))
+                    .transpose()
+                    .map_err(|e| $crate::error::StoreError::Corrupt {
+                        context,
+                        what: "turn",
+                        reason: e.to_string(),
+                    })
+            }
+
             async fn expire_idempotency_keys(
                 &self,
                 window: $crate::idempotency::IdempotencyWindow,

@@ -535,6 +535,8 @@ mod tests {
                 sequence: 1,
                 delta: text.to_owned(),
                 is_final: false,
+                turn_id: None,
+                branch: None,
             })
         };
         for (seq, text) in [(2, "b"), (1, "a"), (3, "c")] {

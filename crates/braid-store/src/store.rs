@@ -3,8 +3,10 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use braid_protocol::api::TurnView;
 use braid_protocol::{
-    BranchName, ContentDelta, ContextEvent, ContextId, KindName, Message, MessageId, SequencedEvent,
+    BranchName, ContentDelta, ContextEvent, ContextId, ContextTurnId, KindName, Message, MessageId,
+    SequencedEvent,
 };
 
 use crate::changes::ContextChanges;
@@ -289,6 +291,20 @@ pub trait Store: Send + Sync + 'static {
     async fn model_request(&self, context: ContextId, id: uuid::Uuid) -> Result<Option<String>> {
         let _ = (context, id);
         Err(crate::StoreError::Unsupported("model request records"))
+    }
+
+    /// Records where a turn is and how it ended, replacing an earlier record of the same turn.
+    /// A store that keeps no turns (a test's wrapper) refuses with
+    /// [`StoreError::Unsupported`](crate::StoreError::Unsupported).
+    async fn save_turn(&self, turn: &TurnView) -> Result<()> {
+        let _ = turn;
+        Err(crate::StoreError::Unsupported("turns"))
+    }
+
+    /// The record of `context`'s turn `turn`, if one was saved.
+    async fn get_turn(&self, context: ContextId, turn: ContextTurnId) -> Result<Option<TurnView>> {
+        let _ = (context, turn);
+        Err(crate::StoreError::Unsupported("turns"))
     }
 
     /// Commits pending events and closes the connections.

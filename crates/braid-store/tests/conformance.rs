@@ -81,6 +81,7 @@ conformance!(
     mcp_credentials_are_kept_per_server_across_reopening,
     model_requests_are_listed_newest_first_per_branch_and_go_with_their_context,
     idempotency_keys_claim_answer_refuse_other_bodies_and_expire,
+    a_turn_record_is_replaced_by_its_next_and_goes_with_its_context,
     a_new_owner_gets_a_greater_token_and_the_old_owners_writes_are_refused,
     lapsed_leases_are_orphans_and_released_ones_are_not,
     committed_events_are_announced,
@@ -148,6 +149,8 @@ fn delta(context: ContextId, message: MessageId, text: &str) -> ContextEvent {
         sequence: 0,
         delta: text.into(),
         is_final: false,
+        turn_id: None,
+        branch: None,
     })
 }
 
@@ -165,6 +168,9 @@ fn update(context: ContextId, from: ContextState, to: ContextState) -> ContextEv
         message_update: None,
         timestamp: chrono::Utc::now(),
         metadata: Default::default(),
+        pending_calls: Vec::new(),
+        turn_id: None,
+        branch: None,
     })
 }
 
@@ -174,6 +180,33 @@ fn ids(messages: &[Message]) -> Vec<MessageId> {
 
 mod cases {
     use super::*;
+
+    pub async fn a_turn_record_is_replaced_by_its_next_and_goes_with_its_context(f: &Fixture) {
+        use braid_protocol::api::{TurnStatus, TurnView};
+        let record = new_context(&f.store).await;
+        let turn = braid_protocol::ContextTurnId::new();
+        let mut view = TurnView {
+            turn_id: turn,
+            context_id: record.id,
+            branch: BranchName::main(),
+            status: TurnStatus::Running,
+            outcome: None,
+            error: None,
+            message_id: Some(MessageId::new()),
+            completed_at: None,
+        };
+        f.store.save_turn(&view).await.unwrap();
+        view.status = TurnStatus::Completed;
+        view.outcome = Some(braid_protocol::TurnOutcome::Failed);
+        view.error = Some("the model is gone".into());
+        view.completed_at = Some(chrono::SubsecRound::trunc_subsecs(chrono::Utc::now(), 6));
+        f.store.save_turn(&view).await.unwrap();
+        assert_eq!(f.store.get_turn(record.id, turn).await.unwrap(), Some(view));
+        let other = braid_protocol::ContextTurnId::new();
+        assert_eq!(f.store.get_turn(record.id, other).await.unwrap(), None);
+        assert!(f.store.delete_context(record.id).await.unwrap());
+        assert_eq!(f.store.get_turn(record.id, turn).await.unwrap(), None);
+    }
 
     pub async fn idempotency_keys_claim_answer_refuse_other_bodies_and_expire(f: &Fixture) {
         let window = IdempotencyWindow::default();
@@ -1414,6 +1447,8 @@ mod cases {
             message_id: mine,
             sequence: 4,
             is_final: true,
+            turn_id: None,
+            branch: None,
         });
         f.store
             .append_event(record.id, &last, live())

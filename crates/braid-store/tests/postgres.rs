@@ -116,6 +116,8 @@ async fn committed_events_are_announced_to_other_replicas() {
             sequence: 0,
             delta: text.into(),
             is_final: false,
+            turn_id: None,
+            branch: None,
         });
         fixture
             .store

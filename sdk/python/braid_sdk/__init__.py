@@ -7,7 +7,8 @@ merges and workflows.
     from braid_sdk import Braid
     braid = Braid("http://127.0.0.1:8787")
     ctx = braid.create_context(title="demo")
-    braid.send(ctx.id, "Hello?")
+    sent = braid.send(ctx.id, "Hello?")
+    turn = braid.wait_turn(ctx.id, sent.turn_id)
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from ._api.api.default import (
     get_context,
     get_message,
     get_state,
+    get_turn,
     list_branches,
     list_contexts,
     list_messages,
@@ -65,6 +67,9 @@ from ._api.models import (
     SendMessageResponse,
     StateResponse,
     TextPayload,
+    TurnCompleted,
+    TurnStatus,
+    TurnView,
     WorkflowList,
     WorkflowRunResponse,
 )
@@ -80,6 +85,7 @@ _EVENT_MODELS = {
     "content_delta": ContentDelta,
     "content_final": ContentFinal,
     "error": ErrorEvent,
+    "turn_completed": TurnCompleted,
 }
 
 
@@ -159,14 +165,37 @@ class Braid:
         raise AssertionError("unreachable")
 
     def messages(self, context: UUID | str, branch: str | None = None, after: UUID | str | None = None,
-                 limit: int | None = None) -> MessageList:
-        """A branch's messages (the active one by default), oldest first; page with `after=next_after`."""
+                 limit: int | None = None, before: UUID | str | None = None) -> MessageList:
+        """A branch's messages (the active one by default), oldest first; page forward with
+        `after=next_after`, or back from `before` (the newest messages before it) with
+        `before=next_before`."""
         return _answer(list_messages.sync_detailed(_uuid(context), client=self.client, branch=_opt(branch),
-                                                   after=_opt(_uuid(after)), limit=_opt(limit)))
+                                                   after=_opt(_uuid(after)), before=_opt(_uuid(before)),
+                                                   limit=_opt(limit)))
 
     def message(self, context: UUID | str, message: UUID | str) -> Any:
         """One message."""
         return _answer(get_message.sync_detailed(_uuid(context), _uuid(message), client=self.client))
+
+    # Turns.
+
+    def turn(self, context: UUID | str, turn_id: UUID | str) -> TurnView:
+        """Where a turn is: `queued`, `running`, or `completed` with its `outcome`."""
+        return _answer(get_turn.sync_detailed(_uuid(context), _uuid(turn_id), client=self.client))
+
+    def wait_turn(self, context: UUID | str, turn_id: UUID | str, timeout: float = 60.0,
+                  poll: float = 0.05) -> TurnView:
+        """Waits until the turn `turn_id` (a send's answer names it) is over, and answers how it
+        ended: `outcome` is `answered`, `failed`, `paused`, `interrupted`, `awaiting_approval`
+        or `awaiting_answer`. A queued send's turn is waited for too."""
+        deadline = time.monotonic() + timeout
+        while True:
+            turn = self.turn(context, turn_id)
+            if turn.status == TurnStatus.COMPLETED:
+                return turn
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"turn {turn_id} still {turn.status.value} after {timeout} s")
+            time.sleep(poll)
 
     def wait_idle(self, context: UUID | str, timeout: float = 60.0) -> StateResponse:
         """Polls until the context rests (idle, failed, paused, or waiting for a person)."""

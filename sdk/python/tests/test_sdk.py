@@ -75,6 +75,32 @@ class SdkTest(unittest.TestCase):
         users = [m for m in self.braid.messages(ctx.id).messages if m.role.value == "user"]
         self.assertEqual(len(users), 1)
 
+    def test_wait_turn_answers_how_the_turn_ended_and_its_events_carry_its_id(self) -> None:
+        ctx = self.braid.create_context(title="turns")
+        sent = self.braid.send(ctx.id, "hello")
+        turn = self.braid.wait_turn(ctx.id, sent.turn_id)
+        self.assertEqual(turn.status.value, "completed")
+        self.assertEqual(turn.outcome.value, "answered")
+        self.assertEqual(turn.message_id, sent.message_id)
+        names = []
+        for event in self.braid.stream(ctx.id, after=sent.stream_after):
+            names.append(event.name)
+            self.assertEqual(str(event.data.turn_id), str(sent.turn_id), event)
+            if event.name == "turn_completed":
+                self.assertEqual(event.data.outcome.value, "answered")
+                break
+        self.assertIn("content_final", names)
+
+    def test_messages_page_back_with_before(self) -> None:
+        ctx = self.braid.create_context(title="back")
+        for text in ("one", "two"):
+            sent = self.braid.send(ctx.id, text)
+            self.braid.wait_turn(ctx.id, sent.turn_id)
+        every = [m.id for m in self.braid.messages(ctx.id).messages]
+        page = self.braid.messages(ctx.id, before=every[-1], limit=2)
+        self.assertEqual([m.id for m in page.messages], every[1:3])
+        self.assertEqual(page.next_before, every[1])
+
     def test_an_unknown_field_is_an_error_naming_it(self) -> None:
         with self.assertRaises(BraidError) as raised:
             self.braid.create_context(config={"worksapce": "/nowhere"})

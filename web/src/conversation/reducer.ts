@@ -210,6 +210,8 @@ function applyEvent(s: ConversationState, received: ReceivedEvent): Conversation
 function applyContextEvent(s: ConversationState, event: ContextEvent): ConversationState {
   switch (event.type) {
     case "heartbeat":
+    // Turns are for API clients; the conversation follows the state and the messages.
+    case "turn_completed":
       return s;
     case "context_update": {
       const settledNow = event.current_state.type === "idle" && s.state.type !== "idle";

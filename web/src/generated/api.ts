@@ -184,7 +184,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The context's events as SSE (`context_update`, `content_delta`, `content_final`, `error`, `heartbeat`); every logged event has an `id:`; reconnect with `Last-Event-ID`. */
+        /** The context's events as SSE (`context_update`, `content_delta`, `content_final`, `error`, `turn_completed`, `heartbeat`); every event of a turn carries its `turn_id` and `branch`, and `turn_completed` ends each turn; every logged event has an `id:`; reconnect with `Last-Event-ID`. */
         get: operations["context_events"];
         put?: never;
         post?: never;
@@ -392,6 +392,23 @@ export interface paths {
         };
         /** The current state, and the transition history with `history=true`. */
         get: operations["get_state"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contexts/{id}/turns/{turn_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where a turn is: `queued`, `running`, or `completed` with its `outcome` (as its `turn_completed` event said). A send's 202 names its `turn_id`. 404 for an unknown turn. */
+        get: operations["get_turn"];
         put?: never;
         post?: never;
         delete?: never;
@@ -879,6 +896,8 @@ export interface components {
         };
         /** @description A piece of streamed text. */
         ContentDelta: {
+            /** @description The branch that turn works on. */
+            branch?: components["schemas"]["BranchName"] | null;
             /** @description The context. */
             context_id: components["schemas"]["ContextId"];
             /** @description The text. */
@@ -892,6 +911,8 @@ export interface components {
              * @description The piece's position in this message's stream, from 1.
              */
             sequence: number;
+            /** @description The turn this event belongs to, when one was running (see `turn_completed`). */
+            turn_id?: components["schemas"]["ContextTurnId"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -900,6 +921,8 @@ export interface components {
         };
         /** @description The end of a streamed message; its full text is stored before this is emitted. */
         ContentFinal: {
+            /** @description The branch that turn works on. */
+            branch?: components["schemas"]["BranchName"] | null;
             /** @description The context. */
             context_id: components["schemas"]["ContextId"];
             /** @description Always `true`. */
@@ -911,6 +934,8 @@ export interface components {
              * @description The last sequence number sent for it.
              */
             sequence: number;
+            /** @description The turn this event belongs to, when one was running (see `turn_completed`). */
+            turn_id?: components["schemas"]["ContextTurnId"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -985,7 +1010,7 @@ export interface components {
          * @description Any event of a context. In JSON (as stored in the event log) the name is `type` and the
          *     payload's fields sit beside it.
          */
-        ContextEvent: components["schemas"]["ContextUpdate"] | components["schemas"]["ContentDelta"] | components["schemas"]["ContentFinal"] | components["schemas"]["ErrorEvent"] | components["schemas"]["Heartbeat"];
+        ContextEvent: components["schemas"]["ContextUpdate"] | components["schemas"]["ContentDelta"] | components["schemas"]["ContentFinal"] | components["schemas"]["ErrorEvent"] | components["schemas"]["Heartbeat"] | components["schemas"]["TurnCompleted"];
         /**
          * Format: uuid
          * @description Identifies one context (conversation).
@@ -1360,8 +1385,16 @@ export interface components {
              */
             updated_at: string;
         };
+        /**
+         * Format: uuid
+         * @description Identifies one turn of a context (`turn_id` in the API): the work one send, resume or
+         *     approval starts, from its first event to its `turn_completed` event.
+         */
+        ContextTurnId: string;
         /** @description A state change and/or a message lifecycle change. Carries no large text. */
         ContextUpdate: {
+            /** @description The branch that turn works on. */
+            branch?: components["schemas"]["BranchName"] | null;
             /** @description The context. */
             context_id: components["schemas"]["ContextId"];
             /** @description The state now. */
@@ -1375,6 +1408,11 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description The calls waiting for a decision, with their tools and arguments: set when this update
+             *     moves the context to `awaiting_tool_approval`.
+             */
+            pending_calls?: components["schemas"]["PendingCall"][];
             /** @description The state before, when this update is a state change. */
             previous_state?: components["schemas"]["ContextState"] | null;
             /**
@@ -1382,6 +1420,8 @@ export interface components {
              * @description When it happened.
              */
             timestamp: string;
+            /** @description The turn this event belongs to, when one was running (see `turn_completed`). */
+            turn_id?: components["schemas"]["ContextTurnId"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1567,6 +1607,8 @@ export interface components {
         };
         /** @description An error the person should see, and whether they can go on. */
         ErrorEvent: {
+            /** @description The branch that turn works on. */
+            branch?: components["schemas"]["BranchName"] | null;
             /** @description What kind of error. */
             code: components["schemas"]["ErrorCode"];
             /** @description The context. */
@@ -1575,6 +1617,8 @@ export interface components {
             message: string;
             /** @description Whether retrying or continuing can succeed. */
             recoverable: boolean;
+            /** @description The turn this event belongs to, when one was running (see `turn_completed`). */
+            turn_id?: components["schemas"]["ContextTurnId"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -2480,6 +2524,11 @@ export interface components {
             messages: components["schemas"]["Message"][];
             /** @description Pass as `after` to get the next page; absent on the last page. */
             next_after?: components["schemas"]["MessageId"] | null;
+            /**
+             * @description Pass as `before` to get the page of older messages; absent when none are older (and on
+             *     pages read with `after`).
+             */
+            next_before?: components["schemas"]["MessageId"] | null;
         };
         /** @description A resource injected from an MCP server. */
         MessageMcpResource: {
@@ -2817,6 +2866,11 @@ export interface components {
         MessagesQuery: {
             /** @description Only messages after this message id (the previous page's `next_after`). */
             after?: components["schemas"]["MessageId"] | null;
+            /**
+             * @description Only messages before this message id, the newest of them (the previous page's
+             *     `next_before`, or the last message listed to page back from the end); not with `after`.
+             */
+            before?: components["schemas"]["MessageId"] | null;
             /** @description The branch; the active one when absent. */
             branch?: components["schemas"]["BranchName"] | null;
             /** @description Only messages of this kind (`text`, `tool_request`...). */
@@ -3214,6 +3268,15 @@ export interface components {
              */
             type: "recent_n";
         };
+        /** @description A tool call waiting for a person's decision, as the approval's `context_update` lists it. */
+        PendingCall: {
+            /** @description The arguments the model gave (as parsed; the raw text when they are not JSON). */
+            arguments: unknown;
+            /** @description The call, as an approval names it. */
+            call_id: components["schemas"]["ToolCallId"];
+            /** @description The tool it calls. */
+            tool_name: string;
+        };
         /** @description An execution plan the agent proposes (in plan mode), for the person to execute or refine. */
         PlanMessage: {
             /** @description What the plan achieves. */
@@ -3560,6 +3623,17 @@ export interface components {
             message_id: components["schemas"]["MessageId"];
             /** @description Whether it waits behind a running turn. */
             queued: boolean;
+            /**
+             * Format: uint64
+             * @description The event id to stream from (as `Last-Event-ID` or `?after=`) to see every event of the
+             *     turn; absent when the send emitted none before answering.
+             */
+            stream_after?: number | null;
+            /**
+             * @description The turn the send runs as: every event of it carries this id, and `turn_completed` ends
+             *     it (`GET /v1/contexts/{id}/turns/{turn_id}` answers its status).
+             */
+            turn_id: components["schemas"]["ContextTurnId"];
         };
         /** @description `GET /v1/settings`: the server's settings a client shows (nothing secret). */
         ServerSettings: {
@@ -3973,6 +4047,77 @@ export interface components {
          * @enum {string}
          */
         ToolSource: "builtin" | "mcp";
+        /** @description The end of a turn: what it came to. Every turn has exactly one. */
+        TurnCompleted: {
+            /** @description The branch it worked on. */
+            branch: components["schemas"]["BranchName"];
+            /** @description The context. */
+            context_id: components["schemas"]["ContextId"];
+            /** @description What failed, for a `failed` turn. */
+            error?: string | null;
+            /** @description How it ended. */
+            outcome: components["schemas"]["TurnOutcome"];
+            /**
+             * Format: date-time
+             * @description When it ended.
+             */
+            timestamp: string;
+            /** @description The turn. */
+            turn_id: components["schemas"]["ContextTurnId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "turn_completed";
+        };
+        /**
+         * @description How a turn ended.
+         *     - `answered`: The work is done: the model answered (or the send needed no answer).
+         *     - `failed`: It failed (`error` says why); a new send or `resume` goes on.
+         *     - `paused`: The tool loop stopped at a limit; `resume` continues it.
+         *     - `interrupted`: Someone interrupted it.
+         *     - `awaiting_approval`: It waits for a person to approve or deny tool calls (the approval starts a new turn).
+         *     - `awaiting_answer`: It waits for a person to answer the agent's question (the answer is a new send).
+         * @enum {string}
+         */
+        TurnOutcome: "answered" | "failed" | "paused" | "interrupted" | "awaiting_approval" | "awaiting_answer";
+        /** @description `{id}` and `{turn_id}`: a turn of a context. */
+        TurnPath: {
+            /** @description The context's id (a UUID). */
+            id: components["schemas"]["ContextId"];
+            /** @description The turn's id (a UUID), as a send's answer names it. */
+            turn_id: components["schemas"]["ContextTurnId"];
+        };
+        /**
+         * @description Where a turn is.
+         *     - `queued`: Its send waits behind another turn.
+         *     - `running`: It runs.
+         *     - `completed`: It ended (`outcome` says how).
+         * @enum {string}
+         */
+        TurnStatus: "queued" | "running" | "completed";
+        /** @description Where a turn is: `GET /v1/contexts/{id}/turns/{turn_id}`. */
+        TurnView: {
+            /** @description The branch it works on. */
+            branch: components["schemas"]["BranchName"];
+            /**
+             * Format: date-time
+             * @description When it ended.
+             */
+            completed_at?: string | null;
+            /** @description Its context. */
+            context_id: components["schemas"]["ContextId"];
+            /** @description What failed, for a `failed` turn. */
+            error?: string | null;
+            /** @description The id the send that started it answered with (absent for a resume or an approval). */
+            message_id?: components["schemas"]["MessageId"] | null;
+            /** @description How it ended, once `completed`. */
+            outcome?: components["schemas"]["TurnOutcome"] | null;
+            /** @description Waiting, running or over. */
+            status: components["schemas"]["TurnStatus"];
+            /** @description The turn. */
+            turn_id: components["schemas"]["ContextTurnId"];
+        };
         /**
          * @description `PATCH /v1/contexts/{id}/branches/{name}`: changes a branch's settings after its creation.
          *     An absent field stays as it is; `null` clears it (the base prompt, the standard pipeline).
@@ -5489,6 +5634,11 @@ export interface operations {
             query?: {
                 /** @description Only messages after this message id (the previous page's `next_after`). */
                 after?: components["schemas"]["MessageId"];
+                /**
+                 * @description Only messages before this message id, the newest of them (the previous page's
+                 *     `next_before`, or the last message listed to page back from the end); not with `after`.
+                 */
+                before?: components["schemas"]["MessageId"];
                 /** @description The branch; the active one when absent. */
                 branch?: components["schemas"]["BranchName"];
                 /** @description Only messages of this kind (`text`, `tool_request`...). */
@@ -6273,6 +6423,67 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StateResponse"];
+                };
+            };
+            /** @description A token is configured and the request lacks `Authorization: Bearer <token>`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Nothing has this id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request breaks the schema or a rule; `field` names where (`id`, `query.limit`, `payload.text`...). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description An error: `{ "error": { "code", "message", "field"? } }` with the status of its code's category (404 not found, 409 conflict, 422 invalid input, 5xx server or model failures). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    get_turn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The context's id (a UUID). */
+                id: components["schemas"]["ContextId"];
+                /** @description The turn's id (a UUID), as a send's answer names it. */
+                turn_id: components["schemas"]["ContextTurnId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TurnView"];
                 };
             };
             /** @description A token is configured and the request lacks `Authorization: Bearer <token>`. */

@@ -178,7 +178,15 @@ delta: string,
 /**
  * Always `false` for a delta (the contract's marker).
  */
-is_final: boolean, };
+is_final: boolean, 
+/**
+ * The turn this event belongs to, when one was running (see `turn_completed`).
+ */
+turn_id?: ContextTurnId, 
+/**
+ * The branch that turn works on.
+ */
+branch?: BranchName, };
 
 export type ContentFinal = { 
 /**
@@ -196,7 +204,15 @@ sequence: number,
 /**
  * Always `true`.
  */
-is_final: boolean, };
+is_final: boolean, 
+/**
+ * The turn this event belongs to, when one was running (see `turn_completed`).
+ */
+turn_id?: ContextTurnId, 
+/**
+ * The branch that turn works on.
+ */
+branch?: BranchName, };
 
 export type ContextConfig = { 
 /**
@@ -275,7 +291,7 @@ disabled_mcp_tools?: Array<string>,
  */
 ocr_language?: string, };
 
-export type ContextEvent = { "type": "context_update" } & ContextUpdate | { "type": "content_delta" } & ContentDelta | { "type": "content_final" } & ContentFinal | { "type": "error" } & ErrorEvent | { "type": "heartbeat" } & Heartbeat;
+export type ContextEvent = { "type": "context_update" } & ContextUpdate | { "type": "content_delta" } & ContentDelta | { "type": "content_final" } & ContentFinal | { "type": "error" } & ErrorEvent | { "type": "heartbeat" } & Heartbeat | { "type": "turn_completed" } & TurnCompleted;
 
 export type ContextId = string;
 
@@ -485,6 +501,8 @@ created_at: string,
  */
 updated_at: string, };
 
+export type ContextTurnId = string;
+
 export type ContextUpdate = { 
 /**
  * The context.
@@ -509,7 +527,20 @@ timestamp: string,
 /**
  * Lightweight details (e.g. an optimization's token counts).
  */
-metadata: Record<string, unknown>, };
+metadata: Record<string, unknown>, 
+/**
+ * The calls waiting for a decision, with their tools and arguments: set when this update
+ * moves the context to `awaiting_tool_approval`.
+ */
+pending_calls?: Array<PendingCall>, 
+/**
+ * The turn this event belongs to, when one was running (see `turn_completed`).
+ */
+turn_id?: ContextTurnId, 
+/**
+ * The branch that turn works on.
+ */
+branch?: BranchName, };
 
 export type CountFigure = { 
 /**
@@ -678,7 +709,15 @@ message: string,
 /**
  * Whether retrying or continuing can succeed.
  */
-recoverable: boolean, };
+recoverable: boolean, 
+/**
+ * The turn this event belongs to, when one was running (see `turn_completed`).
+ */
+turn_id?: ContextTurnId, 
+/**
+ * The branch that turn works on.
+ */
+branch?: BranchName, };
 
 export type FileChange = { "type": "creates", 
 /**
@@ -1434,6 +1473,11 @@ messages: Array<Message>,
  */
 next_after?: MessageId, 
 /**
+ * Pass as `before` to get the page of older messages; absent when none are older (and on
+ * pages read with `after`).
+ */
+next_before?: MessageId, 
+/**
  * `view=optimized` only: where the request leaves messages out (dropped to fit the
  * window, or summarized), each standing before the listed message it precedes. A page
  * carries the markers that stand before its messages, and the last page also those at
@@ -1546,6 +1590,20 @@ n: number, } | { "type": "intelligent" } | { "type": "importance_scoring",
  * Weight per factor (`recency`, `kind`, `references`...); missing factors weigh 1.
  */
 weights: { [key in string]: number }, };
+
+export type PendingCall = { 
+/**
+ * The call, as an approval names it.
+ */
+call_id: ToolCallId, 
+/**
+ * The tool it calls.
+ */
+tool_name: string, 
+/**
+ * The arguments the model gave (as parsed; the raw text when they are not JSON).
+ */
+arguments: unknown, };
 
 export type PlanMessage = { 
 /**
@@ -1795,7 +1853,17 @@ message_id: MessageId,
 /**
  * Whether it waits behind a running turn.
  */
-queued: boolean, };
+queued: boolean, 
+/**
+ * The turn the send runs as: every event of it carries this id, and `turn_completed` ends
+ * it (`GET /v1/contexts/{id}/turns/{turn_id}` answers its status).
+ */
+turn_id: ContextTurnId, 
+/**
+ * The event id to stream from (as `Last-Event-ID` or `?after=`) to see every event of the
+ * turn; absent when the send emitted none before answering.
+ */
+stream_after?: number, };
 
 export type SequencedEvent = { 
 /**
@@ -2111,6 +2179,34 @@ output?: unknown,
 error?: string, };
 
 export type ToolSource = "builtin" | "mcp";
+
+export type TurnCompleted = { 
+/**
+ * The context.
+ */
+context_id: ContextId, 
+/**
+ * The turn.
+ */
+turn_id: ContextTurnId, 
+/**
+ * The branch it worked on.
+ */
+branch: BranchName, 
+/**
+ * How it ended.
+ */
+outcome: TurnOutcome, 
+/**
+ * What failed, for a `failed` turn.
+ */
+error?: string, 
+/**
+ * When it ended.
+ */
+timestamp: string, };
+
+export type TurnOutcome = "answered" | "failed" | "paused" | "interrupted" | "awaiting_approval" | "awaiting_answer";
 
 export type UpdateBranchRequest = { 
 /**

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use braid_protocol::api::{ContextListEntry, SendMessageResponse};
-use braid_protocol::{ContextEvent, ContextId, ContextState, Metadata};
+use braid_protocol::{ContextEvent, ContextId, ContextState, ContextTurnId, MessageId, Metadata};
 use braid_store::ContextChanges;
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
@@ -68,6 +68,26 @@ pub(crate) struct Actor {
     /// The optimizer's plans of unchanged branches, for reads (a lock only because reads
     /// take `&self`; the actor alone uses it).
     plans: std::sync::Mutex<crate::plan_cache::PlanCache>,
+    /// The turn whose events are emitted now (the running one, or a queued send's while it is
+    /// accepted).
+    turn: Option<ActiveTurn>,
+    /// The turns of the sends waiting in the queue, by the id each send answered with.
+    queued_turns: std::collections::HashMap<MessageId, ContextTurnId>,
+}
+
+/// A turn under way: every event emitted meanwhile carries its id and branch.
+pub(crate) struct ActiveTurn {
+    /// The turn.
+    pub id: ContextTurnId,
+    /// The branch it works on.
+    pub branch: braid_protocol::BranchName,
+    /// The id its send answered with, if a send started it.
+    pub message_id: Option<MessageId>,
+    /// The sequence of its first event, 0 until one is emitted (events are emitted through a
+    /// shared reference).
+    pub first_event: std::sync::atomic::AtomicU64,
+    /// Its record once it ended, while that record is being saved.
+    pub ended: Option<braid_protocol::api::TurnView>,
 }
 
 impl Actor {
@@ -98,6 +118,8 @@ impl Actor {
             progress_announced: None,
             rest_unannounced: None,
             plans: std::sync::Mutex::default(),
+            turn: None,
+            queued_turns: std::collections::HashMap::new(),
         }
     }
 
@@ -137,20 +159,10 @@ impl Actor {
     /// Handles a command while nothing runs.
     async fn handle(&mut self, command: Command) {
         match command {
-            Command::Send(request, reply) => match self.accept_and_store(request).await {
-                Ok(send) => {
-                    let message_id = send.primary_id();
-                    let _ = reply.send(Ok(SendMessageResponse {
-                        message_id,
-                        queued: false,
-                    }));
-                    self.run_send(send).await;
-                }
-                Err(e) => {
-                    let _ = reply.send(Err(e));
-                }
-            },
-            Command::RetryMessage(id, reply) => self.retry_now(id, reply).await,
+            Command::Send(request, reply) => {
+                self.start_send(Accept::Request(request), reply).await;
+            }
+            Command::RetryMessage(id, reply) => self.start_send(Accept::Retry(id), reply).await,
             Command::DeleteMessage(id, reply) => {
                 let _ = reply.send(self.delete_input(id).await);
             }
@@ -177,34 +189,17 @@ impl Actor {
             },
             Command::Change(op) => op(Ok(self)).await,
             Command::Read(op) => op(self, self.machine.current()),
-            Command::ExecutePlan(plan, reply) => match self.plan_send(plan, None).await {
-                Ok(send) => {
-                    let _ = reply.send(Ok(SendMessageResponse {
-                        message_id: send.primary_id(),
-                        queued: false,
-                    }));
-                    self.run_send(send).await;
-                }
-                Err(e) => {
-                    let _ = reply.send(Err(e));
-                }
-            },
+            Command::ExecutePlan(plan, reply) => {
+                self.start_send(Accept::Plan(plan, None), reply).await;
+            }
             Command::RefinePlan {
                 plan,
                 feedback,
                 reply,
-            } => match self.plan_send(plan, Some(feedback)).await {
-                Ok(send) => {
-                    let _ = reply.send(Ok(SendMessageResponse {
-                        message_id: send.primary_id(),
-                        queued: false,
-                    }));
-                    self.run_send(send).await;
-                }
-                Err(e) => {
-                    let _ = reply.send(Err(e));
-                }
-            },
+            } => {
+                self.start_send(Accept::Plan(plan, Some(feedback)), reply)
+                    .await;
+            }
             Command::Shutdown(done) => {
                 self.stopping = Some(done);
             }
@@ -213,6 +208,29 @@ impl Actor {
                 control,
                 reply,
             } => self.control_workflow(&execution_id, control, reply).await,
+        }
+    }
+
+    /// Accepts a send while nothing runs, answers it (naming the turn it runs as), and runs it.
+    async fn start_send(&mut self, accept: Accept, reply: Reply<SendMessageResponse>) {
+        let turn = self.open_turn(None);
+        let (accepted, retried) = match accept {
+            Accept::Request(request) => (self.accept_and_store(request).await, None),
+            Accept::Plan(plan, feedback) => (self.plan_send(plan, feedback).await, None),
+            Accept::Retry(id) => (crate::input::accept_retry(self, id).await, Some(id)),
+        };
+        match accepted {
+            Ok(send) => {
+                let mut answer = self.sent(&send, turn, false);
+                // A retry answers with the message retried.
+                answer.message_id = retried.unwrap_or(answer.message_id);
+                let _ = reply.send(Ok(answer));
+                self.run_send(send).await;
+            }
+            Err(e) => {
+                self.forget_turn();
+                let _ = reply.send(Err(e));
+            }
         }
     }
 
@@ -229,31 +247,34 @@ impl Actor {
                      (MAX_QUEUED_SENDS); send again once some are answered"
                 ))));
             }
-            Command::Send(request, reply) => match self.accept_and_store(request).await {
-                Ok(send) => {
-                    let message_id = send.primary_id();
+            Command::Send(request, reply) => {
+                // The send's own events (its input stored) are its turn's, not the running one's.
+                let running = self.turn.take();
+                let turn = self.open_turn(None);
+                let accepted = self.accept_and_store(request).await;
+                let answer = accepted.map(|send| {
+                    let answer = self.sent(&send, turn, true);
+                    self.queued_turns.insert(answer.message_id, answer.turn_id);
                     self.queue.push_back(send);
-                    let _ = reply.send(Ok(SendMessageResponse {
-                        message_id,
-                        queued: true,
-                    }));
-                }
-                Err(e) => {
-                    let _ = reply.send(Err(e));
-                }
-            },
-            Command::RetryMessage(id, reply) => match crate::input::accept_retry(self, id).await {
-                Ok(send) => {
+                    answer
+                });
+                self.turn = running;
+                let _ = reply.send(answer);
+            }
+            Command::RetryMessage(id, reply) => {
+                let running = self.turn.take();
+                let turn = self.open_turn(None);
+                let accepted = crate::input::accept_retry(self, id).await;
+                let answer = accepted.map(|send| {
+                    let mut answer = self.sent(&send, turn, true);
+                    answer.message_id = id;
+                    self.queued_turns.insert(send.primary_id(), answer.turn_id);
                     self.queue.push_back(send);
-                    let _ = reply.send(Ok(SendMessageResponse {
-                        message_id: id,
-                        queued: true,
-                    }));
-                }
-                Err(e) => {
-                    let _ = reply.send(Err(e));
-                }
-            },
+                    answer
+                });
+                self.turn = running;
+                let _ = reply.send(answer);
+            }
             Command::DeleteMessage(id, reply) => {
                 let _ = reply.send(self.delete_input(id).await);
             }
@@ -288,6 +309,141 @@ impl Actor {
     pub(crate) fn begin_turn(&mut self) -> Turn {
         self.renew_interrupt();
         Turn::new(self.interrupt.clone())
+    }
+
+    /// Opens a turn (the events emitted from now on are its own) on the active branch: with
+    /// id `id` when one was given out already (a queued send's), else a new one.
+    pub(crate) fn open_turn(&mut self, id: Option<ContextTurnId>) -> ContextTurnId {
+        let id = id.unwrap_or_default();
+        self.turn = Some(ActiveTurn {
+            id,
+            branch: self.data.record.active_branch.clone(),
+            message_id: None,
+            first_event: std::sync::atomic::AtomicU64::new(0),
+            ended: None,
+        });
+        id
+    }
+
+    /// Whether a turn is open.
+    pub(crate) fn has_open_turn(&self) -> bool {
+        self.turn.is_some()
+    }
+
+    /// Records that the send answered with `message` started the open turn.
+    pub(crate) fn turn_started_by(&mut self, message: MessageId) {
+        if let Some(turn) = self.turn.as_mut() {
+            turn.message_id = Some(message);
+        }
+    }
+
+    /// Drops the open turn without ending it (its send was refused: it never ran).
+    pub(crate) fn forget_turn(&mut self) {
+        self.turn = None;
+    }
+
+    /// The answer to an accepted send run as `turn`, which it now names.
+    pub(crate) fn sent(
+        &mut self,
+        send: &crate::send::QueuedSend,
+        turn: ContextTurnId,
+        queued: bool,
+    ) -> SendMessageResponse {
+        let message_id = send.primary_id();
+        let first = match &mut self.turn {
+            Some(t) if t.id == turn => {
+                t.message_id = Some(message_id);
+                t.first_event.load(std::sync::atomic::Ordering::Relaxed)
+            }
+            _ => 0,
+        };
+        SendMessageResponse {
+            message_id,
+            queued,
+            turn_id: turn,
+            stream_after: first.checked_sub(1),
+        }
+    }
+
+    /// The turn a queued send was given when it was accepted, taken as it starts.
+    pub(crate) fn take_queued_turn(&mut self, message: MessageId) -> Option<ContextTurnId> {
+        self.queued_turns.remove(&message)
+    }
+
+    /// Ends the open turn: emits its `turn_completed` with the outcome the state it left says,
+    /// and saves its record (reads answered meanwhile see it ended). No turn open: nothing.
+    pub(crate) async fn close_turn(&mut self) {
+        let Some(turn) = self.turn.as_ref() else {
+            return;
+        };
+        let state = self.machine.current();
+        let interrupted = self.interrupt.is_cancelled();
+        let outcome = braid_protocol::TurnOutcome::of_rest(state, interrupted)
+            // Stopped in a working state (shutdown): it did not finish.
+            .unwrap_or(braid_protocol::TurnOutcome::Interrupted);
+        let error = match state {
+            ContextState::Failed { error, .. } => Some(error.clone()),
+            _ => None,
+        };
+        let now = chrono::Utc::now();
+        let view = braid_protocol::api::TurnView {
+            turn_id: turn.id,
+            context_id: self.id,
+            branch: turn.branch.clone(),
+            status: braid_protocol::api::TurnStatus::Completed,
+            outcome: Some(outcome),
+            error: error.clone(),
+            message_id: turn.message_id,
+            completed_at: Some(now),
+        };
+        let event = ContextEvent::TurnCompleted(braid_protocol::TurnCompleted {
+            context_id: self.id,
+            turn_id: turn.id,
+            branch: turn.branch.clone(),
+            outcome,
+            error,
+            timestamp: now,
+        });
+        tracing::debug!(context = %self.id, turn = %turn.id, outcome = ?outcome, "turn completed");
+        self.emit(event).await;
+        if let Some(turn) = self.turn.as_mut() {
+            turn.ended = Some(view.clone());
+        }
+        let store = self.services.store.clone();
+        if let Err(error) = self.serve_reads_until(store.save_turn(&view)).await {
+            tracing::warn!(context = %self.id, turn = %view.turn_id, %error, "turn record not saved");
+        }
+        self.turn = None;
+    }
+
+    /// Where turn `id` is, as far as this actor knows (running, queued, or ending now).
+    pub(crate) fn turn_view(&self, id: ContextTurnId) -> Option<braid_protocol::api::TurnView> {
+        use braid_protocol::api::{TurnStatus, TurnView};
+        if let Some(turn) = self.turn.as_ref().filter(|t| t.id == id) {
+            return Some(turn.ended.clone().unwrap_or_else(|| TurnView {
+                turn_id: id,
+                context_id: self.id,
+                branch: turn.branch.clone(),
+                status: TurnStatus::Running,
+                outcome: None,
+                error: None,
+                message_id: turn.message_id,
+                completed_at: None,
+            }));
+        }
+        self.queued_turns
+            .iter()
+            .find(|(_, turn)| **turn == id)
+            .map(|(message, _)| TurnView {
+                turn_id: id,
+                context_id: self.id,
+                branch: self.data.record.active_branch.clone(),
+                status: TurnStatus::Queued,
+                outcome: None,
+                error: None,
+                message_id: Some(*message),
+                completed_at: None,
+            })
     }
 
     /// The turn in progress, for an operation that continues it (a workflow's step): it stops
@@ -425,6 +581,16 @@ impl Actor {
         };
         self.fail(EngineError::Store(error), true).await;
     }
+}
+
+/// What a send started while nothing runs is accepted from.
+enum Accept {
+    /// A request to the context.
+    Request(braid_protocol::SendMessageRequest),
+    /// A plan to execute, or to refine with the feedback.
+    Plan(MessageId, Option<String>),
+    /// Failed input to run again.
+    Retry(MessageId),
 }
 
 /// Answers a command with an error, whatever its kind.
@@ -590,8 +756,20 @@ impl Host for Actor {
             .map(|_| ())
     }
 
-    async fn emit(&self, event: ContextEvent) {
-        self.events.emit(event).await;
+    /// Emits `event` as one of the open turn, if one is open.
+    async fn emit(&self, mut event: ContextEvent) {
+        if let Some(turn) = &self.turn {
+            event.stamp_turn(turn.id, &turn.branch);
+        }
+        let sequenced = self.events.emit(event).await;
+        if let (Some(turn), Some(sequenced)) = (&self.turn, sequenced) {
+            let _ = turn.first_event.compare_exchange(
+                0,
+                sequenced.sequence,
+                std::sync::atomic::Ordering::Relaxed,
+                std::sync::atomic::Ordering::Relaxed,
+            );
+        }
     }
 
     async fn flush_events(&self) -> Result<(), braid_store::StoreError> {

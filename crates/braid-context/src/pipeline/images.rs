@@ -324,6 +324,7 @@ mod tests {
         PipelineContext {
             config: ContextConfig::default(),
             model: "gpt-4o".into(),
+            branch: braid_protocol::BranchName::main(),
             branch_prompt: None,
             history: vec![],
             tools: Arc::new(braid_tools::ToolRegistry::new()),

@@ -265,6 +265,8 @@ impl Turn {
                         sequence: answer.sequence,
                         delta: text,
                         is_final: false,
+                        turn_id: None,
+                        branch: None,
                     }))
                     .await;
                 }
@@ -426,6 +428,8 @@ impl Turn {
             message_id: m.id,
             sequence,
             is_final: true,
+            turn_id: None,
+            branch: None,
         }))
         .await;
         host.emit_update(None, Some(update), Metadata::new()).await;

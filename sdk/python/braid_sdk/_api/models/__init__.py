@@ -178,6 +178,7 @@ from .optimization_strategy_importance_scoring_weights import (
 )
 from .optimization_strategy_intelligent import OptimizationStrategyIntelligent
 from .optimization_strategy_recent_n import OptimizationStrategyRecentN
+from .pending_call import PendingCall
 from .plan_message import PlanMessage
 from .plan_step import PlanStep
 from .prepared_image import PreparedImage
@@ -240,6 +241,11 @@ from .tool_result_message_error import ToolResultMessageError
 from .tool_result_message_success import ToolResultMessageSuccess
 from .tool_result_payload import ToolResultPayload
 from .tool_source import ToolSource
+from .turn_completed import TurnCompleted
+from .turn_outcome import TurnOutcome
+from .turn_path import TurnPath
+from .turn_status import TurnStatus
+from .turn_view import TurnView
 from .update_branch_request import UpdateBranchRequest
 from .update_context_request import UpdateContextRequest
 from .view_marker import ViewMarker
@@ -435,6 +441,7 @@ __all__ = (
     "OptimizationStrategyImportanceScoringWeights",
     "OptimizationStrategyIntelligent",
     "OptimizationStrategyRecentN",
+    "PendingCall",
     "PlanMessage",
     "PlanStep",
     "PreparedImage",
@@ -495,6 +502,11 @@ __all__ = (
     "ToolResultMessageSuccess",
     "ToolResultPayload",
     "ToolSource",
+    "TurnCompleted",
+    "TurnOutcome",
+    "TurnPath",
+    "TurnStatus",
+    "TurnView",
     "UpdateBranchRequest",
     "UpdateContextRequest",
     "ViewMarker",

@@ -13,6 +13,8 @@ from uuid import UUID
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 T = TypeVar("T", bound="ContentFinal")
 
 
@@ -26,6 +28,8 @@ class ContentFinal:
         message_id (UUID): Identifies one message in a context's pool, across all of its branches.
         sequence (int): The last sequence number sent for it.
         type_ (Literal['content_final']):
+        branch (None | str | Unset): The branch that turn works on.
+        turn_id (None | Unset | UUID): The turn this event belongs to, when one was running (see `turn_completed`).
     """
 
     context_id: UUID
@@ -33,6 +37,8 @@ class ContentFinal:
     message_id: UUID
     sequence: int
     type_: Literal["content_final"]
+    branch: None | str | Unset = UNSET
+    turn_id: None | Unset | UUID = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -46,6 +52,20 @@ class ContentFinal:
 
         type_ = self.type_
 
+        branch: None | str | Unset
+        if isinstance(self.branch, Unset):
+            branch = UNSET
+        else:
+            branch = self.branch
+
+        turn_id: None | str | Unset
+        if isinstance(self.turn_id, Unset):
+            turn_id = UNSET
+        elif isinstance(self.turn_id, UUID):
+            turn_id = str(self.turn_id)
+        else:
+            turn_id = self.turn_id
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -57,6 +77,10 @@ class ContentFinal:
                 "type": type_,
             }
         )
+        if branch is not UNSET:
+            field_dict["branch"] = branch
+        if turn_id is not UNSET:
+            field_dict["turn_id"] = turn_id
 
         return field_dict
 
@@ -75,12 +99,40 @@ class ContentFinal:
         if type_ != "content_final":
             raise ValueError(f"type must match const 'content_final', got '{type_}'")
 
+        def _parse_branch(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        branch = _parse_branch(d.pop("branch", UNSET))
+
+        def _parse_turn_id(data: object) -> None | Unset | UUID:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                turn_id_type_0 = UUID(data)
+
+                return turn_id_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UUID, data)
+
+        turn_id = _parse_turn_id(d.pop("turn_id", UNSET))
+
         content_final = cls(
             context_id=context_id,
             is_final=is_final,
             message_id=message_id,
             sequence=sequence,
             type_=type_,
+            branch=branch,
+            turn_id=turn_id,
         )
 
         content_final.additional_properties = d

@@ -66,6 +66,7 @@ if TYPE_CHECKING:
     from ..models.message_update_created import MessageUpdateCreated
     from ..models.message_update_deleted import MessageUpdateDeleted
     from ..models.message_update_status_changed import MessageUpdateStatusChanged
+    from ..models.pending_call import PendingCall
 
 
 T = TypeVar("T", bound="ContextUpdate")
@@ -88,9 +89,13 @@ class ContextUpdate:
             `{"type":"streaming_llm_response","chunks":3,"chars":120}`.
         timestamp (datetime.datetime): When it happened.
         type_ (Literal['context_update']):
+        branch (None | str | Unset): The branch that turn works on.
         message_update (MessageUpdateCompleted | MessageUpdateCreated | MessageUpdateDeleted |
             MessageUpdateStatusChanged | None | Unset): The message change, when there was one.
         metadata (ContextUpdateMetadata | Unset): Lightweight details (e.g. an optimization's token counts).
+        pending_calls (list[PendingCall] | Unset): The calls waiting for a decision, with their tools and arguments: set
+            when this update
+            moves the context to `awaiting_tool_approval`.
         previous_state (ContextStateAwaitingLlmFirstChunk | ContextStateAwaitingToolApproval |
             ContextStateAwaitingUserAnswer | ContextStateCollectingToolResults | ContextStateConnectingToLlm |
             ContextStateEnhancingSystemPrompt | ContextStateExecutingTool | ContextStateExecutingWorkflow |
@@ -99,6 +104,7 @@ class ContextUpdate:
             ContextStateProcessingToolResults | ContextStateProcessingUserMessage | ContextStateRecognizingImages |
             ContextStateResolvingFileReferences | ContextStateStreamingLlmResponse | ContextStateToolAutoLoop | None |
             Unset): The state before, when this update is a state change.
+        turn_id (None | Unset | UUID): The turn this event belongs to, when one was running (see `turn_completed`).
     """
 
     context_id: UUID
@@ -127,6 +133,7 @@ class ContextUpdate:
     )
     timestamp: datetime.datetime
     type_: Literal["context_update"]
+    branch: None | str | Unset = UNSET
     message_update: (
         MessageUpdateCompleted
         | MessageUpdateCreated
@@ -136,6 +143,7 @@ class ContextUpdate:
         | Unset
     ) = UNSET
     metadata: ContextUpdateMetadata | Unset = UNSET
+    pending_calls: list[PendingCall] | Unset = UNSET
     previous_state: (
         ContextStateAwaitingLlmFirstChunk
         | ContextStateAwaitingToolApproval
@@ -161,6 +169,7 @@ class ContextUpdate:
         | None
         | Unset
     ) = UNSET
+    turn_id: None | Unset | UUID = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -253,6 +262,12 @@ class ContextUpdate:
 
         type_ = self.type_
 
+        branch: None | str | Unset
+        if isinstance(self.branch, Unset):
+            branch = UNSET
+        else:
+            branch = self.branch
+
         message_update: dict[str, Any] | None | Unset
         if isinstance(self.message_update, Unset):
             message_update = UNSET
@@ -269,6 +284,13 @@ class ContextUpdate:
         metadata: dict[str, Any] | Unset = UNSET
         if not isinstance(self.metadata, Unset):
             metadata = self.metadata.to_dict()
+
+        pending_calls: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.pending_calls, Unset):
+            pending_calls = []
+            for pending_calls_item_data in self.pending_calls:
+                pending_calls_item = pending_calls_item_data.to_dict()
+                pending_calls.append(pending_calls_item)
 
         previous_state: dict[str, Any] | None | Unset
         if isinstance(self.previous_state, Unset):
@@ -300,6 +322,14 @@ class ContextUpdate:
         else:
             previous_state = self.previous_state
 
+        turn_id: None | str | Unset
+        if isinstance(self.turn_id, Unset):
+            turn_id = UNSET
+        elif isinstance(self.turn_id, UUID):
+            turn_id = str(self.turn_id)
+        else:
+            turn_id = self.turn_id
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -310,12 +340,18 @@ class ContextUpdate:
                 "type": type_,
             }
         )
+        if branch is not UNSET:
+            field_dict["branch"] = branch
         if message_update is not UNSET:
             field_dict["message_update"] = message_update
         if metadata is not UNSET:
             field_dict["metadata"] = metadata
+        if pending_calls is not UNSET:
+            field_dict["pending_calls"] = pending_calls
         if previous_state is not UNSET:
             field_dict["previous_state"] = previous_state
+        if turn_id is not UNSET:
+            field_dict["turn_id"] = turn_id
 
         return field_dict
 
@@ -377,6 +413,7 @@ class ContextUpdate:
         from ..models.message_update_created import MessageUpdateCreated
         from ..models.message_update_deleted import MessageUpdateDeleted
         from ..models.message_update_status_changed import MessageUpdateStatusChanged
+        from ..models.pending_call import PendingCall
 
         d = dict(src_dict)
         context_id = UUID(d.pop("context_id"))
@@ -620,6 +657,15 @@ class ContextUpdate:
         if type_ != "context_update":
             raise ValueError(f"type must match const 'context_update', got '{type_}'")
 
+        def _parse_branch(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        branch = _parse_branch(d.pop("branch", UNSET))
+
         def _parse_message_update(
             data: object,
         ) -> (
@@ -692,6 +738,15 @@ class ContextUpdate:
             metadata = UNSET
         else:
             metadata = ContextUpdateMetadata.from_dict(_metadata)
+
+        _pending_calls = d.pop("pending_calls", UNSET)
+        pending_calls: list[PendingCall] | Unset = UNSET
+        if _pending_calls is not UNSET:
+            pending_calls = []
+            for pending_calls_item_data in _pending_calls:
+                pending_calls_item = PendingCall.from_dict(pending_calls_item_data)
+
+                pending_calls.append(pending_calls_item)
 
         def _parse_previous_state(
             data: object,
@@ -963,14 +1018,34 @@ class ContextUpdate:
 
         previous_state = _parse_previous_state(d.pop("previous_state", UNSET))
 
+        def _parse_turn_id(data: object) -> None | Unset | UUID:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                turn_id_type_0 = UUID(data)
+
+                return turn_id_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UUID, data)
+
+        turn_id = _parse_turn_id(d.pop("turn_id", UNSET))
+
         context_update = cls(
             context_id=context_id,
             current_state=current_state,
             timestamp=timestamp,
             type_=type_,
+            branch=branch,
             message_update=message_update,
             metadata=metadata,
+            pending_calls=pending_calls,
             previous_state=previous_state,
+            turn_id=turn_id,
         )
 
         context_update.additional_properties = d

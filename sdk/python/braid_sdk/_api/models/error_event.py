@@ -14,6 +14,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.error_code import ErrorCode
+from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="ErrorEvent")
 
@@ -51,6 +52,8 @@ class ErrorEvent:
         message (str): What happened and what to do, in words.
         recoverable (bool): Whether retrying or continuing can succeed.
         type_ (Literal['error']):
+        branch (None | str | Unset): The branch that turn works on.
+        turn_id (None | Unset | UUID): The turn this event belongs to, when one was running (see `turn_completed`).
     """
 
     code: ErrorCode
@@ -58,6 +61,8 @@ class ErrorEvent:
     message: str
     recoverable: bool
     type_: Literal["error"]
+    branch: None | str | Unset = UNSET
+    turn_id: None | Unset | UUID = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -71,6 +76,20 @@ class ErrorEvent:
 
         type_ = self.type_
 
+        branch: None | str | Unset
+        if isinstance(self.branch, Unset):
+            branch = UNSET
+        else:
+            branch = self.branch
+
+        turn_id: None | str | Unset
+        if isinstance(self.turn_id, Unset):
+            turn_id = UNSET
+        elif isinstance(self.turn_id, UUID):
+            turn_id = str(self.turn_id)
+        else:
+            turn_id = self.turn_id
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -82,6 +101,10 @@ class ErrorEvent:
                 "type": type_,
             }
         )
+        if branch is not UNSET:
+            field_dict["branch"] = branch
+        if turn_id is not UNSET:
+            field_dict["turn_id"] = turn_id
 
         return field_dict
 
@@ -100,12 +123,40 @@ class ErrorEvent:
         if type_ != "error":
             raise ValueError(f"type must match const 'error', got '{type_}'")
 
+        def _parse_branch(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        branch = _parse_branch(d.pop("branch", UNSET))
+
+        def _parse_turn_id(data: object) -> None | Unset | UUID:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                turn_id_type_0 = UUID(data)
+
+                return turn_id_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UUID, data)
+
+        turn_id = _parse_turn_id(d.pop("turn_id", UNSET))
+
         error_event = cls(
             code=code,
             context_id=context_id,
             message=message,
             recoverable=recoverable,
             type_=type_,
+            branch=branch,
+            turn_id=turn_id,
         )
 
         error_event.additional_properties = d

@@ -45,6 +45,9 @@ class MessageList:
             carries the markers that stand before its messages, and the last page also those at
             the end; a listing filtered by `kind` carries none.
         next_after (None | Unset | UUID): Pass as `after` to get the next page; absent on the last page.
+        next_before (None | Unset | UUID): Pass as `before` to get the page of older messages; absent when none are
+            older (and on
+            pages read with `after`).
     """
 
     messages: list[
@@ -65,6 +68,7 @@ class MessageList:
     ]
     markers: list[ViewMarker] | Unset = UNSET
     next_after: None | Unset | UUID = UNSET
+    next_before: None | Unset | UUID = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -121,6 +125,14 @@ class MessageList:
         else:
             next_after = self.next_after
 
+        next_before: None | str | Unset
+        if isinstance(self.next_before, Unset):
+            next_before = UNSET
+        elif isinstance(self.next_before, UUID):
+            next_before = str(self.next_before)
+        else:
+            next_before = self.next_before
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -132,6 +144,8 @@ class MessageList:
             field_dict["markers"] = markers
         if next_after is not UNSET:
             field_dict["next_after"] = next_after
+        if next_before is not UNSET:
+            field_dict["next_before"] = next_before
 
         return field_dict
 
@@ -334,10 +348,28 @@ class MessageList:
 
         next_after = _parse_next_after(d.pop("next_after", UNSET))
 
+        def _parse_next_before(data: object) -> None | Unset | UUID:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                next_before_type_0 = UUID(data)
+
+                return next_before_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UUID, data)
+
+        next_before = _parse_next_before(d.pop("next_before", UNSET))
+
         message_list = cls(
             messages=messages,
             markers=markers,
             next_after=next_after,
+            next_before=next_before,
         )
 
         message_list.additional_properties = d

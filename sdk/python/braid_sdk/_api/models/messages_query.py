@@ -20,6 +20,8 @@ class MessagesQuery:
 
     Attributes:
         after (None | Unset | UUID): Only messages after this message id (the previous page's `next_after`).
+        before (None | Unset | UUID): Only messages before this message id, the newest of them (the previous page's
+            `next_before`, or the last message listed to page back from the end); not with `after`.
         branch (None | str | Unset): The branch; the active one when absent.
         kind (KindName | None | Unset): Only messages of this kind (`text`, `tool_request`...).
         limit (int | None | Unset): At most this many (default 100, at most 1000).
@@ -28,6 +30,7 @@ class MessagesQuery:
     """
 
     after: None | Unset | UUID = UNSET
+    before: None | Unset | UUID = UNSET
     branch: None | str | Unset = UNSET
     kind: KindName | None | Unset = UNSET
     limit: int | None | Unset = UNSET
@@ -42,6 +45,14 @@ class MessagesQuery:
             after = str(self.after)
         else:
             after = self.after
+
+        before: None | str | Unset
+        if isinstance(self.before, Unset):
+            before = UNSET
+        elif isinstance(self.before, UUID):
+            before = str(self.before)
+        else:
+            before = self.before
 
         branch: None | str | Unset
         if isinstance(self.branch, Unset):
@@ -76,6 +87,8 @@ class MessagesQuery:
         field_dict.update({})
         if after is not UNSET:
             field_dict["after"] = after
+        if before is not UNSET:
+            field_dict["before"] = before
         if branch is not UNSET:
             field_dict["branch"] = branch
         if kind is not UNSET:
@@ -107,6 +120,23 @@ class MessagesQuery:
             return cast(None | Unset | UUID, data)
 
         after = _parse_after(d.pop("after", UNSET))
+
+        def _parse_before(data: object) -> None | Unset | UUID:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                before_type_0 = UUID(data)
+
+                return before_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UUID, data)
+
+        before = _parse_before(d.pop("before", UNSET))
 
         def _parse_branch(data: object) -> None | str | Unset:
             if data is None:
@@ -162,6 +192,7 @@ class MessagesQuery:
 
         messages_query = cls(
             after=after,
+            before=before,
             branch=branch,
             kind=kind,
             limit=limit,

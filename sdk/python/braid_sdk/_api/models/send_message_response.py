@@ -1,11 +1,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, cast
 from uuid import UUID
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="SendMessageResponse")
 
@@ -17,10 +19,17 @@ class SendMessageResponse:
     Attributes:
         message_id (UUID): Identifies one message in a context's pool, across all of its branches.
         queued (bool): Whether it waits behind a running turn.
+        turn_id (UUID): Identifies one turn of a context (`turn_id` in the API): the work one send, resume or
+            approval starts, from its first event to its `turn_completed` event.
+        stream_after (int | None | Unset): The event id to stream from (as `Last-Event-ID` or `?after=`) to see every
+            event of the
+            turn; absent when the send emitted none before answering.
     """
 
     message_id: UUID
     queued: bool
+    turn_id: UUID
+    stream_after: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -28,14 +37,25 @@ class SendMessageResponse:
 
         queued = self.queued
 
+        turn_id = str(self.turn_id)
+
+        stream_after: int | None | Unset
+        if isinstance(self.stream_after, Unset):
+            stream_after = UNSET
+        else:
+            stream_after = self.stream_after
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
                 "message_id": message_id,
                 "queued": queued,
+                "turn_id": turn_id,
             }
         )
+        if stream_after is not UNSET:
+            field_dict["stream_after"] = stream_after
 
         return field_dict
 
@@ -46,9 +66,22 @@ class SendMessageResponse:
 
         queued = d.pop("queued")
 
+        turn_id = UUID(d.pop("turn_id"))
+
+        def _parse_stream_after(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        stream_after = _parse_stream_after(d.pop("stream_after", UNSET))
+
         send_message_response = cls(
             message_id=message_id,
             queued=queued,
+            turn_id=turn_id,
+            stream_after=stream_after,
         )
 
         send_message_response.additional_properties = d

@@ -84,7 +84,8 @@ def sync_detailed(
     last_event_id: int | None | Unset = UNSET,
 ) -> Response[ApiError | str]:
     """The context's events as SSE (`context_update`, `content_delta`, `content_final`, `error`,
-    `heartbeat`); every logged event has an `id:`; reconnect with `Last-Event-ID`.
+    `turn_completed`, `heartbeat`); every event of a turn carries its `turn_id` and `branch`, and
+    `turn_completed` ends each turn; every logged event has an `id:`; reconnect with `Last-Event-ID`.
 
     Args:
         id (UUID): Identifies one context (conversation).
@@ -123,7 +124,8 @@ def sync(
     last_event_id: int | None | Unset = UNSET,
 ) -> ApiError | str | None:
     """The context's events as SSE (`context_update`, `content_delta`, `content_final`, `error`,
-    `heartbeat`); every logged event has an `id:`; reconnect with `Last-Event-ID`.
+    `turn_completed`, `heartbeat`); every event of a turn carries its `turn_id` and `branch`, and
+    `turn_completed` ends each turn; every logged event has an `id:`; reconnect with `Last-Event-ID`.
 
     Args:
         id (UUID): Identifies one context (conversation).
@@ -157,7 +159,8 @@ async def asyncio_detailed(
     last_event_id: int | None | Unset = UNSET,
 ) -> Response[ApiError | str]:
     """The context's events as SSE (`context_update`, `content_delta`, `content_final`, `error`,
-    `heartbeat`); every logged event has an `id:`; reconnect with `Last-Event-ID`.
+    `turn_completed`, `heartbeat`); every event of a turn carries its `turn_id` and `branch`, and
+    `turn_completed` ends each turn; every logged event has an `id:`; reconnect with `Last-Event-ID`.
 
     Args:
         id (UUID): Identifies one context (conversation).
@@ -194,7 +197,8 @@ async def asyncio(
     last_event_id: int | None | Unset = UNSET,
 ) -> ApiError | str | None:
     """The context's events as SSE (`context_update`, `content_delta`, `content_final`, `error`,
-    `heartbeat`); every logged event has an `id:`; reconnect with `Last-Event-ID`.
+    `turn_completed`, `heartbeat`); every event of a turn carries its `turn_id` and `branch`, and
+    `turn_completed` ends each turn; every logged event has an `id:`; reconnect with `Last-Event-ID`.
 
     Args:
         id (UUID): Identifies one context (conversation).

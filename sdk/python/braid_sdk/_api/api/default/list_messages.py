@@ -17,6 +17,7 @@ def _get_kwargs(
     id: UUID,
     *,
     after: UUID | Unset = UNSET,
+    before: UUID | Unset = UNSET,
     branch: str | Unset = UNSET,
     kind: KindName | Unset = UNSET,
     limit: int | Unset = UNSET,
@@ -29,6 +30,11 @@ def _get_kwargs(
     if not isinstance(after, Unset):
         json_after = str(after)
     params["after"] = json_after
+
+    json_before: str | Unset = UNSET
+    if not isinstance(before, Unset):
+        json_before = str(before)
+    params["before"] = json_before
 
     params["branch"] = branch
 
@@ -103,6 +109,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     after: UUID | Unset = UNSET,
+    before: UUID | Unset = UNSET,
     branch: str | Unset = UNSET,
     kind: KindName | Unset = UNSET,
     limit: int | Unset = UNSET,
@@ -113,6 +120,8 @@ def sync_detailed(
     Args:
         id (UUID): Identifies one context (conversation).
         after (UUID | Unset): Identifies one message in a context's pool, across all of its
+            branches.
+        before (UUID | Unset): Identifies one message in a context's pool, across all of its
             branches.
         branch (str | Unset): The name of a branch within a context, unique in that context
             (`main` by default).
@@ -150,6 +159,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         id=id,
         after=after,
+        before=before,
         branch=branch,
         kind=kind,
         limit=limit,
@@ -168,6 +178,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     after: UUID | Unset = UNSET,
+    before: UUID | Unset = UNSET,
     branch: str | Unset = UNSET,
     kind: KindName | Unset = UNSET,
     limit: int | Unset = UNSET,
@@ -178,6 +189,8 @@ def sync(
     Args:
         id (UUID): Identifies one context (conversation).
         after (UUID | Unset): Identifies one message in a context's pool, across all of its
+            branches.
+        before (UUID | Unset): Identifies one message in a context's pool, across all of its
             branches.
         branch (str | Unset): The name of a branch within a context, unique in that context
             (`main` by default).
@@ -216,6 +229,7 @@ def sync(
         id=id,
         client=client,
         after=after,
+        before=before,
         branch=branch,
         kind=kind,
         limit=limit,
@@ -228,6 +242,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     after: UUID | Unset = UNSET,
+    before: UUID | Unset = UNSET,
     branch: str | Unset = UNSET,
     kind: KindName | Unset = UNSET,
     limit: int | Unset = UNSET,
@@ -238,6 +253,8 @@ async def asyncio_detailed(
     Args:
         id (UUID): Identifies one context (conversation).
         after (UUID | Unset): Identifies one message in a context's pool, across all of its
+            branches.
+        before (UUID | Unset): Identifies one message in a context's pool, across all of its
             branches.
         branch (str | Unset): The name of a branch within a context, unique in that context
             (`main` by default).
@@ -275,6 +292,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         id=id,
         after=after,
+        before=before,
         branch=branch,
         kind=kind,
         limit=limit,
@@ -291,6 +309,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     after: UUID | Unset = UNSET,
+    before: UUID | Unset = UNSET,
     branch: str | Unset = UNSET,
     kind: KindName | Unset = UNSET,
     limit: int | Unset = UNSET,
@@ -301,6 +320,8 @@ async def asyncio(
     Args:
         id (UUID): Identifies one context (conversation).
         after (UUID | Unset): Identifies one message in a context's pool, across all of its
+            branches.
+        before (UUID | Unset): Identifies one message in a context's pool, across all of its
             branches.
         branch (str | Unset): The name of a branch within a context, unique in that context
             (`main` by default).
@@ -340,6 +361,7 @@ async def asyncio(
             id=id,
             client=client,
             after=after,
+            before=before,
             branch=branch,
             kind=kind,
             limit=limit,

@@ -1,0 +1,277 @@
+//! Turns as objects (issue 45): a send's 202 names its turn, every event of the turn carries
+//! its id and branch, one `turn_completed` ends it (also waiting for approval or interrupted),
+//! and `GET /v1/contexts/{id}/turns/{turn_id}` answers where it is, also after a restart.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::common::{Sse, SseReader, TestServer, calls, reply};
+use braid_testkit::Script;
+
+/// Sends `text`; answers the 202's body.
+async fn send(s: &TestServer, id: &str, text: &str) -> Value {
+    s.send_text(id, text).await
+}
+
+/// The events from the 202's `stream_after` up to `turn`'s `turn_completed` (heartbeats left
+/// out).
+async fn turn_events(s: &TestServer, id: &str, sent: &Value) -> Vec<Sse> {
+    let after = sent["stream_after"]
+        .as_u64()
+        .expect("the 202 names where to stream from");
+    let turn = sent["turn_id"].clone();
+    let mut events = s.events(id, "", Some(after)).await;
+    until_completed(&mut events, &turn).await
+}
+
+async fn until_completed(events: &mut SseReader, turn: &Value) -> Vec<Sse> {
+    let turn = turn.clone();
+    events
+        .until(move |e| e.event == "turn_completed" && e.data["turn_id"] == turn)
+        .await
+}
+
+async fn get_turn(s: &TestServer, id: &str, turn: &Value) -> (u16, Value) {
+    let turn = turn.as_str().unwrap();
+    s.call("GET", &format!("/v1/contexts/{id}/turns/{turn}"), None)
+        .await
+}
+
+#[tokio::test]
+async fn every_event_of_a_turn_carries_its_id_and_one_turn_completed_ends_it() {
+    let s = TestServer::start(
+        Script::new()
+            .then(reply(&["first ", "answer"]))
+            .then(reply(&["second"])),
+    )
+    .await;
+    let id = s.context(json!({})).await;
+    let first = send(&s, &id, "hello").await;
+    let turn = first["turn_id"].clone();
+    assert!(turn.is_string(), "the 202 names its turn: {first}");
+    let seen = turn_events(&s, &id, &first).await;
+    assert!(seen.len() > 3, "{seen:?}");
+    for e in &seen {
+        assert_eq!(
+            e.data["turn_id"], turn,
+            "{} without the turn: {}",
+            e.event, e.data
+        );
+        assert_eq!(e.data["branch"], "main", "{}", e.data);
+    }
+    let created = seen.iter().find(|e| {
+        e.data["message_update"]["type"] == "created"
+            && e.data["message_update"]["message_id"] == first["message_id"]
+    });
+    assert!(
+        created.is_some(),
+        "the send's own message is an event of its turn"
+    );
+    let done = seen.last().unwrap();
+    assert_eq!(done.data["outcome"], "answered", "{}", done.data);
+    let (status, view) = get_turn(&s, &id, &turn).await;
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["status"], "completed");
+    assert_eq!(view["outcome"], "answered");
+    assert_eq!(view["message_id"], first["message_id"]);
+
+    // A second turn has its own id; the log holds one `turn_completed` for the first.
+    let second = send(&s, &id, "again").await;
+    assert_ne!(second["turn_id"], turn);
+    let mut events = s.events(&id, "", Some(0)).await;
+    let all = until_completed(&mut events, &second["turn_id"]).await;
+    let ends = all
+        .iter()
+        .filter(|e| e.event == "turn_completed" && e.data["turn_id"] == turn)
+        .count();
+    assert_eq!(ends, 1, "exactly one turn_completed per turn");
+}
+
+#[tokio::test]
+async fn a_turn_that_waits_for_approval_completes_naming_the_calls_and_their_arguments() {
+    let s = TestServer::start(
+        Script::new()
+            .then(calls(&[(
+                "call_1",
+                "read_file",
+                json!({"path": "notes.txt"}),
+            )]))
+            .then(reply(&["The file says hello"])),
+    )
+    .await;
+    let id = s
+        .context(json!({"approval_policy": {"type": "manual"}}))
+        .await;
+    let sent = send(&s, &id, "read my notes").await;
+    let seen = turn_events(&s, &id, &sent).await;
+    let approval = seen
+        .iter()
+        .find(|e| e.data["current_state"]["type"] == "awaiting_tool_approval")
+        .expect("the approval's update");
+    assert_eq!(
+        approval.data["pending_calls"],
+        json!([{"call_id": "call_1", "tool_name": "read_file", "arguments": {"path": "notes.txt"}}]),
+        "{}",
+        approval.data
+    );
+    assert_eq!(seen.last().unwrap().data["outcome"], "awaiting_approval");
+    let (_, view) = get_turn(&s, &id, &sent["turn_id"]).await;
+    assert_eq!(view["outcome"], "awaiting_approval", "{view}");
+
+    let mut events = s.events(&id, "", seen.last().unwrap().id).await;
+    let (status, body) = s
+        .call(
+            "POST",
+            &format!("/v1/contexts/{id}/approvals"),
+            Some(json!({"decisions": [{"call_id": "call_1", "decision": "approve"}]})),
+        )
+        .await;
+    assert_eq!(status, 204, "{body}");
+    let rest = events.until(|e| e.event == "turn_completed").await;
+    let next = rest.last().unwrap().data["turn_id"].clone();
+    assert_ne!(next, sent["turn_id"], "the approval runs a turn of its own");
+    assert_eq!(rest.last().unwrap().data["outcome"], "answered");
+    assert!(
+        rest.iter().all(|e| e.data["turn_id"] == next),
+        "every event after the approval is the new turn's: {rest:?}"
+    );
+}
+
+#[tokio::test]
+async fn an_interrupted_turn_completes_as_interrupted() {
+    let pieces: Vec<String> = (0..200).map(|i| format!("w{i} ")).collect();
+    let refs: Vec<&str> = pieces.iter().map(String::as_str).collect();
+    let slow = reply(&refs).chunk_delay(Duration::from_millis(20));
+    let s = TestServer::start(Script::new().then(slow)).await;
+    let id = s.context(json!({})).await;
+    let sent = send(&s, &id, "talk slowly").await;
+    let mut events = s.events(&id, "", sent["stream_after"].as_u64()).await;
+    events.until(|e| e.event == "content_delta").await;
+    let (status, _) = s
+        .call("POST", &format!("/v1/contexts/{id}/interrupt"), None)
+        .await;
+    assert_eq!(status, 204);
+    let rest = until_completed(&mut events, &sent["turn_id"]).await;
+    assert_eq!(rest.last().unwrap().data["outcome"], "interrupted");
+}
+
+#[tokio::test]
+async fn a_queued_send_names_its_own_turn_which_is_queued_until_it_runs() {
+    let pieces: Vec<String> = (0..30).map(|i| format!("w{i} ")).collect();
+    let refs: Vec<&str> = pieces.iter().map(String::as_str).collect();
+    let slow = reply(&refs).chunk_delay(Duration::from_millis(20));
+    let s = TestServer::start(Script::new().then(slow).then(reply(&["next"]))).await;
+    let id = s.context(json!({})).await;
+    let first = send(&s, &id, "talk slowly").await;
+    let mut events = s.events(&id, "", first["stream_after"].as_u64()).await;
+    events.until(|e| e.event == "content_delta").await;
+    let second = send(&s, &id, "then this").await;
+    assert_eq!(second["queued"], true, "{second}");
+    let (status, view) = get_turn(&s, &id, &second["turn_id"]).await;
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["status"], "queued", "{view}");
+    let (_, running) = get_turn(&s, &id, &first["turn_id"]).await;
+    assert_eq!(running["status"], "running", "{running}");
+    let seen = until_completed(&mut events, &second["turn_id"]).await;
+    let created = seen
+        .iter()
+        .find(|e| e.data["message_update"]["message_id"] == second["message_id"])
+        .expect("the queued message's creation");
+    assert_eq!(
+        created.data["turn_id"], second["turn_id"],
+        "a queued send's input is its own turn's, not the running one's"
+    );
+    let ends: Vec<&Value> = seen
+        .iter()
+        .filter(|e| e.event == "turn_completed")
+        .map(|e| &e.data["turn_id"])
+        .collect();
+    assert_eq!(ends, vec![&first["turn_id"], &second["turn_id"]]);
+}
+
+#[tokio::test]
+async fn a_completed_turn_is_answered_after_a_restart_and_an_unknown_one_is_404() {
+    let mut s = TestServer::start(Script::new().then(reply(&["done"]))).await;
+    let id = s.context(json!({})).await;
+    let sent = send(&s, &id, "hello").await;
+    turn_events(&s, &id, &sent).await;
+    s.restart().await;
+    let (status, view) = get_turn(&s, &id, &sent["turn_id"]).await;
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["outcome"], "answered", "{view}");
+    assert_eq!(view["branch"], "main");
+    let unknown = json!(braid_protocol::ContextTurnId::new().to_string());
+    let (status, body) = get_turn(&s, &id, &unknown).await;
+    assert_eq!(status, 404, "{body}");
+}
+
+#[tokio::test]
+async fn messages_page_back_from_the_end_with_before() {
+    let s = TestServer::start(
+        Script::new()
+            .then(reply(&["a"]))
+            .then(reply(&["b"]))
+            .then(reply(&["c"])),
+    )
+    .await;
+    let id = s.context(json!({})).await;
+    for text in ["one", "two", "three"] {
+        send(&s, &id, text).await;
+        s.settle(&id).await;
+    }
+    let all: Vec<Value> = s
+        .messages(&id)
+        .await
+        .iter()
+        .map(|m| m["id"].clone())
+        .collect();
+    assert_eq!(all.len(), 6);
+    let page = |before: &Value| {
+        let before = before.as_str().unwrap().to_owned();
+        let id = id.clone();
+        let s = &s;
+        async move {
+            let (status, body) = s
+                .call(
+                    "GET",
+                    &format!("/v1/contexts/{id}/messages?before={before}&limit=2"),
+                    None,
+                )
+                .await;
+            assert_eq!(status, 200, "{body}");
+            let ids: Vec<Value> = body["messages"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["id"].clone())
+                .collect();
+            (ids, body.get("next_before").cloned())
+        }
+    };
+    let (newest, older) = page(&all[5]).await;
+    assert_eq!(
+        newest,
+        all[3..5].to_vec(),
+        "the newest two before the last, oldest first"
+    );
+    assert_eq!(older, Some(all[3].clone()));
+    let (middle, older) = page(&all[3]).await;
+    assert_eq!(middle, all[1..3].to_vec());
+    let (oldest, older) = page(&older.unwrap()).await;
+    assert_eq!(oldest, all[..1].to_vec());
+    assert_eq!(older, None, "nothing older");
+    let (status, body) = s
+        .call(
+            "GET",
+            &format!(
+                "/v1/contexts/{id}/messages?before={}&after={}",
+                all[5].as_str().unwrap(),
+                all[0].as_str().unwrap()
+            ),
+            None,
+        )
+        .await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["error"]["field"], "before", "{body}");
+}
