@@ -17,6 +17,7 @@ from .branch_list import BranchList
 from .branch_path import BranchPath
 from .capability_source import CapabilitySource
 from .command_rule import CommandRule
+from .compaction_record import CompactionRecord
 from .conflict_kind import ConflictKind
 from .conflict_message import ConflictMessage
 from .conflict_resolution import ConflictResolution
@@ -51,6 +52,7 @@ from .context_summary import ContextSummary
 from .context_update import ContextUpdate
 from .context_update_metadata import ContextUpdateMetadata
 from .contexts_query import ContextsQuery
+from .correct_summary_request import CorrectSummaryRequest
 from .count_figure import CountFigure
 from .create_branch_request import CreateBranchRequest
 from .create_context_request import CreateContextRequest
@@ -95,6 +97,7 @@ from .image_source_file_path import ImageSourceFilePath
 from .image_source_url import ImageSourceUrl
 from .kind_name import KindName
 from .last_event_id_header import LastEventIdHeader
+from .ledger_part import LedgerPart
 from .line_range import LineRange
 from .loop_stop_reason import LoopStopReason
 from .mcp_config_editing import McpConfigEditing
@@ -127,7 +130,9 @@ from .merge_strategy_append import MergeStrategyAppend
 from .merge_strategy_cherry_pick import MergeStrategyCherryPick
 from .merge_strategy_name import MergeStrategyName
 from .merge_strategy_rebase import MergeStrategyRebase
+from .merge_strategy_summary import MergeStrategySummary
 from .merge_warning import MergeWarning
+from .merged_summary import MergedSummary
 from .message_file_reference import MessageFileReference
 from .message_file_reference_metadata import MessageFileReferenceMetadata
 from .message_image import MessageImage
@@ -157,6 +162,7 @@ from .message_tool_request import MessageToolRequest
 from .message_tool_request_metadata import MessageToolRequestMetadata
 from .message_tool_result import MessageToolResult
 from .message_tool_result_metadata import MessageToolResultMetadata
+from .message_update_changed import MessageUpdateChanged
 from .message_update_completed import MessageUpdateCompleted
 from .message_update_created import MessageUpdateCreated
 from .message_update_deleted import MessageUpdateDeleted
@@ -167,7 +173,10 @@ from .message_workflow_execution_metadata import MessageWorkflowExecutionMetadat
 from .messages_query import MessagesQuery
 from .mode import Mode
 from .model_capabilities_view import ModelCapabilitiesView
+from .model_request_list import ModelRequestList
+from .model_request_record import ModelRequestRecord
 from .o_auth_callback_query import OAuthCallbackQuery
+from .offered_rule import OfferedRule
 from .openapi_response_200 import OpenapiResponse200
 from .optimization_config import OptimizationConfig
 from .optimization_strategy_importance_scoring import (
@@ -179,6 +188,7 @@ from .optimization_strategy_importance_scoring_weights import (
 from .optimization_strategy_intelligent import OptimizationStrategyIntelligent
 from .optimization_strategy_recent_n import OptimizationStrategyRecentN
 from .pending_call import PendingCall
+from .pin_fact_request import PinFactRequest
 from .plan_message import PlanMessage
 from .plan_step import PlanStep
 from .prepared_image import PreparedImage
@@ -198,10 +208,14 @@ from .recognition_method import RecognitionMethod
 from .recognition_mode import RecognitionMode
 from .recognition_result import RecognitionResult
 from .refine_plan_request import RefinePlanRequest
+from .request_budget import RequestBudget
+from .request_path import RequestPath
+from .requests_query import RequestsQuery
 from .resolution import Resolution
 from .resource_content_binary import ResourceContentBinary
 from .resource_content_text import ResourceContentText
 from .role import Role
+from .rule_origin import RuleOrigin
 from .run_workflow_request import RunWorkflowRequest
 from .run_workflow_request_parameters import RunWorkflowRequestParameters
 from .sandbox_mode import SandboxMode
@@ -210,6 +224,11 @@ from .send_message_request_client_metadata_type_0 import (
     SendMessageRequestClientMetadataType0,
 )
 from .send_message_response import SendMessageResponse
+from .sent_as_elided import SentAsElided
+from .sent_as_summary import SentAsSummary
+from .sent_as_truncated import SentAsTruncated
+from .sent_as_whole import SentAsWhole
+from .sent_message import SentMessage
 from .server_settings import ServerSettings
 from .set_mode_request import SetModeRequest
 from .severity import Severity
@@ -220,9 +239,11 @@ from .state_response import StateResponse
 from .state_transition import StateTransition
 from .system_control_message_branch_merge import SystemControlMessageBranchMerge
 from .system_control_message_branch_switch import SystemControlMessageBranchSwitch
+from .system_control_message_compaction import SystemControlMessageCompaction
 from .system_control_message_failure_resolved import SystemControlMessageFailureResolved
 from .system_control_message_loop_stopped import SystemControlMessageLoopStopped
 from .system_control_message_mode_change import SystemControlMessageModeChange
+from .system_control_message_pinned_fact import SystemControlMessagePinnedFact
 from .system_control_message_recovered import SystemControlMessageRecovered
 from .system_control_message_role_change import SystemControlMessageRoleChange
 from .system_control_message_summary import SystemControlMessageSummary
@@ -241,6 +262,7 @@ from .tool_result_message_error import ToolResultMessageError
 from .tool_result_message_success import ToolResultMessageSuccess
 from .tool_result_payload import ToolResultPayload
 from .tool_source import ToolSource
+from .tools_part import ToolsPart
 from .turn_completed import TurnCompleted
 from .turn_outcome import TurnOutcome
 from .turn_path import TurnPath
@@ -284,6 +306,7 @@ __all__ = (
     "BranchPath",
     "CapabilitySource",
     "CommandRule",
+    "CompactionRecord",
     "ConflictKind",
     "ConflictMessage",
     "ConflictResolution",
@@ -318,6 +341,7 @@ __all__ = (
     "ContextUpdate",
     "ContextUpdateMetadata",
     "ContextsQuery",
+    "CorrectSummaryRequest",
     "CountFigure",
     "CreateBranchRequest",
     "CreateContextRequest",
@@ -362,6 +386,7 @@ __all__ = (
     "ImageSourceUrl",
     "KindName",
     "LastEventIdHeader",
+    "LedgerPart",
     "LineRange",
     "LoopStopReason",
     "McpConfigEditing",
@@ -394,7 +419,9 @@ __all__ = (
     "MergeStrategyCherryPick",
     "MergeStrategyName",
     "MergeStrategyRebase",
+    "MergeStrategySummary",
     "MergeWarning",
+    "MergedSummary",
     "MessageFileReference",
     "MessageFileReferenceMetadata",
     "MessageImage",
@@ -424,6 +451,7 @@ __all__ = (
     "MessageToolRequestMetadata",
     "MessageToolResult",
     "MessageToolResultMetadata",
+    "MessageUpdateChanged",
     "MessageUpdateCompleted",
     "MessageUpdateCreated",
     "MessageUpdateDeleted",
@@ -434,7 +462,10 @@ __all__ = (
     "MessagesQuery",
     "Mode",
     "ModelCapabilitiesView",
+    "ModelRequestList",
+    "ModelRequestRecord",
     "OAuthCallbackQuery",
+    "OfferedRule",
     "OpenapiResponse200",
     "OptimizationConfig",
     "OptimizationStrategyImportanceScoring",
@@ -442,6 +473,7 @@ __all__ = (
     "OptimizationStrategyIntelligent",
     "OptimizationStrategyRecentN",
     "PendingCall",
+    "PinFactRequest",
     "PlanMessage",
     "PlanStep",
     "PreparedImage",
@@ -461,16 +493,25 @@ __all__ = (
     "RecognitionMode",
     "RecognitionResult",
     "RefinePlanRequest",
+    "RequestBudget",
+    "RequestPath",
+    "RequestsQuery",
     "Resolution",
     "ResourceContentBinary",
     "ResourceContentText",
     "Role",
+    "RuleOrigin",
     "RunWorkflowRequest",
     "RunWorkflowRequestParameters",
     "SandboxMode",
     "SendMessageRequest",
     "SendMessageRequestClientMetadataType0",
     "SendMessageResponse",
+    "SentAsElided",
+    "SentAsSummary",
+    "SentAsTruncated",
+    "SentAsWhole",
+    "SentMessage",
     "ServerSettings",
     "SetModeRequest",
     "Severity",
@@ -481,9 +522,11 @@ __all__ = (
     "StateTransition",
     "SystemControlMessageBranchMerge",
     "SystemControlMessageBranchSwitch",
+    "SystemControlMessageCompaction",
     "SystemControlMessageFailureResolved",
     "SystemControlMessageLoopStopped",
     "SystemControlMessageModeChange",
+    "SystemControlMessagePinnedFact",
     "SystemControlMessageRecovered",
     "SystemControlMessageRoleChange",
     "SystemControlMessageSummary",
@@ -502,6 +545,7 @@ __all__ = (
     "ToolResultMessageSuccess",
     "ToolResultPayload",
     "ToolSource",
+    "ToolsPart",
     "TurnCompleted",
     "TurnOutcome",
     "TurnPath",

@@ -55,6 +55,9 @@ class ContextConfig:
             - `plan`: Read-only tools and planning instructions: the agent proposes, the person decides.
             - `act`: Every tool the role allows.
         model (str | Unset): The model to use; empty means the server's default model. Default: ''.
+        ocr_language (None | str | Unset): The language OCR reads this context's images in: Tesseract's codes, joined by
+            `+`
+            (`eng`, `deu+eng`). When absent each image's language is detected among those installed.
         optimization (OptimizationConfig | Unset): Optimization settings.
         sandbox (None | SandboxMode | Unset): The sandbox commands run in; the server's default (`--sandbox`) when
             absent.
@@ -80,6 +83,7 @@ class ContextConfig:
     max_output_tokens: int | None | Unset = UNSET
     mode: Mode | Unset = UNSET
     model: str | Unset = ""
+    ocr_language: None | str | Unset = UNSET
     optimization: OptimizationConfig | Unset = UNSET
     sandbox: None | SandboxMode | Unset = UNSET
     system_prompt: None | str | Unset = UNSET
@@ -147,6 +151,12 @@ class ContextConfig:
 
         model = self.model
 
+        ocr_language: None | str | Unset
+        if isinstance(self.ocr_language, Unset):
+            ocr_language = UNSET
+        else:
+            ocr_language = self.ocr_language
+
         optimization: dict[str, Any] | Unset = UNSET
         if not isinstance(self.optimization, Unset):
             optimization = self.optimization.to_dict()
@@ -198,6 +208,8 @@ class ContextConfig:
             field_dict["mode"] = mode
         if model is not UNSET:
             field_dict["model"] = model
+        if ocr_language is not UNSET:
+            field_dict["ocr_language"] = ocr_language
         if optimization is not UNSET:
             field_dict["optimization"] = optimization
         if sandbox is not UNSET:
@@ -323,6 +335,15 @@ class ContextConfig:
 
         model = d.pop("model", UNSET)
 
+        def _parse_ocr_language(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        ocr_language = _parse_ocr_language(d.pop("ocr_language", UNSET))
+
         _optimization = d.pop("optimization", UNSET)
         optimization: OptimizationConfig | Unset
         if isinstance(_optimization, Unset):
@@ -379,6 +400,7 @@ class ContextConfig:
             max_output_tokens=max_output_tokens,
             mode=mode,
             model=model,
+            ocr_language=ocr_language,
             optimization=optimization,
             sandbox=sandbox,
             system_prompt=system_prompt,

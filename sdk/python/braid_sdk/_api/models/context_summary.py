@@ -90,6 +90,8 @@ class ContextSummary:
             is configured.
         instructions (None | Unset | WorkspaceInstructionsInfo): The workspace's instructions file the system prompt
             carries, when there is one.
+        pinned (list[UUID] | Unset): The active branch's pinned messages and facts, in order: never dropped or
+            summarized.
         title (None | str | Unset): Its title; written by the model after the first exchange when none was given.
     """
 
@@ -126,6 +128,7 @@ class ContextSummary:
     updated_at: datetime.datetime
     capabilities: ModelCapabilitiesView | None | Unset = UNSET
     instructions: None | Unset | WorkspaceInstructionsInfo = UNSET
+    pinned: list[UUID] | Unset = UNSET
     title: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -242,6 +245,13 @@ class ContextSummary:
         else:
             instructions = self.instructions
 
+        pinned: list[str] | Unset = UNSET
+        if not isinstance(self.pinned, Unset):
+            pinned = []
+            for pinned_item_data in self.pinned:
+                pinned_item = str(pinned_item_data)
+                pinned.append(pinned_item)
+
         title: None | str | Unset
         if isinstance(self.title, Unset):
             title = UNSET
@@ -267,6 +277,8 @@ class ContextSummary:
             field_dict["capabilities"] = capabilities
         if instructions is not UNSET:
             field_dict["instructions"] = instructions
+        if pinned is not UNSET:
+            field_dict["pinned"] = pinned
         if title is not UNSET:
             field_dict["title"] = title
 
@@ -616,6 +628,15 @@ class ContextSummary:
 
         instructions = _parse_instructions(d.pop("instructions", UNSET))
 
+        _pinned = d.pop("pinned", UNSET)
+        pinned: list[UUID] | Unset = UNSET
+        if _pinned is not UNSET:
+            pinned = []
+            for pinned_item_data in _pinned:
+                pinned_item = UUID(pinned_item_data)
+
+                pinned.append(pinned_item)
+
         def _parse_title(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -637,6 +658,7 @@ class ContextSummary:
             updated_at=updated_at,
             capabilities=capabilities,
             instructions=instructions,
+            pinned=pinned,
             title=title,
         )
 

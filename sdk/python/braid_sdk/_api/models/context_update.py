@@ -62,6 +62,7 @@ if TYPE_CHECKING:
     )
     from ..models.context_state_tool_auto_loop import ContextStateToolAutoLoop
     from ..models.context_update_metadata import ContextUpdateMetadata
+    from ..models.message_update_changed import MessageUpdateChanged
     from ..models.message_update_completed import MessageUpdateCompleted
     from ..models.message_update_created import MessageUpdateCreated
     from ..models.message_update_deleted import MessageUpdateDeleted
@@ -90,7 +91,7 @@ class ContextUpdate:
         timestamp (datetime.datetime): When it happened.
         type_ (Literal['context_update']):
         branch (None | str | Unset): The branch that turn works on.
-        message_update (MessageUpdateCompleted | MessageUpdateCreated | MessageUpdateDeleted |
+        message_update (MessageUpdateChanged | MessageUpdateCompleted | MessageUpdateCreated | MessageUpdateDeleted |
             MessageUpdateStatusChanged | None | Unset): The message change, when there was one.
         metadata (ContextUpdateMetadata | Unset): Lightweight details (e.g. an optimization's token counts).
         pending_calls (list[PendingCall] | Unset): The calls waiting for a decision, with their tools and arguments: set
@@ -135,7 +136,8 @@ class ContextUpdate:
     type_: Literal["context_update"]
     branch: None | str | Unset = UNSET
     message_update: (
-        MessageUpdateCompleted
+        MessageUpdateChanged
+        | MessageUpdateCompleted
         | MessageUpdateCreated
         | MessageUpdateDeleted
         | MessageUpdateStatusChanged
@@ -224,6 +226,7 @@ class ContextUpdate:
             ContextStateStreamingLlmResponse,
         )
         from ..models.context_state_tool_auto_loop import ContextStateToolAutoLoop
+        from ..models.message_update_changed import MessageUpdateChanged
         from ..models.message_update_completed import MessageUpdateCompleted
         from ..models.message_update_created import MessageUpdateCreated
         from ..models.message_update_deleted import MessageUpdateDeleted
@@ -275,6 +278,7 @@ class ContextUpdate:
             isinstance(self.message_update, MessageUpdateCreated)
             or isinstance(self.message_update, MessageUpdateStatusChanged)
             or isinstance(self.message_update, MessageUpdateCompleted)
+            or isinstance(self.message_update, MessageUpdateChanged)
             or isinstance(self.message_update, MessageUpdateDeleted)
         ):
             message_update = self.message_update.to_dict()
@@ -409,6 +413,7 @@ class ContextUpdate:
         )
         from ..models.context_state_tool_auto_loop import ContextStateToolAutoLoop
         from ..models.context_update_metadata import ContextUpdateMetadata
+        from ..models.message_update_changed import MessageUpdateChanged
         from ..models.message_update_completed import MessageUpdateCompleted
         from ..models.message_update_created import MessageUpdateCreated
         from ..models.message_update_deleted import MessageUpdateDeleted
@@ -669,7 +674,8 @@ class ContextUpdate:
         def _parse_message_update(
             data: object,
         ) -> (
-            MessageUpdateCompleted
+            MessageUpdateChanged
+            | MessageUpdateCompleted
             | MessageUpdateCreated
             | MessageUpdateDeleted
             | MessageUpdateStatusChanged
@@ -714,14 +720,25 @@ class ContextUpdate:
                 if not isinstance(data, dict):
                     raise TypeError()
                 componentsschemas_message_update_type_3 = (
-                    MessageUpdateDeleted.from_dict(data)
+                    MessageUpdateChanged.from_dict(data)
                 )
 
                 return componentsschemas_message_update_type_3
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_message_update_type_4 = (
+                    MessageUpdateDeleted.from_dict(data)
+                )
+
+                return componentsschemas_message_update_type_4
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
             return cast(
-                MessageUpdateCompleted
+                MessageUpdateChanged
+                | MessageUpdateCompleted
                 | MessageUpdateCreated
                 | MessageUpdateDeleted
                 | MessageUpdateStatusChanged

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from ..models.conflict_resolution import ConflictResolution
     from ..models.merge_conflict import MergeConflict
     from ..models.merge_warning import MergeWarning
+    from ..models.merged_summary import MergedSummary
     from ..models.skipped_message import SkippedMessage
 
 
@@ -40,10 +41,13 @@ class MergeHeld:
                 - `append`: [`MergeStrategy::Append`].
                 - `cherry_pick`: [`MergeStrategy::CherryPick`].
                 - `rebase`: [`MergeStrategy::Rebase`].
+                - `summary`: [`MergeStrategy::Summary`].
             target (str): The name of a branch within a context, unique in that context (`main` by default).
             warnings (list[MergeWarning]): Missing dependencies (cherry-pick).
             common_ancestor (None | Unset | UUID): The last message both branches share, when they share one.
             notice_id (None | Unset | UUID): The `branch_merge` notice added to the target, when the merge happened.
+            summary (MergedSummary | None | Unset): A summary merge's summary: shown by the dry run, stored as one marked
+                message.
     """
 
     conflicts: list[MergeConflict]
@@ -59,9 +63,12 @@ class MergeHeld:
     warnings: list[MergeWarning]
     common_ancestor: None | Unset | UUID = UNSET
     notice_id: None | Unset | UUID = UNSET
+    summary: MergedSummary | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.merged_summary import MergedSummary
+
         conflicts = []
         for conflicts_item_data in self.conflicts:
             conflicts_item = conflicts_item_data.to_dict()
@@ -118,6 +125,14 @@ class MergeHeld:
         else:
             notice_id = self.notice_id
 
+        summary: dict[str, Any] | None | Unset
+        if isinstance(self.summary, Unset):
+            summary = UNSET
+        elif isinstance(self.summary, MergedSummary):
+            summary = self.summary.to_dict()
+        else:
+            summary = self.summary
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -139,6 +154,8 @@ class MergeHeld:
             field_dict["common_ancestor"] = common_ancestor
         if notice_id is not UNSET:
             field_dict["notice_id"] = notice_id
+        if summary is not UNSET:
+            field_dict["summary"] = summary
 
         return field_dict
 
@@ -148,6 +165,7 @@ class MergeHeld:
         from ..models.conflict_resolution import ConflictResolution
         from ..models.merge_conflict import MergeConflict
         from ..models.merge_warning import MergeWarning
+        from ..models.merged_summary import MergedSummary
         from ..models.skipped_message import SkippedMessage
 
         d = dict(src_dict)
@@ -237,6 +255,23 @@ class MergeHeld:
 
         notice_id = _parse_notice_id(d.pop("notice_id", UNSET))
 
+        def _parse_summary(data: object) -> MergedSummary | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                summary_type_0 = MergedSummary.from_dict(data)
+
+                return summary_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(MergedSummary | None | Unset, data)
+
+        summary = _parse_summary(d.pop("summary", UNSET))
+
         merge_held = cls(
             conflicts=conflicts,
             error=error,
@@ -251,6 +286,7 @@ class MergeHeld:
             warnings=warnings,
             common_ancestor=common_ancestor,
             notice_id=notice_id,
+            summary=summary,
         )
 
         merge_held.additional_properties = d

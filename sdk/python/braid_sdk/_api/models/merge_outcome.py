@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from ..models.conflict_resolution import ConflictResolution
     from ..models.merge_conflict import MergeConflict
     from ..models.merge_warning import MergeWarning
+    from ..models.merged_summary import MergedSummary
     from ..models.skipped_message import SkippedMessage
 
 
@@ -37,10 +38,13 @@ class MergeOutcome:
             - `append`: [`MergeStrategy::Append`].
             - `cherry_pick`: [`MergeStrategy::CherryPick`].
             - `rebase`: [`MergeStrategy::Rebase`].
+            - `summary`: [`MergeStrategy::Summary`].
         target (str): The name of a branch within a context, unique in that context (`main` by default).
         warnings (list[MergeWarning]): Missing dependencies (cherry-pick).
         common_ancestor (None | Unset | UUID): The last message both branches share, when they share one.
         notice_id (None | Unset | UUID): The `branch_merge` notice added to the target, when the merge happened.
+        summary (MergedSummary | None | Unset): A summary merge's summary: shown by the dry run, stored as one marked
+            message.
     """
 
     conflicts: list[MergeConflict]
@@ -55,9 +59,12 @@ class MergeOutcome:
     warnings: list[MergeWarning]
     common_ancestor: None | Unset | UUID = UNSET
     notice_id: None | Unset | UUID = UNSET
+    summary: MergedSummary | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.merged_summary import MergedSummary
+
         conflicts = []
         for conflicts_item_data in self.conflicts:
             conflicts_item = conflicts_item_data.to_dict()
@@ -112,6 +119,14 @@ class MergeOutcome:
         else:
             notice_id = self.notice_id
 
+        summary: dict[str, Any] | None | Unset
+        if isinstance(self.summary, Unset):
+            summary = UNSET
+        elif isinstance(self.summary, MergedSummary):
+            summary = self.summary.to_dict()
+        else:
+            summary = self.summary
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -132,6 +147,8 @@ class MergeOutcome:
             field_dict["common_ancestor"] = common_ancestor
         if notice_id is not UNSET:
             field_dict["notice_id"] = notice_id
+        if summary is not UNSET:
+            field_dict["summary"] = summary
 
         return field_dict
 
@@ -140,6 +157,7 @@ class MergeOutcome:
         from ..models.conflict_resolution import ConflictResolution
         from ..models.merge_conflict import MergeConflict
         from ..models.merge_warning import MergeWarning
+        from ..models.merged_summary import MergedSummary
         from ..models.skipped_message import SkippedMessage
 
         d = dict(src_dict)
@@ -227,6 +245,23 @@ class MergeOutcome:
 
         notice_id = _parse_notice_id(d.pop("notice_id", UNSET))
 
+        def _parse_summary(data: object) -> MergedSummary | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                summary_type_0 = MergedSummary.from_dict(data)
+
+                return summary_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(MergedSummary | None | Unset, data)
+
+        summary = _parse_summary(d.pop("summary", UNSET))
+
         merge_outcome = cls(
             conflicts=conflicts,
             merged=merged,
@@ -240,6 +275,7 @@ class MergeOutcome:
             warnings=warnings,
             common_ancestor=common_ancestor,
             notice_id=notice_id,
+            summary=summary,
         )
 
         merge_outcome.additional_properties = d

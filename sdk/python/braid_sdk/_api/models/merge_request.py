@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from ..models.merge_strategy_append import MergeStrategyAppend
     from ..models.merge_strategy_cherry_pick import MergeStrategyCherryPick
     from ..models.merge_strategy_rebase import MergeStrategyRebase
+    from ..models.merge_strategy_summary import MergeStrategySummary
 
 
 T = TypeVar("T", bound="MergeRequest")
@@ -23,7 +24,8 @@ class MergeRequest:
     """`POST .../branches/{name}/merge`: merge branch `{name}` (the source) into `target`.
 
     Attributes:
-        strategy (MergeStrategyAppend | MergeStrategyCherryPick | MergeStrategyRebase): Branch merge strategies.
+        strategy (MergeStrategyAppend | MergeStrategyCherryPick | MergeStrategyRebase | MergeStrategySummary): Branch
+            merge strategies.
         accept_warnings (bool | Unset): Go ahead although dependencies are missing (the warnings of a cherry-pick).
         dry_run (bool | Unset): Only preview: answer what the merge would do and change nothing.
         resolutions (list[ConflictResolution] | Unset): How to settle each conflict; a merge with conflicts completes
@@ -32,7 +34,12 @@ class MergeRequest:
         target (None | str | Unset): The branch to merge into; the active branch when absent.
     """
 
-    strategy: MergeStrategyAppend | MergeStrategyCherryPick | MergeStrategyRebase
+    strategy: (
+        MergeStrategyAppend
+        | MergeStrategyCherryPick
+        | MergeStrategyRebase
+        | MergeStrategySummary
+    )
     accept_warnings: bool | Unset = UNSET
     dry_run: bool | Unset = UNSET
     resolutions: list[ConflictResolution] | Unset = UNSET
@@ -42,10 +49,13 @@ class MergeRequest:
     def to_dict(self) -> dict[str, Any]:
         from ..models.merge_strategy_append import MergeStrategyAppend
         from ..models.merge_strategy_cherry_pick import MergeStrategyCherryPick
+        from ..models.merge_strategy_rebase import MergeStrategyRebase
 
         strategy: dict[str, Any]
-        if isinstance(self.strategy, MergeStrategyAppend) or isinstance(
-            self.strategy, MergeStrategyCherryPick
+        if (
+            isinstance(self.strategy, MergeStrategyAppend)
+            or isinstance(self.strategy, MergeStrategyCherryPick)
+            or isinstance(self.strategy, MergeStrategyRebase)
         ):
             strategy = self.strategy.to_dict()
         else:
@@ -92,12 +102,18 @@ class MergeRequest:
         from ..models.merge_strategy_append import MergeStrategyAppend
         from ..models.merge_strategy_cherry_pick import MergeStrategyCherryPick
         from ..models.merge_strategy_rebase import MergeStrategyRebase
+        from ..models.merge_strategy_summary import MergeStrategySummary
 
         d = dict(src_dict)
 
         def _parse_strategy(
             data: object,
-        ) -> MergeStrategyAppend | MergeStrategyCherryPick | MergeStrategyRebase:
+        ) -> (
+            MergeStrategyAppend
+            | MergeStrategyCherryPick
+            | MergeStrategyRebase
+            | MergeStrategySummary
+        ):
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
@@ -118,13 +134,23 @@ class MergeRequest:
                 return componentsschemas_merge_strategy_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_merge_strategy_type_2 = MergeStrategyRebase.from_dict(
+                    data
+                )
+
+                return componentsschemas_merge_strategy_type_2
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
             if not isinstance(data, dict):
                 raise TypeError()
-            componentsschemas_merge_strategy_type_2 = MergeStrategyRebase.from_dict(
+            componentsschemas_merge_strategy_type_3 = MergeStrategySummary.from_dict(
                 data
             )
 
-            return componentsschemas_merge_strategy_type_2
+            return componentsschemas_merge_strategy_type_3
 
         strategy = _parse_strategy(d.pop("strategy"))
 

@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from ..models.system_control_message_branch_switch import (
         SystemControlMessageBranchSwitch,
     )
+    from ..models.system_control_message_compaction import (
+        SystemControlMessageCompaction,
+    )
     from ..models.system_control_message_failure_resolved import (
         SystemControlMessageFailureResolved,
     )
@@ -36,6 +39,9 @@ if TYPE_CHECKING:
     )
     from ..models.system_control_message_mode_change import (
         SystemControlMessageModeChange,
+    )
+    from ..models.system_control_message_pinned_fact import (
+        SystemControlMessagePinnedFact,
     )
     from ..models.system_control_message_recovered import SystemControlMessageRecovered
     from ..models.system_control_message_role_change import (
@@ -52,9 +58,10 @@ class MessageSystemControl:
     """A notice about the conversation itself; never sent to a model.
 
     Attributes:
-        data (SystemControlMessageBranchMerge | SystemControlMessageBranchSwitch | SystemControlMessageFailureResolved |
-            SystemControlMessageLoopStopped | SystemControlMessageModeChange | SystemControlMessageRecovered |
-            SystemControlMessageRoleChange | SystemControlMessageSummary): A control notice.
+        data (SystemControlMessageBranchMerge | SystemControlMessageBranchSwitch | SystemControlMessageCompaction |
+            SystemControlMessageFailureResolved | SystemControlMessageLoopStopped | SystemControlMessageModeChange |
+            SystemControlMessagePinnedFact | SystemControlMessageRecovered | SystemControlMessageRoleChange |
+            SystemControlMessageSummary): A control notice.
         kind (Literal['system_control']):
         role (Role): The author of a message.
 
@@ -87,9 +94,11 @@ class MessageSystemControl:
     data: (
         SystemControlMessageBranchMerge
         | SystemControlMessageBranchSwitch
+        | SystemControlMessageCompaction
         | SystemControlMessageFailureResolved
         | SystemControlMessageLoopStopped
         | SystemControlMessageModeChange
+        | SystemControlMessagePinnedFact
         | SystemControlMessageRecovered
         | SystemControlMessageRoleChange
         | SystemControlMessageSummary
@@ -117,6 +126,12 @@ class MessageSystemControl:
         from ..models.system_control_message_branch_switch import (
             SystemControlMessageBranchSwitch,
         )
+        from ..models.system_control_message_compaction import (
+            SystemControlMessageCompaction,
+        )
+        from ..models.system_control_message_failure_resolved import (
+            SystemControlMessageFailureResolved,
+        )
         from ..models.system_control_message_loop_stopped import (
             SystemControlMessageLoopStopped,
         )
@@ -140,6 +155,8 @@ class MessageSystemControl:
             or isinstance(self.data, SystemControlMessageSummary)
             or isinstance(self.data, SystemControlMessageLoopStopped)
             or isinstance(self.data, SystemControlMessageRecovered)
+            or isinstance(self.data, SystemControlMessageFailureResolved)
+            or isinstance(self.data, SystemControlMessageCompaction)
         ):
             data = self.data.to_dict()
         else:
@@ -217,6 +234,9 @@ class MessageSystemControl:
         from ..models.system_control_message_branch_switch import (
             SystemControlMessageBranchSwitch,
         )
+        from ..models.system_control_message_compaction import (
+            SystemControlMessageCompaction,
+        )
         from ..models.system_control_message_failure_resolved import (
             SystemControlMessageFailureResolved,
         )
@@ -225,6 +245,9 @@ class MessageSystemControl:
         )
         from ..models.system_control_message_mode_change import (
             SystemControlMessageModeChange,
+        )
+        from ..models.system_control_message_pinned_fact import (
+            SystemControlMessagePinnedFact,
         )
         from ..models.system_control_message_recovered import (
             SystemControlMessageRecovered,
@@ -241,9 +264,11 @@ class MessageSystemControl:
         ) -> (
             SystemControlMessageBranchMerge
             | SystemControlMessageBranchSwitch
+            | SystemControlMessageCompaction
             | SystemControlMessageFailureResolved
             | SystemControlMessageLoopStopped
             | SystemControlMessageModeChange
+            | SystemControlMessagePinnedFact
             | SystemControlMessageRecovered
             | SystemControlMessageRoleChange
             | SystemControlMessageSummary
@@ -318,13 +343,33 @@ class MessageSystemControl:
                 return componentsschemas_system_control_message_type_6
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_system_control_message_type_7 = (
+                    SystemControlMessageFailureResolved.from_dict(data)
+                )
+
+                return componentsschemas_system_control_message_type_7
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_system_control_message_type_8 = (
+                    SystemControlMessageCompaction.from_dict(data)
+                )
+
+                return componentsschemas_system_control_message_type_8
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
             if not isinstance(data, dict):
                 raise TypeError()
-            componentsschemas_system_control_message_type_7 = (
-                SystemControlMessageFailureResolved.from_dict(data)
+            componentsschemas_system_control_message_type_9 = (
+                SystemControlMessagePinnedFact.from_dict(data)
             )
 
-            return componentsschemas_system_control_message_type_7
+            return componentsschemas_system_control_message_type_9
 
         data = _parse_data(d.pop("data"))
 

@@ -26,12 +26,17 @@ class OptimizationConfig:
     """Optimization settings.
 
     Attributes:
+        ledger_percent (int | Unset): The most of the prompt's budget, in percent, the ledger block may take (what left-
+            out
+            messages did, and the pinned facts); older entries are counted instead of listed
+            beyond it. 0 sends no ledger (pinned facts still ride). Default: 15.
         margin_tokens (int | Unset): Extra tokens kept free as a safety margin against miscounting. Default: 256.
         reserve_output_tokens (int | Unset): Tokens kept free for the model's answer. Default: 4096.
         strategy (OptimizationStrategyImportanceScoring | OptimizationStrategyIntelligent | OptimizationStrategyRecentN
             | Unset): How history is trimmed to fit the model's context window.
     """
 
+    ledger_percent: int | Unset = 15
     margin_tokens: int | Unset = 256
     reserve_output_tokens: int | Unset = 4096
     strategy: (
@@ -47,6 +52,8 @@ class OptimizationConfig:
             OptimizationStrategyIntelligent,
         )
         from ..models.optimization_strategy_recent_n import OptimizationStrategyRecentN
+
+        ledger_percent = self.ledger_percent
 
         margin_tokens = self.margin_tokens
 
@@ -65,6 +72,8 @@ class OptimizationConfig:
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update({})
+        if ledger_percent is not UNSET:
+            field_dict["ledger_percent"] = ledger_percent
         if margin_tokens is not UNSET:
             field_dict["margin_tokens"] = margin_tokens
         if reserve_output_tokens is not UNSET:
@@ -85,6 +94,8 @@ class OptimizationConfig:
         from ..models.optimization_strategy_recent_n import OptimizationStrategyRecentN
 
         d = dict(src_dict)
+        ledger_percent = d.pop("ledger_percent", UNSET)
+
         margin_tokens = d.pop("margin_tokens", UNSET)
 
         reserve_output_tokens = d.pop("reserve_output_tokens", UNSET)
@@ -130,6 +141,7 @@ class OptimizationConfig:
         strategy = _parse_strategy(d.pop("strategy", UNSET))
 
         optimization_config = cls(
+            ledger_percent=ledger_percent,
             margin_tokens=margin_tokens,
             reserve_output_tokens=reserve_output_tokens,
             strategy=strategy,

@@ -36,6 +36,7 @@ class SystemControlMessageBranchMerge:
                 - `append`: [`MergeStrategy::Append`].
                 - `cherry_pick`: [`MergeStrategy::CherryPick`].
                 - `rebase`: [`MergeStrategy::Rebase`].
+                - `summary`: [`MergeStrategy::Summary`].
             type_ (Literal['branch_merge']):
             removed (int | Unset): This branch's messages a resolution took off it. Default: 0.
             resolutions (list[ConflictResolution] | Unset): The resolutions, one per conflict.
