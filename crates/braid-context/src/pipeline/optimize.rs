@@ -118,12 +118,6 @@ impl Processor for OptimizeContext {
             }
         }
         let (chosen, ledger) = with_ledger(ctx, draft, chosen, &input, budget, &counter);
-        let mut report = report(&first, &chosen, &counter, outcome.as_ref());
-        if let (Some(withheld), Some(Value::Object(details))) =
-            (&withheld, report.get_mut("optimization"))
-        {
-            details.insert("tools_withheld".to_owned(), json!(withheld));
-        }
         let mut record = describe(
             ctx,
             draft,
@@ -164,15 +158,13 @@ impl Processor for OptimizeContext {
         }
         messages.extend(chosen.request_messages(&input));
         draft.optimized = Some(messages);
-        if let Some(SummaryOutcome::Used { message, .. }) = outcome {
-            draft.notes.push(*message);
-        }
-        if let Some(note) = compaction {
-            record.compaction_id = Some(note.id);
-            draft.notes.push(note);
-        }
-        draft.record = Some(record);
         if first.optimized() {
+            let mut report = report(&first, &chosen, &counter, outcome.as_ref());
+            if let (Some(withheld), Some(Value::Object(details))) =
+                (&withheld, report.get_mut("optimization"))
+            {
+                details.insert("tools_withheld".to_owned(), json!(withheld));
+            }
             draft.optimization = Some(report);
         } else if let Some(withheld) = &withheld {
             let mut metadata = Metadata::new();
@@ -182,6 +174,14 @@ impl Processor for OptimizeContext {
             );
             draft.optimization = Some(metadata);
         }
+        if let Some(SummaryOutcome::Used { message, .. }) = outcome {
+            draft.notes.push(*message);
+        }
+        if let Some(note) = compaction {
+            record.compaction_id = Some(note.id);
+            draft.notes.push(note);
+        }
+        draft.record = Some(record);
         Ok(ProcessResult::Continue)
     }
 }
