@@ -171,16 +171,21 @@ impl CompactionRecord {
             grouped(self.tokens_after)
         )];
         if !self.summarized.is_empty() {
-            parts.push(format!("{} messages summarized", self.summarized.len()));
+            parts.push(counted(self.summarized.len(), "message", "messages", "summarized"));
         }
         if !self.dropped.is_empty() {
             parts.push(format!("{} dropped", self.dropped.len()));
         }
         if !self.elided.is_empty() {
-            parts.push(format!("{} tool outputs elided", self.elided.len()));
+            parts.push(counted(self.elided.len(), "tool output", "tool outputs", "elided"));
         }
         parts.join(", ")
     }
+}
+
+/// `1 message summarized`, `12 messages summarized`.
+fn counted(n: usize, one: &str, many: &str, what: &str) -> String {
+    format!("{n} {} {what}", if n == 1 { one } else { many })
 }
 
 /// `38400` as `38,400`.

@@ -129,6 +129,7 @@ impl Processor for OptimizeContext {
         );
         let compaction = compaction(
             &chosen,
+            first.tokens_before,
             &input,
             outcome.as_ref(),
             &record,
@@ -314,6 +315,7 @@ fn describe(
 /// recorded (dropped, summarized or elided): the conversation shows every one.
 fn compaction(
     plan: &Plan,
+    tokens_before: u32,
     input: &[Message],
     outcome: Option<&SummaryOutcome>,
     record: &ModelRequestRecord,
@@ -349,7 +351,8 @@ fn compaction(
             .ok()
             .and_then(|v| v.as_str().map(str::to_owned))
             .unwrap_or_default(),
-        tokens_before: plan.tokens_before,
+        // Before anything was left out: a summary's plan counts the summary already.
+        tokens_before,
         tokens_after: plan.tokens_after,
         limit: plan.limit,
         duration_ms: u64::try_from(took.as_millis()).unwrap_or(u64::MAX),
