@@ -54,7 +54,7 @@ export const NEW_CONTEXT_CONFIG: ContextConfig = {
   agent_role: "actor",
   approval_policy: { type: "manual" },
   tool_timeout_secs: 30,
-  optimization: { strategy: { type: "intelligent" }, reserve_output_tokens: 4096, margin_tokens: 256 },
+  optimization: { strategy: { type: "intelligent" }, reserve_output_tokens: 4096, margin_tokens: 256, ledger_percent: 15 },
 };
 
 /** The whole UI, talking to the server through `api`. */

@@ -281,6 +281,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/contexts/{id}/messages/{message_id}/pin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Pins a message: it is never dropped or summarized to fit the window, and counts against the budget first. Answers the message. 404 for an unknown message; 409 for a notice the model never sees. */
+        put: operations["pin_message"];
+        post?: never;
+        /** Unpins a message: it is under the optimization strategy again. Answers the message. */
+        delete: operations["unpin_message"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/contexts/{id}/messages/{message_id}/retry": {
         parameters: {
             query?: never;
@@ -298,6 +316,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/contexts/{id}/messages/{message_id}/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Corrects a summary's text: later requests get the correction; the model's text stays in `metadata.original_summary`. 409 for a message that is not a summary. */
+        put: operations["correct_summary"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/contexts/{id}/mode": {
         parameters: {
             query?: never;
@@ -309,6 +344,23 @@ export interface paths {
         /** Switches between plan and act (adds a `mode_change` notice). */
         put: operations["set_mode"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contexts/{id}/pins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pins a fact (at most 2,000 characters): a `pinned_fact` notice on the active branch that every request carries in its ledger block while it stays pinned (unpin it like a message). */
+        post: operations["pin_fact"];
         delete?: never;
         options?: never;
         head?: never;
@@ -360,6 +412,40 @@ export interface paths {
         put?: never;
         /** Answers a `question` message (the same as sending a `question_answer` payload). */
         post: operations["answer_question"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contexts/{id}/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the model was sent, newest first: one record per request, naming each message sent (whole, truncated, elided or as a summary) with its tokens, the ledger block, the messages left out, the system prompt's and tools' tokens, against the window and reserve. An answer's `metadata.model_request_id` names its record. */
+        get: operations["list_model_requests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contexts/{id}/requests/{request_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One request record. 404 for an unknown one. */
+        get: operations["get_model_request"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -845,6 +931,47 @@ export interface components {
              *     to allow one binary, its absolute path.
              */
             program: string;
+        };
+        /**
+         * @description One compaction: the optimizer left messages out of the request (dropped, summarized, or
+         *     their output elided) that the previous request still held. Stored in the conversation as a
+         *     `system_control` message, so no message ever leaves a request without a trace.
+         */
+        CompactionRecord: {
+            /** @description Messages newly dropped, oldest first. */
+            dropped: components["schemas"]["MessageId"][];
+            /**
+             * Format: uint64
+             * @description How long the optimization took, the summary's model call included.
+             */
+            duration_ms: number;
+            /** @description Tool results whose output was newly elided. */
+            elided?: components["schemas"]["MessageId"][];
+            /** @description Why a summary was not used, when one was tried. */
+            fallback?: string | null;
+            /**
+             * Format: uint32
+             * @description What the prompt may take: why it compacted (`tokens_before` was over it).
+             */
+            limit: number;
+            /** @description The request it was made for. */
+            request_id?: components["schemas"]["ModelRequestId"] | null;
+            /** @description The strategy that chose (`recent_n`, `intelligent`, `importance_scoring`). */
+            strategy: string;
+            /** @description Messages newly summarized, oldest first. */
+            summarized: components["schemas"]["MessageId"][];
+            /** @description The summary written for them. */
+            summary_id?: components["schemas"]["MessageId"] | null;
+            /**
+             * Format: uint32
+             * @description Tokens of the request as sent.
+             */
+            tokens_after: number;
+            /**
+             * Format: uint32
+             * @description Tokens of the whole request before optimization.
+             */
+            tokens_before: number;
         };
         /**
          * @description What two branches disagree on.
@@ -1341,6 +1468,11 @@ export interface components {
              * @description Messages in the active branch.
              */
             message_count: number;
+            /**
+             * @description The active branch's pinned messages and facts, in order: never dropped or summarized.
+             * @default []
+             */
+            pinned?: components["schemas"]["MessageId"][];
             /** @description What it is doing. */
             state: components["schemas"]["ContextState"];
             /** @description Its title; written by the model after the first exchange when none was given. */
@@ -1380,6 +1512,11 @@ export interface components {
              * @enum {string}
              */
             type: "context_update";
+        };
+        /** @description `PUT /v1/contexts/{id}/messages/{message_id}/summary`: the person's correction of a summary. */
+        CorrectSummaryRequest: {
+            /** @description The summary's new text; later requests get it instead of the model's. */
+            text: string;
         };
         /** @description A numeric capability figure (tokens) and its source. */
         CountFigure: {
@@ -1898,6 +2035,26 @@ export interface components {
              */
             "Last-Event-ID"?: number | null;
         };
+        /** @description The ledger block a request carried. */
+        LedgerPart: {
+            /**
+             * Format: uint32
+             * @description Older entries the block's share of the window could only count.
+             */
+            collapsed: number;
+            /**
+             * Format: uint32
+             * @description Entries listed by name (paths, commands, errors, resources, images, facts).
+             */
+            listed: number;
+            /** @description The block as sent. */
+            text: string;
+            /**
+             * Format: uint32
+             * @description Its tokens.
+             */
+            tokens: number;
+        };
         /** @description A 1-indexed, inclusive range of lines in a file. */
         LineRange: {
             /**
@@ -2233,6 +2390,22 @@ export interface components {
              */
             suggestions: components["schemas"]["Resolution"][];
         };
+        /** @description What a summary merge brings back (or would, in a dry run). */
+        MergedSummary: {
+            /**
+             * Format: uint32
+             * @description How many messages it stands for.
+             */
+            count: number;
+            /** @description The first message it stands for. */
+            from: components["schemas"]["MessageId"];
+            /** @description The ledger of the summarized messages (paths, commands, errors), appended verbatim. */
+            ledger: string;
+            /** @description The summary: the model's, or the person's edit. */
+            text: string;
+            /** @description The last message it stands for. */
+            to: components["schemas"]["MessageId"];
+        };
         /**
          * @description The 409 of `POST .../branches/{name}/merge` when the merge waits for the person: the error,
          *     and the outcome that lists the conflicts without a resolution and the warnings.
@@ -2260,6 +2433,8 @@ export interface components {
             source: components["schemas"]["BranchName"];
             /** @description The strategy. */
             strategy: components["schemas"]["MergeStrategyName"];
+            /** @description A summary merge's summary: shown by the dry run, stored as one marked message. */
+            summary?: components["schemas"]["MergedSummary"] | null;
             /** @description The branch merged into. */
             target: components["schemas"]["BranchName"];
             /** @description Missing dependencies (cherry-pick). */
@@ -2287,6 +2462,8 @@ export interface components {
             source: components["schemas"]["BranchName"];
             /** @description The strategy. */
             strategy: components["schemas"]["MergeStrategyName"];
+            /** @description A summary merge's summary: shown by the dry run, stored as one marked message. */
+            summary?: components["schemas"]["MergedSummary"] | null;
             /** @description The branch merged into. */
             target: components["schemas"]["BranchName"];
             /** @description Missing dependencies (cherry-pick). */
@@ -2309,7 +2486,7 @@ export interface components {
             target?: components["schemas"]["BranchName"] | null;
         };
         /** @description Branch merge strategies. */
-        MergeStrategy: components["schemas"]["MergeStrategyAppend"] | components["schemas"]["MergeStrategyCherryPick"] | components["schemas"]["MergeStrategyRebase"];
+        MergeStrategy: components["schemas"]["MergeStrategyAppend"] | components["schemas"]["MergeStrategyCherryPick"] | components["schemas"]["MergeStrategyRebase"] | components["schemas"]["MergeStrategySummary"];
         /**
          * @description Append every source message the target lacks, in order (a message counts as present when
          *     the target has its id, or one after the branch point with the same role, kind and data).
@@ -2336,9 +2513,10 @@ export interface components {
          *     - `append`: [`MergeStrategy::Append`].
          *     - `cherry_pick`: [`MergeStrategy::CherryPick`].
          *     - `rebase`: [`MergeStrategy::Rebase`].
+         *     - `summary`: [`MergeStrategy::Summary`].
          * @enum {string}
          */
-        MergeStrategyName: "append" | "cherry_pick" | "rebase";
+        MergeStrategyName: "append" | "cherry_pick" | "rebase" | "summary";
         /**
          * @description Replay the source's messages since the common ancestor after the target's own, which all
          *     stay.
@@ -2349,6 +2527,24 @@ export interface components {
              * @enum {string}
              */
             type: "rebase";
+        };
+        /**
+         * @description Bring the source's conclusions back as one marked message: its messages since the
+         *     common ancestor summarized by the model, with the ledger of their paths and commands
+         *     appended verbatim, naming the branch and the range it stands for. A dry run shows the
+         *     summary; sending it back as `text` stores the person's edit without asking again.
+         */
+        MergeStrategySummary: {
+            /**
+             * @description The summary to store (the dry run's, as the person edited it); absent: the model
+             *     writes it.
+             */
+            text?: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "summary";
         };
         /**
          * @description A dependency a cherry-pick leaves behind. The merge changes nothing while there are warnings,
@@ -3006,7 +3202,22 @@ export interface components {
             updated_at?: string;
         };
         /** @description A message's lifecycle step (seed 001 "Message lifecycle updates"). */
-        MessageUpdate: components["schemas"]["MessageUpdateCreated"] | components["schemas"]["MessageUpdateStatusChanged"] | components["schemas"]["MessageUpdateCompleted"] | components["schemas"]["MessageUpdateDeleted"];
+        MessageUpdate: components["schemas"]["MessageUpdateCreated"] | components["schemas"]["MessageUpdateStatusChanged"] | components["schemas"]["MessageUpdateCompleted"] | components["schemas"]["MessageUpdateChanged"] | components["schemas"]["MessageUpdateDeleted"];
+        /**
+         * @description Its content or metadata changed outside a turn (pinned, unpinned, a summary
+         *     corrected): read it again.
+         */
+        MessageUpdateChanged: {
+            /** @description Its kind. */
+            kind: components["schemas"]["KindName"];
+            /** @description Its id. */
+            message_id: components["schemas"]["MessageId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "changed";
+        };
         /** @description It is final. */
         MessageUpdateCompleted: {
             /** @description Its kind. */
@@ -3129,6 +3340,71 @@ export interface components {
             /** @description Whether it accepts images. */
             vision: components["schemas"]["FlagFigure"];
         };
+        /**
+         * Format: uuid
+         * @description Identifies one recorded model request (`ModelRequestRecord`): what one call to the model
+         *     was sent.
+         */
+        ModelRequestId: string;
+        /** @description `GET /v1/contexts/{id}/requests`: what the model was sent, newest first. */
+        ModelRequestList: {
+            /** @description Whether older records remain (ask again with `before` = the last id). */
+            has_more: boolean;
+            /** @description The records, newest first. */
+            requests: components["schemas"]["ModelRequestRecord"][];
+        };
+        /**
+         * @description One request sent to the model, as the optimizer built it: `GET
+         *     /v1/contexts/{id}/requests` lists them; an answer's `metadata.model_request_id` names its
+         *     own.
+         */
+        ModelRequestRecord: {
+            /** @description The branch the request was made on. */
+            branch: components["schemas"]["BranchName"];
+            /** @description The window and what it leaves for the prompt. */
+            budget: components["schemas"]["RequestBudget"];
+            /**
+             * Format: uint32
+             * @description The same, scaled by what the model server reported for earlier requests.
+             */
+            calibrated_tokens: number;
+            /** @description The compaction this request's preparation recorded, if it compacted anew. */
+            compaction_id?: components["schemas"]["MessageId"] | null;
+            /**
+             * Format: date-time
+             * @description When the request was prepared.
+             */
+            created_at: string;
+            /**
+             * @description Stored messages of the branch left out of this request, oldest first (those a summary
+             *     stands in for are listed with the summary, not here).
+             */
+            dropped: components["schemas"]["MessageId"][];
+            /** @description The encoding the counts were made with (`o200k_base`, `cl100k_base`). */
+            encoding: string;
+            /** @description The record's id. */
+            id: components["schemas"]["ModelRequestId"];
+            /** @description The ledger block sent, when there was one. */
+            ledger?: components["schemas"]["LedgerPart"] | null;
+            /** @description The messages sent, in order. */
+            messages: components["schemas"]["SentMessage"][];
+            /** @description The model asked. */
+            model: string;
+            /**
+             * Format: uint32
+             * @description Tokens of the system prompt.
+             */
+            system_prompt_tokens: number;
+            /**
+             * Format: uint32
+             * @description Tokens of the whole request as counted (system prompt, tools, ledger, messages).
+             */
+            tokens: number;
+            /** @description The tool definitions offered. */
+            tools: components["schemas"]["ToolsPart"];
+            /** @description The model turn the request started, when the answer is known to belong to one. */
+            turn_id?: components["schemas"]["TurnId"] | null;
+        };
         /** @description Query of the OAuth callback, as an authorization server sends it (RFC 6749 section 4.1.2). */
         OAuthCallbackQuery: {
             /** @description The authorization code. */
@@ -3144,6 +3420,14 @@ export interface components {
         };
         /** @description Optimization settings. */
         OptimizationConfig: {
+            /**
+             * Format: uint32
+             * @description The most of the prompt's budget, in percent, the ledger block may take (what left-out
+             *     messages did, and the pinned facts); older entries are counted instead of listed
+             *     beyond it. 0 sends no ledger (pinned facts still ride).
+             * @default 15
+             */
+            ledger_percent?: number;
             /**
              * Format: uint32
              * @description Extra tokens kept free as a safety margin against miscounting.
@@ -3199,6 +3483,11 @@ export interface components {
              * @enum {string}
              */
             type: "recent_n";
+        };
+        /** @description `POST /v1/contexts/{id}/pins`: a fact to pin. */
+        PinFactRequest: {
+            /** @description The fact, at most 2,000 characters: every request carries it. */
+            text: string;
         };
         /** @description An execution plan the agent proposes (in plan mode), for the person to execute or refine. */
         PlanMessage: {
@@ -3454,6 +3743,48 @@ export interface components {
             /** @description What the person wants changed. */
             feedback: string;
         };
+        /** @description The window a request was fitted to. */
+        RequestBudget: {
+            /**
+             * Format: uint32
+             * @description What the prompt may take: the window less the reserve and the margin.
+             */
+            limit: number;
+            /**
+             * Format: uint32
+             * @description Tokens kept against miscounting.
+             */
+            margin: number;
+            /**
+             * Format: uint32
+             * @description Tokens kept for the answer.
+             */
+            reserve_output: number;
+            /**
+             * Format: uint32
+             * @description The model's context window (or the context's override).
+             */
+            window: number;
+        };
+        /** @description `{id}` and `{request_id}`: a model request of a context. */
+        RequestPath: {
+            /** @description The context's id (a UUID). */
+            id: components["schemas"]["ContextId"];
+            /** @description The request record's id (a UUID). */
+            request_id: components["schemas"]["ModelRequestId"];
+        };
+        /** @description Query of `GET /v1/contexts/{id}/requests`. */
+        RequestsQuery: {
+            /** @description Only requests older than this one (the previous page's last id). */
+            before?: components["schemas"]["ModelRequestId"] | null;
+            /** @description Only requests made on this branch. */
+            branch?: components["schemas"]["BranchName"] | null;
+            /**
+             * Format: uint32
+             * @description At most this many (default 20, at most 1000).
+             */
+            limit?: number | null;
+        };
         /**
          * @description The ways to settle a conflict.
          *     - `keep_target`: The target's side stands: the source's messages in the conflict stay out of the merge (with the messages that depend on them).
@@ -3540,6 +3871,64 @@ export interface components {
             /** @description Whether it waits behind a running turn. */
             queued: boolean;
         };
+        /** @description How a stored message went into a request. */
+        SentAs: components["schemas"]["SentAsWhole"] | components["schemas"]["SentAsTruncated"] | components["schemas"]["SentAsElided"] | components["schemas"]["SentAsSummary"];
+        /** @description A tool result whose output was left out to fit, the call and its status kept. */
+        SentAsElided: {
+            /**
+             * Format: uint32
+             * @description Its tokens whole.
+             */
+            tokens_before: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "elided";
+        };
+        /** @description A summary, standing in for the messages it replaces. */
+        SentAsSummary: {
+            /** @description The messages it stands in for, oldest first. */
+            replaces: components["schemas"]["MessageId"][];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "summary";
+        };
+        /** @description Cut down to fit (its text's end left out, with a note saying so). */
+        SentAsTruncated: {
+            /**
+             * Format: uint32
+             * @description Its tokens whole.
+             */
+            tokens_before: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "truncated";
+        };
+        /** @description As stored. */
+        SentAsWhole: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "whole";
+        };
+        /** @description One message of a request. */
+        SentMessage: {
+            /** @description The stored message (for a summary: the summary message). */
+            id: components["schemas"]["MessageId"];
+            /** @description How it was sent. */
+            sent_as: components["schemas"]["SentAs"];
+            /**
+             * Format: uint32
+             * @description Its tokens as sent.
+             */
+            tokens: number;
+        };
         /** @description `GET /v1/settings`: the server's settings a client shows (nothing secret). */
         ServerSettings: {
             /**
@@ -3603,7 +3992,7 @@ export interface components {
             to: components["schemas"]["ContextState"];
         };
         /** @description A control notice. */
-        SystemControlMessage: components["schemas"]["SystemControlMessageModeChange"] | components["schemas"]["SystemControlMessageRoleChange"] | components["schemas"]["SystemControlMessageBranchMerge"] | components["schemas"]["SystemControlMessageBranchSwitch"] | components["schemas"]["SystemControlMessageSummary"] | components["schemas"]["SystemControlMessageLoopStopped"] | components["schemas"]["SystemControlMessageRecovered"] | components["schemas"]["SystemControlMessageFailureResolved"];
+        SystemControlMessage: components["schemas"]["SystemControlMessageModeChange"] | components["schemas"]["SystemControlMessageRoleChange"] | components["schemas"]["SystemControlMessageBranchMerge"] | components["schemas"]["SystemControlMessageBranchSwitch"] | components["schemas"]["SystemControlMessageSummary"] | components["schemas"]["SystemControlMessageLoopStopped"] | components["schemas"]["SystemControlMessageRecovered"] | components["schemas"]["SystemControlMessageFailureResolved"] | components["schemas"]["SystemControlMessageCompaction"] | components["schemas"]["SystemControlMessagePinnedFact"];
         /**
          * @description Another branch was merged into this one: what moved, how, and what the person chose for
          *     each conflict.
@@ -3652,6 +4041,19 @@ export interface components {
              */
             type: "branch_switch";
         };
+        /**
+         * @description The optimizer left messages out of the request to fit the window: what, why, and what
+         *     it cost (`CompactionRecord`).
+         */
+        SystemControlMessageCompaction: {
+            /** @description The record. */
+            record: components["schemas"]["CompactionRecord"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "compaction";
+        };
         /** @description A failure was acknowledged and the conversation went on. */
         SystemControlMessageFailureResolved: {
             /** @description The error that had been recorded. */
@@ -3695,6 +4097,19 @@ export interface components {
              * @enum {string}
              */
             type: "mode_change";
+        };
+        /**
+         * @description A fact the person pinned: while the message is pinned (`metadata.pinned`), every
+         *     request carries it in the ledger block, first and never cut.
+         */
+        SystemControlMessagePinnedFact: {
+            /** @description The fact, as the person wrote it. */
+            text: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pinned_fact";
         };
         /** @description The context was found mid-operation after a restart and moved to a safe state. */
         SystemControlMessageRecovered: {
@@ -3952,6 +4367,22 @@ export interface components {
          * @enum {string}
          */
         ToolSource: "builtin" | "mcp";
+        /** @description The tool definitions a request offered. */
+        ToolsPart: {
+            /** @description Their names, in the order offered. */
+            names: string[];
+            /**
+             * Format: uint32
+             * @description Tokens of their definitions.
+             */
+            tokens: number;
+        };
+        /**
+         * Format: uuid
+         * @description Groups the messages produced by one model answer (its tool calls, its text), so that a
+         *     request formatter can put them back into a single assistant message.
+         */
+        TurnId: string;
         /**
          * @description `PATCH /v1/contexts/{id}/branches/{name}`: changes a branch's settings after its creation.
          *     An absent field stays as it is; `null` clears it (the base prompt, the standard pipeline).
@@ -5746,6 +6177,128 @@ export interface operations {
             };
         };
     };
+    pin_message: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The context's id (a UUID). */
+                id: components["schemas"]["ContextId"];
+                /** @description The message's id (a UUID). */
+                message_id: components["schemas"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description A token is configured and the request lacks `Authorization: Bearer <token>`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Nothing has this id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request breaks the schema or a rule; `field` names where (`id`, `query.limit`, `payload.text`...). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description An error: `{ "error": { "code", "message", "field"? } }` with the status of its code's category (404 not found, 409 conflict, 422 invalid input, 5xx server or model failures). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    unpin_message: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The context's id (a UUID). */
+                id: components["schemas"]["ContextId"];
+                /** @description The message's id (a UUID). */
+                message_id: components["schemas"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description A token is configured and the request lacks `Authorization: Bearer <token>`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Nothing has this id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request breaks the schema or a rule; `field` names where (`id`, `query.limit`, `payload.text`...). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description An error: `{ "error": { "code", "message", "field"? } }` with the status of its code's category (404 not found, 409 conflict, 422 invalid input, 5xx server or model failures). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     retry_message: {
         parameters: {
             query?: never;
@@ -5819,6 +6372,89 @@ export interface operations {
             };
         };
     };
+    correct_summary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The context's id (a UUID). */
+                id: components["schemas"]["ContextId"];
+                /** @description The message's id (a UUID). */
+                message_id: components["schemas"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CorrectSummaryRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The body is not JSON (or not UTF-8). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A token is configured and the request lacks `Authorization: Bearer <token>`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Nothing has this id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is larger than the limit (10 MiB by default, `--max-body`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request breaks the schema or a rule; `field` names where (`id`, `query.limit`, `payload.text`...). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description An error: `{ "error": { "code", "message", "field"? } }` with the status of its code's category (404 not found, 409 conflict, 422 invalid input, 5xx server or model failures). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     set_mode: {
         parameters: {
             query?: never;
@@ -5862,6 +6498,99 @@ export interface operations {
             };
             /** @description Nothing has this id or name. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is larger than the limit (10 MiB by default, `--max-body`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request breaks the schema or a rule; `field` names where (`id`, `query.limit`, `payload.text`...). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description An error: `{ "error": { "code", "message", "field"? } }` with the status of its code's category (404 not found, 409 conflict, 422 invalid input, 5xx server or model failures). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    pin_fact: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the client's choosing (1 to 255 visible ASCII characters; a UUID is usual). The same key with the same body within 24 hours answers the first answer (same status, same body) and does the work once, also after a restart; with another body it is refused (422); while the first request runs, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The context's id (a UUID). */
+                id: components["schemas"]["ContextId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PinFactRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The body is not JSON (or not UTF-8). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A token is configured and the request lacks `Authorization: Bearer <token>`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Nothing has this id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The first request with this `Idempotency-Key` is still running, or the state does not allow it. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6134,6 +6863,133 @@ export interface operations {
             };
             /** @description The body is larger than the limit (10 MiB by default, `--max-body`). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request breaks the schema or a rule; `field` names where (`id`, `query.limit`, `payload.text`...). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description An error: `{ "error": { "code", "message", "field"? } }` with the status of its code's category (404 not found, 409 conflict, 422 invalid input, 5xx server or model failures). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    list_model_requests: {
+        parameters: {
+            query?: {
+                /** @description Only requests older than this one (the previous page's last id). */
+                before?: components["schemas"]["ModelRequestId"];
+                /** @description Only requests made on this branch. */
+                branch?: components["schemas"]["BranchName"];
+                /** @description At most this many (default 20, at most 1000). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The context's id (a UUID). */
+                id: components["schemas"]["ContextId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelRequestList"];
+                };
+            };
+            /** @description A token is configured and the request lacks `Authorization: Bearer <token>`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Nothing has this id or name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request breaks the schema or a rule; `field` names where (`id`, `query.limit`, `payload.text`...). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description An error: `{ "error": { "code", "message", "field"? } }` with the status of its code's category (404 not found, 409 conflict, 422 invalid input, 5xx server or model failures). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    get_model_request: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The context's id (a UUID). */
+                id: components["schemas"]["ContextId"];
+                /** @description The request record's id (a UUID). */
+                request_id: components["schemas"]["ModelRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelRequestRecord"];
+                };
+            };
+            /** @description A token is configured and the request lacks `Authorization: Bearer <token>`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Nothing has this id or name. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

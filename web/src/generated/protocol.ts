@@ -128,6 +128,52 @@ program: string,
  */
 args_prefix?: Array<string>, };
 
+export type CompactionRecord = { 
+/**
+ * The strategy that chose (`recent_n`, `intelligent`, `importance_scoring`).
+ */
+strategy: string, 
+/**
+ * Tokens of the whole request before optimization.
+ */
+tokens_before: number, 
+/**
+ * Tokens of the request as sent.
+ */
+tokens_after: number, 
+/**
+ * What the prompt may take: why it compacted (`tokens_before` was over it).
+ */
+limit: number, 
+/**
+ * How long the optimization took, the summary's model call included.
+ */
+duration_ms: number, 
+/**
+ * Messages newly dropped, oldest first.
+ */
+dropped: Array<MessageId>, 
+/**
+ * Messages newly summarized, oldest first.
+ */
+summarized: Array<MessageId>, 
+/**
+ * The summary written for them.
+ */
+summary_id?: MessageId, 
+/**
+ * Tool results whose output was newly elided.
+ */
+elided?: Array<MessageId>, 
+/**
+ * Why a summary was not used, when one was tried.
+ */
+fallback?: string, 
+/**
+ * The request it was made for.
+ */
+request_id?: ModelRequestId, };
+
 export type ConflictKind = "file_write" | "mode" | "role" | "summary" | "file_reference";
 
 export type ConflictMessage = { 
@@ -449,6 +495,10 @@ branches: Array<BranchName>,
  * Messages in the active branch.
  */
 message_count: number, 
+/**
+ * The active branch's pinned messages and facts, in order: never dropped or summarized.
+ */
+pinned: Array<MessageId>, 
 /**
  * Tokens the active branch's next request would use, and the limit.
  */
@@ -1271,7 +1321,11 @@ resolutions: Array<ConflictResolution>,
 /**
  * The `branch_merge` notice added to the target, when the merge happened.
  */
-notice_id?: MessageId, };
+notice_id?: MessageId, 
+/**
+ * A summary merge's summary: shown by the dry run, stored as one marked message.
+ */
+summary?: MergedSummary, };
 
 export type MergeOutcome = { 
 /**
@@ -1321,7 +1375,11 @@ resolutions: Array<ConflictResolution>,
 /**
  * The `branch_merge` notice added to the target, when the merge happened.
  */
-notice_id?: MessageId, };
+notice_id?: MessageId, 
+/**
+ * A summary merge's summary: shown by the dry run, stored as one marked message.
+ */
+summary?: MergedSummary, };
 
 export type MergeRequest = { 
 /**
@@ -1350,9 +1408,14 @@ export type MergeStrategy = { "type": "append" } | { "type": "cherry_pick",
 /**
  * The messages to copy; each must be on the source branch.
  */
-message_ids: Array<MessageId>, } | { "type": "rebase" };
+message_ids: Array<MessageId>, } | { "type": "rebase" } | { "type": "summary", 
+/**
+ * The summary to store (the dry run's, as the person edited it); absent: the model
+ * writes it.
+ */
+text?: string, };
 
-export type MergeStrategyName = "append" | "cherry_pick" | "rebase";
+export type MergeStrategyName = "append" | "cherry_pick" | "rebase" | "summary";
 
 export type MergeWarning = { 
 /**
@@ -1372,6 +1435,28 @@ missing: Array<MessageId>,
  * In words.
  */
 detail: string, };
+
+export type MergedSummary = { 
+/**
+ * The summary: the model's, or the person's edit.
+ */
+text: string, 
+/**
+ * The ledger of the summarized messages (paths, commands, errors), appended verbatim.
+ */
+ledger: string, 
+/**
+ * The first message it stands for.
+ */
+from: MessageId, 
+/**
+ * The last message it stands for.
+ */
+to: MessageId, 
+/**
+ * How many messages it stands for.
+ */
+count: number, };
 
 export type Message = { 
 /**
@@ -1463,6 +1548,14 @@ message_id: MessageId,
 /**
  * Its kind.
  */
+kind: KindName, } | { "type": "changed", 
+/**
+ * Its id.
+ */
+message_id: MessageId, 
+/**
+ * Its kind.
+ */
 kind: KindName, } | { "type": "deleted", 
 /**
  * Its id.
@@ -1499,6 +1592,8 @@ vision: FlagFigure,
  */
 tool_calling: ToolCallingFigure, };
 
+export type ModelRequestId = string;
+
 export type OptimizationConfig = { 
 /**
  * The strategy used when a request would not fit.
@@ -1511,7 +1606,13 @@ reserve_output_tokens: number,
 /**
  * Extra tokens kept free as a safety margin against miscounting.
  */
-margin_tokens: number, };
+margin_tokens: number, 
+/**
+ * The most of the prompt's budget, in percent, the ledger block may take (what left-out
+ * messages did, and the pinned facts); older entries are counted instead of listed
+ * beyond it. 0 sends no ledger (pinned facts still ride).
+ */
+ledger_percent: number, };
 
 export type OptimizationStrategy = { "type": "recent_n", 
 /**
@@ -1926,7 +2027,15 @@ detail: string, } | { "type": "failure_resolved",
 /**
  * The error that had been recorded.
  */
-error: string, };
+error: string, } | { "type": "compaction", 
+/**
+ * The record.
+ */
+record: CompactionRecord, } | { "type": "pinned_fact", 
+/**
+ * The fact, as the person wrote it.
+ */
+text: string, };
 
 export type TextMessage = { 
 /**
