@@ -31,6 +31,7 @@ import { Composer, editedSend, type EditedSend } from "./components/Composer";
 import { ElicitationCard } from "./messages/ElicitationCard";
 import { BranchSwitcher } from "./components/BranchSwitcher";
 import { MergeDialog } from "./components/MergeDialog";
+import { PinnedFacts } from "./messages/PinnedFacts";
 import { SettingsPanel } from "./components/SettingsPanel";
 import { McpPanel } from "./components/McpPanel";
 import { workspacePaths } from "./messages/ContentCards";
@@ -552,6 +553,7 @@ export function App({ api }: { api: ApiClient }) {
               onDelete={(n) => void deleteBranch(n)}
               onMerge={() => setMerging(true)}
             />
+            <PinnedFacts entries={conv.state.entries} />
             {merging && branches && (
               <MergeDialog
                 branches={branches}

@@ -13,7 +13,7 @@ import { QuestionCard } from "./QuestionCard";
 import { FileReferenceCard, ImageCard, McpResourceCard, ProjectStructureCard } from "./ContentCards";
 import { ProcessingNote, SystemControlDivider, WorkflowCard } from "./NoticeCards";
 import { UnknownCard } from "./UnknownCard";
-import { EditBox, MessageToolbar } from "./MessageToolbar";
+import { EditBox, MessageToolbar, isPinned } from "./MessageToolbar";
 import { useBranching } from "../branches/branching";
 
 /** Kinds this build renders with their own card (`unknown` goes to the fallback). */
@@ -69,7 +69,7 @@ function KindCard({ entry, message, options }: { entry: Entry; message: Message;
     case "workflow_execution":
       return <WorkflowCard data={message.data} />;
     case "system_control":
-      return <SystemControlDivider data={message.data} {...options} />;
+      return <SystemControlDivider data={message.data} message={message} {...options} />;
     case "processing":
       return <ProcessingNote data={message.data} />;
     case "plan":
@@ -195,6 +195,11 @@ export const MessageView = memo(function MessageView({ entry, options = NO_OPTIO
       <div className="message-head">
         <span className="role">{entry.role}</span>
         {entry.status !== "complete" && <span className={`badge status-${entry.status}`}>{entry.status}</span>}
+        {entry.message && isPinned(entry.message) && (
+          <span className="badge pinned" title="Pinned: never dropped or summarized to fit the window">
+            pinned
+          </span>
+        )}
         {branchFrom && entry.message && (
           <button type="button" className="btn btn-link branch-here" onClick={() => branchFrom(entry.id)}>
             Branch from here
