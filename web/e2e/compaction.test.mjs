@@ -148,6 +148,55 @@ test("a summary merge is previewed, its summary edited, and merged from the dial
   });
 });
 
+test("a summary is shown standing in for what it replaced, and the person corrects it", async () => {
+  // Every reply (the summary's included) is the same, so the order of calls does not matter.
+  const script = { responses: Array.from({ length: 16 }, () => textReply(["Noted."])) };
+  await withWorld("compaction-summary-correction", { script }, async (w) => {
+    const ctx = await w.createContext({
+      approval_policy: { type: "auto_all" },
+      context_window: 8192,
+      optimization: { strategy: { type: "intelligent" }, reserve_output_tokens: 512, margin_tokens: 64, ledger_percent: 15 },
+    });
+    await w.open(ctx.id);
+    const messages = w.page.getByRole("list", { name: "Messages" });
+    let summary = null;
+    for (let i = 1; i <= 8 && !summary; i++) {
+      await w.send(`Note ${i}. ${FILLER}`);
+      await messages.locator("li.message.role-assistant").nth(i - 1).getByText("Noted.").waitFor();
+      await w.page.getByRole("button", { name: "Send" }).waitFor();
+      const all = (await w.api("GET", `/v1/contexts/${ctx.id}/messages?limit=1000`)).messages;
+      summary = all.find((m) => m.kind === "system_control" && m.data.type === "summary") ?? null;
+    }
+    assert.ok(summary, "the intelligent strategy summarized older notes");
+
+    // What the model saw on the newest answer: the summary standing in for the notes.
+    const all = (await w.api("GET", `/v1/contexts/${ctx.id}/messages?limit=1000`)).messages;
+    const last = all.filter((m) => m.role === "assistant" && m.kind === "text").at(-1);
+    const record = await w.api("GET", `/v1/contexts/${ctx.id}/requests/${last.metadata.model_request_id}`);
+    const standing = record.messages.find((s) => s.sent_as.type === "summary");
+    assert.ok(standing, JSON.stringify(record.messages));
+    const answer = messages.locator(`li[data-id="${last.id}"]`);
+    await answer.hover();
+    await answer.getByRole("button", { name: "What the model saw" }).click();
+    const panel = answer.getByRole("region", { name: "What the model saw" });
+    const n = standing.sent_as.replaces.length;
+    await panel.getByText(`summary standing in for ${n} message${n === 1 ? "" : "s"}`).waitFor();
+
+    // The summary row opens, and the person's correction is stored.
+    const row = messages.locator(`li[data-id="${summary.id}"]`);
+    await row.getByText("Summary", { exact: true }).click();
+    await row.getByRole("button", { name: "Correct" }).click();
+    const corrected = "Notes 1 to 3 were filler; nothing to keep.";
+    await row.getByLabel("Summary text").fill(corrected);
+    await row.getByRole("button", { name: "Save correction" }).click();
+    await row.getByText("Summary (corrected)").waitFor();
+    await row.getByText(corrected).waitFor();
+    const stored = await w.api("GET", `/v1/contexts/${ctx.id}/messages/${summary.id}`);
+    assert.equal(stored.data.text, corrected);
+    await w.screenshot("compaction-summary-correction");
+  });
+});
+
 /** Waits until an input holds `expected`. */
 async function waitForInput(locator, expected, timeout = 15_000) {
   const end = Date.now() + timeout;
