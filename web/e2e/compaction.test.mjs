@@ -35,6 +35,15 @@ test("a pinned message survives compaction, which shows as a row and in what the
     await first.locator(".badge.pinned").waitFor();
     await first.getByRole("button", { name: "Unpin message" }).waitFor();
 
+    // Pin a fact: listed with the pinned message, a row of its own.
+    const pins = w.page.locator("details.pinned-facts");
+    await pins.getByText("Pinned (1)").click();
+    await pins.getByLabel("Fact every request carries").fill("Use metric units.");
+    await pins.getByRole("button", { name: "Pin fact" }).click();
+    await pins.getByText("Pinned (2)").waitFor();
+    await pins.getByRole("list", { name: "Pinned" }).getByText("pinned fact: Use metric units.").waitFor();
+    await messages.getByText("Pinned fact: Use metric units.").waitFor();
+
     for (let i = 2; i <= ANSWERS; i++) {
       await w.send(`Question ${i}. ${FILLER}`);
       await messages.getByText(`Answer ${i}.`).waitFor();
@@ -49,8 +58,10 @@ test("a pinned message survives compaction, which shows as a row and in what the
     assert.ok(record.messages.some((s) => s.id === question1.id), "the pinned question was sent");
     assert.ok(record.dropped.length > 0, "older messages were left out");
     const left = all.find((m) => m.id === record.dropped[0]);
+    const fact = all.find((m) => m.kind === "system_control" && m.data.type === "pinned_fact");
     const summary = await w.api("GET", `/v1/contexts/${ctx.id}`);
-    assert.deepEqual(summary.pinned, [question1.id]);
+    assert.deepEqual(summary.pinned, [question1.id, fact.id]);
+    assert.ok(record.ledger.text.includes("Use metric units."), record.ledger.text);
 
     // Every compaction is a row naming what left.
     const rows = messages.locator(".sc-compaction");
@@ -82,6 +93,8 @@ test("a pinned message survives compaction, which shows as a row and in what the
     const label = await bar.getAttribute("aria-label");
     assert.ok(label.startsWith(`${record.tokens.toLocaleString("en-US")} of ${record.budget.limit.toLocaleString("en-US")} tokens`), label);
     await panel.getByRole("list", { name: "Tokens by part" }).getByText(/^ ?System prompt: [\d,]+$/).waitFor();
+    await panel.getByText("Ledger block").click();
+    await panel.locator(".sent-ledger pre").getByText("Use metric units.", { exact: false }).waitFor();
     await w.screenshot("compaction-what-the-model-saw");
   });
 });
