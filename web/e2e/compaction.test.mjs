@@ -158,6 +158,13 @@ test("a summary merge is previewed, its summary edited, and merged from the dial
     assert.equal(marked.metadata.merged_from.branch, "explore");
     const text = marked.data.parts[0].text;
     assert.ok(text.includes(edited) && text.includes("echo probe 1"), text);
+
+    // The marked message links back to its branch.
+    const row = messages.locator(`li[data-id="${marked.id}"]`);
+    await row.getByText(`conclusions of explore · ${marked.metadata.merged_from.count} messages`).waitFor();
+    await row.getByRole("button", { name: "Open branch explore" }).click();
+    await messages.getByText("Finding 1.").waitFor();
+    assert.equal(await branch.inputValue(), "explore");
   });
 });
 

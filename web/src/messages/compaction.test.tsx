@@ -3,6 +3,8 @@ import type { CompactionRecord } from "../generated/protocol";
 import type { ModelRequestRecord } from "../api/client";
 import { compactionHeadline } from "./NoticeCards";
 import { sentAsText, tokenParts } from "./ModelSaw";
+import { mergedFrom } from "./MessageView";
+import { msg } from "../test/fixtures";
 
 const record: CompactionRecord = {
   strategy: "intelligent",
@@ -52,5 +54,13 @@ describe("what the model saw", () => {
   });
   it("says how each message was sent", () => {
     expect(request.messages.map(sentAsText)).toEqual(["summary standing in for 2 messages", "output elided (2,000 tokens whole)", "whole"]);
+  });
+});
+
+describe("a summary merge's marked message", () => {
+  it("names the branch and the count it stands for, and nothing for other messages", () => {
+    const text = { parts: [{ type: "text" as const, text: "Conclusions of branch `explore`" }] };
+    expect(mergedFrom(msg("m1", "text", text, { metadata: { merged_from: { branch: "explore", from: "a", to: "b", count: 30 } } }))).toEqual({ branch: "explore", count: 30 });
+    expect(mergedFrom(msg("m2", "text", text))).toBeNull();
   });
 });
