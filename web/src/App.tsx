@@ -32,6 +32,7 @@ import { Composer, editedSend, type EditedSend } from "./components/Composer";
 import { ElicitationCard } from "./messages/ElicitationCard";
 import { BranchSwitcher } from "./components/BranchSwitcher";
 import { MergeDialog } from "./components/MergeDialog";
+import { PinnedFacts } from "./messages/PinnedFacts";
 import { SettingsPanel } from "./components/SettingsPanel";
 import { McpPanel } from "./components/McpPanel";
 import { workspacePaths } from "./messages/ContentCards";
@@ -55,7 +56,7 @@ export const NEW_CONTEXT_CONFIG: ContextConfig = {
   agent_role: "actor",
   approval_policy: { type: "manual" },
   tool_timeout_secs: 30,
-  optimization: { strategy: { type: "intelligent" }, reserve_output_tokens: 4096, margin_tokens: 256 },
+  optimization: { strategy: { type: "intelligent" }, reserve_output_tokens: 4096, margin_tokens: 256, ledger_percent: 15 },
 };
 
 /** The whole UI, talking to the server through `api`. */
@@ -555,6 +556,7 @@ export function App({ api }: { api: ApiClient }) {
               onDelete={(n) => void deleteBranch(n)}
               onMerge={() => setMerging(true)}
             />
+            <PinnedFacts entries={conv.state.entries} />
             {merging && branches && (
               <MergeDialog
                 branches={branches}

@@ -6,7 +6,7 @@ describe("ApiClient", () => {
   it("calls every route with its method, path and body", async () => {
     const { api, calls } = recordingClient((c) => ({ status: c.method === "DELETE" ? 204 : 200, body: c.method === "DELETE" ? undefined : {} }));
     await api.listContexts();
-    await api.createContext({ title: "t", config: { model: "", mode: "act", agent_role: "actor", approval_policy: { type: "manual" }, tool_timeout_secs: 30, optimization: { strategy: { type: "intelligent" }, reserve_output_tokens: 4096, margin_tokens: 0 } } });
+    await api.createContext({ title: "t", config: { model: "", mode: "act", agent_role: "actor", approval_policy: { type: "manual" }, tool_timeout_secs: 30, optimization: { strategy: { type: "intelligent" }, reserve_output_tokens: 4096, margin_tokens: 0, ledger_percent: 15 } } });
     await api.getContext("c 1");
     await api.updateContext("c1", { title: "new" });
     await api.deleteContext("c1");

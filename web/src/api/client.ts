@@ -4,7 +4,7 @@
 // generated from the Rust protocol crate.
 
 import createClient, { type Client } from "openapi-fetch";
-import type { paths } from "../generated/api";
+import type { components, paths } from "../generated/api";
 
 import type {
   ApiErrorBody,
@@ -29,6 +29,7 @@ import type {
   MergeOutcome,
   MergeRequest,
   ServerSettings,
+  Message,
   MessageList,
   MessageView,
   SendMessageRequest,
@@ -42,6 +43,17 @@ import type {
   WorkflowList,
   WorkflowRunResponse,
 } from "../generated/protocol";
+
+type Schemas = components["schemas"];
+// The protocol crate's TypeScript export does not list these yet; the OpenAPI document does.
+/** One request sent to the model, as recorded (`GET /v1/contexts/{id}/requests/{request_id}`). */
+export type ModelRequestRecord = Schemas["ModelRequestRecord"];
+/** One message of a recorded request, and how it was sent. */
+export type SentMessage = Schemas["SentMessage"];
+/** Body of `POST /v1/contexts/{id}/pins`. */
+export type PinFactRequest = Schemas["PinFactRequest"];
+/** Body of `PUT /v1/contexts/{id}/messages/{message_id}/summary`. */
+export type CorrectSummaryRequest = Schemas["CorrectSummaryRequest"];
 
 /** What the person does to a workflow run. */
 export type WorkflowAction = "pause" | "resume" | "cancel";
@@ -199,6 +211,44 @@ export class ApiClient {
     await this.run(
       this.http.DELETE("/v1/contexts/{id}/messages/{message_id}", { params: { path: { id, message_id: messageId } } }),
       "DELETE /v1/contexts/{id}/messages/{message_id}",
+    );
+  }
+
+  /** `GET /v1/contexts/{id}/messages/{message_id}`: one stored message. */
+  getMessage(id: string, messageId: string): Promise<Message> {
+    return this.run(
+      this.http.GET("/v1/contexts/{id}/messages/{message_id}", { params: { path: { id, message_id: messageId } } }),
+      "GET /v1/contexts/{id}/messages/{message_id}",
+    );
+  }
+
+  /** `PUT`/`DELETE /v1/contexts/{id}/messages/{message_id}/pin`: pin a message (never dropped or
+   * summarized to fit the window) or put it back under the strategy. Answers the message. */
+  setPinned(id: string, messageId: string, pinned: boolean): Promise<Message> {
+    const params = { params: { path: { id, message_id: messageId } } };
+    return pinned
+      ? this.run(this.http.PUT("/v1/contexts/{id}/messages/{message_id}/pin", params), "PUT /v1/contexts/{id}/messages/{message_id}/pin")
+      : this.run(this.http.DELETE("/v1/contexts/{id}/messages/{message_id}/pin", params), "DELETE /v1/contexts/{id}/messages/{message_id}/pin");
+  }
+
+  /** `POST /v1/contexts/{id}/pins`: pin a fact every request carries. Answers its notice. */
+  pinFact(id: string, body: PinFactRequest): Promise<Message> {
+    return this.run(this.http.POST("/v1/contexts/{id}/pins", { params: { path: { id } }, body }), "POST /v1/contexts/{id}/pins");
+  }
+
+  /** `PUT /v1/contexts/{id}/messages/{message_id}/summary`: the person's correction of a summary. */
+  correctSummary(id: string, messageId: string, body: CorrectSummaryRequest): Promise<Message> {
+    return this.run(
+      this.http.PUT("/v1/contexts/{id}/messages/{message_id}/summary", { params: { path: { id, message_id: messageId } }, body }),
+      "PUT /v1/contexts/{id}/messages/{message_id}/summary",
+    );
+  }
+
+  /** `GET /v1/contexts/{id}/requests/{request_id}`: what one model request held. */
+  getModelRequest(id: string, requestId: string): Promise<ModelRequestRecord> {
+    return this.run(
+      this.http.GET("/v1/contexts/{id}/requests/{request_id}", { params: { path: { id, request_id: requestId } } }),
+      "GET /v1/contexts/{id}/requests/{request_id}",
     );
   }
 

@@ -115,4 +115,26 @@ describe("merge dialog", () => {
     await within(dialog).findByText(/0 messages would move/);
     expect(within(dialog).getByRole("button", { name: "Merge" })).toHaveProperty("disabled", true);
   });
+
+  it("offers a summary merge: the dry run's summary is edited and merging sends the edit", async () => {
+    const summary = { text: "The branch found two lines.", ledger: "- read: notes.txt", from: "m3", to: "m4", count: 2 };
+    const { merge, onMerged } = setup((req) =>
+      req.dry_run
+        ? { kind: "done", outcome: outcome({ strategy: "summary", moved: [], summary }) }
+        : { kind: "done", outcome: outcome({ strategy: "summary", merged: true, moved: ["s1"], summary }) },
+    );
+    const dialog = screen.getByRole("form", { name: "Merge branches" });
+    await userEvent.click(within(dialog).getByLabelText("Summary"));
+    await userEvent.click(within(dialog).getByRole("button", { name: "Preview" }));
+    expect(merge).toHaveBeenLastCalledWith("alt", { target: "main", strategy: { type: "summary" }, dry_run: true });
+    const box = await within(dialog).findByLabelText("Summary (edit it before merging)");
+    expect(box).toHaveProperty("value", "The branch found two lines.");
+    expect(within(dialog).getByLabelText("Ledger appended").textContent).toBe("- read: notes.txt");
+    await userEvent.clear(box);
+    expect(within(dialog).getByRole("button", { name: "Merge" })).toHaveProperty("disabled", true);
+    await userEvent.type(box, "Two lines, kept.");
+    await userEvent.click(within(dialog).getByRole("button", { name: "Merge" }));
+    expect(merge).toHaveBeenLastCalledWith("alt", { target: "main", strategy: { type: "summary", text: "Two lines, kept." } });
+    await waitFor(() => expect(onMerged).toHaveBeenCalled());
+  });
 });

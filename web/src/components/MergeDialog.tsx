@@ -14,6 +14,10 @@ import type {
   Resolution,
 } from "../generated/protocol";
 
+import { describeMessage } from "../messages/describe";
+
+export { describeMessage };
+
 type StrategyName = MergeStrategy["type"];
 
 /** What the dialog needs from the app. */
@@ -36,6 +40,11 @@ const STRATEGIES: { name: StrategyName; label: string; help: string }[] = [
   { name: "rebase", label: "Rebase", help: "Replay the source's messages since the branches split after the target's own." },
   { name: "append", label: "Append", help: "Add every source message the target lacks (same id or same content counts as present)." },
   { name: "cherry_pick", label: "Cherry-pick", help: "Copy only the messages you tick, checking what they depend on." },
+  {
+    name: "summary",
+    label: "Summary",
+    help: "Bring the source's conclusions back as one marked message: the model summarizes its messages since the split (you can edit the summary in the preview), with the paths and commands they touched appended.",
+  },
 ];
 
 const RESOLUTION_LABELS: Record<Resolution, string> = {
@@ -44,29 +53,6 @@ const RESOLUTION_LABELS: Record<Resolution, string> = {
   keep_both: "Keep both",
   skip: "Drop both sides",
 };
-
-/** A one-line description of a message, for the cherry-pick list. */
-export function describeMessage(m: Message): string {
-  switch (m.kind) {
-    case "text": {
-      const text = m.data.parts
-        .map((p) => (p.type === "text" ? p.text : ""))
-        .join("")
-        .trim();
-      return `${m.role}: ${text.length > 80 ? `${text.slice(0, 80)}…` : text}`;
-    }
-    case "tool_request":
-      return `assistant calls ${m.data.calls.map((c) => c.name).join(", ")}`;
-    case "tool_result":
-      return `result of ${m.data.tool_name}`;
-    case "mcp_tool_request":
-      return `assistant calls ${m.data.server_name}/${m.data.tool_name}`;
-    case "mcp_tool_result":
-      return `result of ${m.data.server_name}/${m.data.tool_name}`;
-    default:
-      return `${m.role}: ${m.kind.replace(/_/g, " ")}`;
-  }
-}
 
 /** The merge dialog. */
 export function MergeDialog({ branches, initialSource, loadMessages, merge, onMerged, onClose }: MergeDialogProps) {
@@ -82,7 +68,9 @@ export function MergeDialog({ branches, initialSource, loadMessages, merge, onMe
   const [acceptWarnings, setAcceptWarnings] = useState(false);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const ids = { source: useId(), target: useId(), accept: useId() };
+  // The summary as the person edited it (a summary merge's dry run fills it in).
+  const [summaryText, setSummaryText] = useState("");
+  const ids = { source: useId(), target: useId(), accept: useId(), summary: useId() };
 
   // The source's messages: picked from for a cherry-pick, and named in the preview's list.
   useEffect(() => {
@@ -108,7 +96,13 @@ export function MergeDialog({ branches, initialSource, loadMessages, merge, onMe
 
   const request = (dryRun: boolean): MergeRequest => {
     const strat: MergeStrategy =
-      strategy === "cherry_pick" ? { type: "cherry_pick", message_ids: picked } : { type: strategy };
+      strategy === "cherry_pick"
+        ? { type: "cherry_pick", message_ids: picked }
+        : strategy === "summary"
+          ? dryRun
+            ? { type: "summary" }
+            : { type: "summary", text: summaryText.trim() }
+          : { type: strategy };
     const resolutions: ConflictResolution[] = Object.entries(choices).map(([conflict, resolution]) => ({ conflict, resolution }));
     return {
       target,
@@ -132,6 +126,7 @@ export function MergeDialog({ branches, initialSource, loadMessages, merge, onMe
       } else {
         setPreview(answer.outcome);
         setHeld(null);
+        if (answer.outcome.summary) setSummaryText(answer.outcome.summary.text);
       }
     } catch (err) {
       setProblem(err instanceof Error ? err.message : String(err));
@@ -148,8 +143,14 @@ export function MergeDialog({ branches, initialSource, loadMessages, merge, onMe
   const nothingPicked = strategy === "cherry_pick" && picked.length === 0;
   // A merge that would move nothing (and take nothing off the target) is not offered.
   const nothingMoves = preview !== null && preview.moved.length === 0 && preview.removed.length === 0;
+  // A summary merge lands one message: what it needs is a summary to store.
+  const summaryReady = strategy === "summary" && preview?.summary != null && summaryText.trim() !== "";
   const canMerge =
-    preview !== null && unresolved === 0 && (preview.warnings.length === 0 || acceptWarnings) && !sameBranch && !nothingMoves;
+    preview !== null &&
+    unresolved === 0 &&
+    (preview.warnings.length === 0 || acceptWarnings) &&
+    !sameBranch &&
+    (strategy === "summary" ? summaryReady : !nothingMoves);
 
   return (
     <form
@@ -216,7 +217,24 @@ export function MergeDialog({ branches, initialSource, loadMessages, merge, onMe
           )}
         </fieldset>
       )}
-      {preview && (
+      {preview?.summary && (
+        <section className="merge-preview merge-summary" aria-label="Summary preview">
+          <p>
+            One marked message would stand on {preview.target} for {preview.summary.count} message
+            {preview.summary.count === 1 ? "" : "s"} of {preview.source}.
+          </p>
+          <label htmlFor={ids.summary}>Summary (edit it before merging)</label>
+          <textarea id={ids.summary} rows={8} value={summaryText} onChange={(e) => setSummaryText(e.target.value)} />
+          {!summaryText.trim() && <div className="error-text" role="alert">Write the summary first.</div>}
+          {preview.summary.ledger && (
+            <>
+              <h4>Ledger appended verbatim</h4>
+              <pre className="merge-ledger" aria-label="Ledger appended">{preview.summary.ledger}</pre>
+            </>
+          )}
+        </section>
+      )}
+      {preview && !preview.summary && (
         <section className="merge-preview" aria-label="Merge preview">
           <p>
             {preview.moved.length} message{preview.moved.length === 1 ? "" : "s"} would move to {preview.target}

@@ -252,7 +252,7 @@ describe("settings", () => {
       approval_policy: { type: "white_list", tools: ["read_file"] },
       tool_timeout_secs: 60,
       llm_timeout_secs: 120,
-      optimization: { strategy: { type: "recent_n", n: 12 }, reserve_output_tokens: 4096, margin_tokens: 256 },
+      optimization: { strategy: { type: "recent_n", n: 12 }, reserve_output_tokens: 4096, margin_tokens: 256, ledger_percent: 15 },
       system_prompt: "You review Rust.",
     });
     await userEvent.click(screen.getByLabelText("Plan (read-only)"));

@@ -291,6 +291,10 @@ function applyMessageUpdate(s: ConversationState, u: MessageUpdate): Conversatio
       const entry = existing ?? newEntry(u.message_id, u.kind, "assistant", "complete");
       return want(upsert(s, { ...entry, status: "complete" }), u.message_id);
     }
+    case "changed": {
+      // Pinned, unpinned or corrected outside a turn: read again what is shown.
+      return existing ? want(s, u.message_id) : s;
+    }
     case "deleted": {
       const { [u.message_id]: _gone, ...wanted } = s.wanted;
       return { ...s, entries: s.entries.filter((e) => e.id !== u.message_id), wanted };

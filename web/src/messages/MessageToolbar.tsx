@@ -6,6 +6,8 @@ import type { Message } from "../generated/protocol";
 import { visibleText, type Entry } from "../conversation/reducer";
 import { useBranching } from "../branches/branching";
 import { exactTime, relativeTime, shortDuration, useNow } from "./time";
+import { useCardActions } from "./actions";
+import { ModelSawPanel } from "./ModelSaw";
 
 /** Kinds an answer can be regenerated from. */
 const ANSWER_KINDS = new Set(["text", "plan", "question"]);
@@ -83,11 +85,52 @@ function CopyButton({ entry }: { entry: Entry }) {
   );
 }
 
+/** The record of the request an answer came from (`metadata.model_request_id`). */
+export function modelRequestId(message: Message): string | null {
+  const id = message.metadata?.model_request_id;
+  return typeof id === "string" && id ? id : null;
+}
+
+/** Whether the person pinned the message (`metadata.pinned`). */
+export function isPinned(message: Message): boolean {
+  return message.metadata?.pinned === true;
+}
+
+/** Pins or unpins a message; the change comes back through the event stream. */
+function PinButton({ message }: { message: Message }) {
+  const { api, contextId, reportError } = useCardActions();
+  const [busy, setBusy] = useState(false);
+  const pinned = isPinned(message);
+  const toggle = async () => {
+    setBusy(true);
+    try {
+      await api.setPinned(contextId, message.id, !pinned);
+    } catch (err) {
+      reportError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <button
+      type="button"
+      className="btn btn-tool"
+      aria-label={pinned ? "Unpin message" : "Pin message"}
+      title={pinned ? "Put it back under the optimization strategy" : "Never drop or summarize it to fit the window"}
+      disabled={busy}
+      onClick={() => void toggle()}
+    >
+      {pinned ? "Unpin" : "Pin"}
+    </button>
+  );
+}
+
 /** The toolbar under one message. */
 export function MessageToolbar({ entry }: { entry: Entry }) {
   const branching = useBranching();
   const now = useNow();
   const [working, setWorking] = useState(false);
+  const [sawOpen, setSawOpen] = useState(false);
   const message = entry.message;
   if (!message) return null;
   const at = new Date(message.created_at);
@@ -96,6 +139,7 @@ export function MessageToolbar({ entry }: { entry: Entry }) {
   const settled = message.status === "complete" || message.status === "incomplete";
   const canEdit = branching && entry.role === "user" && settled && editableText(message) !== null;
   const canRegenerate = branching && entry.role === "assistant" && ANSWER_KINDS.has(entry.kind) && settled;
+  const requestId = modelRequestId(message);
   const regenerate = async () => {
     if (!branching) return;
     setWorking(true);
@@ -106,6 +150,7 @@ export function MessageToolbar({ entry }: { entry: Entry }) {
     }
   };
   return (
+    <>
     <div className="message-tools">
       {versions && branching && (
         <span className="versions" role="group" aria-label="Versions">
@@ -160,8 +205,16 @@ export function MessageToolbar({ entry }: { entry: Entry }) {
             Regenerate
           </button>
         )}
+        {settled && <PinButton message={message} />}
+        {requestId && (
+          <button type="button" className="btn btn-tool" aria-expanded={sawOpen} onClick={() => setSawOpen((o) => !o)}>
+            What the model saw
+          </button>
+        )}
       </span>
     </div>
+    {sawOpen && requestId && <ModelSawPanel requestId={requestId} onClose={() => setSawOpen(false)} />}
+    </>
   );
 }
 

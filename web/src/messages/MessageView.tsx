@@ -13,7 +13,7 @@ import { QuestionCard } from "./QuestionCard";
 import { FileReferenceCard, ImageCard, McpResourceCard, ProjectStructureCard } from "./ContentCards";
 import { ProcessingNote, SystemControlDivider, WorkflowCard } from "./NoticeCards";
 import { UnknownCard } from "./UnknownCard";
-import { EditBox, MessageToolbar } from "./MessageToolbar";
+import { EditBox, MessageToolbar, isPinned } from "./MessageToolbar";
 import { useBranching } from "../branches/branching";
 
 /** Kinds this build renders with their own card (`unknown` goes to the fallback). */
@@ -33,6 +33,32 @@ export const KNOWN_KINDS: ReadonlySet<string> = new Set<KindName>([
   "plan",
   "question",
 ]);
+
+/** Where a summary merge's marked message came from (`metadata.merged_from`). */
+export function mergedFrom(message: Message): { branch: string; count: number } | null {
+  const from = message.metadata?.merged_from as { branch?: unknown; count?: unknown } | undefined;
+  if (!from || typeof from.branch !== "string") return null;
+  return { branch: from.branch, count: typeof from.count === "number" ? from.count : 0 };
+}
+
+/** The link from a summary merge's marked message back to its branch. */
+function MergedFromLink({ message }: { message: Message }) {
+  const branching = useBranching();
+  const from = mergedFrom(message);
+  if (!from) return null;
+  return (
+    <span className="merged-from">
+      <span className="badge">
+        conclusions of {from.branch} · {from.count} message{from.count === 1 ? "" : "s"}
+      </span>
+      {branching && (
+        <button type="button" className="btn btn-link" disabled={branching.busy} onClick={() => branching.switchTo(from.branch)}>
+          Open branch {from.branch}
+        </button>
+      )}
+    </span>
+  );
+}
 
 /** Options that come from the conversation around a message. */
 export interface MessageViewOptions {
@@ -69,7 +95,7 @@ function KindCard({ entry, message, options }: { entry: Entry; message: Message;
     case "workflow_execution":
       return <WorkflowCard data={message.data} />;
     case "system_control":
-      return <SystemControlDivider data={message.data} {...options} />;
+      return <SystemControlDivider data={message.data} message={message} {...options} />;
     case "processing":
       return <ProcessingNote data={message.data} />;
     case "plan":
@@ -195,6 +221,12 @@ export const MessageView = memo(function MessageView({ entry, options = NO_OPTIO
       <div className="message-head">
         <span className="role">{entry.role}</span>
         {entry.status !== "complete" && <span className={`badge status-${entry.status}`}>{entry.status}</span>}
+        {entry.message && <MergedFromLink message={entry.message} />}
+        {entry.message && isPinned(entry.message) && (
+          <span className="badge pinned" title="Pinned: never dropped or summarized to fit the window">
+            pinned
+          </span>
+        )}
         {branchFrom && entry.message && (
           <button type="button" className="btn btn-link branch-here" onClick={() => branchFrom(entry.id)}>
             Branch from here

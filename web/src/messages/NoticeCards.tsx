@@ -1,14 +1,17 @@
 // Small notices: system control dividers, processing notes, workflow progress.
 
 import type {
+  CompactionRecord,
+  Message,
   ProcessingMessage,
   SystemControlMessage,
   WorkflowExecutionMessage,
 } from "../generated/protocol";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { WorkflowAction } from "../api/client";
 import { stopReasonText } from "../conversation/indicator";
 import { useCardActions } from "./actions";
+import { messageLine } from "./describe";
 
 /** The words of a system control notice. */
 export function systemControlText(c: SystemControlMessage): string {
@@ -39,15 +42,177 @@ export function systemControlText(c: SystemControlMessage): string {
       return `Recovered after a restart interrupted ${c.interrupted_state.replace(/_/g, " ")}: ${c.detail}`;
     case "failure_resolved":
       return `Earlier failure resolved: ${c.error}`;
+    case "compaction":
+      return compactionHeadline(c.record);
+    case "pinned_fact":
+      return `Pinned fact: ${c.text}`;
   }
+}
+
+/** `38400` as `38,400`. */
+const grouped = (n: number) => n.toLocaleString("en-US");
+
+/** The one-line account of a compaction ("38,400 -> 9,100 tokens, 12 messages summarized, 4
+ *  dropped"), as the server's `CompactionRecord::headline` words it. */
+export function compactionHeadline(r: CompactionRecord): string {
+  const parts = [`${grouped(r.tokens_before)} -> ${grouped(r.tokens_after)} tokens`];
+  if (r.summarized.length > 0) parts.push(`${r.summarized.length} messages summarized`);
+  if (r.dropped.length > 0) parts.push(`${r.dropped.length} dropped`);
+  const elided = r.elided ?? [];
+  if (elided.length > 0) parts.push(`${elided.length} tool outputs elided`);
+  return parts.join(", ");
+}
+
+/** The most messages a compaction's details read to name what left. */
+const MAX_NAMED = 50;
+
+/** What a compaction left out, read when the person opens it. */
+function CompactionDetails({ record }: { record: CompactionRecord }) {
+  const { api, contextId } = useCardActions();
+  const [open, setOpen] = useState(false);
+  const [named, setNamed] = useState<Map<string, Message> | null>(null);
+  const groups: [string, string[]][] = [
+    ["Summarized", record.summarized],
+    ["Dropped", record.dropped],
+    ["Tool outputs elided", record.elided ?? []],
+  ];
+  useEffect(() => {
+    if (!open || named) return;
+    let live = true;
+    const ids = groups.flatMap(([, g]) => g).slice(0, MAX_NAMED);
+    Promise.all(ids.map((id) => api.getMessage(contextId, id).catch(() => null))).then((ms) => {
+      if (!live) return;
+      setNamed(new Map(ms.filter((m): m is Message => m !== null).map((m) => [m.id, m])));
+    });
+    return () => {
+      live = false;
+    };
+    // The record of a stored notice does not change: read once, when first opened.
+  }, [open, named, api, contextId]);
+  const line = (id: string) => {
+    const m = named?.get(id);
+    return m ? messageLine(m) : `message ${id.slice(0, 8)}…`;
+  };
+  const over = record.tokens_before - record.limit;
+  return (
+    <details className="compaction-details" onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>What left the request</summary>
+      <p className="muted">
+        {record.strategy.replace(/_/g, " ")} · over the {grouped(record.limit)}-token limit by {grouped(Math.max(0, over))} · took{" "}
+        {grouped(record.duration_ms)} ms
+        {record.fallback && ` · summary not used: ${record.fallback}`}
+      </p>
+      {groups
+        .filter(([, g]) => g.length > 0)
+        .map(([name, g]) => (
+          <div key={name}>
+            <h4>
+              {name} ({g.length})
+            </h4>
+            <ol aria-label={`${name} messages`}>
+              {g.map((id) => (
+                <li key={id}>{line(id)}</li>
+              ))}
+            </ol>
+          </div>
+        ))}
+    </details>
+  );
+}
+
+/** A summary's text, with the person's correction (what later requests get). */
+function SummaryText({ message, text }: { message?: Message; text: string }) {
+  const { api, contextId, reportError } = useCardActions();
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(text);
+  const [busy, setBusy] = useState(false);
+  const corrected = typeof message?.metadata?.corrected_at === "string";
+  const save = async () => {
+    if (!message || !draft.trim()) return;
+    setBusy(true);
+    try {
+      await api.correctSummary(contextId, message.id, { text: draft.trim() });
+      setEditing(false);
+    } catch (err) {
+      reportError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <details>
+      <summary>Summary{corrected && " (corrected)"}</summary>
+      {editing ? (
+        <form
+          className="summary-edit"
+          aria-label="Correct the summary"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save();
+          }}
+        >
+          <textarea aria-label="Summary text" rows={6} value={draft} onChange={(e) => setDraft(e.target.value)} />
+          <div className="actions">
+            <button type="submit" className="btn btn-primary" disabled={busy || !draft.trim()}>
+              Save correction
+            </button>
+            <button type="button" className="btn" onClick={() => setEditing(false)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      ) : (
+        <>
+          <p className="summary-text">{text}</p>
+          {message && (
+            <button
+              type="button"
+              className="btn btn-link"
+              onClick={() => {
+                setDraft(text);
+                setEditing(true);
+              }}
+            >
+              Correct
+            </button>
+          )}
+        </>
+      )}
+    </details>
+  );
+}
+
+/** A pinned fact's unpin control. */
+function UnpinFact({ message }: { message: Message }) {
+  const { api, contextId, reportError } = useCardActions();
+  const [busy, setBusy] = useState(false);
+  const pinned = message.metadata?.pinned === true;
+  const toggle = () => {
+    setBusy(true);
+    api
+      .setPinned(contextId, message.id, !pinned)
+      .catch(reportError)
+      .finally(() => setBusy(false));
+  };
+  return (
+    <>
+      {!pinned && <span className="muted"> (unpinned)</span>}
+      <button type="button" className="btn btn-link" disabled={busy} onClick={toggle}>
+        {pinned ? "Unpin fact" : "Pin again"}
+      </button>
+    </>
+  );
 }
 
 /** A system control notice as a small divider; a summary also offers its text and the full history. */
 export function SystemControlDivider({
   data,
+  message,
   onShowFullHistory,
 }: {
   data: SystemControlMessage;
+  /** The notice's message (its id and metadata), for the controls that act on it. */
+  message?: Message;
   onShowFullHistory?: () => void;
 }) {
   return (
@@ -60,12 +225,11 @@ export function SystemControlDivider({
               Show full history
             </button>
           )}
-          <details>
-            <summary>Summary</summary>
-            <p>{data.text}</p>
-          </details>
+          <SummaryText message={message} text={data.text} />
         </>
       )}
+      {data.type === "compaction" && <CompactionDetails record={data.record} />}
+      {data.type === "pinned_fact" && message && <UnpinFact message={message} />}
     </div>
   );
 }

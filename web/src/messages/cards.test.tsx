@@ -327,8 +327,8 @@ describe("notices", () => {
   it("shows a finished run's result, or the step it failed at, without controls", () => {
     view(msg("w1", "workflow_execution", { workflow_name: "greet", execution_id: "e1", status: "completed", total_steps: 1, completed_steps: 1, started_at: "t", updated_at: "t", result: "Hello, Ada!" }));
     expect(screen.getByText("Hello, Ada!")).toBeTruthy();
-    // Only the message's own copy button, no run controls.
-    expect(screen.getAllByRole("button").map((b) => b.getAttribute("aria-label"))).toEqual(["Copy assistant message"]);
+    // Only the message's own copy and pin buttons, no run controls.
+    expect(screen.getAllByRole("button").map((b) => b.getAttribute("aria-label"))).toEqual(["Copy assistant message", "Pin message"]);
     view(msg("w2", "workflow_execution", { workflow_name: "tests", execution_id: "e2", status: "failed", current_step: "run", total_steps: 2, completed_steps: 0, started_at: "t", updated_at: "t", error: { message: "step `run` failed: no such program", recoverable: true, details: { step: "run" } } }));
     expect(screen.getByRole("alert").textContent).toBe("Step run: step `run` failed: no such program");
   });

@@ -101,11 +101,12 @@ export function summary(id: string, title: string, state: ContextState = { type:
   return {
     id,
     title,
-    config: { model: "mock", mode: "act", agent_role: "actor", approval_policy: { type: "manual" }, tool_timeout_secs: 30, optimization: { strategy: { type: "intelligent" }, reserve_output_tokens: 4096, margin_tokens: 256 } },
+    config: { model: "mock", mode: "act", agent_role: "actor", approval_policy: { type: "manual" }, tool_timeout_secs: 30, optimization: { strategy: { type: "intelligent" }, reserve_output_tokens: 4096, margin_tokens: 256, ledger_percent: 15 } },
     state,
     active_branch: "main",
     branches: ["main"],
     message_count: 0,
+    pinned: [],
     token_budget: { used: 100, limit: 1000 },
     created_at: "2026-11-22T05:00:00Z",
     updated_at: "2026-11-22T05:00:00Z",
