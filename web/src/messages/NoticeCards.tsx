@@ -56,10 +56,10 @@ const grouped = (n: number) => n.toLocaleString("en-US");
  *  dropped"), as the server's `CompactionRecord::headline` words it. */
 export function compactionHeadline(r: CompactionRecord): string {
   const parts = [`${grouped(r.tokens_before)} -> ${grouped(r.tokens_after)} tokens`];
-  if (r.summarized.length > 0) parts.push(`${r.summarized.length} messages summarized`);
+  if (r.summarized.length > 0) parts.push(`${r.summarized.length} ${r.summarized.length === 1 ? "message" : "messages"} summarized`);
   if (r.dropped.length > 0) parts.push(`${r.dropped.length} dropped`);
   const elided = r.elided ?? [];
-  if (elided.length > 0) parts.push(`${elided.length} tool outputs elided`);
+  if (elided.length > 0) parts.push(`${elided.length} ${elided.length === 1 ? "tool output" : "tool outputs"} elided`);
   return parts.join(", ");
 }
 
