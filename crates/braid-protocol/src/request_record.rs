@@ -171,13 +171,23 @@ impl CompactionRecord {
             grouped(self.tokens_after)
         )];
         if !self.summarized.is_empty() {
-            parts.push(counted(self.summarized.len(), "message", "messages", "summarized"));
+            parts.push(counted(
+                self.summarized.len(),
+                "message",
+                "messages",
+                "summarized",
+            ));
         }
         if !self.dropped.is_empty() {
             parts.push(format!("{} dropped", self.dropped.len()));
         }
         if !self.elided.is_empty() {
-            parts.push(counted(self.elided.len(), "tool output", "tool outputs", "elided"));
+            parts.push(counted(
+                self.elided.len(),
+                "tool output",
+                "tool outputs",
+                "elided",
+            ));
         }
         parts.join(", ")
     }
