@@ -210,14 +210,18 @@ impl Actor {
         source: BranchName,
         request: MergeRequest,
     ) -> Result<MergeOutcome, crate::error::EngineError> {
-        let (target, plan) = self.merge_plan(source.clone(), &request)?;
-        // A summary merge's preview asks the model: it is a change, not a read.
+        // A summary merge moves no message: it needs no plan, and its preview asks the model.
         if let braid_protocol::api::MergeStrategy::Summary { text } = &request.strategy {
+            let target = request
+                .target
+                .clone()
+                .unwrap_or_else(|| self.data().record.active_branch.clone());
             let text = text.clone();
             return self
                 .merge_summary(source, target, text, request.dry_run)
                 .await;
         }
+        let (target, plan) = self.merge_plan(source, &request)?;
         if request.dry_run {
             return Ok(plan.outcome);
         }
@@ -300,16 +304,13 @@ impl Actor {
                 source,
             )));
         }
-        let source_ids = self
-            .data()
-            .branch(&source)
-            .map(|b| b.message_ids.clone())
-            .unwrap_or_default();
-        let target_ids = self
-            .data()
-            .branch(&target)
-            .map(|b| b.message_ids.clone())
-            .unwrap_or_default();
+        let ids = |name: &BranchName| {
+            self.data()
+                .branch(name)
+                .map(|b| b.message_ids.clone())
+                .ok_or_else(|| EngineError::BranchNotFound(name.clone()))
+        };
+        let (source_ids, target_ids) = (ids(&source)?, ids(&target)?);
         let shared = source_ids
             .iter()
             .zip(&target_ids)

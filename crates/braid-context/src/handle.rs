@@ -269,17 +269,19 @@ impl ContextHandle {
         request: MergeRequest,
     ) -> Result<MergeOutcome, EngineError> {
         // A preview only reads, and a request the plan refuses is refused, also while a turn
-        // runs (the busy check would hide what is wrong).
-        let (previewed, checked) = (source.clone(), request.clone());
-        let preview = self
-            .read(move |a, _| a.merge_plan(previewed, &checked))
-            .await?;
-        let summary = matches!(
+        // runs (the busy check would hide what is wrong). A summary merge moves no message and
+        // its preview asks the model: it goes to the context as a change.
+        if !matches!(
             request.strategy,
             braid_protocol::api::MergeStrategy::Summary { .. }
-        );
-        if request.dry_run && !summary {
-            return Ok(preview.1.outcome);
+        ) {
+            let (previewed, checked) = (source.clone(), request.clone());
+            let preview = self
+                .read(move |a, _| a.merge_plan(previewed, &checked))
+                .await?;
+            if request.dry_run {
+                return Ok(preview.1.outcome);
+            }
         }
         self.change(move |a| Box::pin(a.merge(source, request)))
             .await

@@ -276,7 +276,7 @@ async fn all_messages(s: &TestServer, id: &str) -> Vec<Value> {
 }
 
 #[tokio::test]
-async fn a_summary_can_be_corrected_and_a_notice_cannot_be_pinned() {
+async fn a_fact_is_pinned_and_unpinned_and_only_a_summary_can_be_corrected() {
     let s = TestServer::start(Script::new().then(reply(&["hello"]))).await;
     let id = s.context(json!({})).await;
     s.send_text(&id, "hi").await;
@@ -388,6 +388,14 @@ async fn a_summary_merge_brings_a_branchs_conclusions_back_as_one_marked_message
         .await;
     assert_eq!(status, 204);
     let before = s.messages(&id).await.len();
+    let (status, body) = s
+        .call(
+            "POST",
+            &format!("/v1/contexts/{id}/branches/nowhere/merge"),
+            Some(json!({"strategy": {"type": "summary"}, "dry_run": true})),
+        )
+        .await;
+    assert_eq!(status, 404, "an unknown branch is named: {body}");
     let merge = format!("/v1/contexts/{id}/branches/explore/merge");
     let (status, preview) = s
         .call(

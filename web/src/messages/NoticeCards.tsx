@@ -53,7 +53,7 @@ export function systemControlText(c: SystemControlMessage): string {
 const grouped = (n: number) => n.toLocaleString("en-US");
 
 /** The one-line account of a compaction ("38,400 -> 9,100 tokens, 12 messages summarized, 4
- *  dropped"), as the server's `CompactionRecord::headline` words it. */
+ *  dropped"), from its `CompactionRecord`. */
 export function compactionHeadline(r: CompactionRecord): string {
   const parts = [`${grouped(r.tokens_before)} -> ${grouped(r.tokens_after)} tokens`];
   if (r.summarized.length > 0) parts.push(`${r.summarized.length} ${r.summarized.length === 1 ? "message" : "messages"} summarized`);
