@@ -168,6 +168,7 @@ fn tool_overhead(c: &mut Criterion) {
         permissions: Permissions::of(&[Permission::Read]),
         timeout: Duration::from_secs(10),
         origin: ToolOrigin::Builtin,
+        retry: braid_tools::RetryRule::Never,
     };
     let noop = Arc::new(Noop(spec));
     let registry = ToolRegistry::new();

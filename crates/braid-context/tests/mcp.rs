@@ -64,6 +64,20 @@ async fn with_servers(
     (registry, manager)
 }
 
+/// A context of `registry` that runs every call without asking.
+async fn auto_all(registry: &ContextRegistry) -> braid_context::ContextHandle {
+    registry
+        .create(CreateContextRequest {
+            title: None,
+            config: ContextConfig {
+                approval_policy: ApprovalPolicy::AutoAll,
+                ..ContextConfig::default()
+            },
+        })
+        .await
+        .unwrap()
+}
+
 #[tokio::test]
 async fn model_calls_a_real_mcp_tool_and_reads_its_result() {
     let h = Harness::new(Script::new()).await;
@@ -80,16 +94,7 @@ async fn model_calls_a_real_mcp_tool_and_reads_its_result() {
     h.mock
         .push_response(calls(&[("m1", &echo, json!({"message": "braided hello"}))]));
     h.mock.push_response(reply(&["The server echoed it."]));
-    let ctx = registry
-        .create(CreateContextRequest {
-            title: None,
-            config: ContextConfig {
-                approval_policy: ApprovalPolicy::AutoAll,
-                ..ContextConfig::default()
-            },
-        })
-        .await
-        .unwrap();
+    let ctx = auto_all(&registry).await;
     ctx.send_message(text("echo something through MCP"))
         .await
         .unwrap();
@@ -253,5 +258,71 @@ async fn limited_auto_runs_a_read_only_hint_only_of_a_trusted_server() {
             if r.tool_name == "echo" && matches!(r.outcome, McpOutcome::Success { .. }))
     });
     assert!(ran, "the trusted server's read-only tool ran unasked");
+    manager.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_call_made_while_its_server_reconnects_is_tried_again_once_it_is_back() {
+    let h = Harness::new(Script::new()).await;
+    let (registry, manager) = with_everything(&h).await;
+    let echo = braid_mcp::naming::tool_name("everything", "echo");
+    assert!(h.tools.get(&echo).is_some(), "server-everything has `echo`");
+    let pid = manager.process_id("everything").unwrap();
+    let killed = std::process::Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    manager
+        .wait_for_status(
+            "everything",
+            McpServerStatus::Failed,
+            Duration::from_secs(10),
+        )
+        .await
+        .expect("the manager sees the server gone");
+    h.mock
+        .push_response(calls(&[("m1", &echo, json!({"message": "still there?"}))]));
+    h.mock.push_response(reply(&["It came back."]));
+    let ctx = auto_all(&registry).await;
+    ctx.send_message(text("echo while it restarts"))
+        .await
+        .unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+
+    // The first try found no server; the second ran once it was connected again.
+    let attempts: Vec<(u32, u32)> = ctx
+        .state(true)
+        .await
+        .unwrap()
+        .history
+        .unwrap()
+        .into_iter()
+        .filter_map(|t| match t.to {
+            ContextState::ExecutingTool {
+                attempt, finished, ..
+            } => Some((attempt, finished)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(attempts, [(1, 0), (2, 0), (2, 1)]);
+    let output = messages(&ctx)
+        .await
+        .into_iter()
+        .find_map(|m| match m.kind {
+            MessageKind::ToolResult(r) if r.call_id.as_str() == "m1" => Some(r.outcome),
+            MessageKind::McpToolResult(r) if r.request_id.as_str() == "m1" => {
+                Some(match r.outcome {
+                    McpOutcome::Success { result } => ToolOutcome::Success { output: result },
+                    McpOutcome::Error { error, .. } => ToolOutcome::Error { error },
+                })
+            }
+            _ => None,
+        })
+        .expect("the call's result");
+    let ToolOutcome::Success { output } = output else {
+        panic!("the second try succeeded: {output:?}");
+    };
+    assert!(output.to_string().contains("still there?"), "{output}");
     manager.shutdown().await;
 }

@@ -37,6 +37,7 @@ fn mid_operation_states() -> Vec<ContextState> {
             index: 1,
             total: 1,
             attempt: 1,
+            finished: 0,
         },
         ContextState::CollectingToolResults,
         ContextState::ProcessingToolResults,

@@ -1,8 +1,8 @@
 //! Whole state sequences as a client reads them (seed 001 "State transition sequence testing"):
 //! the `context_update`s of the event log, each move's `previous_state` the state before it, for a
 //! text turn, a tool turn with approval, a retried model call, an interrupt and a burst of
-//! hundreds of moves; and the streaming states' timing (`connecting_to_llm` until the model
-//! server answers).
+//! hundreds of moves; the streaming states' timing (`connecting_to_llm` until the model
+//! server answers); and the moves of running tools (a batch run together, a call tried again).
 
 use std::time::Duration;
 
@@ -75,6 +75,40 @@ fn seq(parts: &[&[StateKind]]) -> Vec<StateKind> {
     parts.iter().flat_map(|p| p.iter().copied()).collect()
 }
 
+/// The states of a turn with one round of tools, which goes through `round` between parsing
+/// the calls and collecting their results.
+fn tool_turn_states(round: &[StateKind]) -> Vec<StateKind> {
+    seq(&[
+        &PIPELINE,
+        &ANSWER,
+        &[ParsingToolCalls],
+        round,
+        &[CollectingToolResults, ProcessingToolResults],
+        &PIPELINE[1..],
+        &ANSWER,
+        &[Idle],
+    ])
+}
+
+/// Checks that the log and the state history both went through `expected`.
+async fn assert_logged_and_walked(
+    h: &Harness,
+    ctx: &braid_context::ContextHandle,
+    expected: &[StateKind],
+) {
+    assert_eq!(logged_states(h, ctx).await, expected);
+    assert_eq!(walk(ctx).await, expected, "the history agrees with the log");
+}
+
+/// A context of the harness that runs every call without asking.
+async fn auto_all(h: &Harness) -> braid_context::ContextHandle {
+    h.context(ContextConfig {
+        approval_policy: ApprovalPolicy::AutoAll,
+        ..ContextConfig::default()
+    })
+    .await
+}
+
 #[tokio::test]
 async fn a_text_turn_logs_every_state_in_order_and_completes_its_answer() {
     let h = Harness::new(Script::new().then(reply(&["Hel", "lo"]))).await;
@@ -82,12 +116,7 @@ async fn a_text_turn_logs_every_state_in_order_and_completes_its_answer() {
     ctx.send_message(text("Say hello")).await.unwrap();
     assert_eq!(settle(&ctx).await, ContextState::Idle);
     let expected = seq(&[&PIPELINE, &ANSWER, &[Idle]]);
-    assert_eq!(logged_states(&h, &ctx).await, expected);
-    assert_eq!(
-        walk(&ctx).await,
-        expected,
-        "the history agrees with the log"
-    );
+    assert_logged_and_walked(&h, &ctx, &expected).await;
 
     // The streamed answer's lifecycle: created, its deltas, its final, then `completed`, and
     // the state back to idle after it.
@@ -163,27 +192,8 @@ async fn a_tool_turn_with_approval_logs_every_state_in_order() {
     .await
     .unwrap();
     assert_eq!(settle(&ctx).await, ContextState::Idle);
-    let expected = seq(&[
-        &PIPELINE,
-        &ANSWER,
-        &[
-            ParsingToolCalls,
-            ToolAutoLoop,
-            AwaitingToolApproval,
-            ExecutingTool,
-            CollectingToolResults,
-            ProcessingToolResults,
-        ],
-        &PIPELINE[1..],
-        &ANSWER,
-        &[Idle],
-    ]);
-    assert_eq!(logged_states(&h, &ctx).await, expected);
-    assert_eq!(
-        walk(&ctx).await,
-        expected,
-        "the history agrees with the log"
-    );
+    let expected = tool_turn_states(&[ToolAutoLoop, AwaitingToolApproval, ExecutingTool]);
+    assert_logged_and_walked(&h, &ctx, &expected).await;
 }
 
 #[tokio::test]
@@ -220,12 +230,7 @@ async fn a_retried_model_call_logs_every_state_in_order() {
         ]
     );
     let expected = seq(&[&PIPELINE, &ANSWER, &[Idle]]);
-    assert_eq!(logged_states(&h, &ctx).await, expected);
-    assert_eq!(
-        walk(&ctx).await,
-        expected,
-        "the history agrees with the log"
-    );
+    assert_logged_and_walked(&h, &ctx, &expected).await;
 }
 
 #[tokio::test]
@@ -249,12 +254,7 @@ async fn an_interrupt_while_streaming_logs_every_state_in_order() {
     ctx.interrupt().await.unwrap();
     assert_eq!(settle(&ctx).await, ContextState::Idle);
     let expected = seq(&[&PIPELINE, &ANSWER[..3], &[Idle]]);
-    assert_eq!(logged_states(&h, &ctx).await, expected);
-    assert_eq!(
-        walk(&ctx).await,
-        expected,
-        "the history agrees with the log"
-    );
+    assert_logged_and_walked(&h, &ctx, &expected).await;
     let answer = messages(&ctx).await.pop().unwrap();
     assert_eq!(answer.status, MessageStatus::Incomplete);
 }
@@ -276,12 +276,7 @@ async fn a_burst_of_hundreds_of_state_changes_is_logged_whole_and_in_order() {
         },
     )
     .await;
-    let ctx = h
-        .context(ContextConfig {
-            approval_policy: ApprovalPolicy::AutoAll,
-            ..ContextConfig::default()
-        })
-        .await;
+    let ctx = auto_all(&h).await;
     ctx.send_message(text("go around")).await.unwrap();
     assert_eq!(settle(&ctx).await, ContextState::Idle);
     // Moves from one state to another; progress within one (chunk counts) is announced at most
@@ -344,4 +339,121 @@ async fn connecting_to_llm_lasts_until_the_model_server_answers_then_the_first_c
         first_chunk >= Duration::from_millis(600),
         "awaiting_llm_first_chunk lasted {first_chunk:?}"
     );
+}
+
+/// The `executing_tool` moves of the log, as `(tool, index, total, attempt, finished)`, and the
+/// state after the last of them.
+async fn executing_moves(
+    h: &Harness,
+    ctx: &braid_context::ContextHandle,
+) -> (Vec<(String, u32, u32, u32, u32)>, Option<StateKind>) {
+    h.store.flush_events().await.unwrap();
+    let log = h.store.events_after(ctx.id(), 0, 100_000).await.unwrap();
+    let mut moves = Vec::new();
+    let mut after = None;
+    for e in log {
+        let ContextEvent::ContextUpdate(u) = e.event else {
+            continue;
+        };
+        if u.previous_state.is_none() {
+            continue;
+        }
+        match u.current_state {
+            ContextState::ExecutingTool {
+                tool_name,
+                index,
+                total,
+                attempt,
+                finished,
+            } => {
+                moves.push((tool_name, index, total, attempt, finished));
+                after = None;
+            }
+            other if !moves.is_empty() && after.is_none() => after = Some(other.kind()),
+            _ => {}
+        }
+    }
+    (moves, after)
+}
+
+fn tool_turn(ctx_calls: &[(&str, &str, serde_json::Value)]) -> Script {
+    Script::new().then(calls(ctx_calls)).then(reply(&["done"]))
+}
+
+#[tokio::test]
+async fn a_batch_run_together_reports_each_call_as_it_starts_and_as_it_finishes() {
+    // Two read-only calls run together: the slow one started first and finishes last.
+    let h = Harness::new(tool_turn(&[
+        ("r1", "slow_read", json!({})),
+        ("r2", "echo", json!({"x": 1})),
+    ]))
+    .await;
+    let ctx = auto_all(&h).await;
+    ctx.send_message(text("read both")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let (moves, after) = executing_moves(&h, &ctx).await;
+    let m = |tool: &str, index, attempt, finished| (tool.to_owned(), index, 2, attempt, finished);
+    assert_eq!(
+        moves,
+        [
+            m("slow_read", 1, 1, 0),
+            m("echo", 2, 1, 0),
+            m("echo", 2, 1, 1),
+            m("slow_read", 1, 1, 2),
+        ]
+    );
+    assert_eq!(after, Some(CollectingToolResults));
+    let expected = tool_turn_states(&[ToolAutoLoop, ExecutingTool]);
+    assert_logged_and_walked(&h, &ctx, &expected).await;
+}
+
+#[tokio::test]
+async fn a_call_that_fails_transiently_is_tried_again_and_each_try_counts_as_an_attempt() {
+    let h = Harness::new(tool_turn(&[("f1", "flaky", json!({}))])).await;
+    let ctx = auto_all(&h).await;
+    ctx.send_message(text("try it")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let (moves, after) = executing_moves(&h, &ctx).await;
+    let m = |attempt, finished| ("flaky".to_owned(), 1, 1, attempt, finished);
+    assert_eq!(moves, [m(1, 0), m(2, 0), m(3, 0), m(3, 1)]);
+    assert_eq!(after, Some(CollectingToolResults));
+    // One result for the call: the third try's success.
+    let results: Vec<ToolResultMessage> = messages(&ctx)
+        .await
+        .into_iter()
+        .filter_map(|m| match m.kind {
+            MessageKind::ToolResult(r) => Some(r),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(results.len(), 1);
+    assert_eq!(
+        results[0].outcome,
+        ToolOutcome::Success {
+            output: json!({"succeeded_on_call": 3})
+        }
+    );
+}
+
+#[tokio::test]
+async fn a_tool_that_allows_no_retry_keeps_its_first_transient_failure() {
+    let h = Harness::new(tool_turn(&[("f1", "flaky_once", json!({}))])).await;
+    let ctx = auto_all(&h).await;
+    ctx.send_message(text("try it once")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let (moves, _) = executing_moves(&h, &ctx).await;
+    let m = |attempt, finished| ("flaky_once".to_owned(), 1, 1, attempt, finished);
+    assert_eq!(moves, [m(1, 0), m(1, 1)]);
+    let error = messages(&ctx)
+        .await
+        .into_iter()
+        .find_map(|m| match m.kind {
+            MessageKind::ToolResult(ToolResultMessage {
+                outcome: ToolOutcome::Error { error },
+                ..
+            }) => Some(error),
+            _ => None,
+        })
+        .expect("the call's error result");
+    assert_eq!(error.code.as_deref(), Some("unavailable"));
 }

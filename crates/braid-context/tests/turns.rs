@@ -522,14 +522,32 @@ async fn parallel_read_only_calls_all_get_results() {
     ctx.send_message(text("go")).await.unwrap();
     assert_eq!(settle(&ctx).await, ContextState::Idle);
     let history = ctx.state(true).await.unwrap().history.unwrap();
-    let executing: Vec<(u32, u32)> = history
+    let executing: Vec<(u32, u32, u32)> = history
         .iter()
         .filter_map(|t| match &t.to {
-            ContextState::ExecutingTool { index, total, .. } => Some((*index, *total)),
+            ContextState::ExecutingTool {
+                index,
+                total,
+                finished,
+                ..
+            } => Some((*index, *total, *finished)),
             _ => None,
         })
         .collect();
-    assert_eq!(executing, vec![(1, 3), (2, 3), (3, 3)]);
+    // All three start together, then each is reported as it finishes, in whatever order.
+    assert_eq!(executing[..3], [(1, 3, 0), (2, 3, 0), (3, 3, 0)]);
+    let mut ends: Vec<(u32, u32)> = executing[3..].iter().map(|e| (e.0, e.2)).collect();
+    assert_eq!(
+        ends.iter().map(|e| e.1).collect::<Vec<_>>(),
+        [1, 2, 3],
+        "{executing:?}"
+    );
+    ends.sort();
+    assert_eq!(
+        ends.iter().map(|e| e.0).collect::<Vec<_>>(),
+        [1, 2, 3],
+        "{executing:?}"
+    );
     let results: Vec<String> = messages(&ctx)
         .await
         .iter()

@@ -38,4 +38,4 @@ pub use manager::{
     MAX_MESSAGE_BYTES, ManagerOptions, McpManager, ReloadSummary, ResourceRead, RestartPolicy,
 };
 pub use resource::{CacheOutcome, Clock, ManualClock, ResourceCache, SystemClock};
-pub use tool::{AutoApproval, McpTool, McpToolRoute, ReadOnlyHint};
+pub use tool::{AutoApproval, McpTool, McpToolRoute, RECONNECT_ATTEMPTS, ReadOnlyHint};

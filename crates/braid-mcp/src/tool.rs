@@ -8,8 +8,8 @@ use braid_protocol::{
     ApprovalStatus, McpOutcome, McpToolRequestMessage, McpToolResultMessage, ToolCallId,
 };
 use braid_tools::{
-    Permission, Permissions, Tool, ToolCategory, ToolContext, ToolError, ToolErrorCode, ToolOrigin,
-    ToolOutput, ToolSpec,
+    Permission, Permissions, RetryRule, Tool, ToolCategory, ToolContext, ToolError, ToolErrorCode,
+    ToolOrigin, ToolOutput, ToolSpec,
 };
 use chrono::{DateTime, Utc};
 use rmcp::model::{
@@ -143,6 +143,9 @@ pub struct McpTool {
     refusal: Refusal,
 }
 
+/// How many tries a call of an MCP tool gets in all while its server is not connected.
+pub const RECONNECT_ATTEMPTS: u32 = 3;
+
 /// How many rounds of input one call may ask for before Braid gives up on it (rmcp's cap).
 const MAX_INPUT_ROUNDS: usize = rmcp::model::DEFAULT_MRTR_MAX_ROUNDS;
 
@@ -214,6 +217,11 @@ impl McpTool {
                 timeout,
                 origin: ToolOrigin::Mcp {
                     server: server.to_string(),
+                },
+                // A call that could not reach the server did not run: it is tried again once
+                // the server is back (the engine waits for the reconnect).
+                retry: RetryRule::Transient {
+                    max_attempts: RECONNECT_ATTEMPTS,
                 },
             },
             route: McpToolRoute {
@@ -332,7 +340,7 @@ impl McpTool {
                         json!({"transport": error.to_string(), "refused": reason}),
                     ),
                     None => self.error(
-                        ToolErrorCode::Failed,
+                        ToolErrorCode::Unavailable,
                         format!("MCP server `{server}` is not connected (it stopped or is restarting); `{tool}` did not run"),
                         json!({"transport": error.to_string()}),
                     ),

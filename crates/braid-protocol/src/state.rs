@@ -99,8 +99,14 @@ pub enum ContextState {
         index: u32,
         /// Calls in this round.
         total: u32,
-        /// 1 for the first try.
+        /// 1 for the first try, more when the call is tried again after a transient failure
+        /// (its MCP server was reconnecting).
         attempt: u32,
+        /// Calls of this round finished so far: a batch run together reports each call as it
+        /// starts and again as it finishes (with this count one higher).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        #[ts(as = "Option<u32>", optional)]
+        finished: u32,
     },
     /// Gathering the round's results.
     CollectingToolResults,
@@ -440,6 +446,10 @@ impl ContextState {
     }
 }
 
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
 /// A move the transition table does not allow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("a context cannot move from `{from}` to `{to}`")]
@@ -495,6 +505,7 @@ mod tests {
                 index: 2,
                 total: 5,
                 attempt: 1,
+                finished: 0,
             },
             ContextState::Failed {
                 error: "x".into(),

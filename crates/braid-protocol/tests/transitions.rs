@@ -39,6 +39,7 @@ fn sample(kind: StateKind) -> ContextState {
             index: 2,
             total: 5,
             attempt: 1,
+            finished: 0,
         },
         StateKind::CollectingToolResults => ContextState::CollectingToolResults,
         StateKind::ProcessingToolResults => ContextState::ProcessingToolResults,
@@ -135,6 +136,7 @@ fn sample_forbidden_transitions() {
             index: 1,
             total: 1,
             attempt: 1,
+            finished: 0,
         })
         .unwrap_err();
     assert_eq!(

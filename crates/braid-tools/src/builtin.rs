@@ -21,7 +21,8 @@ use crate::registry::{RegistryError, ToolRegistry};
 use crate::sandbox::SandboxSettings;
 use crate::structure::ProjectStructureTool;
 use crate::tool::{
-    Permission, Permissions, ToolCategory, ToolError, ToolErrorCode, ToolOrigin, ToolSpec,
+    Permission, Permissions, RetryRule, ToolCategory, ToolError, ToolErrorCode, ToolOrigin,
+    ToolSpec,
 };
 
 /// The default time a built-in tool may run.
@@ -43,6 +44,8 @@ pub(crate) fn spec<A: JsonSchema>(
         permissions: Permissions::of(permissions),
         timeout,
         origin: ToolOrigin::Builtin,
+        // A built-in tool runs in this process: its failures are never a server away.
+        retry: RetryRule::Never,
     }
 }
 

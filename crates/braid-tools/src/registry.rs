@@ -384,6 +384,7 @@ mod tests {
                 permissions: Permissions::of(permissions),
                 timeout: Duration::from_millis(200),
                 origin,
+                retry: crate::RetryRule::Never,
             },
             sleep: Duration::ZERO,
         })

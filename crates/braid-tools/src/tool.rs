@@ -42,6 +42,33 @@ pub struct ToolSpec {
     pub timeout: Duration,
     /// Built in or from an MCP server.
     pub origin: ToolOrigin,
+    /// Whether a call that failed for a passing reason (its server was unreachable, so it did
+    /// not run) may be tried again, and how often.
+    pub retry: RetryRule,
+}
+
+/// Whether the engine tries a call again after a transient failure
+/// ([`ToolError::is_transient`]), and how many tries it gets in all.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RetryRule {
+    /// One try: a failure is the call's result.
+    #[default]
+    Never,
+    /// Up to `max_attempts` tries in all (the first included) while the failure is transient.
+    Transient {
+        /// Tries in all, the first included.
+        max_attempts: u32,
+    },
+}
+
+impl RetryRule {
+    /// Whether a call that failed on try `attempt` (1-based) with `error` gets another try.
+    pub fn allows_another(self, attempt: u32, error: &ToolError) -> bool {
+        match self {
+            RetryRule::Never => false,
+            RetryRule::Transient { max_attempts } => error.is_transient() && attempt < max_attempts,
+        }
+    }
 }
 
 impl ToolSpec {
@@ -339,6 +366,9 @@ pub enum ToolErrorCode {
     Io,
     /// The tool ran but its work failed (a command could not start, an MCP server errored).
     Failed,
+    /// What the tool needs cannot be reached right now (its MCP server is restarting), so the
+    /// call did not run; a later try may succeed.
+    Unavailable,
 }
 
 impl ToolErrorCode {
@@ -354,6 +384,7 @@ impl ToolErrorCode {
             Self::NotUnique => "not_unique",
             Self::Io => "io_error",
             Self::Failed => "failed",
+            Self::Unavailable => "unavailable",
         }
     }
 
@@ -395,6 +426,12 @@ impl ToolError {
             recoverability: code.default_recoverability(),
             details: None,
         }
+    }
+
+    /// Whether the failure is passing: the call did not run, and trying again later may
+    /// succeed.
+    pub fn is_transient(&self) -> bool {
+        self.code == ToolErrorCode::Unavailable
     }
 
     /// The same error with structured details.
@@ -444,7 +481,23 @@ mod tests {
             permissions: Permissions::of(permissions),
             timeout: Duration::from_secs(1),
             origin: ToolOrigin::Builtin,
+            retry: RetryRule::Never,
         }
+    }
+
+    #[test]
+    fn only_a_transient_failure_within_the_rule_s_tries_is_tried_again() {
+        let gone = ToolError::new(ToolErrorCode::Unavailable, "server restarting");
+        let failed = ToolError::new(ToolErrorCode::Failed, "the disk is on fire");
+        let rule = RetryRule::Transient { max_attempts: 3 };
+        assert!(rule.allows_another(1, &gone));
+        assert!(rule.allows_another(2, &gone));
+        assert!(!rule.allows_another(3, &gone), "three tries in all");
+        assert!(
+            !rule.allows_another(1, &failed),
+            "a real failure is the result"
+        );
+        assert!(!RetryRule::Never.allows_another(1, &gone));
     }
 
     #[test]

@@ -4,16 +4,19 @@
 //! consistent and the loop resumable.
 
 use std::collections::HashSet;
+use std::future::Future;
+use std::pin::Pin;
 use std::time::{Duration, Instant};
 
-use braid_protocol::api::{ApprovalRequest, Decision};
+use braid_protocol::api::{ApprovalRequest, Decision, McpServerStatus};
 use braid_protocol::{
     ApprovalStatus, ContextState, ErrorDetail, LoopStopReason, McpOutcome, Message, MessageKind,
     Recoverability, Role, SystemControlMessage, ToolCallId, ToolOutcome,
 };
 use braid_store::ContextChanges;
-use braid_tools::{ToolOutput, ToolRegistry};
-use futures::future::join_all;
+use braid_tools::{RetryRule, ToolOutput, ToolRegistry};
+use futures::StreamExt;
+use futures::stream::FuturesUnordered;
 use serde_json::Value;
 
 use super::Turn;
@@ -159,7 +162,6 @@ impl Turn {
                 _ => to_run.push(c),
             }
         }
-        let total = to_run.len() as u32;
         let all_read_only = to_run.iter().all(|c| {
             host.tools()
                 .get(&c.name)
@@ -169,51 +171,17 @@ impl Turn {
             host.data().record.config.tool_timeout_secs.max(1),
         ));
         let deadline = self.start_iteration(timeout);
-        let mut stop: Option<LoopStopReason> = None;
-        let mut ran: Vec<Ran> = Vec::new();
-        if all_read_only && total > 1 {
-            for (i, c) in to_run.iter().enumerate() {
-                host.transition(ContextState::ExecutingTool {
-                    tool_name: c.name.clone(),
-                    index: i as u32 + 1,
-                    total,
-                    attempt: 1,
-                })
-                .await?;
-            }
-            let batch = join_all(to_run.iter().cloned().map(|c| host.run_call(c)));
-            match host.run_while_busy(batch, deadline).await {
-                Some(done) => ran = done,
-                None => stop = Some(LoopStopReason::Timeout),
-            }
+        let batch = if all_read_only && to_run.len() > 1 {
+            Batch::Together
         } else {
-            for (i, c) in to_run.iter().enumerate() {
-                if self.interrupt.is_cancelled() {
-                    stop = Some(LoopStopReason::Interrupted);
-                    break;
-                }
-                host.transition(ContextState::ExecutingTool {
-                    tool_name: c.name.clone(),
-                    index: i as u32 + 1,
-                    total,
-                    attempt: 1,
-                })
-                .await?;
-                match host
-                    .run_while_busy(host.run_call(c.clone()), deadline)
-                    .await
-                {
-                    Some(done) => ran.push(done),
-                    None => {
-                        stop = Some(LoopStopReason::Timeout);
-                        break;
-                    }
-                }
-            }
-        }
+            Batch::OneByOne
+        };
+        let (ran, mut stop) = self.run_calls(host, &to_run, batch, deadline).await?;
         if stop.is_none() && self.interrupt.is_cancelled() {
             stop = Some(LoopStopReason::Interrupted);
         }
+        // From the first result gathered to the last; the results are stored once processed.
+        host.transition(ContextState::CollectingToolResults).await?;
         let mut produced: Vec<Message> = Vec::new();
         let ran_ids: HashSet<ToolCallId> = ran.iter().map(|r| r.call.id.clone()).collect();
         for r in ran {
@@ -248,7 +216,6 @@ impl Turn {
             }
         }
         self.progress.tools_executed += ran_ids.len() as u32;
-        host.transition(ContextState::CollectingToolResults).await?;
         host.transition(ContextState::ProcessingToolResults).await?;
         let branch = host.data().record.active_branch.clone();
         let mut changes = ContextChanges::new();
@@ -382,19 +349,18 @@ impl Turn {
         host: &mut H,
         call: OpenCall,
     ) -> Result<ToolOutcome, EngineError> {
-        host.transition(ContextState::ExecutingTool {
-            tool_name: call.name.clone(),
-            index: 1,
-            total: 1,
-            attempt: 1,
-        })
-        .await?;
         let timeout = Duration::from_secs(u64::from(
             host.data().record.config.tool_timeout_secs.max(1),
         ));
-        let ran = host
-            .run_while_busy(host.run_call(call.clone()), Instant::now() + timeout)
-            .await;
+        let (mut ran, _) = self
+            .run_calls(
+                host,
+                std::slice::from_ref(&call),
+                Batch::Together,
+                Instant::now() + timeout,
+            )
+            .await?;
+        let ran = ran.pop();
         let (result, outcome) = match ran {
             Some(r) => {
                 let outcome = braid_tools::tool::to_outcome(&r.result);
@@ -451,6 +417,233 @@ impl Turn {
             with_approvals(host.data(), &[(call.message_id, call.index, status)]);
         host.commit(changes).await
     }
+}
+
+/// How the calls of a round run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Batch {
+    /// All at once (read-only calls, or a single call).
+    Together,
+    /// One after another; an interrupt keeps the next from starting.
+    OneByOne,
+}
+
+/// What one call of a round came to.
+enum CallStep {
+    /// A try ended.
+    Ended { slot: usize, attempt: u32, ran: Ran },
+    /// The wait before the next try is over; `failed` is the last try, which stands as the
+    /// call's result if no other try starts (an interrupt came meanwhile).
+    RetryDue {
+        slot: usize,
+        attempt: u32,
+        failed: Ran,
+    },
+}
+
+type CallFuture = Pin<Box<dyn Future<Output = CallStep> + Send>>;
+
+/// The wait before a call's second try; doubled for each further one.
+const RETRY_BACKOFF: Duration = Duration::from_millis(100);
+
+/// The longest a call waits for its MCP server to be connected again before its next try (the
+/// round's deadline may end the wait sooner).
+const RECONNECT_WAIT: Duration = Duration::from_secs(10);
+
+impl Turn {
+    /// Runs `calls` as `batch` says until `deadline`, trying a call again while it fails
+    /// transiently and its tool allows it (an MCP server reconnecting). Each call's start, each
+    /// further try and each end is a move of `executing_tool`, made as it happens. Answers the
+    /// finished calls, and why the round stopped before they all did (its deadline, an
+    /// interrupt between calls).
+    pub(crate) async fn run_calls<H: Host>(
+        &mut self,
+        host: &mut H,
+        calls: &[OpenCall],
+        batch: Batch,
+        deadline: Instant,
+    ) -> Result<(Vec<Ran>, Option<LoopStopReason>), EngineError> {
+        let total = calls.len() as u32;
+        let rules: Vec<RetryRule> = calls.iter().map(|c| retry_rule(host, c)).collect();
+        // A call tried again counts from its first try.
+        let mut first_try: Vec<Option<(chrono::DateTime<chrono::Utc>, Instant)>> =
+            vec![None; calls.len()];
+        let mut running: FuturesUnordered<CallFuture> = FuturesUnordered::new();
+        let mut next = 0;
+        let mut finished = 0u32;
+        let mut ran = Vec::new();
+        loop {
+            while next < calls.len() && (batch == Batch::Together || running.is_empty()) {
+                if batch == Batch::OneByOne && self.interrupt.is_cancelled() {
+                    return Ok((ran, Some(LoopStopReason::Interrupted)));
+                }
+                first_try[next] = Some((chrono::Utc::now(), Instant::now()));
+                start_try(host, calls, next, 1, finished, &mut running).await?;
+                next += 1;
+            }
+            let Some(step) = host.run_while_busy(running.next(), deadline).await else {
+                return Ok((ran, Some(LoopStopReason::Timeout)));
+            };
+            let (slot, attempt, mut done) = match step {
+                None => return Ok((ran, None)),
+                Some(CallStep::Ended { slot, attempt, ran }) => {
+                    let again = ran.result.as_ref().err().is_some_and(|error| {
+                        another_try(host, &calls[slot], rules[slot], attempt, error)
+                    });
+                    if again && !self.interrupt.is_cancelled() {
+                        tracing::warn!(context = %host.context_id(), tool = %calls[slot].name, attempt, error = ?ran.result.as_ref().err().map(ToString::to_string), "tool call failed transiently; trying it again");
+                        running.push(retry_after(host, &calls[slot], slot, attempt, ran));
+                        continue;
+                    }
+                    (slot, attempt, ran)
+                }
+                Some(CallStep::RetryDue {
+                    slot,
+                    attempt,
+                    failed,
+                }) => {
+                    if !self.interrupt.is_cancelled() {
+                        start_try(host, calls, slot, attempt + 1, finished, &mut running).await?;
+                        continue;
+                    }
+                    (slot, attempt, failed)
+                }
+            };
+            if let (true, Some((started, clock))) = (attempt > 1, first_try[slot]) {
+                done.started = started;
+                done.elapsed = clock.elapsed();
+            }
+            finished += 1;
+            host.transition(executing(&calls[slot], slot, total, attempt, finished))
+                .await?;
+            ran.push(done);
+        }
+    }
+}
+
+/// The `executing_tool` state of try `attempt` of call `slot`.
+fn executing(
+    call: &OpenCall,
+    slot: usize,
+    total: u32,
+    attempt: u32,
+    finished: u32,
+) -> ContextState {
+    ContextState::ExecutingTool {
+        tool_name: call.name.clone(),
+        index: slot as u32 + 1,
+        total,
+        attempt,
+        finished,
+    }
+}
+
+/// Announces try `attempt` of call `slot` and starts it among `running`.
+async fn start_try<H: Host>(
+    host: &mut H,
+    calls: &[OpenCall],
+    slot: usize,
+    attempt: u32,
+    finished: u32,
+    running: &mut FuturesUnordered<CallFuture>,
+) -> Result<(), EngineError> {
+    let call = &calls[slot];
+    host.transition(executing(call, slot, calls.len() as u32, attempt, finished))
+        .await?;
+    let run = host.run_call(call.clone());
+    running.push(Box::pin(async move {
+        CallStep::Ended {
+            slot,
+            attempt,
+            ran: run.await,
+        }
+    }));
+    Ok(())
+}
+
+/// How often a call may be tried: its tool's rule; a call of an MCP tool whose server is gone
+/// (so the tool is not registered now) gets the rule of MCP tools.
+fn retry_rule<H: Host>(host: &H, call: &OpenCall) -> RetryRule {
+    match host.tools().get(&call.name) {
+        Some(tool) => tool.spec().retry,
+        None if mcp_server_of(host, call).is_some() => RetryRule::Transient {
+            max_attempts: braid_mcp::RECONNECT_ATTEMPTS,
+        },
+        None => RetryRule::Never,
+    }
+}
+
+/// Whether a call that failed on try `attempt` gets another: its failure is transient (for an
+/// MCP tool, its server is reconnecting and so the tool is missing) and its rule allows it.
+fn another_try<H: Host>(
+    host: &H,
+    call: &OpenCall,
+    rule: RetryRule,
+    attempt: u32,
+    error: &braid_tools::ToolError,
+) -> bool {
+    let reconnecting = error.code == braid_tools::ToolErrorCode::NotFound
+        && mcp_server_of(host, call).is_some_and(|server| {
+            host.mcp().and_then(|m| m.server(&server)).is_some_and(|s| {
+                matches!(
+                    s.status,
+                    McpServerStatus::Starting | McpServerStatus::Failed
+                )
+            })
+        });
+    if reconnecting {
+        let unavailable = braid_tools::ToolError::new(
+            braid_tools::ToolErrorCode::Unavailable,
+            error.message.clone(),
+        );
+        return rule.allows_another(attempt, &unavailable);
+    }
+    rule.allows_another(attempt, error)
+}
+
+/// The MCP server a call goes to: its request names it; a call the model made while the
+/// server was away (its tools unregistered, so the call was not routed) is known by its name,
+/// `mcp__<server>__<tool>`.
+fn mcp_server_of<H: Host>(host: &H, call: &OpenCall) -> Option<String> {
+    if let Some((server, _)) = &call.mcp {
+        return Some(server.clone());
+    }
+    let rest = call.name.strip_prefix(braid_mcp::naming::PREFIX)?;
+    host.mcp()?
+        .servers()
+        .into_iter()
+        .map(|s| s.name)
+        .filter(|name| {
+            rest.strip_prefix(name.as_str())
+                .is_some_and(|tool| tool.starts_with("__"))
+        })
+        .max_by_key(String::len)
+}
+
+/// The wait before the next try of a call that failed on try `attempt`: a backoff, then, for
+/// a call of an MCP tool, until its server is connected again.
+fn retry_after<H: Host>(
+    host: &H,
+    call: &OpenCall,
+    slot: usize,
+    attempt: u32,
+    failed: Ran,
+) -> CallFuture {
+    let backoff = RETRY_BACKOFF.saturating_mul(1 << attempt.saturating_sub(1).min(5));
+    let server = mcp_server_of(host, call);
+    let mcp = host.mcp().cloned();
+    Box::pin(async move {
+        tokio::time::sleep(backoff).await;
+        if let (Some(mcp), Some(server)) = (mcp, server) {
+            mcp.wait_for_status(&server, McpServerStatus::Ready, RECONNECT_WAIT)
+                .await;
+        }
+        CallStep::RetryDue {
+            slot,
+            attempt,
+            failed,
+        }
+    })
 }
 
 /// Whether a call may run without asking the person: the policy, the person's approvals

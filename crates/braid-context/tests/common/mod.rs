@@ -307,6 +307,7 @@ fn spec(name: &str, permissions: &[Permission]) -> ToolSpec {
         permissions: Permissions::of(permissions),
         timeout: Duration::from_secs(60),
         origin: ToolOrigin::Builtin,
+        retry: braid_tools::RetryRule::Never,
     }
 }
 
@@ -348,7 +349,52 @@ fn test_tools() -> Vec<Arc<dyn Tool>> {
             run: |_| Err(ToolError::new(ToolErrorCode::Failed, "the disk is on fire")),
             delay: Duration::ZERO,
         }),
+        // Unreachable twice, then fine; three tries allowed.
+        flaky(
+            "flaky",
+            2,
+            braid_tools::RetryRule::Transient { max_attempts: 3 },
+        ),
+        // Unreachable once, and never tried again.
+        flaky("flaky_once", 1, braid_tools::RetryRule::Never),
     ]
+}
+
+/// A tool whose first `failures` calls find its server unreachable (a transient failure,
+/// `unavailable`); the calls after those succeed. Its rule says whether it may be tried again.
+struct FlakyTool {
+    spec: ToolSpec,
+    failures: u32,
+    calls: std::sync::atomic::AtomicU32,
+}
+
+#[async_trait]
+impl Tool for FlakyTool {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    async fn call(&self, _args: Value, _ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+        let call = self.calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+        if call <= self.failures {
+            return Err(ToolError::new(
+                ToolErrorCode::Unavailable,
+                format!("the server is restarting (call {call})"),
+            ));
+        }
+        Ok(ToolOutput::json(json!({ "succeeded_on_call": call })))
+    }
+}
+
+fn flaky(name: &str, failures: u32, retry: braid_tools::RetryRule) -> Arc<dyn Tool> {
+    Arc::new(FlakyTool {
+        spec: ToolSpec {
+            retry,
+            ..spec(name, &[Permission::Read])
+        },
+        failures,
+        calls: Default::default(),
+    })
 }
 
 /// The workspace roots of a harness in `dir`: the directory itself.
