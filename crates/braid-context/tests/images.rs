@@ -664,3 +664,38 @@ async fn ocr_reads_in_the_language_the_context_sets_and_stores_it() {
     assert_eq!(r.language.as_deref(), Some("eng"));
     assert!(!r.recognized_text.unwrap_or_default().contains("рублей"));
 }
+
+#[tokio::test]
+async fn processing_user_message_is_stored_while_the_pipeline_works() {
+    // The vision model takes its time describing the image: the pipeline is still at work.
+    let slow_description = braid_testkit::StreamReply::answer(&[DESCRIPTION])
+        .head_delay(std::time::Duration::from_millis(1_500));
+    let h = Harness::new(
+        Script::new()
+            .then(slow_description)
+            .then(reply(&["A receipt."])),
+    )
+    .await;
+    let ctx = h.context(model("gpt-4o")).await;
+    ctx.send_message(image_send(
+        base64_png(INVOICE),
+        RecognitionMode::Auto,
+        "What is this?",
+    ))
+    .await
+    .unwrap();
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+    while h.mock.requests().is_empty() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the image was never sent to be described"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    let stored = h.store.get_context(ctx.id()).await.unwrap().unwrap();
+    assert_eq!(stored.state, ContextState::ProcessingUserMessage);
+    // The input is stored as it was accepted: pending until the pipeline is done.
+    let (input, _) = image_message(&ctx).await;
+    assert_eq!(input.status, MessageStatus::Pending);
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+}

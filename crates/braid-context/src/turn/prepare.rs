@@ -70,15 +70,9 @@ impl Turn {
             let Some(state) = processor.state(&draft) else {
                 continue;
             };
-            if host.state().kind().is_resting() && !draft.messages.is_empty() {
-                // The one exception to the rule that work starts durably: the pending input is
-                // what tells a restart that work was under way (recovery fails it as
-                // interrupted, whatever the stored state says), and the send left no open call
-                // a restart could run twice, so the move rides with the pipeline's commit.
-                host.announce(state).await?;
-            } else {
-                host.transition(state).await?;
-            }
+            // Through the one transition function, so leaving rest is stored like every
+            // other start of work (the pending input stays as it is).
+            host.transition(state).await?;
             let started = std::time::Instant::now();
             let result = self
                 .run_step(host, processor.as_ref(), &mut draft, &ctx)
