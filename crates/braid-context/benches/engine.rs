@@ -169,6 +169,7 @@ fn tool_overhead(c: &mut Criterion) {
         timeout: Duration::from_secs(10),
         origin: ToolOrigin::Builtin,
         retry: braid_tools::RetryRule::Never,
+        examples: Vec::new(),
     };
     let noop = Arc::new(Noop(spec));
     let registry = ToolRegistry::new();

@@ -5,13 +5,17 @@
 
 use braid_llm::ToolDefinition;
 use braid_llm::prompted::{CALL_FENCE, call_block};
-use braid_protocol::api::ToolInfo;
+use braid_protocol::api::{ToolExample, ToolInfo};
 use braid_protocol::{AgentRole, Mode, ToolCalling};
 use serde_json::Value;
 
 /// The longest tool description in a prompted tool list, in characters (the first sentence is
 /// used, cut here).
 pub const MAX_PROMPTED_DESCRIPTION_CHARS: usize = 120;
+
+/// The most characters the examples of a prompted tool list take together (about 500 tokens):
+/// the prompt must leave a small window room for the turn.
+pub const MAX_PROMPTED_EXAMPLES_CHARS: usize = 2_000;
 
 /// The prompt used when neither the context nor the branch gives one.
 pub const DEFAULT_BASE_PROMPT: &str = "You are Braid, a careful software engineering assistant. \
@@ -102,7 +106,7 @@ pub fn build_system_prompt(inputs: &PromptInputs<'_>) -> String {
         out.push_str(".\n");
     }
     if inputs.tool_calling == ToolCalling::Prompted && !inputs.definitions.is_empty() {
-        prompted_tools(&mut out, inputs.definitions);
+        prompted_tools(&mut out, inputs.definitions, inputs.tools);
     }
     // Last: what the workspace's people wrote for agents, after everything Braid says.
     if let Some((path, text, truncated)) = inputs.instructions
@@ -120,8 +124,9 @@ pub fn build_system_prompt(inputs: &PromptInputs<'_>) -> String {
     out
 }
 
-/// The tool list and call format for a model that writes its calls as text.
-fn prompted_tools(out: &mut String, definitions: &[ToolDefinition]) {
+/// The tool list and call format for a model that writes its calls as text, each tool with its
+/// examples (from `tools`) while [`MAX_PROMPTED_EXAMPLES_CHARS`] lasts.
+fn prompted_tools(out: &mut String, definitions: &[ToolDefinition], tools: &[ToolInfo]) {
     out.push_str("\n## Tools\nTo call a tool, write a block like this and stop; its result comes back as \"Result of <tool> (call <n>)\":\n");
     let example = definitions
         .iter()
@@ -137,6 +142,7 @@ fn prompted_tools(out: &mut String, definitions: &[ToolDefinition]) {
     out.push_str(&format!(
         "\nOne `{CALL_FENCE}` block per call; `arguments` is a JSON object. Tools (`?`: optional):\n"
     ));
+    let mut examples_left = MAX_PROMPTED_EXAMPLES_CHARS;
     for d in definitions {
         out.push_str("- ");
         out.push_str(&d.name);
@@ -149,6 +155,31 @@ fn prompted_tools(out: &mut String, definitions: &[ToolDefinition]) {
             out.push_str(&description);
         }
         out.push('\n');
+        let examples = tools
+            .iter()
+            .find(|t| t.name == d.name)
+            .map(|t| t.examples.as_slice())
+            .unwrap_or_default();
+        for example in examples {
+            let line = example_line(example);
+            // Examples come in the tools' order until the budget is spent; a longer one is
+            // left out whole, never cut.
+            if line.len() > examples_left {
+                continue;
+            }
+            examples_left -= line.len();
+            out.push_str(&line);
+        }
+    }
+}
+
+/// One example under a tool of the prompted list: `  e.g. <summary>: <arguments>`, or what is
+/// known of its use when there are no arguments.
+fn example_line(example: &ToolExample) -> String {
+    let summary = first_sentence(&example.summary);
+    match &example.arguments {
+        Some(arguments) => format!("  e.g. {summary}: {arguments}\n"),
+        None => format!("  use: {summary}\n"),
     }
 }
 
@@ -236,7 +267,59 @@ mod tests {
             server: None,
             read_only,
             parameters: serde_json::json!({"type":"object"}),
+            examples: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_prompted_list_shows_each_tool_s_examples_until_their_budget_is_spent() {
+        let mut read = tool("read_file", true);
+        read.examples.push(ToolExample {
+            summary: "read the start of a file".into(),
+            arguments: Some(serde_json::json!({"path": "src/main.rs", "end_line": 40})),
+        });
+        let mut search = tool("mcp__web__search", true);
+        search.examples.push(ToolExample {
+            summary: "Search the web (only reads)".into(),
+            arguments: None,
+        });
+        // One example longer than the whole budget is left out, whole.
+        let mut big = tool("big", true);
+        big.examples.push(ToolExample {
+            summary: "too long".into(),
+            arguments: Some(serde_json::json!({"text": "x".repeat(MAX_PROMPTED_EXAMPLES_CHARS)})),
+        });
+        let tools = [read, big, search];
+        let definitions: Vec<ToolDefinition> = tools
+            .iter()
+            .map(|t| ToolDefinition {
+                name: t.name.clone(),
+                description: t.description.clone(),
+                parameters: t.parameters.clone(),
+            })
+            .collect();
+        let mut i = inputs(&tools);
+        i.definitions = &definitions;
+        let native = build_system_prompt(&i);
+        assert!(
+            !native.contains("e.g."),
+            "native calls carry no list: {native}"
+        );
+        i.tool_calling = ToolCalling::Prompted;
+        let p = build_system_prompt(&i);
+        assert!(
+            p.contains(
+                "- read_file(): does read_file\n  e.g. read the start of a file: {\"end_line\":40,\"path\":\"src/main.rs\"}\n"
+            ),
+            "{p}"
+        );
+        assert!(
+            p.contains(
+                "- mcp__web__search(): does mcp__web__search\n  use: Search the web (only reads)\n"
+            ),
+            "{p}"
+        );
+        assert!(!p.contains("too long"), "{p}");
     }
 
     fn inputs<'a>(tools: &'a [ToolInfo]) -> PromptInputs<'a> {

@@ -143,6 +143,53 @@ pub struct McpTool {
     refusal: Refusal,
 }
 
+/// What a server says of its tool's use, beyond its description: its title and the
+/// annotations it sets (only reads, destructive, safe to repeat, reaches outside), as one
+/// example without arguments; `None` when it says nothing of either.
+pub(crate) fn described_use(tool: &rmcp::model::Tool) -> Option<braid_protocol::api::ToolExample> {
+    let annotations = tool.annotations.as_ref();
+    let title = tool
+        .title
+        .as_deref()
+        .or(annotations.and_then(|a| a.title.as_deref()))
+        .map(str::trim)
+        .filter(|t| !t.is_empty());
+    let mut hints = Vec::new();
+    if let Some(a) = annotations {
+        let said = [
+            (a.read_only_hint, "only reads", "changes things"),
+            (
+                a.destructive_hint,
+                "may destroy data",
+                "does not destroy data",
+            ),
+            (a.idempotent_hint, "safe to repeat", "not safe to repeat"),
+            (
+                a.open_world_hint,
+                "reaches outside services",
+                "stays within the server",
+            ),
+        ];
+        for (hint, yes, no) in said {
+            match hint {
+                Some(true) => hints.push(yes),
+                Some(false) => hints.push(no),
+                None => {}
+            }
+        }
+    }
+    let summary = match (title, hints.is_empty()) {
+        (None, true) => return None,
+        (Some(title), true) => title.to_owned(),
+        (None, false) => hints.join("; "),
+        (Some(title), false) => format!("{title} ({})", hints.join("; ")),
+    };
+    Some(braid_protocol::api::ToolExample {
+        summary,
+        arguments: None,
+    })
+}
+
 /// How many tries a call of an MCP tool gets in all while its server is not connected.
 pub const RECONNECT_ATTEMPTS: u32 = 3;
 
@@ -223,6 +270,7 @@ impl McpTool {
                 retry: RetryRule::Transient {
                     max_attempts: RECONNECT_ATTEMPTS,
                 },
+                examples: described_use(tool).into_iter().collect(),
             },
             route: McpToolRoute {
                 server_name: server.to_string(),
@@ -547,6 +595,39 @@ mod tests {
             approval,
             read_only_hint: ReadOnlyHint::Absent,
         }
+    }
+
+    fn mcp_tool(json: Value) -> rmcp::model::Tool {
+        serde_json::from_value(json).unwrap()
+    }
+
+    #[test]
+    fn a_tool_s_title_and_annotations_become_its_described_use() {
+        let schema = json!({"type": "object"});
+        let plain = mcp_tool(json!({"name": "echo", "inputSchema": schema}));
+        assert_eq!(described_use(&plain), None, "nothing said, nothing listed");
+        let titled = mcp_tool(json!({
+            "name": "search",
+            "title": "Search the web",
+            "inputSchema": schema,
+            "annotations": {"readOnlyHint": true, "openWorldHint": true, "idempotentHint": false}
+        }));
+        let used = described_use(&titled).unwrap();
+        assert_eq!(
+            used.summary,
+            "Search the web (only reads; not safe to repeat; reaches outside services)"
+        );
+        assert_eq!(used.arguments, None);
+        // The annotations' title stands in for a missing tool title.
+        let annotated = mcp_tool(json!({
+            "name": "wipe",
+            "inputSchema": schema,
+            "annotations": {"title": "Wipe the cache", "destructiveHint": true}
+        }));
+        assert_eq!(
+            described_use(&annotated).unwrap().summary,
+            "Wipe the cache (may destroy data)"
+        );
     }
 
     #[test]

@@ -627,6 +627,22 @@ pub struct ToolInfo {
     /// JSON Schema of its arguments.
     #[ts(type = "Record<string, unknown>")]
     pub parameters: Value,
+    /// How it is used: an example call of a built-in tool; what an MCP server says of its
+    /// tool (its title and annotations), where it says anything.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<ToolExample>>", optional)]
+    pub examples: Vec<ToolExample>,
+}
+
+/// One example of a tool's use, for the model (listed in a prompted tool list) and people.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct ToolExample {
+    /// What the call does, or what is known of the tool's use.
+    pub summary: String,
+    /// The arguments of an example call, checked against the tool's schema.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "Record<string, unknown>")]
+    pub arguments: Option<Value>,
 }
 
 /// `GET /v1/tools`.

@@ -46,6 +46,7 @@ pub(crate) fn spec<A: JsonSchema>(
         origin: ToolOrigin::Builtin,
         // A built-in tool runs in this process: its failures are never a server away.
         retry: RetryRule::Never,
+        examples: Vec::new(),
     }
 }
 
@@ -103,4 +104,30 @@ pub fn builtin_registry_with_sandbox(
     let registry = ToolRegistry::new();
     register_builtins(&registry, Arc::new(CodebaseIndexes::default()), sandbox)?;
     Ok(registry)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+    use crate::arguments::ArgumentSchema;
+
+    #[test]
+    fn every_builtin_tool_has_an_example_its_own_schema_accepts() {
+        let registry = builtin_registry().unwrap();
+        let names = registry.names();
+        assert!(names.len() >= 15, "{names:?}");
+        for name in names {
+            let spec = registry.get(&name).unwrap().spec().clone();
+            assert!(!spec.examples.is_empty(), "`{name}` has no example");
+            let schema = ArgumentSchema::compile(&spec.parameters).unwrap();
+            for example in &spec.examples {
+                assert!(!example.summary.trim().is_empty(), "`{name}`");
+                let arguments = example.arguments.as_ref().expect("a call's arguments");
+                schema
+                    .check(&name, arguments)
+                    .unwrap_or_else(|e| panic!("`{name}`'s example is refused: {e}"));
+            }
+        }
+    }
 }

@@ -140,6 +140,10 @@ impl RunCommandTool {
                 // One second over the longest per-call timeout, so the call's own timeout (which
                 // reports partial output) fires first.
                 Duration::from_secs(u64::from(MAX_TIMEOUT_SECS) + 1),
+            )
+            .with_example(
+                "run the tests quietly",
+                json!({"program": "cargo", "args": ["test", "--quiet"]}),
             ),
             cap: cap.max(2),
             sandbox: SandboxSettings::default(),

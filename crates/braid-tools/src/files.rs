@@ -102,6 +102,10 @@ impl ReadFileTool {
                 ToolCategory::FileSystem,
                 &[Permission::Read],
                 DEFAULT_TIMEOUT,
+            )
+            .with_example(
+                "read lines 1 to 40 of a file",
+                json!({"path": "src/main.rs", "start_line": 1, "end_line": 40}),
             ),
             limits,
         }
@@ -168,6 +172,10 @@ impl ListDirectoryTool {
                 ToolCategory::FileSystem,
                 &[Permission::Read],
                 DEFAULT_TIMEOUT,
+            )
+            .with_example(
+                "list `src`, two levels deep",
+                json!({"path": "src", "depth": 2}),
             ),
         }
     }
@@ -253,6 +261,10 @@ impl GlobTool {
                 ToolCategory::FileSystem,
                 &[Permission::Read],
                 DEFAULT_TIMEOUT,
+            )
+            .with_example(
+                "find the Rust files under `tests`",
+                json!({"pattern": "tests/**/*.rs"}),
             ),
         }
     }
@@ -380,6 +392,10 @@ impl WriteFileTool {
                 ToolCategory::FileSystem,
                 &[Permission::Write, Permission::Create],
                 DEFAULT_TIMEOUT,
+            )
+            .with_example(
+                "replace a file's whole content",
+                json!({"path": "notes/todo.md", "content": "- [ ] update the changelog\n"}),
             ),
         }
     }
@@ -419,6 +435,10 @@ impl CreateFileTool {
                 ToolCategory::FileSystem,
                 &[Permission::Create],
                 DEFAULT_TIMEOUT,
+            )
+            .with_example(
+                "create a new module",
+                json!({"path": "src/util.rs", "content": "pub fn answer() -> u32 {\n    42\n}\n"}),
             ),
         }
     }
@@ -470,6 +490,10 @@ impl ReplaceInFileTool {
                 ToolCategory::FileSystem,
                 &[Permission::Read, Permission::Write],
                 DEFAULT_TIMEOUT,
+            )
+            .with_example(
+                "change one passage that occurs once",
+                json!({"path": "src/lib.rs", "old_text": "let retries = 3;", "new_text": "let retries = 5;"}),
             ),
         }
     }
@@ -558,7 +582,8 @@ impl DeleteFileTool {
                 ToolCategory::FileSystem,
                 &[Permission::Delete],
                 DEFAULT_TIMEOUT,
-            ),
+            )
+            .with_example("delete a file", json!({"path": "tmp/old_output.txt"})),
         }
     }
 }

@@ -41,6 +41,10 @@ impl ProposePlanTool {
                 ToolCategory::Planning,
                 &[],
                 Duration::from_secs(5),
+            )
+            .with_example(
+                "propose a one-step plan",
+                json!({"goal": "Add a --verbose flag", "steps": [{"step_number": 1, "action": "Parse the flag in src/cli.rs", "reason": "the option must reach the logger"}]}),
             ),
         }
     }
@@ -80,6 +84,10 @@ impl AskUserTool {
             ToolCategory::Interaction,
             &[],
             Duration::from_secs(5),
+        )
+        .with_example(
+            "ask which database the tests use",
+            json!({"question": "Which database should the tests use?", "options": [{"label": "SQLite", "value": "sqlite"}, {"label": "PostgreSQL", "value": "postgres"}]}),
         );
         // The answer is the person's to give, never the model's.
         if let Some(Value::Object(props)) = spec.parameters.get_mut("properties") {

@@ -385,6 +385,7 @@ mod tests {
                 timeout: Duration::from_millis(200),
                 origin,
                 retry: crate::RetryRule::Never,
+                examples: Vec::new(),
             },
             sleep: Duration::ZERO,
         })

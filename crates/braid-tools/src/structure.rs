@@ -200,6 +200,10 @@ impl ProjectStructureTool {
                 ToolCategory::Codebase,
                 &[Permission::Read],
                 DEFAULT_TIMEOUT,
+            )
+            .with_example(
+                "the project's dependencies",
+                json!({"structure_type": "dependencies"}),
             ),
         }
     }

@@ -45,6 +45,9 @@ pub struct ToolSpec {
     /// Whether a call that failed for a passing reason (its server was unreachable, so it did
     /// not run) may be tried again, and how often.
     pub retry: RetryRule,
+    /// How the tool is used (an example call of a built-in tool; the title and annotations an
+    /// MCP server gives), listed for models whose tool calls are prompted.
+    pub examples: Vec<braid_protocol::api::ToolExample>,
 }
 
 /// Whether the engine tries a call again after a transient failure
@@ -72,6 +75,15 @@ impl RetryRule {
 }
 
 impl ToolSpec {
+    /// The same spec with an example call: `arguments` doing what `summary` says.
+    pub fn with_example(mut self, summary: &str, arguments: serde_json::Value) -> Self {
+        self.examples.push(braid_protocol::api::ToolExample {
+            summary: summary.to_owned(),
+            arguments: Some(arguments),
+        });
+        self
+    }
+
     /// Whether the tool only reads (the one source of truth is its permissions).
     pub fn is_read_only(&self) -> bool {
         self.permissions.is_read_only()
@@ -115,6 +127,7 @@ impl ToolSpec {
             server,
             read_only: self.is_read_only(),
             parameters: self.parameters.clone(),
+            examples: self.examples.clone(),
         }
     }
 }
@@ -482,6 +495,7 @@ mod tests {
             timeout: Duration::from_secs(1),
             origin: ToolOrigin::Builtin,
             retry: RetryRule::Never,
+            examples: Vec::new(),
         }
     }
 

@@ -211,6 +211,15 @@ mod tests {
         for tool in ["read_file", "run_command", "ask_user", "write_file"] {
             assert!(prompt.contains(&format!("\n- {tool}(")), "{tool}: {prompt}");
         }
+        // Every built-in tool's example fits the examples' budget.
+        let examples = prompt.matches("\n  e.g. ").count();
+        assert_eq!(examples, 14, "{prompt}");
+        assert!(
+            prompt.contains(
+                "  e.g. run the tests quietly: {\"args\":[\"test\",\"--quiet\"],\"program\":\"cargo\"}\n"
+            ),
+            "{prompt}"
+        );
         let (tokens, _) = fixed_tokens(&ctx, ToolOffer::Offered);
         assert!(
             tokens <= FIXED_PROMPT_BUDGET,

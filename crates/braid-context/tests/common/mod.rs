@@ -308,6 +308,7 @@ fn spec(name: &str, permissions: &[Permission]) -> ToolSpec {
         timeout: Duration::from_secs(60),
         origin: ToolOrigin::Builtin,
         retry: braid_tools::RetryRule::Never,
+        examples: Vec::new(),
     }
 }
 

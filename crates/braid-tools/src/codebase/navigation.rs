@@ -74,6 +74,10 @@ impl FindDefinitionTool {
                 ToolCategory::Codebase,
                 &[Permission::Read],
                 DEFAULT_TIMEOUT,
+            )
+            .with_example(
+                "find where a type is defined",
+                json!({"symbol": "ContextRegistry"}),
             ),
             indexes,
         }
@@ -139,6 +143,10 @@ impl FindReferencesTool {
                 ToolCategory::Codebase,
                 &[Permission::Read],
                 DEFAULT_TIMEOUT,
+            )
+            .with_example(
+                "find up to 20 uses of a type",
+                json!({"symbol": "ContextRegistry", "max_results": 20}),
             ),
             indexes,
         }

@@ -8,7 +8,7 @@ use async_trait::async_trait;
 use braid_protocol::DependencyRelation;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::arguments::parse_arguments;
 use crate::builtin::{DEFAULT_TIMEOUT, blocking, spec};
@@ -171,7 +171,8 @@ impl ProjectOverviewTool {
                 ToolCategory::Codebase,
                 &[Permission::Read],
                 DEFAULT_TIMEOUT,
-            ),
+            )
+            .with_example("see the project before anything else", json!({})),
         }
     }
 }

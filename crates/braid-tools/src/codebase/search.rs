@@ -316,6 +316,10 @@ impl CodebaseSearchTool {
                 ToolCategory::Codebase,
                 &[Permission::Read],
                 DEFAULT_TIMEOUT,
+            )
+            .with_example(
+                "find where a config is parsed, under `src`",
+                json!({"query": "fn parse_config", "path": "src"}),
             ),
         }
     }
