@@ -74,6 +74,21 @@ async fn answered(
     settle(ctx).await
 }
 
+/// Sends the invoice under `auto` with a question; checks the turn went on and the image was
+/// read with OCR in the end, and answers the image.
+async fn answered_with_ocr(ctx: &ContextHandle) -> ImageMessage {
+    assert_eq!(
+        answered(ctx, base64_png(INVOICE), RecognitionMode::Auto, "Total?").await,
+        ContextState::Idle
+    );
+    let (m, image) = image_message(ctx).await;
+    assert_eq!(m.status, MessageStatus::Complete);
+    let r = image.recognition.as_ref().unwrap();
+    assert_eq!(r.method, RecognitionMethod::Ocr);
+    assert!(r.recognized_text.as_ref().unwrap().contains("4471"));
+    image
+}
+
 /// Sends an image that is to fail; answers the message of the `error` event it causes, once
 /// the context rests.
 async fn failure(ctx: &ContextHandle, source: ImageSource, mode: RecognitionMode) -> ErrorEvent {
@@ -469,15 +484,8 @@ async fn a_server_that_refuses_an_image_gets_its_ocr_text_and_the_turn_goes_on()
     )
     .await;
     let ctx = h.context(model("gpt-4o")).await;
-    assert_eq!(
-        answered(&ctx, base64_png(INVOICE), RecognitionMode::Auto, "Total?").await,
-        ContextState::Idle
-    );
-    let (m, image) = image_message(&ctx).await;
-    assert_eq!(m.status, MessageStatus::Complete);
+    let image = answered_with_ocr(&ctx).await;
     let r = image.recognition.unwrap();
-    assert_eq!(r.method, RecognitionMethod::Ocr);
-    assert!(r.recognized_text.unwrap().contains("4471"));
     let notice = r.notice.unwrap();
     assert!(
         notice.contains("refused the image") && notice.contains("not supported"),
@@ -698,4 +706,70 @@ async fn processing_user_message_is_stored_while_the_pipeline_works() {
     let (input, _) = image_message(&ctx).await;
     assert_eq!(input.status, MessageStatus::Pending);
     assert_eq!(settle(&ctx).await, ContextState::Idle);
+}
+
+#[tokio::test]
+async fn a_turn_whose_request_is_refused_for_its_image_goes_on_with_the_ocr_text() {
+    // The describing request is accepted; the turn's own request (the image with the question)
+    // is refused for its image.
+    let refusal = braid_testkit::ErrorReply::new(
+        400,
+        serde_json::json!({"error": {"type": "invalid_request_error", "message": "image input is not supported with tools on this deployment"}}),
+    );
+    let h = Harness::new(
+        Script::new()
+            .then(reply(&[DESCRIPTION]))
+            .then(refusal)
+            .then(reply(&["It is 318 EUR."])),
+    )
+    .await;
+    let ctx = h.context(model("gpt-4o")).await;
+    let image = answered_with_ocr(&ctx).await;
+    assert!(image.prepared.is_none(), "nothing is kept for vision");
+    let r = image.recognition.unwrap();
+    assert_eq!(
+        r.vision_analysis.as_deref(),
+        Some("A printed invoice on white paper."),
+        "what the model saw while describing it is kept"
+    );
+    let notice = r.notice.unwrap();
+    assert!(
+        notice.contains("refused the image with the turn's request")
+            && notice.contains("not supported with tools"),
+        "the conversation says why: {notice}"
+    );
+    let requests = h.mock.requests();
+    assert_eq!(requests.len(), 3);
+    assert!(
+        requests[1].body.contains("image_url"),
+        "{}",
+        requests[1].body
+    );
+    let again = &requests[2].body;
+    assert!(
+        again.contains("4471") && !again.contains("image_url"),
+        "the request goes again with the text, not the image: {again}"
+    );
+    assert!(matches!(
+        messages(&ctx).await.last().map(|m| &m.kind),
+        Some(MessageKind::Text(t)) if t.text() == "It is 318 EUR."
+    ));
+    // The image was read again between the refused request and the next.
+    let walked = walk(&ctx).await;
+    let refused_at = walked
+        .windows(2)
+        .position(|w| {
+            w == [
+                StateKind::AwaitingLlmFirstChunk,
+                StateKind::RecognizingImages,
+            ]
+        })
+        .expect("recognizing the refused image after the refusal");
+    assert_eq!(
+        walked[refused_at + 2..refused_at + 4],
+        [
+            StateKind::EnhancingSystemPrompt,
+            StateKind::OptimizingContext
+        ]
+    );
 }

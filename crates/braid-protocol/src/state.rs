@@ -313,10 +313,13 @@ impl StateKind {
             OptimizingContext => &[PreparingLlmRequest, Idle, ExecutingWorkflow],
             PreparingLlmRequest => &[ConnectingToLlm, Idle, ExecutingWorkflow],
             ConnectingToLlm => &[ConnectingToLlm, AwaitingLlmFirstChunk, ExecutingWorkflow],
+            // The model server refused the images of the request: they are read with OCR and
+            // the request is prepared again.
             AwaitingLlmFirstChunk => &[
                 StreamingLlmResponse,
                 ProcessingLlmResponse,
                 ConnectingToLlm,
+                RecognizingImages,
                 Idle,
                 ExecutingWorkflow,
             ],

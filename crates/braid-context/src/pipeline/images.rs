@@ -115,13 +115,7 @@ async fn recognize(
             )),
         ),
     };
-    let loaded = load_image(
-        &image.source,
-        ctx.workspace.as_ref(),
-        ctx.workspace_problem.as_deref(),
-        &ctx.image_hosts,
-    )
-    .await?;
+    let loaded = load(image, ctx).await?;
     let mut method = method;
     let mut prepared = None;
     if method == RecognitionMethod::Vision {
@@ -192,6 +186,44 @@ async fn recognize(
     Ok(())
 }
 
+/// Reads with OCR an image the model server refused when a turn's request carried it (it had
+/// been recognized for vision): what a vision model saw of it is kept, and its notice says
+/// what happened, so the conversation goes on with its text.
+pub(crate) async fn read_refused_image(
+    image: &mut ImageMessage,
+    ctx: &PipelineContext,
+    refusal: &LlmError,
+) -> Result<(), ImageError> {
+    let loaded = load(image, ctx).await?;
+    let read = read_text(&ocr_settings(ctx), loaded.png_or_jpeg()?).await?;
+    let seen = image.recognition.take().and_then(|r| r.vision_analysis);
+    image.recognition = Some(RecognitionResult {
+        method: RecognitionMethod::Ocr,
+        vision_analysis: seen,
+        recognized_text: Some(read.text),
+        confidence: read.confidence,
+        language: Some(read.language),
+        notice: Some(format!(
+            "The model server refused the image with the turn's request ({refusal}), so its text was read with OCR instead and the turn went on."
+        )),
+        recognized_at: Utc::now(),
+    });
+    image.prepared = None;
+    image.error = None;
+    Ok(())
+}
+
+/// Loads an image from its source, within the context's workspace and allowed hosts.
+async fn load(image: &ImageMessage, ctx: &PipelineContext) -> Result<LoadedImage, ImageError> {
+    load_image(
+        &image.source,
+        ctx.workspace.as_ref(),
+        ctx.workspace_problem.as_deref(),
+        &ctx.image_hosts,
+    )
+    .await
+}
+
 /// OCR as the operator set it up, in the context's language when it sets one.
 fn ocr_settings(ctx: &PipelineContext) -> OcrSettings {
     match &ctx.config.ocr_language {
@@ -237,7 +269,7 @@ fn split_description(answer: &str) -> (String, Option<String>) {
 
 /// Whether the model server refused a request because of its image: it rejected the request
 /// (not a failure to reach it) with words about images, vision or a multimodal projector.
-fn refuses_images(error: &LlmError) -> bool {
+pub(crate) fn refuses_images(error: &LlmError) -> bool {
     if crate::error::llm_error_code(error) != ErrorCode::LlmRejected {
         return false;
     }

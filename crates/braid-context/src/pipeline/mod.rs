@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 
 pub use file_references::ResolveFileReferences;
 pub use images::RecognizeImages;
-pub(crate) use images::failed_image;
+pub(crate) use images::{failed_image, read_refused_image, refuses_images};
 pub use optimize::OptimizeContext;
 pub(crate) use optimize::{capabilities, capabilities_view, preview};
 pub use prepare::PrepareRequest;

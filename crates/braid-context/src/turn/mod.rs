@@ -229,6 +229,10 @@ impl Turn {
                     let recoverable =
                         !matches!(&e, EngineError::Llm(LlmError::InvalidRequest { .. }));
                     if e.code() == ErrorCode::LlmRejected && !sent_images.is_empty() {
+                        // Refused images read with OCR instead: the request is prepared again.
+                        if self.read_refused_images(host, &sent_images, &e).await {
+                            continue;
+                        }
                         input::set_aside_rejected_images(host, &sent_images, &e).await;
                     }
                     return host.fail(e, recoverable).await;

@@ -2,7 +2,10 @@
 //! commit of what it made beside the model request going out.
 
 use braid_llm::LlmRequest;
-use braid_protocol::{Message, MessageId, MessageStatus, MessageUpdate, Metadata};
+use braid_protocol::{
+    ContextState, Message, MessageId, MessageKind, MessageStatus, MessageUpdate, Metadata,
+    RecognitionMode,
+};
 use braid_store::ContextChanges;
 use chrono::Utc;
 use serde_json::{Value, json};
@@ -170,6 +173,74 @@ impl Turn {
             host.emit_update(None, None, report).await;
         }
         Ok(early)
+    }
+
+    /// The model server refused the turn's request because of the images it sent for vision
+    /// (`ids`): under `auto` each is read with OCR instead and stored with a notice saying so,
+    /// and the turn can prepare its request again. Answers whether it can (the refusal names
+    /// images, every image is `auto` and was read); otherwise nothing is changed.
+    pub(crate) async fn read_refused_images<H: Host>(
+        &mut self,
+        host: &mut H,
+        ids: &[MessageId],
+        error: &EngineError,
+    ) -> bool {
+        let EngineError::Llm(refusal) = error else {
+            return false;
+        };
+        if !crate::pipeline::refuses_images(refusal) {
+            return false;
+        }
+        let mut images: Vec<Message> = Vec::new();
+        for id in ids {
+            match host.data().pool.get(id) {
+                Some(m) if matches!(&m.kind, MessageKind::Image(i) if i.recognition_mode == RecognitionMode::Auto) => {
+                    images.push(m.clone())
+                }
+                // Asked for vision only, the refusal is the person's to see.
+                _ => return false,
+            }
+        }
+        let state = ContextState::RecognizingImages {
+            total: images.len() as u32,
+        };
+        if let Err(e) = host.transition(state).await {
+            tracing::error!(context = %host.context_id(), error = %e, "cannot read the refused images");
+            return false;
+        }
+        let ctx = host.pipeline_context();
+        for m in &mut images {
+            let MessageKind::Image(image) = &mut m.kind else {
+                continue;
+            };
+            let read = host
+                .serve_until(crate::pipeline::read_refused_image(image, &ctx, refusal))
+                .await;
+            if let Err(e) = read {
+                tracing::warn!(context = %host.context_id(), message = %m.id, error = %e, "a refused image could not be read with OCR");
+                return false;
+            }
+            m.updated_at = Utc::now();
+        }
+        tracing::warn!(context = %host.context_id(), images = images.len(), error = %refusal, "the model server refused the request's images: read with OCR instead");
+        let mut changes = ContextChanges::new();
+        changes.updated_messages = images.clone();
+        if let Err(e) = host.commit(changes).await {
+            tracing::error!(context = %host.context_id(), error = %e, "the images read with OCR were not stored");
+            return false;
+        }
+        for m in &images {
+            host.emit_update(
+                None,
+                Some(MessageUpdate::Changed {
+                    message_id: m.id,
+                    kind: m.kind_name(),
+                }),
+                Metadata::new(),
+            )
+            .await;
+        }
+        true
     }
 
     /// Runs one processor over the draft as a plain call in the turn, while the context stays
