@@ -1285,9 +1285,16 @@ export interface components {
         ContextStateExecutingTool: {
             /**
              * Format: uint32
-             * @description 1 for the first try.
+             * @description 1 for the first try, more when the call is tried again after a transient failure
+             *     (its MCP server was reconnecting).
              */
             attempt: number;
+            /**
+             * Format: uint32
+             * @description Calls of this round finished so far: a batch run together reports each call as it
+             *     starts and again as it finishes (with this count one higher).
+             */
+            finished?: number;
             /**
              * Format: uint32
              * @description Its position in this round, from 1.
@@ -4353,10 +4360,22 @@ export interface components {
             /** @description The mode in force. */
             value: components["schemas"]["ToolCalling"];
         };
+        /** @description One example of a tool's use, for the model (listed in a prompted tool list) and people. */
+        ToolExample: {
+            /** @description The arguments of an example call, checked against the tool's schema. */
+            arguments?: unknown;
+            /** @description What the call does, or what is known of the tool's use. */
+            summary: string;
+        };
         /** @description A tool as `GET /v1/tools` lists it. */
         ToolInfo: {
             /** @description What it does. */
             description: string;
+            /**
+             * @description How it is used: an example call of a built-in tool; what an MCP server says of its
+             *     tool (its title and annotations), where it says anything.
+             */
+            examples?: components["schemas"]["ToolExample"][];
             /** @description The name the model calls it by. */
             name: string;
             /** @description JSON Schema of its arguments. */

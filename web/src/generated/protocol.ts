@@ -452,9 +452,15 @@ index: number,
  */
 total: number, 
 /**
- * 1 for the first try.
+ * 1 for the first try, more when the call is tried again after a transient failure
+ * (its MCP server was reconnecting).
  */
-attempt: number, } | { "type": "collecting_tool_results" } | { "type": "processing_tool_results" } | { "type": "awaiting_user_answer", 
+attempt: number, 
+/**
+ * Calls of this round finished so far: a batch run together reports each call as it
+ * starts and again as it finishes (with this count one higher).
+ */
+finished?: number, } | { "type": "collecting_tool_results" } | { "type": "processing_tool_results" } | { "type": "awaiting_user_answer", 
 /**
  * The `question` message.
  */
@@ -2205,6 +2211,16 @@ value: ToolCalling,
  */
 source: CapabilitySource, };
 
+export type ToolExample = { 
+/**
+ * What the call does, or what is known of the tool's use.
+ */
+summary: string, 
+/**
+ * The arguments of an example call, checked against the tool's schema.
+ */
+arguments?: Record<string, unknown>, };
+
 export type ToolInfo = { 
 /**
  * The name the model calls it by.
@@ -2229,7 +2245,12 @@ read_only: boolean,
 /**
  * JSON Schema of its arguments.
  */
-parameters: Record<string, unknown>, };
+parameters: Record<string, unknown>, 
+/**
+ * How it is used: an example call of a built-in tool; what an MCP server says of its
+ * tool (its title and annotations), where it says anything.
+ */
+examples?: Array<ToolExample>, };
 
 export type ToolList = { 
 /**

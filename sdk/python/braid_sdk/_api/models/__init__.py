@@ -255,6 +255,7 @@ from .token_budget import TokenBudget
 from .tool_call import ToolCall
 from .tool_calling import ToolCalling
 from .tool_calling_figure import ToolCallingFigure
+from .tool_example import ToolExample
 from .tool_info import ToolInfo
 from .tool_list import ToolList
 from .tool_request_message import ToolRequestMessage
@@ -538,6 +539,7 @@ __all__ = (
     "ToolCall",
     "ToolCalling",
     "ToolCallingFigure",
+    "ToolExample",
     "ToolInfo",
     "ToolList",
     "ToolRequestMessage",

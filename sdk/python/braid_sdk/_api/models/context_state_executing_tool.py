@@ -12,6 +12,8 @@ from typing import (
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 T = TypeVar("T", bound="ContextStateExecutingTool")
 
 
@@ -20,11 +22,14 @@ class ContextStateExecutingTool:
     """Running a tool: "Executing tool 2/5: read_file".
 
     Attributes:
-        attempt (int): 1 for the first try.
+        attempt (int): 1 for the first try, more when the call is tried again after a transient failure
+            (its MCP server was reconnecting).
         index (int): Its position in this round, from 1.
         tool_name (str): The tool running.
         total (int): Calls in this round.
         type_ (Literal['executing_tool']):
+        finished (int | Unset): Calls of this round finished so far: a batch run together reports each call as it
+            starts and again as it finishes (with this count one higher).
     """
 
     attempt: int
@@ -32,6 +37,7 @@ class ContextStateExecutingTool:
     tool_name: str
     total: int
     type_: Literal["executing_tool"]
+    finished: int | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -45,6 +51,8 @@ class ContextStateExecutingTool:
 
         type_ = self.type_
 
+        finished = self.finished
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -56,6 +64,8 @@ class ContextStateExecutingTool:
                 "type": type_,
             }
         )
+        if finished is not UNSET:
+            field_dict["finished"] = finished
 
         return field_dict
 
@@ -74,12 +84,15 @@ class ContextStateExecutingTool:
         if type_ != "executing_tool":
             raise ValueError(f"type must match const 'executing_tool', got '{type_}'")
 
+        finished = d.pop("finished", UNSET)
+
         context_state_executing_tool = cls(
             attempt=attempt,
             index=index,
             tool_name=tool_name,
             total=total,
             type_=type_,
+            finished=finished,
         )
 
         context_state_executing_tool.additional_properties = d

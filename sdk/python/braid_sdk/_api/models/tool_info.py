@@ -1,13 +1,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.tool_source import ToolSource
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.tool_example import ToolExample
+
 
 T = TypeVar("T", bound="ToolInfo")
 
@@ -24,6 +28,9 @@ class ToolInfo:
         source (ToolSource): Where a tool comes from.
             - `builtin`: Built into Braid.
             - `mcp`: From an MCP server.
+        examples (list[ToolExample] | Unset): How it is used: an example call of a built-in tool; what an MCP server
+            says of its
+            tool (its title and annotations), where it says anything.
         server (None | str | Unset): The MCP server, for MCP tools.
     """
 
@@ -32,6 +39,7 @@ class ToolInfo:
     parameters: Any
     read_only: bool
     source: ToolSource
+    examples: list[ToolExample] | Unset = UNSET
     server: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -45,6 +53,13 @@ class ToolInfo:
         read_only = self.read_only
 
         source = self.source.value
+
+        examples: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.examples, Unset):
+            examples = []
+            for examples_item_data in self.examples:
+                examples_item = examples_item_data.to_dict()
+                examples.append(examples_item)
 
         server: None | str | Unset
         if isinstance(self.server, Unset):
@@ -63,6 +78,8 @@ class ToolInfo:
                 "source": source,
             }
         )
+        if examples is not UNSET:
+            field_dict["examples"] = examples
         if server is not UNSET:
             field_dict["server"] = server
 
@@ -70,6 +87,8 @@ class ToolInfo:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.tool_example import ToolExample
+
         d = dict(src_dict)
         description = d.pop("description")
 
@@ -80,6 +99,15 @@ class ToolInfo:
         read_only = d.pop("read_only")
 
         source = ToolSource(d.pop("source"))
+
+        _examples = d.pop("examples", UNSET)
+        examples: list[ToolExample] | Unset = UNSET
+        if _examples is not UNSET:
+            examples = []
+            for examples_item_data in _examples:
+                examples_item = ToolExample.from_dict(examples_item_data)
+
+                examples.append(examples_item)
 
         def _parse_server(data: object) -> None | str | Unset:
             if data is None:
@@ -96,6 +124,7 @@ class ToolInfo:
             parameters=parameters,
             read_only=read_only,
             source=source,
+            examples=examples,
             server=server,
         )
 
