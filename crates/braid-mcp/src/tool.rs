@@ -190,7 +190,25 @@ pub(crate) fn described_use(tool: &rmcp::model::Tool) -> Option<braid_protocol::
     })
 }
 
-/// How many tries a call of an MCP tool gets in all while its server is not connected.
+/// Whether a call of `tool` whose connection was lost is tried again once the server is back.
+/// The loss may come after the server started the call, so only a tool a trusted server calls
+/// read-only or safe to repeat is; a call made while the server is away never reached it, and
+/// the engine tries that one again whatever the tool.
+fn retry_rule(tool: &rmcp::model::Tool, hints: ToolHints) -> RetryRule {
+    let hint = |pick: fn(&rmcp::model::ToolAnnotations) -> Option<bool>| {
+        hints == ToolHints::Trusted && tool.annotations.as_ref().and_then(pick) == Some(true)
+    };
+    if hint(|a| a.read_only_hint) || hint(|a| a.idempotent_hint) {
+        RetryRule::Transient {
+            max_attempts: RECONNECT_ATTEMPTS,
+        }
+    } else {
+        RetryRule::Never
+    }
+}
+
+/// How many tries a call of an MCP tool gets in all while its server is not connected (for a
+/// call that may have reached the server, only when the tool is safe to repeat).
 pub const RECONNECT_ATTEMPTS: u32 = 3;
 
 /// How many rounds of input one call may ask for before Braid gives up on it (rmcp's cap).
@@ -249,6 +267,7 @@ impl McpTool {
             tool.annotations.as_ref().and_then(|a| a.read_only_hint),
             hints,
         );
+        let retry = retry_rule(tool, hints);
         let permissions = if read_only_hint == ReadOnlyHint::Trusted {
             Permissions::of(&[Permission::Read])
         } else {
@@ -265,11 +284,7 @@ impl McpTool {
                 origin: ToolOrigin::Mcp {
                     server: server.to_string(),
                 },
-                // A call that could not reach the server did not run: it is tried again once
-                // the server is back (the engine waits for the reconnect).
-                retry: RetryRule::Transient {
-                    max_attempts: RECONNECT_ATTEMPTS,
-                },
+                retry,
                 examples: described_use(tool).into_iter().collect(),
             },
             route: McpToolRoute {
@@ -628,6 +643,29 @@ mod tests {
             described_use(&annotated).unwrap().summary,
             "Wipe the cache (may destroy data)"
         );
+    }
+
+    #[test]
+    fn only_a_tool_a_trusted_server_calls_safe_to_repeat_is_tried_again_after_a_lost_connection() {
+        let schema = json!({"type": "object"});
+        let idempotent = mcp_tool(json!({
+            "name": "get", "inputSchema": schema, "annotations": {"idempotentHint": true}
+        }));
+        let reader = mcp_tool(json!({
+            "name": "read", "inputSchema": schema, "annotations": {"readOnlyHint": true}
+        }));
+        let plain = mcp_tool(json!({"name": "send", "inputSchema": schema}));
+        let again = RetryRule::Transient {
+            max_attempts: RECONNECT_ATTEMPTS,
+        };
+        assert_eq!(retry_rule(&idempotent, ToolHints::Trusted), again);
+        assert_eq!(retry_rule(&reader, ToolHints::Trusted), again);
+        assert_eq!(retry_rule(&plain, ToolHints::Trusted), RetryRule::Never);
+        assert_eq!(
+            retry_rule(&idempotent, ToolHints::Ignored),
+            RetryRule::Never
+        );
+        assert_eq!(retry_rule(&reader, ToolHints::Ignored), RetryRule::Never);
     }
 
     #[test]

@@ -14,7 +14,7 @@ use braid_protocol::{
     Recoverability, Role, SystemControlMessage, ToolCallId, ToolOutcome,
 };
 use braid_store::ContextChanges;
-use braid_tools::{RetryRule, ToolOutput, ToolRegistry};
+use braid_tools::{ToolOutput, ToolRegistry};
 use futures::StreamExt;
 use futures::stream::FuturesUnordered;
 use serde_json::Value;
@@ -464,7 +464,6 @@ impl Turn {
         deadline: Instant,
     ) -> Result<(Vec<Ran>, Option<LoopStopReason>), EngineError> {
         let total = calls.len() as u32;
-        let rules: Vec<RetryRule> = calls.iter().map(|c| retry_rule(host, c)).collect();
         // A call tried again counts from its first try.
         let mut first_try: Vec<Option<(chrono::DateTime<chrono::Utc>, Instant)>> =
             vec![None; calls.len()];
@@ -487,9 +486,11 @@ impl Turn {
             let (slot, attempt, mut done) = match step {
                 None => return Ok((ran, None)),
                 Some(CallStep::Ended { slot, attempt, ran }) => {
-                    let again = ran.result.as_ref().err().is_some_and(|error| {
-                        another_try(host, &calls[slot], rules[slot], attempt, error)
-                    });
+                    let again = ran
+                        .result
+                        .as_ref()
+                        .err()
+                        .is_some_and(|error| another_try(host, &calls[slot], attempt, error));
                     if again && !self.interrupt.is_cancelled() {
                         tracing::warn!(context = %host.context_id(), tool = %calls[slot].name, attempt, error = ?ran.result.as_ref().err().map(ToString::to_string), "tool call failed transiently; trying it again");
                         running.push(retry_after(host, &calls[slot], slot, attempt, ran));
@@ -561,28 +562,18 @@ async fn start_try<H: Host>(
     Ok(())
 }
 
-/// How often a call may be tried: its tool's rule; a call of an MCP tool whose server is gone
-/// (so the tool is not registered now) gets the rule of MCP tools.
-fn retry_rule<H: Host>(host: &H, call: &OpenCall) -> RetryRule {
-    match host.tools().get(&call.name) {
-        Some(tool) => tool.spec().retry,
-        None if mcp_server_of(host, call).is_some() => RetryRule::Transient {
-            max_attempts: braid_mcp::RECONNECT_ATTEMPTS,
-        },
-        None => RetryRule::Never,
-    }
-}
-
-/// Whether a call that failed on try `attempt` gets another: its failure is transient (for an
-/// MCP tool, its server is reconnecting and so the tool is missing) and its rule allows it.
+/// Whether a call that failed on try `attempt` gets another. A call of an MCP tool whose server
+/// is away (so the tool is not registered and the call never reached it) is tried up to
+/// [`braid_mcp::RECONNECT_ATTEMPTS`] times; any other failure is tried again only when it is
+/// transient and the tool's own rule allows it (a call that may have reached its server is
+/// repeated only for a tool that is safe to repeat).
 fn another_try<H: Host>(
     host: &H,
     call: &OpenCall,
-    rule: RetryRule,
     attempt: u32,
     error: &braid_tools::ToolError,
 ) -> bool {
-    let reconnecting = error.code == braid_tools::ToolErrorCode::NotFound
+    let server_away = error.code == braid_tools::ToolErrorCode::NotFound
         && mcp_server_of(host, call).is_some_and(|server| {
             host.mcp().and_then(|m| m.server(&server)).is_some_and(|s| {
                 matches!(
@@ -591,14 +582,12 @@ fn another_try<H: Host>(
                 )
             })
         });
-    if reconnecting {
-        let unavailable = braid_tools::ToolError::new(
-            braid_tools::ToolErrorCode::Unavailable,
-            error.message.clone(),
-        );
-        return rule.allows_another(attempt, &unavailable);
+    if server_away {
+        return attempt < braid_mcp::RECONNECT_ATTEMPTS;
     }
-    rule.allows_another(attempt, error)
+    host.tools()
+        .get(&call.name)
+        .is_some_and(|tool| tool.spec().retry.allows_another(attempt, error))
 }
 
 /// The MCP server a call goes to: its request names it; a call the model made while the
