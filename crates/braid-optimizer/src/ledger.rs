@@ -570,6 +570,7 @@ fn clip(text: &str, chars: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::RequestParts;
     use braid_protocol::{ToolCall, ToolRequestMessage, ToolResultMessage};
     use serde_json::json;
 
@@ -683,6 +684,96 @@ mod tests {
         );
         assert!(counter().encoding().count(&block.text) <= 300);
         assert_eq!(block.tokens, counter().message_uncached(&block.message()));
+    }
+
+    /// A session of `n` read calls with their results and answers, each about 60 tokens.
+    fn reads(n: usize) -> Vec<Message> {
+        (0..n)
+            .flat_map(|i| {
+                let id = format!("c{i}");
+                [
+                    call(
+                        &id,
+                        "read_file",
+                        json!({"path": format!("src/file_{i}.rs")}),
+                    ),
+                    result(
+                        &id,
+                        "read_file",
+                        ToolOutcome::Success {
+                            output: json!(format!("fn f{i}() {{ let x = {i}; }}\n").repeat(3)),
+                        },
+                    ),
+                    Message::assistant_text(format!("File {i} read.")),
+                ]
+            })
+            .collect()
+    }
+
+    fn budget(window: u32) -> Budget {
+        Budget {
+            window,
+            reserve_output: 256,
+            margin: 32,
+        }
+    }
+
+    #[test]
+    fn the_ledger_fits_beside_a_plan_made_again_from_the_prepared_history() {
+        let messages = reads(120);
+        let parts = RequestParts {
+            system_prompt: Some("You are Braid."),
+            tool_tokens: 0,
+            reserved_tokens: 0,
+            messages: &messages,
+        };
+        let strategy = OptimizationStrategy::RecentN { n: 1000 };
+        let b = budget(4_096);
+        let prepared = Prepared::new(&parts, &counter());
+        let first = prepared.plan(0, &strategy, b, &counter()).unwrap();
+        // The split changes nothing: a plan of the prepared history is the plan of the parts.
+        let direct = crate::plan(&parts, &strategy, b, &counter()).unwrap();
+        assert_eq!(first.slots, direct.slots);
+        assert_eq!(first.tokens_after, direct.tokens_after);
+        assert!(first.optimized());
+
+        let (fitted, block) = fit(first.clone(), &prepared, &strategy, b, &counter(), 15).unwrap();
+        let block = block.unwrap();
+        assert_eq!(block.tokens, counter().message_uncached(&block.message()));
+        assert!(block.tokens <= b.limit() / 100 * 15);
+        // The request as sent, the block first, fits the budget.
+        let mut sent = vec![block.message()];
+        sent.extend(fitted.request_messages(&messages));
+        let tokens = counter().request(
+            Some("You are Braid."),
+            &sent,
+            braid_protocol::ToolCalling::Native,
+        ) + crate::tokens::REPLY_PRIMING;
+        assert!(tokens <= fitted.limit, "{tokens} > {}", fitted.limit);
+        assert!(fitted.tokens_after <= fitted.limit);
+        // The plan left room for the block by leaving out more, and the block names or counts
+        // every path of what it leaves out.
+        assert!(fitted.dropped.len() > first.dropped.len());
+        let ledger = Ledger::of(left_out(&fitted, &messages), &messages);
+        assert_eq!((block.listed + block.collapsed) as usize, ledger.len());
+        let newest_left_out = ledger.paths().map(str::to_owned).max_by_key(|p| {
+            p.trim_start_matches("src/file_")
+                .trim_end_matches(".rs")
+                .parse::<u32>()
+                .unwrap()
+        });
+        assert!(block.text.contains(&newest_left_out.unwrap()));
+
+        // With room to spare (`recent_n` leaves out what is old, not what is over), the first
+        // plan is kept and the whole ledger rides along.
+        let recent = OptimizationStrategy::RecentN { n: 30 };
+        // Just over the budget: `recent_n` then keeps its 30 newest messages only.
+        let roomy = budget(direct.tokens_before - 100 + 256 + 32);
+        let first = prepared.plan(0, &recent, roomy, &counter()).unwrap();
+        assert!(first.optimized());
+        let (kept, block) = fit(first.clone(), &prepared, &recent, roomy, &counter(), 15).unwrap();
+        assert_eq!(kept.slots, first.slots);
+        assert_eq!(block.map(|b| b.collapsed), Some(0));
     }
 
     #[test]

@@ -266,6 +266,74 @@ impl TokenCounter {
         }
     }
 
+    /// Tokens of the messages of one request as the provider receives them, after
+    /// `system_prompt`: its format joins adjacent user texts into one message (a blank line
+    /// between) and a model turn's messages into one answer, so this is a little less than the
+    /// sum of the messages' own counts. Texts are counted line by line, from the kept counts:
+    /// a request's messages are mostly the previous request's.
+    pub fn request(
+        &self,
+        system_prompt: Option<&str>,
+        messages: &[Message],
+        tool_calls: braid_protocol::ToolCalling,
+    ) -> u32 {
+        let options = HistoryOptions {
+            images: self.images,
+            tool_calls,
+        };
+        let conversation = braid_llm::history::build_conversation(system_prompt, messages, options);
+        let text = |t: &str| self.encoding.count_by_lines(t);
+        let system = match conversation.system.as_deref() {
+            Some(s) if Some(s) == system_prompt => self.system_prompt(Some(s)),
+            Some(s) => MESSAGE_OVERHEAD + text(s),
+            None => 0,
+        };
+        let turns: u32 = conversation
+            .turns
+            .iter()
+            .map(|turn| match turn {
+                Turn::User(parts) => {
+                    let texts: Option<Vec<&str>> = parts
+                        .iter()
+                        .map(|p| match p {
+                            UserPart::Text(t) => Some(t.as_str()),
+                            UserPart::Image(_) => None,
+                        })
+                        .collect();
+                    MESSAGE_OVERHEAD
+                        + match texts {
+                            // Text only: one string, as OpenAI's format sends it.
+                            Some(texts) => text(&texts.join("\n\n")),
+                            None => parts
+                                .iter()
+                                .map(|p| match p {
+                                    UserPart::Text(t) => text(t),
+                                    UserPart::Image(_) => IMAGE_TOKENS,
+                                })
+                                .sum(),
+                        }
+                }
+                Turn::Assistant { text: said, calls } => {
+                    MESSAGE_OVERHEAD
+                        + text(said)
+                        + calls
+                            .iter()
+                            .map(|c| {
+                                let arguments = match &c.arguments {
+                                    // Arguments that were not JSON are replayed as they came.
+                                    serde_json::Value::String(raw) => text(raw),
+                                    other => text(&other.to_string()),
+                                };
+                                CALL_OVERHEAD + self.encoding.count(&c.name) + arguments
+                            })
+                            .sum::<u32>()
+                }
+                Turn::ToolResult(r) => MESSAGE_OVERHEAD + text(&r.content),
+            })
+            .sum();
+        system + turns
+    }
+
     fn turns(&self, conversation: &Conversation, filter: TurnFilter) -> u32 {
         conversation
             .turns
@@ -563,6 +631,64 @@ mod tests {
         assert_eq!(pieces, ["a\n  b\n", "c"]);
         let pieces: Vec<&str> = lines_with_breaks("a\r\n\nb\n/c").collect();
         assert_eq!(pieces, ["a\r\n\n", "b\n/c"]);
+    }
+
+    #[test]
+    fn a_request_counts_adjacent_user_texts_and_a_turns_messages_as_one() {
+        let counter = TokenCounter::for_model("gpt-4o");
+        let encoding = counter.encoding();
+        let turn = braid_protocol::TurnId::new();
+        let mut call = Message::new(
+            Role::Assistant,
+            MessageKind::ToolRequest(ToolRequestMessage {
+                calls: vec![ToolCall::new(
+                    "c1",
+                    "read_file",
+                    serde_json::json!({"path": "a.rs"}),
+                )],
+            }),
+        );
+        call.set_turn_id(turn);
+        let result = Message::new(
+            Role::Tool,
+            MessageKind::ToolResult(braid_protocol::ToolResultMessage {
+                call_id: "c1".into(),
+                tool_name: "read_file".into(),
+                outcome: braid_protocol::ToolOutcome::Success {
+                    output: serde_json::json!("fn a() {}"),
+                },
+                duration_ms: 1,
+                started_at: None,
+                completed_at: None,
+            }),
+        );
+        let mut answer = Message::assistant_text("Read it.");
+        answer.set_turn_id(turn);
+        let messages = vec![
+            Message::user_text("[Ledger]\n- read: b.rs"),
+            Message::user_text("Please read a.rs."),
+            call,
+            result,
+            answer,
+        ];
+        let expected = MESSAGE_OVERHEAD
+            + encoding.count("[Ledger]\n- read: b.rs\n\nPlease read a.rs.")
+            + MESSAGE_OVERHEAD
+            + encoding.count("Read it.")
+            + CALL_OVERHEAD
+            + encoding.count("read_file")
+            + encoding.count(r#"{"path":"a.rs"}"#)
+            + MESSAGE_OVERHEAD
+            + encoding.count("fn a() {}");
+        let native = braid_protocol::ToolCalling::Native;
+        assert_eq!(counter.request(None, &messages, native), expected);
+        let prompt = "You are helpful.";
+        assert_eq!(
+            counter.request(Some(prompt), &messages, native),
+            expected + counter.system_prompt(Some(prompt))
+        );
+        let parts: u32 = messages.iter().map(|m| counter.message(m)).sum();
+        assert!(expected < parts, "joined: {expected} < {parts}");
     }
 
     #[test]
