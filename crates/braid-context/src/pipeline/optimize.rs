@@ -135,12 +135,20 @@ impl Processor for OptimizeContext {
             None => &prepared,
         };
         let (chosen, ledger) = with_ledger(ctx, chosen, prepared, budget, &counter);
+        let mut messages = Vec::with_capacity(chosen.slots.len() + 1);
+        if let Some(block) = &ledger {
+            messages.push(block.message());
+        }
+        messages.extend(chosen.request_messages(input));
         let mut record = describe(
             ctx,
             draft,
-            &chosen,
-            input,
-            ledger.as_ref(),
+            Sent {
+                plan: &chosen,
+                input,
+                ledger: ledger.as_ref(),
+                messages: &messages,
+            },
             budget,
             &counter,
         );
@@ -170,11 +178,6 @@ impl Processor for OptimizeContext {
                 "context optimized"
             );
         }
-        let mut messages = Vec::with_capacity(chosen.slots.len() + 1);
-        if let Some(block) = &ledger {
-            messages.push(block.message());
-        }
-        messages.extend(chosen.request_messages(input));
         draft.optimized = Some(messages);
         if first.optimized() {
             let mut report = report(&first, &chosen, &counter, outcome.as_ref());
@@ -225,16 +228,29 @@ fn with_ledger(
     }
 }
 
-/// The record of the request `plan` makes of `input` (see [`ModelRequestRecord`]).
+/// What a request sends: the plan of the input, the ledger block, and the messages they make.
+struct Sent<'a> {
+    plan: &'a Plan,
+    input: &'a [Message],
+    ledger: Option<&'a LedgerBlock>,
+    /// The ledger block and the plan's messages, in order.
+    messages: &'a [Message],
+}
+
+/// The record of the request `sent` describes (see [`ModelRequestRecord`]).
 fn describe(
     ctx: &PipelineContext,
     draft: &Draft,
-    plan: &Plan,
-    input: &[Message],
-    ledger: Option<&LedgerBlock>,
+    sent: Sent<'_>,
     budget: Budget,
     counter: &TokenCounter,
 ) -> ModelRequestRecord {
+    let Sent {
+        plan,
+        input,
+        ledger,
+        messages: request,
+    } = sent;
     let system_prompt_tokens = counter.system_prompt(draft.system_prompt.as_deref());
     let tools = ToolsPart {
         names: draft.tools.iter().map(|t| t.name.clone()).collect(),
@@ -301,15 +317,15 @@ fn describe(
             })
         })
         .collect();
-    let tokens = system_prompt_tokens
+    // As the provider receives it: adjacent user texts (the ledger and the message after it)
+    // and a turn's messages are joined, so this is not the sum of the parts.
+    let tokens = counter.request(draft.system_prompt.as_deref(), request, tool_calling(ctx))
         + tools.tokens
-        + ledger.as_ref().map_or(0, |l| l.tokens)
-        + messages.iter().map(|m| m.tokens).sum::<u32>()
         + braid_optimizer::tokens::REPLY_PRIMING;
     ModelRequestRecord {
         id: ModelRequestId::new(),
         branch: ctx.branch.clone(),
-        turn_id: None,
+        answer_turn_id: None,
         created_at: chrono::Utc::now(),
         model: ctx.model.clone(),
         encoding: counter.encoding().name().to_owned(),
