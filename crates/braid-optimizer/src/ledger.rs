@@ -14,9 +14,9 @@ use braid_protocol::{
 
 use braid_protocol::OptimizationStrategy;
 
-use crate::selection::{Plan, PlanError, Slot, plan};
-use crate::tokens::TokenCounter;
-use crate::{Budget, RequestParts};
+use crate::Budget;
+use crate::selection::{Plan, PlanError, Prepared, Slot};
+use crate::tokens::{MESSAGE_OVERHEAD, TokenCounter};
 
 /// The line the block starts with, telling the model what it is.
 pub const LEDGER_HEADING: &str = "[Ledger: what earlier messages of this conversation did, kept here because they were left out of this request or summarized]";
@@ -150,6 +150,8 @@ pub struct LedgerBlock {
     pub listed: u32,
     /// Entries only counted, for want of room.
     pub collapsed: u32,
+    /// Tokens of the block as the message a request carries ([`LedgerBlock::message`]).
+    pub tokens: u32,
 }
 
 impl LedgerBlock {
@@ -162,20 +164,21 @@ impl LedgerBlock {
     }
 }
 
-/// Fits the ledger of what `first` (the plan of `parts`) leaves out into the request: when
+/// Fits the ledger of what `first` (a plan of `prepared`) leaves out into the request: when
 /// there is one, the request is planned again around the room it takes, at most `percent` of
 /// the budget's limit (which may leave out a little more: the ledger is then made of that,
 /// within the same room). The plan is made again only when `first` has not the room to spare
-/// already. On error (no room beside the newest messages) `first` comes back with it.
+/// already, and then from `prepared`, without walking the history again. On error (no room
+/// beside the newest messages) `first` comes back with it.
 pub fn fit(
     first: Plan,
-    parts: &RequestParts<'_>,
+    prepared: &Prepared<'_>,
     strategy: &OptimizationStrategy,
     budget: Budget,
     counter: &TokenCounter,
     percent: u32,
 ) -> Result<(Plan, Option<LedgerBlock>), (Box<Plan>, PlanError)> {
-    let input = parts.messages;
+    let input = prepared.messages();
     let ledger = Ledger::of(left_out(&first, input), input);
     if ledger.is_empty() {
         return Ok((first, None));
@@ -184,17 +187,13 @@ pub fn fit(
     let Some(whole) = ledger.render(u32::MAX, counter) else {
         return Ok((first, None));
     };
-    let needed = counter.message_uncached(&whole.message());
+    let needed = whole.tokens;
     if first.tokens_after.saturating_add(needed) <= first.limit && needed <= cap {
         return Ok((first, Some(whole)));
     }
     // Room for what the new plan may leave out besides.
     let room = (needed * 11 / 10 + 32).min(cap);
-    let again = RequestParts {
-        reserved_tokens: parts.reserved_tokens + room,
-        ..*parts
-    };
-    let replanned = match plan(&again, strategy, budget, counter) {
+    let replanned = match prepared.plan(room, strategy, budget, counter) {
         Ok(replanned) => replanned,
         Err(error) => return Err((Box::new(first), error)),
     };
@@ -208,11 +207,12 @@ pub fn left_out<'a>(plan: &Plan, input: &'a [Message]) -> impl Iterator<Item = &
     let mut whole = vec![false; input.len()];
     for slot in &plan.slots {
         match slot {
-            Slot::Message(i) => whole[*i] = true,
-            Slot::Truncated(i, _) => {
-                whole[*i] = !plan.elided.iter().any(|(id, _, _)| *id == input[*i].id);
+            Slot::Message(i) | Slot::Truncated(i, _) => {
+                if let Some(w) = whole.get_mut(*i) {
+                    *w = true;
+                }
             }
-            Slot::Summary(_) => {}
+            Slot::Summary(_) | Slot::Elided(_) => {}
         }
     }
     input
@@ -453,7 +453,9 @@ impl Ledger {
                 .then(b.newest.cmp(&a.newest))
         });
         // Room for the heading, the section headings and a closing line of counts.
-        let overhead = encoding.count(LEDGER_HEADING) + 16 * Section::ALL.len() as u32 + 40;
+        // Entries and the heading recur from request to request: their counts are kept.
+        let overhead =
+            encoding.count_by_lines(LEDGER_HEADING) + 16 * Section::ALL.len() as u32 + 40;
         let mut used = overhead;
         let mut listed: Vec<&Entry> = Vec::new();
         let mut left: HashMap<Section, u32> = HashMap::new();
@@ -461,8 +463,8 @@ impl Ledger {
         for entry in order {
             // A path goes on its action group's line, comma-separated.
             let tokens = match entry.section {
-                Section::Path => encoding.count(&entry.key) + 1,
-                _ => encoding.count(&entry.line()) + 1,
+                Section::Path => encoding.count_by_lines(&entry.key) + 1,
+                _ => encoding.count_by_lines(&entry.line()) + 1,
             };
             if entry.section == Section::Fact || (!full && used + tokens <= max_tokens) {
                 used += tokens;
@@ -476,6 +478,8 @@ impl Ledger {
         }
         let text = compose(&listed, &left);
         Some(LedgerBlock {
+            // A user text is its text and the message overhead (`TokenCounter::message`).
+            tokens: MESSAGE_OVERHEAD + encoding.count_by_lines(&text),
             text,
             listed: listed.len() as u32,
             collapsed: left.values().sum(),
@@ -566,6 +570,7 @@ fn clip(text: &str, chars: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::RequestParts;
     use braid_protocol::{ToolCall, ToolRequestMessage, ToolResultMessage};
     use serde_json::json;
 
@@ -653,6 +658,7 @@ mod tests {
             block.text
         );
         assert_eq!(block.collapsed, 0);
+        assert_eq!(block.tokens, counter().message_uncached(&block.message()));
     }
 
     #[test]
@@ -677,6 +683,97 @@ mod tests {
                 .contains(&format!("- and {} older paths", block.collapsed))
         );
         assert!(counter().encoding().count(&block.text) <= 300);
+        assert_eq!(block.tokens, counter().message_uncached(&block.message()));
+    }
+
+    /// A session of `n` read calls with their results and answers, each about 60 tokens.
+    fn reads(n: usize) -> Vec<Message> {
+        (0..n)
+            .flat_map(|i| {
+                let id = format!("c{i}");
+                [
+                    call(
+                        &id,
+                        "read_file",
+                        json!({"path": format!("src/file_{i}.rs")}),
+                    ),
+                    result(
+                        &id,
+                        "read_file",
+                        ToolOutcome::Success {
+                            output: json!(format!("fn f{i}() {{ let x = {i}; }}\n").repeat(3)),
+                        },
+                    ),
+                    Message::assistant_text(format!("File {i} read.")),
+                ]
+            })
+            .collect()
+    }
+
+    fn budget(window: u32) -> Budget {
+        Budget {
+            window,
+            reserve_output: 256,
+            margin: 32,
+        }
+    }
+
+    #[test]
+    fn the_ledger_fits_beside_a_plan_made_again_from_the_prepared_history() {
+        let messages = reads(120);
+        let parts = RequestParts {
+            system_prompt: Some("You are Braid."),
+            tool_tokens: 0,
+            reserved_tokens: 0,
+            messages: &messages,
+        };
+        let strategy = OptimizationStrategy::RecentN { n: 1000 };
+        let b = budget(4_096);
+        let prepared = Prepared::new(&parts, &counter());
+        let first = prepared.plan(0, &strategy, b, &counter()).unwrap();
+        // The split changes nothing: a plan of the prepared history is the plan of the parts.
+        let direct = crate::plan(&parts, &strategy, b, &counter()).unwrap();
+        assert_eq!(first.slots, direct.slots);
+        assert_eq!(first.tokens_after, direct.tokens_after);
+        assert!(first.optimized());
+
+        let (fitted, block) = fit(first.clone(), &prepared, &strategy, b, &counter(), 15).unwrap();
+        let block = block.unwrap();
+        assert_eq!(block.tokens, counter().message_uncached(&block.message()));
+        assert!(block.tokens <= b.limit() / 100 * 15);
+        // The request as sent, the block first, fits the budget.
+        let mut sent = vec![block.message()];
+        sent.extend(fitted.request_messages(&messages));
+        let tokens = counter().request(
+            Some("You are Braid."),
+            &sent,
+            braid_protocol::ToolCalling::Native,
+        ) + crate::tokens::REPLY_PRIMING;
+        assert!(tokens <= fitted.limit, "{tokens} > {}", fitted.limit);
+        assert!(fitted.tokens_after <= fitted.limit);
+        // The plan left room for the block by leaving out more, and the block names or counts
+        // every path of what it leaves out.
+        assert!(fitted.dropped.len() > first.dropped.len());
+        let ledger = Ledger::of(left_out(&fitted, &messages), &messages);
+        assert_eq!((block.listed + block.collapsed) as usize, ledger.len());
+        let newest_left_out = ledger.paths().map(str::to_owned).max_by_key(|p| {
+            p.trim_start_matches("src/file_")
+                .trim_end_matches(".rs")
+                .parse::<u32>()
+                .unwrap()
+        });
+        assert!(block.text.contains(&newest_left_out.unwrap()));
+
+        // With room to spare (`recent_n` leaves out what is old, not what is over), the first
+        // plan is kept and the whole ledger rides along.
+        let recent = OptimizationStrategy::RecentN { n: 30 };
+        // Just over the budget: `recent_n` then keeps its 30 newest messages only.
+        let roomy = budget(direct.tokens_before - 100 + 256 + 32);
+        let first = prepared.plan(0, &recent, roomy, &counter()).unwrap();
+        assert!(first.optimized());
+        let (kept, block) = fit(first.clone(), &prepared, &recent, roomy, &counter(), 15).unwrap();
+        assert_eq!(kept.slots, first.slots);
+        assert_eq!(block.map(|b| b.collapsed), Some(0));
     }
 
     #[test]

@@ -21,7 +21,7 @@ use braid_llm::ModelCapabilities;
 use braid_protocol::{ContextConfig, Message, MessageId};
 
 pub use ledger::{Ledger, LedgerBlock};
-pub use selection::{DroppedUnit, Plan, PlanError, Slot, StrategyName, plan};
+pub use selection::{DroppedUnit, Plan, PlanError, Prepared, Slot, StrategyName, plan};
 pub use tokens::{Encoding, Exactness, TokenCounter};
 
 /// The tokens a request may use: the context window minus the tokens reserved for the answer

@@ -53,6 +53,9 @@ pub enum Slot {
     Summary(usize),
     /// A message of the input cut down to fit, and the copy that is sent.
     Truncated(usize, Box<Message>),
+    /// A tool result of the input sent without its output ([`elided_copy`]); `Plan::elided`
+    /// has its tokens.
+    Elided(usize),
 }
 
 /// Why no request fits.
@@ -101,7 +104,7 @@ pub struct Plan {
     pub truncated: Vec<(MessageId, u32, u32)>,
     /// Tool results sent without their output (`intelligent`, when the tool exchanges alone
     /// are over the budget), with their tokens before and after. Their slots are
-    /// [`Slot::Truncated`] with the elided copy.
+    /// [`Slot::Elided`].
     pub elided: Vec<(MessageId, u32, u32)>,
     /// Dropped units that may be summarized instead, oldest first (text or tool exchanges;
     /// never a summary).
@@ -132,6 +135,7 @@ impl Plan {
                 Slot::Message(i) => input.get(*i).cloned(),
                 Slot::Summary(i) => input.get(*i).and_then(summary_stand_in),
                 Slot::Truncated(_, m) => Some((**m).clone()),
+                Slot::Elided(i) => input.get(*i).and_then(elided_copy),
             })
             .collect()
     }
@@ -144,6 +148,7 @@ impl Plan {
             .filter_map(|slot| match slot {
                 Slot::Message(i) | Slot::Summary(i) => input.get(*i).cloned(),
                 Slot::Truncated(_, m) => Some((**m).clone()),
+                Slot::Elided(i) => input.get(*i).and_then(elided_copy),
             })
             .collect()
     }
@@ -364,18 +369,14 @@ fn recently_used(messages: &[Message], effective: &[(usize, bool)], units: &[Uni
         .collect()
 }
 
-/// The calibration factor: reported / estimated prompt tokens of the newest answer whose
-/// request was sent whole.
-fn calibration(parts: &RequestParts<'_>, counter: &TokenCounter, fixed: u32, limit: u32) -> f64 {
-    let messages = parts.messages;
-    let Some((at, reported)) = messages
+/// What the newest answer whose request can be estimated reported: its prompt tokens and the
+/// estimate of its messages (the request's fixed part is added when a plan is made).
+fn reported_prefix(messages: &[Message], counter: &TokenCounter) -> Option<(u32, u32)> {
+    let (at, reported) = messages
         .iter()
         .enumerate()
         .rev()
-        .find_map(|(i, m)| reported_prompt_tokens(m).map(|r| (i, r)))
-    else {
-        return 1.0;
-    };
+        .find_map(|(i, m)| reported_prompt_tokens(m).map(|r| (i, r)))?;
     // The request that produced the answer held everything before its turn's first message.
     let start = match messages[at].turn_id() {
         Some(turn) => messages[..at]
@@ -385,19 +386,28 @@ fn calibration(parts: &RequestParts<'_>, counter: &TokenCounter, fixed: u32, lim
         None => at,
     };
     let prefix = &messages[..start];
-    let estimated: u32 = fixed
-        + effective(prefix)
-            .iter()
-            .map(|(i, summary)| {
-                if *summary {
-                    summary_stand_in(&prefix[*i])
-                        .map(|m| counter.message(&m))
-                        .unwrap_or_default()
-                } else {
-                    counter.message(&prefix[*i])
-                }
-            })
-            .sum::<u32>();
+    let estimated: u32 = effective(prefix)
+        .iter()
+        .map(|(i, summary)| {
+            if *summary {
+                summary_stand_in(&prefix[*i])
+                    .map(|m| counter.message(&m))
+                    .unwrap_or_default()
+            } else {
+                counter.message(&prefix[*i])
+            }
+        })
+        .sum();
+    Some((reported, estimated))
+}
+
+/// The calibration factor: reported / estimated prompt tokens of the newest answer whose
+/// request was sent whole.
+fn calibration(reported: Option<(u32, u32)>, fixed: u32, limit: u32) -> f64 {
+    let Some((reported, prefix)) = reported else {
+        return 1.0;
+    };
+    let estimated = fixed + prefix;
     if estimated > limit {
         // That request was optimized itself: its size is not known here.
         return 1.0;
@@ -416,17 +426,95 @@ pub fn plan(
     budget: Budget,
     counter: &TokenCounter,
 ) -> Result<Plan, PlanError> {
-    let messages = parts.messages;
+    Prepared::new(parts, counter).plan(0, strategy, budget, counter)
+}
+
+/// What every plan of one request's parts starts from, worked out once: the history as
+/// requests see it, grouped into units with their tokens, and what calibrates the counts. A
+/// plan made again around more reserved room (the ledger's: [`crate::ledger::fit`]) starts
+/// from here instead of walking the history again.
+#[derive(Clone, Debug)]
+pub struct Prepared<'a> {
+    messages: &'a [Message],
+    /// The system prompt, the tool definitions, the parts' reserve and the reply priming.
+    fixed: u32,
+    effective: Vec<(usize, bool)>,
+    units: Vec<Unit>,
+    reported: Option<(u32, u32)>,
+    /// Which units are references used lately: searched for on the first plan that asks.
+    used_refs: std::sync::OnceLock<Vec<bool>>,
+}
+
+impl<'a> Prepared<'a> {
+    /// Counts and groups `parts` for planning.
+    pub fn new(parts: &RequestParts<'a>, counter: &TokenCounter) -> Self {
+        Self::of(
+            parts.messages,
+            parts.system_prompt,
+            parts.tool_tokens + parts.reserved_tokens,
+            counter,
+        )
+    }
+
+    /// Counts and groups `messages` for planning, beside a system prompt and `other_tokens`
+    /// (tool definitions, reserves) that are only counted, not kept.
+    pub fn of(
+        messages: &'a [Message],
+        system_prompt: Option<&str>,
+        other_tokens: u32,
+        counter: &TokenCounter,
+    ) -> Self {
+        let effective = effective(messages);
+        let units = units(messages, &effective, counter);
+        Self {
+            messages,
+            fixed: counter.system_prompt(system_prompt) + other_tokens + REPLY_PRIMING,
+            effective,
+            units,
+            reported: reported_prefix(messages, counter),
+            used_refs: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Which units are file references or resources used lately (they do not depend on the
+    /// budget, and finding them searches the newest messages for every reference).
+    fn used_refs(&self) -> &[bool] {
+        self.used_refs
+            .get_or_init(|| recently_used(self.messages, &self.effective, &self.units))
+    }
+
+    /// The history planned over.
+    pub fn messages(&self) -> &'a [Message] {
+        self.messages
+    }
+
+    /// Plans the request with `reserved_tokens` set aside besides the parts' own reserve.
+    pub fn plan(
+        &self,
+        reserved_tokens: u32,
+        strategy: &OptimizationStrategy,
+        budget: Budget,
+        counter: &TokenCounter,
+    ) -> Result<Plan, PlanError> {
+        select(self, reserved_tokens, strategy, budget, counter)
+    }
+}
+
+fn select(
+    prepared: &Prepared<'_>,
+    reserved_tokens: u32,
+    strategy: &OptimizationStrategy,
+    budget: Budget,
+    counter: &TokenCounter,
+) -> Result<Plan, PlanError> {
+    let messages = prepared.messages;
     let limit = budget.limit();
-    let fixed = counter.system_prompt(parts.system_prompt)
-        + parts.tool_tokens
-        + parts.reserved_tokens
-        + REPLY_PRIMING;
-    let ratio = calibration(parts, counter, fixed, limit);
+    let fixed = prepared.fixed.saturating_add(reserved_tokens);
+    let ratio = calibration(prepared.reported, fixed, limit);
     // The budget in the counter's own tokens.
     let raw_limit = (f64::from(limit) / ratio).floor() as u32;
-    let effective = effective(messages);
-    let units = units(messages, &effective, counter);
+    let effective = &prepared.effective;
+    let units = &prepared.units;
     let total = fixed + units.iter().map(|u| u.tokens).sum::<u32>();
     let name = StrategyName::of(strategy);
     let mut plan = Plan {
@@ -461,8 +549,10 @@ pub fn plan(
 
     let mut keep = vec![true; units.len()];
     let mut used = total;
-    let mut units = units;
-    let mut elided_copies: HashMap<usize, Message> = HashMap::new();
+    // Copied only when outputs are elided (which changes units' tokens).
+    let mut units = std::borrow::Cow::Borrowed(units.as_slice());
+    // Indices of the results sent without their output.
+    let mut elided_results: std::collections::HashSet<usize> = std::collections::HashSet::new();
     let newest = units.len() - 1;
     match strategy {
         OptimizationStrategy::RecentN { n } => {
@@ -477,7 +567,7 @@ pub fn plan(
         }
         OptimizationStrategy::Intelligent => {
             let recent_from = effective.len().saturating_sub(KEEP_RECENT_MESSAGES);
-            let used_refs = recently_used(messages, &effective, &units);
+            let used_refs = prepared.used_refs();
             let tiers: Vec<u8> = (0..units.len())
                 .map(|u| {
                     let unit = &units[u];
@@ -508,15 +598,15 @@ pub fn plan(
                     .collect();
                 elide_outputs(
                     &mut plan,
-                    &mut elided_copies,
+                    &mut elided_results,
                     Elision {
                         messages,
-                        effective: &effective,
+                        effective,
                         exchanges: &exchanges,
                         counter,
                         limit: raw_limit,
                     },
-                    &mut units,
+                    units.to_mut(),
                     &mut used,
                 );
             }
@@ -540,7 +630,7 @@ pub fn plan(
             }
         }
         OptimizationStrategy::ImportanceScoring { weights } => {
-            let used_refs = recently_used(messages, &effective, &units);
+            let used_refs = prepared.used_refs();
             let weight = |factor: &str| weights.get(factor).copied().unwrap_or(1.0);
             for factor in weights.keys() {
                 if !FACTORS.contains(&factor.as_str()) {
@@ -597,17 +687,17 @@ pub fn plan(
         .flat_map(|(_, unit)| unit.slots.iter().copied())
         .collect();
     kept_positions.sort_unstable();
-    let mut elided = elided_copies;
+    let mut elided = elided_results;
     plan.slots = kept_positions
         .iter()
         .map(|p| match elided.remove(&effective[*p].0) {
-            Some(copy) => Slot::Truncated(effective[*p].0, Box::new(copy)),
-            None => slot_of(effective[*p]),
+            true => Slot::Elided(effective[*p].0),
+            false => slot_of(effective[*p]),
         })
         .collect();
     // An exchange elided and then dropped whole is reported as dropped only.
     let dropped_elided: std::collections::HashSet<MessageId> =
-        elided.keys().map(|i| messages[*i].id).collect();
+        elided.iter().map(|i| messages[*i].id).collect();
     plan.elided
         .retain(|(id, _, _)| !dropped_elided.contains(id));
     let mut dropped_positions: Vec<usize> = units
@@ -621,14 +711,14 @@ pub fn plan(
         .iter()
         .map(|p| messages[effective[*p].0].id)
         .collect();
-    log_dropped_references(messages, &effective, &units, &keep, name);
+    log_dropped_references(prepared, &keep, name);
 
     if used > raw_limit {
         used = truncate_newest(
             &mut plan,
             messages,
             &units[newest],
-            &effective,
+            effective,
             counter,
             used,
             raw_limit,
@@ -640,18 +730,13 @@ pub fn plan(
 
 /// Logs each file reference and MCP resource a plan leaves out, with why (seed 000: resource
 /// removal is logged), so an operator can tell a forgotten resource from a lost one.
-fn log_dropped_references(
-    messages: &[Message],
-    effective: &[(usize, bool)],
-    units: &[Unit],
-    keep: &[bool],
-    strategy: StrategyName,
-) {
+fn log_dropped_references(prepared: &Prepared<'_>, keep: &[bool], strategy: StrategyName) {
+    let (messages, effective, units) = (prepared.messages, &prepared.effective, &prepared.units);
     let is_reference = |u: &Unit| matches!(u.class, UnitClass::FileReference | UnitClass::Resource);
     if !units.iter().zip(keep).any(|(u, k)| !k && is_reference(u)) {
         return;
     }
-    let used = recently_used(messages, effective, units);
+    let used = prepared.used_refs();
     for (u, unit) in units.iter().enumerate() {
         if keep[u] || !is_reference(unit) {
             continue;
@@ -720,11 +805,12 @@ struct Elision<'a> {
 }
 
 /// Sends the oldest exchanges' successful results without their output until the request
-/// fits or none is left: the copies go into `copies` (by input index), the units' tokens
-/// shrink, and `plan.elided` lists them.
+/// fits or none is left: their input indices go into `elided`, the units' tokens shrink, and
+/// `plan.elided` lists them. No copy is made here: a plan may be made again (around the
+/// ledger's room), and only the request's messages need the copies.
 fn elide_outputs(
     plan: &mut Plan,
-    copies: &mut HashMap<usize, Message>,
+    elided: &mut std::collections::HashSet<usize>,
     over: Elision<'_>,
     units: &mut [Unit],
     used: &mut u32,
@@ -736,18 +822,17 @@ fn elide_outputs(
             }
             let index = over.effective[position].0;
             let message = &over.messages[index];
-            let Some(copy) = elided_copy(message) else {
+            let Some(after) = over.counter.elided(message, || elided_copy(message)) else {
                 continue;
             };
             let before = over.counter.message(message);
-            let after = over.counter.message_uncached(&copy);
             if after >= before {
                 continue;
             }
             *used -= before - after;
             units[*u].tokens -= before - after;
             plan.elided.push((message.id, before, after));
-            copies.insert(index, copy);
+            elided.insert(index);
         }
     }
 }
@@ -755,8 +840,9 @@ fn elide_outputs(
 /// The note an elided result is sent with.
 pub const ELIDED_OUTPUT: &str = "[output left out to fit the context window; the call and its status are kept, and the ledger lists the paths and commands it touched]";
 
-/// A successful tool result with its output replaced by [`ELIDED_OUTPUT`].
-fn elided_copy(message: &Message) -> Option<Message> {
+/// A successful tool result with its output replaced by [`ELIDED_OUTPUT`]; `None` for any other
+/// message.
+pub fn elided_copy(message: &Message) -> Option<Message> {
     let mut copy = message.clone();
     match &mut copy.kind {
         MessageKind::ToolResult(r) if r.outcome.is_success() => {

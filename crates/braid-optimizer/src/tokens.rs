@@ -170,18 +170,40 @@ impl TokenCounter {
     /// Tokens of one message as the provider receives it, from the cache when this version of
     /// the message was counted before.
     pub fn message(&self, message: &Message) -> u32 {
-        let key = CacheKey {
-            id: message.id,
-            updated_at: message.updated_at.timestamp_nanos_opt().unwrap_or_default(),
-            encoding: self.encoding,
-            images: self.images == ImageDelivery::AsImages,
-        };
+        let key = self.key(message, Version::AsStored);
         if let Some(n) = cache_get(&key) {
             return n;
         }
         let n = self.message_uncached(message);
         cache_put(key, n);
         n
+    }
+
+    /// Tokens of the copy of `message` sent without its tool output, from the cache when this
+    /// version of the message was elided before (a long session elides the same results on
+    /// every request), else of the copy `elide` makes; `None` when it makes none.
+    pub fn elided(
+        &self,
+        message: &Message,
+        elide: impl FnOnce() -> Option<Message>,
+    ) -> Option<u32> {
+        let key = self.key(message, Version::OutputElided);
+        if let Some(n) = cache_get(&key) {
+            return Some(n);
+        }
+        let n = self.message_uncached(&elide()?);
+        cache_put(key, n);
+        Some(n)
+    }
+
+    fn key(&self, message: &Message, version: Version) -> CacheKey {
+        CacheKey {
+            id: message.id,
+            updated_at: message.updated_at.timestamp_nanos_opt().unwrap_or_default(),
+            encoding: self.encoding,
+            images: self.images == ImageDelivery::AsImages,
+            version,
+        }
     }
 
     /// Tokens of one message, always counted afresh.
@@ -244,6 +266,74 @@ impl TokenCounter {
         }
     }
 
+    /// Tokens of the messages of one request as the provider receives them, after
+    /// `system_prompt`: its format joins adjacent user texts into one message (a blank line
+    /// between) and a model turn's messages into one answer, so this is a little less than the
+    /// sum of the messages' own counts. Texts are counted line by line, from the kept counts:
+    /// a request's messages are mostly the previous request's.
+    pub fn request(
+        &self,
+        system_prompt: Option<&str>,
+        messages: &[Message],
+        tool_calls: braid_protocol::ToolCalling,
+    ) -> u32 {
+        let options = HistoryOptions {
+            images: self.images,
+            tool_calls,
+        };
+        let conversation = braid_llm::history::build_conversation(system_prompt, messages, options);
+        let text = |t: &str| self.encoding.count_by_lines(t);
+        let system = match conversation.system.as_deref() {
+            Some(s) if Some(s) == system_prompt => self.system_prompt(Some(s)),
+            Some(s) => MESSAGE_OVERHEAD + text(s),
+            None => 0,
+        };
+        let turns: u32 = conversation
+            .turns
+            .iter()
+            .map(|turn| match turn {
+                Turn::User(parts) => {
+                    let texts: Option<Vec<&str>> = parts
+                        .iter()
+                        .map(|p| match p {
+                            UserPart::Text(t) => Some(t.as_str()),
+                            UserPart::Image(_) => None,
+                        })
+                        .collect();
+                    MESSAGE_OVERHEAD
+                        + match texts {
+                            // Text only: one string, as OpenAI's format sends it.
+                            Some(texts) => text(&texts.join("\n\n")),
+                            None => parts
+                                .iter()
+                                .map(|p| match p {
+                                    UserPart::Text(t) => text(t),
+                                    UserPart::Image(_) => IMAGE_TOKENS,
+                                })
+                                .sum(),
+                        }
+                }
+                Turn::Assistant { text: said, calls } => {
+                    MESSAGE_OVERHEAD
+                        + text(said)
+                        + calls
+                            .iter()
+                            .map(|c| {
+                                let arguments = match &c.arguments {
+                                    // Arguments that were not JSON are replayed as they came.
+                                    serde_json::Value::String(raw) => text(raw),
+                                    other => text(&other.to_string()),
+                                };
+                                CALL_OVERHEAD + self.encoding.count(&c.name) + arguments
+                            })
+                            .sum::<u32>()
+                }
+                Turn::ToolResult(r) => MESSAGE_OVERHEAD + text(&r.content),
+            })
+            .sum();
+        system + turns
+    }
+
     fn turns(&self, conversation: &Conversation, filter: TurnFilter) -> u32 {
         conversation
             .turns
@@ -287,12 +377,22 @@ enum TurnFilter {
     WithoutResults,
 }
 
+/// Which form of a message a count is of.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Version {
+    /// As stored.
+    AsStored,
+    /// A tool result without its output.
+    OutputElided,
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct CacheKey {
     id: MessageId,
     updated_at: i64,
     encoding: Encoding,
     images: bool,
+    version: Version,
 }
 
 // One cache for the process: processors are stateless and a context's actor is rebuilt on
@@ -321,6 +421,9 @@ pub fn clear_cache() {
         map.clear();
     }
     if let Ok(mut map) = fixed_cache().lock() {
+        map.clear();
+    }
+    if let Ok(mut map) = line_cache().lock() {
         map.clear();
     }
 }
@@ -356,6 +459,75 @@ fn fixed_count(encoding: Encoding, text: &str) -> u32 {
         counts.insert(text.to_owned(), n);
     }
     n
+}
+
+/// How many distinct lines (ledger entries and lines of its block) the process keeps counts of,
+/// for each encoding, before starting over.
+const LINE_CACHE_CAPACITY: usize = 65_536;
+
+// A ledger's lines recur from one request to the next (it only grows as messages leave the
+// window), so each is tokenized once, not on every request.
+fn line_cache() -> &'static Mutex<HashMap<Encoding, HashMap<String, u32>>> {
+    static CACHE: OnceLock<Mutex<HashMap<Encoding, HashMap<String, u32>>>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+impl Encoding {
+    /// Tokens of `text` (as [`Encoding::count`]), counted line by line with each line's count
+    /// kept: for text whose lines recur, such as the ledger's block. Exact, because the
+    /// encodings' pre-tokenizer never joins a line break to the non-blank character after it
+    /// (its pieces end at or after line breaks; `o200k_base` lets a punctuation piece run on
+    /// over breaks and slashes, so a line starting with `/` stays with the one before), so the
+    /// text's tokens are its lines' tokens, each line counted with the breaks that end it.
+    pub fn count_by_lines(self, text: &str) -> u32 {
+        let Ok(mut map) = line_cache().lock() else {
+            return self.count(text);
+        };
+        let counts = map.entry(self).or_default();
+        let mut total = 0u32;
+        for line in lines_with_breaks(text) {
+            let n = match counts.get(line) {
+                Some(n) => *n,
+                None => {
+                    let n = self.count(line);
+                    if counts.len() >= LINE_CACHE_CAPACITY {
+                        counts.clear();
+                    }
+                    counts.insert(line.to_owned(), n);
+                    n
+                }
+            };
+            total = total.saturating_add(n);
+        }
+        total
+    }
+}
+
+/// `text` cut after each run of line breaks that a non-blank character other than `/` follows
+/// right away.
+fn lines_with_breaks(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let mut end = rest.len();
+        let mut after_break = false;
+        for (at, c) in rest.char_indices() {
+            if c == '\n' || c == '\r' {
+                after_break = true;
+                continue;
+            }
+            if after_break && !c.is_whitespace() && c != '/' {
+                end = at;
+                break;
+            }
+            after_break = false;
+        }
+        let (line, tail) = rest.split_at(end);
+        rest = tail;
+        Some(line)
+    })
 }
 
 /// The prompt size a provider reported for the request that produced a message
@@ -407,6 +579,116 @@ mod tests {
             Encoding::for_model("qwen3:8b"),
             (Encoding::Cl100kBase, Exactness::Approximate)
         );
+    }
+
+    #[test]
+    fn counting_by_lines_equals_counting_the_whole_text() {
+        let texts = [
+            "",
+            "one line",
+            "a\nb",
+            "- read: src/a.rs, src/b.rs\n- `cargo test`: exit 0\nCommands run (newest first):\n",
+            "ends with punctuation.\n- next `x`\n\n\nafter blank lines",
+            "indented:\n    code();\n  more\n\tTab\n",
+            "trailing blanks \n \n-x\r\n- windows line\r\nend",
+            "numbers 12345\n67890 and `ticks`\n/path/to/file.rs\n\u{00e9}t\u{00e9} \u{1F600}\n\u{4e2d}\u{6587}",
+            "'s\n're contractions\n<|endoftext|> look-alike\n",
+            "`x`\n/root\n//\n/\n`y`\r\n/z\n- ok",
+        ];
+        for encoding in [Encoding::O200kBase, Encoding::Cl100kBase] {
+            for text in texts {
+                assert_eq!(
+                    encoding.count_by_lines(text),
+                    encoding.count(text),
+                    "{encoding:?} {text:?}"
+                );
+                // Again, from the kept counts.
+                assert_eq!(encoding.count_by_lines(text), encoding.count(text));
+            }
+        }
+        // Random texts over the characters the pre-tokenizer treats differently.
+        let alphabet: Vec<char> = "\n\n\r \t/`-.:,'sAbZ09\u{e9}\u{4e2d}\u{1F600}_("
+            .chars()
+            .collect();
+        let mut seed: u64 = 42;
+        for _ in 0..3_000 {
+            let mut text = String::new();
+            for _ in 0..24 {
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                text.push(alphabet[(seed >> 33) as usize % alphabet.len()]);
+            }
+            for encoding in [Encoding::O200kBase, Encoding::Cl100kBase] {
+                assert_eq!(
+                    encoding.count_by_lines(&text),
+                    encoding.count(&text),
+                    "{encoding:?} {text:?}"
+                );
+            }
+        }
+        let pieces: Vec<&str> = lines_with_breaks("a\n  b\nc").collect();
+        assert_eq!(pieces, ["a\n  b\n", "c"]);
+        let pieces: Vec<&str> = lines_with_breaks("a\r\n\nb\n/c").collect();
+        assert_eq!(pieces, ["a\r\n\n", "b\n/c"]);
+    }
+
+    #[test]
+    fn a_request_counts_adjacent_user_texts_and_a_turns_messages_as_one() {
+        let counter = TokenCounter::for_model("gpt-4o");
+        let encoding = counter.encoding();
+        let turn = braid_protocol::TurnId::new();
+        let mut call = Message::new(
+            Role::Assistant,
+            MessageKind::ToolRequest(ToolRequestMessage {
+                calls: vec![ToolCall::new(
+                    "c1",
+                    "read_file",
+                    serde_json::json!({"path": "a.rs"}),
+                )],
+            }),
+        );
+        call.set_turn_id(turn);
+        let result = Message::new(
+            Role::Tool,
+            MessageKind::ToolResult(braid_protocol::ToolResultMessage {
+                call_id: "c1".into(),
+                tool_name: "read_file".into(),
+                outcome: braid_protocol::ToolOutcome::Success {
+                    output: serde_json::json!("fn a() {}"),
+                },
+                duration_ms: 1,
+                started_at: None,
+                completed_at: None,
+            }),
+        );
+        let mut answer = Message::assistant_text("Read it.");
+        answer.set_turn_id(turn);
+        let messages = vec![
+            Message::user_text("[Ledger]\n- read: b.rs"),
+            Message::user_text("Please read a.rs."),
+            call,
+            result,
+            answer,
+        ];
+        let expected = MESSAGE_OVERHEAD
+            + encoding.count("[Ledger]\n- read: b.rs\n\nPlease read a.rs.")
+            + MESSAGE_OVERHEAD
+            + encoding.count("Read it.")
+            + CALL_OVERHEAD
+            + encoding.count("read_file")
+            + encoding.count(r#"{"path":"a.rs"}"#)
+            + MESSAGE_OVERHEAD
+            + encoding.count("fn a() {}");
+        let native = braid_protocol::ToolCalling::Native;
+        assert_eq!(counter.request(None, &messages, native), expected);
+        let prompt = "You are helpful.";
+        assert_eq!(
+            counter.request(Some(prompt), &messages, native),
+            expected + counter.system_prompt(Some(prompt))
+        );
+        let parts: u32 = messages.iter().map(|m| counter.message(m)).sum();
+        assert!(expected < parts, "joined: {expected} < {parts}");
     }
 
     #[test]

@@ -20,10 +20,13 @@ pub struct ModelRequestRecord {
     pub id: ModelRequestId,
     /// The branch the request was made on.
     pub branch: BranchName,
-    /// The model turn the request started, when the answer is known to belong to one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The model turn of the answer the request started (its messages' `turn_id` metadata),
+    /// once the request goes out. Not the API's turn (`ContextTurnId`, what a send answers
+    /// with and `GET /v1/contexts/{id}/turns/{turn_id}` reads), which may ask the model many
+    /// times. Records stored before it was renamed named it `turn_id`.
+    #[serde(default, alias = "turn_id", skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
-    pub turn_id: Option<TurnId>,
+    pub answer_turn_id: Option<TurnId>,
     /// When the request was prepared.
     pub created_at: DateTime<Utc>,
     /// The model asked.
@@ -32,7 +35,10 @@ pub struct ModelRequestRecord {
     pub encoding: String,
     /// The window and what it leaves for the prompt.
     pub budget: RequestBudget,
-    /// Tokens of the whole request as counted (system prompt, tools, ledger, messages).
+    /// Tokens of the whole request as the provider receives it (system prompt, tools, ledger,
+    /// messages): its format joins adjacent user texts (the ledger and the message after it)
+    /// and a model turn's messages into one, so this is a little less than the sum of the
+    /// parts' counts.
     pub tokens: u32,
     /// The same, scaled by what the model server reported for earlier requests.
     pub calibrated_tokens: u32,

@@ -55,6 +55,38 @@ fn script() -> Script {
     s
 }
 
+/// Tokens of a chat-completions body the mock received, counted as the records count with the
+/// tokenizer named `encoding`: each message's overhead and content, each call's overhead, name
+/// and arguments, each tool definition, and the reply priming.
+fn recount(body: &Value, encoding: &str) -> u32 {
+    use braid_optimizer::tokens::{CALL_OVERHEAD, MESSAGE_OVERHEAD, REPLY_PRIMING};
+    let encoding = match encoding {
+        "o200k_base" => braid_optimizer::Encoding::O200kBase,
+        "cl100k_base" => braid_optimizer::Encoding::Cl100kBase,
+        other => panic!("unknown encoding {other}"),
+    };
+    let mut total = REPLY_PRIMING;
+    for m in body["messages"].as_array().unwrap() {
+        total += MESSAGE_OVERHEAD;
+        match &m["content"] {
+            Value::String(s) => total += encoding.count(s),
+            Value::Null => {}
+            other => panic!("content that is not text: {other}"),
+        }
+        for call in m["tool_calls"].as_array().into_iter().flatten() {
+            total += CALL_OVERHEAD
+                + encoding.count(call["function"]["name"].as_str().unwrap())
+                + encoding.count(call["function"]["arguments"].as_str().unwrap());
+        }
+    }
+    for tool in body["tools"].as_array().into_iter().flatten() {
+        let definition: braid_llm::ToolDefinition =
+            serde_json::from_value(tool["function"].clone()).unwrap();
+        total += CALL_OVERHEAD + encoding.count(&serde_json::to_string(&definition).unwrap());
+    }
+    total
+}
+
 /// Every text the request carries: contents and tool call arguments.
 fn request_text(body: &Value) -> String {
     let mut out = String::new();
@@ -211,6 +243,39 @@ async fn a_long_session_keeps_every_path_and_command_and_pin_in_its_last_request
             .unwrap()
             .starts_with(record["ledger"]["text"].as_str().unwrap())
     );
+
+    // Every request is recorded with the tokens the mock was sent, counted by the same
+    // tokenizer (the conversation's requests are the ones offering tools; titles offer none).
+    let (status, all) = s
+        .call(
+            "GET",
+            &format!("/v1/contexts/{id}/requests?limit=1000"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(all["has_more"], false);
+    let mut records: Vec<&Value> = all["requests"].as_array().unwrap().iter().collect();
+    records.reverse();
+    let bodies: Vec<Value> = requests
+        .iter()
+        .filter_map(|r| r.json())
+        .filter(|b| b["tools"].as_array().is_some_and(|t| !t.is_empty()))
+        .collect();
+    assert_eq!(records.len(), bodies.len(), "one record per request sent");
+    for (record, body) in records.iter().zip(&bodies) {
+        assert_eq!(
+            record["tokens"].as_u64().unwrap(),
+            u64::from(recount(body, record["encoding"].as_str().unwrap())),
+            "request {}",
+            record["id"]
+        );
+        assert_eq!(
+            record["tools"]["names"].as_array().unwrap().len(),
+            body["tools"].as_array().unwrap().len()
+        );
+    }
+    assert_eq!(bodies.last(), Some(&last));
 
     // Each compaction is a row of the conversation, and the answers link their requests.
     let messages = all_messages(&s, &id).await;

@@ -5,6 +5,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import type { BranchInfo, BranchList, Message } from "../generated/protocol";
 import { exactTime, relativeTime, useNow } from "../messages/time";
+import { mergedFrom } from "../messages/MessageView";
 
 /** Branches the map reads at most: a context with more shows the first ones and says so. */
 export const MAX_MAP_BRANCHES = 30;
@@ -15,6 +16,9 @@ export interface BranchFacts {
   lastActivity: string;
   /** The branches merged into it, oldest first. */
   mergedFrom: string[];
+  /** The summary merges it received (each a marked message standing for messages of its source
+   * branch), oldest first: the map links each back to its branch. */
+  summaries: { branch: string; count: number }[];
   /** The position (from 1) of its fork point in its parent, when it has one. */
   forkAt: number | undefined;
 }
@@ -26,10 +30,14 @@ export function branchFacts(branches: BranchInfo[], messages: Map<string, Messag
     const own = messages.get(b.name) ?? [];
     let last = b.created_at;
     for (const m of own) if (m.updated_at > last) last = m.updated_at;
-    const mergedFrom = own.flatMap((m) => (m.kind === "system_control" && m.data.type === "branch_merge" ? [m.data.source] : []));
+    const merged = own.flatMap((m) => (m.kind === "system_control" && m.data.type === "branch_merge" ? [m.data.source] : []));
+    const summaries = own.flatMap((m) => {
+      const from = mergedFrom(m);
+      return from ? [from] : [];
+    });
     const parent = b.parent ? messages.get(b.parent) : undefined;
     const at = b.fork_point && parent ? parent.findIndex((m) => m.id === b.fork_point) : -1;
-    out.set(b.name, { lastActivity: last, mergedFrom, forkAt: b.parent ? (b.fork_point ? (at >= 0 ? at + 1 : undefined) : 0) : undefined });
+    out.set(b.name, { lastActivity: last, mergedFrom: merged, summaries, forkAt: b.parent ? (b.fork_point ? (at >= 0 ? at + 1 : undefined) : 0) : undefined });
   }
   return out;
 }
@@ -117,6 +125,23 @@ export function BranchMap({ branches, loadMessages, onSwitch, onMerge, onClose }
           )}
         </div>
         {f && f.mergedFrom.length > 0 && <div className="map-merges">merged from {f.mergedFrom.join(", ")}</div>}
+        {f?.summaries.map((s, i) => (
+          <div key={`summary-${i}`} className="map-merges">
+            {"conclusions of "}
+            <button
+              type="button"
+              className="btn btn-link"
+              aria-label={`Go to ${s.branch}, the branch whose ${s.count} messages ${b.name}'s summary stands for`}
+              onClick={() => {
+                onSwitch(s.branch);
+                onClose();
+              }}
+            >
+              {s.branch}
+            </button>
+            {` summarized here (${s.count} message${s.count === 1 ? "" : "s"})`}
+          </div>
+        ))}
         {kids.length > 0 && <ul className="map-children">{kids.map(node)}</ul>}
       </li>
     );

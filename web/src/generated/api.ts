@@ -3432,6 +3432,13 @@ export interface components {
          *     own.
          */
         ModelRequestRecord: {
+            /**
+             * @description The model turn of the answer the request started (its messages' `turn_id` metadata),
+             *     once the request goes out. Not the API's turn (`ContextTurnId`, what a send answers
+             *     with and `GET /v1/contexts/{id}/turns/{turn_id}` reads), which may ask the model many
+             *     times. Records stored before it was renamed named it `turn_id`.
+             */
+            answer_turn_id?: components["schemas"]["TurnId"] | null;
             /** @description The branch the request was made on. */
             branch: components["schemas"]["BranchName"];
             /** @description The window and what it leaves for the prompt. */
@@ -3470,13 +3477,14 @@ export interface components {
             system_prompt_tokens: number;
             /**
              * Format: uint32
-             * @description Tokens of the whole request as counted (system prompt, tools, ledger, messages).
+             * @description Tokens of the whole request as the provider receives it (system prompt, tools, ledger,
+             *     messages): its format joins adjacent user texts (the ledger and the message after it)
+             *     and a model turn's messages into one, so this is a little less than the sum of the
+             *     parts' counts.
              */
             tokens: number;
             /** @description The tool definitions offered. */
             tools: components["schemas"]["ToolsPart"];
-            /** @description The model turn the request started, when the answer is known to belong to one. */
-            turn_id?: components["schemas"]["TurnId"] | null;
         };
         /** @description Query of the OAuth callback, as an authorization server sends it (RFC 6749 section 4.1.2). */
         OAuthCallbackQuery: {

@@ -23,7 +23,7 @@ use super::system_prompt::{ToolOffer, offered_tool_count, request_frame, tool_ca
 use super::{Draft, PipelineContext, PipelineError, ProcessResult, Processor, ProcessorName};
 use braid_optimizer::summary::{self, MAX_SUMMARY_TOKENS, SUMMARY_PROMPT};
 use braid_optimizer::{
-    Budget, LedgerBlock, Plan, PlanError, RequestParts, Slot, TokenCounter, plan,
+    Budget, LedgerBlock, Plan, PlanError, Prepared, RequestParts, Slot, TokenCounter, plan,
 };
 
 /// Fits the history to the budget.
@@ -63,7 +63,7 @@ impl Processor for OptimizeContext {
         let strategy = &ctx.config.optimization.strategy;
         let mut input = ctx.history.clone();
         input.extend(draft.messages.iter().cloned());
-        let (first, withheld) = plan_fitting(
+        let (first, withheld, prepared) = plan_fitting(
             ctx,
             ctx.kept_frame.0.as_deref(),
             &mut draft.system_prompt,
@@ -75,6 +75,8 @@ impl Processor for OptimizeContext {
         .map_err(|e| PipelineError::Request(e.to_string()))?;
         let mut chosen = first.clone();
         let mut outcome = None;
+        // The input with the new summary, when the request uses it.
+        let mut summarized: Option<Vec<Message>> = None;
         if let (true, OptimizationStrategy::Intelligent, Some(llm), false) = (
             first.optimized(),
             strategy,
@@ -83,7 +85,8 @@ impl Processor for OptimizeContext {
         ) {
             let attempt = summarize(llm.as_ref(), ctx, &first, &input, &counter, budget).await;
             if let SummaryOutcome::Used { message, .. } = &attempt {
-                input.push((**message).clone());
+                let mut with = input.clone();
+                with.push((**message).clone());
                 let with_summary = plan(
                     &RequestParts {
                         system_prompt: draft.system_prompt.as_deref(),
@@ -93,7 +96,7 @@ impl Processor for OptimizeContext {
                             &counter,
                         ),
                         reserved_tokens: 0,
-                        messages: &input,
+                        messages: &with,
                     },
                     strategy,
                     budget,
@@ -103,12 +106,12 @@ impl Processor for OptimizeContext {
                 let kept = with_summary
                     .slots
                     .iter()
-                    .any(|s| matches!(s, Slot::Summary(i) if *i == input.len() - 1));
+                    .any(|s| matches!(s, Slot::Summary(i) if *i == with.len() - 1));
                 if kept {
                     chosen = with_summary;
                     outcome = Some(attempt);
+                    summarized = Some(with);
                 } else {
-                    input.pop();
                     outcome = Some(SummaryOutcome::FellBack(
                         "the summary did not fit beside the newest messages: the oldest messages were dropped instead".to_owned(),
                     ));
@@ -117,20 +120,42 @@ impl Processor for OptimizeContext {
                 outcome = Some(attempt);
             }
         }
-        let (chosen, ledger) = with_ledger(ctx, draft, chosen, &input, budget, &counter);
+        let input: &[Message] = summarized.as_deref().unwrap_or(&input);
+        let prepared_with_summary;
+        let prepared = match summarized {
+            Some(_) => {
+                prepared_with_summary = Prepared::of(
+                    input,
+                    draft.system_prompt.as_deref(),
+                    tool_tokens(ctx.kept_frame.0.as_deref(), &draft.tools, &counter),
+                    &counter,
+                );
+                &prepared_with_summary
+            }
+            None => &prepared,
+        };
+        let (chosen, ledger) = with_ledger(ctx, chosen, prepared, budget, &counter);
+        let mut messages = Vec::with_capacity(chosen.slots.len() + 1);
+        if let Some(block) = &ledger {
+            messages.push(block.message());
+        }
+        messages.extend(chosen.request_messages(input));
         let mut record = describe(
             ctx,
             draft,
-            &chosen,
-            &input,
-            ledger.as_ref(),
+            Sent {
+                plan: &chosen,
+                input,
+                ledger: ledger.as_ref(),
+                messages: &messages,
+            },
             budget,
             &counter,
         );
         let compaction = compaction(
             &chosen,
             first.tokens_before,
-            &input,
+            input,
             outcome.as_ref(),
             &record,
             started.elapsed(),
@@ -153,11 +178,6 @@ impl Processor for OptimizeContext {
                 "context optimized"
             );
         }
-        let mut messages = Vec::with_capacity(chosen.slots.len() + 1);
-        if let Some(block) = &ledger {
-            messages.push(block.message());
-        }
-        messages.extend(chosen.request_messages(&input));
         draft.optimized = Some(messages);
         if first.optimized() {
             let mut report = report(&first, &chosen, &counter, outcome.as_ref());
@@ -187,25 +207,18 @@ impl Processor for OptimizeContext {
     }
 }
 
-/// [`braid_optimizer::ledger::fit`] for this request; a prompt with no room for the ledger
-/// goes without it, said in the log.
+/// [`braid_optimizer::ledger::fit`] for this request (`plan` is a plan of `prepared`); a
+/// prompt with no room for the ledger goes without it, said in the log.
 fn with_ledger(
     ctx: &PipelineContext,
-    draft: &Draft,
     plan: Plan,
-    input: &[Message],
+    prepared: &Prepared<'_>,
     budget: Budget,
     counter: &TokenCounter,
 ) -> (Plan, Option<LedgerBlock>) {
-    let parts = RequestParts {
-        system_prompt: draft.system_prompt.as_deref(),
-        tool_tokens: tool_tokens(ctx.kept_frame.0.as_deref(), &draft.tools, counter),
-        reserved_tokens: 0,
-        messages: input,
-    };
     let strategy = &ctx.config.optimization.strategy;
     let percent = ctx.config.optimization.ledger_percent;
-    match braid_optimizer::ledger::fit(plan, &parts, strategy, budget, counter, percent) {
+    match braid_optimizer::ledger::fit(plan, prepared, strategy, budget, counter, percent) {
         Ok(fitted) => fitted,
         Err((plan, error)) => {
             let plan = *plan;
@@ -215,27 +228,45 @@ fn with_ledger(
     }
 }
 
-/// The record of the request `plan` makes of `input` (see [`ModelRequestRecord`]).
+/// What a request sends: the plan of the input, the ledger block, and the messages they make.
+struct Sent<'a> {
+    plan: &'a Plan,
+    input: &'a [Message],
+    ledger: Option<&'a LedgerBlock>,
+    /// The ledger block and the plan's messages, in order.
+    messages: &'a [Message],
+}
+
+/// The record of the request `sent` describes (see [`ModelRequestRecord`]).
 fn describe(
     ctx: &PipelineContext,
     draft: &Draft,
-    plan: &Plan,
-    input: &[Message],
-    ledger: Option<&LedgerBlock>,
+    sent: Sent<'_>,
     budget: Budget,
     counter: &TokenCounter,
 ) -> ModelRequestRecord {
+    let Sent {
+        plan,
+        input,
+        ledger,
+        messages: request,
+    } = sent;
     let system_prompt_tokens = counter.system_prompt(draft.system_prompt.as_deref());
     let tools = ToolsPart {
         names: draft.tools.iter().map(|t| t.name.clone()).collect(),
         tokens: tool_tokens(ctx.kept_frame.0.as_deref(), &draft.tools, counter),
     };
     let ledger = ledger.map(|block| LedgerPart {
-        tokens: counter.message_uncached(&block.message()),
+        tokens: block.tokens,
         listed: block.listed,
         collapsed: block.collapsed,
         text: block.text.clone(),
     });
+    let elided: std::collections::HashMap<MessageId, u32> = plan
+        .elided
+        .iter()
+        .map(|(id, _, after)| (*id, *after))
+        .collect();
     let messages: Vec<SentMessage> = plan
         .slots
         .iter()
@@ -265,30 +296,36 @@ fn describe(
                 }
                 Slot::Truncated(i, copy) => {
                     let m = input.get(*i)?;
-                    let tokens_before = counter.message(m);
-                    let elided = plan.elided.iter().any(|(id, _, _)| *id == m.id);
                     SentMessage {
                         id: m.id,
-                        sent_as: if elided {
-                            SentAs::Elided { tokens_before }
-                        } else {
-                            SentAs::Truncated { tokens_before }
+                        sent_as: SentAs::Truncated {
+                            tokens_before: counter.message(m),
                         },
                         tokens: counter.message_uncached(copy),
+                    }
+                }
+                Slot::Elided(i) => {
+                    let m = input.get(*i)?;
+                    SentMessage {
+                        id: m.id,
+                        sent_as: SentAs::Elided {
+                            tokens_before: counter.message(m),
+                        },
+                        tokens: elided.get(&m.id).copied().unwrap_or_default(),
                     }
                 }
             })
         })
         .collect();
-    let tokens = system_prompt_tokens
+    // As the provider receives it: adjacent user texts (the ledger and the message after it)
+    // and a turn's messages are joined, so this is not the sum of the parts.
+    let tokens = counter.request(draft.system_prompt.as_deref(), request, tool_calling(ctx))
         + tools.tokens
-        + ledger.as_ref().map_or(0, |l| l.tokens)
-        + messages.iter().map(|m| m.tokens).sum::<u32>()
         + braid_optimizer::tokens::REPLY_PRIMING;
     ModelRequestRecord {
         id: ModelRequestId::new(),
         branch: ctx.branch.clone(),
-        turn_id: None,
+        answer_turn_id: None,
         created_at: chrono::Utc::now(),
         model: ctx.model.clone(),
         encoding: counter.encoding().name().to_owned(),
@@ -400,29 +437,27 @@ struct Withheld {
 
 /// Plans the request; when the system prompt and the tool definitions alone are over the
 /// budget, the tools are withheld (and the prompt rebuilt to say so) and the request planned
-/// again before it is refused.
-fn plan_fitting(
+/// again before it is refused. The plan comes with what it was made from, for the ledger's.
+fn plan_fitting<'a>(
     ctx: &PipelineContext,
     frame: Option<&Frame>,
     system_prompt: &mut Option<String>,
     tools: &mut Arc<[ToolDefinition]>,
-    messages: &[Message],
+    messages: &'a [Message],
     budget: Budget,
     counter: &TokenCounter,
-) -> Result<(Plan, Option<Withheld>), PlanError> {
+) -> Result<(Plan, Option<Withheld>, Prepared<'a>), PlanError> {
     let strategy = &ctx.config.optimization.strategy;
     let parts = |system_prompt: &Option<String>, tools: &Arc<[ToolDefinition]>| {
-        plan(
-            &RequestParts {
-                system_prompt: system_prompt.as_deref(),
-                tool_tokens: tool_tokens(frame, tools, counter),
-                reserved_tokens: 0,
-                messages,
-            },
-            strategy,
-            budget,
+        let prepared = Prepared::of(
+            messages,
+            system_prompt.as_deref(),
+            tool_tokens(frame, tools, counter),
             counter,
-        )
+        );
+        prepared
+            .plan(0, strategy, budget, counter)
+            .map(|plan| (plan, prepared))
     };
     match parts(system_prompt, tools) {
         // A prompted model's tools are in the prompt: withholding them shortens it.
@@ -446,9 +481,9 @@ fn plan_fitting(
                 *system_prompt = Some(prompt);
             }
             *tools = Arc::default();
-            parts(system_prompt, tools).map(|plan| (plan, Some(withheld)))
+            parts(system_prompt, tools).map(|(plan, prepared)| (plan, Some(withheld), prepared))
         }
-        other => other.map(|plan| (plan, None)),
+        other => other.map(|(plan, prepared)| (plan, None, prepared)),
     }
 }
 
@@ -603,5 +638,5 @@ pub(crate) fn preview(ctx: &PipelineContext, key: &PlanKey) -> Result<Plan, Plan
         budget,
         &counter,
     )
-    .map(|(plan, _)| plan)
+    .map(|(plan, _, _)| plan)
 }

@@ -70,7 +70,7 @@ impl Turn {
         let mut output = output;
         let mut answer = StreamedAnswer::default();
         if let Some(record) = output.record.as_mut() {
-            record.turn_id = Some(turn);
+            record.answer_turn_id = Some(turn);
             answer.request = Some(record.id);
             // Its own task: the record is kept whatever the turn does next, while the request
             // goes out; the answer waits for it before it is stored (see `finish_answer`).

@@ -1,0 +1,211 @@
+//! Issue 42's figure: what building the request record and the ledger adds to a turn's
+//! pipeline at 1,000 messages. The standard pipeline (validation, file references, images, the
+//! system prompt, `OptimizeContext` with its ledger and record, the request) runs one turn's
+//! draft over a 1,000-message session of tool work that is over its window, beside the same
+//! pipeline whose optimizing step only plans and sends the plan's messages (no ledger, no
+//! record). No model: `OptimizeContext` summarizes only with one. Message counts are warm, as
+//! they are on every turn after the first.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use braid_context::pipeline::{
+    Draft, Pipeline, PipelineContext, PipelineError, ProcessResult, Processor, ProcessorName,
+};
+use braid_llm::ModelCapabilities;
+use braid_optimizer::{Budget, RequestParts, TokenCounter, plan};
+use braid_protocol::{
+    ContextConfig, ContextState, Message, MessageKind, Role, TextMessage, ToolCall, ToolOutcome,
+    ToolRequestMessage, ToolResultMessage,
+};
+use braid_tools::builtin_registry;
+use criterion::{Criterion, criterion_group, criterion_main};
+use serde_json::json;
+
+/// `OptimizeContext` without the ledger and the record: the plan, and its messages as the
+/// request's.
+struct PlanOnly;
+
+#[async_trait]
+impl Processor for PlanOnly {
+    fn name(&self) -> ProcessorName {
+        ProcessorName::OptimizeContext
+    }
+
+    fn state(&self, _: &Draft) -> Option<ContextState> {
+        Some(ContextState::OptimizingContext)
+    }
+
+    async fn process(
+        &self,
+        draft: &mut Draft,
+        ctx: &PipelineContext,
+    ) -> Result<ProcessResult, PipelineError> {
+        let capabilities = ModelCapabilities::for_model(&ctx.model);
+        let counter = TokenCounter::new(&capabilities);
+        let mut input = ctx.history.clone();
+        input.extend(draft.messages.iter().cloned());
+        let chosen = plan(
+            &RequestParts {
+                system_prompt: draft.system_prompt.as_deref(),
+                tool_tokens: counter.tools(&draft.tools),
+                reserved_tokens: 0,
+                messages: &input,
+            },
+            &ctx.config.optimization.strategy,
+            Budget::for_config(&ctx.config, &capabilities),
+            &counter,
+        )
+        .map_err(|e| PipelineError::Request(e.to_string()))?;
+        draft.optimized = Some(chosen.request_messages(&input));
+        Ok(ProcessResult::Continue)
+    }
+}
+
+/// A session of `n` messages: the person asks, the model reads and writes files and runs
+/// commands (each call with its result), and answers.
+fn session(n: usize) -> Vec<Message> {
+    let mut out = Vec::with_capacity(n + 4);
+    let mut step = 0usize;
+    while out.len() < n {
+        let (tool, arguments, output) = match step % 3 {
+            0 => (
+                "read_file",
+                json!({"path": format!("src/area_{}/module_{step}.rs", step % 7)}),
+                json!(
+                    (1..=12)
+                        .map(|l| format!("{l}: let v{l} = load({l}, {step});\n"))
+                        .collect::<String>()
+                ),
+            ),
+            1 => (
+                "write_file",
+                json!({"path": format!("src/area_{}/module_{step}.rs", step % 7), "content": "fn main() {}\n".repeat(6)}),
+                json!({"bytes_written": 78}),
+            ),
+            _ => (
+                "run_command",
+                json!({"program": "cargo", "args": ["test", "-p", format!("crate_{step}")]}),
+                json!({"exit_code": step % 2, "stdout": format!("test result: ok. {step} passed; 0 failed\n").repeat(3)}),
+            ),
+        };
+        let id = format!("call_{step}");
+        out.push(Message::user_text(format!(
+            "Step {step}: please look at the failing check in area {} and fix it.",
+            step % 7
+        )));
+        out.push(Message::new(
+            Role::Assistant,
+            MessageKind::ToolRequest(ToolRequestMessage {
+                calls: vec![ToolCall::new(id.clone(), tool, arguments)],
+            }),
+        ));
+        out.push(Message::new(
+            Role::Tool,
+            MessageKind::ToolResult(ToolResultMessage {
+                call_id: id.into(),
+                tool_name: tool.into(),
+                outcome: ToolOutcome::Success { output },
+                duration_ms: 3,
+                started_at: None,
+                completed_at: None,
+            }),
+        ));
+        out.push(Message::assistant_text(format!(
+            "Done with step {step}: the change is in place and the tests were run. {}",
+            "The reason was an off-by-one in the parser's loop. ".repeat(2)
+        )));
+        step += 1;
+    }
+    out.truncate(n);
+    out
+}
+
+fn context(history: Vec<Message>) -> PipelineContext {
+    let config = ContextConfig {
+        // A small local model's window: the session is several times over it, so that whole
+        // tool exchanges leave the request (with `intelligent`, old texts go first and carry
+        // nothing for the ledger; then outputs are elided; then exchanges go, and the ledger
+        // fills).
+        context_window: Some(16_384),
+        ..ContextConfig::default()
+    };
+    PipelineContext {
+        config,
+        model: "gpt-4o-mini".into(),
+        branch: braid_protocol::BranchName::main(),
+        branch_prompt: None,
+        history,
+        tools: Arc::new(builtin_registry().unwrap()),
+        workspace: None,
+        workspace_problem: None,
+        instructions: None,
+        llm: None,
+        workflow_tools: Vec::new(),
+        ocr: Default::default(),
+        image_hosts: Default::default(),
+        kept_frame: Default::default(),
+    }
+}
+
+async fn turn(pipeline: &Pipeline, ctx: &PipelineContext) -> Draft {
+    let mut draft = Draft {
+        messages: vec![Message::new(
+            Role::User,
+            MessageKind::Text(TextMessage::plain("What is left to do?")),
+        )],
+        ..Draft::default()
+    };
+    for p in pipeline.processors() {
+        if p.process(&mut draft, ctx).await.unwrap() == ProcessResult::Complete {
+            break;
+        }
+    }
+    draft
+}
+
+fn optimize(c: &mut Criterion) {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let ctx = context(session(1_000));
+    let with = Pipeline::standard();
+    let without = Pipeline::from_names(&[
+        ProcessorName::Validate,
+        ProcessorName::ResolveFileReferences,
+        ProcessorName::RecognizeImages,
+        ProcessorName::EnhanceSystemPrompt,
+    ])
+    .with(Arc::new(PlanOnly));
+    // The figure is only meaningful when the session is over its window and left-out messages
+    // fill a ledger.
+    let draft = rt.block_on(turn(&with, &ctx));
+    let record = draft.record.expect("a request record");
+    let ledger = record.ledger.as_ref().expect("a ledger block");
+    assert!(
+        !record.dropped.is_empty() && ledger.listed > 50,
+        "{} dropped, {} ledger entries",
+        record.dropped.len(),
+        ledger.listed
+    );
+    let plain = rt.block_on(turn(&without, &ctx));
+    assert!(plain.request.is_some() && plain.record.is_none());
+
+    let mut group = c.benchmark_group("optimize");
+    group.sample_size(30);
+    group.measurement_time(Duration::from_secs(10));
+    group.bench_function("turn_pipeline_1000_messages_with_ledger_and_record", |b| {
+        b.iter(|| black_box(rt.block_on(turn(&with, &ctx))))
+    });
+    group.bench_function("turn_pipeline_1000_messages_plan_only", |b| {
+        b.iter(|| black_box(rt.block_on(turn(&without, &ctx))))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, optimize);
+criterion_main!(benches);
