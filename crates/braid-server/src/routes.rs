@@ -20,9 +20,10 @@ use braid_protocol::api::{
     CorrectSummaryRequest, CreateBranchRequest, CreateContextRequest, FileChangePreview,
     FileChangePreviewRequest, GetMcpPromptRequest, McpElicitationList, McpElicitationReply,
     McpPromptList, McpPromptText, McpResourceList, McpServerDefinition, McpServerList, MergeHeld,
-    MergeOutcome, MergeRequest, MessageList, MessageView, ModelRequestList, PinFactRequest,
-    SendMessageResponse, ServerSettings, SetModeRequest, StateResponse, ToolList, TurnView,
-    UpdateBranchRequest, UpdateContextRequest, WorkspaceFileList,
+    MergeOutcome, MergeRequest, MessageList, MessageSearchHit, MessageSearchResults, MessageView,
+    ModelRequestList, PinFactRequest, SendMessageResponse, ServerSettings, SetModeRequest,
+    StateResponse, ToolList, TurnView, UpdateBranchRequest, UpdateContextRequest,
+    WorkspaceFileList,
 };
 use braid_protocol::workflow::{
     RunWorkflowRequest, WorkflowControl, WorkflowList, WorkflowRunResponse,
@@ -172,6 +173,10 @@ pub fn api() -> ApiRouter<Arc<App>> {
         .api_route(
             "/v1/contexts/{id}/questions/{message_id}/answer",
             post_with(answer_question, doc("answer_question", "Answers a `question` message (the same as sending a `question_answer` payload).")),
+        )
+        .api_route(
+            "/v1/search",
+            get_with(search_messages, doc("search_messages", "Searches what people and the model wrote in every conversation: the text messages holding every word of `q` (each word matches the start of a word, in any case), best match first, each with its conversation, a branch showing it and a snippet. 422 names a query with no word, more than 16 words, or a word over 64 characters.")),
         )
         .api_route("/v1/tools", get_with(list_tools, doc("list_tools", "Every registered tool.")))
         .api_route(
@@ -384,6 +389,16 @@ pub struct ContextsQuery {
     pub limit: Option<u32>,
 }
 
+/// Query of `GET /v1/search`.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SearchQuery {
+    /// The words to find (letters and digits; anything else separates words).
+    pub q: String,
+    /// At most this many hits (1 to 100; 20 when absent).
+    pub limit: Option<u32>,
+}
+
 /// Query of `GET /v1/contexts/{id}/events`.
 #[derive(Deserialize, JsonSchema)]
 pub struct EventsQuery {
@@ -480,6 +495,46 @@ async fn list_contexts(
     Ok(Reply(ContextList {
         contexts,
         next_before,
+    }))
+}
+
+async fn search_messages(
+    State(app): State<Arc<App>>,
+    QueryParams(query): QueryParams<SearchQuery>,
+) -> ApiResult<Reply<MessageSearchResults>> {
+    let max = braid_store::MAX_SEARCH_HITS;
+    let limit = match query.limit {
+        None => 20,
+        Some(l) if (1..=max).contains(&l) => l,
+        Some(_) => {
+            return Err(ApiFailure::invalid(
+                "query.limit",
+                format!("limit must be between 1 and {max}"),
+            ));
+        }
+    };
+    let terms = braid_store::SearchTerms::parse(&query.q)
+        .map_err(|e| ApiFailure::invalid("query.q", e.to_string()))?;
+    let hits = app
+        .registry
+        .services()
+        .store
+        .search_messages(&terms, limit)
+        .await
+        .map_err(braid_context::EngineError::from)?;
+    Ok(Reply(MessageSearchResults {
+        hits: hits
+            .into_iter()
+            .map(|hit| MessageSearchHit {
+                context_id: hit.context,
+                title: Some(hit.title).filter(|t| !t.is_empty()),
+                message_id: hit.message,
+                branch: hit.branch,
+                role: hit.role,
+                snippet: hit.snippet,
+                created_at: hit.created_at,
+            })
+            .collect(),
     }))
 }
 

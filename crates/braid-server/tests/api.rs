@@ -1032,3 +1032,49 @@ fn open_files_allowed(wanted: usize) -> usize {
         wanted
     }
 }
+
+#[tokio::test]
+async fn search_finds_a_word_of_an_answer_and_names_its_conversation_and_message() {
+    let s =
+        TestServer::start(Script::new().then(reply(&["The lexer keeps a ", "Zebrafish cursor."])))
+            .await;
+    let (status, body) = s
+        .call(
+            "POST",
+            "/v1/contexts",
+            Some(json!({"title": "Lexer questions"})),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_owned();
+    s.send_text(&id, "where is the cursor kept?").await;
+    s.settle(&id).await;
+    let answer = s.messages(&id).await[1]["id"].as_str().unwrap().to_owned();
+
+    let (status, body) = s.call("GET", "/v1/search?q=zebra", None).await;
+    assert_eq!(status, 200, "{body}");
+    let hits = body["hits"].as_array().unwrap();
+    assert_eq!(hits.len(), 1, "{body}");
+    assert_eq!(hits[0]["context_id"], id.as_str());
+    assert_eq!(hits[0]["title"], "Lexer questions");
+    assert_eq!(hits[0]["message_id"], answer.as_str());
+    assert_eq!(hits[0]["branch"], "main");
+    assert_eq!(hits[0]["role"], "assistant");
+    assert!(
+        hits[0]["snippet"].as_str().unwrap().contains("Zebrafish"),
+        "{body}"
+    );
+    // Both sides of the exchange are searched; every word must be there.
+    let (_, body) = s.call("GET", "/v1/search?q=CURSOR", None).await;
+    assert_eq!(body["hits"].as_array().unwrap().len(), 2, "{body}");
+    let (_, body) = s.call("GET", "/v1/search?q=cursor%20where", None).await;
+    assert_eq!(body["hits"].as_array().unwrap().len(), 1, "{body}");
+
+    // A query with no word, or a limit out of bounds, is refused naming the parameter.
+    let (status, body) = s.call("GET", "/v1/search?q=%3F%21", None).await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["error"]["field"], "query.q", "{body}");
+    let (status, body) = s.call("GET", "/v1/search?q=cursor&limit=0", None).await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["error"]["field"], "query.limit", "{body}");
+}

@@ -1572,6 +1572,43 @@ markers?: Array<ViewMarker>, };
 
 export type MessagePayload = { "type": "text" } & TextPayload | { "type": "file_reference" } & FileReferencePayload | { "type": "image" } & ImagePayload | { "type": "workflow" } & WorkflowPayload | { "type": "tool_result" } & ToolResultPayload | { "type": "question_answer" } & QuestionAnswerPayload | { "type": "mcp_resource" } & McpResourcePayload;
 
+export type MessageSearchHit = { 
+/**
+ * The conversation holding it.
+ */
+context_id: ContextId, 
+/**
+ * The conversation's title; absent while it has none.
+ */
+title?: string, 
+/**
+ * The message.
+ */
+message_id: MessageId, 
+/**
+ * A branch showing it (the active one when it does); absent when no branch shows it any
+ * more.
+ */
+branch?: BranchName, 
+/**
+ * Who wrote it.
+ */
+role: Role, 
+/**
+ * Its text around the first match (a few dozen words, plain text, no markup).
+ */
+snippet: string, 
+/**
+ * When it was written.
+ */
+created_at: string, };
+
+export type MessageSearchResults = { 
+/**
+ * The hits, at most the query's `limit`.
+ */
+hits: Array<MessageSearchHit>, };
+
 export type MessageStatus = "pending" | "processing" | "streaming" | "complete" | "failed" | "incomplete";
 
 export type MessageUpdate = { "type": "created", 

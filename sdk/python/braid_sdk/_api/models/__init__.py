@@ -153,6 +153,8 @@ from .message_project_structure import MessageProjectStructure
 from .message_project_structure_metadata import MessageProjectStructureMetadata
 from .message_question import MessageQuestion
 from .message_question_metadata import MessageQuestionMetadata
+from .message_search_hit import MessageSearchHit
+from .message_search_results import MessageSearchResults
 from .message_status import MessageStatus
 from .message_system_control import MessageSystemControl
 from .message_system_control_metadata import MessageSystemControlMetadata
@@ -219,6 +221,7 @@ from .rule_origin import RuleOrigin
 from .run_workflow_request import RunWorkflowRequest
 from .run_workflow_request_parameters import RunWorkflowRequestParameters
 from .sandbox_mode import SandboxMode
+from .search_query import SearchQuery
 from .send_message_request import SendMessageRequest
 from .send_message_request_client_metadata_type_0 import (
     SendMessageRequestClientMetadataType0,
@@ -442,6 +445,8 @@ __all__ = (
     "MessageProjectStructureMetadata",
     "MessageQuestion",
     "MessageQuestionMetadata",
+    "MessageSearchHit",
+    "MessageSearchResults",
     "MessageStatus",
     "MessageSystemControl",
     "MessageSystemControlMetadata",
@@ -504,6 +509,7 @@ __all__ = (
     "RunWorkflowRequest",
     "RunWorkflowRequestParameters",
     "SandboxMode",
+    "SearchQuery",
     "SendMessageRequest",
     "SendMessageRequestClientMetadataType0",
     "SendMessageResponse",
