@@ -14,6 +14,7 @@ import type {
   McpResourceInfo,
   McpServerDefinition,
   Message,
+  MessageSearchHit,
   Mode,
   OfferedRule,
   SendMessageRequest,
@@ -252,6 +253,28 @@ export function App({ api }: { api: ApiClient }) {
     } catch (err) {
       reportError(err);
     }
+  };
+  const searchMessages = useCallback(async (q: string) => (await api.searchMessages(q, 20)).hits, [api]);
+  // A found message opens in its conversation, on a branch that shows it, in the full history.
+  const openHit = async (hit: MessageSearchHit) => {
+    try {
+      if (hit.branch) {
+        const here = hit.context_id === contextId && summary?.id === contextId ? summary : await api.getContext(hit.context_id);
+        if (here.active_branch !== hit.branch) {
+          await api.activateBranch(hit.context_id, hit.branch);
+          if (hit.context_id === contextId) {
+            refreshContext();
+            conv.branchSwitched();
+          }
+        }
+      }
+    } catch (err) {
+      reportError(err);
+      return;
+    }
+    setView("full");
+    setReveal(hit.message_id);
+    open(hit.context_id);
   };
   const createBranch = async (req: CreateBranchRequest) => {
     if (!contextId) return;
@@ -534,6 +557,8 @@ export function App({ api }: { api: ApiClient }) {
         onCreate={(t) => void create(t)}
         onRename={(id, t) => void rename(id, t)}
         onDelete={(id) => void remove(id)}
+        searchMessages={searchMessages}
+        onOpenMessage={(hit) => void openHit(hit)}
       />
       <main className="conversation" aria-label="Conversation">
         {!contextId || !actions ? (

@@ -28,6 +28,7 @@ import type {
   MergeHeld,
   MergeOutcome,
   MergeRequest,
+  MessageSearchResults,
   ServerSettings,
   Message,
   MessageList,
@@ -381,6 +382,14 @@ export class ApiClient {
   /** `GET /v1/tools`: every registered tool. */
   listTools(): Promise<ToolList> {
     return this.run(this.http.GET("/v1/tools"), "GET /v1/tools");
+  }
+
+  /** `GET /v1/search`: text messages of every conversation holding every word of `q`. */
+  searchMessages(q: string, limit?: number): Promise<MessageSearchResults> {
+    return this.run(
+      this.http.GET("/v1/search", { params: { query: { q, ...(limit !== undefined ? { limit } : {}) } } }),
+      "GET /v1/search",
+    );
   }
 
   /** `GET /v1/settings`: the server's settings a client shows (the allowed workspace roots). */

@@ -10,7 +10,8 @@ import { BranchSwitcher, branchNameProblem } from "./BranchSwitcher";
 import { StatusBar } from "./StatusBar";
 import { matchingPrompts, slashQuery } from "./SlashMenu";
 import { parameterFields, parameterValues } from "./WorkflowForm";
-import type { WorkflowInfo } from "../generated/protocol";
+import type { MessageSearchHit, WorkflowInfo } from "../generated/protocol";
+import { SEARCH_DEBOUNCE_MS } from "./MessageHits";
 import { summary } from "../test/server";
 import { msg } from "../test/fixtures";
 import { initialConversation } from "../conversation/reducer";
@@ -129,6 +130,42 @@ describe("sidebar", () => {
     await userEvent.type(screen.getByLabelText("Search conversations"), "release");
     expect(screen.queryByText("Parser refactor")).toBeNull();
     expect(screen.getByText("Release notes")).toBeTruthy();
+  });
+
+  it("searches message text on the server once typing pauses and opens a hit", async () => {
+    const hit: MessageSearchHit = {
+      context_id: "c1",
+      title: "Parser refactor",
+      message_id: "m7",
+      branch: "main",
+      role: "assistant",
+      snippet: "The Zebrafish struct keeps the zebra cursor.",
+      created_at: "2026-01-01T00:00:00Z",
+    };
+    const searchMessages = vi.fn(async (_q: string) => [hit]);
+    const onOpenMessage = vi.fn();
+    render(<Sidebar {...props()} searchMessages={searchMessages} onOpenMessage={onOpenMessage} />);
+    await userEvent.type(screen.getByLabelText("Search conversations"), "ZEBRA fish");
+    const found = await screen.findByRole("region", { name: "Messages found" });
+    const button = await within(found).findByRole("button", { name: /Parser refactor/ });
+    // One request for the whole typed query, not one per key.
+    expect(searchMessages).toHaveBeenCalledTimes(1);
+    expect(searchMessages).toHaveBeenCalledWith("ZEBRA fish");
+    expect([...found.querySelectorAll("mark")].map((m) => m.textContent)).toEqual(["Zebrafish", "zebra"]);
+    await userEvent.click(button);
+    expect(onOpenMessage).toHaveBeenCalledWith(hit);
+  });
+
+  it("says when no message matches, and does not ask for a query without words", async () => {
+    const searchMessages = vi.fn(async (_q: string) => [] as MessageSearchHit[]);
+    render(<Sidebar {...props()} searchMessages={searchMessages} onOpenMessage={vi.fn()} />);
+    const input = screen.getByLabelText("Search conversations");
+    await userEvent.type(input, "?!");
+    await new Promise((r) => setTimeout(r, SEARCH_DEBOUNCE_MS + 50));
+    expect(searchMessages).not.toHaveBeenCalled();
+    await userEvent.clear(input);
+    await userEvent.type(input, "narwhal");
+    expect(await screen.findByText("No message holds “narwhal”")).toBeTruthy();
   });
 
   it("creates, opens and renames", async () => {
