@@ -599,6 +599,24 @@ pub struct ServerSettings {
     pub workspace_roots: Vec<String>,
 }
 
+/// `GET /v1/models`: the models the model server offers, for the model picker, with what each
+/// can do.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct ModelList {
+    /// The model a context that names none uses (`BRAID_MODEL`); absent when none is set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub default_model: Option<String>,
+    /// The models the server lists (`/v1/models`), in its order, each with its window, vision
+    /// and tool calling and where each figure came from.
+    pub models: Vec<crate::capabilities::ModelCapabilitiesView>,
+    /// Why the server's list could not be read, when it could not: the picker then offers the
+    /// default model and a name typed in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub list_error: Option<String>,
+}
+
 /// `GET /v1/search`: the messages whose text holds every word of the query, best match first.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct MessageSearchResults {

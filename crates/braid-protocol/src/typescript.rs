@@ -77,6 +77,7 @@ pub fn render() -> String {
     c.visit::<FileChangePreview>();
     c.visit::<ServerSettings>();
     c.visit::<MessageSearchResults>();
+    c.visit::<ModelList>();
     c.visit::<ToolList>();
     c.visit::<McpServerList>();
     c.visit::<AddMcpServerRequest>();

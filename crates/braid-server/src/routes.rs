@@ -21,8 +21,8 @@ use braid_protocol::api::{
     FileChangePreviewRequest, GetMcpPromptRequest, McpElicitationList, McpElicitationReply,
     McpPromptList, McpPromptText, McpResourceList, McpServerDefinition, McpServerList, MergeHeld,
     MergeOutcome, MergeRequest, MessageList, MessageSearchHit, MessageSearchResults, MessageView,
-    ModelRequestList, PinFactRequest, SendMessageResponse, ServerSettings, SetModeRequest,
-    StateResponse, ToolList, TurnView, UpdateBranchRequest, UpdateContextRequest,
+    ModelList, ModelRequestList, PinFactRequest, SendMessageResponse, ServerSettings,
+    SetModeRequest, StateResponse, ToolList, TurnView, UpdateBranchRequest, UpdateContextRequest,
     WorkspaceFileList,
 };
 use braid_protocol::workflow::{
@@ -177,6 +177,10 @@ pub fn api() -> ApiRouter<Arc<App>> {
         .api_route(
             "/v1/search",
             get_with(search_messages, doc("search_messages", "Searches what people and the model wrote in every conversation: the text messages holding every word of `q` (each word matches the start of a word, in any case), best match first, each with its conversation, a branch showing it and a snippet. 422 names a query with no word, more than 16 words, or a word over 64 characters.")),
+        )
+        .api_route(
+            "/v1/models",
+            get_with(list_models, doc("list_models", "The models the model server lists (its `/v1/models`), each with its context window, vision and tool calling as discovered from the server (or Braid's table, or the defaults) and where each figure came from; the first 64 are described. `list_error` says why the list could not be read.")),
         )
         .api_route("/v1/tools", get_with(list_tools, doc("list_tools", "Every registered tool.")))
         .api_route(
@@ -496,6 +500,43 @@ async fn list_contexts(
         contexts,
         next_before,
     }))
+}
+
+/// The most listed models `GET /v1/models` describes (each is discovered once, at most three
+/// requests to the model server).
+const DESCRIBED_MODELS: usize = 64;
+
+async fn list_models(State(app): State<Arc<App>>) -> Reply<ModelList> {
+    let services = app.registry.services();
+    let default_model = Some(services.settings.default_model.clone()).filter(|m| !m.is_empty());
+    let Some(llm) = &services.llm else {
+        return Reply(ModelList {
+            default_model,
+            models: Vec::new(),
+            list_error: Some(
+                "no model server is configured (set BRAID_LLM_PROVIDER and BRAID_LLM_BASE_URL)"
+                    .into(),
+            ),
+        });
+    };
+    let (ids, list_error) = match llm.list_models().await {
+        Ok(ids) => (ids, None),
+        Err(error) => {
+            tracing::info!(%error, "the model server's model list could not be read");
+            (Vec::new(), Some(error.to_string()))
+        }
+    };
+    let ids: Vec<String> = ids.into_iter().take(DESCRIBED_MODELS).collect();
+    let found = futures::future::join_all(ids.iter().map(|id| llm.discover(id))).await;
+    Reply(ModelList {
+        default_model,
+        models: found
+            .iter()
+            .zip(&ids)
+            .map(|(capabilities, id)| capabilities.view(id))
+            .collect(),
+        list_error,
+    })
 }
 
 async fn search_messages(

@@ -1078,3 +1078,47 @@ async fn search_finds_a_word_of_an_answer_and_names_its_conversation_and_message
     assert_eq!(status, 422, "{body}");
     assert_eq!(body["error"]["field"], "query.limit", "{body}");
 }
+
+#[tokio::test]
+async fn the_model_list_names_the_servers_models_with_their_discovered_figures() {
+    let script = Script::new().with_discovery(braid_testkit::DiscoveryReply {
+        server: braid_testkit::ServerKind::LlamaCpp,
+        model: "mock-model".into(),
+        context_window: 16_384,
+        vision: true,
+        tools: Some(true),
+    });
+    let s = TestServer::start(script).await;
+    let (status, body) = s.call("GET", "/v1/models", None).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["default_model"], "mock-model", "{body}");
+    assert!(body.get("list_error").is_none(), "{body}");
+    let models = body["models"].as_array().unwrap();
+    assert_eq!(models.len(), 1, "{body}");
+    let model = &models[0];
+    assert_eq!(model["model"], "mock-model");
+    // The configured override wins over the server's window; vision and tools are the server's.
+    assert_eq!(model["context_window"]["value"], 32_768);
+    assert_eq!(model["context_window"]["source"], "override");
+    assert_eq!(model["vision"]["value"], true);
+    assert_eq!(model["vision"]["source"], "server");
+    assert_eq!(model["tool_calling"]["value"], "native");
+    assert_eq!(model["tool_calling"]["source"], "server");
+}
+
+#[tokio::test]
+async fn without_a_model_server_the_model_list_says_what_to_set() {
+    let mut setup = Setup::new(Script::new());
+    setup.with_model = false;
+    let s = TestServer::with(setup).await;
+    let (status, body) = s.call("GET", "/v1/models", None).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["models"], json!([]));
+    assert!(
+        body["list_error"]
+            .as_str()
+            .unwrap()
+            .contains("BRAID_LLM_BASE_URL"),
+        "{body}"
+    );
+}

@@ -726,6 +726,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The models the model server lists (its `/v1/models`), each with its context window, vision and tool calling as discovered from the server (or Braid's table, or the defaults) and where each figure came from; the first 64 are described. `list_error` says why the list could not be read. */
+        get: operations["list_models"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/search": {
         parameters: {
             query?: never;
@@ -3450,6 +3467,24 @@ export interface components {
             tool_calling: components["schemas"]["ToolCallingFigure"];
             /** @description Whether it accepts images. */
             vision: components["schemas"]["FlagFigure"];
+        };
+        /**
+         * @description `GET /v1/models`: the models the model server offers, for the model picker, with what each
+         *     can do.
+         */
+        ModelList: {
+            /** @description The model a context that names none uses (`BRAID_MODEL`); absent when none is set. */
+            default_model?: string | null;
+            /**
+             * @description Why the server's list could not be read, when it could not: the picker then offers the
+             *     default model and a name typed in.
+             */
+            list_error?: string | null;
+            /**
+             * @description The models the server lists (`/v1/models`), in its order, each with its window, vision
+             *     and tool calling and where each figure came from.
+             */
+            models: components["schemas"]["ModelCapabilitiesView"][];
         };
         /**
          * Format: uuid
@@ -8352,6 +8387,35 @@ export interface operations {
             };
             /** @description The request breaks the schema or a rule (`field` names where), or its `Idempotency-Key` was first sent with another body. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    list_models: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelList"];
+                };
+            };
+            /** @description A token is configured and the request lacks `Authorization: Bearer <token>`. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1687,6 +1687,22 @@ vision: FlagFigure,
  */
 tool_calling: ToolCallingFigure, };
 
+export type ModelList = { 
+/**
+ * The model a context that names none uses (`BRAID_MODEL`); absent when none is set.
+ */
+default_model?: string, 
+/**
+ * The models the server lists (`/v1/models`), in its order, each with its window, vision
+ * and tool calling and where each figure came from.
+ */
+models: Array<ModelCapabilitiesView>, 
+/**
+ * Why the server's list could not be read, when it could not: the picker then offers the
+ * default model and a name typed in.
+ */
+list_error?: string, };
+
 export type ModelRequestId = string;
 
 export type OfferedRule = { 

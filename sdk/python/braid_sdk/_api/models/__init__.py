@@ -175,6 +175,7 @@ from .message_workflow_execution_metadata import MessageWorkflowExecutionMetadat
 from .messages_query import MessagesQuery
 from .mode import Mode
 from .model_capabilities_view import ModelCapabilitiesView
+from .model_list import ModelList
 from .model_request_list import ModelRequestList
 from .model_request_record import ModelRequestRecord
 from .o_auth_callback_query import OAuthCallbackQuery
@@ -467,6 +468,7 @@ __all__ = (
     "MessagesQuery",
     "Mode",
     "ModelCapabilitiesView",
+    "ModelList",
     "ModelRequestList",
     "ModelRequestRecord",
     "OAuthCallbackQuery",
