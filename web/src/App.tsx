@@ -15,6 +15,7 @@ import type {
   McpServerDefinition,
   Message,
   MessageSearchHit,
+  ModelList,
   Mode,
   OfferedRule,
   SendMessageRequest,
@@ -108,6 +109,12 @@ export function App({ api }: { api: ApiClient }) {
     api.getContext(forId).then((c) => openId.current === forId && setSummary(c), reportError);
     api.listBranches(forId).then((b) => openId.current === forId && setBranches(b), reportError);
   }, [api, contextId, reportError]);
+  // The model picker's list, asked each time the settings open (the server may load others).
+  const [models, setModels] = useState<ModelList | undefined>(undefined);
+  useEffect(() => {
+    if (panel !== "settings") return;
+    api.listModels().then(setModels, (err: unknown) => setModels({ models: [], list_error: err instanceof Error ? err.message : String(err) }));
+  }, [api, panel]);
   const [workspaceRoots, setWorkspaceRoots] = useState<string[] | undefined>(undefined);
   useEffect(() => {
     api.getSettings().then((s) => setWorkspaceRoots(s.workspace_roots), () => setWorkspaceRoots(undefined));
@@ -661,7 +668,7 @@ export function App({ api }: { api: ApiClient }) {
       {panel !== "none" && (
         <aside className="side-panel">
           <button type="button" className="btn btn-icon close-panel" aria-label="Close panel" onClick={() => setPanel("none")}>×</button>
-          {panel === "settings" && summary && <SettingsPanel config={summary.config} onSave={saveSettings} onMode={setMode} workspaceRoots={workspaceRoots} instructions={summary.instructions} capabilities={summary.capabilities} />}
+          {panel === "settings" && summary && <SettingsPanel config={summary.config} onSave={saveSettings} onMode={setMode} workspaceRoots={workspaceRoots} instructions={summary.instructions} capabilities={summary.capabilities} models={models} />}
           {panel === "mcp" && (
             <McpPanel
               servers={servers}

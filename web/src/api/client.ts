@@ -29,6 +29,7 @@ import type {
   MergeOutcome,
   MergeRequest,
   MessageSearchResults,
+  ModelList,
   ServerSettings,
   Message,
   MessageList,
@@ -382,6 +383,11 @@ export class ApiClient {
   /** `GET /v1/tools`: every registered tool. */
   listTools(): Promise<ToolList> {
     return this.run(this.http.GET("/v1/tools"), "GET /v1/tools");
+  }
+
+  /** `GET /v1/models`: the model server's models with what each can do. */
+  listModels(): Promise<ModelList> {
+    return this.run(this.http.GET("/v1/models"), "GET /v1/models");
   }
 
   /** `GET /v1/search`: text messages of every conversation holding every word of `q`. */
