@@ -65,7 +65,7 @@ pub fn api() -> ApiRouter<Arc<App>> {
         .api_route(
             "/v1/contexts",
             get_with(list_contexts, doc("list_contexts", "Every context, most recently updated first."))
-                .post_with(create_context, doc("create_context", "Creates a context; answers it as `GET /v1/contexts/{id}` would.")),
+                .post_with(create_context, doc("create_context", "Creates a context; answers it as `GET /v1/contexts/{id}` would. Without a `workspace` in its config it works in the server's default workspace, the first allowed root (`--workspace-root`).")),
         )
         .api_route(
             "/v1/contexts/{id}",
@@ -626,8 +626,15 @@ fn page<T, Id: PartialEq + Copy + std::fmt::Display>(
 
 async fn create_context(
     State(app): State<Arc<App>>,
-    JsonBody(request): JsonBody<CreateContextRequest>,
+    JsonBody(mut request): JsonBody<CreateContextRequest>,
 ) -> ApiResult<Created<ContextSummary>> {
+    // A conversation starts in the server's default workspace (the first allowed root), so its
+    // file tools and workflows work from the first message; `workspace` in the config picks
+    // another.
+    if request.config.workspace.is_none() {
+        let roots = &app.registry.services().settings.workspace_roots;
+        request.config.workspace = roots.roots().first().map(|r| r.display().to_string());
+    }
     let handle = app.registry.create(request).await?;
     Ok(Reply(handle.summary().await?))
 }

@@ -876,10 +876,7 @@ async fn workspace_files_are_listed_for_the_picker() {
         .call("GET", &format!("/v1/contexts/{id}/files?limit=many"), None)
         .await;
     assert_eq!(code, 422, "a bad limit names the field");
-    let (_, bare) = s
-        .call("POST", "/v1/contexts", Some(json!({"config": {}})))
-        .await;
-    let bare = bare["id"].as_str().unwrap().to_owned();
+    let bare = s.context_without_workspace().await;
     let (code, body) = s
         .call("GET", &format!("/v1/contexts/{bare}/files"), None)
         .await;
@@ -932,10 +929,7 @@ async fn a_file_change_is_previewed_against_the_file_on_disk() {
         )
         .await;
     assert_eq!(code, 422, "a path outside the workspace is refused: {body}");
-    let (_, bare) = s
-        .call("POST", "/v1/contexts", Some(json!({"config": {}})))
-        .await;
-    let bare = bare["id"].as_str().unwrap().to_owned();
+    let bare = s.context_without_workspace().await;
     let (code, body) = s
         .call(
             "POST",
@@ -1120,5 +1114,56 @@ async fn without_a_model_server_the_model_list_says_what_to_set() {
             .unwrap()
             .contains("BRAID_LLM_BASE_URL"),
         "{body}"
+    );
+}
+
+#[tokio::test]
+async fn a_new_context_works_in_the_servers_default_workspace_and_one_without_says_how_to_set_it() {
+    let s = TestServer::start(
+        Script::new()
+            .then(calls(&[("c1", "read_file", json!({"path": "notes.txt"}))]))
+            .then(reply(&["It says hello."]))
+            .then(calls(&[("c2", "read_file", json!({"path": "notes.txt"}))]))
+            .then(reply(&["No workspace."])),
+    )
+    .await;
+    let root = s.call("GET", "/v1/settings", None).await.1["workspace_roots"][0]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    std::fs::write(std::path::Path::new(&root).join("notes.txt"), "hello").unwrap();
+    let (status, body) = s
+        .call(
+            "POST",
+            "/v1/contexts",
+            Some(json!({"config": {"approval_policy": {"type": "auto_all"}}})),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(body["config"]["workspace"], root.as_str());
+    let id = body["id"].as_str().unwrap().to_owned();
+    s.send_text(&id, "read notes.txt").await;
+    s.settle(&id).await;
+    let read = s.messages(&id).await;
+    let result = read.iter().find(|m| m["kind"] == "tool_result").unwrap();
+    assert_eq!(result["data"]["status"], "success", "{result}");
+    assert!(result["data"]["output"]["content"].as_str().unwrap().contains("hello"));
+
+    // Without a workspace, the failure says where to set one.
+    let bare = s.context_without_workspace().await;
+    s.call(
+        "PATCH",
+        &format!("/v1/contexts/{bare}"),
+        Some(json!({"config": {"approval_policy": {"type": "auto_all"}}})),
+    )
+    .await;
+    s.send_text(&bare, "read notes.txt").await;
+    s.settle(&bare).await;
+    let failed = s.messages(&bare).await;
+    let result = failed.iter().find(|m| m["kind"] == "tool_result").unwrap();
+    let text = result.to_string();
+    assert!(
+        text.contains("Workspace path") && text.contains("--workspace-root"),
+        "{text}"
     );
 }

@@ -63,7 +63,7 @@ export interface paths {
         /** Every context, most recently updated first. */
         get: operations["list_contexts"];
         put?: never;
-        /** Creates a context; answers it as `GET /v1/contexts/{id}` would. */
+        /** Creates a context; answers it as `GET /v1/contexts/{id}` would. Without a `workspace` in its config it works in the server's default workspace, the first allowed root (`--workspace-root`). */
         post: operations["create_context"];
         delete?: never;
         options?: never;
