@@ -51,12 +51,17 @@ import { useComposerMenus, useElicitations } from "./app/useComposerMenus";
 
 type Panel = "none" | "settings" | "mcp";
 
+/** Rounds in which a new conversation's read-only calls run without asking (the engine's loop limit). */
+export const NEW_CONTEXT_AUTO_ROUNDS = 25;
+
 /** The default config of a new context; the server fills what it does not set. */
 export const NEW_CONTEXT_CONFIG: ContextConfig = {
   model: "",
   mode: "act",
   agent_role: "actor",
-  approval_policy: { type: "manual" },
+  // Reading runs without asking (the built-in read-only tools); writes and commands ask. No
+  // workspace: the server starts the conversation in its default one.
+  approval_policy: { type: "limited_auto", max_depth: NEW_CONTEXT_AUTO_ROUNDS },
   tool_timeout_secs: 30,
   optimization: { strategy: { type: "intelligent" }, reserve_output_tokens: 4096, margin_tokens: 256, ledger_percent: 15 },
 };
@@ -511,6 +516,7 @@ export function App({ api }: { api: ApiClient }) {
         moreOpen={moreOpen}
         onToggleMore={() => setMoreOpen((o) => !o)}
         onChosen={() => setMoreOpen(false)}
+        onWorkspace={() => setPanel("settings")}
       >
         {contextId && branches && (
           <button type="button" className="btn branches-toggle" aria-pressed={branchesOpen} onClick={() => setBranchesOpen((o) => !o)}>

@@ -66,7 +66,7 @@ type PolicyType = ApprovalPolicy["type"];
 const POLICY_WORDS: Record<PolicyType, string> = {
   manual: "Ask for every call",
   white_list: "Run listed tools without asking",
-  limited_auto: "Run everything for a number of rounds",
+  limited_auto: "Run read-only tools without asking (writes and commands ask)",
   auto_all: "Run everything without asking",
 };
 
@@ -333,7 +333,7 @@ export function SettingsPanel({ config, onSave, onMode, workspaceRoots, instruct
         )}
         {policyType === "limited_auto" && (
           <>
-            <label htmlFor={ids.depth}>Rounds without asking</label>
+            <label htmlFor={ids.depth}>Rounds in which reads run without asking</label>
             <input id={ids.depth} inputMode="numeric" value={depth} onChange={(e) => setDepth(e.target.value)} />
           </>
         )}
