@@ -38,7 +38,7 @@ test("search finds a word from a message body and opens the conversation at that
     const hit = found.getByRole("button", { name: /Lexer notes/ });
     await hit.waitFor();
     assert.equal(await found.locator("mark").first().innerText(), "Zebrafish");
-    await w.screenshot("search-hits");
+    await w.screenshot("search-found");
 
     await hit.click();
     await w.page.waitForURL(`**/contexts/${lexer.id}`);

@@ -46,6 +46,7 @@ import { useTheme } from "./theme";
 import { BranchHereProvider, type BranchHere } from "./messages/BranchHere";
 import { Header } from "./components/Header";
 import { EmptyConversation } from "./components/EmptyConversation";
+import { WorkflowRunBar } from "./components/WorkflowRunBar";
 import { useMcpState } from "./app/useMcpState";
 import { useComposerMenus, useElicitations } from "./app/useComposerMenus";
 
@@ -637,6 +638,7 @@ export function App({ api }: { api: ApiClient }) {
               <TurnFailure conversation={conv.state} onResume={resume} />
             </ol>
             <LatestButton shown={scroll.behind} onClick={scroll.toLatest} />
+            <WorkflowRunBar entries={conv.state.entries} />
             <StatusBar
               conversation={conv.state}
               onResume={resume}
