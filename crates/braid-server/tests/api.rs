@@ -1147,7 +1147,12 @@ async fn a_new_context_works_in_the_servers_default_workspace_and_one_without_sa
     let read = s.messages(&id).await;
     let result = read.iter().find(|m| m["kind"] == "tool_result").unwrap();
     assert_eq!(result["data"]["status"], "success", "{result}");
-    assert!(result["data"]["output"]["content"].as_str().unwrap().contains("hello"));
+    assert!(
+        result["data"]["output"]["content"]
+            .as_str()
+            .unwrap()
+            .contains("hello")
+    );
 
     // Without a workspace, the failure says where to set one.
     let bare = s.context_without_workspace().await;
