@@ -1,6 +1,7 @@
 // The first screen of a new conversation and the settings a person meets first: what Braid can
 // do, where it works, example prompts sent with one click, the composer ready; the model's
-// discovered window shown and the context window settable.
+// discovered window shown and the context window settable; the model picked from the model
+// server's list.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -32,5 +33,29 @@ test("a new conversation offers example prompts, and the settings show the disco
     const saved = await w.api("GET", `/v1/contexts/${ctx.id}`);
     assert.equal(saved.config.context_window, 16384);
     await w.screenshot("first-run-settings");
+  });
+});
+
+test("the model picker lists the model server's models with their discovered figures", async () => {
+  const script = { responses: [textReply(["Done."])] };
+  await withWorld("model-picker", { script }, async (w) => {
+    const ctx = await w.createContext();
+    await w.open(ctx.id);
+    await w.page.getByRole("button", { name: "Settings" }).click();
+    const picker = w.page.getByLabel("Model", { exact: true });
+    // The list comes from the mock's `/v1/models` (through `GET /v1/models`), each model with
+    // the window its `/props` reported.
+    await w.page.waitForFunction(() => [...document.querySelectorAll("select option")].some((o) => o.textContent?.startsWith("mock — ")));
+    const options = await picker.locator("option").allInnerTexts();
+    assert.ok(options.some((o) => /^mock — 32,768 tokens/.test(o)), options.join(" | "));
+    assert.ok(options.some((o) => /^Server default \(mock — 32,768 tokens/.test(o)), options.join(" | "));
+    const listed = await w.api("GET", "/v1/models");
+    assert.deepEqual(listed.models.map((m) => m.model), ["mock"]);
+
+    await picker.selectOption("mock");
+    await w.page.getByRole("button", { name: "Save settings" }).click();
+    await w.page.getByText("Saved").first().waitFor();
+    assert.equal((await w.api("GET", `/v1/contexts/${ctx.id}`)).config.model, "mock");
+    await w.screenshot("model-picker");
   });
 });

@@ -14,6 +14,8 @@ import type {
   McpResourceInfo,
   McpServerDefinition,
   Message,
+  MessageSearchHit,
+  ModelList,
   Mode,
   OfferedRule,
   SendMessageRequest,
@@ -44,17 +46,23 @@ import { useTheme } from "./theme";
 import { BranchHereProvider, type BranchHere } from "./messages/BranchHere";
 import { Header } from "./components/Header";
 import { EmptyConversation } from "./components/EmptyConversation";
+import { WorkflowRunBar } from "./components/WorkflowRunBar";
 import { useMcpState } from "./app/useMcpState";
 import { useComposerMenus, useElicitations } from "./app/useComposerMenus";
 
 type Panel = "none" | "settings" | "mcp";
+
+/** Rounds in which a new conversation's read-only calls run without asking (the engine's loop limit). */
+export const NEW_CONTEXT_AUTO_ROUNDS = 25;
 
 /** The default config of a new context; the server fills what it does not set. */
 export const NEW_CONTEXT_CONFIG: ContextConfig = {
   model: "",
   mode: "act",
   agent_role: "actor",
-  approval_policy: { type: "manual" },
+  // Reading runs without asking (the built-in read-only tools); writes and commands ask. No
+  // workspace: the server starts the conversation in its default one.
+  approval_policy: { type: "limited_auto", max_depth: NEW_CONTEXT_AUTO_ROUNDS },
   tool_timeout_secs: 30,
   optimization: { strategy: { type: "intelligent" }, reserve_output_tokens: 4096, margin_tokens: 256, ledger_percent: 15 },
 };
@@ -107,6 +115,12 @@ export function App({ api }: { api: ApiClient }) {
     api.getContext(forId).then((c) => openId.current === forId && setSummary(c), reportError);
     api.listBranches(forId).then((b) => openId.current === forId && setBranches(b), reportError);
   }, [api, contextId, reportError]);
+  // The model picker's list, asked each time the settings open (the server may load others).
+  const [models, setModels] = useState<ModelList | undefined>(undefined);
+  useEffect(() => {
+    if (panel !== "settings") return;
+    api.listModels().then(setModels, (err: unknown) => setModels({ models: [], list_error: err instanceof Error ? err.message : String(err) }));
+  }, [api, panel]);
   const [workspaceRoots, setWorkspaceRoots] = useState<string[] | undefined>(undefined);
   useEffect(() => {
     api.getSettings().then((s) => setWorkspaceRoots(s.workspace_roots), () => setWorkspaceRoots(undefined));
@@ -252,6 +266,28 @@ export function App({ api }: { api: ApiClient }) {
     } catch (err) {
       reportError(err);
     }
+  };
+  const searchMessages = useCallback(async (q: string) => (await api.searchMessages(q, 20)).hits, [api]);
+  // A found message opens in its conversation, on a branch that shows it, in the full history.
+  const openHit = async (hit: MessageSearchHit) => {
+    try {
+      if (hit.branch) {
+        const here = hit.context_id === contextId && summary?.id === contextId ? summary : await api.getContext(hit.context_id);
+        if (here.active_branch !== hit.branch) {
+          await api.activateBranch(hit.context_id, hit.branch);
+          if (hit.context_id === contextId) {
+            refreshContext();
+            conv.branchSwitched();
+          }
+        }
+      }
+    } catch (err) {
+      reportError(err);
+      return;
+    }
+    setView("full");
+    setReveal(hit.message_id);
+    open(hit.context_id);
   };
   const createBranch = async (req: CreateBranchRequest) => {
     if (!contextId) return;
@@ -481,6 +517,7 @@ export function App({ api }: { api: ApiClient }) {
         moreOpen={moreOpen}
         onToggleMore={() => setMoreOpen((o) => !o)}
         onChosen={() => setMoreOpen(false)}
+        onWorkspace={() => setPanel("settings")}
       >
         {contextId && branches && (
           <button type="button" className="btn branches-toggle" aria-pressed={branchesOpen} onClick={() => setBranchesOpen((o) => !o)}>
@@ -534,6 +571,8 @@ export function App({ api }: { api: ApiClient }) {
         onCreate={(t) => void create(t)}
         onRename={(id, t) => void rename(id, t)}
         onDelete={(id) => void remove(id)}
+        searchMessages={searchMessages}
+        onOpenMessage={(hit) => void openHit(hit)}
       />
       <main className="conversation" aria-label="Conversation">
         {!contextId || !actions ? (
@@ -599,6 +638,7 @@ export function App({ api }: { api: ApiClient }) {
               <TurnFailure conversation={conv.state} onResume={resume} />
             </ol>
             <LatestButton shown={scroll.behind} onClick={scroll.toLatest} />
+            <WorkflowRunBar entries={conv.state.entries} />
             <StatusBar
               conversation={conv.state}
               onResume={resume}
@@ -636,7 +676,7 @@ export function App({ api }: { api: ApiClient }) {
       {panel !== "none" && (
         <aside className="side-panel">
           <button type="button" className="btn btn-icon close-panel" aria-label="Close panel" onClick={() => setPanel("none")}>×</button>
-          {panel === "settings" && summary && <SettingsPanel config={summary.config} onSave={saveSettings} onMode={setMode} workspaceRoots={workspaceRoots} instructions={summary.instructions} capabilities={summary.capabilities} />}
+          {panel === "settings" && summary && <SettingsPanel config={summary.config} onSave={saveSettings} onMode={setMode} workspaceRoots={workspaceRoots} instructions={summary.instructions} capabilities={summary.capabilities} models={models} />}
           {panel === "mcp" && (
             <McpPanel
               servers={servers}

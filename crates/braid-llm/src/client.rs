@@ -42,6 +42,12 @@ pub trait LlmClient: Send + Sync {
         self.capabilities(model)
     }
 
+    /// The models the model server lists (`GET /v1/models`), for a picker; none by default
+    /// (a provider whose server is not asked).
+    async fn list_models(&self) -> Result<Vec<String>, crate::discovery::DiscoveryError> {
+        Ok(Vec::new())
+    }
+
     /// The largest image the provider takes (images are sized down to fit before they are
     /// sent). By default the strictest provider's limits.
     fn image_limits(&self) -> ImageLimits {

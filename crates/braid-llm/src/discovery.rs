@@ -165,6 +165,32 @@ pub fn parse_openai_models(models: &Value, model: &str) -> ServerReport {
     }
 }
 
+/// The most model ids read from one `/v1/models` list; the rest are left out.
+pub const MAX_LISTED_MODELS: usize = 256;
+
+/// The model ids of an OpenAI-style `/v1/models` list (`data[].id`), in the server's order,
+/// without blanks or repeats, at most [`MAX_LISTED_MODELS`].
+pub fn parse_model_ids(models: &Value) -> Vec<String> {
+    let mut ids: Vec<String> = Vec::new();
+    for entry in models
+        .get("data")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let Some(id) = entry.get("id").and_then(Value::as_str).map(str::trim) else {
+            continue;
+        };
+        if !id.is_empty() && !ids.iter().any(|known| known == id) {
+            ids.push(id.to_owned());
+        }
+        if ids.len() == MAX_LISTED_MODELS {
+            break;
+        }
+    }
+    ids
+}
+
 /// A reported window as a token count: zero or absurd figures are not a window.
 fn window(n: u64) -> Option<u32> {
     u32::try_from(n).ok().filter(|n| *n > 0)
@@ -260,6 +286,17 @@ impl Discovery {
         (*report, first)
     }
 
+    /// The models the server lists at `/v1/models` (see [`parse_model_ids`]); none when this
+    /// discovery never asks (a provider's own cloud).
+    pub async fn list_models(&self) -> Result<Vec<String>, DiscoveryError> {
+        let Some(http) = &self.http else {
+            return Ok(Vec::new());
+        };
+        let url = format!("{}/v1/models", self.root);
+        let body = self.fetch(http.get(&url), &url).await?;
+        Ok(parse_model_ids(&body))
+    }
+
     async fn ask(&self, http: &reqwest::Client, model: &str) -> ServerReport {
         let props_url = format!("{}/props", self.root);
         let show_url = format!("{}/api/show", self.root);
@@ -353,6 +390,23 @@ impl Discovery {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_model_list_gives_its_ids_in_order_without_blanks_or_repeats() {
+        let list = json!({"object": "list", "data": [
+            {"id": "qwen3-coder"}, {"id": " "}, {"object": "model"}, {"id": "llama-3.1-8b"},
+            {"id": "qwen3-coder"}
+        ]});
+        assert_eq!(parse_model_ids(&list), ["qwen3-coder", "llama-3.1-8b"]);
+        assert!(parse_model_ids(&json!({"error": "no"})).is_empty());
+        let many: Vec<_> = (0..MAX_LISTED_MODELS + 5)
+            .map(|i| json!({ "id": format!("m{i}") }))
+            .collect();
+        assert_eq!(
+            parse_model_ids(&json!({ "data": many })).len(),
+            MAX_LISTED_MODELS
+        );
+    }
 
     #[test]
     fn llama_cpp_props_give_the_slot_window_and_vision() {

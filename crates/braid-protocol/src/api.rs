@@ -599,6 +599,55 @@ pub struct ServerSettings {
     pub workspace_roots: Vec<String>,
 }
 
+/// `GET /v1/models`: the models the model server offers, for the model picker, with what each
+/// can do.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct ModelList {
+    /// The model a context that names none uses (`BRAID_MODEL`); absent when none is set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub default_model: Option<String>,
+    /// The models the server lists (`/v1/models`), in its order, each with its window, vision
+    /// and tool calling and where each figure came from.
+    pub models: Vec<crate::capabilities::ModelCapabilitiesView>,
+    /// Why the server's list could not be read, when it could not: the picker then offers the
+    /// default model and a name typed in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub list_error: Option<String>,
+}
+
+/// `GET /v1/search`: the messages whose text holds every word of the query, best match first.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct MessageSearchResults {
+    /// The hits, at most the query's `limit`.
+    pub hits: Vec<MessageSearchHit>,
+}
+
+/// One message a search found: enough to list it and to open its conversation at it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct MessageSearchHit {
+    /// The conversation holding it.
+    pub context_id: ContextId,
+    /// The conversation's title; absent while it has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub title: Option<String>,
+    /// The message.
+    pub message_id: MessageId,
+    /// A branch showing it (the active one when it does); absent when no branch shows it any
+    /// more.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub branch: Option<BranchName>,
+    /// Who wrote it.
+    pub role: crate::role::Role,
+    /// Its text around the first match (a few dozen words, plain text, no markup).
+    pub snippet: String,
+    /// When it was written.
+    pub created_at: DateTime<Utc>,
+}
+
 /// Where a tool comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "snake_case")]

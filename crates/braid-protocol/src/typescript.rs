@@ -76,6 +76,8 @@ pub fn render() -> String {
     c.visit::<FileChangePreviewRequest>();
     c.visit::<FileChangePreview>();
     c.visit::<ServerSettings>();
+    c.visit::<MessageSearchResults>();
+    c.visit::<ModelList>();
     c.visit::<ToolList>();
     c.visit::<McpServerList>();
     c.visit::<AddMcpServerRequest>();

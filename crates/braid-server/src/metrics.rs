@@ -290,6 +290,10 @@ impl LlmClient for MeteredLlm {
         self.inner.discover(model).await
     }
 
+    async fn list_models(&self) -> Result<Vec<String>, braid_llm::discovery::DiscoveryError> {
+        self.inner.list_models().await
+    }
+
     fn image_limits(&self) -> braid_llm::ImageLimits {
         self.inner.image_limits()
     }

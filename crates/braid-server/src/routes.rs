@@ -20,9 +20,10 @@ use braid_protocol::api::{
     CorrectSummaryRequest, CreateBranchRequest, CreateContextRequest, FileChangePreview,
     FileChangePreviewRequest, GetMcpPromptRequest, McpElicitationList, McpElicitationReply,
     McpPromptList, McpPromptText, McpResourceList, McpServerDefinition, McpServerList, MergeHeld,
-    MergeOutcome, MergeRequest, MessageList, MessageView, ModelRequestList, PinFactRequest,
-    SendMessageResponse, ServerSettings, SetModeRequest, StateResponse, ToolList, TurnView,
-    UpdateBranchRequest, UpdateContextRequest, WorkspaceFileList,
+    MergeOutcome, MergeRequest, MessageList, MessageSearchHit, MessageSearchResults, MessageView,
+    ModelList, ModelRequestList, PinFactRequest, SendMessageResponse, ServerSettings,
+    SetModeRequest, StateResponse, ToolList, TurnView, UpdateBranchRequest, UpdateContextRequest,
+    WorkspaceFileList,
 };
 use braid_protocol::workflow::{
     RunWorkflowRequest, WorkflowControl, WorkflowList, WorkflowRunResponse,
@@ -64,7 +65,7 @@ pub fn api() -> ApiRouter<Arc<App>> {
         .api_route(
             "/v1/contexts",
             get_with(list_contexts, doc("list_contexts", "Every context, most recently updated first."))
-                .post_with(create_context, doc("create_context", "Creates a context; answers it as `GET /v1/contexts/{id}` would.")),
+                .post_with(create_context, doc("create_context", "Creates a context; answers it as `GET /v1/contexts/{id}` would. Without a `workspace` in its config it works in the server's default workspace, the first allowed root (`--workspace-root`).")),
         )
         .api_route(
             "/v1/contexts/{id}",
@@ -172,6 +173,14 @@ pub fn api() -> ApiRouter<Arc<App>> {
         .api_route(
             "/v1/contexts/{id}/questions/{message_id}/answer",
             post_with(answer_question, doc("answer_question", "Answers a `question` message (the same as sending a `question_answer` payload).")),
+        )
+        .api_route(
+            "/v1/search",
+            get_with(search_messages, doc("search_messages", "Searches what people and the model wrote in every conversation: the text messages holding every word of `q` (each word matches the start of a word, in any case), best match first, each with its conversation, a branch showing it and a snippet. 422 names a query with no word, more than 16 words, or a word over 64 characters.")),
+        )
+        .api_route(
+            "/v1/models",
+            get_with(list_models, doc("list_models", "The models the model server lists (its `/v1/models`), each with its context window, vision and tool calling as discovered from the server (or Braid's table, or the defaults) and where each figure came from; the first 64 are described. `list_error` says why the list could not be read.")),
         )
         .api_route("/v1/tools", get_with(list_tools, doc("list_tools", "Every registered tool.")))
         .api_route(
@@ -384,6 +393,16 @@ pub struct ContextsQuery {
     pub limit: Option<u32>,
 }
 
+/// Query of `GET /v1/search`.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SearchQuery {
+    /// The words to find (letters and digits; anything else separates words).
+    pub q: String,
+    /// At most this many hits (1 to 100; 20 when absent).
+    pub limit: Option<u32>,
+}
+
 /// Query of `GET /v1/contexts/{id}/events`.
 #[derive(Deserialize, JsonSchema)]
 pub struct EventsQuery {
@@ -483,6 +502,83 @@ async fn list_contexts(
     }))
 }
 
+/// The most listed models `GET /v1/models` describes (each is discovered once, at most three
+/// requests to the model server).
+const DESCRIBED_MODELS: usize = 64;
+
+async fn list_models(State(app): State<Arc<App>>) -> Reply<ModelList> {
+    let services = app.registry.services();
+    let default_model = Some(services.settings.default_model.clone()).filter(|m| !m.is_empty());
+    let Some(llm) = &services.llm else {
+        return Reply(ModelList {
+            default_model,
+            models: Vec::new(),
+            list_error: Some(
+                "no model server is configured (set BRAID_LLM_PROVIDER and BRAID_LLM_BASE_URL)"
+                    .into(),
+            ),
+        });
+    };
+    let (ids, list_error) = match llm.list_models().await {
+        Ok(ids) => (ids, None),
+        Err(error) => {
+            tracing::info!(%error, "the model server's model list could not be read");
+            (Vec::new(), Some(error.to_string()))
+        }
+    };
+    let ids: Vec<String> = ids.into_iter().take(DESCRIBED_MODELS).collect();
+    let found = futures::future::join_all(ids.iter().map(|id| llm.discover(id))).await;
+    Reply(ModelList {
+        default_model,
+        models: found
+            .iter()
+            .zip(&ids)
+            .map(|(capabilities, id)| capabilities.view(id))
+            .collect(),
+        list_error,
+    })
+}
+
+async fn search_messages(
+    State(app): State<Arc<App>>,
+    QueryParams(query): QueryParams<SearchQuery>,
+) -> ApiResult<Reply<MessageSearchResults>> {
+    let max = braid_store::MAX_SEARCH_HITS;
+    let limit = match query.limit {
+        None => 20,
+        Some(l) if (1..=max).contains(&l) => l,
+        Some(_) => {
+            return Err(ApiFailure::invalid(
+                "query.limit",
+                format!("limit must be between 1 and {max}"),
+            ));
+        }
+    };
+    let terms = braid_store::SearchTerms::parse(&query.q)
+        .map_err(|e| ApiFailure::invalid("query.q", e.to_string()))?;
+    let hits = app
+        .registry
+        .services()
+        .store
+        .search_messages(&terms, limit)
+        .await
+        .map_err(braid_context::EngineError::from)?;
+    Ok(Reply(MessageSearchResults {
+        hits: hits
+            .into_iter()
+            .map(|hit| MessageSearchHit {
+                context_id: hit.context,
+                title: Some(hit.title).filter(|t| !t.is_empty()),
+                message_id: hit.message,
+                branch: hit.branch,
+                role: hit.role,
+                snippet: hit.snippet,
+                created_at: hit.created_at,
+            })
+            .collect(),
+    }))
+}
+
 /// A page limit's bounds: 1 to 1000.
 fn check_limit(limit: Option<u32>) -> ApiResult<()> {
     if limit.is_some_and(|l| l == 0 || l > 1000) {
@@ -530,8 +626,15 @@ fn page<T, Id: PartialEq + Copy + std::fmt::Display>(
 
 async fn create_context(
     State(app): State<Arc<App>>,
-    JsonBody(request): JsonBody<CreateContextRequest>,
+    JsonBody(mut request): JsonBody<CreateContextRequest>,
 ) -> ApiResult<Created<ContextSummary>> {
+    // A conversation starts in the server's default workspace (the first allowed root), so its
+    // file tools and workflows work from the first message; `workspace` in the config picks
+    // another.
+    if request.config.workspace.is_none() {
+        let roots = &app.registry.services().settings.workspace_roots;
+        request.config.workspace = roots.roots().first().map(|r| r.display().to_string());
+    }
     let handle = app.registry.create(request).await?;
     Ok(Reply(handle.summary().await?))
 }

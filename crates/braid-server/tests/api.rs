@@ -876,10 +876,7 @@ async fn workspace_files_are_listed_for_the_picker() {
         .call("GET", &format!("/v1/contexts/{id}/files?limit=many"), None)
         .await;
     assert_eq!(code, 422, "a bad limit names the field");
-    let (_, bare) = s
-        .call("POST", "/v1/contexts", Some(json!({"config": {}})))
-        .await;
-    let bare = bare["id"].as_str().unwrap().to_owned();
+    let bare = s.context_without_workspace().await;
     let (code, body) = s
         .call("GET", &format!("/v1/contexts/{bare}/files"), None)
         .await;
@@ -932,10 +929,7 @@ async fn a_file_change_is_previewed_against_the_file_on_disk() {
         )
         .await;
     assert_eq!(code, 422, "a path outside the workspace is refused: {body}");
-    let (_, bare) = s
-        .call("POST", "/v1/contexts", Some(json!({"config": {}})))
-        .await;
-    let bare = bare["id"].as_str().unwrap().to_owned();
+    let bare = s.context_without_workspace().await;
     let (code, body) = s
         .call(
             "POST",
@@ -1031,4 +1025,150 @@ fn open_files_allowed(wanted: usize) -> usize {
     {
         wanted
     }
+}
+
+#[tokio::test]
+async fn search_finds_a_word_of_an_answer_and_names_its_conversation_and_message() {
+    let s =
+        TestServer::start(Script::new().then(reply(&["The lexer keeps a ", "Zebrafish cursor."])))
+            .await;
+    let (status, body) = s
+        .call(
+            "POST",
+            "/v1/contexts",
+            Some(json!({"title": "Lexer questions"})),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_owned();
+    s.send_text(&id, "where is the cursor kept?").await;
+    s.settle(&id).await;
+    let answer = s.messages(&id).await[1]["id"].as_str().unwrap().to_owned();
+
+    let (status, body) = s.call("GET", "/v1/search?q=zebra", None).await;
+    assert_eq!(status, 200, "{body}");
+    let hits = body["hits"].as_array().unwrap();
+    assert_eq!(hits.len(), 1, "{body}");
+    assert_eq!(hits[0]["context_id"], id.as_str());
+    assert_eq!(hits[0]["title"], "Lexer questions");
+    assert_eq!(hits[0]["message_id"], answer.as_str());
+    assert_eq!(hits[0]["branch"], "main");
+    assert_eq!(hits[0]["role"], "assistant");
+    assert!(
+        hits[0]["snippet"].as_str().unwrap().contains("Zebrafish"),
+        "{body}"
+    );
+    // Both sides of the exchange are searched; every word must be there.
+    let (_, body) = s.call("GET", "/v1/search?q=CURSOR", None).await;
+    assert_eq!(body["hits"].as_array().unwrap().len(), 2, "{body}");
+    let (_, body) = s.call("GET", "/v1/search?q=cursor%20where", None).await;
+    assert_eq!(body["hits"].as_array().unwrap().len(), 1, "{body}");
+
+    // A query with no word, or a limit out of bounds, is refused naming the parameter.
+    let (status, body) = s.call("GET", "/v1/search?q=%3F%21", None).await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["error"]["field"], "query.q", "{body}");
+    let (status, body) = s.call("GET", "/v1/search?q=cursor&limit=0", None).await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["error"]["field"], "query.limit", "{body}");
+}
+
+#[tokio::test]
+async fn the_model_list_names_the_servers_models_with_their_discovered_figures() {
+    let script = Script::new().with_discovery(braid_testkit::DiscoveryReply {
+        server: braid_testkit::ServerKind::LlamaCpp,
+        model: "mock-model".into(),
+        context_window: 16_384,
+        vision: true,
+        tools: Some(true),
+    });
+    let s = TestServer::start(script).await;
+    let (status, body) = s.call("GET", "/v1/models", None).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["default_model"], "mock-model", "{body}");
+    assert!(body.get("list_error").is_none(), "{body}");
+    let models = body["models"].as_array().unwrap();
+    assert_eq!(models.len(), 1, "{body}");
+    let model = &models[0];
+    assert_eq!(model["model"], "mock-model");
+    // The configured override wins over the server's window; vision and tools are the server's.
+    assert_eq!(model["context_window"]["value"], 32_768);
+    assert_eq!(model["context_window"]["source"], "override");
+    assert_eq!(model["vision"]["value"], true);
+    assert_eq!(model["vision"]["source"], "server");
+    assert_eq!(model["tool_calling"]["value"], "native");
+    assert_eq!(model["tool_calling"]["source"], "server");
+}
+
+#[tokio::test]
+async fn without_a_model_server_the_model_list_says_what_to_set() {
+    let mut setup = Setup::new(Script::new());
+    setup.with_model = false;
+    let s = TestServer::with(setup).await;
+    let (status, body) = s.call("GET", "/v1/models", None).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["models"], json!([]));
+    assert!(
+        body["list_error"]
+            .as_str()
+            .unwrap()
+            .contains("BRAID_LLM_BASE_URL"),
+        "{body}"
+    );
+}
+
+#[tokio::test]
+async fn a_new_context_works_in_the_servers_default_workspace_and_one_without_says_how_to_set_it() {
+    let s = TestServer::start(
+        Script::new()
+            .then(calls(&[("c1", "read_file", json!({"path": "notes.txt"}))]))
+            .then(reply(&["It says hello."]))
+            .then(calls(&[("c2", "read_file", json!({"path": "notes.txt"}))]))
+            .then(reply(&["No workspace."])),
+    )
+    .await;
+    let root = s.call("GET", "/v1/settings", None).await.1["workspace_roots"][0]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    std::fs::write(std::path::Path::new(&root).join("notes.txt"), "hello").unwrap();
+    let (status, body) = s
+        .call(
+            "POST",
+            "/v1/contexts",
+            Some(json!({"config": {"approval_policy": {"type": "auto_all"}}})),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(body["config"]["workspace"], root.as_str());
+    let id = body["id"].as_str().unwrap().to_owned();
+    s.send_text(&id, "read notes.txt").await;
+    s.settle(&id).await;
+    let read = s.messages(&id).await;
+    let result = read.iter().find(|m| m["kind"] == "tool_result").unwrap();
+    assert_eq!(result["data"]["status"], "success", "{result}");
+    assert!(
+        result["data"]["output"]["content"]
+            .as_str()
+            .unwrap()
+            .contains("hello")
+    );
+
+    // Without a workspace, the failure says where to set one.
+    let bare = s.context_without_workspace().await;
+    s.call(
+        "PATCH",
+        &format!("/v1/contexts/{bare}"),
+        Some(json!({"config": {"approval_policy": {"type": "auto_all"}}})),
+    )
+    .await;
+    s.send_text(&bare, "read notes.txt").await;
+    s.settle(&bare).await;
+    let failed = s.messages(&bare).await;
+    let result = failed.iter().find(|m| m["kind"] == "tool_result").unwrap();
+    let text = result.to_string();
+    assert!(
+        text.contains("Workspace path") && text.contains("--workspace-root"),
+        "{text}"
+    );
 }

@@ -4,7 +4,9 @@
 //! - append one message to a context that already has 10,000;
 //! - save a typical change (a new answer, a status change, a state change) to a 1,000-message
 //!   context;
-//! - load the newest 100 messages of a 10,000-message branch, and the whole branch.
+//! - load the newest 100 messages of a 10,000-message branch, and the whole branch;
+//! - search 10,000 messages (20 contexts of 500) for a word in 1% of them, and for a word in
+//!   every one (issue 46: under 50 ms).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
 
 use std::hint::black_box;
@@ -13,7 +15,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use braid_protocol::{BranchName, ContextState, Message, MessageStatus};
-use braid_store::{ContextChanges, ContextRecord, MessageRange, PostgresStore, SqliteStore, Store};
+use braid_store::{
+    ContextChanges, ContextRecord, MessageRange, PostgresStore, SearchTerms, SqliteStore, Store,
+};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use sqlx::Connection as _;
 use tokio::runtime::Runtime;
@@ -29,6 +33,31 @@ fn message(i: usize) -> Message {
         Message::user_text(text)
     } else {
         Message::assistant_text(text)
+    }
+}
+
+/// A message of typical size of which one in a hundred names a walrus.
+fn searchable(i: usize) -> Message {
+    let mut m = message(i);
+    if i.is_multiple_of(100) {
+        m = Message::user_text(format!(
+            "Message {i}: where does the walrus module read its input?"
+        ));
+    }
+    m
+}
+
+/// 10,000 [`searchable`] messages in 20 contexts of 500.
+async fn search_corpus(store: &Arc<dyn Store>) {
+    let main = BranchName::main();
+    for c in 0..20 {
+        let record = ContextRecord::new(format!("search {c}"), Default::default());
+        store.create_context(&record).await.unwrap();
+        let mut changes = ContextChanges::new();
+        for i in c * 500..(c + 1) * 500 {
+            changes.push_message(&main, searchable(i));
+        }
+        store.save_changes(record.id, &changes).await.unwrap();
     }
 }
 
@@ -93,6 +122,27 @@ fn store_benches(c: &mut Criterion) {
     let runtime = Runtime::new().unwrap();
     let backends = runtime.block_on(backends());
     let main = BranchName::main();
+
+    // First, while the stores hold only these 10,000 messages.
+    let mut group = c.benchmark_group("search_10k_messages");
+    for backend in &backends {
+        runtime.block_on(search_corpus(&backend.store));
+    }
+    for (word, id) in [("walrus", "rare_word"), ("parser", "common_word")] {
+        let terms = SearchTerms::parse(word).unwrap();
+        for backend in &backends {
+            group.bench_function(BenchmarkId::new(id, backend.name), |b| {
+                b.iter(|| {
+                    let hits = runtime
+                        .block_on(backend.store.search_messages(&terms, 20))
+                        .unwrap();
+                    assert_eq!(hits.len(), 20);
+                    black_box(hits)
+                })
+            });
+        }
+    }
+    group.finish();
 
     let mut group = c.benchmark_group("append_one_message_to_10k_context");
     for backend in &backends {

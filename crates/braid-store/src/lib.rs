@@ -60,6 +60,7 @@ mod migrations;
 mod postgres;
 mod record;
 mod row;
+mod search;
 mod sql;
 mod sqlite;
 mod sqlite_group;
@@ -77,5 +78,9 @@ pub use idempotency::{IdempotencyClaim, IdempotencyWindow, IdempotentRequest, St
 pub use lock::{ContextLock, LEASE_TTL, Lease, ReplicaIdentity};
 pub use postgres::{EVENTS_CHANNEL, EventListener, PostgresOptions, PostgresStore};
 pub use record::{BranchRecord, ContextRecord, MessageRange, StoredModelRequest};
+pub use search::{
+    MAX_SEARCH_HITS, MAX_SEARCH_WORD_CHARS, MAX_SEARCH_WORDS, SearchHit, SearchTerms,
+    SearchTermsError,
+};
 pub use sqlite::{Durability, SqliteOptions, SqliteStore};
 pub use store::Store;

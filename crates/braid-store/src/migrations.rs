@@ -57,6 +57,11 @@ pub(crate) fn sqlite() -> Migrator {
             "model requests",
             include_str!("../migrations/sqlite/0007_model_requests_issue42.sql"),
         ),
+        migration(
+            8,
+            "message search",
+            include_str!("../migrations/sqlite/0008_message_search_issue46.sql"),
+        ),
     ])
 }
 
@@ -92,6 +97,11 @@ pub(crate) fn postgres() -> Migrator {
             6,
             "model requests",
             include_str!("../migrations/postgres/0006_model_requests_issue42.sql"),
+        ),
+        migration(
+            7,
+            "message search",
+            include_str!("../migrations/postgres/0007_message_search_issue46.sql"),
         ),
     ])
 }

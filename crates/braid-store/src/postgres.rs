@@ -246,6 +246,32 @@ async fn listen(pool: &PgPool) -> Result<EventListener> {
     Ok(EventListener { listener })
 }
 
+impl PostgresStore {
+    /// [`Store::search_messages`](crate::Store::search_messages) on the GIN-indexed
+    /// `tsvector`: `$1` is the `to_tsquery` text, `$2` the limit; ranked by `ts_rank`, then
+    /// newest first (ids are UUIDv7). Snippets are made for the hits only (`ts_headline` reads
+    /// the whole text). The branch is one showing the message, the active one first.
+    const SEARCH_SQL: &'static str = "SELECT h.context_id, c.title, h.message_id, m.role, m.created_at, \
+         ts_headline('simple', h.body, to_tsquery('simple', $1), \
+           'StartSel=\"\", StopSel=\"\", MaxWords=24, MinWords=12, ShortWord=0, MaxFragments=1, FragmentDelimiter=\" … \"'), \
+         CASE WHEN EXISTS (SELECT 1 FROM branch_messages b WHERE b.context_id = h.context_id \
+              AND b.branch = c.active_branch AND b.message_id = h.message_id) \
+         THEN c.active_branch ELSE (SELECT MIN(b.branch) FROM branch_messages b \
+              WHERE b.context_id = h.context_id AND b.message_id = h.message_id) END \
+         FROM (SELECT t.context_id, t.message_id, t.body, ts_rank(t.words, q) AS score \
+               FROM message_texts t, to_tsquery('simple', $1) q \
+               WHERE t.words @@ q \
+               ORDER BY score DESC, t.message_id DESC LIMIT $2) h \
+         JOIN messages m ON m.context_id = h.context_id AND m.id = h.message_id \
+         JOIN contexts c ON c.id = h.context_id \
+         ORDER BY h.score DESC, h.message_id DESC";
+
+    /// The `to_tsquery` text of a search.
+    fn search_query(terms: &crate::search::SearchTerms) -> String {
+        terms.tsquery()
+    }
+}
+
 sql_store!(
     PostgresStore,
     sqlx::Postgres,

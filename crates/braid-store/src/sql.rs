@@ -373,6 +373,36 @@ macro_rules! sql_store {
                 Ok(())
             }
 
+            /// Keeps the message's row of `message_texts` (the search index's source) equal to
+            /// its searchable text: written or replaced when it has some, removed when not.
+            async fn index_text(
+                conn: &mut <$db as sqlx::Database>::Connection,
+                context: braid_protocol::ContextId,
+                message: &braid_protocol::Message,
+            ) -> $crate::error::Result<()> {
+                use $crate::error::DbResultExt as _;
+                const OP: &str = "indexing a message's text";
+                match $crate::search::searchable_text(message) {
+                    Some(body) => sqlx::query(
+                        "INSERT INTO message_texts (context_id, message_id, body) VALUES ($1, $2, $3) \
+                         ON CONFLICT (context_id, message_id) DO UPDATE SET body = excluded.body \
+                         WHERE message_texts.body <> excluded.body",
+                    )
+                    .bind(context.0)
+                    .bind(message.id.0)
+                    .bind(body),
+                    None => sqlx::query(
+                        "DELETE FROM message_texts WHERE context_id = $1 AND message_id = $2",
+                    )
+                    .bind(context.0)
+                    .bind(message.id.0),
+                }
+                .execute(&mut *conn)
+                .await
+                .during($backend, OP)?;
+                Ok(())
+            }
+
             async fn apply_changes(
                 conn: &mut <$db as sqlx::Database>::Connection,
                 context: braid_protocol::ContextId,
@@ -450,6 +480,7 @@ macro_rules! sql_store {
                             },
                         });
                     }
+                    Self::index_text(&mut *conn, context, message).await?;
                 }
 
                 for message in &changes.updated_messages {
@@ -473,6 +504,7 @@ macro_rules! sql_store {
                             message: message.id,
                         });
                     }
+                    Self::index_text(&mut *conn, context, message).await?;
                 }
 
                 for branch in &changes.new_branches {
@@ -1493,6 +1525,46 @@ macro_rules! sql_store {
 
             fn event_notices(&self) -> tokio::sync::broadcast::Receiver<$crate::events::EventNotice> {
                 self.notices.subscribe()
+            }
+
+            async fn search_messages(
+                &self,
+                terms: &$crate::search::SearchTerms,
+                limit: u32,
+            ) -> $crate::error::Result<Vec<$crate::search::SearchHit>> {
+                use $crate::error::{DbResultExt as _, StoreError};
+                use sqlx::Row as _;
+                const OP: &str = "searching messages";
+                let limit = limit.min($crate::search::MAX_SEARCH_HITS);
+                let rows = sqlx::query(Self::SEARCH_SQL)
+                    .bind(Self::search_query(terms))
+                    .bind(i64::from(limit))
+                    .fetch_all(self.reader())
+                    .await
+                    .during($backend, OP)?;
+                rows.iter()
+                    .map(|row| {
+                        let context = braid_protocol::ContextId(row.try_get(0).during($backend, OP)?);
+                        let role: String = row.try_get(3).during($backend, OP)?;
+                        let role = role.parse::<braid_protocol::Role>().map_err(|e| {
+                            StoreError::Corrupt {
+                                context,
+                                what: "message role",
+                                reason: e.to_string(),
+                            }
+                        })?;
+                        let branch: Option<String> = row.try_get(6).during($backend, OP)?;
+                        Ok($crate::search::SearchHit {
+                            context,
+                            title: row.try_get(1).during($backend, OP)?,
+                            message: braid_protocol::MessageId(row.try_get(2).during($backend, OP)?),
+                            role,
+                            created_at: row.try_get(4).during($backend, OP)?,
+                            snippet: row.try_get(5).during($backend, OP)?,
+                            branch: branch.map(braid_protocol::BranchName),
+                        })
+                    })
+                    .collect()
             }
 
             async fn close(&self) -> $crate::error::Result<()> {

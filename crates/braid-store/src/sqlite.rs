@@ -385,6 +385,34 @@ impl Drop for SqliteStore {
     }
 }
 
+impl SqliteStore {
+    /// [`Store::search_messages`](crate::Store::search_messages) on FTS5: `$1` is the MATCH
+    /// expression, `$2` the limit; ranked by bm25, then newest first. The best rows are chosen
+    /// first and only they are joined and given a snippet: a word in all of 10,000 messages
+    /// took 62 ms when every match was. The branch is one showing the message, the active one
+    /// first.
+    const SEARCH_SQL: &'static str = "WITH best AS (SELECT rowid, rank FROM message_search \
+           WHERE message_search MATCH $1 ORDER BY rank, rowid DESC LIMIT $2) \
+         SELECT t.context_id, c.title, t.message_id, m.role, m.created_at, \
+         snippet(message_search, 0, '', '', '…', 16), \
+         CASE WHEN EXISTS (SELECT 1 FROM branch_messages b WHERE b.context_id = t.context_id \
+              AND b.branch = c.active_branch AND b.message_id = t.message_id) \
+         THEN c.active_branch ELSE (SELECT MIN(b.branch) FROM branch_messages b \
+              WHERE b.context_id = t.context_id AND b.message_id = t.message_id) END \
+         FROM best \
+         JOIN message_search s ON s.rowid = best.rowid \
+         JOIN message_texts t ON t.rowid = best.rowid \
+         JOIN messages m ON m.context_id = t.context_id AND m.id = t.message_id \
+         JOIN contexts c ON c.id = t.context_id \
+         WHERE message_search MATCH $1 \
+         ORDER BY best.rank, best.rowid DESC";
+
+    /// The MATCH expression of a search.
+    fn search_query(terms: &crate::search::SearchTerms) -> String {
+        terms.fts5()
+    }
+}
+
 sql_store!(
     SqliteStore,
     sqlx::Sqlite,

@@ -49,6 +49,7 @@ pub(crate) async fn write(
         .flat_map(|(c, ch)| ch.updated_messages.iter().map(move |m| (*c, m)))
         .collect();
     update_messages(conn, &changed).await?;
+    index_texts(conn, &new, &changed).await?;
     append(conn, sets).await
 }
 
@@ -144,6 +145,56 @@ async fn update_messages(
                 message: m.id,
             });
         }
+    }
+    Ok(())
+}
+
+/// The search index's rows of the new and changed messages (see
+/// [`searchable_text`](crate::search::searchable_text)): written or replaced for those with
+/// text, removed for changed ones without.
+async fn index_texts(
+    conn: &mut SqliteConnection,
+    new: &[(ContextId, &Message)],
+    changed: &[(ContextId, &Message)],
+) -> Result<()> {
+    let mut texts = Vec::new();
+    // New messages without text have no row to remove.
+    let mut textless = Vec::new();
+    for (context, m) in new {
+        if let Some(body) = crate::search::searchable_text(m) {
+            texts.push((*context, m.id, body));
+        }
+    }
+    for (context, m) in changed {
+        match crate::search::searchable_text(m) {
+            Some(body) => texts.push((*context, m.id, body)),
+            None => textless.push((*context, m.id)),
+        }
+    }
+    for chunk in texts.chunks(ROWS_PER_STATEMENT) {
+        let mut upsert = QueryBuilder::<Sqlite>::new(
+            "INSERT INTO message_texts (context_id, message_id, body) ",
+        );
+        upsert.push_values(chunk, |mut row, (context, id, body)| {
+            row.push_bind(context.0)
+                .push_bind(id.0)
+                .push_bind(body.as_str());
+        });
+        upsert.push(
+            " ON CONFLICT (context_id, message_id) DO UPDATE SET body = excluded.body \
+             WHERE message_texts.body <> excluded.body",
+        );
+        execute(conn, upsert).await?;
+    }
+    for chunk in textless.chunks(ROWS_PER_STATEMENT) {
+        let mut delete = QueryBuilder::<Sqlite>::new(
+            "DELETE FROM message_texts WHERE (context_id, message_id) IN (",
+        );
+        delete.push_values(chunk, |mut row, (context, id)| {
+            row.push_bind(context.0).push_bind(id.0);
+        });
+        delete.push(")");
+        execute(conn, delete).await?;
     }
     Ok(())
 }

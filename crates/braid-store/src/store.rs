@@ -16,6 +16,7 @@ use crate::group_commit::PendingSave;
 use crate::idempotency::{IdempotencyClaim, IdempotencyWindow, IdempotentRequest, StoredAnswer};
 use crate::lock::{ContextLock, Lease, ReplicaIdentity};
 use crate::record::{BranchRecord, ContextRecord, MessageRange, StoredModelRequest};
+use crate::search::{SearchHit, SearchTerms};
 
 /// Persistence for contexts, their messages and branches, and their event logs. Shared as
 /// `Arc<dyn Store>`; every method is safe to call concurrently.
@@ -305,6 +306,15 @@ pub trait Store: Send + Sync + 'static {
     async fn get_turn(&self, context: ContextId, turn: ContextTurnId) -> Result<Option<TurnView>> {
         let _ = (context, turn);
         Err(crate::StoreError::Unsupported("turns"))
+    }
+
+    /// The text messages of every context holding all of `terms` (each as the start of a
+    /// word), best match first, newest first among equals; at most `limit` (capped at
+    /// [`MAX_SEARCH_HITS`](crate::MAX_SEARCH_HITS)). A store that keeps no index (a test's
+    /// wrapper) refuses with [`StoreError::Unsupported`](crate::StoreError::Unsupported).
+    async fn search_messages(&self, terms: &SearchTerms, limit: u32) -> Result<Vec<SearchHit>> {
+        let _ = (terms, limit);
+        Err(crate::StoreError::Unsupported("message search"))
     }
 
     /// Commits pending events and closes the connections.

@@ -12,8 +12,8 @@ use braid_protocol::{
 };
 use braid_store::{
     BranchIds, BranchRecord, BranchSettings, ContextChanges, ContextRecord, EventPublisher,
-    IdempotencyClaim, IdempotencyWindow, IdempotentRequest, MessageRange, Store, StoreError,
-    StoredAnswer,
+    IdempotencyClaim, IdempotencyWindow, IdempotentRequest, MessageRange, SearchTerms, Store,
+    StoreError, StoredAnswer,
 };
 use support::Fixture;
 
@@ -87,6 +87,8 @@ conformance!(
     committed_events_are_announced,
     a_state_change_and_the_events_announcing_it_commit_together_or_not_at_all,
     the_last_context_update_is_found_behind_other_events,
+    search_finds_a_word_of_a_message_body_as_a_prefix_naming_its_context_and_branch,
+    search_follows_updated_queued_and_deleted_messages,
 );
 
 async fn new_context(store: &Arc<dyn Store>) -> ContextRecord {
@@ -180,6 +182,169 @@ fn ids(messages: &[Message]) -> Vec<MessageId> {
 
 mod cases {
     use super::*;
+
+    /// Saves `changes` through the store's queue (the SQLite group writer's path).
+    async fn queued(store: &Arc<dyn Store>, context: ContextId, changes: &ContextChanges) {
+        let pending = store.queue_changes(context, changes).await.unwrap();
+        pending.outcome().await.unwrap();
+    }
+
+    /// The hits of `query`, as (message, context) pairs.
+    async fn found(store: &Arc<dyn Store>, query: &str) -> Vec<(MessageId, ContextId)> {
+        let terms = SearchTerms::parse(query).unwrap();
+        store
+            .search_messages(&terms, 20)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|hit| (hit.message, hit.context))
+            .collect()
+    }
+
+    pub async fn search_finds_a_word_of_a_message_body_as_a_prefix_naming_its_context_and_branch(
+        f: &Fixture,
+    ) {
+        let record = ContextRecord::new("Parser work", ContextConfig::default());
+        f.store.create_context(&record).await.unwrap();
+        let main = BranchName::main();
+        let question = Message::user_text("Where is the tokenizer defined?");
+        let answer = Message::assistant_text(
+            "It lives in src/lexer.rs, right next to the Zebrafish struct that holds the \
+             cursor, the line table and the list of diagnostics found so far.",
+        );
+        let request = tool_request("call_9");
+        let result = tool_result("call_9");
+        let changes = ContextChanges::new()
+            .add_message(&main, question.clone())
+            .add_message(&main, answer.clone())
+            .add_message(&main, request)
+            .add_message(&main, result);
+        f.store.save_changes(record.id, &changes).await.unwrap();
+        let other = with_messages(&f.store, 2).await.0;
+
+        let terms = SearchTerms::parse("zebra").unwrap();
+        let hits = f.store.search_messages(&terms, 20).await.unwrap();
+        assert_eq!(hits.len(), 1, "{hits:?}");
+        let hit = &hits[0];
+        assert_eq!(hit.context, record.id);
+        assert_eq!(hit.title, "Parser work");
+        assert_eq!(hit.message, answer.id);
+        assert_eq!(hit.branch, Some(main.clone()));
+        assert_eq!(hit.role, Role::Assistant);
+        assert!(hit.snippet.contains("Zebrafish"), "{}", hit.snippet);
+        assert!(!hit.snippet.contains('<'), "no markup: {}", hit.snippet);
+
+        // Every word must occur, in any order and case.
+        assert_eq!(
+            found(&f.store, "TOKENIZER where").await,
+            vec![(question.id, record.id)]
+        );
+        assert!(found(&f.store, "tokenizer zebrafish").await.is_empty());
+        // Tool output is not what a person wrote: `fn main() {}` is not found.
+        assert!(found(&f.store, "fn").await.is_empty());
+        // Every context is searched.
+        let answers = found(&f.store, "answer").await;
+        assert_eq!(answers.len(), 1);
+        assert_eq!(answers[0].1, other.id);
+        // The limit holds.
+        let questions = with_messages(&f.store, 6).await.0;
+        let terms = SearchTerms::parse("question").unwrap();
+        let limited = f.store.search_messages(&terms, 2).await.unwrap();
+        assert_eq!(limited.len(), 2);
+        assert!(limited.iter().all(|h| h.context == questions.id));
+    }
+
+    pub async fn search_follows_updated_queued_and_deleted_messages(f: &Fixture) {
+        let record = new_context(&f.store).await;
+        let main = BranchName::main();
+        let mut answer = Message::assistant_text("").with_status(MessageStatus::Streaming);
+        let question = Message::user_text("how do I configure the walrus");
+        let changes = ContextChanges::new()
+            .add_message(&main, question.clone())
+            .add_message(&main, answer.clone());
+        f.store.save_changes(record.id, &changes).await.unwrap();
+        assert!(found(&f.store, "narwhal").await.is_empty());
+
+        // The streamed answer's final text is found once it is stored; through the queue too.
+        answer.kind = MessageKind::Text(TextMessage::plain("Set the narwhal option."));
+        answer.status = MessageStatus::Complete;
+        queued(
+            &f.store,
+            record.id,
+            &ContextChanges::new().update_message(answer.clone()),
+        )
+        .await;
+        assert_eq!(
+            found(&f.store, "narwhal").await,
+            vec![(answer.id, record.id)]
+        );
+
+        // A rewrite replaces the old words.
+        answer.kind = MessageKind::Text(TextMessage::plain("Set the beluga option."));
+        f.store
+            .save_changes(
+                record.id,
+                &ContextChanges::new().update_message(answer.clone()),
+            )
+            .await
+            .unwrap();
+        assert!(found(&f.store, "narwhal").await.is_empty());
+        assert_eq!(
+            found(&f.store, "beluga").await,
+            vec![(answer.id, record.id)]
+        );
+
+        // A message added through the queue on another branch names that branch.
+        let alt = BranchName::from("side");
+        let mut fork = BranchRecord::new(alt.clone());
+        fork.message_ids = vec![question.id];
+        fork.parent = Some(main.clone());
+        fork.fork_point = Some(question.id);
+        f.store
+            .save_changes(
+                record.id,
+                &ContextChanges {
+                    new_branches: vec![fork],
+                    ..ContextChanges::new()
+                },
+            )
+            .await
+            .unwrap();
+        let side = Message::assistant_text("The orca setting instead.");
+        queued(
+            &f.store,
+            record.id,
+            &ContextChanges::new().add_message(&alt, side.clone()),
+        )
+        .await;
+        let terms = SearchTerms::parse("orca").unwrap();
+        let hits = f.store.search_messages(&terms, 5).await.unwrap();
+        assert_eq!(hits.len(), 1);
+        assert_eq!(hits[0].branch, Some(alt));
+        // A message on both branches names the active one.
+        let terms = SearchTerms::parse("walrus").unwrap();
+        let hits = f.store.search_messages(&terms, 5).await.unwrap();
+        assert_eq!(hits[0].branch, Some(main));
+
+        // A message left with no visible text leaves the index: reasoning is not searched.
+        answer.kind = MessageKind::Text(TextMessage {
+            parts: vec![braid_protocol::TextPart::Reasoning {
+                text: "beluga thoughts".into(),
+            }],
+        });
+        queued(
+            &f.store,
+            record.id,
+            &ContextChanges::new().update_message(answer.clone()),
+        )
+        .await;
+        assert!(found(&f.store, "beluga").await.is_empty());
+
+        // Deleting the context takes its messages out of the index.
+        assert!(f.store.delete_context(record.id).await.unwrap());
+        assert!(found(&f.store, "walrus").await.is_empty());
+        assert!(found(&f.store, "orca").await.is_empty());
+    }
 
     pub async fn a_turn_record_is_replaced_by_its_next_and_goes_with_its_context(f: &Fixture) {
         use braid_protocol::api::{TurnStatus, TurnView};

@@ -323,7 +323,10 @@ impl ToolContext {
                 ),
                 None => ToolError::new(
                     ToolErrorCode::PermissionDenied,
-                    "this context has no workspace, so file and codebase tools cannot run",
+                    "this context has no workspace, so file and codebase tools cannot run: \
+                     set its workspace (the conversation's Settings, Workspace path, or \
+                     `workspace` in its config) to a directory inside a root the server allows \
+                     (`braid serve --workspace-root`)",
                 ),
             })
     }

@@ -28,6 +28,8 @@ import type {
   MergeHeld,
   MergeOutcome,
   MergeRequest,
+  MessageSearchResults,
+  ModelList,
   ServerSettings,
   Message,
   MessageList,
@@ -381,6 +383,19 @@ export class ApiClient {
   /** `GET /v1/tools`: every registered tool. */
   listTools(): Promise<ToolList> {
     return this.run(this.http.GET("/v1/tools"), "GET /v1/tools");
+  }
+
+  /** `GET /v1/models`: the model server's models with what each can do. */
+  listModels(): Promise<ModelList> {
+    return this.run(this.http.GET("/v1/models"), "GET /v1/models");
+  }
+
+  /** `GET /v1/search`: text messages of every conversation holding every word of `q`. */
+  searchMessages(q: string, limit?: number): Promise<MessageSearchResults> {
+    return this.run(
+      this.http.GET("/v1/search", { params: { query: { q, ...(limit !== undefined ? { limit } : {}) } } }),
+      "GET /v1/search",
+    );
   }
 
   /** `GET /v1/settings`: the server's settings a client shows (the allowed workspace roots). */

@@ -41,10 +41,33 @@ export interface HeaderProps {
   onChosen: () => void;
   /** The header's actions, folded into "More" on a phone. */
   children: ReactNode;
+  /** Opens the settings, where the workspace is changed. */
+  onWorkspace?: () => void;
+}
+
+/** The last part of a path: what a workspace is called in the header. */
+export function workspaceName(path: string): string {
+  const parts = path.split(/[\\/]+/).filter(Boolean);
+  return parts.at(-1) ?? path;
+}
+
+/** Where the conversation works, as a button that opens the settings to change it. */
+export function WorkspaceChip({ workspace, onClick }: { workspace: string | undefined; onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      className="btn btn-link workspace-chip"
+      title={workspace ? `Works in ${workspace} (change it in Settings)` : "No workspace: file tools cannot run (set one in Settings)"}
+      aria-label={workspace ? `Workspace: ${workspace}` : "No workspace"}
+      onClick={onClick}
+    >
+      {workspace ? `in ${workspaceName(workspace)}` : "no workspace"}
+    </button>
+  );
 }
 
 /** The top bar. */
-export function Header({ summary, navOpen, onToggleNav, moreOpen, onToggleMore, onChosen, children }: HeaderProps) {
+export function Header({ summary, navOpen, onToggleNav, moreOpen, onToggleMore, onChosen, children, onWorkspace }: HeaderProps) {
   return (
     <header className="topbar">
       <button type="button" className="btn btn-icon nav-toggle" aria-label="Conversations" aria-expanded={navOpen} onClick={onToggleNav}>
@@ -52,6 +75,7 @@ export function Header({ summary, navOpen, onToggleNav, moreOpen, onToggleMore, 
       </button>
       <h1 className="title">{summary ? contextTitle(summary) : "Braid"}</h1>
       {summary && <TokenMeter summary={summary} />}
+      {summary && onWorkspace && <WorkspaceChip workspace={summary.config.workspace} onClick={onWorkspace} />}
       <span className="spacer" />
       <button type="button" className="btn btn-icon more-toggle" aria-label="More" aria-expanded={moreOpen} onClick={onToggleMore}>
         ⋯

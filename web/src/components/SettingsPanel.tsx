@@ -2,8 +2,9 @@
 // sandbox mode, and the command rules with where each came from.
 
 import { useEffect, useId, useState } from "react";
-import type { AgentRole, ApprovalPolicy, CapabilitySource, ContextConfig, Mode, ModelCapabilitiesView, OptimizationStrategy, RuleOrigin, SandboxMode, WorkspaceInstructionsInfo } from "../generated/protocol";
+import type { AgentRole, ApprovalPolicy, CapabilitySource, ContextConfig, Mode, ModelCapabilitiesView, ModelList, OptimizationStrategy, RuleOrigin, SandboxMode, WorkspaceInstructionsInfo } from "../generated/protocol";
 import { commandRuleText } from "../messages/toolcards/ToolCallCard";
+import { ModelPicker } from "./ModelPicker";
 
 /** What the panel can ask for. */
 export interface SettingsPanelProps {
@@ -19,6 +20,8 @@ export interface SettingsPanelProps {
   instructions?: WorkspaceInstructionsInfo | undefined;
   /** What the model can do as discovered or looked up (window, vision, tool calling), when known. */
   capabilities?: ModelCapabilitiesView | undefined;
+  /** The model server's models for the picker (`GET /v1/models`), once known. */
+  models?: ModelList | undefined;
 }
 
 const SOURCE_WORDS: Record<CapabilitySource, string> = {
@@ -63,7 +66,7 @@ type PolicyType = ApprovalPolicy["type"];
 const POLICY_WORDS: Record<PolicyType, string> = {
   manual: "Ask for every call",
   white_list: "Run listed tools without asking",
-  limited_auto: "Run everything for a number of rounds",
+  limited_auto: "Run read-only tools without asking (writes and commands ask)",
   auto_all: "Run everything without asking",
 };
 
@@ -122,7 +125,7 @@ export function timeoutFrom(text: string): number | string {
 }
 
 /** The settings form of one context. */
-export function SettingsPanel({ config, onSave, onMode, workspaceRoots, instructions, capabilities }: SettingsPanelProps) {
+export function SettingsPanel({ config, onSave, onMode, workspaceRoots, instructions, capabilities, models }: SettingsPanelProps) {
   const [windowText, setWindowText] = useState(config.context_window !== undefined ? String(config.context_window) : "");
   const [model, setModel] = useState(config.model);
   const [role, setRole] = useState<AgentRole>(config.agent_role);
@@ -270,7 +273,15 @@ export function SettingsPanel({ config, onSave, onMode, workspaceRoots, instruct
         onChange={() => setSaved(false)}
       >
         <label htmlFor={ids.model}>Model</label>
-        <input id={ids.model} value={model} placeholder="server default" onChange={(e) => setModel(e.target.value)} />
+        <ModelPicker
+          id={ids.model}
+          value={model}
+          list={models}
+          onChange={(m) => {
+            setModel(m);
+            setSaved(false);
+          }}
+        />
         {capabilities && (
           <p className="hint model-facts" aria-label="What the model can do">
             {capabilities.model}: {capabilities.context_window.value.toLocaleString()}-token window ({SOURCE_WORDS[capabilities.context_window.source]}) ·{" "}
@@ -322,7 +333,7 @@ export function SettingsPanel({ config, onSave, onMode, workspaceRoots, instruct
         )}
         {policyType === "limited_auto" && (
           <>
-            <label htmlFor={ids.depth}>Rounds without asking</label>
+            <label htmlFor={ids.depth}>Rounds in which reads run without asking</label>
             <input id={ids.depth} inputMode="numeric" value={depth} onChange={(e) => setDepth(e.target.value)} />
           </>
         )}

@@ -1,8 +1,10 @@
-// The list of contexts: search, create, open, rename, delete.
+// The list of contexts: search (titles here, message text on the server), create, open,
+// rename, delete.
 
 import { useId, useMemo, useState } from "react";
-import type { ContextListEntry } from "../generated/protocol";
+import type { ContextListEntry, MessageSearchHit } from "../generated/protocol";
 import { Icon } from "../ui/Icon";
+import { MessageHits } from "./MessageHits";
 
 /** What the sidebar can ask for. */
 export interface SidebarProps {
@@ -18,6 +20,10 @@ export interface SidebarProps {
   onRename: (id: string, title: string) => void;
   /** Deletes a context (after the person confirmed). */
   onDelete: (id: string) => void;
+  /** Searches every conversation's messages for the query's words. */
+  searchMessages?: (q: string) => Promise<MessageSearchHit[]>;
+  /** Opens a found message's conversation at the message. */
+  onOpenMessage?: (hit: MessageSearchHit) => void;
 }
 
 /** A context's name in lists. */
@@ -26,7 +32,7 @@ export function contextTitle(c: Pick<ContextListEntry, "title">): string {
 }
 
 /** The sidebar of contexts. */
-export function Sidebar({ contexts, activeId, onOpen, onCreate, onRename, onDelete }: SidebarProps) {
+export function Sidebar({ contexts, activeId, onOpen, onCreate, onRename, onDelete, searchMessages, onOpenMessage }: SidebarProps) {
   const [query, setQuery] = useState("");
   const [editing, setEditing] = useState<string | null>(null);
   const [draft, setDraft] = useState("");
@@ -118,8 +124,9 @@ export function Sidebar({ contexts, activeId, onOpen, onCreate, onRename, onDele
             )}
           </li>
         ))}
-        {shown.length === 0 && <li className="muted">{contexts.length === 0 ? "No conversations yet" : "No match"}</li>}
+        {shown.length === 0 && <li className="muted">{contexts.length === 0 ? "No conversations yet" : "No title matches"}</li>}
       </ul>
+      {searchMessages && onOpenMessage && <MessageHits query={query} search={searchMessages} onOpen={onOpenMessage} />}
     </nav>
   );
 }

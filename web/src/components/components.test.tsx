@@ -10,12 +10,29 @@ import { BranchSwitcher, branchNameProblem } from "./BranchSwitcher";
 import { StatusBar } from "./StatusBar";
 import { matchingPrompts, slashQuery } from "./SlashMenu";
 import { parameterFields, parameterValues } from "./WorkflowForm";
-import type { WorkflowInfo } from "../generated/protocol";
+import type { MessageSearchHit, ModelCapabilitiesView, ModelList, WorkflowInfo } from "../generated/protocol";
+import { SEARCH_DEBOUNCE_MS } from "./MessageHits";
 import { summary } from "../test/server";
 import { msg } from "../test/fixtures";
 import { initialConversation } from "../conversation/reducer";
 import { parseRoute, routePath } from "../router";
 import { CrashScreen } from "./CrashScreen";
+
+/** A model's figures as `GET /v1/models` describes them. */
+function described(model: string, window: number, vision: boolean, tools: "native" | "prompted"): ModelCapabilitiesView {
+  return {
+    model,
+    context_window: { value: window, source: "server" },
+    max_output_tokens: { value: 4096, source: "default" },
+    vision: { value: vision, source: "server" },
+    tool_calling: { value: tools, source: "server" },
+  };
+}
+
+const modelList: ModelList = {
+  default_model: "mock",
+  models: [described("mock", 32_768, false, "native"), described("qwen2.5", 131_072, true, "prompted")],
+};
 
 describe("composer", () => {
   it("turns references into payloads and names what is wrong", () => {
@@ -131,6 +148,42 @@ describe("sidebar", () => {
     expect(screen.getByText("Release notes")).toBeTruthy();
   });
 
+  it("searches message text on the server once typing pauses and opens a hit", async () => {
+    const hit: MessageSearchHit = {
+      context_id: "c1",
+      title: "Parser refactor",
+      message_id: "m7",
+      branch: "main",
+      role: "assistant",
+      snippet: "The Zebrafish struct keeps the zebra cursor.",
+      created_at: "2026-01-01T00:00:00Z",
+    };
+    const searchMessages = vi.fn(async (_q: string) => [hit]);
+    const onOpenMessage = vi.fn();
+    render(<Sidebar {...props()} searchMessages={searchMessages} onOpenMessage={onOpenMessage} />);
+    await userEvent.type(screen.getByLabelText("Search conversations"), "ZEBRA fish");
+    const found = await screen.findByRole("region", { name: "Messages found" });
+    const button = await within(found).findByRole("button", { name: /Parser refactor/ });
+    // One request for the whole typed query, not one per key.
+    expect(searchMessages).toHaveBeenCalledTimes(1);
+    expect(searchMessages).toHaveBeenCalledWith("ZEBRA fish");
+    expect([...found.querySelectorAll("mark")].map((m) => m.textContent)).toEqual(["Zebrafish", "zebra"]);
+    await userEvent.click(button);
+    expect(onOpenMessage).toHaveBeenCalledWith(hit);
+  });
+
+  it("says when no message matches, and does not ask for a query without words", async () => {
+    const searchMessages = vi.fn(async (_q: string) => [] as MessageSearchHit[]);
+    render(<Sidebar {...props()} searchMessages={searchMessages} onOpenMessage={vi.fn()} />);
+    const input = screen.getByLabelText("Search conversations");
+    await userEvent.type(input, "?!");
+    await new Promise((r) => setTimeout(r, SEARCH_DEBOUNCE_MS + 50));
+    expect(searchMessages).not.toHaveBeenCalled();
+    await userEvent.clear(input);
+    await userEvent.type(input, "narwhal");
+    expect(await screen.findByText("No message holds “narwhal”")).toBeTruthy();
+  });
+
   it("creates, opens and renames", async () => {
     const p = props();
     render(<Sidebar {...p} />);
@@ -226,12 +279,36 @@ describe("settings", () => {
     expect(instructionsText(undefined)).toMatch(/No AGENTS\.md, CLAUDE\.md or \.braid\/instructions\.md/);
   });
 
+  it("picks the model from the server's list, showing each one's figures, or a name typed in", async () => {
+    const onSave = vi.fn(async () => {});
+    const config = { ...summary("c1", "x").config, model: "" };
+    render(<SettingsPanel config={config} onSave={onSave} onMode={async () => {}} models={modelList} />);
+    const picker = screen.getByLabelText("Model") as HTMLSelectElement;
+    expect([...picker.options].map((o) => o.textContent)).toEqual([
+      "Server default (mock — 32,768 tokens · tools)",
+      "mock — 32,768 tokens · tools",
+      "qwen2.5 — 131,072 tokens · vision · tools as text",
+      "Another model (type its name)…",
+    ]);
+    expect(picker.value).toBe("");
+    await userEvent.selectOptions(picker, "Another model (type its name)…");
+    await userEvent.type(screen.getByLabelText("Model name"), "llama-4");
+    await userEvent.click(screen.getByRole("button", { name: "Save settings" }));
+    expect(onSave).toHaveBeenCalledWith(expect.objectContaining({ model: "llama-4" }));
+  });
+
+  it("says why the model list could not be read, and keeps a configured name the server does not list", () => {
+    const config = { ...summary("c1", "x").config, model: "gpt-oss" };
+    render(<SettingsPanel config={config} onSave={async () => {}} onMode={async () => {}} models={{ models: [], list_error: "HTTP 404" }} />);
+    expect(screen.getByText(/list could not be read \(HTTP 404\)/)).toBeTruthy();
+    expect((screen.getByLabelText("Model name") as HTMLInputElement).value).toBe("gpt-oss");
+  });
+
   it("saves model, role, workspace and policy, and switches mode", async () => {
     const onSave = vi.fn(async () => {});
     const onMode = vi.fn(async () => {});
-    render(<SettingsPanel config={summary("c1", "x").config} onSave={onSave} onMode={onMode} />);
-    await userEvent.clear(screen.getByLabelText("Model"));
-    await userEvent.type(screen.getByLabelText("Model"), "qwen2.5");
+    render(<SettingsPanel config={summary("c1", "x").config} onSave={onSave} onMode={onMode} models={modelList} />);
+    await userEvent.selectOptions(screen.getByLabelText("Model"), "qwen2.5");
     await userEvent.selectOptions(screen.getByLabelText("Agent role"), "planner");
     await userEvent.type(screen.getByLabelText("Workspace path"), "/srv/repo");
     await userEvent.selectOptions(screen.getByLabelText("Approval policy"), "white_list");

@@ -63,7 +63,7 @@ export interface paths {
         /** Every context, most recently updated first. */
         get: operations["list_contexts"];
         put?: never;
-        /** Creates a context; answers it as `GET /v1/contexts/{id}` would. */
+        /** Creates a context; answers it as `GET /v1/contexts/{id}` would. Without a `workspace` in its config it works in the server's default workspace, the first allowed root (`--workspace-root`). */
         post: operations["create_context"];
         delete?: never;
         options?: never;
@@ -720,6 +720,40 @@ export interface paths {
         put?: never;
         /** Re-reads the MCP configuration and reconnects. */
         post: operations["reload_mcp_servers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The models the model server lists (its `/v1/models`), each with its context window, vision and tool calling as discovered from the server (or Braid's table, or the defaults) and where each figure came from; the first 64 are described. `list_error` says why the list could not be read. */
+        get: operations["list_models"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Searches what people and the model wrote in every conversation: the text messages holding every word of `q` (each word matches the start of a word, in any case), best match first, each with its conversation, a branch showing it and a snippet. 422 names a query with no word, more than 16 words, or a word over 64 characters. */
+        get: operations["search_messages"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3070,6 +3104,34 @@ export interface components {
              */
             updated_at?: string;
         };
+        /** @description One message a search found: enough to list it and to open its conversation at it. */
+        MessageSearchHit: {
+            /**
+             * @description A branch showing it (the active one when it does); absent when no branch shows it any
+             *     more.
+             */
+            branch?: components["schemas"]["BranchName"] | null;
+            /** @description The conversation holding it. */
+            context_id: components["schemas"]["ContextId"];
+            /**
+             * Format: date-time
+             * @description When it was written.
+             */
+            created_at: string;
+            /** @description The message. */
+            message_id: components["schemas"]["MessageId"];
+            /** @description Who wrote it. */
+            role: components["schemas"]["Role"];
+            /** @description Its text around the first match (a few dozen words, plain text, no markup). */
+            snippet: string;
+            /** @description The conversation's title; absent while it has none. */
+            title?: string | null;
+        };
+        /** @description `GET /v1/search`: the messages whose text holds every word of the query, best match first. */
+        MessageSearchResults: {
+            /** @description The hits, at most the query's `limit`. */
+            hits: components["schemas"]["MessageSearchHit"][];
+        };
         /** @description Query of `GET /v1/contexts/{id}/messages`. */
         MessagesQuery: {
             /** @description Only messages after this message id (the previous page's `next_after`). */
@@ -3412,6 +3474,24 @@ export interface components {
             tool_calling: components["schemas"]["ToolCallingFigure"];
             /** @description Whether it accepts images. */
             vision: components["schemas"]["FlagFigure"];
+        };
+        /**
+         * @description `GET /v1/models`: the models the model server offers, for the model picker, with what each
+         *     can do.
+         */
+        ModelList: {
+            /** @description The model a context that names none uses (`BRAID_MODEL`); absent when none is set. */
+            default_model?: string | null;
+            /**
+             * @description Why the server's list could not be read, when it could not: the picker then offers the
+             *     default model and a name typed in.
+             */
+            list_error?: string | null;
+            /**
+             * @description The models the server lists (`/v1/models`), in its order, each with its window, vision
+             *     and tool calling and where each figure came from.
+             */
+            models: components["schemas"]["ModelCapabilitiesView"][];
         };
         /**
          * Format: uuid
@@ -3959,6 +4039,16 @@ export interface components {
          * @enum {string}
          */
         SandboxMode: "workspace_write" | "read_only" | "off";
+        /** @description Query of `GET /v1/search`. */
+        SearchQuery: {
+            /**
+             * Format: uint32
+             * @description At most this many hits (1 to 100; 20 when absent).
+             */
+            limit?: number | null;
+            /** @description The words to find (letters and digits; anything else separates words). */
+            q: string;
+        };
         /** @description A request to add a message to a context. */
         SendMessageRequest: {
             /** @description The client's own data, kept with the message and returned unchanged. */
@@ -8324,6 +8414,87 @@ export interface operations {
             };
             /** @description The request breaks the schema or a rule (`field` names where), or its `Idempotency-Key` was first sent with another body. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    list_models: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelList"];
+                };
+            };
+            /** @description A token is configured and the request lacks `Authorization: Bearer <token>`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    search_messages: {
+        parameters: {
+            query: {
+                /** @description At most this many hits (1 to 100; 20 when absent). */
+                limit?: number;
+                /** @description The words to find (letters and digits; anything else separates words). */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageSearchResults"];
+                };
+            };
+            /** @description A token is configured and the request lacks `Authorization: Bearer <token>`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request breaks the schema or a rule; `field` names where (`id`, `query.limit`, `payload.text`...). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description An error: `{ "error": { "code", "message", "field"? } }` with the status of its code's category (404 not found, 409 conflict, 422 invalid input, 5xx server or model failures). */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };

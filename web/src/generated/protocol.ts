@@ -1578,6 +1578,43 @@ markers?: Array<ViewMarker>, };
 
 export type MessagePayload = { "type": "text" } & TextPayload | { "type": "file_reference" } & FileReferencePayload | { "type": "image" } & ImagePayload | { "type": "workflow" } & WorkflowPayload | { "type": "tool_result" } & ToolResultPayload | { "type": "question_answer" } & QuestionAnswerPayload | { "type": "mcp_resource" } & McpResourcePayload;
 
+export type MessageSearchHit = { 
+/**
+ * The conversation holding it.
+ */
+context_id: ContextId, 
+/**
+ * The conversation's title; absent while it has none.
+ */
+title?: string, 
+/**
+ * The message.
+ */
+message_id: MessageId, 
+/**
+ * A branch showing it (the active one when it does); absent when no branch shows it any
+ * more.
+ */
+branch?: BranchName, 
+/**
+ * Who wrote it.
+ */
+role: Role, 
+/**
+ * Its text around the first match (a few dozen words, plain text, no markup).
+ */
+snippet: string, 
+/**
+ * When it was written.
+ */
+created_at: string, };
+
+export type MessageSearchResults = { 
+/**
+ * The hits, at most the query's `limit`.
+ */
+hits: Array<MessageSearchHit>, };
+
 export type MessageStatus = "pending" | "processing" | "streaming" | "complete" | "failed" | "incomplete";
 
 export type MessageUpdate = { "type": "created", 
@@ -1655,6 +1692,22 @@ vision: FlagFigure,
  * How it calls tools: natively, or written as text (`prompted`).
  */
 tool_calling: ToolCallingFigure, };
+
+export type ModelList = { 
+/**
+ * The model a context that names none uses (`BRAID_MODEL`); absent when none is set.
+ */
+default_model?: string, 
+/**
+ * The models the server lists (`/v1/models`), in its order, each with its window, vision
+ * and tool calling and where each figure came from.
+ */
+models: Array<ModelCapabilitiesView>, 
+/**
+ * Why the server's list could not be read, when it could not: the picker then offers the
+ * default model and a name typed in.
+ */
+list_error?: string, };
 
 export type ModelRequestId = string;
 

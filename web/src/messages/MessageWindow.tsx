@@ -111,6 +111,8 @@ export function MessageWindow({
   );
 }
 
+/** How long a revealed message stays marked. */
+const REVEAL_MARK_MS = 2500;
 /** Frames during which a revealed message is brought back into view. */
 const REVEAL_FRAMES = 30;
 
@@ -120,6 +122,9 @@ const REVEAL_FRAMES = 30;
  */
 function keepInView(el: HTMLElement, list: HTMLElement | null): void {
   el.scrollIntoView?.({ block: "center" });
+  // Marked for a moment, so the eye finds the message that was asked for.
+  el.classList.add("revealed");
+  window.setTimeout(() => el.classList.remove("revealed"), REVEAL_MARK_MS);
   let frames = 0;
   const check = () => {
     if (!el.isConnected || !list || ++frames > REVEAL_FRAMES) return;

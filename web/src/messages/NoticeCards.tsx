@@ -255,8 +255,7 @@ export function ProcessingNote({ data }: { data: ProcessingMessage }) {
 
 /** The step a run is on, counting from 1, for "step n of m". */
 export function workflowStep(w: WorkflowExecutionMessage): number {
-  const running = w.status === "running" || w.status === "paused" || w.status === "pending";
-  return Math.min(w.total_steps, w.completed_steps + (running ? 1 : 0));
+  return Math.min(w.total_steps, w.completed_steps + (workflowLive(w) ? 1 : 0));
 }
 
 /** A run's result as text: a string as it is, anything else as JSON. */
@@ -265,10 +264,14 @@ export function workflowResultText(result: unknown): string {
   return typeof result === "string" ? result : JSON.stringify(result, null, 2);
 }
 
-/** Workflow progress: step n of m, status, the current step, live controls (pause while running;
- *  resume or cancel when paused; an approval step's question with Continue / Stop), and the
- *  result or the error with the step it failed at. */
-export function WorkflowCard({ data }: { data: WorkflowExecutionMessage }) {
+/** Whether a run is still going (it can be paused, resumed or cancelled). */
+export function workflowLive(w: WorkflowExecutionMessage): boolean {
+  return w.status === "running" || w.status === "paused" || w.status === "pending";
+}
+
+/** A live run's controls: Pause while running; Resume (Continue at an approval step) when
+ *  paused; Cancel (Stop) until it ends. Nothing once it ended. */
+export function WorkflowControls({ data }: { data: WorkflowExecutionMessage }) {
   const { api, contextId, reportError } = useCardActions();
   const [acting, setActing] = useState(false);
   const act = (action: WorkflowAction) => {
@@ -278,6 +281,30 @@ export function WorkflowCard({ data }: { data: WorkflowExecutionMessage }) {
       .catch(reportError)
       .finally(() => setActing(false));
   };
+  if (!workflowLive(data)) return null;
+  return (
+    <div className="actions" role="group" aria-label="Workflow controls">
+      {data.status === "running" && (
+        <button type="button" className="btn" disabled={acting} onClick={() => act("pause")}>
+          Pause
+        </button>
+      )}
+      {data.status === "paused" && (
+        <button type="button" className="btn btn-primary" disabled={acting} onClick={() => act("resume")}>
+          {data.awaiting_approval ? "Continue" : "Resume"}
+        </button>
+      )}
+      <button type="button" className="btn" disabled={acting} onClick={() => act("cancel")}>
+        {data.awaiting_approval ? "Stop" : "Cancel"}
+      </button>
+    </div>
+  );
+}
+
+/** Workflow progress: step n of m, status, the current step, live controls (pause while running;
+ *  resume or cancel when paused; an approval step's question with Continue / Stop), and the
+ *  result or the error with the step it failed at. */
+export function WorkflowCard({ data }: { data: WorkflowExecutionMessage }) {
   const result = workflowResultText(data.result);
   const failedStep = (data.error?.details as { step?: string } | undefined)?.step;
   return (
@@ -295,23 +322,7 @@ export function WorkflowCard({ data }: { data: WorkflowExecutionMessage }) {
           {data.awaiting_approval}
         </p>
       )}
-      {(data.status === "running" || data.status === "paused" || data.status === "pending") && (
-        <div className="actions" role="group" aria-label="Workflow controls">
-          {data.status === "running" && (
-            <button type="button" className="btn" disabled={acting} onClick={() => act("pause")}>
-              Pause
-            </button>
-          )}
-          {data.status === "paused" && (
-            <button type="button" className="btn btn-primary" disabled={acting} onClick={() => act("resume")}>
-              {data.awaiting_approval ? "Continue" : "Resume"}
-            </button>
-          )}
-          <button type="button" className="btn" disabled={acting} onClick={() => act("cancel")}>
-            {data.awaiting_approval ? "Stop" : "Cancel"}
-          </button>
-        </div>
-      )}
+      <WorkflowControls data={data} />
       {data.status === "completed" && result && (
         <details open className="wf-result">
           <summary>Result</summary>

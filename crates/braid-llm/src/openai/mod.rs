@@ -147,6 +147,10 @@ impl LlmClient for OpenAiClient {
         self.config.capabilities_known(&self.discovery, model)
     }
 
+    async fn list_models(&self) -> Result<Vec<String>, crate::discovery::DiscoveryError> {
+        self.discovery.list_models().await
+    }
+
     async fn discover(&self, model: &str) -> ModelCapabilities {
         self.config
             .capabilities_discovered(&self.discovery, model)

@@ -179,6 +179,23 @@ impl TestServer {
         body["id"].as_str().unwrap().to_owned()
     }
 
+    /// A context whose workspace was cleared (a new one starts in the default workspace).
+    pub async fn context_without_workspace(&self) -> String {
+        let (status, body) = self.call("POST", "/v1/contexts", Some(json!({}))).await;
+        assert_eq!(status, 201, "{body}");
+        let id = body["id"].as_str().unwrap().to_owned();
+        let (status, body) = self
+            .call(
+                "PATCH",
+                &format!("/v1/contexts/{id}"),
+                Some(json!({"config": {"workspace": null}})),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        assert!(body["config"].get("workspace").is_none(), "{body}");
+        id
+    }
+
     pub async fn send_text(&self, id: &str, text: &str) -> Value {
         let (status, body) = self
             .call(

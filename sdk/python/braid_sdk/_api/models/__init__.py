@@ -153,6 +153,8 @@ from .message_project_structure import MessageProjectStructure
 from .message_project_structure_metadata import MessageProjectStructureMetadata
 from .message_question import MessageQuestion
 from .message_question_metadata import MessageQuestionMetadata
+from .message_search_hit import MessageSearchHit
+from .message_search_results import MessageSearchResults
 from .message_status import MessageStatus
 from .message_system_control import MessageSystemControl
 from .message_system_control_metadata import MessageSystemControlMetadata
@@ -173,6 +175,7 @@ from .message_workflow_execution_metadata import MessageWorkflowExecutionMetadat
 from .messages_query import MessagesQuery
 from .mode import Mode
 from .model_capabilities_view import ModelCapabilitiesView
+from .model_list import ModelList
 from .model_request_list import ModelRequestList
 from .model_request_record import ModelRequestRecord
 from .o_auth_callback_query import OAuthCallbackQuery
@@ -219,6 +222,7 @@ from .rule_origin import RuleOrigin
 from .run_workflow_request import RunWorkflowRequest
 from .run_workflow_request_parameters import RunWorkflowRequestParameters
 from .sandbox_mode import SandboxMode
+from .search_query import SearchQuery
 from .send_message_request import SendMessageRequest
 from .send_message_request_client_metadata_type_0 import (
     SendMessageRequestClientMetadataType0,
@@ -443,6 +447,8 @@ __all__ = (
     "MessageProjectStructureMetadata",
     "MessageQuestion",
     "MessageQuestionMetadata",
+    "MessageSearchHit",
+    "MessageSearchResults",
     "MessageStatus",
     "MessageSystemControl",
     "MessageSystemControlMetadata",
@@ -463,6 +469,7 @@ __all__ = (
     "MessagesQuery",
     "Mode",
     "ModelCapabilitiesView",
+    "ModelList",
     "ModelRequestList",
     "ModelRequestRecord",
     "OAuthCallbackQuery",
@@ -505,6 +512,7 @@ __all__ = (
     "RunWorkflowRequest",
     "RunWorkflowRequestParameters",
     "SandboxMode",
+    "SearchQuery",
     "SendMessageRequest",
     "SendMessageRequestClientMetadataType0",
     "SendMessageResponse",

@@ -87,7 +87,8 @@ def sync_detailed(
     body: CreateContextRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[ApiError | ContextSummary]:
-    """Creates a context; answers it as `GET /v1/contexts/{id}` would.
+    """Creates a context; answers it as `GET /v1/contexts/{id}` would. Without a `workspace` in its config
+    it works in the server's default workspace, the first allowed root (`--workspace-root`).
 
     Args:
         idempotency_key (str | Unset):
@@ -119,7 +120,8 @@ def sync(
     body: CreateContextRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> ApiError | ContextSummary | None:
-    """Creates a context; answers it as `GET /v1/contexts/{id}` would.
+    """Creates a context; answers it as `GET /v1/contexts/{id}` would. Without a `workspace` in its config
+    it works in the server's default workspace, the first allowed root (`--workspace-root`).
 
     Args:
         idempotency_key (str | Unset):
@@ -146,7 +148,8 @@ async def asyncio_detailed(
     body: CreateContextRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[ApiError | ContextSummary]:
-    """Creates a context; answers it as `GET /v1/contexts/{id}` would.
+    """Creates a context; answers it as `GET /v1/contexts/{id}` would. Without a `workspace` in its config
+    it works in the server's default workspace, the first allowed root (`--workspace-root`).
 
     Args:
         idempotency_key (str | Unset):
@@ -176,7 +179,8 @@ async def asyncio(
     body: CreateContextRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> ApiError | ContextSummary | None:
-    """Creates a context; answers it as `GET /v1/contexts/{id}` would.
+    """Creates a context; answers it as `GET /v1/contexts/{id}` would. Without a `workspace` in its config
+    it works in the server's default workspace, the first allowed root (`--workspace-root`).
 
     Args:
         idempotency_key (str | Unset):
