@@ -2,9 +2,10 @@
 //! sends a command to the context's actor and waits for its answer.
 
 use braid_protocol::api::{
-    ApprovalRequest, BranchInfo, BranchList, ContextListEntry, ContextSummary, CreateBranchRequest,
-    MergeOutcome, MergeRequest, MessageList, SendMessageResponse, StateResponse, TurnView,
-    UpdateBranchRequest, UpdateContextRequest, WorkspaceFileList,
+    ApprovalRequest, ApprovalResponse, BranchInfo, BranchList, ContextListEntry, ContextSummary,
+    CreateBranchRequest, MergeOutcome, MergeRequest, MessageList, ResumeResponse,
+    SendMessageResponse, StateResponse, TurnView, UpdateBranchRequest, UpdateContextRequest,
+    WorkspaceFileList,
 };
 use braid_protocol::{
     BranchName, ContextId, ContextTurnId, Message, MessageId, Mode, SendMessageRequest,
@@ -183,8 +184,9 @@ impl ContextHandle {
         self.ask(|r| Command::DeleteMessage(message, r)).await
     }
 
-    /// Approves or denies pending tool calls.
-    pub async fn approve(&self, request: ApprovalRequest) -> Result<(), EngineError> {
+    /// Approves or denies pending tool calls. Once every waiting call is decided, the answer
+    /// names the turn that continues the loop.
+    pub async fn approve(&self, request: ApprovalRequest) -> Result<ApprovalResponse, EngineError> {
         self.ask(|r| Command::Approve(request, r)).await
     }
 
@@ -193,8 +195,8 @@ impl ContextHandle {
         self.ask(Command::Interrupt).await
     }
 
-    /// Continues a paused or failed turn.
-    pub async fn resume(&self) -> Result<(), EngineError> {
+    /// Continues a paused or failed turn, as a new turn the answer names.
+    pub async fn resume(&self) -> Result<ResumeResponse, EngineError> {
         self.ask(Command::Resume).await
     }
 

@@ -3,18 +3,19 @@
 //! deleted, a turn begun, resumed or continued after approval. The turn itself is a
 //! [`Turn`] value the actor drives as its host.
 
+use braid_protocol::api::{ApprovalRequest, ApprovalResponse, ResumeResponse};
 use braid_protocol::payload::{FileReferencePayload, ImagePayload};
 use braid_protocol::validate::normalize_file_path;
 use braid_protocol::{
-    ContextState, ErrorDetail, FileReferenceMessage, FileResolution, ImageMessage, Message,
-    MessageId, MessageKind, MessagePayload, MessageStatus, MessageUpdate, Metadata, Mode,
+    ContextState, ContextTurnId, ErrorDetail, FileReferenceMessage, FileResolution, ImageMessage,
+    Message, MessageId, MessageKind, MessagePayload, MessageStatus, MessageUpdate, Metadata, Mode,
     QuestionAnswer, Recoverability, Role, SendMessageRequest, ToolOutcome, Validate,
 };
 use braid_store::{BranchIds, ContextChanges};
 use chrono::Utc;
 use serde_json::{Value, json};
 
-use crate::actor::Actor;
+use crate::actor::{Actor, Reply};
 use crate::calls::open_calls;
 use crate::error::EngineError;
 use crate::host::Host;
@@ -198,12 +199,74 @@ impl Actor {
         turn.converse(self, send).await;
     }
 
-    /// Continues a paused or failed turn from where the history says it stopped.
-    pub(crate) async fn resume(&mut self) {
-        self.open_turn(None);
+    /// Continues a paused or failed turn from where the history says it stopped, as a new turn
+    /// the answer names (a context with nothing to resume is a `Conflict`).
+    pub(crate) async fn resume(&mut self, reply: Reply<ResumeResponse>) {
+        if let Err(e) = self.check_resumable() {
+            let _ = reply.send(Err(e));
+            return;
+        }
+        let (turn_id, stream_after) = self.open_answered_turn().await;
+        let _ = reply.send(Ok(ResumeResponse {
+            turn_id,
+            stream_after,
+        }));
         let mut turn = self.begin_turn();
         Box::pin(turn.resume(self)).await;
         self.close_turn().await;
+    }
+
+    /// Records approval decisions. Once every waiting call is decided, the answer names the
+    /// turn that runs the round and goes on around the loop, which then runs; until then
+    /// nothing runs and the answer names no turn.
+    pub(crate) async fn approve(
+        &mut self,
+        request: ApprovalRequest,
+        reply: Reply<ApprovalResponse>,
+    ) {
+        match crate::turn::record_decisions(self, request).await {
+            Ok(true) => {
+                let (turn_id, stream_after) = self.open_answered_turn().await;
+                let _ = reply.send(Ok(ApprovalResponse {
+                    turn_id: Some(turn_id),
+                    stream_after,
+                }));
+                Box::pin(self.approved_turn()).await;
+                self.close_turn().await;
+            }
+            Ok(false) => {
+                let _ = reply.send(Ok(ApprovalResponse {
+                    turn_id: None,
+                    stream_after: None,
+                }));
+            }
+            Err(e) => {
+                let _ = reply.send(Err(e));
+            }
+        }
+    }
+
+    /// Opens a new turn for an answer that names it, with the id of the last event before it,
+    /// to stream the turn from. Every event emitted so far is committed first, so the log's
+    /// last event is the last one before the turn; when the log cannot say, no id is given
+    /// (the turn still runs).
+    async fn open_answered_turn(&mut self) -> (ContextTurnId, Option<u64>) {
+        let last = match self.flush_events().await {
+            Ok(()) => self
+                .store()
+                .last_event_sequence(self.context_id())
+                .await
+                .map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        };
+        let stream_after = match last {
+            Ok(last) => Some(last),
+            Err(error) => {
+                tracing::warn!(context = %self.context_id(), %error, "the event to stream a turn from is unknown");
+                None
+            }
+        };
+        (self.open_turn(None), stream_after)
     }
 
     /// An interrupt while nothing runs: a loop waiting for approval is paused; otherwise there
@@ -334,15 +397,8 @@ impl Actor {
         })
     }
 
-    /// Runs the round once every call is decided, then goes on around the loop, as a turn of
-    /// its own.
-    pub(crate) async fn continue_after_approval(&mut self) {
-        self.open_turn(None);
-        Box::pin(self.approved_turn()).await;
-        self.close_turn().await;
-    }
-
-    /// The turn [`Actor::continue_after_approval`] runs.
+    /// The turn [`Actor::approve`] runs once every call is decided: the round, then on around
+    /// the loop.
     async fn approved_turn(&mut self) {
         let mut turn = self.begin_turn();
         if let Some(run) = self.workflow_waiting_on_call() {

@@ -274,6 +274,34 @@ pub struct SendMessageResponse {
     pub stream_after: Option<u64>,
 }
 
+/// The 202 answer to a resume: the turn that continues the loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct ResumeResponse {
+    /// The turn the resume runs as: every event of it carries this id, and `turn_completed`
+    /// ends it (`GET /v1/contexts/{id}/turns/{turn_id}` answers its status).
+    pub turn_id: ContextTurnId,
+    /// The event id to stream from (as `Last-Event-ID` or `?after=`) to see every event of the
+    /// turn: the last event before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub stream_after: Option<u64>,
+}
+
+/// The 202 answer to approval decisions: the turn that continues the loop once every waiting
+/// call is decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct ApprovalResponse {
+    /// The turn the decisions start (as a send's `turn_id`); absent while other calls still
+    /// wait for a decision (nothing runs yet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub turn_id: Option<ContextTurnId>,
+    /// The event id to stream from to see every event of that turn: the last event before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub stream_after: Option<u64>,
+}
+
 /// Where a turn is: `GET /v1/contexts/{id}/turns/{turn_id}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct TurnView {

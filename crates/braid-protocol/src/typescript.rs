@@ -64,6 +64,8 @@ pub fn render() -> String {
     c.visit::<MessageList>();
     c.visit::<SendMessageResponse>();
     c.visit::<ApprovalRequest>();
+    c.visit::<ApprovalResponse>();
+    c.visit::<ResumeResponse>();
     c.visit::<SetModeRequest>();
     c.visit::<CreateBranchRequest>();
     c.visit::<BranchList>();

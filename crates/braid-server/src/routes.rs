@@ -16,14 +16,14 @@ use axum::response::sse::Sse;
 use axum::response::{IntoResponse, NoContent};
 use braid_context::{ContextHandle, MessageQuery};
 use braid_protocol::api::{
-    AddMcpServerRequest, ApprovalRequest, BranchInfo, BranchList, ContextList, ContextSummary,
-    CorrectSummaryRequest, CreateBranchRequest, CreateContextRequest, FileChangePreview,
-    FileChangePreviewRequest, GetMcpPromptRequest, McpElicitationList, McpElicitationReply,
-    McpPromptList, McpPromptText, McpResourceList, McpServerDefinition, McpServerList, MergeHeld,
-    MergeOutcome, MergeRequest, MessageList, MessageSearchHit, MessageSearchResults, MessageView,
-    ModelList, ModelRequestList, PinFactRequest, SendMessageResponse, ServerSettings,
-    SetModeRequest, StateResponse, ToolList, TurnView, UpdateBranchRequest, UpdateContextRequest,
-    WorkspaceFileList,
+    AddMcpServerRequest, ApprovalRequest, ApprovalResponse, BranchInfo, BranchList, ContextList,
+    ContextSummary, CorrectSummaryRequest, CreateBranchRequest, CreateContextRequest,
+    FileChangePreview, FileChangePreviewRequest, GetMcpPromptRequest, McpElicitationList,
+    McpElicitationReply, McpPromptList, McpPromptText, McpResourceList, McpServerDefinition,
+    McpServerList, MergeHeld, MergeOutcome, MergeRequest, MessageList, MessageSearchHit,
+    MessageSearchResults, MessageView, ModelList, ModelRequestList, PinFactRequest, ResumeResponse,
+    SendMessageResponse, ServerSettings, SetModeRequest, StateResponse, ToolList, TurnView,
+    UpdateBranchRequest, UpdateContextRequest, WorkspaceFileList,
 };
 use braid_protocol::workflow::{
     RunWorkflowRequest, WorkflowControl, WorkflowList, WorkflowRunResponse,
@@ -130,7 +130,7 @@ pub fn api() -> ApiRouter<Arc<App>> {
         )
         .api_route(
             "/v1/contexts/{id}/approvals",
-            post_with(approve, doc("approve", "Approves or denies pending tool calls.")),
+            post_with(approve, doc("approve", "Approves or denies pending tool calls. Once every waiting call is decided, the 202 names the turn that continues the loop (`turn_id`, and `stream_after` to stream it from); while other calls still wait, it names none.")),
         )
         .api_route(
             "/v1/contexts/{id}/interrupt",
@@ -138,7 +138,7 @@ pub fn api() -> ApiRouter<Arc<App>> {
         )
         .api_route(
             "/v1/contexts/{id}/resume",
-            post_with(resume, doc("resume", "Continues a paused or failed loop.")),
+            post_with(resume, doc("resume", "Continues a paused or failed loop. The 202 names the turn it runs as (`turn_id`, and `stream_after` to stream it from).")),
         )
         .api_route(
             "/v1/contexts/{id}/mode",
@@ -943,9 +943,8 @@ async fn approve(
     State(app): State<Arc<App>>,
     PathParams(path): PathParams<ContextPath>,
     JsonBody(request): JsonBody<ApprovalRequest>,
-) -> ApiResult<NoContent> {
-    handle(&app, path.id).await?.approve(request).await?;
-    Ok(NoContent)
+) -> ApiResult<Accepted<ApprovalResponse>> {
+    Ok(Reply(handle(&app, path.id).await?.approve(request).await?))
 }
 
 async fn interrupt(
@@ -959,9 +958,8 @@ async fn interrupt(
 async fn resume(
     State(app): State<Arc<App>>,
     PathParams(path): PathParams<ContextPath>,
-) -> ApiResult<NoContent> {
-    handle(&app, path.id).await?.resume().await?;
-    Ok(NoContent)
+) -> ApiResult<Accepted<ResumeResponse>> {
+    Ok(Reply(handle(&app, path.id).await?.resume().await?))
 }
 
 async fn set_mode(

@@ -108,7 +108,8 @@ async fn tool_loop_runs_after_approval_over_http() {
             Some(json!({"decisions": [{"call_id": "call_1", "decision": "approve"}]})),
         )
         .await;
-    assert_eq!(status, 204, "{body}");
+    assert_eq!(status, 202, "{body}");
+    assert!(body["turn_id"].is_string(), "{body}");
     let rest = events.until(is_idle).await;
     assert_eq!(text_of(&rest), "The file says hello");
     let ms = s.messages(&id).await;

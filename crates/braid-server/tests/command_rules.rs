@@ -58,7 +58,7 @@ async fn a_rule_approved_for_the_session_runs_its_command_unasked_across_a_resta
     let (status, body) = s
         .call("POST", &path, Some(approve("t1", "approve_for_session")))
         .await;
-    assert_eq!(status, 204, "{body}");
+    assert_eq!(status, 202, "{body}");
     assert_eq!(s.settle(&id).await["type"], "idle");
     let (_, summary) = s.call("GET", &format!("/v1/contexts/{id}"), None).await;
     assert_eq!(
@@ -88,7 +88,7 @@ async fn a_rule_approved_for_the_session_runs_its_command_unasked_across_a_resta
     assert_eq!(state["type"], "awaiting_tool_approval", "{state}");
     assert_eq!(state["pending_requests"], json!(["p1"]));
     let (status, _) = s.call("POST", &path, Some(approve("p1", "deny"))).await;
-    assert_eq!(status, 204);
+    assert_eq!(status, 202);
     assert_eq!(s.settle(&id).await["type"], "idle");
 
     // Leaving the sandbox asks even for a command the rule allows, and only once at a time.

@@ -119,7 +119,44 @@ async fn a_turn_that_waits_for_approval_completes_naming_the_calls_and_their_arg
     let (_, view) = get_turn(&s, &id, &sent["turn_id"]).await;
     assert_eq!(view["outcome"], "awaiting_approval", "{view}");
 
-    let mut events = s.events(&id, "", seen.last().unwrap().id).await;
+    let (status, approved) = s
+        .call(
+            "POST",
+            &format!("/v1/contexts/{id}/approvals"),
+            Some(json!({"decisions": [{"call_id": "call_1", "decision": "approve"}]})),
+        )
+        .await;
+    assert_eq!(status, 202, "{approved}");
+    let next = approved["turn_id"].clone();
+    assert!(
+        next.is_string(),
+        "the approval's answer names its turn: {approved}"
+    );
+    assert_ne!(next, sent["turn_id"], "the approval runs a turn of its own");
+    let rest = turn_events(&s, &id, &approved).await;
+    assert_eq!(rest.last().unwrap().data["outcome"], "answered");
+    assert!(
+        rest.iter().all(|e| e.data["turn_id"] == next),
+        "every event from the answer's `stream_after` on is the new turn's: {rest:?}"
+    );
+    let (status, view) = get_turn(&s, &id, &next).await;
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["status"], "completed", "{view}");
+    assert_eq!(view["outcome"], "answered", "{view}");
+}
+
+#[tokio::test]
+async fn an_approval_that_leaves_a_call_waiting_names_no_turn() {
+    let s = TestServer::start(Script::new().then(calls(&[
+        ("call_1", "read_file", json!({"path": "a.txt"})),
+        ("call_2", "read_file", json!({"path": "b.txt"})),
+    ])))
+    .await;
+    let id = s
+        .context(json!({"approval_policy": {"type": "manual"}}))
+        .await;
+    let sent = send(&s, &id, "read both").await;
+    turn_events(&s, &id, &sent).await;
     let (status, body) = s
         .call(
             "POST",
@@ -127,15 +164,44 @@ async fn a_turn_that_waits_for_approval_completes_naming_the_calls_and_their_arg
             Some(json!({"decisions": [{"call_id": "call_1", "decision": "approve"}]})),
         )
         .await;
-    assert_eq!(status, 204, "{body}");
-    let rest = events.until(|e| e.event == "turn_completed").await;
-    let next = rest.last().unwrap().data["turn_id"].clone();
-    assert_ne!(next, sent["turn_id"], "the approval runs a turn of its own");
-    assert_eq!(rest.last().unwrap().data["outcome"], "answered");
+    assert_eq!(status, 202, "{body}");
+    assert_eq!(body, json!({}), "nothing runs while call_2 waits");
+}
+
+#[tokio::test]
+async fn a_resume_answers_with_the_turn_it_runs() {
+    let pieces: Vec<String> = (0..200).map(|i| format!("w{i} ")).collect();
+    let refs: Vec<&str> = pieces.iter().map(String::as_str).collect();
+    let slow = reply(&refs).chunk_delay(Duration::from_millis(20));
+    let s = TestServer::start(Script::new().then(slow).then(reply(&["resumed"]))).await;
+    let id = s.context(json!({})).await;
+    let sent = send(&s, &id, "talk slowly").await;
+    let mut events = s.events(&id, "", sent["stream_after"].as_u64()).await;
+    events.until(|e| e.event == "content_delta").await;
+    let (status, _) = s
+        .call("POST", &format!("/v1/contexts/{id}/interrupt"), None)
+        .await;
+    assert_eq!(status, 204);
+    until_completed(&mut events, &sent["turn_id"]).await;
+    let (status, resumed) = s
+        .call("POST", &format!("/v1/contexts/{id}/resume"), None)
+        .await;
+    assert_eq!(status, 202, "{resumed}");
+    let turn = resumed["turn_id"].clone();
     assert!(
-        rest.iter().all(|e| e.data["turn_id"] == next),
-        "every event after the approval is the new turn's: {rest:?}"
+        turn.is_string(),
+        "the resume's answer names its turn: {resumed}"
     );
+    assert_ne!(turn, sent["turn_id"]);
+    let seen = turn_events(&s, &id, &resumed).await;
+    assert!(
+        seen.iter().all(|e| e.data["turn_id"] == turn),
+        "every event from the answer's `stream_after` on is the resumed turn's: {seen:?}"
+    );
+    let (status, view) = get_turn(&s, &id, &turn).await;
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["status"], "completed", "{view}");
+    assert_eq!(view["outcome"], "answered", "{view}");
 }
 
 #[tokio::test]

@@ -30,9 +30,12 @@ pub(crate) enum Command {
     /// A change ([`ChangeOp`]).
     Change(ChangeOp),
     Send(SendMessageRequest, Reply<SendMessageResponse>),
-    Approve(ApprovalRequest, Reply<()>),
+    Approve(
+        ApprovalRequest,
+        Reply<braid_protocol::api::ApprovalResponse>,
+    ),
     Interrupt(Reply<()>),
-    Resume(Reply<()>),
+    Resume(Reply<braid_protocol::api::ResumeResponse>),
     RetryMessage(MessageId, Reply<SendMessageResponse>),
     DeleteMessage(MessageId, Reply<()>),
     ExecutePlan(MessageId, Reply<SendMessageResponse>),

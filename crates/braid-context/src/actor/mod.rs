@@ -166,27 +166,12 @@ impl Actor {
             Command::DeleteMessage(id, reply) => {
                 let _ = reply.send(self.delete_input(id).await);
             }
-            Command::Approve(request, reply) => {
-                let outcome = crate::turn::record_decisions(self, request).await;
-                let ready = matches!(outcome, Ok(true));
-                let _ = reply.send(outcome.map(|_| ()));
-                if ready {
-                    self.continue_after_approval().await;
-                }
-            }
+            Command::Approve(request, reply) => self.approve(request, reply).await,
             Command::Interrupt(reply) => {
                 let outcome = self.interrupt_while_resting().await;
                 let _ = reply.send(outcome);
             }
-            Command::Resume(reply) => match self.check_resumable() {
-                Ok(()) => {
-                    let _ = reply.send(Ok(()));
-                    self.resume().await;
-                }
-                Err(e) => {
-                    let _ = reply.send(Err(e));
-                }
-            },
+            Command::Resume(reply) => self.resume(reply).await,
             Command::Change(op) => op(Ok(self)).await,
             Command::Read(op) => op(self, self.machine.current()),
             Command::ExecutePlan(plan, reply) => {
@@ -607,9 +592,13 @@ fn reject(command: Command, error: EngineError) {
         | Command::RetryMessage(_, r) => {
             let _ = r.send(Err(error));
         }
-        Command::Approve(_, r)
-        | Command::Interrupt(r)
-        | Command::Resume(r)
+        Command::Approve(_, r) => {
+            let _ = r.send(Err(error));
+        }
+        Command::Resume(r) => {
+            let _ = r.send(Err(error));
+        }
+        Command::Interrupt(r)
         | Command::DeleteMessage(_, r)
         | Command::ControlWorkflow { reply: r, .. } => {
             let _ = r.send(Err(error));
