@@ -39,6 +39,7 @@ from ._api.api.default import (
     list_messages,
     list_workflows,
     merge_branch,
+    resume,
     run_workflow,
     send_message,
 )
@@ -46,6 +47,7 @@ from ._api.models import (
     ApiError,
     ApprovalDecision,
     ApprovalRequest,
+    ApprovalResponse,
     BranchInfo,
     BranchList,
     ContentDelta,
@@ -61,6 +63,7 @@ from ._api.models import (
     MergeRequest,
     MergeStrategyName,
     MessageList,
+    ResumeResponse,
     RunWorkflowRequest,
     RunWorkflowRequestParameters,
     SendMessageRequest,
@@ -241,18 +244,29 @@ class Braid:
 
     # Approvals.
 
-    def approve(self, context: UUID | str, *call_ids: str, for_session: bool = False) -> None:
-        """Approves pending tool calls (and the tool for the rest of the session with `for_session`)."""
+    def approve(self, context: UUID | str, *call_ids: str, for_session: bool = False) -> UUID | None:
+        """Approves pending tool calls (and the tool for the rest of the session with `for_session`).
+        Answers the turn the decisions start, to `wait_turn` for, once no call waits any more
+        (None while others still wait)."""
         decision = Decision.APPROVE_FOR_SESSION if for_session else Decision.APPROVE
-        self._decide(context, [ApprovalDecision(call_id=c, decision=decision) for c in call_ids])
+        return self._decide(context, [ApprovalDecision(call_id=c, decision=decision) for c in call_ids])
 
-    def deny(self, context: UUID | str, *call_ids: str, reason: str | None = None) -> None:
-        """Denies pending tool calls; the model is told `reason`."""
-        self._decide(context, [ApprovalDecision(call_id=c, decision=Decision.DENY, reason=_opt(reason)) for c in call_ids])
+    def deny(self, context: UUID | str, *call_ids: str, reason: str | None = None) -> UUID | None:
+        """Denies pending tool calls; the model is told `reason`. Answers the turn that goes on,
+        as `approve` does."""
+        return self._decide(
+            context, [ApprovalDecision(call_id=c, decision=Decision.DENY, reason=_opt(reason)) for c in call_ids])
 
-    def _decide(self, context: UUID | str, decisions: list[ApprovalDecision]) -> None:
-        _answer(approve.sync_detailed(_uuid(context), client=self.client, body=ApprovalRequest(decisions=decisions),
-                                      idempotency_key=str(uuid.uuid4())), empty=True)
+    def _decide(self, context: UUID | str, decisions: list[ApprovalDecision]) -> UUID | None:
+        answered: ApprovalResponse = _answer(approve.sync_detailed(
+            _uuid(context), client=self.client, body=ApprovalRequest(decisions=decisions),
+            idempotency_key=str(uuid.uuid4())))
+        return answered.turn_id if isinstance(answered.turn_id, UUID) else None
+
+    def resume(self, context: UUID | str) -> UUID:
+        """Continues a paused or failed loop; answers the turn it runs as, to `wait_turn` for."""
+        answered: ResumeResponse = _answer(resume.sync_detailed(_uuid(context), client=self.client))
+        return answered.turn_id
 
     # Branches.
 

@@ -12,6 +12,10 @@ export type Schemas = components["schemas"];
 export type Message = Schemas["Message"];
 /** A send's answer: the message's id, its turn, and where to stream the turn from. */
 export type SendMessageResponse = Schemas["SendMessageResponse"];
+/** An approval's answer: the turn the decisions start, once no call waits any more. */
+export type ApprovalResponse = Schemas["ApprovalResponse"];
+/** A resume's answer: the turn it runs as, and where to stream it from. */
+export type ResumeResponse = Schemas["ResumeResponse"];
 /** Where a turn is, and how it ended. */
 export type TurnView = Schemas["TurnView"];
 
@@ -204,24 +208,32 @@ export class Braid {
 
   // Approvals.
 
-  /** Approves pending tool calls (for the rest of the session with `forSession`). */
-  async approve(id: string, callIds: string[], forSession = false): Promise<void> {
+  /** Approves pending tool calls (for the rest of the session with `forSession`). Answers the
+   * turn the decisions start (`turn_id`, to `waitTurn` for) once no call waits any more; while
+   * others still wait, the answer names no turn. */
+  async approve(id: string, callIds: string[], forSession = false): Promise<ApprovalResponse> {
     const decision = forSession ? "approve_for_session" : "approve";
-    await this.decide(id, callIds.map((call_id) => ({ call_id, decision })));
+    return this.decide(id, callIds.map((call_id) => ({ call_id, decision })));
   }
 
-  /** Denies pending tool calls; the model is told `reason`. */
-  async deny(id: string, callIds: string[], reason?: string): Promise<void> {
-    await this.decide(id, callIds.map((call_id) => ({ call_id, decision: "deny", reason })));
+  /** Denies pending tool calls; the model is told `reason`. Answers as `approve` does. */
+  async deny(id: string, callIds: string[], reason?: string): Promise<ApprovalResponse> {
+    return this.decide(id, callIds.map((call_id) => ({ call_id, decision: "deny", reason })));
   }
 
-  private async decide(id: string, decisions: Schemas["ApprovalRequest"]["decisions"]): Promise<void> {
-    await answer(
+  private async decide(id: string, decisions: Schemas["ApprovalRequest"]["decisions"]): Promise<ApprovalResponse> {
+    return answer(
       await this.api.POST("/v1/contexts/{id}/approvals", {
         params: { path: { id }, header: { "Idempotency-Key": newKey() } },
         body: { decisions },
       }),
     );
+  }
+
+  /** Continues a paused or failed loop; answers the turn it runs as (`turn_id`, to `waitTurn`
+   * for, and `stream_after`). */
+  async resume(id: string): Promise<ResumeResponse> {
+    return answer(await this.api.POST("/v1/contexts/{id}/resume", { params: { path: { id } } }));
   }
 
   // Branches.

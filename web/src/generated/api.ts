@@ -99,7 +99,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Approves or denies pending tool calls. */
+        /** Approves or denies pending tool calls. Once every waiting call is decided, the 202 names the turn that continues the loop (`turn_id`, and `stream_after` to stream it from); while other calls still wait, it names none. */
         post: operations["approve"];
         delete?: never;
         options?: never;
@@ -461,7 +461,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Continues a paused or failed loop. */
+        /** Continues a paused or failed loop. The 202 names the turn it runs as (`turn_id`, and `stream_after` to stream it from). */
         post: operations["resume"];
         delete?: never;
         options?: never;
@@ -911,6 +911,22 @@ export interface components {
         ApprovalRequest: {
             /** @description One decision per call. */
             decisions: components["schemas"]["ApprovalDecision"][];
+        };
+        /**
+         * @description The 202 answer to approval decisions: the turn that continues the loop once every waiting
+         *     call is decided.
+         */
+        ApprovalResponse: {
+            /**
+             * Format: uint64
+             * @description The event id to stream from to see every event of that turn: the last event before it.
+             */
+            stream_after?: number | null;
+            /**
+             * @description The turn the decisions start (as a send's `turn_id`); absent while other calls still
+             *     wait for a decision (nothing runs yet).
+             */
+            turn_id?: components["schemas"]["ContextTurnId"] | null;
         };
         /**
          * @description Where a tool call stands with respect to a person's (or the policy's) approval.
@@ -3998,6 +4014,20 @@ export interface components {
              */
             type: "text";
         };
+        /** @description The 202 answer to a resume: the turn that continues the loop. */
+        ResumeResponse: {
+            /**
+             * Format: uint64
+             * @description The event id to stream from (as `Last-Event-ID` or `?after=`) to see every event of the
+             *     turn: the last event before it.
+             */
+            stream_after?: number | null;
+            /**
+             * @description The turn the resume runs as: every event of it carries this id, and `turn_completed`
+             *     ends it (`GET /v1/contexts/{id}/turns/{turn_id}` answers its status).
+             */
+            turn_id: components["schemas"]["ContextTurnId"];
+        };
         /**
          * @description The author of a message.
          *
@@ -5356,12 +5386,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description no content */
-            204: {
+            /** @description Accepted: stored; progress arrives as events. */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ApprovalResponse"];
+                };
             };
             /** @description The body is not JSON (or not UTF-8). */
             400: {
@@ -7325,12 +7357,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description no content */
-            204: {
+            /** @description Accepted: stored; progress arrives as events. */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ResumeResponse"];
+                };
             };
             /** @description A token is configured and the request lacks `Authorization: Bearer <token>`. */
             401: {

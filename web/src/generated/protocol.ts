@@ -71,6 +71,17 @@ export type ApprovalRequest = {
  */
 decisions: Array<ApprovalDecision>, };
 
+export type ApprovalResponse = { 
+/**
+ * The turn the decisions start (as a send's `turn_id`); absent while other calls still
+ * wait for a decision (nothing runs yet).
+ */
+turn_id?: ContextTurnId, 
+/**
+ * The event id to stream from to see every event of that turn: the last event before it.
+ */
+stream_after?: number, };
+
 export type ApprovalStatus = "pending" | "approved" | "denied";
 
 export type BranchInfo = { 
@@ -1978,6 +1989,18 @@ size_bytes: number,
  * A description for the model (type, size, what it is).
  */
 summary: string, };
+
+export type ResumeResponse = { 
+/**
+ * The turn the resume runs as: every event of it carries this id, and `turn_completed`
+ * ends it (`GET /v1/contexts/{id}/turns/{turn_id}` answers its status).
+ */
+turn_id: ContextTurnId, 
+/**
+ * The event id to stream from (as `Last-Event-ID` or `?after=`) to see every event of the
+ * turn: the last event before it.
+ */
+stream_after?: number, };
 
 export type Role = "user" | "assistant" | "tool" | "system";
 

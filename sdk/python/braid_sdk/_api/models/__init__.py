@@ -11,6 +11,7 @@ from .approval_policy_limited_auto import ApprovalPolicyLimitedAuto
 from .approval_policy_manual import ApprovalPolicyManual
 from .approval_policy_white_list import ApprovalPolicyWhiteList
 from .approval_request import ApprovalRequest
+from .approval_response import ApprovalResponse
 from .approval_status import ApprovalStatus
 from .branch_info import BranchInfo
 from .branch_list import BranchList
@@ -217,6 +218,7 @@ from .requests_query import RequestsQuery
 from .resolution import Resolution
 from .resource_content_binary import ResourceContentBinary
 from .resource_content_text import ResourceContentText
+from .resume_response import ResumeResponse
 from .role import Role
 from .rule_origin import RuleOrigin
 from .run_workflow_request import RunWorkflowRequest
@@ -305,6 +307,7 @@ __all__ = (
     "ApprovalPolicyManual",
     "ApprovalPolicyWhiteList",
     "ApprovalRequest",
+    "ApprovalResponse",
     "ApprovalStatus",
     "BranchInfo",
     "BranchList",
@@ -507,6 +510,7 @@ __all__ = (
     "Resolution",
     "ResourceContentBinary",
     "ResourceContentText",
+    "ResumeResponse",
     "Role",
     "RuleOrigin",
     "RunWorkflowRequest",

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any, cast
+from typing import Any
 from urllib.parse import quote
 from uuid import UUID
 
@@ -8,6 +8,7 @@ import httpx
 from ...client import AuthenticatedClient, Client
 from ...models.api_error import ApiError
 from ...models.approval_request import ApprovalRequest
+from ...models.approval_response import ApprovalResponse
 from ...types import UNSET, Response, Unset
 
 
@@ -38,10 +39,11 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Any | ApiError:
-    if response.status_code == 204:
-        response_204 = cast(Any, None)
-        return response_204
+) -> ApiError | ApprovalResponse:
+    if response.status_code == 202:
+        response_202 = ApprovalResponse.from_dict(response.json())
+
+        return response_202
 
     if response.status_code == 400:
         response_400 = ApiError.from_dict(response.json())
@@ -80,7 +82,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Any | ApiError]:
+) -> Response[ApiError | ApprovalResponse]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -95,8 +97,10 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: ApprovalRequest,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Any | ApiError]:
-    """Approves or denies pending tool calls.
+) -> Response[ApiError | ApprovalResponse]:
+    """Approves or denies pending tool calls. Once every waiting call is decided, the 202 names the turn
+    that continues the loop (`turn_id`, and `stream_after` to stream it from); while other calls still
+    wait, it names none.
 
     Args:
         id (UUID): Identifies one context (conversation).
@@ -108,7 +112,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | ApiError]
+        Response[ApiError | ApprovalResponse]
     """
 
     kwargs = _get_kwargs(
@@ -130,8 +134,10 @@ def sync(
     client: AuthenticatedClient,
     body: ApprovalRequest,
     idempotency_key: str | Unset = UNSET,
-) -> Any | ApiError | None:
-    """Approves or denies pending tool calls.
+) -> ApiError | ApprovalResponse | None:
+    """Approves or denies pending tool calls. Once every waiting call is decided, the 202 names the turn
+    that continues the loop (`turn_id`, and `stream_after` to stream it from); while other calls still
+    wait, it names none.
 
     Args:
         id (UUID): Identifies one context (conversation).
@@ -143,7 +149,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | ApiError
+        ApiError | ApprovalResponse
     """
 
     return sync_detailed(
@@ -160,8 +166,10 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: ApprovalRequest,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Any | ApiError]:
-    """Approves or denies pending tool calls.
+) -> Response[ApiError | ApprovalResponse]:
+    """Approves or denies pending tool calls. Once every waiting call is decided, the 202 names the turn
+    that continues the loop (`turn_id`, and `stream_after` to stream it from); while other calls still
+    wait, it names none.
 
     Args:
         id (UUID): Identifies one context (conversation).
@@ -173,7 +181,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | ApiError]
+        Response[ApiError | ApprovalResponse]
     """
 
     kwargs = _get_kwargs(
@@ -193,8 +201,10 @@ async def asyncio(
     client: AuthenticatedClient,
     body: ApprovalRequest,
     idempotency_key: str | Unset = UNSET,
-) -> Any | ApiError | None:
-    """Approves or denies pending tool calls.
+) -> ApiError | ApprovalResponse | None:
+    """Approves or denies pending tool calls. Once every waiting call is decided, the 202 names the turn
+    that continues the loop (`turn_id`, and `stream_after` to stream it from); while other calls still
+    wait, it names none.
 
     Args:
         id (UUID): Identifies one context (conversation).
@@ -206,7 +216,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | ApiError
+        ApiError | ApprovalResponse
     """
 
     return (

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any, cast
+from typing import Any
 from urllib.parse import quote
 from uuid import UUID
 
@@ -7,6 +7,7 @@ import httpx
 
 from ...client import AuthenticatedClient, Client
 from ...models.api_error import ApiError
+from ...models.resume_response import ResumeResponse
 from ...types import UNSET, Response, Unset
 
 
@@ -32,10 +33,11 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Any | ApiError:
-    if response.status_code == 204:
-        response_204 = cast(Any, None)
-        return response_204
+) -> ApiError | ResumeResponse:
+    if response.status_code == 202:
+        response_202 = ResumeResponse.from_dict(response.json())
+
+        return response_202
 
     if response.status_code == 401:
         response_401 = ApiError.from_dict(response.json())
@@ -64,7 +66,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Any | ApiError]:
+) -> Response[ApiError | ResumeResponse]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -78,8 +80,9 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Any | ApiError]:
-    """Continues a paused or failed loop.
+) -> Response[ApiError | ResumeResponse]:
+    """Continues a paused or failed loop. The 202 names the turn it runs as (`turn_id`, and `stream_after`
+    to stream it from).
 
     Args:
         id (UUID): Identifies one context (conversation).
@@ -90,7 +93,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | ApiError]
+        Response[ApiError | ResumeResponse]
     """
 
     kwargs = _get_kwargs(
@@ -110,8 +113,9 @@ def sync(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Any | ApiError | None:
-    """Continues a paused or failed loop.
+) -> ApiError | ResumeResponse | None:
+    """Continues a paused or failed loop. The 202 names the turn it runs as (`turn_id`, and `stream_after`
+    to stream it from).
 
     Args:
         id (UUID): Identifies one context (conversation).
@@ -122,7 +126,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | ApiError
+        ApiError | ResumeResponse
     """
 
     return sync_detailed(
@@ -137,8 +141,9 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Any | ApiError]:
-    """Continues a paused or failed loop.
+) -> Response[ApiError | ResumeResponse]:
+    """Continues a paused or failed loop. The 202 names the turn it runs as (`turn_id`, and `stream_after`
+    to stream it from).
 
     Args:
         id (UUID): Identifies one context (conversation).
@@ -149,7 +154,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | ApiError]
+        Response[ApiError | ResumeResponse]
     """
 
     kwargs = _get_kwargs(
@@ -167,8 +172,9 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Any | ApiError | None:
-    """Continues a paused or failed loop.
+) -> ApiError | ResumeResponse | None:
+    """Continues a paused or failed loop. The 202 names the turn it runs as (`turn_id`, and `stream_after`
+    to stream it from).
 
     Args:
         id (UUID): Identifies one context (conversation).
@@ -179,7 +185,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | ApiError
+        ApiError | ResumeResponse
     """
 
     return (
