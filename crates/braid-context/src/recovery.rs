@@ -2,9 +2,10 @@
 //! operation moves to a safe state, what was interrupted is recorded, a partial answer is kept
 //! as `incomplete`, and an approved tool call that may have run is never run a second time.
 
+use braid_protocol::api::TurnStatus;
 use braid_protocol::{
     ApprovalStatus, ContextEvent, ContextState, Message, MessageKind, MessageStatus, Metadata,
-    Role, SystemControlMessage, TextPart, ToolOutcome,
+    Role, SystemControlMessage, TextPart, ToolOutcome, TurnCompleted, TurnOutcome,
 };
 use braid_store::ContextChanges;
 use chrono::Utc;
@@ -15,6 +16,7 @@ use crate::host::Host;
 impl Actor {
     /// Runs once when the actor starts.
     pub(crate) async fn recover(&mut self) {
+        self.interrupt_unfinished_turns().await;
         self.recover_workflows().await;
         crate::input::fail_interrupted_input(self).await;
         let interrupted = self.state().kind();
@@ -97,6 +99,40 @@ impl Actor {
         tracing::warn!(context = %self.context_id(), interrupted = interrupted.as_str(), incomplete_messages = kept, "context recovered after a restart");
         if let Err(error) = self.commit(changes).await {
             tracing::error!(context = %self.context_id(), %error, "recovery not saved");
+        }
+    }
+
+    /// A turn whose record says it was running when Braid stopped ends as `interrupted`: its
+    /// record is saved so, and its `turn_completed` is logged (it never got one).
+    async fn interrupt_unfinished_turns(&self) {
+        let running = match self.store().running_turns(self.context_id()).await {
+            Ok(running) => running,
+            Err(error) => {
+                tracing::warn!(context = %self.context_id(), %error, "running turns not read; none marked interrupted");
+                return;
+            }
+        };
+        for mut view in running {
+            let now = Utc::now();
+            let error = "Braid restarted while this turn ran".to_owned();
+            view.status = TurnStatus::Completed;
+            view.outcome = Some(TurnOutcome::Interrupted);
+            view.error = Some(error.clone());
+            view.completed_at = Some(now);
+            if let Err(e) = self.store().save_turn(&view).await {
+                tracing::error!(context = %self.context_id(), turn = %view.turn_id, error = %e, "interrupted turn not saved");
+                continue;
+            }
+            tracing::warn!(context = %self.context_id(), turn = %view.turn_id, "turn interrupted by a restart");
+            self.emit(ContextEvent::TurnCompleted(TurnCompleted {
+                context_id: self.context_id(),
+                turn_id: view.turn_id,
+                branch: view.branch,
+                outcome: TurnOutcome::Interrupted,
+                error: Some(error),
+                timestamp: now,
+            }))
+            .await;
         }
     }
 

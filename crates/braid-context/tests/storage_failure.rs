@@ -223,6 +223,9 @@ impl Store for FlakyStore {
     async fn save_turn(&self, turn: &api::TurnView) -> braid_store::Result<()> {
         self.inner.save_turn(turn).await
     }
+    async fn running_turns(&self, id: ContextId) -> braid_store::Result<Vec<api::TurnView>> {
+        self.inner.running_turns(id).await
+    }
     async fn get_turn(
         &self,
         id: ContextId,

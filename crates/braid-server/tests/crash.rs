@@ -233,3 +233,68 @@ async fn sigkill_mid_stream_loses_no_completed_message() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// A turn cut short by SIGKILL keeps its record: after the restart it is answered as
+/// `completed`, `interrupted` (not 404), and the log ends it with one `turn_completed`.
+#[tokio::test]
+async fn a_turn_killed_mid_stream_is_answered_as_interrupted_after_the_restart() {
+    let pieces: Vec<String> = (0..60).map(|i| format!("p{i} ")).collect();
+    let refs: Vec<&str> = pieces.iter().map(String::as_str).collect();
+    let mock =
+        MockLlm::start(Script::new().then(reply(&refs).chunk_delay(Duration::from_millis(50))))
+            .await
+            .unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let mut first = spawn(data.path(), &mock);
+    let url = first.url.clone();
+    let (status, ctx) = call(&url, "POST", "/v1/contexts", Some(json!({"title": "t"}))).await;
+    assert_eq!(status, 201);
+    let id = ctx["id"].as_str().unwrap().to_owned();
+    let server = common::TestServerUrl(url.clone());
+    let mut events = server.events(&id).await;
+    let (status, sent) = call(
+        &url,
+        "POST",
+        &format!("/v1/contexts/{id}/messages"),
+        Some(json!({"payload": {"type": "text", "text": "talk"}})),
+    )
+    .await;
+    assert_eq!(status, 202, "{sent}");
+    let turn = sent["turn_id"].as_str().unwrap().to_owned();
+    events.until(|e| e.event == "content_delta").await;
+    let (_, running) = call(
+        &url,
+        "GET",
+        &format!("/v1/contexts/{id}/turns/{turn}"),
+        None,
+    )
+    .await;
+    assert_eq!(running["status"], "running", "{running}");
+    first.child.kill().unwrap();
+    first.child.wait().unwrap();
+
+    let mut second = spawn(data.path(), &mock);
+    let url = second.url.clone();
+    let (status, view) = call(
+        &url,
+        "GET",
+        &format!("/v1/contexts/{id}/turns/{turn}"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["status"], "completed", "{view}");
+    assert_eq!(view["outcome"], "interrupted", "{view}");
+    let log = reqwest::Client::new()
+        .get(format!("{url}/v1/contexts/{id}/events?after=0"))
+        .send()
+        .await
+        .unwrap();
+    let mut log = common::SseReader::from_response(log);
+    let ended = log
+        .until(|e| e.event == "turn_completed" && e.data["turn_id"] == turn.as_str())
+        .await;
+    assert_eq!(ended.last().unwrap().data["outcome"], "interrupted");
+    second.child.kill().unwrap();
+    second.child.wait().unwrap();
+}

@@ -999,6 +999,32 @@ macro_rules! sql_store {
                 Ok(())
             }
 
+            async fn running_turns(
+                &self,
+                context: braid_protocol::ContextId,
+            ) -> $crate::error::Result<Vec<braid_protocol::api::TurnView>> {
+                use $crate::error::DbResultExt as _;
+                // The record is serde_json's compact text of a `TurnView`, whose status is
+                // written as `"status":"running"` while the turn runs: the same test on both
+                // backends, over one context's rows only.
+                let rows: Vec<(String,)> = sqlx::query_as(
+                    "SELECT record FROM turns WHERE context_id = $1 \
+                     AND record LIKE '%\"status\":\"running\"%'",
+                )
+                .bind(context.0)
+                .fetch_all(self.reader())
+                .await
+                .during($backend, "reading running turns")?;
+                rows.into_iter()
+                    .map(|(record,)| serde_json::from_str(&record))
+                    .collect::<std::result::Result<Vec<braid_protocol::api::TurnView>, _>>()
+                    .map_err(|e| $crate::error::StoreError::Corrupt {
+                        context,
+                        what: "turn",
+                        reason: e.to_string(),
+                    })
+            }
+
             async fn get_turn(
                 &self,
                 context: braid_protocol::ContextId,

@@ -302,6 +302,14 @@ pub trait Store: Send + Sync + 'static {
         Err(crate::StoreError::Unsupported("turns"))
     }
 
+    /// The records of `context`'s turns saved as `running` (a turn's record is saved when it
+    /// starts and again when it ends): after a restart, the turns a crash cut short. At most a
+    /// few: a context runs one turn at a time.
+    async fn running_turns(&self, context: ContextId) -> Result<Vec<TurnView>> {
+        let _ = context;
+        Err(crate::StoreError::Unsupported("turns"))
+    }
+
     /// The record of `context`'s turn `turn`, if one was saved.
     async fn get_turn(&self, context: ContextId, turn: ContextTurnId) -> Result<Option<TurnView>> {
         let _ = (context, turn);

@@ -361,12 +361,22 @@ mod cases {
             completed_at: None,
         };
         f.store.save_turn(&view).await.unwrap();
+        assert_eq!(
+            f.store.running_turns(record.id).await.unwrap(),
+            vec![view.clone()],
+            "a turn saved running is found for recovery"
+        );
         view.status = TurnStatus::Completed;
         view.outcome = Some(braid_protocol::TurnOutcome::Failed);
         view.error = Some("the model is gone".into());
         view.completed_at = Some(chrono::SubsecRound::trunc_subsecs(chrono::Utc::now(), 6));
         f.store.save_turn(&view).await.unwrap();
         assert_eq!(f.store.get_turn(record.id, turn).await.unwrap(), Some(view));
+        assert_eq!(
+            f.store.running_turns(record.id).await.unwrap(),
+            Vec::new(),
+            "an ended turn is not running"
+        );
         let other = braid_protocol::ContextTurnId::new();
         assert_eq!(f.store.get_turn(record.id, other).await.unwrap(), None);
         assert!(f.store.delete_context(record.id).await.unwrap());

@@ -315,6 +315,11 @@ impl Actor {
         self.turn.is_some()
     }
 
+    /// The open turn's id, if one is open.
+    pub(crate) fn open_turn_id(&self) -> Option<ContextTurnId> {
+        self.turn.as_ref().map(|t| t.id)
+    }
+
     /// Records that the send answered with `message` started the open turn.
     pub(crate) fn turn_started_by(&mut self, message: MessageId) {
         if let Some(turn) = self.turn.as_mut() {
