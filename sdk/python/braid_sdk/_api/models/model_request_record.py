@@ -39,11 +39,18 @@ class ModelRequestRecord:
             messages (list[SentMessage]): The messages sent, in order.
             model (str): The model asked.
             system_prompt_tokens (int): Tokens of the system prompt.
-            tokens (int): Tokens of the whole request as counted (system prompt, tools, ledger, messages).
+            tokens (int): Tokens of the whole request as the provider receives it (system prompt, tools, ledger,
+                messages): its format joins adjacent user texts (the ledger and the message after it)
+                and a model turn's messages into one, so this is a little less than the sum of the
+                parts' counts.
             tools (ToolsPart): The tool definitions a request offered.
+            answer_turn_id (None | Unset | UUID): The model turn of the answer the request started (its messages' `turn_id`
+                metadata),
+                once the request goes out. Not the API's turn (`ContextTurnId`, what a send answers
+                with and `GET /v1/contexts/{id}/turns/{turn_id}` reads), which may ask the model many
+                times. Records stored before it was renamed named it `turn_id`.
             compaction_id (None | Unset | UUID): The compaction this request's preparation recorded, if it compacted anew.
             ledger (LedgerPart | None | Unset): The ledger block sent, when there was one.
-            turn_id (None | Unset | UUID): The model turn the request started, when the answer is known to belong to one.
     """
 
     branch: str
@@ -58,9 +65,9 @@ class ModelRequestRecord:
     system_prompt_tokens: int
     tokens: int
     tools: ToolsPart
+    answer_turn_id: None | Unset | UUID = UNSET
     compaction_id: None | Unset | UUID = UNSET
     ledger: LedgerPart | None | Unset = UNSET
-    turn_id: None | Unset | UUID = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -96,6 +103,14 @@ class ModelRequestRecord:
 
         tools = self.tools.to_dict()
 
+        answer_turn_id: None | str | Unset
+        if isinstance(self.answer_turn_id, Unset):
+            answer_turn_id = UNSET
+        elif isinstance(self.answer_turn_id, UUID):
+            answer_turn_id = str(self.answer_turn_id)
+        else:
+            answer_turn_id = self.answer_turn_id
+
         compaction_id: None | str | Unset
         if isinstance(self.compaction_id, Unset):
             compaction_id = UNSET
@@ -111,14 +126,6 @@ class ModelRequestRecord:
             ledger = self.ledger.to_dict()
         else:
             ledger = self.ledger
-
-        turn_id: None | str | Unset
-        if isinstance(self.turn_id, Unset):
-            turn_id = UNSET
-        elif isinstance(self.turn_id, UUID):
-            turn_id = str(self.turn_id)
-        else:
-            turn_id = self.turn_id
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -138,12 +145,12 @@ class ModelRequestRecord:
                 "tools": tools,
             }
         )
+        if answer_turn_id is not UNSET:
+            field_dict["answer_turn_id"] = answer_turn_id
         if compaction_id is not UNSET:
             field_dict["compaction_id"] = compaction_id
         if ledger is not UNSET:
             field_dict["ledger"] = ledger
-        if turn_id is not UNSET:
-            field_dict["turn_id"] = turn_id
 
         return field_dict
 
@@ -189,6 +196,23 @@ class ModelRequestRecord:
 
         tools = ToolsPart.from_dict(d.pop("tools"))
 
+        def _parse_answer_turn_id(data: object) -> None | Unset | UUID:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                answer_turn_id_type_0 = UUID(data)
+
+                return answer_turn_id_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UUID, data)
+
+        answer_turn_id = _parse_answer_turn_id(d.pop("answer_turn_id", UNSET))
+
         def _parse_compaction_id(data: object) -> None | Unset | UUID:
             if data is None:
                 return data
@@ -223,23 +247,6 @@ class ModelRequestRecord:
 
         ledger = _parse_ledger(d.pop("ledger", UNSET))
 
-        def _parse_turn_id(data: object) -> None | Unset | UUID:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            try:
-                if not isinstance(data, str):
-                    raise TypeError()
-                turn_id_type_0 = UUID(data)
-
-                return turn_id_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(None | Unset | UUID, data)
-
-        turn_id = _parse_turn_id(d.pop("turn_id", UNSET))
-
         model_request_record = cls(
             branch=branch,
             budget=budget,
@@ -253,9 +260,9 @@ class ModelRequestRecord:
             system_prompt_tokens=system_prompt_tokens,
             tokens=tokens,
             tools=tools,
+            answer_turn_id=answer_turn_id,
             compaction_id=compaction_id,
             ledger=ledger,
-            turn_id=turn_id,
         )
 
         model_request_record.additional_properties = d
