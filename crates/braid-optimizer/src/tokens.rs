@@ -443,17 +443,29 @@ fn fixed_cache() -> &'static Mutex<HashMap<Encoding, HashMap<String, u32>>> {
 
 /// Tokens of a text that recurs unchanged (a system prompt, a tool definition), from the cache.
 fn fixed_count(encoding: Encoding, text: &str) -> u32 {
-    let cached = fixed_cache()
+    kept_count(fixed_cache(), FIXED_CACHE_CAPACITY, encoding, text)
+}
+
+/// Tokens of `text` from `cache`, counted and kept there when missing (the cache starts over
+/// once it holds `capacity` texts). The lock is not held while the text is tokenized, so other
+/// threads' counts do not wait for it.
+fn kept_count(
+    cache: &Mutex<HashMap<Encoding, HashMap<String, u32>>>,
+    capacity: usize,
+    encoding: Encoding,
+    text: &str,
+) -> u32 {
+    let kept = cache
         .lock()
         .ok()
         .and_then(|m| m.get(&encoding)?.get(text).copied());
-    if let Some(n) = cached {
+    if let Some(n) = kept {
         return n;
     }
     let n = encoding.count(text);
-    if let Ok(mut map) = fixed_cache().lock() {
+    if let Ok(mut map) = cache.lock() {
         let counts = map.entry(encoding).or_default();
-        if counts.len() >= FIXED_CACHE_CAPACITY {
+        if counts.len() >= capacity {
             counts.clear();
         }
         counts.insert(text.to_owned(), n);
@@ -490,32 +502,11 @@ impl Encoding {
             let n = if line.len() > LINE_CACHE_MAX_LINE {
                 self.count(line)
             } else {
-                self.count_kept(line)
+                kept_count(line_cache(), LINE_CACHE_CAPACITY, self, line)
             };
             total = total.saturating_add(n);
         }
         total
-    }
-
-    /// Tokens of a short line, from the kept counts. The lock is not held while the line is
-    /// tokenized, so other threads' counts do not wait for it.
-    fn count_kept(self, line: &str) -> u32 {
-        let kept = match line_cache().lock() {
-            Ok(map) => map.get(&self).and_then(|counts| counts.get(line).copied()),
-            Err(_) => return self.count(line),
-        };
-        if let Some(n) = kept {
-            return n;
-        }
-        let n = self.count(line);
-        if let Ok(mut map) = line_cache().lock() {
-            let counts = map.entry(self).or_default();
-            if counts.len() >= LINE_CACHE_CAPACITY {
-                counts.clear();
-            }
-            counts.insert(line.to_owned(), n);
-        }
-        n
     }
 }
 
