@@ -3,6 +3,8 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { access } from "node:fs/promises";
+import { join } from "node:path";
 import { textReply, toolCallReply, withWorld } from "./harness.mjs";
 
 const files = { "README.md": "# Demo\nThe demo project's readme.\n" };
@@ -156,10 +158,11 @@ test("a command asking to run outside the sandbox names it, and cannot be approv
   const script = {
     responses: [
       toolCallReply("call_out_1", "run_command", { program: "touch", args: ["../planted"], outside_sandbox: "it writes beside the workspace" }),
-      textReply(["Not allowed here."]),
+      textReply(["Planted."]),
     ],
   };
-  await withWorld("approve-outside-sandbox", { script, files }, async (w) => {
+  // The operator allows unsandboxed commands: leaving the sandbox is then the person's decision.
+  await withWorld("approve-outside-sandbox", { script, files, serverArgs: ["--allow-unsandboxed"] }, async (w) => {
     const ctx = await w.createContext({ approval_policy: { type: "auto_all" } });
     await w.open(ctx.id);
     await w.send("Plant a file next to the workspace");
@@ -171,9 +174,28 @@ test("a command asking to run outside the sandbox names it, and cannot be approv
     assert.equal(await card.getByRole("button", { name: "Approve for this session" }).count(), 0);
     await w.screenshot("approve-outside-sandbox-pending");
     await card.getByRole("button", { name: "Approve outside the sandbox" }).click();
-    // This server was started without --allow-unsandboxed: the person's approval alone is not enough.
+    await w.page.getByText("Planted.").waitFor();
+    assert.equal(await w.page.locator("li.tool-call[data-call-id=call_out_1].failed").count(), 0);
+    await access(join(w.dir, "planted"));
+  });
+});
+
+test("without the operator's permission, a command asking to leave the sandbox is refused without asking", async () => {
+  const script = {
+    responses: [
+      toolCallReply("call_out_2", "run_command", { program: "touch", args: ["../planted"], outside_sandbox: "it writes beside the workspace" }),
+      textReply(["Not allowed here."]),
+    ],
+  };
+  await withWorld("outside-sandbox-refused", { script, files }, async (w) => {
+    const ctx = await w.createContext({ approval_policy: { type: "manual" } });
+    await w.open(ctx.id);
+    await w.send("Plant a file next to the workspace");
     await w.page.getByText("Not allowed here.").waitFor();
-    await w.page.locator("li.tool-call[data-call-id=call_out_1].failed").waitFor();
+    // No card asked the person for what the operator refuses; the call's error says how to allow it.
+    assert.equal(await w.page.getByRole("group", { name: "Approval for run_command" }).count(), 0);
+    const call = w.page.locator("li.tool-call[data-call-id=call_out_2].failed");
+    await call.waitFor();
     assert.match(await call.innerText(), /--allow-unsandboxed/);
   });
 });

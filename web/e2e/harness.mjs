@@ -141,13 +141,15 @@ async function startMock(dir, script) {
  * One test's world: a mock LLM following `script`; `braid serve` on a fresh data directory and
  * workspace (with `files` written into it) and, when `mcpServers` is given (the `mcpServers`
  * object of a Claude Desktop config), those MCP servers; and a fresh Chromium profile.
- * `close()` stops all of it whatever happened.
+ * `serverArgs` are added to `braid serve`'s own (an operator's flags, such as
+ * `--allow-unsandboxed`). `close()` stops all of it whatever happened.
  */
-export async function startWorld({ script, files = {}, mcpServers }) {
+export async function startWorld({ script, files = {}, mcpServers, serverArgs = [] }) {
   requireFile(join(webDir, "dist", "index.html"), "run `npm run build` in web/");
   const dir = await mkdtemp(join(tmpdir(), "braid-e2e-"));
   tempDirs.add(dir);
   const world = new World(dir);
+  world.serverArgs = serverArgs;
   try {
     world.workspace = join(dir, "workspace");
     world.dataDir = join(dir, "data");
@@ -188,6 +190,7 @@ class World {
     this.console = [];
     this.pageErrors = [];
     this.server = null;
+    this.serverArgs = [];
   }
 
   /** Starts `braid serve` on this world's port and data directory, and waits for `/health`. */
@@ -205,6 +208,7 @@ class World {
         // The workspace lies in this world's directory; the data directory in it is refused.
         "--workspace-root", this.dir,
         ...(this.mcpConfig ? ["--mcp-config", this.mcpConfig] : []),
+        ...this.serverArgs,
       ],
       {
         BRAID_LLM_PROVIDER: "openai",

@@ -51,6 +51,10 @@ pub struct EngineSettings {
     pub image_hosts: braid_vision::ImageHosts,
     /// Whether a context asks the model for a title after its first exchange.
     pub titles: crate::title::TitleSetting,
+    /// Whether the operator lets commands run outside the sandbox: when not, a call asking to
+    /// leave it is refused at once instead of asking a person for what cannot be granted.
+    /// `braid serve` takes it from the sandbox settings its commands run under.
+    pub unsandboxed: braid_tools::Unsandboxed,
 }
 
 impl EngineSettings {
@@ -76,6 +80,7 @@ impl Default for EngineSettings {
             ocr: braid_vision::OcrSettings::default(),
             image_hosts: braid_vision::ImageHosts::default(),
             titles: crate::title::TitleSetting::default(),
+            unsandboxed: braid_tools::Unsandboxed::Refused,
         }
     }
 }

@@ -473,13 +473,23 @@ async fn a_command_approved_for_the_session_adds_its_rule_which_outlives_a_resta
     assert_eq!(pending_requests, vec![ToolCallId::from("p1")]);
 }
 
+/// An operator who allows unsandboxed commands (`--allow-unsandboxed`), as the engine and the
+/// commands' sandbox see it.
+fn unsandboxed_allowed() -> braid_context::EngineSettings {
+    braid_context::EngineSettings {
+        unsandboxed: braid_tools::Unsandboxed::Allowed,
+        ..braid_context::EngineSettings::default()
+    }
+}
+
 #[tokio::test]
 async fn a_call_asking_to_leave_the_sandbox_waits_for_the_person_under_auto_all_and_a_rule() {
     let escalated = json!({"program": "touch", "args": ["../planted"], "outside_sandbox": "it writes beside the workspace"});
-    let h = Harness::new(
+    let h = Harness::with_settings(
         Script::new()
             .then(calls(&[("e1", "run_command", escalated)]))
             .then(reply(&["done"])),
+        unsandboxed_allowed(),
     )
     .await;
     let ctx = h
@@ -518,8 +528,30 @@ async fn a_call_asking_to_leave_the_sandbox_waits_for_the_person_under_auto_all_
     );
     ctx.approve(decide(api::Decision::Approve)).await.unwrap();
     assert_eq!(settle(&ctx).await, ContextState::Idle);
-    // The harness's operator does not allow unsandboxed commands: the person's approval alone
-    // does not take the call out of the sandbox.
+    // The person approved it and the operator allows it: it ran unconfined, once.
+    assert!(h.workspace.parent().unwrap().join("planted").exists());
+    let config = ctx.summary().await.unwrap().config;
+    assert!(config.approved_tools.is_empty() && config.command_rules.len() == 1);
+}
+
+#[tokio::test]
+async fn a_call_asking_to_leave_the_sandbox_is_refused_at_once_when_the_operator_does_not_allow_it()
+{
+    let escalated = json!({"program": "touch", "args": ["../planted"], "outside_sandbox": "it writes beside the workspace"});
+    let h = Harness::new(
+        Script::new()
+            .then(calls(&[("e1", "run_command", escalated)]))
+            .then(reply(&["done"])),
+    )
+    .await;
+    // Under the manual policy every command asks, but nobody can grant this one.
+    let ctx = h.context(ContextConfig::default()).await;
+    ctx.send_message(text("plant it")).await.unwrap();
+    assert_eq!(
+        settle(&ctx).await,
+        ContextState::Idle,
+        "the person is not asked for what the operator refuses"
+    );
     let result = messages(&ctx)
         .await
         .into_iter()
@@ -531,10 +563,9 @@ async fn a_call_asking_to_leave_the_sandbox_waits_for_the_person_under_auto_all_
     let ToolOutcome::Error { error } = result.outcome else {
         panic!("{result:?}")
     };
+    assert_eq!(error.code.as_deref(), Some("permission_denied"));
     assert!(error.message.contains("--allow-unsandboxed"), "{error:?}");
     assert!(!h.workspace.parent().unwrap().join("planted").exists());
-    let config = ctx.summary().await.unwrap().config;
-    assert!(config.approved_tools.is_empty() && config.command_rules.len() == 1);
 }
 
 #[tokio::test]

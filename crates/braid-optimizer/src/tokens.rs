@@ -443,17 +443,29 @@ fn fixed_cache() -> &'static Mutex<HashMap<Encoding, HashMap<String, u32>>> {
 
 /// Tokens of a text that recurs unchanged (a system prompt, a tool definition), from the cache.
 fn fixed_count(encoding: Encoding, text: &str) -> u32 {
-    let cached = fixed_cache()
+    kept_count(fixed_cache(), FIXED_CACHE_CAPACITY, encoding, text)
+}
+
+/// Tokens of `text` from `cache`, counted and kept there when missing (the cache starts over
+/// once it holds `capacity` texts). The lock is not held while the text is tokenized, so other
+/// threads' counts do not wait for it.
+fn kept_count(
+    cache: &Mutex<HashMap<Encoding, HashMap<String, u32>>>,
+    capacity: usize,
+    encoding: Encoding,
+    text: &str,
+) -> u32 {
+    let kept = cache
         .lock()
         .ok()
         .and_then(|m| m.get(&encoding)?.get(text).copied());
-    if let Some(n) = cached {
+    if let Some(n) = kept {
         return n;
     }
     let n = encoding.count(text);
-    if let Ok(mut map) = fixed_cache().lock() {
+    if let Ok(mut map) = cache.lock() {
         let counts = map.entry(encoding).or_default();
-        if counts.len() >= FIXED_CACHE_CAPACITY {
+        if counts.len() >= capacity {
             counts.clear();
         }
         counts.insert(text.to_owned(), n);
@@ -464,6 +476,11 @@ fn fixed_count(encoding: Encoding, text: &str) -> u32 {
 /// How many distinct lines (ledger entries and lines of its block) the process keeps counts of,
 /// for each encoding, before starting over.
 const LINE_CACHE_CAPACITY: usize = 65_536;
+
+/// The longest line whose count is kept. Lines come from tool output and people's text, so an
+/// unbounded line would make the cache's memory unbounded too (65,536 minified files); a long
+/// line is rare enough to count each time, and this bounds the cache to some 32 MiB.
+const LINE_CACHE_MAX_LINE: usize = 512;
 
 // A ledger's lines recur from one request to the next (it only grows as messages leave the
 // window), so each is tokenized once, not on every request.
@@ -480,22 +497,12 @@ impl Encoding {
     /// over breaks and slashes, so a line starting with `/` stays with the one before), so the
     /// text's tokens are its lines' tokens, each line counted with the breaks that end it.
     pub fn count_by_lines(self, text: &str) -> u32 {
-        let Ok(mut map) = line_cache().lock() else {
-            return self.count(text);
-        };
-        let counts = map.entry(self).or_default();
         let mut total = 0u32;
         for line in lines_with_breaks(text) {
-            let n = match counts.get(line) {
-                Some(n) => *n,
-                None => {
-                    let n = self.count(line);
-                    if counts.len() >= LINE_CACHE_CAPACITY {
-                        counts.clear();
-                    }
-                    counts.insert(line.to_owned(), n);
-                    n
-                }
+            let n = if line.len() > LINE_CACHE_MAX_LINE {
+                self.count(line)
+            } else {
+                kept_count(line_cache(), LINE_CACHE_CAPACITY, self, line)
             };
             total = total.saturating_add(n);
         }
@@ -579,6 +586,19 @@ mod tests {
             Encoding::for_model("qwen3:8b"),
             (Encoding::Cl100kBase, Exactness::Approximate)
         );
+    }
+
+    #[test]
+    fn a_line_longer_than_the_kept_length_is_counted_each_time_and_never_kept() {
+        let long = format!("{}\n", "minified();".repeat(LINE_CACHE_MAX_LINE));
+        let short = "a short line that is kept\n";
+        let text = format!("{long}{short}");
+        let encoding = Encoding::Cl100kBase;
+        assert_eq!(encoding.count_by_lines(&text), encoding.count(&text));
+        let map = line_cache().lock().unwrap();
+        let kept = map.get(&encoding).unwrap();
+        assert!(!kept.contains_key(long.as_str()));
+        assert!(kept.contains_key(short));
     }
 
     #[test]

@@ -546,7 +546,12 @@ pub async fn start_with(
         llm,
         tools,
         mcp: manager.clone(),
-        settings: options.engine,
+        // The engine decides on escalations with the same operator settings the commands run
+        // under: one source for both.
+        settings: EngineSettings {
+            unsandboxed: options.app.sandbox.unsandboxed,
+            ..options.engine
+        },
     });
     let origins: Vec<String> = options
         .app

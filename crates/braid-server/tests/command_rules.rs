@@ -42,7 +42,10 @@ async fn a_rule_approved_for_the_session_runs_its_command_unasked_across_a_resta
             "run_command",
             json!({"program": "cargo", "args": ["test"], "outside_sandbox": "needs the registry"}),
         )]));
-    let mut s = TestServer::start(script).await;
+    // The operator allows unsandboxed commands, so leaving the sandbox is the person's to decide.
+    let mut setup = common::Setup::new(script);
+    setup.app.sandbox.unsandboxed = braid_tools::Unsandboxed::Allowed;
+    let mut s = TestServer::with(setup).await;
     let id = s.context(json!({})).await;
 
     s.send_text(&id, "run the tests").await;

@@ -23,7 +23,7 @@ use crate::arguments::parse_arguments;
 use crate::builtin::spec;
 use crate::environment::ChildEnvironment;
 use crate::process_group::ProcessGroup;
-use crate::sandbox::{Sandbox, SandboxError, SandboxSettings};
+use crate::sandbox::{Sandbox, SandboxError, SandboxSettings, Unsandboxed};
 use crate::tool::{
     Escalation, Permission, Tool, ToolCategory, ToolContext, ToolError, ToolErrorCode, ToolOutput,
     ToolSpec,
@@ -198,6 +198,11 @@ impl Tool for RunCommandTool {
                     ToolErrorCode::InvalidArguments,
                     format!("{OUTSIDE_SANDBOX} must say why the command cannot run in the sandbox"),
                 ));
+            }
+            // The operator's refusal comes first: no approval can lift it, so the model is
+            // told that rather than to ask a person.
+            (Some(_), _) if self.sandbox.unsandboxed == Unsandboxed::Refused => {
+                Err(SandboxError::EscalationNotAllowed)
             }
             (Some(_), Escalation::ApprovedByPerson) => self.sandbox.outside(),
             (Some(_), Escalation::NotApproved) => {

@@ -670,7 +670,12 @@ pub(crate) fn policy_runs<H: Host>(host: &H, c: &OpenCall) -> bool {
     let runnable = (spec.is_some() || host.is_workflow_tool(&c.name))
         && c.invalid_arguments.is_none()
         && switched_off(host.data(), host.tools(), &c.name).is_none();
+    // Leaving the sandbox is refused by the operator's settings whatever a person says: the
+    // call gets that refusal as its result instead of asking for what cannot be granted.
+    let cannot_leave = crate::approval::leaves_sandbox(&c.name, &c.arguments)
+        && host.settings().unsandboxed == braid_tools::Unsandboxed::Refused;
     !runnable
+        || cannot_leave
         || decide_with_rules(
             &config.approval_policy,
             &approved,

@@ -18,7 +18,7 @@ use braid_store::{SqliteStore, Store};
 use braid_testkit::{MockLlm, Script, StreamReply};
 use braid_tools::{
     Permission, Permissions, Tool, ToolCategory, ToolContext, ToolError, ToolErrorCode, ToolOrigin,
-    ToolOutput, ToolRegistry, ToolSpec, builtin_registry,
+    ToolOutput, ToolRegistry, ToolSpec, builtin_registry_with_sandbox,
 };
 use serde_json::{Value, json};
 
@@ -134,7 +134,12 @@ impl Harness {
 
         config.idle_timeout = Duration::from_secs(5);
         let llm = build_client(config).unwrap();
-        let tools = builtin_registry().unwrap();
+        // The commands' sandbox follows the engine's settings, as `braid serve` builds both.
+        let tools = builtin_registry_with_sandbox(braid_tools::SandboxSettings {
+            unsandboxed: settings.unsandboxed,
+            ..braid_tools::SandboxSettings::default()
+        })
+        .unwrap();
         for t in test_tools() {
             tools.register(t).unwrap();
         }
