@@ -632,11 +632,22 @@ async fn create_context(
     // file tools and workflows work from the first message; `workspace` in the config picks
     // another.
     if request.config.workspace.is_none() {
-        let roots = &app.registry.services().settings.workspace_roots;
-        request.config.workspace = roots.roots().first().map(|r| r.display().to_string());
+        request.config.workspace =
+            default_workspace(&app.registry.services().settings.workspace_roots);
     }
     let handle = app.registry.create(request).await?;
     Ok(Reply(handle.summary().await?))
+}
+
+/// The server's default workspace: the first allowed root that may itself be a workspace (a
+/// root that is Braid's own data directory, as when `braid serve` runs inside it, is passed
+/// over); none when no root may be.
+fn default_workspace(roots: &braid_tools::WorkspaceRoots) -> Option<String> {
+    roots
+        .roots()
+        .iter()
+        .map(|root| root.display().to_string())
+        .find(|root| roots.open(root).is_ok())
 }
 
 async fn get_context(
@@ -1362,4 +1373,30 @@ async fn cancel_workflow(
     PathParams(path): PathParams<ExecutionPath>,
 ) -> ApiResult<NoContent> {
     control_workflow(&app, path, WorkflowControl::Cancel).await
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_workspace_passes_over_a_root_that_is_the_data_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data");
+        let project = dir.path().join("project");
+        std::fs::create_dir_all(&data).unwrap();
+        std::fs::create_dir_all(&project).unwrap();
+        let project = project.canonicalize().unwrap().display().to_string();
+
+        let roots = braid_tools::WorkspaceRoots::new(
+            [data.clone(), project.clone().into()],
+            [data.clone()],
+        )
+        .unwrap();
+        assert_eq!(default_workspace(&roots), Some(project));
+
+        let only_data = braid_tools::WorkspaceRoots::new([data.clone()], [data]).unwrap();
+        assert_eq!(default_workspace(&only_data), None);
+    }
 }
