@@ -313,9 +313,13 @@ impl Tool for RunCommandTool {
                 });
                 if !status.success() && !denials.is_empty() {
                     result["sandbox_denials"] = json!(denials);
-                    result["outside_sandbox"] = json!(format!(
-                        "if the command needs what the sandbox refused, call it again with `{OUTSIDE_SANDBOX}` saying why: a person decides"
-                    ));
+                    // Offered only where a person's approval can be given effect.
+                    result["outside_sandbox"] = json!(match self.sandbox.unsandboxed {
+                        Unsandboxed::Allowed => format!(
+                            "if the command needs what the sandbox refused, call it again with `{OUTSIDE_SANDBOX}` saying why: a person decides"
+                        ),
+                        Unsandboxed::Refused => "the operator does not allow commands outside the sandbox: do the work inside the workspace".to_owned(),
+                    });
                 }
                 #[cfg(unix)]
                 {

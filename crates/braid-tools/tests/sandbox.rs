@@ -109,6 +109,13 @@ async fn a_command_cannot_create_a_file_outside_the_workspace() {
         )],
         "{result}"
     );
+    // This operator allows no command outside the sandbox, so the model is not told to ask.
+    assert!(
+        result["outside_sandbox"]
+            .as_str()
+            .is_some_and(|s| s.contains("does not allow") && !s.contains("a person decides")),
+        "{result}"
+    );
     // Inside the workspace and in the private temporary directory it writes.
     let inside = f
         .run(
