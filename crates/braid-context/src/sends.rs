@@ -110,6 +110,8 @@ impl Actor {
         request: SendMessageRequest,
     ) -> Result<QueuedSend, EngineError> {
         let mut send = self.accept_send(request)?;
+        // Named before the input's commit, which carries the turn's first record.
+        self.turn_started_by(send.primary_id());
         input::store_input(self, &mut send).await?;
         Ok(send)
     }
@@ -166,7 +168,6 @@ impl Actor {
             self.open_turn(given);
             self.turn_started_by(send.primary_id());
         }
-        self.record_turn_start().await;
         // Boxed: the futures that hold this one (the actor's loop, a command's handling) stay
         // small, so polling a deep turn (a workflow the model starts) fits a thread's stack.
         Box::pin(self.run_send_turn(send)).await;
@@ -267,21 +268,9 @@ impl Actor {
                 None
             }
         };
+        // Its `running` record rides with the turn's first commit.
         let turn = self.open_turn(None);
-        self.record_turn_start().await;
         (turn, stream_after)
-    }
-
-    /// Saves the open turn's record as `running`, so a crash before it ends leaves a record
-    /// that recovery marks interrupted (`GET …/turns/{id}` answers after the restart). Not
-    /// saved: logged; the turn runs, and its end saves it.
-    async fn record_turn_start(&self) {
-        let Some(view) = self.open_turn_id().and_then(|id| self.turn_view(id)) else {
-            return;
-        };
-        if let Err(error) = self.store().save_turn(&view).await {
-            tracing::warn!(context = %self.context_id(), turn = %view.turn_id, %error, "turn start not saved");
-        }
     }
 
     /// An interrupt while nothing runs: a loop waiting for approval is paused; otherwise there

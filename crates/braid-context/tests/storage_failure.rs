@@ -256,7 +256,15 @@ async fn an_ended_turn_is_read_back_through_the_wrapper() {
     };
     assert_eq!(turn.outcome, Some(TurnOutcome::Answered), "{turn:?}");
     assert_eq!(turn.message_id, Some(sent.message_id));
-    let stored = h.store.get_turn(ctx.id(), sent.turn_id).await.unwrap();
+    // The actor answers with the ended record while it is being saved: the store has it
+    // once that save ends.
+    let stored = loop {
+        let stored = h.store.get_turn(ctx.id(), sent.turn_id).await.unwrap();
+        if stored.as_ref() == Some(&turn) || tokio::time::Instant::now() > deadline {
+            break stored;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    };
     assert_eq!(
         stored,
         Some(turn),

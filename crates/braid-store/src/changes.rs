@@ -1,9 +1,10 @@
 //! A change set: everything one step of the engine changed in a context, saved in one
 //! transaction.
 
+use braid_protocol::api::TurnView;
 use braid_protocol::{BranchName, ContextConfig, ContextState, Message, MessageId};
 
-use crate::record::BranchRecord;
+use crate::record::{BranchRecord, StoredModelRequest};
 
 /// Message ids to put at the end of a branch, or to make a branch's whole order.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,8 +29,8 @@ pub struct BranchSettings {
 
 /// What changed in one context since it was last saved. Only these rows are written, in one
 /// transaction, so a save costs the size of the change, not of the context. Applied in this
-/// order: new messages, updated messages, new branches, branch settings, appends, replacements,
-/// deleted branches, then the context's own fields.
+/// order: the context's own fields, new messages, updated messages, new branches, branch
+/// settings, appends, replacements, deleted branches, model requests, then turn records.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ContextChanges {
     /// A new title.
@@ -54,6 +55,11 @@ pub struct ContextChanges {
     pub replacements: Vec<BranchIds>,
     /// Branches removed (their messages stay in the pool).
     pub deleted_branches: Vec<BranchName>,
+    /// Records of requests sent to the model (each new: a request is recorded once).
+    pub model_requests: Vec<StoredModelRequest>,
+    /// Turn records, each replacing an earlier record of the same turn: a turn's start and end
+    /// ride with the change sets the turn commits anyway, instead of a transaction each.
+    pub turns: Vec<TurnView>,
 }
 
 impl ContextChanges {

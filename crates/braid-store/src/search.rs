@@ -107,6 +107,15 @@ pub struct SearchHit {
     pub created_at: DateTime<Utc>,
 }
 
+/// Whether a message's row in `message_texts` may exist yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TextRow {
+    /// The message is new in this change set: it has no row to replace or remove.
+    New,
+    /// The message was stored before: its row may need replacing or removing.
+    Stored,
+}
+
 /// The text a message is found by: the visible text of a `text` message written by a person or
 /// the model; `None` for every other message, and for one with no visible text.
 pub(crate) fn searchable_text(message: &Message) -> Option<String> {

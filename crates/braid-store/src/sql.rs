@@ -373,16 +373,66 @@ macro_rules! sql_store {
                 Ok(())
             }
 
+            /// Writes a turn's record, replacing an earlier record of the same turn.
+            async fn write_turn(
+                conn: &mut <$db as sqlx::Database>::Connection,
+                turn: &braid_protocol::api::TurnView,
+            ) -> $crate::error::Result<()> {
+                use $crate::error::DbResultExt as _;
+                let record = serde_json::to_string(turn).map_err(|e| {
+                    $crate::error::StoreError::Corrupt {
+                        context: turn.context_id,
+                        what: "turn",
+                        reason: e.to_string(),
+                    }
+                })?;
+                sqlx::query(
+                    "INSERT INTO turns (context_id, turn_id, record) VALUES ($1, $2, $3) \
+                     ON CONFLICT (context_id, turn_id) DO UPDATE SET record = excluded.record",
+                )
+                .bind(turn.context_id.0)
+                .bind(turn.turn_id.0)
+                .bind(record)
+                .execute(&mut *conn)
+                .await
+                .during($backend, "saving a turn")?;
+                Ok(())
+            }
+
+            /// Writes the record of one request sent to the model.
+            async fn write_model_request(
+                conn: &mut <$db as sqlx::Database>::Connection,
+                request: &$crate::record::StoredModelRequest,
+            ) -> $crate::error::Result<()> {
+                use $crate::error::DbResultExt as _;
+                sqlx::query(
+                    "INSERT INTO model_requests (context_id, id, branch, created_ms, record) \
+                     VALUES ($1, $2, $3, $4, $5)",
+                )
+                .bind(request.context.0)
+                .bind(request.id)
+                .bind(request.branch.as_str())
+                .bind(request.created_ms)
+                .bind(request.record.as_str())
+                .execute(&mut *conn)
+                .await
+                .during($backend, "recording a model request")?;
+                Ok(())
+            }
+
             /// Keeps the message's row of `message_texts` (the search index's source) equal to
-            /// its searchable text: written or replaced when it has some, removed when not.
+            /// its searchable text: written or replaced when it has some, removed when not (a
+            /// `New` message has no row to remove).
             async fn index_text(
                 conn: &mut <$db as sqlx::Database>::Connection,
                 context: braid_protocol::ContextId,
                 message: &braid_protocol::Message,
+                row: $crate::search::TextRow,
             ) -> $crate::error::Result<()> {
                 use $crate::error::DbResultExt as _;
                 const OP: &str = "indexing a message's text";
                 match $crate::search::searchable_text(message) {
+                    None if row == $crate::search::TextRow::New => return Ok(()),
                     Some(body) => sqlx::query(
                         "INSERT INTO message_texts (context_id, message_id, body) VALUES ($1, $2, $3) \
                          ON CONFLICT (context_id, message_id) DO UPDATE SET body = excluded.body \
@@ -480,7 +530,8 @@ macro_rules! sql_store {
                             },
                         });
                     }
-                    Self::index_text(&mut *conn, context, message).await?;
+                    Self::index_text(&mut *conn, context, message, $crate::search::TextRow::New)
+                        .await?;
                 }
 
                 for message in &changes.updated_messages {
@@ -504,7 +555,8 @@ macro_rules! sql_store {
                             message: message.id,
                         });
                     }
-                    Self::index_text(&mut *conn, context, message).await?;
+                    Self::index_text(&mut *conn, context, message, $crate::search::TextRow::Stored)
+                        .await?;
                 }
 
                 for branch in &changes.new_branches {
@@ -607,6 +659,13 @@ macro_rules! sql_store {
                             branch: branch.clone(),
                         });
                     }
+                }
+
+                for request in &changes.model_requests {
+                    Self::write_model_request(&mut *conn, request).await?;
+                }
+                for turn in &changes.turns {
+                    Self::write_turn(&mut *conn, turn).await?;
                 }
 
                 if changes.active_branch.is_some() || !changes.deleted_branches.is_empty() {
@@ -775,19 +834,12 @@ macro_rules! sql_store {
                 request: &$crate::record::StoredModelRequest,
             ) -> $crate::error::Result<()> {
                 use $crate::error::DbResultExt as _;
-                sqlx::query(
-                    "INSERT INTO model_requests (context_id, id, branch, created_ms, record) \
-                     VALUES ($1, $2, $3, $4, $5)",
-                )
-                .bind(request.context.0)
-                .bind(request.id)
-                .bind(request.branch.as_str())
-                .bind(request.created_ms)
-                .bind(request.record.as_str())
-                .execute(self.writer())
-                .await
-                .during($backend, "recording a model request")?;
-                Ok(())
+                let mut conn = self
+                    .writer()
+                    .acquire()
+                    .await
+                    .during($backend, "recording a model request")?;
+                Self::write_model_request(&mut *conn, request).await
             }
 
             async fn model_requests(
@@ -979,24 +1031,8 @@ macro_rules! sql_store {
                 turn: &braid_protocol::api::TurnView,
             ) -> $crate::error::Result<()> {
                 use $crate::error::DbResultExt as _;
-                let record = serde_json::to_string(turn).map_err(|e| {
-                    $crate::error::StoreError::Corrupt {
-                        context: turn.context_id,
-                        what: "turn",
-                        reason: e.to_string(),
-                    }
-                })?;
-                sqlx::query(
-                    "INSERT INTO turns (context_id, turn_id, record) VALUES ($1, $2, $3) \
-                     ON CONFLICT (context_id, turn_id) DO UPDATE SET record = excluded.record",
-                )
-                .bind(turn.context_id.0)
-                .bind(turn.turn_id.0)
-                .bind(record)
-                .execute(self.writer())
-                .await
-                .during($backend, "saving a turn")?;
-                Ok(())
+                let mut conn = self.writer().acquire().await.during($backend, "saving a turn")?;
+                Self::write_turn(&mut *conn, turn).await
             }
 
             async fn running_turns(

@@ -13,6 +13,7 @@ use sqlx::{QueryBuilder, Sqlite, SqliteConnection};
 
 use crate::changes::ContextChanges;
 use crate::error::{Backend, DbResultExt as _, Result, StoreError};
+use crate::record::StoredModelRequest;
 
 /// Rows per statement: eight parameters a row stays well under SQLite's 32,766.
 const ROWS_PER_STATEMENT: usize = 400;
@@ -31,8 +32,8 @@ pub(crate) fn batchable(changes: &ContextChanges) -> bool {
 }
 
 /// Writes `sets` (of distinct contexts, each [`batchable`]) in the open transaction: the
-/// context rows, then new messages, changed messages and branch ends, one statement per table
-/// (per [`ROWS_PER_STATEMENT`] rows).
+/// context rows, then new messages, changed messages, branch ends, model request records and
+/// turn records, one statement per table (per [`ROWS_PER_STATEMENT`] rows).
 pub(crate) async fn write(
     conn: &mut SqliteConnection,
     sets: &[(ContextId, &ContextChanges)],
@@ -50,7 +51,62 @@ pub(crate) async fn write(
         .collect();
     update_messages(conn, &changed).await?;
     index_texts(conn, &new, &changed).await?;
-    append(conn, sets).await
+    append(conn, sets).await?;
+    insert_model_requests(conn, sets).await?;
+    save_turns(conn, sets).await
+}
+
+/// The records of requests sent to the model.
+async fn insert_model_requests(
+    conn: &mut SqliteConnection,
+    sets: &[(ContextId, &ContextChanges)],
+) -> Result<()> {
+    let requests: Vec<&StoredModelRequest> =
+        sets.iter().flat_map(|(_, ch)| &ch.model_requests).collect();
+    for chunk in requests.chunks(ROWS_PER_STATEMENT) {
+        let mut insert = QueryBuilder::<Sqlite>::new(
+            "INSERT INTO model_requests (context_id, id, branch, created_ms, record) ",
+        );
+        insert.push_values(chunk, |mut row, r| {
+            row.push_bind(r.context.0)
+                .push_bind(r.id)
+                .push_bind(r.branch.as_str())
+                .push_bind(r.created_ms)
+                .push_bind(r.record.as_str());
+        });
+        execute(conn, insert).await?;
+    }
+    Ok(())
+}
+
+/// Turn records, each replacing an earlier record of its turn.
+async fn save_turns(
+    conn: &mut SqliteConnection,
+    sets: &[(ContextId, &ContextChanges)],
+) -> Result<()> {
+    let mut rows = Vec::new();
+    for (context, changes) in sets {
+        for turn in &changes.turns {
+            let record = serde_json::to_string(turn).map_err(|e| StoreError::Corrupt {
+                context: *context,
+                what: "turn",
+                reason: e.to_string(),
+            })?;
+            rows.push((turn.context_id, turn.turn_id, record));
+        }
+    }
+    for chunk in rows.chunks(ROWS_PER_STATEMENT) {
+        let mut upsert =
+            QueryBuilder::<Sqlite>::new("INSERT INTO turns (context_id, turn_id, record) ");
+        upsert.push_values(chunk, |mut row, (context, turn, record)| {
+            row.push_bind(context.0)
+                .push_bind(turn.0)
+                .push_bind(record.as_str());
+        });
+        upsert.push(" ON CONFLICT (context_id, turn_id) DO UPDATE SET record = excluded.record");
+        execute(conn, upsert).await?;
+    }
+    Ok(())
 }
 
 /// The context rows: title, config and state where given, and `updated_at`.

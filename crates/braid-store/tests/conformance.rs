@@ -82,6 +82,7 @@ conformance!(
     model_requests_are_listed_newest_first_per_branch_and_go_with_their_context,
     idempotency_keys_claim_answer_refuse_other_bodies_and_expire,
     a_turn_record_is_replaced_by_its_next_and_goes_with_its_context,
+    turn_and_request_records_ride_with_their_change_set_or_not_at_all,
     a_new_owner_gets_a_greater_token_and_the_old_owners_writes_are_refused,
     lapsed_leases_are_orphans_and_released_ones_are_not,
     committed_events_are_announced,
@@ -381,6 +382,91 @@ mod cases {
         assert_eq!(f.store.get_turn(record.id, other).await.unwrap(), None);
         assert!(f.store.delete_context(record.id).await.unwrap());
         assert_eq!(f.store.get_turn(record.id, turn).await.unwrap(), None);
+    }
+
+    pub async fn turn_and_request_records_ride_with_their_change_set_or_not_at_all(f: &Fixture) {
+        use braid_protocol::api::{TurnStatus, TurnView};
+        let main = BranchName::main();
+        // A turn's change set with its running record and its request's record: saved alone,
+        // queued (the SQLite group writer's path), and refused whole (a missing branch).
+        let set = |context: ContextId, branch: &BranchName| {
+            let turn = TurnView {
+                turn_id: braid_protocol::ContextTurnId::new(),
+                context_id: context,
+                branch: main.clone(),
+                status: TurnStatus::Running,
+                outcome: None,
+                error: None,
+                message_id: None,
+                completed_at: None,
+            };
+            let request = braid_store::StoredModelRequest {
+                context,
+                id: uuid::Uuid::now_v7(),
+                branch: "main".to_owned(),
+                created_ms: 1_000,
+                record: serde_json::json!({"n": 1}).to_string(),
+            };
+            let mut changes =
+                ContextChanges::new().add_message(branch, Message::user_text("question"));
+            changes.turns.push(turn.clone());
+            changes.model_requests.push(request.clone());
+            (changes, turn, request)
+        };
+        let alone = new_context(&f.store).await;
+        let (changes, turn, request) = set(alone.id, &main);
+        f.store.save_changes(alone.id, &changes).await.unwrap();
+        assert_eq!(
+            f.store.get_turn(alone.id, turn.turn_id).await.unwrap(),
+            Some(turn.clone())
+        );
+        assert_eq!(
+            f.store.model_request(alone.id, request.id).await.unwrap(),
+            Some(request.record.clone())
+        );
+        let grouped = new_context(&f.store).await;
+        let (changes, turn, request) = set(grouped.id, &main);
+        queued(&f.store, grouped.id, &changes).await;
+        assert_eq!(f.store.running_turns(grouped.id).await.unwrap(), vec![turn]);
+        assert_eq!(
+            f.store.model_request(grouped.id, request.id).await.unwrap(),
+            Some(request.record.clone())
+        );
+        // The turn's end replaces its start, also through the queue.
+        let (_, mut ended, _) = set(grouped.id, &main);
+        ended.turn_id = f.store.running_turns(grouped.id).await.unwrap()[0].turn_id;
+        ended.status = TurnStatus::Completed;
+        ended.outcome = Some(braid_protocol::TurnOutcome::Answered);
+        let end = ContextChanges {
+            turns: vec![ended.clone()],
+            ..ContextChanges::new()
+        };
+        queued(&f.store, grouped.id, &end).await;
+        assert_eq!(f.store.running_turns(grouped.id).await.unwrap(), Vec::new());
+        assert_eq!(
+            f.store.get_turn(grouped.id, ended.turn_id).await.unwrap(),
+            Some(ended)
+        );
+        let refused = new_context(&f.store).await;
+        let (changes, turn, request) = set(refused.id, &BranchName("nope".into()));
+        assert!(f.store.save_changes(refused.id, &changes).await.is_err());
+        assert!(
+            f.store
+                .queue_changes(refused.id, &changes)
+                .await
+                .unwrap()
+                .outcome()
+                .await
+                .is_err()
+        );
+        assert_eq!(
+            f.store.get_turn(refused.id, turn.turn_id).await.unwrap(),
+            None
+        );
+        assert_eq!(
+            f.store.model_request(refused.id, request.id).await.unwrap(),
+            None
+        );
     }
 
     pub async fn idempotency_keys_claim_answer_refuse_other_bodies_and_expire(f: &Fixture) {

@@ -88,6 +88,19 @@ pub(crate) struct ActiveTurn {
     pub first_event: std::sync::atomic::AtomicU64,
     /// Its record once it ended, while that record is being saved.
     pub ended: Option<braid_protocol::api::TurnView>,
+    /// Whether its `running` record still waits to be saved: it rides with the next change
+    /// set committed (for a send, the one storing its input), so a crash after that leaves a
+    /// record recovery marks interrupted, at no transaction of its own.
+    pub start: TurnStart,
+}
+
+/// Whether a turn's `running` record is to be saved with the next commit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TurnStart {
+    /// Not saved yet: the next change set carries it.
+    Unsaved,
+    /// Saved, or not to be saved (a queued send's turn, until it runs).
+    Settled,
 }
 
 impl Actor {
@@ -235,7 +248,7 @@ impl Actor {
             Command::Send(request, reply) => {
                 // The send's own events (its input stored) are its turn's, not the running one's.
                 let running = self.turn.take();
-                let turn = self.open_turn(None);
+                let turn = self.open_queued_turn();
                 let accepted = self.accept_and_store(request).await;
                 let answer = accepted.map(|send| {
                     let answer = self.sent(&send, turn, true);
@@ -248,7 +261,7 @@ impl Actor {
             }
             Command::RetryMessage(id, reply) => {
                 let running = self.turn.take();
-                let turn = self.open_turn(None);
+                let turn = self.open_queued_turn();
                 let accepted = crate::input::accept_retry(self, id).await;
                 let answer = accepted.map(|send| {
                     let mut answer = self.sent(&send, turn, true);
@@ -306,18 +319,36 @@ impl Actor {
             message_id: None,
             first_event: std::sync::atomic::AtomicU64::new(0),
             ended: None,
+            start: TurnStart::Unsaved,
         });
+        id
+    }
+
+    /// The open turn's `running` record when it is still to be saved, taken for the change set
+    /// about to be committed.
+    fn take_turn_start(&mut self) -> Option<braid_protocol::api::TurnView> {
+        let turn = self.turn.as_mut()?;
+        if turn.start == TurnStart::Settled {
+            return None;
+        }
+        turn.start = TurnStart::Settled;
+        let id = turn.id;
+        self.turn_view(id)
+    }
+
+    /// Opens the turn of a send accepted while another turn runs: it is queued, so no
+    /// `running` record is saved for it until it starts.
+    fn open_queued_turn(&mut self) -> ContextTurnId {
+        let id = self.open_turn(None);
+        if let Some(turn) = self.turn.as_mut() {
+            turn.start = TurnStart::Settled;
+        }
         id
     }
 
     /// Whether a turn is open.
     pub(crate) fn has_open_turn(&self) -> bool {
         self.turn.is_some()
-    }
-
-    /// The open turn's id, if one is open.
-    pub(crate) fn open_turn_id(&self) -> Option<ContextTurnId> {
-        self.turn.as_ref().map(|t| t.id)
     }
 
     /// Records that the send answered with `message` started the open turn.
@@ -395,12 +426,24 @@ impl Actor {
             timestamp: now,
         });
         tracing::debug!(context = %self.id, turn = %turn.id, outcome = ?outcome, "turn completed");
-        self.emit(event).await;
         if let Some(turn) = self.turn.as_mut() {
             turn.ended = Some(view.clone());
+            turn.start = TurnStart::Settled;
         }
-        let store = self.services.store.clone();
-        if let Err(error) = self.serve_reads_until(store.save_turn(&view)).await {
+        // Queued before the event is emitted: on a store that groups commits the record and
+        // `turn_completed` land in one round, and no client hears the turn ended before its
+        // record says so.
+        let record = ContextChanges {
+            turns: vec![view.clone()],
+            ..ContextChanges::new()
+        };
+        let queued = self.queue_commit(record).await;
+        self.emit(event).await;
+        let saved = match queued {
+            Ok(queued) => self.settle(queued).await,
+            Err(e) => Err(e),
+        };
+        if let Err(error) = saved {
             tracing::warn!(context = %self.id, turn = %view.turn_id, %error, "turn record not saved");
         }
         self.turn = None;
@@ -703,6 +746,7 @@ impl Host for Actor {
         beside: impl std::future::Future<Output = T> + Send,
     ) -> Result<Option<T>, EngineError> {
         changes.state = Some(self.machine.current().clone());
+        changes.turns.extend(self.take_turn_start());
         let store = self.services.store.clone();
         let save = store.save_changes(self.id, &changes);
         self.await_commit(&changes, save, beside).await
@@ -718,6 +762,7 @@ impl Host for Actor {
         mut changes: ContextChanges,
     ) -> Result<QueuedCommit, EngineError> {
         changes.state = Some(self.machine.current().clone());
+        changes.turns.extend(self.take_turn_start());
         let store = self.services.store.clone();
         // A store that cannot order them commits the set before answering (PostgreSQL): reads
         // are answered meanwhile, as during any commit.
@@ -776,13 +821,7 @@ impl Host for Actor {
     ) -> impl std::future::Future<Output = ()> + Send + 'static {
         let store = self.store().clone();
         let context = self.context_id();
-        let stored = serde_json::to_string(record).map(|json| braid_store::StoredModelRequest {
-            context,
-            id: record.id.0,
-            branch: record.branch.as_str().to_owned(),
-            created_ms: record.created_at.timestamp_millis(),
-            record: json,
-        });
+        let stored = crate::turn::stored_request(context, record);
         let id = record.id;
         async move {
             let result = match stored {

@@ -30,6 +30,20 @@ enum Next {
 /// The metadata key that names the request (`ModelRequestRecord`) an answer was made for.
 pub const MODEL_REQUEST_ID: &str = "model_request_id";
 
+/// A request's record as the store keeps it (its JSON, with what it is found by).
+pub(crate) fn stored_request(
+    context: braid_protocol::ContextId,
+    record: &braid_protocol::ModelRequestRecord,
+) -> Result<braid_store::StoredModelRequest, serde_json::Error> {
+    Ok(braid_store::StoredModelRequest {
+        context,
+        id: record.id.0,
+        branch: record.branch.as_str().to_owned(),
+        created_ms: record.created_at.timestamp_millis(),
+        record: serde_json::to_string(record)?,
+    })
+}
+
 /// How a model call ended.
 pub(crate) enum ModelOutcome {
     /// The model answered and made no tool call.
@@ -72,9 +86,19 @@ impl Turn {
         if let Some(record) = output.record.as_mut() {
             record.answer_turn_id = Some(turn);
             answer.request = Some(record.id);
-            // Its own task: the record is kept whatever the turn does next, while the request
-            // goes out; the answer waits for it before it is stored (see `finish_answer`).
-            answer.recorded = Some(tokio::spawn(host.record_request(record)));
+            match output.changes.as_mut() {
+                // Rides with the pipeline's commit, made while the request goes out.
+                Some(changes) => match stored_request(host.context_id(), record) {
+                    Ok(stored) => changes.model_requests.push(stored),
+                    Err(error) => {
+                        tracing::error!(context = %host.context_id(), request = %record.id, %error, "the model request's record could not be kept");
+                    }
+                },
+                // Its own task: the record is kept whatever the turn does next, while the
+                // request goes out; the answer waits for it before it is stored (see
+                // `finish_answer`).
+                None => answer.recorded = Some(tokio::spawn(host.record_request(record))),
+            }
         }
         let mut stream = llm.stream(&request).await;
         // The pipeline's output is stored while the request goes out; an item that arrives

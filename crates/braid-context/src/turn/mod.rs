@@ -23,7 +23,7 @@ use crate::host::Host;
 use crate::input;
 use crate::send::QueuedSend;
 
-pub(crate) use answer::{ModelOutcome, request_messages};
+pub(crate) use answer::{ModelOutcome, request_messages, stored_request};
 pub(crate) use prepare::Prepared;
 pub(crate) use tool_round::{
     RoundOutcome, awaiting_approval, policy_runs, record_decisions, switched_off,
