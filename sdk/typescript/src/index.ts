@@ -230,6 +230,12 @@ export class Braid {
     );
   }
 
+  /** Stops the loop after the running tool (a streaming answer stops at once); the turn ends
+   * `interrupted` and the context waits, paused, for `resume` or a new message. */
+  async interrupt(id: string): Promise<void> {
+    await answer(await this.api.POST("/v1/contexts/{id}/interrupt", { params: { path: { id } } }));
+  }
+
   /** Continues a paused or failed loop; answers the turn it runs as (`turn_id`, to `waitTurn`
    * for, and `stream_after`). */
   async resume(id: string): Promise<ResumeResponse> {
