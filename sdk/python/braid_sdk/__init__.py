@@ -132,7 +132,7 @@ class Braid:
 
     def create_context(self, title: str | None = None, config: dict[str, Any] | None = None,
                        idempotency_key: str | None = None) -> ContextSummary:
-        """Creates a context (`config` as `ContextConfig`'s JSON; every field has a default)."""
+        """Creates a context (`config` as `ContextConfigInput`'s JSON: every field has a default and may be left out)."""
         body = CreateContextRequest.from_dict({k: v for k, v in {"title": title, "config": config}.items() if v is not None})
         return _answer(create_context.sync_detailed(client=self.client, body=body, idempotency_key=_key(idempotency_key)))
 

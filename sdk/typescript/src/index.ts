@@ -78,7 +78,7 @@ export class Braid {
 
   // Contexts.
 
-  /** Creates a context (`config` as ContextConfig's JSON; every field has a default). */
+  /** Creates a context (`config` as ContextConfigInput's JSON: every field has a default and may be left out). */
   async createContext(request: Schemas["CreateContextRequest"] = {}, idempotencyKey = newKey()) {
     return answer(
       await this.api.POST("/v1/contexts", {
