@@ -79,7 +79,9 @@ test-web: web mcp-test-servers
 
 # Clients generated from the served OpenAPI document, driven against a real `braid serve` with
 # the mock model: openapi-python-client's Python client (no warning allowed; the copy in
-# sdk/python/braid_sdk/_api must be current), then the Python SDK's tests and README example.
+# sdk/python/braid_sdk/_api must be current), then the Python SDK's tests and README example,
+# then the TypeScript types, SDK checks and README example; each SDK also approves, denies,
+# resumes and interrupts against a second server whose mock follows those tests' script.
 clients:
 	$(CARGO) build --locked -p braid-server -p braid-testkit --bins
 	CARGO_TARGET_DIR=$${CARGO_TARGET_DIR:-target} scripts/clients.sh

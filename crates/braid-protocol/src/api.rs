@@ -343,6 +343,17 @@ pub enum TurnStatus {
     Completed,
 }
 
+impl TurnStatus {
+    /// The name as it appears in JSON (`running`), as a store keeps it beside the record.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TurnStatus::Queued => "queued",
+            TurnStatus::Running => "running",
+            TurnStatus::Completed => "completed",
+        }
+    }
+}
+
 /// `POST /v1/contexts/{id}/approvals`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct ApprovalRequest {
@@ -1050,6 +1061,20 @@ impl From<&RequestError> for ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_turn_status_name_is_its_json() {
+        for status in [
+            TurnStatus::Queued,
+            TurnStatus::Running,
+            TurnStatus::Completed,
+        ] {
+            assert_eq!(
+                serde_json::to_value(status).ok(),
+                Some(serde_json::Value::from(status.as_str()))
+            );
+        }
+    }
 
     #[test]
     fn a_branch_request_is_checked_on_its_face() {

@@ -56,9 +56,9 @@ fn success_text(status: u16) -> &'static str {
     }
 }
 
-/// The documentation of a JSON answer of `T`.
+/// The documentation of a JSON answer of `T` (its schema as the server writes it).
 pub fn json_doc<T: JsonSchema>(ctx: &mut GenContext, description: &str) -> ResponseDoc {
-    let schema = ctx.schema.subschema_for::<T>();
+    let schema = crate::openapi::answer_schema_for::<T>(ctx);
     content_doc("application/json", schema, description)
 }
 
@@ -133,7 +133,7 @@ impl OperationOutput for EventStream {
     /// a `string` (and none can wait for all of it); each event's schema is in
     /// `x-event-schema` (OpenAPI 3.2 calls it `itemSchema`) and the description.
     fn operation_response(ctx: &mut GenContext, _operation: &mut Operation) -> Option<ResponseDoc> {
-        let event = ctx.schema.subschema_for::<ContextEvent>();
+        let event = crate::openapi::answer_schema_for::<ContextEvent>(ctx);
         let mut doc = content_doc(
             "text/event-stream",
             schemars::json_schema!({"type": "string", "description": "Server-Sent Events (a stream that ends only with the server or the connection)."}),

@@ -1,12 +1,16 @@
 //! `GET /openapi.json`: the OpenAPI 3.1 document, generated from the handlers of
 //! [`crate::routes::api`] (their path, query, header and body extractors and their answer
-//! types), with every schema from the protocol types. The web UI's API client is generated from
+//! types), with every schema from the protocol types: answers as the server writes them, inputs
+//! as it reads them ([`schemas`]). The web UI's API client is generated from
 //! this document (`make generate`), so a route the server lacks is a type error in the UI.
 
 use aide::openapi::{Info, OpenApi};
+use schemars::generate::Contract;
 use serde_json::{Value, json};
 
 mod schemas;
+
+pub use schemas::answer_schema_for;
 
 /// The OpenAPI document of the API. Problems the generator reports (a parameter declared twice,
 /// two bodies) are logged; the test below fails on any.
@@ -23,8 +27,7 @@ fn generate(on_error: impl Fn(aide::Error) + 'static) -> Value {
             on_error(error);
         }
     });
-    aide::generate::in_context(|ctx| ctx.schema = schemas::generator());
-    let routes = crate::routes::api();
+    aide::generate::in_context(|ctx| ctx.schema = schemas::generator(Contract::Deserialize));
     let mut api = OpenApi {
         info: Info {
             title: "Braid".into(),
@@ -37,11 +40,12 @@ fn generate(on_error: impl Fn(aide::Error) + 'static) -> Value {
         },
         ..OpenApi::default()
     };
-    let _router = routes.finish_api(&mut api);
+    let (_router, answers) = schemas::collect_answers(|| crate::routes::api().finish_api(&mut api));
     let mut doc = serde_json::to_value(&api).unwrap_or_else(|error| {
         tracing::error!(%error, "the OpenAPI document is not serializable");
         json!({})
     });
+    schemas::add_answers(&mut doc, answers);
     schemas::name_variants(&mut doc);
     doc["components"]["securitySchemes"] = json!({
         "bearer": {"type": "http", "scheme": "bearer", "description": "BRAID_API_TOKEN; required when the server has one."}

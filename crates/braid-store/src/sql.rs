@@ -386,13 +386,17 @@ macro_rules! sql_store {
                         reason: e.to_string(),
                     }
                 })?;
+                // The status column and the record are written by one statement: never out of
+                // step.
                 sqlx::query(
-                    "INSERT INTO turns (context_id, turn_id, record) VALUES ($1, $2, $3) \
-                     ON CONFLICT (context_id, turn_id) DO UPDATE SET record = excluded.record",
+                    "INSERT INTO turns (context_id, turn_id, record, status) VALUES ($1, $2, $3, $4) \
+                     ON CONFLICT (context_id, turn_id) DO UPDATE \
+                     SET record = excluded.record, status = excluded.status",
                 )
                 .bind(turn.context_id.0)
                 .bind(turn.turn_id.0)
                 .bind(record)
+                .bind(turn.status.as_str())
                 .execute(&mut *conn)
                 .await
                 .during($backend, "saving a turn")?;
@@ -1040,14 +1044,11 @@ macro_rules! sql_store {
                 context: braid_protocol::ContextId,
             ) -> $crate::error::Result<Vec<braid_protocol::api::TurnView>> {
                 use $crate::error::DbResultExt as _;
-                // The record is serde_json's compact text of a `TurnView`, whose status is
-                // written as `"status":"running"` while the turn runs: the same test on both
-                // backends, over one context's rows only.
                 let rows: Vec<(String,)> = sqlx::query_as(
-                    "SELECT record FROM turns WHERE context_id = $1 \
-                     AND record LIKE '%\"status\":\"running\"%'",
+                    "SELECT record FROM turns WHERE context_id = $1 AND status = $2",
                 )
                 .bind(context.0)
+                .bind(braid_protocol::api::TurnStatus::Running.as_str())
                 .fetch_all(self.reader())
                 .await
                 .during($backend, "reading running turns")?;

@@ -92,18 +92,23 @@ async fn save_turns(
                 what: "turn",
                 reason: e.to_string(),
             })?;
-            rows.push((turn.context_id, turn.turn_id, record));
+            rows.push((turn.context_id, turn.turn_id, record, turn.status.as_str()));
         }
     }
     for chunk in rows.chunks(ROWS_PER_STATEMENT) {
         let mut upsert =
-            QueryBuilder::<Sqlite>::new("INSERT INTO turns (context_id, turn_id, record) ");
-        upsert.push_values(chunk, |mut row, (context, turn, record)| {
+            QueryBuilder::<Sqlite>::new("INSERT INTO turns (context_id, turn_id, record, status) ");
+        upsert.push_values(chunk, |mut row, (context, turn, record, status)| {
             row.push_bind(context.0)
                 .push_bind(turn.0)
-                .push_bind(record.as_str());
+                .push_bind(record.as_str())
+                .push_bind(*status);
         });
-        upsert.push(" ON CONFLICT (context_id, turn_id) DO UPDATE SET record = excluded.record");
+        // The status column and the record are written by one statement: never out of step.
+        upsert.push(
+            " ON CONFLICT (context_id, turn_id) DO UPDATE \
+             SET record = excluded.record, status = excluded.status",
+        );
         execute(conn, upsert).await?;
     }
     Ok(())

@@ -83,6 +83,7 @@ conformance!(
     idempotency_keys_claim_answer_refuse_other_bodies_and_expire,
     a_turn_record_is_replaced_by_its_next_and_goes_with_its_context,
     turn_and_request_records_ride_with_their_change_set_or_not_at_all,
+    running_turns_are_found_by_their_status_column_written_with_every_save,
     a_new_owner_gets_a_greater_token_and_the_old_owners_writes_are_refused,
     lapsed_leases_are_orphans_and_released_ones_are_not,
     committed_events_are_announced,
@@ -467,6 +468,60 @@ mod cases {
             f.store.model_request(refused.id, request.id).await.unwrap(),
             None
         );
+    }
+
+    pub async fn running_turns_are_found_by_their_status_column_written_with_every_save(
+        f: &Fixture,
+    ) {
+        use braid_protocol::api::{TurnStatus, TurnView};
+        let view = |context: ContextId, status: TurnStatus| TurnView {
+            turn_id: braid_protocol::ContextTurnId::new(),
+            context_id: context,
+            branch: BranchName::main(),
+            status,
+            outcome: (status == TurnStatus::Completed)
+                .then_some(braid_protocol::TurnOutcome::Answered),
+            error: None,
+            message_id: Some(MessageId::new()),
+            completed_at: None,
+        };
+        let sorted = |mut turns: Vec<TurnView>| {
+            turns.sort_by_key(|t| t.turn_id.0);
+            turns
+        };
+        let a = new_context(&f.store).await;
+        let b = new_context(&f.store).await;
+        let mut queued = view(a.id, TurnStatus::Queued);
+        let running = view(a.id, TurnStatus::Running);
+        let completed = view(a.id, TurnStatus::Completed);
+        let elsewhere = view(b.id, TurnStatus::Running);
+        for turn in [&queued, &running, &completed, &elsewhere] {
+            f.store.save_turn(turn).await.unwrap();
+        }
+        assert_eq!(
+            f.store.running_turns(a.id).await.unwrap(),
+            vec![running.clone()]
+        );
+        assert_eq!(
+            f.store.running_turns(b.id).await.unwrap(),
+            vec![elsewhere.clone()]
+        );
+
+        // The queued turn starts: its next save moves its status with its record.
+        queued.status = TurnStatus::Running;
+        f.store.save_turn(&queued).await.unwrap();
+        assert_eq!(
+            sorted(f.store.running_turns(a.id).await.unwrap()),
+            sorted(vec![running.clone(), queued.clone()])
+        );
+
+        // The column is what is read: with every status set to completed behind the store's
+        // back (the records still say running), no turn runs; the next save sets it again.
+        f.execute("UPDATE turns SET status = 'completed'").await;
+        assert_eq!(f.store.running_turns(a.id).await.unwrap(), Vec::new());
+        f.store.save_turn(&running).await.unwrap();
+        assert_eq!(f.store.running_turns(a.id).await.unwrap(), vec![running]);
+        assert_eq!(f.store.running_turns(b.id).await.unwrap(), Vec::new());
     }
 
     pub async fn idempotency_keys_claim_answer_refuse_other_bodies_and_expire(f: &Fixture) {

@@ -34,6 +34,7 @@ from ._api.api.default import (
     get_message,
     get_state,
     get_turn,
+    interrupt,
     list_branches,
     list_contexts,
     list_messages,
@@ -131,7 +132,7 @@ class Braid:
 
     def create_context(self, title: str | None = None, config: dict[str, Any] | None = None,
                        idempotency_key: str | None = None) -> ContextSummary:
-        """Creates a context (`config` as `ContextConfig`'s JSON; every field has a default)."""
+        """Creates a context (`config` as `ContextConfigInput`'s JSON: every field has a default and may be left out)."""
         body = CreateContextRequest.from_dict({k: v for k, v in {"title": title, "config": config}.items() if v is not None})
         return _answer(create_context.sync_detailed(client=self.client, body=body, idempotency_key=_key(idempotency_key)))
 
@@ -262,6 +263,11 @@ class Braid:
             _uuid(context), client=self.client, body=ApprovalRequest(decisions=decisions),
             idempotency_key=str(uuid.uuid4())))
         return answered.turn_id if isinstance(answered.turn_id, UUID) else None
+
+    def interrupt(self, context: UUID | str) -> None:
+        """Stops the loop after the running tool (a streaming answer stops at once); the turn
+        ends `interrupted` and the context waits, paused, for a `resume` or a new message."""
+        _answer(interrupt.sync_detailed(_uuid(context), client=self.client), empty=True)
 
     def resume(self, context: UUID | str) -> UUID:
         """Continues a paused or failed loop; answers the turn it runs as, to `wait_turn` for."""

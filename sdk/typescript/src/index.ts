@@ -78,7 +78,7 @@ export class Braid {
 
   // Contexts.
 
-  /** Creates a context (`config` as ContextConfig's JSON; every field has a default). */
+  /** Creates a context (`config` as ContextConfigInput's JSON: every field has a default and may be left out). */
   async createContext(request: Schemas["CreateContextRequest"] = {}, idempotencyKey = newKey()) {
     return answer(
       await this.api.POST("/v1/contexts", {
@@ -228,6 +228,12 @@ export class Braid {
         body: { decisions },
       }),
     );
+  }
+
+  /** Stops the loop after the running tool (a streaming answer stops at once); the turn ends
+   * `interrupted` and the context waits, paused, for `resume` or a new message. */
+  async interrupt(id: string): Promise<void> {
+    await answer(await this.api.POST("/v1/contexts/{id}/interrupt", { params: { path: { id } } }));
   }
 
   /** Continues a paused or failed loop; answers the turn it runs as (`turn_id`, to `waitTurn`

@@ -1122,6 +1122,75 @@ export interface components {
         /** @description A context's configuration. */
         ContextConfig: {
             /** @description Planner or actor. */
+            agent_role: components["schemas"]["AgentRole"];
+            /** @description Which tool calls run without asking. */
+            approval_policy: components["schemas"]["ApprovalPolicy"];
+            /**
+             * @description Tools the person approved "for this session": they run without asking until this list is
+             *     changed.
+             */
+            approved_tools?: string[];
+            /** @description Commands that run without asking, under every approval policy. */
+            command_rules?: components["schemas"]["CommandRule"][];
+            /**
+             * Format: uint32
+             * @description Overrides the model table's context window, in tokens.
+             */
+            context_window?: number | null;
+            /**
+             * @description MCP servers switched off in this context, by their configured name: none of their tools
+             *     is offered to the model, and a call to one gets an error result.
+             */
+            disabled_mcp_servers?: string[];
+            /**
+             * @description Single MCP tools switched off in this context, by the name the model calls them
+             *     (`mcp__<server>__<tool>`): not offered, and a call gets an error result.
+             */
+            disabled_mcp_tools?: string[];
+            /**
+             * Format: uint32
+             * @description Limit for one model call (connecting, retries and the whole answer), in seconds; a call
+             *     that takes longer is stopped and the turn fails, recoverably. Apart from the tools' limit.
+             * @default 300
+             */
+            llm_timeout_secs: number;
+            /**
+             * Format: uint32
+             * @description The most tokens one answer of the model may have, sent with every request so a model
+             *     that loops stops (and a paid API stops charging); `optimization.reserve_output_tokens`
+             *     when absent.
+             */
+            max_output_tokens?: number | null;
+            /** @description Plan or act. */
+            mode: components["schemas"]["Mode"];
+            /**
+             * @description The model to use; empty means the server's default model.
+             * @default
+             */
+            model: string;
+            /**
+             * @description The language OCR reads this context's images in: Tesseract's codes, joined by `+`
+             *     (`eng`, `deu+eng`). When absent each image's language is detected among those installed.
+             */
+            ocr_language?: string | null;
+            /** @description How history is trimmed to fit. */
+            optimization: components["schemas"]["OptimizationConfig"];
+            /** @description The sandbox commands run in; the server's default (`--sandbox`) when absent. */
+            sandbox?: components["schemas"]["SandboxMode"] | null;
+            /** @description The base system prompt; a branch may override it. */
+            system_prompt?: string | null;
+            /**
+             * Format: uint32
+             * @description Limit for one iteration of the tool loop, in seconds.
+             * @default 30
+             */
+            tool_timeout_secs: number;
+            /** @description Root for file references and tools; without it file access is refused. */
+            workspace?: string | null;
+        };
+        /** @description A context's configuration. */
+        ContextConfigInput: {
+            /** @description Planner or actor. */
             agent_role?: components["schemas"]["AgentRole"];
             /** @description Which tool calls run without asking. */
             approval_policy?: components["schemas"]["ApprovalPolicy"];
@@ -1174,7 +1243,7 @@ export interface components {
              */
             ocr_language?: string | null;
             /** @description How history is trimmed to fit. */
-            optimization?: components["schemas"]["OptimizationConfig"];
+            optimization?: components["schemas"]["OptimizationConfigInput"];
             /** @description The sandbox commands run in; the server's default (`--sandbox`) when absent. */
             sandbox?: components["schemas"]["SandboxMode"] | null;
             /** @description The base system prompt; a branch may override it. */
@@ -1566,7 +1635,7 @@ export interface components {
              * @description The active branch's pinned messages and facts, in order: never dropped or summarized.
              * @default []
              */
-            pinned?: components["schemas"]["MessageId"][];
+            pinned: components["schemas"]["MessageId"][];
             /** @description What it is doing. */
             state: components["schemas"]["ContextState"];
             /** @description Its title; written by the model after the first exchange when none was given. */
@@ -1599,7 +1668,7 @@ export interface components {
              * @description Lightweight details (e.g. an optimization's token counts).
              * @default {}
              */
-            metadata?: {
+            metadata: {
                 [key: string]: unknown;
             };
             /**
@@ -1662,7 +1731,7 @@ export interface components {
         /** @description `POST /v1/contexts`. */
         CreateContextRequest: {
             /** @description The configuration; every field has a default. */
-            config?: components["schemas"]["ContextConfig"];
+            config?: components["schemas"]["ContextConfigInput"];
             /** @description A title; when absent the model writes one after the first exchange. */
             title?: string | null;
         };
@@ -1679,7 +1748,7 @@ export interface components {
             /** @description The depending package's id. */
             from: string;
             /** @description What the dependency is for. */
-            scope?: components["schemas"]["DependencyScope"];
+            scope: components["schemas"]["DependencyScope"];
             /** @description The depended-on package's id. */
             to: string;
         };
@@ -1693,7 +1762,7 @@ export interface components {
              * @description The manifests and lock files that were read, relative to the root.
              * @default []
              */
-            sources?: string[];
+            sources: string[];
         };
         /** @description One package in a dependency graph. */
         DependencyNode: {
@@ -1731,12 +1800,12 @@ export interface components {
              * @description Sub-directories, sorted by name.
              * @default []
              */
-            directories?: components["schemas"]["DirectoryNode"][];
+            directories: components["schemas"]["DirectoryNode"][];
             /**
              * @description Files directly inside, sorted by name.
              * @default []
              */
-            files?: components["schemas"]["FileInfo"][];
+            files: components["schemas"]["FileInfo"][];
             /** @description The directory's own name (`.` for the root). */
             name: string;
             /** @description Its path relative to the root. */
@@ -1800,7 +1869,7 @@ export interface components {
              * @description Whether trying again (or continuing) can succeed.
              * @default false
              */
-            recoverable?: boolean;
+            recoverable: boolean;
             /** @description A trace of where it failed, when one is available. */
             stack_trace?: string | null;
         };
@@ -1955,7 +2024,7 @@ export interface components {
             /** @description The lines wanted; the whole file when absent. */
             range?: components["schemas"]["LineRange"] | null;
             /** @description Whether the content has been read yet, and what was read. */
-            resolution?: components["schemas"]["FileResolution"];
+            resolution: components["schemas"]["FileResolution"];
         };
         /** @description A file reference. */
         FileReferencePayload: {
@@ -1995,7 +2064,7 @@ export interface components {
              * @description When it was read.
              * @default 1970-01-01T00:00:00Z
              */
-            resolved_at?: string;
+            resolved_at: string;
             /**
              * Format: uint64
              * @description Bytes of the file on disk.
@@ -2073,7 +2142,7 @@ export interface components {
             /** @description What recognition produced, once it ran. */
             recognition?: components["schemas"]["RecognitionResult"] | null;
             /** @description How it should be recognized. */
-            recognition_mode?: components["schemas"]["RecognitionMode"];
+            recognition_mode: components["schemas"]["RecognitionMode"];
             /** @description Where the image is. */
             source: components["schemas"]["ImageSource"];
         };
@@ -2308,7 +2377,7 @@ export interface components {
              * @description When it was read from the server (the message's creation time when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            retrieved_at?: string;
+            retrieved_at: string;
             /** @description The server it came from. */
             server_name: string;
         };
@@ -2380,7 +2449,7 @@ export interface components {
         /** @description `GET /v1/mcp/servers`. */
         McpServerList: {
             /** @description Whether servers may be added, replaced and removed through the API. */
-            editing?: components["schemas"]["McpConfigEditing"];
+            editing: components["schemas"]["McpConfigEditing"];
             /** @description Every configured server. */
             servers: components["schemas"]["McpServerInfo"][];
         };
@@ -2402,18 +2471,18 @@ export interface components {
         /** @description The model asked to call a tool of an MCP server. */
         McpToolRequestMessage: {
             /** @description Whether the call may run; tracked apart from built-in tools' approvals. */
-            approval_status?: components["schemas"]["ApprovalStatus"];
+            approval_status: components["schemas"]["ApprovalStatus"];
             /**
              * @description The arguments: a JSON object (`{}` when absent).
              * @default {}
              */
-            arguments?: unknown;
+            arguments: unknown;
             /**
              * @description The name the model saw and called (`mcp__<server>__<tool>`), needed to replay the history.
              *     Braid's own field: when absent it is the tool's name (filled in when the message is read).
              * @default
              */
-            called_as?: string;
+            called_as: string;
             /** @description Correlates the request with its result; the model's call id. */
             request_id: components["schemas"]["ToolCallId"];
             /**
@@ -2421,7 +2490,7 @@ export interface components {
              * @description When the model asked (the message's creation time when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            requested_at?: string;
+            requested_at: string;
             /** @description The configured name of the server that owns the tool. */
             server_name: string;
             /** @description The tool's name on that server. */
@@ -2436,7 +2505,7 @@ export interface components {
              * @description How long it took.
              * @default 0
              */
-            duration_ms?: number;
+            duration_ms: number;
             /** @description What went wrong, with the MCP error code and data when there were some. */
             error: components["schemas"]["ErrorDetail"];
             /**
@@ -2444,7 +2513,7 @@ export interface components {
              * @description When it ran (the message's creation time when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            executed_at?: string;
+            executed_at: string;
             /** @description The request this answers. */
             request_id: components["schemas"]["ToolCallId"];
             /** @description What the server returned along with the error, if anything. */
@@ -2466,13 +2535,13 @@ export interface components {
              * @description How long it took.
              * @default 0
              */
-            duration_ms?: number;
+            duration_ms: number;
             /**
              * Format: date-time
              * @description When it ran (the message's creation time when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            executed_at?: string;
+            executed_at: string;
             /** @description The request this answers. */
             request_id: components["schemas"]["ToolCallId"];
             /** @description The result (MCP content blocks and structured content). */
@@ -2685,12 +2754,12 @@ export interface components {
              * @description When it was created (when it was read, when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            created_at?: string;
+            created_at: string;
             data: components["schemas"]["FileReferenceMessage"];
             /** @description Why processing failed, for a `failed` message; absent otherwise. */
             error?: components["schemas"]["ErrorDetail"] | null;
             /** @description Unique, sortable by creation (UUIDv7); a new one when absent. */
-            id?: components["schemas"]["MessageId"];
+            id: components["schemas"]["MessageId"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -2700,7 +2769,7 @@ export interface components {
              * @description Internal notes, never sent to a model.
              * @default {}
              */
-            metadata?: {
+            metadata: {
                 [key: string]: unknown;
             };
             /** @description Who wrote it. */
@@ -2711,15 +2780,15 @@ export interface components {
              *     (with `kind`) means the current one.
              * @default 0
              */
-            schema_version?: number;
+            schema_version: number;
             /** @description Where it stands in its lifecycle (`complete` when absent). */
-            status?: components["schemas"]["MessageStatus"];
+            status: components["schemas"]["MessageStatus"];
             /**
              * Format: date-time
              * @description When it last changed (`created_at` when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            updated_at?: string;
+            updated_at: string;
         };
         /**
          * Format: uuid
@@ -2733,12 +2802,12 @@ export interface components {
              * @description When it was created (when it was read, when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            created_at?: string;
+            created_at: string;
             data: components["schemas"]["ImageMessage"];
             /** @description Why processing failed, for a `failed` message; absent otherwise. */
             error?: components["schemas"]["ErrorDetail"] | null;
             /** @description Unique, sortable by creation (UUIDv7); a new one when absent. */
-            id?: components["schemas"]["MessageId"];
+            id: components["schemas"]["MessageId"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -2748,7 +2817,7 @@ export interface components {
              * @description Internal notes, never sent to a model.
              * @default {}
              */
-            metadata?: {
+            metadata: {
                 [key: string]: unknown;
             };
             /** @description Who wrote it. */
@@ -2759,15 +2828,15 @@ export interface components {
              *     (with `kind`) means the current one.
              * @default 0
              */
-            schema_version?: number;
+            schema_version: number;
             /** @description Where it stands in its lifecycle (`complete` when absent). */
-            status?: components["schemas"]["MessageStatus"];
+            status: components["schemas"]["MessageStatus"];
             /**
              * Format: date-time
              * @description When it last changed (`created_at` when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            updated_at?: string;
+            updated_at: string;
         };
         /** @description `GET /v1/contexts/{id}/messages`. */
         MessageList: {
@@ -2795,12 +2864,12 @@ export interface components {
              * @description When it was created (when it was read, when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            created_at?: string;
+            created_at: string;
             data: components["schemas"]["McpResourceMessage"];
             /** @description Why processing failed, for a `failed` message; absent otherwise. */
             error?: components["schemas"]["ErrorDetail"] | null;
             /** @description Unique, sortable by creation (UUIDv7); a new one when absent. */
-            id?: components["schemas"]["MessageId"];
+            id: components["schemas"]["MessageId"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -2810,7 +2879,7 @@ export interface components {
              * @description Internal notes, never sent to a model.
              * @default {}
              */
-            metadata?: {
+            metadata: {
                 [key: string]: unknown;
             };
             /** @description Who wrote it. */
@@ -2821,15 +2890,15 @@ export interface components {
              *     (with `kind`) means the current one.
              * @default 0
              */
-            schema_version?: number;
+            schema_version: number;
             /** @description Where it stands in its lifecycle (`complete` when absent). */
-            status?: components["schemas"]["MessageStatus"];
+            status: components["schemas"]["MessageStatus"];
             /**
              * Format: date-time
              * @description When it last changed (`created_at` when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            updated_at?: string;
+            updated_at: string;
         };
         /** @description The model's call to an MCP server's tool. */
         MessageMcpToolRequest: {
@@ -2838,12 +2907,12 @@ export interface components {
              * @description When it was created (when it was read, when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            created_at?: string;
+            created_at: string;
             data: components["schemas"]["McpToolRequestMessage"];
             /** @description Why processing failed, for a `failed` message; absent otherwise. */
             error?: components["schemas"]["ErrorDetail"] | null;
             /** @description Unique, sortable by creation (UUIDv7); a new one when absent. */
-            id?: components["schemas"]["MessageId"];
+            id: components["schemas"]["MessageId"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -2853,7 +2922,7 @@ export interface components {
              * @description Internal notes, never sent to a model.
              * @default {}
              */
-            metadata?: {
+            metadata: {
                 [key: string]: unknown;
             };
             /** @description Who wrote it. */
@@ -2864,15 +2933,15 @@ export interface components {
              *     (with `kind`) means the current one.
              * @default 0
              */
-            schema_version?: number;
+            schema_version: number;
             /** @description Where it stands in its lifecycle (`complete` when absent). */
-            status?: components["schemas"]["MessageStatus"];
+            status: components["schemas"]["MessageStatus"];
             /**
              * Format: date-time
              * @description When it last changed (`created_at` when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            updated_at?: string;
+            updated_at: string;
         };
         /** @description What an MCP tool returned. */
         MessageMcpToolResult: {
@@ -2881,12 +2950,12 @@ export interface components {
              * @description When it was created (when it was read, when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            created_at?: string;
+            created_at: string;
             data: components["schemas"]["McpToolResultMessage"];
             /** @description Why processing failed, for a `failed` message; absent otherwise. */
             error?: components["schemas"]["ErrorDetail"] | null;
             /** @description Unique, sortable by creation (UUIDv7); a new one when absent. */
-            id?: components["schemas"]["MessageId"];
+            id: components["schemas"]["MessageId"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -2896,7 +2965,7 @@ export interface components {
              * @description Internal notes, never sent to a model.
              * @default {}
              */
-            metadata?: {
+            metadata: {
                 [key: string]: unknown;
             };
             /** @description Who wrote it. */
@@ -2907,15 +2976,15 @@ export interface components {
              *     (with `kind`) means the current one.
              * @default 0
              */
-            schema_version?: number;
+            schema_version: number;
             /** @description Where it stands in its lifecycle (`complete` when absent). */
-            status?: components["schemas"]["MessageStatus"];
+            status: components["schemas"]["MessageStatus"];
             /**
              * Format: date-time
              * @description When it last changed (`created_at` when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            updated_at?: string;
+            updated_at: string;
         };
         /** @description `{id}` and `{message_id}`: a message of a context. */
         MessagePath: {
@@ -2955,12 +3024,12 @@ export interface components {
              * @description When it was created (when it was read, when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            created_at?: string;
+            created_at: string;
             data: components["schemas"]["PlanMessage"];
             /** @description Why processing failed, for a `failed` message; absent otherwise. */
             error?: components["schemas"]["ErrorDetail"] | null;
             /** @description Unique, sortable by creation (UUIDv7); a new one when absent. */
-            id?: components["schemas"]["MessageId"];
+            id: components["schemas"]["MessageId"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -2970,7 +3039,7 @@ export interface components {
              * @description Internal notes, never sent to a model.
              * @default {}
              */
-            metadata?: {
+            metadata: {
                 [key: string]: unknown;
             };
             /** @description Who wrote it. */
@@ -2981,15 +3050,15 @@ export interface components {
              *     (with `kind`) means the current one.
              * @default 0
              */
-            schema_version?: number;
+            schema_version: number;
             /** @description Where it stands in its lifecycle (`complete` when absent). */
-            status?: components["schemas"]["MessageStatus"];
+            status: components["schemas"]["MessageStatus"];
             /**
              * Format: date-time
              * @description When it last changed (`created_at` when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            updated_at?: string;
+            updated_at: string;
         };
         /** @description A visible note of work in progress; never sent to a model. */
         MessageProcessing: {
@@ -2998,12 +3067,12 @@ export interface components {
              * @description When it was created (when it was read, when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            created_at?: string;
+            created_at: string;
             data: components["schemas"]["ProcessingMessage"];
             /** @description Why processing failed, for a `failed` message; absent otherwise. */
             error?: components["schemas"]["ErrorDetail"] | null;
             /** @description Unique, sortable by creation (UUIDv7); a new one when absent. */
-            id?: components["schemas"]["MessageId"];
+            id: components["schemas"]["MessageId"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3013,7 +3082,7 @@ export interface components {
              * @description Internal notes, never sent to a model.
              * @default {}
              */
-            metadata?: {
+            metadata: {
                 [key: string]: unknown;
             };
             /** @description Who wrote it. */
@@ -3024,15 +3093,15 @@ export interface components {
              *     (with `kind`) means the current one.
              * @default 0
              */
-            schema_version?: number;
+            schema_version: number;
             /** @description Where it stands in its lifecycle (`complete` when absent). */
-            status?: components["schemas"]["MessageStatus"];
+            status: components["schemas"]["MessageStatus"];
             /**
              * Format: date-time
              * @description When it last changed (`created_at` when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            updated_at?: string;
+            updated_at: string;
         };
         /** @description A snapshot of the workspace's layout. */
         MessageProjectStructure: {
@@ -3041,12 +3110,12 @@ export interface components {
              * @description When it was created (when it was read, when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            created_at?: string;
+            created_at: string;
             data: components["schemas"]["ProjectStructureMessage"];
             /** @description Why processing failed, for a `failed` message; absent otherwise. */
             error?: components["schemas"]["ErrorDetail"] | null;
             /** @description Unique, sortable by creation (UUIDv7); a new one when absent. */
-            id?: components["schemas"]["MessageId"];
+            id: components["schemas"]["MessageId"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3056,7 +3125,7 @@ export interface components {
              * @description Internal notes, never sent to a model.
              * @default {}
              */
-            metadata?: {
+            metadata: {
                 [key: string]: unknown;
             };
             /** @description Who wrote it. */
@@ -3067,15 +3136,15 @@ export interface components {
              *     (with `kind`) means the current one.
              * @default 0
              */
-            schema_version?: number;
+            schema_version: number;
             /** @description Where it stands in its lifecycle (`complete` when absent). */
-            status?: components["schemas"]["MessageStatus"];
+            status: components["schemas"]["MessageStatus"];
             /**
              * Format: date-time
              * @description When it last changed (`created_at` when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            updated_at?: string;
+            updated_at: string;
         };
         /** @description A question with predefined answers. */
         MessageQuestion: {
@@ -3084,12 +3153,12 @@ export interface components {
              * @description When it was created (when it was read, when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            created_at?: string;
+            created_at: string;
             data: components["schemas"]["QuestionMessage"];
             /** @description Why processing failed, for a `failed` message; absent otherwise. */
             error?: components["schemas"]["ErrorDetail"] | null;
             /** @description Unique, sortable by creation (UUIDv7); a new one when absent. */
-            id?: components["schemas"]["MessageId"];
+            id: components["schemas"]["MessageId"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3099,7 +3168,7 @@ export interface components {
              * @description Internal notes, never sent to a model.
              * @default {}
              */
-            metadata?: {
+            metadata: {
                 [key: string]: unknown;
             };
             /** @description Who wrote it. */
@@ -3110,15 +3179,15 @@ export interface components {
              *     (with `kind`) means the current one.
              * @default 0
              */
-            schema_version?: number;
+            schema_version: number;
             /** @description Where it stands in its lifecycle (`complete` when absent). */
-            status?: components["schemas"]["MessageStatus"];
+            status: components["schemas"]["MessageStatus"];
             /**
              * Format: date-time
              * @description When it last changed (`created_at` when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            updated_at?: string;
+            updated_at: string;
         };
         /** @description One message a search found: enough to list it and to open its conversation at it. */
         MessageSearchHit: {
@@ -3187,12 +3256,12 @@ export interface components {
              * @description When it was created (when it was read, when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            created_at?: string;
+            created_at: string;
             data: components["schemas"]["SystemControlMessage"];
             /** @description Why processing failed, for a `failed` message; absent otherwise. */
             error?: components["schemas"]["ErrorDetail"] | null;
             /** @description Unique, sortable by creation (UUIDv7); a new one when absent. */
-            id?: components["schemas"]["MessageId"];
+            id: components["schemas"]["MessageId"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3202,7 +3271,7 @@ export interface components {
              * @description Internal notes, never sent to a model.
              * @default {}
              */
-            metadata?: {
+            metadata: {
                 [key: string]: unknown;
             };
             /** @description Who wrote it. */
@@ -3213,15 +3282,15 @@ export interface components {
              *     (with `kind`) means the current one.
              * @default 0
              */
-            schema_version?: number;
+            schema_version: number;
             /** @description Where it stands in its lifecycle (`complete` when absent). */
-            status?: components["schemas"]["MessageStatus"];
+            status: components["schemas"]["MessageStatus"];
             /**
              * Format: date-time
              * @description When it last changed (`created_at` when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            updated_at?: string;
+            updated_at: string;
         };
         /** @description Text a person or the model wrote. */
         MessageText: {
@@ -3230,12 +3299,12 @@ export interface components {
              * @description When it was created (when it was read, when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            created_at?: string;
+            created_at: string;
             data: components["schemas"]["TextMessage"];
             /** @description Why processing failed, for a `failed` message; absent otherwise. */
             error?: components["schemas"]["ErrorDetail"] | null;
             /** @description Unique, sortable by creation (UUIDv7); a new one when absent. */
-            id?: components["schemas"]["MessageId"];
+            id: components["schemas"]["MessageId"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3245,7 +3314,7 @@ export interface components {
              * @description Internal notes, never sent to a model.
              * @default {}
              */
-            metadata?: {
+            metadata: {
                 [key: string]: unknown;
             };
             /** @description Who wrote it. */
@@ -3256,15 +3325,15 @@ export interface components {
              *     (with `kind`) means the current one.
              * @default 0
              */
-            schema_version?: number;
+            schema_version: number;
             /** @description Where it stands in its lifecycle (`complete` when absent). */
-            status?: components["schemas"]["MessageStatus"];
+            status: components["schemas"]["MessageStatus"];
             /**
              * Format: date-time
              * @description When it last changed (`created_at` when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            updated_at?: string;
+            updated_at: string;
         };
         /** @description The model's calls to built-in tools. */
         MessageToolRequest: {
@@ -3273,12 +3342,12 @@ export interface components {
              * @description When it was created (when it was read, when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            created_at?: string;
+            created_at: string;
             data: components["schemas"]["ToolRequestMessage"];
             /** @description Why processing failed, for a `failed` message; absent otherwise. */
             error?: components["schemas"]["ErrorDetail"] | null;
             /** @description Unique, sortable by creation (UUIDv7); a new one when absent. */
-            id?: components["schemas"]["MessageId"];
+            id: components["schemas"]["MessageId"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3288,7 +3357,7 @@ export interface components {
              * @description Internal notes, never sent to a model.
              * @default {}
              */
-            metadata?: {
+            metadata: {
                 [key: string]: unknown;
             };
             /** @description Who wrote it. */
@@ -3299,15 +3368,15 @@ export interface components {
              *     (with `kind`) means the current one.
              * @default 0
              */
-            schema_version?: number;
+            schema_version: number;
             /** @description Where it stands in its lifecycle (`complete` when absent). */
-            status?: components["schemas"]["MessageStatus"];
+            status: components["schemas"]["MessageStatus"];
             /**
              * Format: date-time
              * @description When it last changed (`created_at` when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            updated_at?: string;
+            updated_at: string;
         };
         /** @description What a built-in tool returned. */
         MessageToolResult: {
@@ -3316,12 +3385,12 @@ export interface components {
              * @description When it was created (when it was read, when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            created_at?: string;
+            created_at: string;
             data: components["schemas"]["ToolResultMessage"];
             /** @description Why processing failed, for a `failed` message; absent otherwise. */
             error?: components["schemas"]["ErrorDetail"] | null;
             /** @description Unique, sortable by creation (UUIDv7); a new one when absent. */
-            id?: components["schemas"]["MessageId"];
+            id: components["schemas"]["MessageId"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3331,7 +3400,7 @@ export interface components {
              * @description Internal notes, never sent to a model.
              * @default {}
              */
-            metadata?: {
+            metadata: {
                 [key: string]: unknown;
             };
             /** @description Who wrote it. */
@@ -3342,15 +3411,15 @@ export interface components {
              *     (with `kind`) means the current one.
              * @default 0
              */
-            schema_version?: number;
+            schema_version: number;
             /** @description Where it stands in its lifecycle (`complete` when absent). */
-            status?: components["schemas"]["MessageStatus"];
+            status: components["schemas"]["MessageStatus"];
             /**
              * Format: date-time
              * @description When it last changed (`created_at` when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            updated_at?: string;
+            updated_at: string;
         };
         /** @description A message's lifecycle step (seed 001 "Message lifecycle updates"). */
         MessageUpdate: components["schemas"]["MessageUpdateCreated"] | components["schemas"]["MessageUpdateStatusChanged"] | components["schemas"]["MessageUpdateCompleted"] | components["schemas"]["MessageUpdateChanged"] | components["schemas"]["MessageUpdateDeleted"];
@@ -3435,12 +3504,12 @@ export interface components {
              * @description When it was created (when it was read, when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            created_at?: string;
+            created_at: string;
             data: components["schemas"]["WorkflowExecutionMessage"];
             /** @description Why processing failed, for a `failed` message; absent otherwise. */
             error?: components["schemas"]["ErrorDetail"] | null;
             /** @description Unique, sortable by creation (UUIDv7); a new one when absent. */
-            id?: components["schemas"]["MessageId"];
+            id: components["schemas"]["MessageId"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3450,7 +3519,7 @@ export interface components {
              * @description Internal notes, never sent to a model.
              * @default {}
              */
-            metadata?: {
+            metadata: {
                 [key: string]: unknown;
             };
             /** @description Who wrote it. */
@@ -3461,15 +3530,15 @@ export interface components {
              *     (with `kind`) means the current one.
              * @default 0
              */
-            schema_version?: number;
+            schema_version: number;
             /** @description Where it stands in its lifecycle (`complete` when absent). */
-            status?: components["schemas"]["MessageStatus"];
+            status: components["schemas"]["MessageStatus"];
             /**
              * Format: date-time
              * @description When it last changed (`created_at` when absent).
              * @default 1970-01-01T00:00:00Z
              */
-            updated_at?: string;
+            updated_at: string;
         };
         /**
          * @description Plan or act: what the agent is allowed to do right now.
@@ -3611,6 +3680,31 @@ export interface components {
              *     beyond it. 0 sends no ledger (pinned facts still ride).
              * @default 15
              */
+            ledger_percent: number;
+            /**
+             * Format: uint32
+             * @description Extra tokens kept free as a safety margin against miscounting.
+             * @default 256
+             */
+            margin_tokens: number;
+            /**
+             * Format: uint32
+             * @description Tokens kept free for the model's answer.
+             * @default 4096
+             */
+            reserve_output_tokens: number;
+            /** @description The strategy used when a request would not fit. */
+            strategy: components["schemas"]["OptimizationStrategy"];
+        };
+        /** @description Optimization settings. */
+        OptimizationConfigInput: {
+            /**
+             * Format: uint32
+             * @description The most of the prompt's budget, in percent, the ledger block may take (what left-out
+             *     messages did, and the pinned facts); older entries are counted instead of listed
+             *     beyond it. 0 sends no ledger (pinned facts still ride).
+             * @default 15
+             */
             ledger_percent?: number;
             /**
              * Format: uint32
@@ -3625,7 +3719,7 @@ export interface components {
              */
             reserve_output_tokens?: number;
             /** @description The strategy used when a request would not fit. */
-            strategy?: components["schemas"]["OptimizationStrategy"];
+            strategy?: components["schemas"]["OptimizationStrategyInput"];
         };
         /** @description How history is trimmed to fit the model's context window. */
         OptimizationStrategy: components["schemas"]["OptimizationStrategyRecentN"] | components["schemas"]["OptimizationStrategyIntelligent"] | components["schemas"]["OptimizationStrategyImportanceScoring"];
@@ -3640,9 +3734,50 @@ export interface components {
              * @description Weight per factor (`recency`, `kind`, `references`...); missing factors weigh 1.
              * @default {}
              */
+            weights: {
+                [key: string]: number;
+            };
+        };
+        /** @description How history is trimmed to fit the model's context window. */
+        OptimizationStrategyInput: components["schemas"]["OptimizationStrategyInputRecentN"] | components["schemas"]["OptimizationStrategyInputIntelligent"] | components["schemas"]["OptimizationStrategyInputImportanceScoring"];
+        /** @description Score each message and keep the best that fit. */
+        OptimizationStrategyInputImportanceScoring: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "importance_scoring";
+            /**
+             * @description Weight per factor (`recency`, `kind`, `references`...); missing factors weigh 1.
+             * @default {}
+             */
             weights?: {
                 [key: string]: number;
             };
+        };
+        /**
+         * @description Keep what matters (recent messages, tool pairs, recently used files and resources) and
+         *     summarize older text.
+         */
+        OptimizationStrategyInputIntelligent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "intelligent";
+        };
+        /** @description Keep the newest `n` messages (tool pairs are never split). */
+        OptimizationStrategyInputRecentN: {
+            /**
+             * Format: uint32
+             * @description How many of the newest messages to keep.
+             */
+            n: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "recent_n";
         };
         /**
          * @description Keep what matters (recent messages, tool pairs, recently used files and resources) and
@@ -3722,7 +3857,7 @@ export interface components {
              * @description Whether it was sized down from the original.
              * @default false
              */
-            resized?: boolean;
+            resized: boolean;
             /**
              * Format: uint32
              * @description Width in pixels.
@@ -3742,7 +3877,7 @@ export interface components {
              * @description What is being done, e.g. `Recognizing image`; [`DEFAULT_ACTIVITY`] when absent.
              * @default Working
              */
-            activity?: string;
+            activity: string;
             /** @description More detail, when useful. */
             detail?: string | null;
             /** @description Progress so far, when countable. */
@@ -3781,13 +3916,13 @@ export interface components {
              * @description Glob patterns that were left out (`.git`, `node_modules`, `target`, ...).
              * @default []
              */
-            excluded_patterns?: string[];
+            excluded_patterns: string[];
             /**
              * Format: date-time
              * @description When the snapshot was taken.
              * @default 1970-01-01T00:00:00Z
              */
-            generated_at?: string;
+            generated_at: string;
             /** @description The workspace root the paths are relative to. */
             root_path: string;
             /**
@@ -3803,13 +3938,13 @@ export interface components {
              * @description Glob patterns that were left out (`.git`, `node_modules`, `target`, ...).
              * @default []
              */
-            excluded_patterns?: string[];
+            excluded_patterns: string[];
             /**
              * Format: date-time
              * @description When the snapshot was taken.
              * @default 1970-01-01T00:00:00Z
              */
-            generated_at?: string;
+            generated_at: string;
             /** @description The workspace root the paths are relative to. */
             root_path: string;
             /**
@@ -3825,13 +3960,13 @@ export interface components {
              * @description Glob patterns that were left out (`.git`, `node_modules`, `target`, ...).
              * @default []
              */
-            excluded_patterns?: string[];
+            excluded_patterns: string[];
             /**
              * Format: date-time
              * @description When the snapshot was taken.
              * @default 1970-01-01T00:00:00Z
              */
-            generated_at?: string;
+            generated_at: string;
             /** @description The workspace root the paths are relative to. */
             root_path: string;
             /**
@@ -3854,7 +3989,7 @@ export interface components {
              * @description When it was given.
              * @default 1970-01-01T00:00:00Z
              */
-            answered_at?: string;
+            answered_at: string;
             /** @description The chosen option's value. */
             value: string;
         };
@@ -3883,7 +4018,7 @@ export interface components {
             /** @description The question. */
             question: string;
             /** @description How much the answer matters; styles the card. */
-            severity?: components["schemas"]["Severity"];
+            severity: components["schemas"]["Severity"];
         };
         /** @description One answer to choose from. */
         QuestionOption: {
@@ -3925,7 +4060,7 @@ export interface components {
              * @description When recognition finished.
              * @default 1970-01-01T00:00:00Z
              */
-            recognized_at?: string;
+            recognized_at: string;
             /** @description Text found in the image. */
             recognized_text?: string | null;
             /** @description The vision model's description (vision only). */
@@ -4243,12 +4378,12 @@ export interface components {
              * @description This branch's messages a resolution took off it.
              * @default 0
              */
-            removed?: number;
+            removed: number;
             /**
              * @description The resolutions, one per conflict.
              * @default []
              */
-            resolutions?: components["schemas"]["ConflictResolution"][];
+            resolutions: components["schemas"]["ConflictResolution"][];
             /**
              * Format: uint32
              * @description Source messages left out (already here, same content, or by a resolution).
@@ -4384,13 +4519,13 @@ export interface components {
              * @description Tokens of the summary.
              * @default 0
              */
-            tokens_after?: number;
+            tokens_after: number;
             /**
              * Format: uint32
              * @description Tokens of the replaced messages.
              * @default 0
              */
-            tokens_before?: number;
+            tokens_before: number;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -4457,13 +4592,13 @@ export interface components {
         /** @description One call to a tool. */
         ToolCall: {
             /** @description Whether the call may run. */
-            approval_status?: components["schemas"]["ApprovalStatus"];
+            approval_status: components["schemas"]["ApprovalStatus"];
             /**
              * @description The arguments: a JSON object. Arguments that were not valid JSON are kept as the string
              *     the model sent, and fail validation. `{}` when absent.
              * @default {}
              */
-            arguments?: unknown;
+            arguments: unknown;
             /** @description The id the model gave the call; its result echoes it. */
             id: components["schemas"]["ToolCallId"];
             /** @description The tool's name. */
@@ -4541,7 +4676,7 @@ export interface components {
              * @description How long it ran.
              * @default 0
              */
-            duration_ms?: number;
+            duration_ms: number;
             /** @description What went wrong, for the model and the person. */
             error: components["schemas"]["ErrorDetail"];
             /**
@@ -4558,7 +4693,7 @@ export interface components {
              * @description The tool that ran (empty when unknown, e.g. migrated from a format that did not say).
              * @default
              */
-            tool_name?: string;
+            tool_name: string;
         };
         /** @description It ran and produced output. */
         ToolResultMessageSuccess: {
@@ -4574,7 +4709,7 @@ export interface components {
              * @description How long it ran.
              * @default 0
              */
-            duration_ms?: number;
+            duration_ms: number;
             /** @description The tool's output, as structured JSON. */
             output: unknown;
             /**
@@ -4591,7 +4726,7 @@ export interface components {
              * @description The tool that ran (empty when unknown, e.g. migrated from a format that did not say).
              * @default
              */
-            tool_name?: string;
+            tool_name: string;
         };
         /** @description The result of a pending call, supplied by the client. */
         ToolResultPayload: {
@@ -4777,7 +4912,7 @@ export interface components {
              * @description How many have completed.
              * @default 0
              */
-            completed_steps?: number;
+            completed_steps: number;
             /** @description The step running (or to run next); none once finished. */
             current_step?: string | null;
             /** @description Why it failed, when it did. */
@@ -4791,7 +4926,7 @@ export interface components {
              * @description When the run started.
              * @default 1970-01-01T00:00:00Z
              */
-            started_at?: string;
+            started_at: string;
             /** @description Where the run stands. */
             status: components["schemas"]["WorkflowStatus"];
             /**
@@ -4799,13 +4934,13 @@ export interface components {
              * @description How many steps the workflow has.
              * @default 0
              */
-            total_steps?: number;
+            total_steps: number;
             /**
              * Format: date-time
              * @description When it last changed.
              * @default 1970-01-01T00:00:00Z
              */
-            updated_at?: string;
+            updated_at: string;
             /** @description The workflow's name. */
             workflow_name: string;
         };
@@ -4818,12 +4953,12 @@ export interface components {
              * @description What it is for.
              * @default
              */
-            description?: string;
+            description: string;
             /**
              * @description What is wrong with the file, field by field; empty when it can run.
              * @default []
              */
-            errors?: components["schemas"]["Problem"][];
+            errors: components["schemas"]["Problem"][];
             /** @description Its name (the file's `name`, or the file name when that is unreadable). */
             name: string;
             /** @description Which folder that file is in. */
@@ -4836,7 +4971,7 @@ export interface components {
              * @description Its steps, in order.
              * @default []
              */
-            steps?: components["schemas"]["WorkflowStepInfo"][];
+            steps: components["schemas"]["WorkflowStepInfo"][];
         };
         /** @description `GET /v1/workflows?context={id}`. */
         WorkflowList: {

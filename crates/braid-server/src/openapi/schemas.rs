@@ -11,21 +11,164 @@
 //! - a `$ref` carries no `default` (generators cannot build a model's default from JSON and
 //!   leave the operation out).
 //!
-//! These are rules of the schema generator ([`generator`]) and of the named schemas it collects
-//! ([`name_variants`]), applied to every type alike; no schema is written by hand here.
+//! - an answer's schema says what the server writes (schemars' serialize contract: a field
+//!   with a default is always there, so it is required), apart from the lenient schema of
+//!   what it reads (the deserialize contract: such a field may be left out). Where the two
+//!   differ, the answer keeps the type's name and the input is `<Name>Input`
+//!   ([`add_answers`]).
+//!
+//! These are rules of the schema generators ([`generator`]) and of the named schemas they
+//! collect ([`add_answers`], [`name_variants`]), applied to every type alike; no schema is
+//! written by hand here.
 
-use schemars::Schema;
-use schemars::generate::{SchemaGenerator, SchemaSettings};
+use std::cell::RefCell;
+use std::collections::BTreeSet;
+
+use aide::generate::GenContext;
+use schemars::generate::{Contract, SchemaGenerator, SchemaSettings};
 use schemars::transform::{RecursiveTransform, Transform};
+use schemars::{JsonSchema, Schema};
 use serde_json::{Map, Value, json};
 
 /// Where aide puts the named schemas.
 const COMPONENTS: &str = "#/components/schemas/";
 
-/// The schema generator the document is made with: aide's (JSON Schema draft 7 keywords,
-/// named schemas under `#/components/schemas/`) with the rules of this module's transforms.
-pub fn generator() -> SchemaGenerator {
-    SchemaSettings::draft07()
+thread_local! {
+    /// The generator of answers' schemas while the document is being made
+    /// ([`collect_answers`]); aide's own generator (the deserialize contract) writes the rest.
+    static ANSWERS: RefCell<Option<SchemaGenerator>> = const { RefCell::new(None) };
+}
+
+/// The schema of an answer of `T`: as the server writes it while the document is being made,
+/// else from aide's generator (the router is also built outside the document).
+pub fn answer_schema_for<T: JsonSchema>(ctx: &mut GenContext) -> Schema {
+    ANSWERS.with_borrow_mut(|answers| match answers {
+        Some(generator) => generator.subschema_for::<T>(),
+        None => ctx.schema.subschema_for::<T>(),
+    })
+}
+
+/// Runs `make` (which documents the routes) with answers' schemas written by a generator of
+/// their own; answers `make`'s result and the named schemas of the answers.
+pub fn collect_answers<R>(make: impl FnOnce() -> R) -> (R, Map<String, Value>) {
+    ANSWERS.set(Some(generator(Contract::Serialize)));
+    let made = make();
+    let definitions = ANSWERS
+        .take()
+        .map(|mut generator| generator.take_definitions(true))
+        .unwrap_or_default();
+    (made, definitions)
+}
+
+/// Adds the answers' named schemas to the document's (the inputs'). A schema that is the same
+/// both ways (itself and every schema it refers to) is kept once; where they differ, the
+/// answer's keeps the name and the input's becomes `<Name>Input`, with every reference from an
+/// input schema, a request body or a parameter renamed to it.
+pub fn add_answers(doc: &mut Value, answers: Map<String, Value>) {
+    let Some(inputs) = doc
+        .pointer_mut("/components/schemas")
+        .and_then(Value::as_object_mut)
+    else {
+        return;
+    };
+    let mut differ: BTreeSet<String> = answers
+        .iter()
+        .filter(|(name, answer)| inputs.get(*name).is_some_and(|input| input != *answer))
+        .map(|(name, _)| name.clone())
+        .collect();
+    // A schema referring to one that differs differs too (its input refers to the input).
+    loop {
+        let more: Vec<String> = inputs
+            .iter()
+            .filter(|(name, input)| {
+                answers.contains_key(*name)
+                    && !differ.contains(*name)
+                    && differ.iter().any(|d| refers_to(input, d))
+            })
+            .map(|(name, _)| name.clone())
+            .collect();
+        if more.is_empty() {
+            break;
+        }
+        differ.extend(more);
+    }
+    let mut renamed = Map::new();
+    for name in &differ {
+        let mut input_name = format!("{name}Input");
+        while inputs.contains_key(&input_name) || answers.contains_key(&input_name) {
+            input_name.push_str("Input");
+        }
+        renamed.insert(name.clone(), Value::String(input_name));
+    }
+    for name in &differ {
+        if let (Some(schema), Some(Value::String(input_name))) =
+            (inputs.remove(name), renamed.get(name))
+        {
+            inputs.insert(input_name.clone(), schema);
+        }
+    }
+    for schema in inputs.values_mut() {
+        rename_refs(schema, &renamed);
+    }
+    for (name, answer) in answers {
+        inputs.insert(name, answer);
+    }
+    let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for operation in paths.values_mut().filter_map(Value::as_object_mut) {
+        for operation in operation.values_mut() {
+            for part in ["requestBody", "parameters"] {
+                if let Some(input) = operation.get_mut(part) {
+                    rename_refs(input, &renamed);
+                }
+            }
+        }
+    }
+}
+
+/// Whether `schema` holds a reference to the named schema `name`.
+fn refers_to(schema: &Value, name: &str) -> bool {
+    match schema {
+        Value::Object(object) => object.iter().any(|(key, value)| {
+            (key == "$ref" && value.as_str() == Some(&format!("{COMPONENTS}{name}")))
+                || refers_to(value, name)
+        }),
+        Value::Array(items) => items.iter().any(|item| refers_to(item, name)),
+        _ => false,
+    }
+}
+
+/// Points every reference to a schema `renamed` names at its new name.
+fn rename_refs(schema: &mut Value, renamed: &Map<String, Value>) {
+    match schema {
+        Value::Object(object) => {
+            for (key, value) in object.iter_mut() {
+                let new_name = (key == "$ref")
+                    .then(|| value.as_str()?.strip_prefix(COMPONENTS))
+                    .flatten()
+                    .and_then(|name| renamed.get(name)?.as_str());
+                match new_name {
+                    Some(new_name) => *value = Value::String(format!("{COMPONENTS}{new_name}")),
+                    None => rename_refs(value, renamed),
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|item| rename_refs(item, renamed)),
+        _ => {}
+    }
+}
+
+/// The schema generator the document is made with, for inputs (`Contract::Deserialize`) or
+/// answers (`Contract::Serialize`): aide's (JSON Schema draft 7 keywords, named schemas under
+/// `#/components/schemas/`) with the rules of this module's transforms.
+pub fn generator(contract: Contract) -> SchemaGenerator {
+    let settings = SchemaSettings::draft07();
+    let settings = match contract {
+        Contract::Serialize => settings.for_serialize(),
+        _ => settings.for_deserialize(),
+    };
+    settings
         .with(|s| {
             s.inline_subschemas = false;
             s.definitions_path = COMPONENTS.into();

@@ -25,6 +25,7 @@ from .conflict_resolution import ConflictResolution
 from .content_delta import ContentDelta
 from .content_final import ContentFinal
 from .context_config import ContextConfig
+from .context_config_input import ContextConfigInput
 from .context_list import ContextList
 from .context_list_entry import ContextListEntry
 from .context_path import ContextPath
@@ -183,12 +184,23 @@ from .o_auth_callback_query import OAuthCallbackQuery
 from .offered_rule import OfferedRule
 from .openapi_response_200 import OpenapiResponse200
 from .optimization_config import OptimizationConfig
+from .optimization_config_input import OptimizationConfigInput
 from .optimization_strategy_importance_scoring import (
     OptimizationStrategyImportanceScoring,
 )
 from .optimization_strategy_importance_scoring_weights import (
     OptimizationStrategyImportanceScoringWeights,
 )
+from .optimization_strategy_input_importance_scoring import (
+    OptimizationStrategyInputImportanceScoring,
+)
+from .optimization_strategy_input_importance_scoring_weights import (
+    OptimizationStrategyInputImportanceScoringWeights,
+)
+from .optimization_strategy_input_intelligent import (
+    OptimizationStrategyInputIntelligent,
+)
+from .optimization_strategy_input_recent_n import OptimizationStrategyInputRecentN
 from .optimization_strategy_intelligent import OptimizationStrategyIntelligent
 from .optimization_strategy_recent_n import OptimizationStrategyRecentN
 from .pending_call import PendingCall
@@ -321,6 +333,7 @@ __all__ = (
     "ContentDelta",
     "ContentFinal",
     "ContextConfig",
+    "ContextConfigInput",
     "ContextList",
     "ContextListEntry",
     "ContextPath",
@@ -479,8 +492,13 @@ __all__ = (
     "OfferedRule",
     "OpenapiResponse200",
     "OptimizationConfig",
+    "OptimizationConfigInput",
     "OptimizationStrategyImportanceScoring",
     "OptimizationStrategyImportanceScoringWeights",
+    "OptimizationStrategyInputImportanceScoring",
+    "OptimizationStrategyInputImportanceScoringWeights",
+    "OptimizationStrategyInputIntelligent",
+    "OptimizationStrategyInputRecentN",
     "OptimizationStrategyIntelligent",
     "OptimizationStrategyRecentN",
     "PendingCall",

@@ -28,11 +28,19 @@ class ContextConfig:
     """A context's configuration.
 
     Attributes:
-        agent_role (AgentRole | Unset): The agent's role, which bounds the tools it may use in any mode.
+        agent_role (AgentRole): The agent's role, which bounds the tools it may use in any mode.
             - `planner`: Reads only.
             - `actor`: May also write files and run commands.
         approval_policy (ApprovalPolicyAutoAll | ApprovalPolicyLimitedAuto | ApprovalPolicyManual |
-            ApprovalPolicyWhiteList | Unset): Which tool calls run without asking a person.
+            ApprovalPolicyWhiteList): Which tool calls run without asking a person.
+        llm_timeout_secs (int): Limit for one model call (connecting, retries and the whole answer), in seconds; a call
+            that takes longer is stopped and the turn fails, recoverably. Apart from the tools' limit. Default: 300.
+        mode (Mode): Plan or act: what the agent is allowed to do right now.
+            - `plan`: Read-only tools and planning instructions: the agent proposes, the person decides.
+            - `act`: Every tool the role allows.
+        model (str): The model to use; empty means the server's default model. Default: ''.
+        optimization (OptimizationConfig): Optimization settings.
+        tool_timeout_secs (int): Limit for one iteration of the tool loop, in seconds. Default: 30.
         approved_tools (list[str] | Unset): Tools the person approved "for this session": they run without asking until
             this list is
             changed.
@@ -44,50 +52,40 @@ class ContextConfig:
         disabled_mcp_tools (list[str] | Unset): Single MCP tools switched off in this context, by the name the model
             calls them
             (`mcp__<server>__<tool>`): not offered, and a call gets an error result.
-        llm_timeout_secs (int | Unset): Limit for one model call (connecting, retries and the whole answer), in seconds;
-            a call
-            that takes longer is stopped and the turn fails, recoverably. Apart from the tools' limit. Default: 300.
         max_output_tokens (int | None | Unset): The most tokens one answer of the model may have, sent with every
             request so a model
             that loops stops (and a paid API stops charging); `optimization.reserve_output_tokens`
             when absent.
-        mode (Mode | Unset): Plan or act: what the agent is allowed to do right now.
-            - `plan`: Read-only tools and planning instructions: the agent proposes, the person decides.
-            - `act`: Every tool the role allows.
-        model (str | Unset): The model to use; empty means the server's default model. Default: ''.
         ocr_language (None | str | Unset): The language OCR reads this context's images in: Tesseract's codes, joined by
             `+`
             (`eng`, `deu+eng`). When absent each image's language is detected among those installed.
-        optimization (OptimizationConfig | Unset): Optimization settings.
         sandbox (None | SandboxMode | Unset): The sandbox commands run in; the server's default (`--sandbox`) when
             absent.
         system_prompt (None | str | Unset): The base system prompt; a branch may override it.
-        tool_timeout_secs (int | Unset): Limit for one iteration of the tool loop, in seconds. Default: 30.
         workspace (None | str | Unset): Root for file references and tools; without it file access is refused.
     """
 
-    agent_role: AgentRole | Unset = UNSET
+    agent_role: AgentRole
     approval_policy: (
         ApprovalPolicyAutoAll
         | ApprovalPolicyLimitedAuto
         | ApprovalPolicyManual
         | ApprovalPolicyWhiteList
-        | Unset
-    ) = UNSET
+    )
+    mode: Mode
+    optimization: OptimizationConfig
+    llm_timeout_secs: int = 300
+    model: str = ""
+    tool_timeout_secs: int = 30
     approved_tools: list[str] | Unset = UNSET
     command_rules: list[CommandRule] | Unset = UNSET
     context_window: int | None | Unset = UNSET
     disabled_mcp_servers: list[str] | Unset = UNSET
     disabled_mcp_tools: list[str] | Unset = UNSET
-    llm_timeout_secs: int | Unset = 300
     max_output_tokens: int | None | Unset = UNSET
-    mode: Mode | Unset = UNSET
-    model: str | Unset = ""
     ocr_language: None | str | Unset = UNSET
-    optimization: OptimizationConfig | Unset = UNSET
     sandbox: None | SandboxMode | Unset = UNSET
     system_prompt: None | str | Unset = UNSET
-    tool_timeout_secs: int | Unset = 30
     workspace: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -96,14 +94,10 @@ class ContextConfig:
         from ..models.approval_policy_manual import ApprovalPolicyManual
         from ..models.approval_policy_white_list import ApprovalPolicyWhiteList
 
-        agent_role: str | Unset = UNSET
-        if not isinstance(self.agent_role, Unset):
-            agent_role = self.agent_role.value
+        agent_role = self.agent_role.value
 
-        approval_policy: dict[str, Any] | Unset
-        if isinstance(self.approval_policy, Unset):
-            approval_policy = UNSET
-        elif (
+        approval_policy: dict[str, Any]
+        if (
             isinstance(self.approval_policy, ApprovalPolicyManual)
             or isinstance(self.approval_policy, ApprovalPolicyWhiteList)
             or isinstance(self.approval_policy, ApprovalPolicyLimitedAuto)
@@ -111,6 +105,16 @@ class ContextConfig:
             approval_policy = self.approval_policy.to_dict()
         else:
             approval_policy = self.approval_policy.to_dict()
+
+        llm_timeout_secs = self.llm_timeout_secs
+
+        mode = self.mode.value
+
+        model = self.model
+
+        optimization = self.optimization.to_dict()
+
+        tool_timeout_secs = self.tool_timeout_secs
 
         approved_tools: list[str] | Unset = UNSET
         if not isinstance(self.approved_tools, Unset):
@@ -137,29 +141,17 @@ class ContextConfig:
         if not isinstance(self.disabled_mcp_tools, Unset):
             disabled_mcp_tools = self.disabled_mcp_tools
 
-        llm_timeout_secs = self.llm_timeout_secs
-
         max_output_tokens: int | None | Unset
         if isinstance(self.max_output_tokens, Unset):
             max_output_tokens = UNSET
         else:
             max_output_tokens = self.max_output_tokens
 
-        mode: str | Unset = UNSET
-        if not isinstance(self.mode, Unset):
-            mode = self.mode.value
-
-        model = self.model
-
         ocr_language: None | str | Unset
         if isinstance(self.ocr_language, Unset):
             ocr_language = UNSET
         else:
             ocr_language = self.ocr_language
-
-        optimization: dict[str, Any] | Unset = UNSET
-        if not isinstance(self.optimization, Unset):
-            optimization = self.optimization.to_dict()
 
         sandbox: None | str | Unset
         if isinstance(self.sandbox, Unset):
@@ -175,8 +167,6 @@ class ContextConfig:
         else:
             system_prompt = self.system_prompt
 
-        tool_timeout_secs = self.tool_timeout_secs
-
         workspace: None | str | Unset
         if isinstance(self.workspace, Unset):
             workspace = UNSET
@@ -185,11 +175,17 @@ class ContextConfig:
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
-        field_dict.update({})
-        if agent_role is not UNSET:
-            field_dict["agent_role"] = agent_role
-        if approval_policy is not UNSET:
-            field_dict["approval_policy"] = approval_policy
+        field_dict.update(
+            {
+                "agent_role": agent_role,
+                "approval_policy": approval_policy,
+                "llm_timeout_secs": llm_timeout_secs,
+                "mode": mode,
+                "model": model,
+                "optimization": optimization,
+                "tool_timeout_secs": tool_timeout_secs,
+            }
+        )
         if approved_tools is not UNSET:
             field_dict["approved_tools"] = approved_tools
         if command_rules is not UNSET:
@@ -200,24 +196,14 @@ class ContextConfig:
             field_dict["disabled_mcp_servers"] = disabled_mcp_servers
         if disabled_mcp_tools is not UNSET:
             field_dict["disabled_mcp_tools"] = disabled_mcp_tools
-        if llm_timeout_secs is not UNSET:
-            field_dict["llm_timeout_secs"] = llm_timeout_secs
         if max_output_tokens is not UNSET:
             field_dict["max_output_tokens"] = max_output_tokens
-        if mode is not UNSET:
-            field_dict["mode"] = mode
-        if model is not UNSET:
-            field_dict["model"] = model
         if ocr_language is not UNSET:
             field_dict["ocr_language"] = ocr_language
-        if optimization is not UNSET:
-            field_dict["optimization"] = optimization
         if sandbox is not UNSET:
             field_dict["sandbox"] = sandbox
         if system_prompt is not UNSET:
             field_dict["system_prompt"] = system_prompt
-        if tool_timeout_secs is not UNSET:
-            field_dict["tool_timeout_secs"] = tool_timeout_secs
         if workspace is not UNSET:
             field_dict["workspace"] = workspace
 
@@ -233,12 +219,7 @@ class ContextConfig:
         from ..models.optimization_config import OptimizationConfig
 
         d = dict(src_dict)
-        _agent_role = d.pop("agent_role", UNSET)
-        agent_role: AgentRole | Unset
-        if isinstance(_agent_role, Unset):
-            agent_role = UNSET
-        else:
-            agent_role = AgentRole(_agent_role)
+        agent_role = AgentRole(d.pop("agent_role"))
 
         def _parse_approval_policy(
             data: object,
@@ -247,10 +228,7 @@ class ContextConfig:
             | ApprovalPolicyLimitedAuto
             | ApprovalPolicyManual
             | ApprovalPolicyWhiteList
-            | Unset
         ):
-            if isinstance(data, Unset):
-                return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
@@ -289,7 +267,17 @@ class ContextConfig:
 
             return componentsschemas_approval_policy_type_3
 
-        approval_policy = _parse_approval_policy(d.pop("approval_policy", UNSET))
+        approval_policy = _parse_approval_policy(d.pop("approval_policy"))
+
+        llm_timeout_secs = d.pop("llm_timeout_secs")
+
+        mode = Mode(d.pop("mode"))
+
+        model = d.pop("model")
+
+        optimization = OptimizationConfig.from_dict(d.pop("optimization"))
+
+        tool_timeout_secs = d.pop("tool_timeout_secs")
 
         approved_tools = cast(list[str], d.pop("approved_tools", UNSET))
 
@@ -315,8 +303,6 @@ class ContextConfig:
 
         disabled_mcp_tools = cast(list[str], d.pop("disabled_mcp_tools", UNSET))
 
-        llm_timeout_secs = d.pop("llm_timeout_secs", UNSET)
-
         def _parse_max_output_tokens(data: object) -> int | None | Unset:
             if data is None:
                 return data
@@ -326,15 +312,6 @@ class ContextConfig:
 
         max_output_tokens = _parse_max_output_tokens(d.pop("max_output_tokens", UNSET))
 
-        _mode = d.pop("mode", UNSET)
-        mode: Mode | Unset
-        if isinstance(_mode, Unset):
-            mode = UNSET
-        else:
-            mode = Mode(_mode)
-
-        model = d.pop("model", UNSET)
-
         def _parse_ocr_language(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -343,13 +320,6 @@ class ContextConfig:
             return cast(None | str | Unset, data)
 
         ocr_language = _parse_ocr_language(d.pop("ocr_language", UNSET))
-
-        _optimization = d.pop("optimization", UNSET)
-        optimization: OptimizationConfig | Unset
-        if isinstance(_optimization, Unset):
-            optimization = UNSET
-        else:
-            optimization = OptimizationConfig.from_dict(_optimization)
 
         def _parse_sandbox(data: object) -> None | SandboxMode | Unset:
             if data is None:
@@ -377,8 +347,6 @@ class ContextConfig:
 
         system_prompt = _parse_system_prompt(d.pop("system_prompt", UNSET))
 
-        tool_timeout_secs = d.pop("tool_timeout_secs", UNSET)
-
         def _parse_workspace(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -391,20 +359,20 @@ class ContextConfig:
         context_config = cls(
             agent_role=agent_role,
             approval_policy=approval_policy,
+            llm_timeout_secs=llm_timeout_secs,
+            mode=mode,
+            model=model,
+            optimization=optimization,
+            tool_timeout_secs=tool_timeout_secs,
             approved_tools=approved_tools,
             command_rules=command_rules,
             context_window=context_window,
             disabled_mcp_servers=disabled_mcp_servers,
             disabled_mcp_tools=disabled_mcp_tools,
-            llm_timeout_secs=llm_timeout_secs,
             max_output_tokens=max_output_tokens,
-            mode=mode,
-            model=model,
             ocr_language=ocr_language,
-            optimization=optimization,
             sandbox=sandbox,
             system_prompt=system_prompt,
-            tool_timeout_secs=tool_timeout_secs,
             workspace=workspace,
         )
 

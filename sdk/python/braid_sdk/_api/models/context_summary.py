@@ -74,6 +74,7 @@ class ContextSummary:
         created_at (datetime.datetime): When it was created.
         id (UUID): Identifies one context (conversation).
         message_count (int): Messages in the active branch.
+        pinned (list[UUID]): The active branch's pinned messages and facts, in order: never dropped or summarized.
         state (ContextStateAwaitingLlmFirstChunk | ContextStateAwaitingToolApproval | ContextStateAwaitingUserAnswer |
             ContextStateCollectingToolResults | ContextStateConnectingToLlm | ContextStateEnhancingSystemPrompt |
             ContextStateExecutingTool | ContextStateExecutingWorkflow | ContextStateFailed | ContextStateIdle |
@@ -90,8 +91,6 @@ class ContextSummary:
             is configured.
         instructions (None | Unset | WorkspaceInstructionsInfo): The workspace's instructions file the system prompt
             carries, when there is one.
-        pinned (list[UUID] | Unset): The active branch's pinned messages and facts, in order: never dropped or
-            summarized.
         title (None | str | Unset): Its title; written by the model after the first exchange when none was given.
     """
 
@@ -101,6 +100,7 @@ class ContextSummary:
     created_at: datetime.datetime
     id: UUID
     message_count: int
+    pinned: list[UUID]
     state: (
         ContextStateAwaitingLlmFirstChunk
         | ContextStateAwaitingToolApproval
@@ -128,7 +128,6 @@ class ContextSummary:
     updated_at: datetime.datetime
     capabilities: ModelCapabilitiesView | None | Unset = UNSET
     instructions: None | Unset | WorkspaceInstructionsInfo = UNSET
-    pinned: list[UUID] | Unset = UNSET
     title: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -198,6 +197,11 @@ class ContextSummary:
 
         message_count = self.message_count
 
+        pinned = []
+        for pinned_item_data in self.pinned:
+            pinned_item = str(pinned_item_data)
+            pinned.append(pinned_item)
+
         state: dict[str, Any]
         if (
             isinstance(self.state, ContextStateIdle)
@@ -245,13 +249,6 @@ class ContextSummary:
         else:
             instructions = self.instructions
 
-        pinned: list[str] | Unset = UNSET
-        if not isinstance(self.pinned, Unset):
-            pinned = []
-            for pinned_item_data in self.pinned:
-                pinned_item = str(pinned_item_data)
-                pinned.append(pinned_item)
-
         title: None | str | Unset
         if isinstance(self.title, Unset):
             title = UNSET
@@ -268,6 +265,7 @@ class ContextSummary:
                 "created_at": created_at,
                 "id": id,
                 "message_count": message_count,
+                "pinned": pinned,
                 "state": state,
                 "token_budget": token_budget,
                 "updated_at": updated_at,
@@ -277,8 +275,6 @@ class ContextSummary:
             field_dict["capabilities"] = capabilities
         if instructions is not UNSET:
             field_dict["instructions"] = instructions
-        if pinned is not UNSET:
-            field_dict["pinned"] = pinned
         if title is not UNSET:
             field_dict["title"] = title
 
@@ -354,6 +350,13 @@ class ContextSummary:
         id = UUID(d.pop("id"))
 
         message_count = d.pop("message_count")
+
+        pinned = []
+        _pinned = d.pop("pinned")
+        for pinned_item_data in _pinned:
+            pinned_item = UUID(pinned_item_data)
+
+            pinned.append(pinned_item)
 
         def _parse_state(
             data: object,
@@ -628,15 +631,6 @@ class ContextSummary:
 
         instructions = _parse_instructions(d.pop("instructions", UNSET))
 
-        _pinned = d.pop("pinned", UNSET)
-        pinned: list[UUID] | Unset = UNSET
-        if _pinned is not UNSET:
-            pinned = []
-            for pinned_item_data in _pinned:
-                pinned_item = UUID(pinned_item_data)
-
-                pinned.append(pinned_item)
-
         def _parse_title(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -653,12 +647,12 @@ class ContextSummary:
             created_at=created_at,
             id=id,
             message_count=message_count,
+            pinned=pinned,
             state=state,
             token_budget=token_budget,
             updated_at=updated_at,
             capabilities=capabilities,
             instructions=instructions,
-            pinned=pinned,
             title=title,
         )
 

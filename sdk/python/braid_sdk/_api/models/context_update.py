@@ -88,12 +88,12 @@ class ContextUpdate:
             ContextStateResolvingFileReferences | ContextStateStreamingLlmResponse | ContextStateToolAutoLoop): What a
             context is doing. Tagged by `type` in JSON, e.g.
             `{"type":"streaming_llm_response","chunks":3,"chars":120}`.
+        metadata (ContextUpdateMetadata): Lightweight details (e.g. an optimization's token counts).
         timestamp (datetime.datetime): When it happened.
         type_ (Literal['context_update']):
         branch (None | str | Unset): The branch that turn works on.
         message_update (MessageUpdateChanged | MessageUpdateCompleted | MessageUpdateCreated | MessageUpdateDeleted |
             MessageUpdateStatusChanged | None | Unset): The message change, when there was one.
-        metadata (ContextUpdateMetadata | Unset): Lightweight details (e.g. an optimization's token counts).
         pending_calls (list[PendingCall] | Unset): The calls waiting for a decision, with their tools and arguments: set
             when this update
             moves the context to `awaiting_tool_approval`.
@@ -132,6 +132,7 @@ class ContextUpdate:
         | ContextStateStreamingLlmResponse
         | ContextStateToolAutoLoop
     )
+    metadata: ContextUpdateMetadata
     timestamp: datetime.datetime
     type_: Literal["context_update"]
     branch: None | str | Unset = UNSET
@@ -144,7 +145,6 @@ class ContextUpdate:
         | None
         | Unset
     ) = UNSET
-    metadata: ContextUpdateMetadata | Unset = UNSET
     pending_calls: list[PendingCall] | Unset = UNSET
     previous_state: (
         ContextStateAwaitingLlmFirstChunk
@@ -261,6 +261,8 @@ class ContextUpdate:
         else:
             current_state = self.current_state.to_dict()
 
+        metadata = self.metadata.to_dict()
+
         timestamp = self.timestamp.isoformat()
 
         type_ = self.type_
@@ -284,10 +286,6 @@ class ContextUpdate:
             message_update = self.message_update.to_dict()
         else:
             message_update = self.message_update
-
-        metadata: dict[str, Any] | Unset = UNSET
-        if not isinstance(self.metadata, Unset):
-            metadata = self.metadata.to_dict()
 
         pending_calls: list[dict[str, Any]] | Unset = UNSET
         if not isinstance(self.pending_calls, Unset):
@@ -340,6 +338,7 @@ class ContextUpdate:
             {
                 "context_id": context_id,
                 "current_state": current_state,
+                "metadata": metadata,
                 "timestamp": timestamp,
                 "type": type_,
             }
@@ -348,8 +347,6 @@ class ContextUpdate:
             field_dict["branch"] = branch
         if message_update is not UNSET:
             field_dict["message_update"] = message_update
-        if metadata is not UNSET:
-            field_dict["metadata"] = metadata
         if pending_calls is not UNSET:
             field_dict["pending_calls"] = pending_calls
         if previous_state is not UNSET:
@@ -656,6 +653,8 @@ class ContextUpdate:
 
         current_state = _parse_current_state(d.pop("current_state"))
 
+        metadata = ContextUpdateMetadata.from_dict(d.pop("metadata"))
+
         timestamp = datetime.datetime.fromisoformat(d.pop("timestamp"))
 
         type_ = cast(Literal["context_update"], d.pop("type"))
@@ -748,13 +747,6 @@ class ContextUpdate:
             )
 
         message_update = _parse_message_update(d.pop("message_update", UNSET))
-
-        _metadata = d.pop("metadata", UNSET)
-        metadata: ContextUpdateMetadata | Unset
-        if isinstance(_metadata, Unset):
-            metadata = UNSET
-        else:
-            metadata = ContextUpdateMetadata.from_dict(_metadata)
 
         _pending_calls = d.pop("pending_calls", UNSET)
         pending_calls: list[PendingCall] | Unset = UNSET
@@ -1055,11 +1047,11 @@ class ContextUpdate:
         context_update = cls(
             context_id=context_id,
             current_state=current_state,
+            metadata=metadata,
             timestamp=timestamp,
             type_=type_,
             branch=branch,
             message_update=message_update,
-            metadata=metadata,
             pending_calls=pending_calls,
             previous_state=previous_state,
             turn_id=turn_id,

@@ -9,7 +9,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.context_config import ContextConfig
+    from ..models.context_config_input import ContextConfigInput
 
 
 T = TypeVar("T", bound="CreateContextRequest")
@@ -20,11 +20,11 @@ class CreateContextRequest:
     """`POST /v1/contexts`.
 
     Attributes:
-        config (ContextConfig | Unset): A context's configuration.
+        config (ContextConfigInput | Unset): A context's configuration.
         title (None | str | Unset): A title; when absent the model writes one after the first exchange.
     """
 
-    config: ContextConfig | Unset = UNSET
+    config: ContextConfigInput | Unset = UNSET
     title: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -51,15 +51,15 @@ class CreateContextRequest:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.context_config import ContextConfig
+        from ..models.context_config_input import ContextConfigInput
 
         d = dict(src_dict)
         _config = d.pop("config", UNSET)
-        config: ContextConfig | Unset
+        config: ContextConfigInput | Unset
         if isinstance(_config, Unset):
             config = UNSET
         else:
-            config = ContextConfig.from_dict(_config)
+            config = ContextConfigInput.from_dict(_config)
 
         def _parse_title(data: object) -> None | str | Unset:
             if data is None:

@@ -7,7 +7,6 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.dependency_scope import DependencyScope
-from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="DependencyEdge")
 
@@ -18,38 +17,35 @@ class DependencyEdge:
 
     Attributes:
         from_ (str): The depending package's id.
-        to (str): The depended-on package's id.
-        scope (DependencyScope | Unset): What a dependency is for.
+        scope (DependencyScope): What a dependency is for.
             - `normal`: Needed at run time.
             - `dev`: Needed for development and tests only.
             - `build`: Needed to build (Cargo build-dependencies).
             - `optional`: Optional or peer.
+        to (str): The depended-on package's id.
     """
 
     from_: str
+    scope: DependencyScope
     to: str
-    scope: DependencyScope | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         from_ = self.from_
 
-        to = self.to
+        scope = self.scope.value
 
-        scope: str | Unset = UNSET
-        if not isinstance(self.scope, Unset):
-            scope = self.scope.value
+        to = self.to
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
                 "from": from_,
+                "scope": scope,
                 "to": to,
             }
         )
-        if scope is not UNSET:
-            field_dict["scope"] = scope
 
         return field_dict
 
@@ -58,19 +54,14 @@ class DependencyEdge:
         d = dict(src_dict)
         from_ = d.pop("from")
 
-        to = d.pop("to")
+        scope = DependencyScope(d.pop("scope"))
 
-        _scope = d.pop("scope", UNSET)
-        scope: DependencyScope | Unset
-        if isinstance(_scope, Unset):
-            scope = UNSET
-        else:
-            scope = DependencyScope(_scope)
+        to = d.pop("to")
 
         dependency_edge = cls(
             from_=from_,
-            to=to,
             scope=scope,
+            to=to,
         )
 
         dependency_edge.additional_properties = d

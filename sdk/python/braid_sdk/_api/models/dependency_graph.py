@@ -6,8 +6,6 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..types import UNSET, Unset
-
 if TYPE_CHECKING:
     from ..models.dependency_edge import DependencyEdge
     from ..models.dependency_node import DependencyNode
@@ -23,12 +21,12 @@ class DependencyGraph:
     Attributes:
         edges (list[DependencyEdge]): `from` depends on `to`.
         packages (list[DependencyNode]): Every package: the project's own, its direct and its transitive dependencies.
-        sources (list[str] | Unset): The manifests and lock files that were read, relative to the root.
+        sources (list[str]): The manifests and lock files that were read, relative to the root.
     """
 
     edges: list[DependencyEdge]
     packages: list[DependencyNode]
-    sources: list[str] | Unset = UNSET
+    sources: list[str]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -42,9 +40,7 @@ class DependencyGraph:
             packages_item = packages_item_data.to_dict()
             packages.append(packages_item)
 
-        sources: list[str] | Unset = UNSET
-        if not isinstance(self.sources, Unset):
-            sources = self.sources
+        sources = self.sources
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -52,10 +48,9 @@ class DependencyGraph:
             {
                 "edges": edges,
                 "packages": packages,
+                "sources": sources,
             }
         )
-        if sources is not UNSET:
-            field_dict["sources"] = sources
 
         return field_dict
 
@@ -79,7 +74,7 @@ class DependencyGraph:
 
             packages.append(packages_item)
 
-        sources = cast(list[str], d.pop("sources", UNSET))
+        sources = cast(list[str], d.pop("sources"))
 
         dependency_graph = cls(
             edges=edges,

@@ -6,8 +6,6 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..types import UNSET, Unset
-
 if TYPE_CHECKING:
     from ..models.file_info import FileInfo
 
@@ -20,49 +18,43 @@ class DirectoryNode:
     """A directory and what it holds.
 
     Attributes:
+        directories (list[DirectoryNode]): Sub-directories, sorted by name.
+        files (list[FileInfo]): Files directly inside, sorted by name.
         name (str): The directory's own name (`.` for the root).
         path (str): Its path relative to the root.
-        directories (list[DirectoryNode] | Unset): Sub-directories, sorted by name.
-        files (list[FileInfo] | Unset): Files directly inside, sorted by name.
     """
 
+    directories: list[DirectoryNode]
+    files: list[FileInfo]
     name: str
     path: str
-    directories: list[DirectoryNode] | Unset = UNSET
-    files: list[FileInfo] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        directories = []
+        for directories_item_data in self.directories:
+            directories_item = directories_item_data.to_dict()
+            directories.append(directories_item)
+
+        files = []
+        for files_item_data in self.files:
+            files_item = files_item_data.to_dict()
+            files.append(files_item)
+
         name = self.name
 
         path = self.path
-
-        directories: list[dict[str, Any]] | Unset = UNSET
-        if not isinstance(self.directories, Unset):
-            directories = []
-            for directories_item_data in self.directories:
-                directories_item = directories_item_data.to_dict()
-                directories.append(directories_item)
-
-        files: list[dict[str, Any]] | Unset = UNSET
-        if not isinstance(self.files, Unset):
-            files = []
-            for files_item_data in self.files:
-                files_item = files_item_data.to_dict()
-                files.append(files_item)
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "directories": directories,
+                "files": files,
                 "name": name,
                 "path": path,
             }
         )
-        if directories is not UNSET:
-            field_dict["directories"] = directories
-        if files is not UNSET:
-            field_dict["files"] = files
 
         return field_dict
 
@@ -71,33 +63,29 @@ class DirectoryNode:
         from ..models.file_info import FileInfo
 
         d = dict(src_dict)
+        directories = []
+        _directories = d.pop("directories")
+        for directories_item_data in _directories:
+            directories_item = DirectoryNode.from_dict(directories_item_data)
+
+            directories.append(directories_item)
+
+        files = []
+        _files = d.pop("files")
+        for files_item_data in _files:
+            files_item = FileInfo.from_dict(files_item_data)
+
+            files.append(files_item)
+
         name = d.pop("name")
 
         path = d.pop("path")
 
-        _directories = d.pop("directories", UNSET)
-        directories: list[DirectoryNode] | Unset = UNSET
-        if _directories is not UNSET:
-            directories = []
-            for directories_item_data in _directories:
-                directories_item = DirectoryNode.from_dict(directories_item_data)
-
-                directories.append(directories_item)
-
-        _files = d.pop("files", UNSET)
-        files: list[FileInfo] | Unset = UNSET
-        if _files is not UNSET:
-            files = []
-            for files_item_data in _files:
-                files_item = FileInfo.from_dict(files_item_data)
-
-                files.append(files_item)
-
         directory_node = cls(
-            name=name,
-            path=path,
             directories=directories,
             files=files,
+            name=name,
+            path=path,
         )
 
         directory_node.additional_properties = d

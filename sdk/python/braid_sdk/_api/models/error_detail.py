@@ -17,21 +17,23 @@ class ErrorDetail:
 
     Attributes:
         message (str): What went wrong.
+        recoverable (bool): Whether trying again (or continuing) can succeed. Default: False.
         code (None | str | Unset): A machine-readable code (`timeout`, `permission_denied`, an MCP error code...).
         details (Any | Unset): Structured details from the source (e.g. an MCP error's `data`).
-        recoverable (bool | Unset): Whether trying again (or continuing) can succeed. Default: False.
         stack_trace (None | str | Unset): A trace of where it failed, when one is available.
     """
 
     message: str
+    recoverable: bool = False
     code: None | str | Unset = UNSET
     details: Any | Unset = UNSET
-    recoverable: bool | Unset = False
     stack_trace: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         message = self.message
+
+        recoverable = self.recoverable
 
         code: None | str | Unset
         if isinstance(self.code, Unset):
@@ -40,8 +42,6 @@ class ErrorDetail:
             code = self.code
 
         details = self.details
-
-        recoverable = self.recoverable
 
         stack_trace: None | str | Unset
         if isinstance(self.stack_trace, Unset):
@@ -54,14 +54,13 @@ class ErrorDetail:
         field_dict.update(
             {
                 "message": message,
+                "recoverable": recoverable,
             }
         )
         if code is not UNSET:
             field_dict["code"] = code
         if details is not UNSET:
             field_dict["details"] = details
-        if recoverable is not UNSET:
-            field_dict["recoverable"] = recoverable
         if stack_trace is not UNSET:
             field_dict["stack_trace"] = stack_trace
 
@@ -71,6 +70,8 @@ class ErrorDetail:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
         message = d.pop("message")
+
+        recoverable = d.pop("recoverable")
 
         def _parse_code(data: object) -> None | str | Unset:
             if data is None:
@@ -83,8 +84,6 @@ class ErrorDetail:
 
         details = d.pop("details", UNSET)
 
-        recoverable = d.pop("recoverable", UNSET)
-
         def _parse_stack_trace(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -96,9 +95,9 @@ class ErrorDetail:
 
         error_detail = cls(
             message=message,
+            recoverable=recoverable,
             code=code,
             details=details,
-            recoverable=recoverable,
             stack_trace=stack_trace,
         )
 

@@ -24,18 +24,16 @@ class FileReferenceMessage:
 
     Attributes:
         path (str): The path as the person gave it: relative to the workspace, or absolute inside it.
+        resolution (FileResolutionFailed | FileResolutionPending | FileResolutionResolved): The state of a file
+            reference's content.
         display_text (None | str | Unset): How the UI shows the reference (e.g. `@src/lib.rs:10-20`).
         range_ (LineRange | None | Unset): The lines wanted; the whole file when absent.
-        resolution (FileResolutionFailed | FileResolutionPending | FileResolutionResolved | Unset): The state of a file
-            reference's content.
     """
 
     path: str
+    resolution: FileResolutionFailed | FileResolutionPending | FileResolutionResolved
     display_text: None | str | Unset = UNSET
     range_: LineRange | None | Unset = UNSET
-    resolution: (
-        FileResolutionFailed | FileResolutionPending | FileResolutionResolved | Unset
-    ) = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -44,6 +42,14 @@ class FileReferenceMessage:
         from ..models.line_range import LineRange
 
         path = self.path
+
+        resolution: dict[str, Any]
+        if isinstance(self.resolution, FileResolutionPending) or isinstance(
+            self.resolution, FileResolutionResolved
+        ):
+            resolution = self.resolution.to_dict()
+        else:
+            resolution = self.resolution.to_dict()
 
         display_text: None | str | Unset
         if isinstance(self.display_text, Unset):
@@ -59,29 +65,18 @@ class FileReferenceMessage:
         else:
             range_ = self.range_
 
-        resolution: dict[str, Any] | Unset
-        if isinstance(self.resolution, Unset):
-            resolution = UNSET
-        elif isinstance(self.resolution, FileResolutionPending) or isinstance(
-            self.resolution, FileResolutionResolved
-        ):
-            resolution = self.resolution.to_dict()
-        else:
-            resolution = self.resolution.to_dict()
-
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
                 "path": path,
+                "resolution": resolution,
             }
         )
         if display_text is not UNSET:
             field_dict["display_text"] = display_text
         if range_ is not UNSET:
             field_dict["range"] = range_
-        if resolution is not UNSET:
-            field_dict["resolution"] = resolution
 
         return field_dict
 
@@ -95,42 +90,9 @@ class FileReferenceMessage:
         d = dict(src_dict)
         path = d.pop("path")
 
-        def _parse_display_text(data: object) -> None | str | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
-
-        display_text = _parse_display_text(d.pop("display_text", UNSET))
-
-        def _parse_range_(data: object) -> LineRange | None | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                range_type_0 = LineRange.from_dict(data)
-
-                return range_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(LineRange | None | Unset, data)
-
-        range_ = _parse_range_(d.pop("range", UNSET))
-
         def _parse_resolution(
             data: object,
-        ) -> (
-            FileResolutionFailed
-            | FileResolutionPending
-            | FileResolutionResolved
-            | Unset
-        ):
-            if isinstance(data, Unset):
-                return data
+        ) -> FileResolutionFailed | FileResolutionPending | FileResolutionResolved:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
@@ -159,13 +121,39 @@ class FileReferenceMessage:
 
             return componentsschemas_file_resolution_type_2
 
-        resolution = _parse_resolution(d.pop("resolution", UNSET))
+        resolution = _parse_resolution(d.pop("resolution"))
+
+        def _parse_display_text(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        display_text = _parse_display_text(d.pop("display_text", UNSET))
+
+        def _parse_range_(data: object) -> LineRange | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                range_type_0 = LineRange.from_dict(data)
+
+                return range_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(LineRange | None | Unset, data)
+
+        range_ = _parse_range_(d.pop("range", UNSET))
 
         file_reference_message = cls(
             path=path,
+            resolution=resolution,
             display_text=display_text,
             range_=range_,
-            resolution=resolution,
         )
 
         file_reference_message.additional_properties = d

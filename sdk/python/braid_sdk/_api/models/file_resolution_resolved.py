@@ -13,8 +13,6 @@ from typing import (
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..types import UNSET, Unset
-
 T = TypeVar("T", bound="FileResolutionResolved")
 
 
@@ -24,18 +22,18 @@ class FileResolutionResolved:
 
     Attributes:
         content (str): The content, marked with 1-indexed line numbers.
+        resolved_at (datetime.datetime): When it was read. Default:
+            datetime.datetime.fromisoformat('1970-01-01T00:00:00Z').
         size_bytes (int): Bytes of the file on disk.
         total_lines (int): How many lines the whole file has.
         type_ (Literal['resolved']):
-        resolved_at (datetime.datetime | Unset): When it was read. Default:
-            datetime.datetime.fromisoformat('1970-01-01T00:00:00Z').
     """
 
     content: str
     size_bytes: int
     total_lines: int
     type_: Literal["resolved"]
-    resolved_at: datetime.datetime | Unset = datetime.datetime.fromisoformat(
+    resolved_at: datetime.datetime = datetime.datetime.fromisoformat(
         "1970-01-01T00:00:00Z"
     )
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -43,28 +41,25 @@ class FileResolutionResolved:
     def to_dict(self) -> dict[str, Any]:
         content = self.content
 
+        resolved_at = self.resolved_at.isoformat()
+
         size_bytes = self.size_bytes
 
         total_lines = self.total_lines
 
         type_ = self.type_
 
-        resolved_at: str | Unset = UNSET
-        if not isinstance(self.resolved_at, Unset):
-            resolved_at = self.resolved_at.isoformat()
-
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
                 "content": content,
+                "resolved_at": resolved_at,
                 "size_bytes": size_bytes,
                 "total_lines": total_lines,
                 "type": type_,
             }
         )
-        if resolved_at is not UNSET:
-            field_dict["resolved_at"] = resolved_at
 
         return field_dict
 
@@ -72,6 +67,8 @@ class FileResolutionResolved:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
         content = d.pop("content")
+
+        resolved_at = datetime.datetime.fromisoformat(d.pop("resolved_at"))
 
         size_bytes = d.pop("size_bytes")
 
@@ -81,19 +78,12 @@ class FileResolutionResolved:
         if type_ != "resolved":
             raise ValueError(f"type must match const 'resolved', got '{type_}'")
 
-        _resolved_at = d.pop("resolved_at", UNSET)
-        resolved_at: datetime.datetime | Unset
-        if isinstance(_resolved_at, Unset):
-            resolved_at = UNSET
-        else:
-            resolved_at = datetime.datetime.fromisoformat(_resolved_at)
-
         file_resolution_resolved = cls(
             content=content,
+            resolved_at=resolved_at,
             size_bytes=size_bytes,
             total_lines=total_lines,
             type_=type_,
-            resolved_at=resolved_at,
         )
 
         file_resolution_resolved.additional_properties = d

@@ -26,6 +26,10 @@ class ImageMessage:
     """An image and what was recognized in it.
 
     Attributes:
+        recognition_mode (RecognitionMode): How an image is to be recognized.
+            - `vision`: Send the image to a vision-capable model.
+            - `ocr`: Extract its text with an OCR engine (Tesseract).
+            - `auto`: Vision when the model has it, falling back to OCR.
         source (ImageSourceBase64 | ImageSourceFilePath | ImageSourceUrl): Where an image's bytes come from.
         caption (None | str | Unset): Text the person sent with the image.
         error (ErrorDetail | None | Unset): Why recognition failed, when it did.
@@ -33,18 +37,14 @@ class ImageMessage:
             `source`: loaded from a
             file or URL, or sized down to the provider's limits.
         recognition (None | RecognitionResult | Unset): What recognition produced, once it ran.
-        recognition_mode (RecognitionMode | Unset): How an image is to be recognized.
-            - `vision`: Send the image to a vision-capable model.
-            - `ocr`: Extract its text with an OCR engine (Tesseract).
-            - `auto`: Vision when the model has it, falling back to OCR.
     """
 
+    recognition_mode: RecognitionMode
     source: ImageSourceBase64 | ImageSourceFilePath | ImageSourceUrl
     caption: None | str | Unset = UNSET
     error: ErrorDetail | None | Unset = UNSET
     prepared: None | PreparedImage | Unset = UNSET
     recognition: None | RecognitionResult | Unset = UNSET
-    recognition_mode: RecognitionMode | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -53,6 +53,8 @@ class ImageMessage:
         from ..models.image_source_url import ImageSourceUrl
         from ..models.prepared_image import PreparedImage
         from ..models.recognition_result import RecognitionResult
+
+        recognition_mode = self.recognition_mode.value
 
         source: dict[str, Any]
         if isinstance(self.source, ImageSourceUrl) or isinstance(
@@ -92,14 +94,11 @@ class ImageMessage:
         else:
             recognition = self.recognition
 
-        recognition_mode: str | Unset = UNSET
-        if not isinstance(self.recognition_mode, Unset):
-            recognition_mode = self.recognition_mode.value
-
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "recognition_mode": recognition_mode,
                 "source": source,
             }
         )
@@ -111,8 +110,6 @@ class ImageMessage:
             field_dict["prepared"] = prepared
         if recognition is not UNSET:
             field_dict["recognition"] = recognition
-        if recognition_mode is not UNSET:
-            field_dict["recognition_mode"] = recognition_mode
 
         return field_dict
 
@@ -126,6 +123,7 @@ class ImageMessage:
         from ..models.recognition_result import RecognitionResult
 
         d = dict(src_dict)
+        recognition_mode = RecognitionMode(d.pop("recognition_mode"))
 
         def _parse_source(
             data: object,
@@ -216,20 +214,13 @@ class ImageMessage:
 
         recognition = _parse_recognition(d.pop("recognition", UNSET))
 
-        _recognition_mode = d.pop("recognition_mode", UNSET)
-        recognition_mode: RecognitionMode | Unset
-        if isinstance(_recognition_mode, Unset):
-            recognition_mode = UNSET
-        else:
-            recognition_mode = RecognitionMode(_recognition_mode)
-
         image_message = cls(
+            recognition_mode=recognition_mode,
             source=source,
             caption=caption,
             error=error,
             prepared=prepared,
             recognition=recognition,
-            recognition_mode=recognition_mode,
         )
 
         image_message.additional_properties = d

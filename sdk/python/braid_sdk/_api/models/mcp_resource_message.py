@@ -26,21 +26,21 @@ class McpResourceMessage:
             (seed 000 lists `content` and
             `mime_type` side by side) and written back as `{"type": "text", "text": ...}`.
         resource_uri (str): Its URI on that server.
+        retrieved_at (datetime.datetime): When it was read from the server (the message's creation time when absent).
+            Default: datetime.datetime.fromisoformat('1970-01-01T00:00:00Z').
         server_name (str): The server it came from.
         mime_type (None | str | Unset): Its MIME type, when the server gave one.
         name (None | str | Unset): Its human-readable name, when the server gave one.
-        retrieved_at (datetime.datetime | Unset): When it was read from the server (the message's creation time when
-            absent). Default: datetime.datetime.fromisoformat('1970-01-01T00:00:00Z').
     """
 
     content: ResourceContentBinary | ResourceContentText | str
     resource_uri: str
     server_name: str
-    mime_type: None | str | Unset = UNSET
-    name: None | str | Unset = UNSET
-    retrieved_at: datetime.datetime | Unset = datetime.datetime.fromisoformat(
+    retrieved_at: datetime.datetime = datetime.datetime.fromisoformat(
         "1970-01-01T00:00:00Z"
     )
+    mime_type: None | str | Unset = UNSET
+    name: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -57,6 +57,8 @@ class McpResourceMessage:
 
         resource_uri = self.resource_uri
 
+        retrieved_at = self.retrieved_at.isoformat()
+
         server_name = self.server_name
 
         mime_type: None | str | Unset
@@ -71,16 +73,13 @@ class McpResourceMessage:
         else:
             name = self.name
 
-        retrieved_at: str | Unset = UNSET
-        if not isinstance(self.retrieved_at, Unset):
-            retrieved_at = self.retrieved_at.isoformat()
-
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
                 "content": content,
                 "resource_uri": resource_uri,
+                "retrieved_at": retrieved_at,
                 "server_name": server_name,
             }
         )
@@ -88,8 +87,6 @@ class McpResourceMessage:
             field_dict["mime_type"] = mime_type
         if name is not UNSET:
             field_dict["name"] = name
-        if retrieved_at is not UNSET:
-            field_dict["retrieved_at"] = retrieved_at
 
         return field_dict
 
@@ -129,6 +126,8 @@ class McpResourceMessage:
 
         resource_uri = d.pop("resource_uri")
 
+        retrieved_at = datetime.datetime.fromisoformat(d.pop("retrieved_at"))
+
         server_name = d.pop("server_name")
 
         def _parse_mime_type(data: object) -> None | str | Unset:
@@ -149,20 +148,13 @@ class McpResourceMessage:
 
         name = _parse_name(d.pop("name", UNSET))
 
-        _retrieved_at = d.pop("retrieved_at", UNSET)
-        retrieved_at: datetime.datetime | Unset
-        if isinstance(_retrieved_at, Unset):
-            retrieved_at = UNSET
-        else:
-            retrieved_at = datetime.datetime.fromisoformat(_retrieved_at)
-
         mcp_resource_message = cls(
             content=content,
             resource_uri=resource_uri,
+            retrieved_at=retrieved_at,
             server_name=server_name,
             mime_type=mime_type,
             name=name,
-            retrieved_at=retrieved_at,
         )
 
         mcp_resource_message.additional_properties = d

@@ -7,7 +7,6 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.mcp_config_editing import McpConfigEditing
-from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.mcp_server_info import McpServerInfo
@@ -21,38 +20,35 @@ class McpServerList:
     """`GET /v1/mcp/servers`.
 
     Attributes:
-        servers (list[McpServerInfo]): Every configured server.
-        editing (McpConfigEditing | Unset): Whether `POST /v1/mcp/servers`, `PUT` and `DELETE /v1/mcp/servers/{name}`
-            may change the
+        editing (McpConfigEditing): Whether `POST /v1/mcp/servers`, `PUT` and `DELETE /v1/mcp/servers/{name}` may change
+            the
             MCP configuration file.
             - `editable`: They may: the file is written and reloaded.
             - `read_only`: The operator made the file read-only for the API (`--mcp-config-readonly`).
             - `no_file`: Braid runs without a configuration file (`--mcp-config` names one).
+        servers (list[McpServerInfo]): Every configured server.
     """
 
+    editing: McpConfigEditing
     servers: list[McpServerInfo]
-    editing: McpConfigEditing | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        editing = self.editing.value
+
         servers = []
         for servers_item_data in self.servers:
             servers_item = servers_item_data.to_dict()
             servers.append(servers_item)
 
-        editing: str | Unset = UNSET
-        if not isinstance(self.editing, Unset):
-            editing = self.editing.value
-
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "editing": editing,
                 "servers": servers,
             }
         )
-        if editing is not UNSET:
-            field_dict["editing"] = editing
 
         return field_dict
 
@@ -61,6 +57,8 @@ class McpServerList:
         from ..models.mcp_server_info import McpServerInfo
 
         d = dict(src_dict)
+        editing = McpConfigEditing(d.pop("editing"))
+
         servers = []
         _servers = d.pop("servers")
         for servers_item_data in _servers:
@@ -68,16 +66,9 @@ class McpServerList:
 
             servers.append(servers_item)
 
-        _editing = d.pop("editing", UNSET)
-        editing: McpConfigEditing | Unset
-        if isinstance(_editing, Unset):
-            editing = UNSET
-        else:
-            editing = McpConfigEditing(_editing)
-
         mcp_server_list = cls(
-            servers=servers,
             editing=editing,
+            servers=servers,
         )
 
         mcp_server_list.additional_properties = d

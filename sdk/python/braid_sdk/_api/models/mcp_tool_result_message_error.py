@@ -28,15 +28,15 @@ class McpToolResultMessageError:
     """The call failed: a protocol error, a timeout, or a result the server marked as an error.
 
     Attributes:
+        duration_ms (int): How long it took. Default: 0.
         error (ErrorDetail): Details of a failure, in a form both a person and a model can read.
+        executed_at (datetime.datetime): When it ran (the message's creation time when absent). Default:
+            datetime.datetime.fromisoformat('1970-01-01T00:00:00Z').
         request_id (str): The id a model gave one of its tool calls (`call_abc` for OpenAI, `toolu_...` for
             Anthropic). Kept exactly as the provider sent it, because results must echo it back.
         server_name (str): The server that ran it.
         status (Literal['error']):
         tool_name (str): The tool's name on that server.
-        duration_ms (int | Unset): How long it took. Default: 0.
-        executed_at (datetime.datetime | Unset): When it ran (the message's creation time when absent). Default:
-            datetime.datetime.fromisoformat('1970-01-01T00:00:00Z').
         result (Any | Unset): What the server returned along with the error, if anything.
     """
 
@@ -45,15 +45,19 @@ class McpToolResultMessageError:
     server_name: str
     status: Literal["error"]
     tool_name: str
-    duration_ms: int | Unset = 0
-    executed_at: datetime.datetime | Unset = datetime.datetime.fromisoformat(
+    duration_ms: int = 0
+    executed_at: datetime.datetime = datetime.datetime.fromisoformat(
         "1970-01-01T00:00:00Z"
     )
     result: Any | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        duration_ms = self.duration_ms
+
         error = self.error.to_dict()
+
+        executed_at = self.executed_at.isoformat()
 
         request_id = self.request_id
 
@@ -63,29 +67,21 @@ class McpToolResultMessageError:
 
         tool_name = self.tool_name
 
-        duration_ms = self.duration_ms
-
-        executed_at: str | Unset = UNSET
-        if not isinstance(self.executed_at, Unset):
-            executed_at = self.executed_at.isoformat()
-
         result = self.result
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "duration_ms": duration_ms,
                 "error": error,
+                "executed_at": executed_at,
                 "request_id": request_id,
                 "server_name": server_name,
                 "status": status,
                 "tool_name": tool_name,
             }
         )
-        if duration_ms is not UNSET:
-            field_dict["duration_ms"] = duration_ms
-        if executed_at is not UNSET:
-            field_dict["executed_at"] = executed_at
         if result is not UNSET:
             field_dict["result"] = result
 
@@ -96,7 +92,11 @@ class McpToolResultMessageError:
         from ..models.error_detail import ErrorDetail
 
         d = dict(src_dict)
+        duration_ms = d.pop("duration_ms")
+
         error = ErrorDetail.from_dict(d.pop("error"))
+
+        executed_at = datetime.datetime.fromisoformat(d.pop("executed_at"))
 
         request_id = d.pop("request_id")
 
@@ -108,25 +108,16 @@ class McpToolResultMessageError:
 
         tool_name = d.pop("tool_name")
 
-        duration_ms = d.pop("duration_ms", UNSET)
-
-        _executed_at = d.pop("executed_at", UNSET)
-        executed_at: datetime.datetime | Unset
-        if isinstance(_executed_at, Unset):
-            executed_at = UNSET
-        else:
-            executed_at = datetime.datetime.fromisoformat(_executed_at)
-
         result = d.pop("result", UNSET)
 
         mcp_tool_result_message_error = cls(
+            duration_ms=duration_ms,
             error=error,
+            executed_at=executed_at,
             request_id=request_id,
             server_name=server_name,
             status=status,
             tool_name=tool_name,
-            duration_ms=duration_ms,
-            executed_at=executed_at,
             result=result,
         )
 

@@ -13,8 +13,6 @@ from typing import (
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..types import UNSET, Unset
-
 T = TypeVar("T", bound="McpToolResultMessageSuccess")
 
 
@@ -23,15 +21,15 @@ class McpToolResultMessageSuccess:
     """The server returned a result.
 
     Attributes:
+        duration_ms (int): How long it took. Default: 0.
+        executed_at (datetime.datetime): When it ran (the message's creation time when absent). Default:
+            datetime.datetime.fromisoformat('1970-01-01T00:00:00Z').
         request_id (str): The id a model gave one of its tool calls (`call_abc` for OpenAI, `toolu_...` for
             Anthropic). Kept exactly as the provider sent it, because results must echo it back.
         result (Any): The result (MCP content blocks and structured content).
         server_name (str): The server that ran it.
         status (Literal['success']):
         tool_name (str): The tool's name on that server.
-        duration_ms (int | Unset): How long it took. Default: 0.
-        executed_at (datetime.datetime | Unset): When it ran (the message's creation time when absent). Default:
-            datetime.datetime.fromisoformat('1970-01-01T00:00:00Z').
     """
 
     request_id: str
@@ -39,13 +37,17 @@ class McpToolResultMessageSuccess:
     server_name: str
     status: Literal["success"]
     tool_name: str
-    duration_ms: int | Unset = 0
-    executed_at: datetime.datetime | Unset = datetime.datetime.fromisoformat(
+    duration_ms: int = 0
+    executed_at: datetime.datetime = datetime.datetime.fromisoformat(
         "1970-01-01T00:00:00Z"
     )
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        duration_ms = self.duration_ms
+
+        executed_at = self.executed_at.isoformat()
+
         request_id = self.request_id
 
         result = self.result
@@ -56,16 +58,12 @@ class McpToolResultMessageSuccess:
 
         tool_name = self.tool_name
 
-        duration_ms = self.duration_ms
-
-        executed_at: str | Unset = UNSET
-        if not isinstance(self.executed_at, Unset):
-            executed_at = self.executed_at.isoformat()
-
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "duration_ms": duration_ms,
+                "executed_at": executed_at,
                 "request_id": request_id,
                 "result": result,
                 "server_name": server_name,
@@ -73,16 +71,16 @@ class McpToolResultMessageSuccess:
                 "tool_name": tool_name,
             }
         )
-        if duration_ms is not UNSET:
-            field_dict["duration_ms"] = duration_ms
-        if executed_at is not UNSET:
-            field_dict["executed_at"] = executed_at
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
+        duration_ms = d.pop("duration_ms")
+
+        executed_at = datetime.datetime.fromisoformat(d.pop("executed_at"))
+
         request_id = d.pop("request_id")
 
         result = d.pop("result")
@@ -95,23 +93,14 @@ class McpToolResultMessageSuccess:
 
         tool_name = d.pop("tool_name")
 
-        duration_ms = d.pop("duration_ms", UNSET)
-
-        _executed_at = d.pop("executed_at", UNSET)
-        executed_at: datetime.datetime | Unset
-        if isinstance(_executed_at, Unset):
-            executed_at = UNSET
-        else:
-            executed_at = datetime.datetime.fromisoformat(_executed_at)
-
         mcp_tool_result_message_success = cls(
+            duration_ms=duration_ms,
+            executed_at=executed_at,
             request_id=request_id,
             result=result,
             server_name=server_name,
             status=status,
             tool_name=tool_name,
-            duration_ms=duration_ms,
-            executed_at=executed_at,
         )
 
         mcp_tool_result_message_success.additional_properties = d

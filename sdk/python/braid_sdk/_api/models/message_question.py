@@ -33,8 +33,12 @@ class MessageQuestion:
     """A question with predefined answers.
 
     Attributes:
+        created_at (datetime.datetime): When it was created (when it was read, when absent). Default:
+            datetime.datetime.fromisoformat('1970-01-01T00:00:00Z').
         data (QuestionMessage): A question with predefined answers that pauses the agent until the person picks one.
+        id (UUID): Identifies one message in a context's pool, across all of its branches.
         kind (Literal['question']):
+        metadata (MessageQuestionMetadata): Internal notes, never sent to a model.
         role (Role): The author of a message.
 
             `user`, `assistant` and `tool` are stored. `system` exists only for the system prompt the
@@ -44,53 +48,56 @@ class MessageQuestion:
             - `assistant`: The model.
             - `tool`: The result of a tool call, linked to the call by its id.
             - `system`: The ephemeral system prompt: in memory only.
-        created_at (datetime.datetime | Unset): When it was created (when it was read, when absent). Default:
-            datetime.datetime.fromisoformat('1970-01-01T00:00:00Z').
-        error (ErrorDetail | None | Unset): Why processing failed, for a `failed` message; absent otherwise.
-        id (UUID | Unset): Identifies one message in a context's pool, across all of its branches.
-        metadata (MessageQuestionMetadata | Unset): Internal notes, never sent to a model.
-        schema_version (int | Unset): The version this message is written in; always the current one when Braid writes.
-            Absent
+        schema_version (int): The version this message is written in; always the current one when Braid writes. Absent
             (with `kind`) means the current one. Default: 0.
-        status (MessageStatus | Unset): Where a message stands.
+        status (MessageStatus): Where a message stands.
             - `pending`: Created, not yet processed.
             - `processing`: Going through the pipeline (files being read, images recognized...).
             - `streaming`: Being streamed from the model.
             - `complete`: Done.
             - `failed`: Processing failed.
             - `incomplete`: Cut short (a stream interrupted, a crash mid-stream); what arrived is kept.
-        updated_at (datetime.datetime | Unset): When it last changed (`created_at` when absent). Default:
+        updated_at (datetime.datetime): When it last changed (`created_at` when absent). Default:
             datetime.datetime.fromisoformat('1970-01-01T00:00:00Z').
+        error (ErrorDetail | None | Unset): Why processing failed, for a `failed` message; absent otherwise.
     """
 
     data: QuestionMessage
+    id: UUID
     kind: Literal["question"]
+    metadata: MessageQuestionMetadata
     role: Role
-    created_at: datetime.datetime | Unset = datetime.datetime.fromisoformat(
+    status: MessageStatus
+    created_at: datetime.datetime = datetime.datetime.fromisoformat(
+        "1970-01-01T00:00:00Z"
+    )
+    schema_version: int = 0
+    updated_at: datetime.datetime = datetime.datetime.fromisoformat(
         "1970-01-01T00:00:00Z"
     )
     error: ErrorDetail | None | Unset = UNSET
-    id: UUID | Unset = UNSET
-    metadata: MessageQuestionMetadata | Unset = UNSET
-    schema_version: int | Unset = 0
-    status: MessageStatus | Unset = UNSET
-    updated_at: datetime.datetime | Unset = datetime.datetime.fromisoformat(
-        "1970-01-01T00:00:00Z"
-    )
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.error_detail import ErrorDetail
 
+        created_at = self.created_at.isoformat()
+
         data = self.data.to_dict()
+
+        id = str(self.id)
 
         kind = self.kind
 
+        metadata = self.metadata.to_dict()
+
         role = self.role.value
 
-        created_at: str | Unset = UNSET
-        if not isinstance(self.created_at, Unset):
-            created_at = self.created_at.isoformat()
+        schema_version = self.schema_version
+
+        status = self.status.value
+
+        updated_at = self.updated_at.isoformat()
 
         error: dict[str, Any] | None | Unset
         if isinstance(self.error, Unset):
@@ -100,47 +107,23 @@ class MessageQuestion:
         else:
             error = self.error
 
-        id: str | Unset = UNSET
-        if not isinstance(self.id, Unset):
-            id = str(self.id)
-
-        metadata: dict[str, Any] | Unset = UNSET
-        if not isinstance(self.metadata, Unset):
-            metadata = self.metadata.to_dict()
-
-        schema_version = self.schema_version
-
-        status: str | Unset = UNSET
-        if not isinstance(self.status, Unset):
-            status = self.status.value
-
-        updated_at: str | Unset = UNSET
-        if not isinstance(self.updated_at, Unset):
-            updated_at = self.updated_at.isoformat()
-
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "created_at": created_at,
                 "data": data,
+                "id": id,
                 "kind": kind,
+                "metadata": metadata,
                 "role": role,
+                "schema_version": schema_version,
+                "status": status,
+                "updated_at": updated_at,
             }
         )
-        if created_at is not UNSET:
-            field_dict["created_at"] = created_at
         if error is not UNSET:
             field_dict["error"] = error
-        if id is not UNSET:
-            field_dict["id"] = id
-        if metadata is not UNSET:
-            field_dict["metadata"] = metadata
-        if schema_version is not UNSET:
-            field_dict["schema_version"] = schema_version
-        if status is not UNSET:
-            field_dict["status"] = status
-        if updated_at is not UNSET:
-            field_dict["updated_at"] = updated_at
 
         return field_dict
 
@@ -151,20 +134,25 @@ class MessageQuestion:
         from ..models.question_message import QuestionMessage
 
         d = dict(src_dict)
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
         data = QuestionMessage.from_dict(d.pop("data"))
+
+        id = UUID(d.pop("id"))
 
         kind = cast(Literal["question"], d.pop("kind"))
         if kind != "question":
             raise ValueError(f"kind must match const 'question', got '{kind}'")
 
+        metadata = MessageQuestionMetadata.from_dict(d.pop("metadata"))
+
         role = Role(d.pop("role"))
 
-        _created_at = d.pop("created_at", UNSET)
-        created_at: datetime.datetime | Unset
-        if isinstance(_created_at, Unset):
-            created_at = UNSET
-        else:
-            created_at = datetime.datetime.fromisoformat(_created_at)
+        schema_version = d.pop("schema_version")
+
+        status = MessageStatus(d.pop("status"))
+
+        updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
 
         def _parse_error(data: object) -> ErrorDetail | None | Unset:
             if data is None:
@@ -183,47 +171,17 @@ class MessageQuestion:
 
         error = _parse_error(d.pop("error", UNSET))
 
-        _id = d.pop("id", UNSET)
-        id: UUID | Unset
-        if isinstance(_id, Unset):
-            id = UNSET
-        else:
-            id = UUID(_id)
-
-        _metadata = d.pop("metadata", UNSET)
-        metadata: MessageQuestionMetadata | Unset
-        if isinstance(_metadata, Unset):
-            metadata = UNSET
-        else:
-            metadata = MessageQuestionMetadata.from_dict(_metadata)
-
-        schema_version = d.pop("schema_version", UNSET)
-
-        _status = d.pop("status", UNSET)
-        status: MessageStatus | Unset
-        if isinstance(_status, Unset):
-            status = UNSET
-        else:
-            status = MessageStatus(_status)
-
-        _updated_at = d.pop("updated_at", UNSET)
-        updated_at: datetime.datetime | Unset
-        if isinstance(_updated_at, Unset):
-            updated_at = UNSET
-        else:
-            updated_at = datetime.datetime.fromisoformat(_updated_at)
-
         message_question = cls(
-            data=data,
-            kind=kind,
-            role=role,
             created_at=created_at,
-            error=error,
+            data=data,
             id=id,
+            kind=kind,
             metadata=metadata,
+            role=role,
             schema_version=schema_version,
             status=status,
             updated_at=updated_at,
+            error=error,
         )
 
         message_question.additional_properties = d

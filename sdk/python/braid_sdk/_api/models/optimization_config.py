@@ -6,8 +6,6 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..types import UNSET, Unset
-
 if TYPE_CHECKING:
     from ..models.optimization_strategy_importance_scoring import (
         OptimizationStrategyImportanceScoring,
@@ -26,25 +24,23 @@ class OptimizationConfig:
     """Optimization settings.
 
     Attributes:
-        ledger_percent (int | Unset): The most of the prompt's budget, in percent, the ledger block may take (what left-
-            out
+        ledger_percent (int): The most of the prompt's budget, in percent, the ledger block may take (what left-out
             messages did, and the pinned facts); older entries are counted instead of listed
             beyond it. 0 sends no ledger (pinned facts still ride). Default: 15.
-        margin_tokens (int | Unset): Extra tokens kept free as a safety margin against miscounting. Default: 256.
-        reserve_output_tokens (int | Unset): Tokens kept free for the model's answer. Default: 4096.
-        strategy (OptimizationStrategyImportanceScoring | OptimizationStrategyIntelligent | OptimizationStrategyRecentN
-            | Unset): How history is trimmed to fit the model's context window.
+        margin_tokens (int): Extra tokens kept free as a safety margin against miscounting. Default: 256.
+        reserve_output_tokens (int): Tokens kept free for the model's answer. Default: 4096.
+        strategy (OptimizationStrategyImportanceScoring | OptimizationStrategyIntelligent |
+            OptimizationStrategyRecentN): How history is trimmed to fit the model's context window.
     """
 
-    ledger_percent: int | Unset = 15
-    margin_tokens: int | Unset = 256
-    reserve_output_tokens: int | Unset = 4096
     strategy: (
         OptimizationStrategyImportanceScoring
         | OptimizationStrategyIntelligent
         | OptimizationStrategyRecentN
-        | Unset
-    ) = UNSET
+    )
+    ledger_percent: int = 15
+    margin_tokens: int = 256
+    reserve_output_tokens: int = 4096
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -59,10 +55,8 @@ class OptimizationConfig:
 
         reserve_output_tokens = self.reserve_output_tokens
 
-        strategy: dict[str, Any] | Unset
-        if isinstance(self.strategy, Unset):
-            strategy = UNSET
-        elif isinstance(self.strategy, OptimizationStrategyRecentN) or isinstance(
+        strategy: dict[str, Any]
+        if isinstance(self.strategy, OptimizationStrategyRecentN) or isinstance(
             self.strategy, OptimizationStrategyIntelligent
         ):
             strategy = self.strategy.to_dict()
@@ -71,15 +65,14 @@ class OptimizationConfig:
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
-        field_dict.update({})
-        if ledger_percent is not UNSET:
-            field_dict["ledger_percent"] = ledger_percent
-        if margin_tokens is not UNSET:
-            field_dict["margin_tokens"] = margin_tokens
-        if reserve_output_tokens is not UNSET:
-            field_dict["reserve_output_tokens"] = reserve_output_tokens
-        if strategy is not UNSET:
-            field_dict["strategy"] = strategy
+        field_dict.update(
+            {
+                "ledger_percent": ledger_percent,
+                "margin_tokens": margin_tokens,
+                "reserve_output_tokens": reserve_output_tokens,
+                "strategy": strategy,
+            }
+        )
 
         return field_dict
 
@@ -94,11 +87,11 @@ class OptimizationConfig:
         from ..models.optimization_strategy_recent_n import OptimizationStrategyRecentN
 
         d = dict(src_dict)
-        ledger_percent = d.pop("ledger_percent", UNSET)
+        ledger_percent = d.pop("ledger_percent")
 
-        margin_tokens = d.pop("margin_tokens", UNSET)
+        margin_tokens = d.pop("margin_tokens")
 
-        reserve_output_tokens = d.pop("reserve_output_tokens", UNSET)
+        reserve_output_tokens = d.pop("reserve_output_tokens")
 
         def _parse_strategy(
             data: object,
@@ -106,10 +99,7 @@ class OptimizationConfig:
             OptimizationStrategyImportanceScoring
             | OptimizationStrategyIntelligent
             | OptimizationStrategyRecentN
-            | Unset
         ):
-            if isinstance(data, Unset):
-                return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
@@ -138,7 +128,7 @@ class OptimizationConfig:
 
             return componentsschemas_optimization_strategy_type_2
 
-        strategy = _parse_strategy(d.pop("strategy", UNSET))
+        strategy = _parse_strategy(d.pop("strategy"))
 
         optimization_config = cls(
             ledger_percent=ledger_percent,

@@ -13,8 +13,6 @@ from typing import (
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..types import UNSET, Unset
-
 if TYPE_CHECKING:
     from ..models.optimization_strategy_importance_scoring_weights import (
         OptimizationStrategyImportanceScoringWeights,
@@ -30,30 +28,27 @@ class OptimizationStrategyImportanceScoring:
 
     Attributes:
         type_ (Literal['importance_scoring']):
-        weights (OptimizationStrategyImportanceScoringWeights | Unset): Weight per factor (`recency`, `kind`,
-            `references`...); missing factors weigh 1.
+        weights (OptimizationStrategyImportanceScoringWeights): Weight per factor (`recency`, `kind`, `references`...);
+            missing factors weigh 1.
     """
 
     type_: Literal["importance_scoring"]
-    weights: OptimizationStrategyImportanceScoringWeights | Unset = UNSET
+    weights: OptimizationStrategyImportanceScoringWeights
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         type_ = self.type_
 
-        weights: dict[str, Any] | Unset = UNSET
-        if not isinstance(self.weights, Unset):
-            weights = self.weights.to_dict()
+        weights = self.weights.to_dict()
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
                 "type": type_,
+                "weights": weights,
             }
         )
-        if weights is not UNSET:
-            field_dict["weights"] = weights
 
         return field_dict
 
@@ -70,12 +65,9 @@ class OptimizationStrategyImportanceScoring:
                 f"type must match const 'importance_scoring', got '{type_}'"
             )
 
-        _weights = d.pop("weights", UNSET)
-        weights: OptimizationStrategyImportanceScoringWeights | Unset
-        if isinstance(_weights, Unset):
-            weights = UNSET
-        else:
-            weights = OptimizationStrategyImportanceScoringWeights.from_dict(_weights)
+        weights = OptimizationStrategyImportanceScoringWeights.from_dict(
+            d.pop("weights")
+        )
 
         optimization_strategy_importance_scoring = cls(
             type_=type_,

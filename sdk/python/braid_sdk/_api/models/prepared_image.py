@@ -6,8 +6,6 @@ from typing import Any, Self, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..types import UNSET, Unset
-
 T = TypeVar("T", bound="PreparedImage")
 
 
@@ -19,15 +17,15 @@ class PreparedImage:
         data (str): Base64 (standard alphabet) of the bytes.
         height (int): Height in pixels.
         media_type (str): MIME type (`image/png`, `image/jpeg`, `image/gif` or `image/webp`).
+        resized (bool): Whether it was sized down from the original. Default: False.
         width (int): Width in pixels.
-        resized (bool | Unset): Whether it was sized down from the original. Default: False.
     """
 
     data: str
     height: int
     media_type: str
     width: int
-    resized: bool | Unset = False
+    resized: bool = False
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -37,9 +35,9 @@ class PreparedImage:
 
         media_type = self.media_type
 
-        width = self.width
-
         resized = self.resized
+
+        width = self.width
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -48,11 +46,10 @@ class PreparedImage:
                 "data": data,
                 "height": height,
                 "media_type": media_type,
+                "resized": resized,
                 "width": width,
             }
         )
-        if resized is not UNSET:
-            field_dict["resized"] = resized
 
         return field_dict
 
@@ -65,16 +62,16 @@ class PreparedImage:
 
         media_type = d.pop("media_type")
 
-        width = d.pop("width")
+        resized = d.pop("resized")
 
-        resized = d.pop("resized", UNSET)
+        width = d.pop("width")
 
         prepared_image = cls(
             data=data,
             height=height,
             media_type=media_type,
-            width=width,
             resized=resized,
+            width=width,
         )
 
         prepared_image.additional_properties = d

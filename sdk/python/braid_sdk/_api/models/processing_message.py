@@ -20,13 +20,13 @@ class ProcessingMessage:
     """Work in progress.
 
     Attributes:
-        activity (str | Unset): What is being done, e.g. `Recognizing image`; [`DEFAULT_ACTIVITY`] when absent. Default:
+        activity (str): What is being done, e.g. `Recognizing image`; [`DEFAULT_ACTIVITY`] when absent. Default:
             'Working'.
         detail (None | str | Unset): More detail, when useful.
         progress (None | Progress | Unset): Progress so far, when countable.
     """
 
-    activity: str | Unset = "Working"
+    activity: str = "Working"
     detail: None | str | Unset = UNSET
     progress: None | Progress | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -52,9 +52,11 @@ class ProcessingMessage:
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
-        field_dict.update({})
-        if activity is not UNSET:
-            field_dict["activity"] = activity
+        field_dict.update(
+            {
+                "activity": activity,
+            }
+        )
         if detail is not UNSET:
             field_dict["detail"] = detail
         if progress is not UNSET:
@@ -67,7 +69,7 @@ class ProcessingMessage:
         from ..models.progress import Progress
 
         d = dict(src_dict)
-        activity = d.pop("activity", UNSET)
+        activity = d.pop("activity")
 
         def _parse_detail(data: object) -> None | str | Unset:
             if data is None:

@@ -14,8 +14,6 @@ from typing import (
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..types import UNSET, Unset
-
 if TYPE_CHECKING:
     from ..models.directory_node import DirectoryNode
 
@@ -29,18 +27,18 @@ class ProjectStructureMessageTree:
 
     Attributes:
         content (DirectoryNode): A directory and what it holds.
+        excluded_patterns (list[str]): Glob patterns that were left out (`.git`, `node_modules`, `target`, ...).
+        generated_at (datetime.datetime): When the snapshot was taken. Default:
+            datetime.datetime.fromisoformat('1970-01-01T00:00:00Z').
         root_path (str): The workspace root the paths are relative to.
         structure_type (Literal['tree']):
-        excluded_patterns (list[str] | Unset): Glob patterns that were left out (`.git`, `node_modules`, `target`, ...).
-        generated_at (datetime.datetime | Unset): When the snapshot was taken. Default:
-            datetime.datetime.fromisoformat('1970-01-01T00:00:00Z').
     """
 
     content: DirectoryNode
+    excluded_patterns: list[str]
     root_path: str
     structure_type: Literal["tree"]
-    excluded_patterns: list[str] | Unset = UNSET
-    generated_at: datetime.datetime | Unset = datetime.datetime.fromisoformat(
+    generated_at: datetime.datetime = datetime.datetime.fromisoformat(
         "1970-01-01T00:00:00Z"
     )
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -48,31 +46,25 @@ class ProjectStructureMessageTree:
     def to_dict(self) -> dict[str, Any]:
         content = self.content.to_dict()
 
+        excluded_patterns = self.excluded_patterns
+
+        generated_at = self.generated_at.isoformat()
+
         root_path = self.root_path
 
         structure_type = self.structure_type
-
-        excluded_patterns: list[str] | Unset = UNSET
-        if not isinstance(self.excluded_patterns, Unset):
-            excluded_patterns = self.excluded_patterns
-
-        generated_at: str | Unset = UNSET
-        if not isinstance(self.generated_at, Unset):
-            generated_at = self.generated_at.isoformat()
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
                 "content": content,
+                "excluded_patterns": excluded_patterns,
+                "generated_at": generated_at,
                 "root_path": root_path,
                 "structure_type": structure_type,
             }
         )
-        if excluded_patterns is not UNSET:
-            field_dict["excluded_patterns"] = excluded_patterns
-        if generated_at is not UNSET:
-            field_dict["generated_at"] = generated_at
 
         return field_dict
 
@@ -83,6 +75,10 @@ class ProjectStructureMessageTree:
         d = dict(src_dict)
         content = DirectoryNode.from_dict(d.pop("content"))
 
+        excluded_patterns = cast(list[str], d.pop("excluded_patterns"))
+
+        generated_at = datetime.datetime.fromisoformat(d.pop("generated_at"))
+
         root_path = d.pop("root_path")
 
         structure_type = cast(Literal["tree"], d.pop("structure_type"))
@@ -91,21 +87,12 @@ class ProjectStructureMessageTree:
                 f"structure_type must match const 'tree', got '{structure_type}'"
             )
 
-        excluded_patterns = cast(list[str], d.pop("excluded_patterns", UNSET))
-
-        _generated_at = d.pop("generated_at", UNSET)
-        generated_at: datetime.datetime | Unset
-        if isinstance(_generated_at, Unset):
-            generated_at = UNSET
-        else:
-            generated_at = datetime.datetime.fromisoformat(_generated_at)
-
         project_structure_message_tree = cls(
             content=content,
-            root_path=root_path,
-            structure_type=structure_type,
             excluded_patterns=excluded_patterns,
             generated_at=generated_at,
+            root_path=root_path,
+            structure_type=structure_type,
         )
 
         project_structure_message_tree.additional_properties = d

@@ -7,8 +7,6 @@ from typing import Any, Self, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..types import UNSET, Unset
-
 T = TypeVar("T", bound="QuestionAnswer")
 
 
@@ -17,51 +15,43 @@ class QuestionAnswer:
     """The answer a person gave.
 
     Attributes:
-        value (str): The chosen option's value.
-        answered_at (datetime.datetime | Unset): When it was given. Default:
+        answered_at (datetime.datetime): When it was given. Default:
             datetime.datetime.fromisoformat('1970-01-01T00:00:00Z').
+        value (str): The chosen option's value.
     """
 
     value: str
-    answered_at: datetime.datetime | Unset = datetime.datetime.fromisoformat(
+    answered_at: datetime.datetime = datetime.datetime.fromisoformat(
         "1970-01-01T00:00:00Z"
     )
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        value = self.value
+        answered_at = self.answered_at.isoformat()
 
-        answered_at: str | Unset = UNSET
-        if not isinstance(self.answered_at, Unset):
-            answered_at = self.answered_at.isoformat()
+        value = self.value
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "answered_at": answered_at,
                 "value": value,
             }
         )
-        if answered_at is not UNSET:
-            field_dict["answered_at"] = answered_at
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
+        answered_at = datetime.datetime.fromisoformat(d.pop("answered_at"))
+
         value = d.pop("value")
 
-        _answered_at = d.pop("answered_at", UNSET)
-        answered_at: datetime.datetime | Unset
-        if isinstance(_answered_at, Unset):
-            answered_at = UNSET
-        else:
-            answered_at = datetime.datetime.fromisoformat(_answered_at)
-
         question_answer = cls(
-            value=value,
             answered_at=answered_at,
+            value=value,
         )
 
         question_answer.additional_properties = d

@@ -24,21 +24,21 @@ class QuestionMessage:
     Attributes:
         options (list[QuestionOption]): The answers to choose from.
         question (str): The question.
-        answer (None | QuestionAnswer | Unset): The person's answer, once given.
-        context (None | str | Unset): Background that helps the person answer.
-        default (None | str | Unset): The value of the suggested option.
-        severity (Severity | Unset): How much a question matters.
+        severity (Severity): How much a question matters.
             - `critical`: Must be answered with care (shown in red).
             - `major`: Important (shown in orange).
             - `minor`: Routine (default styling).
+        answer (None | QuestionAnswer | Unset): The person's answer, once given.
+        context (None | str | Unset): Background that helps the person answer.
+        default (None | str | Unset): The value of the suggested option.
     """
 
     options: list[QuestionOption]
     question: str
+    severity: Severity
     answer: None | QuestionAnswer | Unset = UNSET
     context: None | str | Unset = UNSET
     default: None | str | Unset = UNSET
-    severity: Severity | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -50,6 +50,8 @@ class QuestionMessage:
             options.append(options_item)
 
         question = self.question
+
+        severity = self.severity.value
 
         answer: dict[str, Any] | None | Unset
         if isinstance(self.answer, Unset):
@@ -71,16 +73,13 @@ class QuestionMessage:
         else:
             default = self.default
 
-        severity: str | Unset = UNSET
-        if not isinstance(self.severity, Unset):
-            severity = self.severity.value
-
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
                 "options": options,
                 "question": question,
+                "severity": severity,
             }
         )
         if answer is not UNSET:
@@ -89,8 +88,6 @@ class QuestionMessage:
             field_dict["context"] = context
         if default is not UNSET:
             field_dict["default"] = default
-        if severity is not UNSET:
-            field_dict["severity"] = severity
 
         return field_dict
 
@@ -108,6 +105,8 @@ class QuestionMessage:
             options.append(options_item)
 
         question = d.pop("question")
+
+        severity = Severity(d.pop("severity"))
 
         def _parse_answer(data: object) -> None | QuestionAnswer | Unset:
             if data is None:
@@ -144,20 +143,13 @@ class QuestionMessage:
 
         default = _parse_default(d.pop("default", UNSET))
 
-        _severity = d.pop("severity", UNSET)
-        severity: Severity | Unset
-        if isinstance(_severity, Unset):
-            severity = UNSET
-        else:
-            severity = Severity(_severity)
-
         question_message = cls(
             options=options,
             question=question,
+            severity=severity,
             answer=answer,
             context=context,
             default=default,
-            severity=severity,
         )
 
         question_message.additional_properties = d

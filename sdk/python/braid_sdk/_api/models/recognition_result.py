@@ -21,28 +21,30 @@ class RecognitionResult:
         method (RecognitionMethod): The recognition method that actually ran.
             - `vision`: A vision model looked at it.
             - `ocr`: OCR read it.
+        recognized_at (datetime.datetime): When recognition finished. Default:
+            datetime.datetime.fromisoformat('1970-01-01T00:00:00Z').
         confidence (float | None | Unset): OCR confidence from 0 to 100, when known.
         language (None | str | Unset): Detected language of the text (ISO 639 code), when known.
         notice (None | str | Unset): A note for the person, e.g. that vision was unavailable and OCR was used instead.
-        recognized_at (datetime.datetime | Unset): When recognition finished. Default:
-            datetime.datetime.fromisoformat('1970-01-01T00:00:00Z').
         recognized_text (None | str | Unset): Text found in the image.
         vision_analysis (None | str | Unset): The vision model's description (vision only).
     """
 
     method: RecognitionMethod
+    recognized_at: datetime.datetime = datetime.datetime.fromisoformat(
+        "1970-01-01T00:00:00Z"
+    )
     confidence: float | None | Unset = UNSET
     language: None | str | Unset = UNSET
     notice: None | str | Unset = UNSET
-    recognized_at: datetime.datetime | Unset = datetime.datetime.fromisoformat(
-        "1970-01-01T00:00:00Z"
-    )
     recognized_text: None | str | Unset = UNSET
     vision_analysis: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         method = self.method.value
+
+        recognized_at = self.recognized_at.isoformat()
 
         confidence: float | None | Unset
         if isinstance(self.confidence, Unset):
@@ -62,10 +64,6 @@ class RecognitionResult:
         else:
             notice = self.notice
 
-        recognized_at: str | Unset = UNSET
-        if not isinstance(self.recognized_at, Unset):
-            recognized_at = self.recognized_at.isoformat()
-
         recognized_text: None | str | Unset
         if isinstance(self.recognized_text, Unset):
             recognized_text = UNSET
@@ -83,6 +81,7 @@ class RecognitionResult:
         field_dict.update(
             {
                 "method": method,
+                "recognized_at": recognized_at,
             }
         )
         if confidence is not UNSET:
@@ -91,8 +90,6 @@ class RecognitionResult:
             field_dict["language"] = language
         if notice is not UNSET:
             field_dict["notice"] = notice
-        if recognized_at is not UNSET:
-            field_dict["recognized_at"] = recognized_at
         if recognized_text is not UNSET:
             field_dict["recognized_text"] = recognized_text
         if vision_analysis is not UNSET:
@@ -104,6 +101,8 @@ class RecognitionResult:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
         method = RecognitionMethod(d.pop("method"))
+
+        recognized_at = datetime.datetime.fromisoformat(d.pop("recognized_at"))
 
         def _parse_confidence(data: object) -> float | None | Unset:
             if data is None:
@@ -132,13 +131,6 @@ class RecognitionResult:
 
         notice = _parse_notice(d.pop("notice", UNSET))
 
-        _recognized_at = d.pop("recognized_at", UNSET)
-        recognized_at: datetime.datetime | Unset
-        if isinstance(_recognized_at, Unset):
-            recognized_at = UNSET
-        else:
-            recognized_at = datetime.datetime.fromisoformat(_recognized_at)
-
         def _parse_recognized_text(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -159,10 +151,10 @@ class RecognitionResult:
 
         recognition_result = cls(
             method=method,
+            recognized_at=recognized_at,
             confidence=confidence,
             language=language,
             notice=notice,
-            recognized_at=recognized_at,
             recognized_text=recognized_text,
             vision_analysis=vision_analysis,
         )

@@ -14,7 +14,6 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.merge_strategy_name import MergeStrategyName
-from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.conflict_resolution import ConflictResolution
@@ -30,6 +29,8 @@ class SystemControlMessageBranchMerge:
 
         Attributes:
             moved (int): Messages added to this branch.
+            removed (int): This branch's messages a resolution took off it. Default: 0.
+            resolutions (list[ConflictResolution]): The resolutions, one per conflict.
             skipped (int): Source messages left out (already here, same content, or by a resolution).
             source (str): The name of a branch within a context, unique in that context (`main` by default).
             strategy (MergeStrategyName): A strategy by name, without its parameters.
@@ -38,21 +39,26 @@ class SystemControlMessageBranchMerge:
                 - `rebase`: [`MergeStrategy::Rebase`].
                 - `summary`: [`MergeStrategy::Summary`].
             type_ (Literal['branch_merge']):
-            removed (int | Unset): This branch's messages a resolution took off it. Default: 0.
-            resolutions (list[ConflictResolution] | Unset): The resolutions, one per conflict.
     """
 
     moved: int
+    resolutions: list[ConflictResolution]
     skipped: int
     source: str
     strategy: MergeStrategyName
     type_: Literal["branch_merge"]
-    removed: int | Unset = 0
-    resolutions: list[ConflictResolution] | Unset = UNSET
+    removed: int = 0
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         moved = self.moved
+
+        removed = self.removed
+
+        resolutions = []
+        for resolutions_item_data in self.resolutions:
+            resolutions_item = resolutions_item_data.to_dict()
+            resolutions.append(resolutions_item)
 
         skipped = self.skipped
 
@@ -62,30 +68,19 @@ class SystemControlMessageBranchMerge:
 
         type_ = self.type_
 
-        removed = self.removed
-
-        resolutions: list[dict[str, Any]] | Unset = UNSET
-        if not isinstance(self.resolutions, Unset):
-            resolutions = []
-            for resolutions_item_data in self.resolutions:
-                resolutions_item = resolutions_item_data.to_dict()
-                resolutions.append(resolutions_item)
-
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
                 "moved": moved,
+                "removed": removed,
+                "resolutions": resolutions,
                 "skipped": skipped,
                 "source": source,
                 "strategy": strategy,
                 "type": type_,
             }
         )
-        if removed is not UNSET:
-            field_dict["removed"] = removed
-        if resolutions is not UNSET:
-            field_dict["resolutions"] = resolutions
 
         return field_dict
 
@@ -95,6 +90,15 @@ class SystemControlMessageBranchMerge:
 
         d = dict(src_dict)
         moved = d.pop("moved")
+
+        removed = d.pop("removed")
+
+        resolutions = []
+        _resolutions = d.pop("resolutions")
+        for resolutions_item_data in _resolutions:
+            resolutions_item = ConflictResolution.from_dict(resolutions_item_data)
+
+            resolutions.append(resolutions_item)
 
         skipped = d.pop("skipped")
 
@@ -106,25 +110,14 @@ class SystemControlMessageBranchMerge:
         if type_ != "branch_merge":
             raise ValueError(f"type must match const 'branch_merge', got '{type_}'")
 
-        removed = d.pop("removed", UNSET)
-
-        _resolutions = d.pop("resolutions", UNSET)
-        resolutions: list[ConflictResolution] | Unset = UNSET
-        if _resolutions is not UNSET:
-            resolutions = []
-            for resolutions_item_data in _resolutions:
-                resolutions_item = ConflictResolution.from_dict(resolutions_item_data)
-
-                resolutions.append(resolutions_item)
-
         system_control_message_branch_merge = cls(
             moved=moved,
+            removed=removed,
+            resolutions=resolutions,
             skipped=skipped,
             source=source,
             strategy=strategy,
             type_=type_,
-            removed=removed,
-            resolutions=resolutions,
         )
 
         system_control_message_branch_merge.additional_properties = d

@@ -13,8 +13,6 @@ from uuid import UUID
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..types import UNSET, Unset
-
 T = TypeVar("T", bound="SystemControlMessageSummary")
 
 
@@ -26,16 +24,16 @@ class SystemControlMessageSummary:
         Attributes:
             replaces (list[UUID]): The ids of the messages it replaces, oldest first.
             text (str): The summary.
+            tokens_after (int): Tokens of the summary. Default: 0.
+            tokens_before (int): Tokens of the replaced messages. Default: 0.
             type_ (Literal['summary']):
-            tokens_after (int | Unset): Tokens of the summary. Default: 0.
-            tokens_before (int | Unset): Tokens of the replaced messages. Default: 0.
     """
 
     replaces: list[UUID]
     text: str
     type_: Literal["summary"]
-    tokens_after: int | Unset = 0
-    tokens_before: int | Unset = 0
+    tokens_after: int = 0
+    tokens_before: int = 0
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -46,11 +44,11 @@ class SystemControlMessageSummary:
 
         text = self.text
 
-        type_ = self.type_
-
         tokens_after = self.tokens_after
 
         tokens_before = self.tokens_before
+
+        type_ = self.type_
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -58,13 +56,11 @@ class SystemControlMessageSummary:
             {
                 "replaces": replaces,
                 "text": text,
+                "tokens_after": tokens_after,
+                "tokens_before": tokens_before,
                 "type": type_,
             }
         )
-        if tokens_after is not UNSET:
-            field_dict["tokens_after"] = tokens_after
-        if tokens_before is not UNSET:
-            field_dict["tokens_before"] = tokens_before
 
         return field_dict
 
@@ -80,20 +76,20 @@ class SystemControlMessageSummary:
 
         text = d.pop("text")
 
+        tokens_after = d.pop("tokens_after")
+
+        tokens_before = d.pop("tokens_before")
+
         type_ = cast(Literal["summary"], d.pop("type"))
         if type_ != "summary":
             raise ValueError(f"type must match const 'summary', got '{type_}'")
 
-        tokens_after = d.pop("tokens_after", UNSET)
-
-        tokens_before = d.pop("tokens_before", UNSET)
-
         system_control_message_summary = cls(
             replaces=replaces,
             text=text,
-            type_=type_,
             tokens_after=tokens_after,
             tokens_before=tokens_before,
+            type_=type_,
         )
 
         system_control_message_summary.additional_properties = d

@@ -30,30 +30,34 @@ class ToolResultMessageError:
     Attributes:
         call_id (str): The id a model gave one of its tool calls (`call_abc` for OpenAI, `toolu_...` for
             Anthropic). Kept exactly as the provider sent it, because results must echo it back.
+        duration_ms (int): How long it ran. Default: 0.
         error (ErrorDetail): Details of a failure, in a form both a person and a model can read.
         status (Literal['error']):
+        tool_name (str): The tool that ran (empty when unknown, e.g. migrated from a format that did not say). Default:
+            ''.
         completed_at (datetime.datetime | None | Unset): When it finished.
-        duration_ms (int | Unset): How long it ran. Default: 0.
         started_at (datetime.datetime | None | Unset): When it started.
-        tool_name (str | Unset): The tool that ran (empty when unknown, e.g. migrated from a format that did not say).
-            Default: ''.
     """
 
     call_id: str
     error: ErrorDetail
     status: Literal["error"]
+    duration_ms: int = 0
+    tool_name: str = ""
     completed_at: datetime.datetime | None | Unset = UNSET
-    duration_ms: int | Unset = 0
     started_at: datetime.datetime | None | Unset = UNSET
-    tool_name: str | Unset = ""
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         call_id = self.call_id
 
+        duration_ms = self.duration_ms
+
         error = self.error.to_dict()
 
         status = self.status
+
+        tool_name = self.tool_name
 
         completed_at: None | str | Unset
         if isinstance(self.completed_at, Unset):
@@ -63,8 +67,6 @@ class ToolResultMessageError:
         else:
             completed_at = self.completed_at
 
-        duration_ms = self.duration_ms
-
         started_at: None | str | Unset
         if isinstance(self.started_at, Unset):
             started_at = UNSET
@@ -73,25 +75,21 @@ class ToolResultMessageError:
         else:
             started_at = self.started_at
 
-        tool_name = self.tool_name
-
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
                 "call_id": call_id,
+                "duration_ms": duration_ms,
                 "error": error,
                 "status": status,
+                "tool_name": tool_name,
             }
         )
         if completed_at is not UNSET:
             field_dict["completed_at"] = completed_at
-        if duration_ms is not UNSET:
-            field_dict["duration_ms"] = duration_ms
         if started_at is not UNSET:
             field_dict["started_at"] = started_at
-        if tool_name is not UNSET:
-            field_dict["tool_name"] = tool_name
 
         return field_dict
 
@@ -102,11 +100,15 @@ class ToolResultMessageError:
         d = dict(src_dict)
         call_id = d.pop("call_id")
 
+        duration_ms = d.pop("duration_ms")
+
         error = ErrorDetail.from_dict(d.pop("error"))
 
         status = cast(Literal["error"], d.pop("status"))
         if status != "error":
             raise ValueError(f"status must match const 'error', got '{status}'")
+
+        tool_name = d.pop("tool_name")
 
         def _parse_completed_at(data: object) -> datetime.datetime | None | Unset:
             if data is None:
@@ -125,8 +127,6 @@ class ToolResultMessageError:
 
         completed_at = _parse_completed_at(d.pop("completed_at", UNSET))
 
-        duration_ms = d.pop("duration_ms", UNSET)
-
         def _parse_started_at(data: object) -> datetime.datetime | None | Unset:
             if data is None:
                 return data
@@ -144,16 +144,14 @@ class ToolResultMessageError:
 
         started_at = _parse_started_at(d.pop("started_at", UNSET))
 
-        tool_name = d.pop("tool_name", UNSET)
-
         tool_result_message_error = cls(
             call_id=call_id,
+            duration_ms=duration_ms,
             error=error,
             status=status,
-            completed_at=completed_at,
-            duration_ms=duration_ms,
-            started_at=started_at,
             tool_name=tool_name,
+            completed_at=completed_at,
+            started_at=started_at,
         )
 
         tool_result_message_error.additional_properties = d

@@ -25,30 +25,34 @@ class ToolResultMessageSuccess:
     Attributes:
         call_id (str): The id a model gave one of its tool calls (`call_abc` for OpenAI, `toolu_...` for
             Anthropic). Kept exactly as the provider sent it, because results must echo it back.
+        duration_ms (int): How long it ran. Default: 0.
         output (Any): The tool's output, as structured JSON.
         status (Literal['success']):
+        tool_name (str): The tool that ran (empty when unknown, e.g. migrated from a format that did not say). Default:
+            ''.
         completed_at (datetime.datetime | None | Unset): When it finished.
-        duration_ms (int | Unset): How long it ran. Default: 0.
         started_at (datetime.datetime | None | Unset): When it started.
-        tool_name (str | Unset): The tool that ran (empty when unknown, e.g. migrated from a format that did not say).
-            Default: ''.
     """
 
     call_id: str
     output: Any
     status: Literal["success"]
+    duration_ms: int = 0
+    tool_name: str = ""
     completed_at: datetime.datetime | None | Unset = UNSET
-    duration_ms: int | Unset = 0
     started_at: datetime.datetime | None | Unset = UNSET
-    tool_name: str | Unset = ""
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         call_id = self.call_id
 
+        duration_ms = self.duration_ms
+
         output = self.output
 
         status = self.status
+
+        tool_name = self.tool_name
 
         completed_at: None | str | Unset
         if isinstance(self.completed_at, Unset):
@@ -58,8 +62,6 @@ class ToolResultMessageSuccess:
         else:
             completed_at = self.completed_at
 
-        duration_ms = self.duration_ms
-
         started_at: None | str | Unset
         if isinstance(self.started_at, Unset):
             started_at = UNSET
@@ -68,25 +70,21 @@ class ToolResultMessageSuccess:
         else:
             started_at = self.started_at
 
-        tool_name = self.tool_name
-
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
                 "call_id": call_id,
+                "duration_ms": duration_ms,
                 "output": output,
                 "status": status,
+                "tool_name": tool_name,
             }
         )
         if completed_at is not UNSET:
             field_dict["completed_at"] = completed_at
-        if duration_ms is not UNSET:
-            field_dict["duration_ms"] = duration_ms
         if started_at is not UNSET:
             field_dict["started_at"] = started_at
-        if tool_name is not UNSET:
-            field_dict["tool_name"] = tool_name
 
         return field_dict
 
@@ -95,11 +93,15 @@ class ToolResultMessageSuccess:
         d = dict(src_dict)
         call_id = d.pop("call_id")
 
+        duration_ms = d.pop("duration_ms")
+
         output = d.pop("output")
 
         status = cast(Literal["success"], d.pop("status"))
         if status != "success":
             raise ValueError(f"status must match const 'success', got '{status}'")
+
+        tool_name = d.pop("tool_name")
 
         def _parse_completed_at(data: object) -> datetime.datetime | None | Unset:
             if data is None:
@@ -118,8 +120,6 @@ class ToolResultMessageSuccess:
 
         completed_at = _parse_completed_at(d.pop("completed_at", UNSET))
 
-        duration_ms = d.pop("duration_ms", UNSET)
-
         def _parse_started_at(data: object) -> datetime.datetime | None | Unset:
             if data is None:
                 return data
@@ -137,16 +137,14 @@ class ToolResultMessageSuccess:
 
         started_at = _parse_started_at(d.pop("started_at", UNSET))
 
-        tool_name = d.pop("tool_name", UNSET)
-
         tool_result_message_success = cls(
             call_id=call_id,
+            duration_ms=duration_ms,
             output=output,
             status=status,
-            completed_at=completed_at,
-            duration_ms=duration_ms,
-            started_at=started_at,
             tool_name=tool_name,
+            completed_at=completed_at,
+            started_at=started_at,
         )
 
         tool_result_message_success.additional_properties = d

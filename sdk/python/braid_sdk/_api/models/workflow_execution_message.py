@@ -22,7 +22,10 @@ class WorkflowExecutionMessage:
     """One run of a workflow and how far it got.
 
     Attributes:
+        completed_steps (int): How many have completed. Default: 0.
         execution_id (str): This run's id.
+        started_at (datetime.datetime): When the run started. Default:
+            datetime.datetime.fromisoformat('1970-01-01T00:00:00Z').
         status (WorkflowStatus): Where a workflow run stands.
             - `pending`: Not started yet.
             - `running`: Running a step.
@@ -30,44 +33,49 @@ class WorkflowExecutionMessage:
             - `completed`: Every step completed.
             - `failed`: A step failed; `error` says why, `completed_steps` how far it got.
             - `cancelled`: Cancelled by the person.
+        total_steps (int): How many steps the workflow has. Default: 0.
+        updated_at (datetime.datetime): When it last changed. Default:
+            datetime.datetime.fromisoformat('1970-01-01T00:00:00Z').
         workflow_name (str): The workflow's name.
         awaiting_approval (None | str | Unset): The question of the approval step the run waits on (status `paused`):
             resume goes on,
             cancel stops.
-        completed_steps (int | Unset): How many have completed. Default: 0.
         current_step (None | str | Unset): The step running (or to run next); none once finished.
         error (ErrorDetail | None | Unset): Why it failed, when it did.
         result (Any | Unset): The final output, once completed.
-        started_at (datetime.datetime | Unset): When the run started. Default:
-            datetime.datetime.fromisoformat('1970-01-01T00:00:00Z').
-        total_steps (int | Unset): How many steps the workflow has. Default: 0.
-        updated_at (datetime.datetime | Unset): When it last changed. Default:
-            datetime.datetime.fromisoformat('1970-01-01T00:00:00Z').
     """
 
     execution_id: str
     status: WorkflowStatus
     workflow_name: str
+    completed_steps: int = 0
+    started_at: datetime.datetime = datetime.datetime.fromisoformat(
+        "1970-01-01T00:00:00Z"
+    )
+    total_steps: int = 0
+    updated_at: datetime.datetime = datetime.datetime.fromisoformat(
+        "1970-01-01T00:00:00Z"
+    )
     awaiting_approval: None | str | Unset = UNSET
-    completed_steps: int | Unset = 0
     current_step: None | str | Unset = UNSET
     error: ErrorDetail | None | Unset = UNSET
     result: Any | Unset = UNSET
-    started_at: datetime.datetime | Unset = datetime.datetime.fromisoformat(
-        "1970-01-01T00:00:00Z"
-    )
-    total_steps: int | Unset = 0
-    updated_at: datetime.datetime | Unset = datetime.datetime.fromisoformat(
-        "1970-01-01T00:00:00Z"
-    )
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.error_detail import ErrorDetail
 
+        completed_steps = self.completed_steps
+
         execution_id = self.execution_id
 
+        started_at = self.started_at.isoformat()
+
         status = self.status.value
+
+        total_steps = self.total_steps
+
+        updated_at = self.updated_at.isoformat()
 
         workflow_name = self.workflow_name
 
@@ -76,8 +84,6 @@ class WorkflowExecutionMessage:
             awaiting_approval = UNSET
         else:
             awaiting_approval = self.awaiting_approval
-
-        completed_steps = self.completed_steps
 
         current_step: None | str | Unset
         if isinstance(self.current_step, Unset):
@@ -95,41 +101,27 @@ class WorkflowExecutionMessage:
 
         result = self.result
 
-        started_at: str | Unset = UNSET
-        if not isinstance(self.started_at, Unset):
-            started_at = self.started_at.isoformat()
-
-        total_steps = self.total_steps
-
-        updated_at: str | Unset = UNSET
-        if not isinstance(self.updated_at, Unset):
-            updated_at = self.updated_at.isoformat()
-
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "completed_steps": completed_steps,
                 "execution_id": execution_id,
+                "started_at": started_at,
                 "status": status,
+                "total_steps": total_steps,
+                "updated_at": updated_at,
                 "workflow_name": workflow_name,
             }
         )
         if awaiting_approval is not UNSET:
             field_dict["awaiting_approval"] = awaiting_approval
-        if completed_steps is not UNSET:
-            field_dict["completed_steps"] = completed_steps
         if current_step is not UNSET:
             field_dict["current_step"] = current_step
         if error is not UNSET:
             field_dict["error"] = error
         if result is not UNSET:
             field_dict["result"] = result
-        if started_at is not UNSET:
-            field_dict["started_at"] = started_at
-        if total_steps is not UNSET:
-            field_dict["total_steps"] = total_steps
-        if updated_at is not UNSET:
-            field_dict["updated_at"] = updated_at
 
         return field_dict
 
@@ -138,9 +130,17 @@ class WorkflowExecutionMessage:
         from ..models.error_detail import ErrorDetail
 
         d = dict(src_dict)
+        completed_steps = d.pop("completed_steps")
+
         execution_id = d.pop("execution_id")
 
+        started_at = datetime.datetime.fromisoformat(d.pop("started_at"))
+
         status = WorkflowStatus(d.pop("status"))
+
+        total_steps = d.pop("total_steps")
+
+        updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
 
         workflow_name = d.pop("workflow_name")
 
@@ -152,8 +152,6 @@ class WorkflowExecutionMessage:
             return cast(None | str | Unset, data)
 
         awaiting_approval = _parse_awaiting_approval(d.pop("awaiting_approval", UNSET))
-
-        completed_steps = d.pop("completed_steps", UNSET)
 
         def _parse_current_step(data: object) -> None | str | Unset:
             if data is None:
@@ -183,34 +181,18 @@ class WorkflowExecutionMessage:
 
         result = d.pop("result", UNSET)
 
-        _started_at = d.pop("started_at", UNSET)
-        started_at: datetime.datetime | Unset
-        if isinstance(_started_at, Unset):
-            started_at = UNSET
-        else:
-            started_at = datetime.datetime.fromisoformat(_started_at)
-
-        total_steps = d.pop("total_steps", UNSET)
-
-        _updated_at = d.pop("updated_at", UNSET)
-        updated_at: datetime.datetime | Unset
-        if isinstance(_updated_at, Unset):
-            updated_at = UNSET
-        else:
-            updated_at = datetime.datetime.fromisoformat(_updated_at)
-
         workflow_execution_message = cls(
+            completed_steps=completed_steps,
             execution_id=execution_id,
+            started_at=started_at,
             status=status,
+            total_steps=total_steps,
+            updated_at=updated_at,
             workflow_name=workflow_name,
             awaiting_approval=awaiting_approval,
-            completed_steps=completed_steps,
             current_step=current_step,
             error=error,
             result=result,
-            started_at=started_at,
-            total_steps=total_steps,
-            updated_at=updated_at,
         )
 
         workflow_execution_message.additional_properties = d

@@ -7,7 +7,6 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.workflow_origin import WorkflowOrigin
-from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.problem import Problem
@@ -23,27 +22,34 @@ class WorkflowInfo:
     too, with `errors` naming its file's fields, and cannot run.
 
         Attributes:
+            description (str): What it is for. Default: ''.
+            errors (list[Problem]): What is wrong with the file, field by field; empty when it can run.
             name (str): Its name (the file's `name`, or the file name when that is unreadable).
             origin (WorkflowOrigin): Where a definition was found.
                 - `workspace`: `<workspace>/.braid/workflows/`: shared with the project; wins on a name clash.
                 - `user`: `<data dir>/workflows/`: the person's own.
             parameters (Any): JSON Schema of its parameters (an object schema; `{}` when it takes none).
             source (str): The file it was read from.
-            description (str | Unset): What it is for. Default: ''.
-            errors (list[Problem] | Unset): What is wrong with the file, field by field; empty when it can run.
-            steps (list[WorkflowStepInfo] | Unset): Its steps, in order.
+            steps (list[WorkflowStepInfo]): Its steps, in order.
     """
 
+    errors: list[Problem]
     name: str
     origin: WorkflowOrigin
     parameters: Any
     source: str
-    description: str | Unset = ""
-    errors: list[Problem] | Unset = UNSET
-    steps: list[WorkflowStepInfo] | Unset = UNSET
+    steps: list[WorkflowStepInfo]
+    description: str = ""
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        description = self.description
+
+        errors = []
+        for errors_item_data in self.errors:
+            errors_item = errors_item_data.to_dict()
+            errors.append(errors_item)
+
         name = self.name
 
         origin = self.origin.value
@@ -52,38 +58,24 @@ class WorkflowInfo:
 
         source = self.source
 
-        description = self.description
-
-        errors: list[dict[str, Any]] | Unset = UNSET
-        if not isinstance(self.errors, Unset):
-            errors = []
-            for errors_item_data in self.errors:
-                errors_item = errors_item_data.to_dict()
-                errors.append(errors_item)
-
-        steps: list[dict[str, Any]] | Unset = UNSET
-        if not isinstance(self.steps, Unset):
-            steps = []
-            for steps_item_data in self.steps:
-                steps_item = steps_item_data.to_dict()
-                steps.append(steps_item)
+        steps = []
+        for steps_item_data in self.steps:
+            steps_item = steps_item_data.to_dict()
+            steps.append(steps_item)
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "description": description,
+                "errors": errors,
                 "name": name,
                 "origin": origin,
                 "parameters": parameters,
                 "source": source,
+                "steps": steps,
             }
         )
-        if description is not UNSET:
-            field_dict["description"] = description
-        if errors is not UNSET:
-            field_dict["errors"] = errors
-        if steps is not UNSET:
-            field_dict["steps"] = steps
 
         return field_dict
 
@@ -93,6 +85,15 @@ class WorkflowInfo:
         from ..models.workflow_step_info import WorkflowStepInfo
 
         d = dict(src_dict)
+        description = d.pop("description")
+
+        errors = []
+        _errors = d.pop("errors")
+        for errors_item_data in _errors:
+            errors_item = Problem.from_dict(errors_item_data)
+
+            errors.append(errors_item)
+
         name = d.pop("name")
 
         origin = WorkflowOrigin(d.pop("origin"))
@@ -101,33 +102,20 @@ class WorkflowInfo:
 
         source = d.pop("source")
 
-        description = d.pop("description", UNSET)
+        steps = []
+        _steps = d.pop("steps")
+        for steps_item_data in _steps:
+            steps_item = WorkflowStepInfo.from_dict(steps_item_data)
 
-        _errors = d.pop("errors", UNSET)
-        errors: list[Problem] | Unset = UNSET
-        if _errors is not UNSET:
-            errors = []
-            for errors_item_data in _errors:
-                errors_item = Problem.from_dict(errors_item_data)
-
-                errors.append(errors_item)
-
-        _steps = d.pop("steps", UNSET)
-        steps: list[WorkflowStepInfo] | Unset = UNSET
-        if _steps is not UNSET:
-            steps = []
-            for steps_item_data in _steps:
-                steps_item = WorkflowStepInfo.from_dict(steps_item_data)
-
-                steps.append(steps_item)
+            steps.append(steps_item)
 
         workflow_info = cls(
+            description=description,
+            errors=errors,
             name=name,
             origin=origin,
             parameters=parameters,
             source=source,
-            description=description,
-            errors=errors,
             steps=steps,
         )
 
