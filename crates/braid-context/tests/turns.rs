@@ -1527,3 +1527,98 @@ async fn anthropic_requests_mark_the_prompt_for_caching_and_cached_tokens_are_ke
         );
     }
 }
+
+#[tokio::test]
+async fn a_turn_is_stored_running_with_its_input_and_its_request_before_the_answer() {
+    use braid_protocol::api::TurnStatus;
+    // The model holds its answer back: everything below is stored before it comes.
+    let slow = reply(&["late"]).head_delay(std::time::Duration::from_millis(1_500));
+    let h = Harness::new(Script::new().then(slow)).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    let sent = ctx.send_message(text("hello")).await.unwrap();
+    // The 202 means the input is stored, and the turn's running record with it.
+    let started = h.store.get_turn(ctx.id(), sent.turn_id).await.unwrap();
+    let started = started.expect("no record of the turn once its send was answered");
+    assert_eq!(started.status, TurnStatus::Running);
+    assert_eq!(started.message_id, Some(sent.message_id));
+    // The request's record rides with the pipeline's commit, while the request goes out.
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+    let records = loop {
+        let records = h
+            .store
+            .model_requests(ctx.id(), None, None, 10)
+            .await
+            .unwrap();
+        if !records.is_empty() {
+            break records;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the request was never recorded"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    };
+    assert_eq!(records.len(), 1);
+    assert!(
+        messages(&ctx)
+            .await
+            .iter()
+            .all(|m| m.role != Role::Assistant),
+        "the answer came before the records were checked; the test proves nothing"
+    );
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let ended = h.store.get_turn(ctx.id(), sent.turn_id).await.unwrap();
+        if ended
+            .as_ref()
+            .is_some_and(|t| t.status == TurnStatus::Completed)
+        {
+            assert_eq!(ended.unwrap().outcome, Some(TurnOutcome::Answered));
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the ended record was never stored"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_queued_sends_turn_is_not_stored_running_until_it_starts() {
+    use braid_protocol::api::TurnStatus;
+    let slow = reply(&["first"]).head_delay(std::time::Duration::from_millis(1_000));
+    let h = Harness::new(Script::new().then(slow).then(reply(&["second"]))).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    ctx.send_message(text("one")).await.unwrap();
+    let queued = ctx.send_message(text("two")).await.unwrap();
+    assert!(
+        queued.queued,
+        "the second send should wait behind the first"
+    );
+    assert_eq!(
+        h.store.get_turn(ctx.id(), queued.turn_id).await.unwrap(),
+        None,
+        "a queued turn has not started"
+    );
+    assert_eq!(
+        ctx.turn(queued.turn_id).await.unwrap().status,
+        TurnStatus::Queued
+    );
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(15);
+    loop {
+        let stored = h.store.get_turn(ctx.id(), queued.turn_id).await.unwrap();
+        if stored
+            .as_ref()
+            .is_some_and(|t| t.status == TurnStatus::Completed)
+        {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the queued turn's record never ended: {stored:?}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+}
