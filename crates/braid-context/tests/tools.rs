@@ -136,14 +136,7 @@ async fn malformed_arguments_get_an_error_result_without_running() {
     ctx.send_message(text("go")).await.unwrap();
     // No approval is asked for a call that cannot run.
     assert_eq!(settle(&ctx).await, ContextState::Idle);
-    let ms = messages(&ctx).await;
-    let r = ms.iter().find_map(|m| match &m.kind {
-        MessageKind::ToolResult(r) if r.call_id.as_str() == "b1" => Some(r.clone()),
-        _ => None,
-    });
-    let ToolOutcome::Error { error } = r.unwrap().outcome else {
-        panic!()
-    };
+    let error = call_error(&ctx, "b1").await;
     assert!(
         error.message.contains("not a JSON object"),
         "{}",
@@ -320,14 +313,7 @@ async fn a_stored_workspace_now_outside_the_roots_is_refused_by_every_user() {
     // The model's tool call gets the refusal as its error, the file is never read.
     ctx.send_message(text("read the readme")).await.unwrap();
     assert_eq!(settle(&ctx).await, ContextState::Idle);
-    let ms = messages(&ctx).await;
-    let result = ms.iter().find_map(|m| match &m.kind {
-        MessageKind::ToolResult(r) if r.call_id.as_str() == "r1" => Some(r.clone()),
-        _ => None,
-    });
-    let ToolOutcome::Error { error } = result.unwrap().outcome else {
-        panic!("read_file ran")
-    };
+    let error = call_error(&ctx, "r1").await;
     assert!(
         error
             .message
@@ -552,17 +538,7 @@ async fn a_call_asking_to_leave_the_sandbox_is_refused_at_once_when_the_operator
         ContextState::Idle,
         "the person is not asked for what the operator refuses"
     );
-    let result = messages(&ctx)
-        .await
-        .into_iter()
-        .find_map(|m| match m.kind {
-            MessageKind::ToolResult(r) if r.call_id.as_str() == "e1" => Some(r),
-            _ => None,
-        })
-        .unwrap();
-    let ToolOutcome::Error { error } = result.outcome else {
-        panic!("{result:?}")
-    };
+    let error = call_error(&ctx, "e1").await;
     assert_eq!(error.code.as_deref(), Some("permission_denied"));
     assert!(error.message.contains("--allow-unsandboxed"), "{error:?}");
     assert!(!h.workspace.parent().unwrap().join("planted").exists());

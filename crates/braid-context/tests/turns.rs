@@ -711,24 +711,16 @@ async fn manual_approval_approve_deny_and_approve_for_session() {
     .unwrap();
     // The second round's slow_write is approved for the session: no question asked.
     assert_eq!(settle(&ctx).await, ContextState::Idle);
-    let ms = messages(&ctx).await;
-    let denied = ms
-        .iter()
-        .find_map(|m| match &m.kind {
-            MessageKind::ToolResult(r) if r.call_id.as_str() == "e1" => Some(r.clone()),
-            _ => None,
-        })
-        .unwrap();
-    let ToolOutcome::Error { error } = denied.outcome else {
-        panic!()
-    };
+    let error = call_error(&ctx, "e1").await;
     assert!(
         error.message.contains("denied") && error.message.contains("not now"),
         "{}",
         error.message
     );
     assert!(
-        ms.iter()
+        messages(&ctx)
+            .await
+            .iter()
             .any(|m| m.tool_call_id().map(|c| c.as_str()) == Some("w2"))
     );
     // The model read the denial.
@@ -773,12 +765,7 @@ async fn repeated_identical_calls_are_stopped_as_a_cycle() {
         "{state:?}"
     );
     // The repeated call got a result saying it was not run, so the history stays valid.
-    let ms = messages(&ctx).await;
-    let c3 = ms.iter().find_map(|m| match &m.kind {
-        MessageKind::ToolResult(r) if r.call_id.as_str() == "c3" => Some(r.clone()),
-        _ => None,
-    });
-    assert!(matches!(c3.unwrap().outcome, ToolOutcome::Error { .. }));
+    call_error(&ctx, "c3").await;
     assert_eq!(h.mock.request_count(), 3);
 }
 
@@ -825,14 +812,7 @@ async fn iteration_timeout_pauses_with_consistent_history() {
         ),
         "{state:?}"
     );
-    let ms = messages(&ctx).await;
-    let r = ms.iter().find_map(|m| match &m.kind {
-        MessageKind::ToolResult(r) if r.call_id.as_str() == "s1" => Some(r.clone()),
-        _ => None,
-    });
-    let ToolOutcome::Error { error } = r.expect("a result for the timed-out call").outcome else {
-        panic!()
-    };
+    let error = call_error(&ctx, "s1").await;
     assert!(error.message.contains("timed out"));
     ctx.resume().await.unwrap();
     assert_eq!(settle(&ctx).await, ContextState::Idle);

@@ -284,6 +284,19 @@ pub async fn messages(h: &ContextHandle) -> Vec<Message> {
     .messages
 }
 
+/// The error the model was given for tool call `call`, read from the context's history (a test
+/// failure when the call has no result or its result is not an error).
+pub async fn call_error(h: &ContextHandle, call: &str) -> braid_protocol::ErrorDetail {
+    let result = messages(h).await.into_iter().find_map(|m| match m.kind {
+        braid_protocol::MessageKind::ToolResult(r) if r.call_id.as_str() == call => Some(r),
+        _ => None,
+    });
+    match result.map(|r| r.outcome) {
+        Some(braid_protocol::ToolOutcome::Error { error }) => error,
+        other => panic!("call {call} has no error result: {other:?}"),
+    }
+}
+
 /// A tool for tests, described by a spec and a function.
 struct TestTool {
     spec: ToolSpec,
