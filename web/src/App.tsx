@@ -439,14 +439,14 @@ export function App({ api }: { api: ApiClient }) {
       return;
     }
     let current = true;
-    findVersions(branches, entries.current, firstAfterFrom(api, contextId)).then(
+    findVersions(branches, entries.current, firstAfterFrom(api, contextId), conv.state.older === undefined).then(
       (v) => current && setVersions(v),
       (err: unknown) => console.warn("braid: versions could not be read", err),
     );
     return () => {
       current = false;
     };
-  }, [api, contextId, branches, historyKey]);
+  }, [api, contextId, branches, historyKey, conv.state.older]);
   useEffect(() => setEditingId(null), [contextId, branches?.active]);
   const branching: Branching = {
     versions,
@@ -595,7 +595,7 @@ export function App({ api }: { api: ApiClient }) {
               onDelete={(n) => void deleteBranch(n)}
               onMerge={() => setMerging(true)}
             />
-            <PinnedFacts entries={conv.state.entries} />
+            <PinnedFacts entries={conv.state.entries} {...(summary?.id === contextId ? { pinnedIds: summary.pinned } : {})} />
             {merging && branches && (
               <MergeDialog
                 branches={branches}
@@ -627,6 +627,9 @@ export function App({ api }: { api: ApiClient }) {
                 }}
                 reveal={view === "full" ? reveal : null}
                 onRevealed={() => setReveal(null)}
+                older={conv.state.older !== undefined}
+                onLoadEarlier={conv.loadEarlier}
+                onLoadAll={conv.loadAll}
               />
               {summary?.id === contextId && summary.message_count === 0 && conv.state.entries.length === 0 && (
                 <EmptyConversation
