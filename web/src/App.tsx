@@ -27,6 +27,7 @@ import { CardActionsProvider, type CardActions } from "./messages/actions";
 import { ToolPairingProvider, useListPairing } from "./messages/toolcards/pairing";
 import { FollowProvider, LatestButton, useFollowList } from "./ui/scroll/follow";
 import { MessageWindow } from "./messages/MessageWindow";
+import { isPlanExecution } from "./messages/MessageView";
 import { useHistoryView } from "./conversation/historyView";
 import { Sidebar } from "./components/Sidebar";
 import { StatusBar, TurnFailure } from "./components/StatusBar";
@@ -465,7 +466,7 @@ export function App({ api }: { api: ApiClient }) {
       const list = entries.current;
       for (let i = list.length - 1; i >= 0; i--) {
         const m = list[i]!.message;
-        if (list[i]!.role === "user" && m?.kind === "text" && m.status === "complete") {
+        if (list[i]!.role === "user" && m?.kind === "text" && m.status === "complete" && !isPlanExecution(m)) {
           setEditingId(m.id);
           return true;
         }
