@@ -191,6 +191,7 @@ from .optimization_strategy_importance_scoring_weights import (
 )
 from .optimization_strategy_intelligent import OptimizationStrategyIntelligent
 from .optimization_strategy_recent_n import OptimizationStrategyRecentN
+from .page_from import PageFrom
 from .pending_call import PendingCall
 from .pin_fact_request import PinFactRequest
 from .plan_message import PlanMessage
@@ -483,6 +484,7 @@ __all__ = (
     "OptimizationStrategyImportanceScoringWeights",
     "OptimizationStrategyIntelligent",
     "OptimizationStrategyRecentN",
+    "PageFrom",
     "PendingCall",
     "PinFactRequest",
     "PlanMessage",
