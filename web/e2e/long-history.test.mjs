@@ -1,9 +1,17 @@
 // A conversation of 2,000 messages, seeded straight into the SQLite file (as a long-lived
 // conversation would be stored) while `braid serve` is stopped, opened in Chromium with
-// Playwright's tracing on: only its newest messages are rendered, and the time to the newest one
-// on screen is printed and saved with the trace. The target is under a second; the assertion is
-// a looser guard, as the shared 2-core machine's other builds make the figure vary by a factor
-// of two (rendering the whole history, as before, takes several seconds).
+// Playwright's tracing on: only its newest page is read (one request from the end, not the
+// whole history) and only its newest messages are rendered; the time to the newest one on
+// screen is printed and saved with the trace, both as the test sees it and as the page does
+// (from navigation to the newest message in the document and painted).
+//
+// Issue 49's target is a first screen under 300 ms. On the shared 2-core machine these tests run
+// on (load average 4 to 7.6 while other builds run; six interleaved runs of each UI) the page
+// measured 276-459 ms from navigation to the newest message in the document (median 389; the UI
+// that read the whole history first and built a highlighter per message: 539-707, median 643),
+// painted 474 (831), and the test saw a median of 527 ms (851). So the time bound asserted is a
+// guard against a return to rendering everything (several seconds), not the target; the
+// listings requested are the exact check.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -107,13 +115,35 @@ test("a 2,000-message conversation opens with only its newest messages rendered"
     await mkdir(traceDir, { recursive: true });
     await w.browser.tracing.start({ screenshots: true, snapshots: false, title: "open a 2,000-message conversation" });
     const last = `Message ${SEEDED - 1}:`;
+    // The page's own clock: when the newest message enters the document, and the frame after.
+    await w.page.addInitScript((text) => {
+      const shown = () => [...document.querySelectorAll("li.message")].some((li) => li.textContent?.includes(text));
+      const watch = new MutationObserver(() => {
+        if (!shown()) return;
+        watch.disconnect();
+        window.__braidShownAt = performance.now();
+        requestAnimationFrame(() => setTimeout(() => (window.__braidPaintedAt = performance.now()), 0));
+      });
+      document.addEventListener("DOMContentLoaded", () => watch.observe(document.body, { childList: true, subtree: true, characterData: true }));
+    }, last);
+    const listings = [];
+    const onRequest = (r) => {
+      if (/\/v1\/contexts\/[^/]+\/messages\?/.test(r.url())) listings.push(r.url().replace(/^.*\?/, ""));
+    };
+    w.page.on("request", onRequest);
     const t0 = Date.now();
     await w.page.goto(`${w.url}/contexts/${ctx.id}`);
     await w.page.getByText(last, { exact: false }).waitFor();
     const openMs = Date.now() - t0;
+    w.page.off("request", onRequest);
+    await w.page.waitForFunction(() => window.__braidPaintedAt !== undefined);
+    const page = await w.page.evaluate(() => ({ shownMs: Math.round(window.__braidShownAt), paintedMs: Math.round(window.__braidPaintedAt) }));
+    // The newest page, from the end: the first screen waits for nothing else of the history.
+    assert.match(listings[0] ?? "", /^view=full&from=end&limit=100$/, `listings: ${JSON.stringify(listings)}`);
+    assert.ok(listings.every((l) => l.startsWith("view=full&from=end") || l.includes("after=")), `listings: ${JSON.stringify(listings)}`);
     assert.ok(await w.page.getByLabel("Full history").isChecked(), "the full history is the default");
-    const hidden = SEEDED + 2 - WINDOW;
-    await w.page.getByRole("button", { name: `Show ${WINDOW} earlier messages (${hidden} not shown)` }).waitFor();
+    // Only the newest page was read: the button shows what is loaded, not how much more exists.
+    await w.page.getByRole("button", { name: `Show ${WINDOW} earlier messages`, exact: true }).waitFor();
     await w.browser.tracing.stop({ path: join(traceDir, "long-history-trace.zip") });
     const rendered = await w.page.locator("li.message").count();
     // The same three pages read by the page itself, without rendering: the network's share.
@@ -139,7 +169,7 @@ test("a 2,000-message conversation opens with only its newest messages rendered"
     await list.evaluate((el) => (el.scrollTop = 0));
     await w.page.waitForFunction((n) => document.querySelectorAll("li.message").length > n, rendered);
     const growMs = Date.now() - t1;
-    const report = { messages: SEEDED + 2, openMs, fullHistoryReadMs: readMs, rendered, growMs };
+    const report = { messages: SEEDED + 2, openMs, pageShownMs: page.shownMs, pagePaintedMs: page.paintedMs, fullHistoryReadMs: readMs, rendered, growMs };
     console.log(`long-history figures: ${JSON.stringify(report)}`);
     await writeFile(join(traceDir, "long-history-figures.json"), JSON.stringify(report, null, 2));
     // The optimized view marks the messages the model is no longer sent; the marker opens the
@@ -171,7 +201,7 @@ test("a 2,000-message conversation opens with only its newest messages rendered"
     await w.page.getByText(last, { exact: false }).waitFor();
     assert.ok(await w.page.getByLabel("Full history").isChecked(), "the full history is remembered");
 
-    assert.ok(openMs < 2500, `opening took ${openMs} ms`);
+    assert.ok(openMs < 2000, `opening took ${openMs} ms`);
     assert.ok(rendered < 200, `rendered ${rendered} messages at once`);
   });
 });

@@ -38,6 +38,13 @@ test("a plan proposed in plan mode is executed from its card and the next answer
     await card.getByRole("button", { name: "Execute plan" }).click();
     await w.page.getByText("Executing step 1: reading the readme.").waitFor();
     await w.page.locator(".budget").getByText("act ·", { exact: false }).waitFor();
+    // The execution is a notice of the run, not a message the person wrote; what the model was
+    // sent for it is behind a disclosure.
+    const notice = w.page.locator("li.message[data-kind=plan_execution]");
+    await notice.getByText("Plan execution started").waitFor();
+    assert.equal(await w.page.locator("li.message.role-user").filter({ hasText: "Execute the plan" }).count(), 0);
+    await notice.getByText("What the model was asked").click();
+    await notice.getByText("Execute the plan: Add a changelog", { exact: false }).waitFor();
     const summary = await w.api("GET", `/v1/contexts/${ctx.id}`);
     assert.equal(summary.config.mode, "act");
     // The mode switch's notice is in the list: no placeholder waits for it.

@@ -26,7 +26,8 @@ describe("App", () => {
     expect(await screen.findByText("Hello there")).toBeTruthy();
     expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Parser refactor");
     expect(screen.getByRole("link", { name: "Parser refactor" }).getAttribute("aria-current")).toBe("page");
-    expect(server.requests.some((r) => r.path === "/v1/contexts/c1/messages?view=full&limit=1000")).toBe(true);
+    // The newest page, not the whole history from its start.
+    expect(server.requests.some((r) => r.path === "/v1/contexts/c1/messages?view=full&from=end&limit=100")).toBe(true);
   });
 
   it("offers the workspace's files in the file picker", async () => {
@@ -136,7 +137,7 @@ describe("App", () => {
     await screen.findByText("Latest");
     const marker = screen.getByText("History optimized: 2 earlier messages summarized (900 → 90 tokens)");
     await userEvent.click(within(marker.closest(".divider") as HTMLElement).getByRole("button", { name: "Show full history" }));
-    await waitFor(() => expect(server.requests.some((r) => r.path === "/v1/contexts/c1/messages?view=full&limit=1000")).toBe(true));
+    await waitFor(() => expect(server.requests.some((r) => r.path === "/v1/contexts/c1/messages?view=full&from=end&limit=100")).toBe(true));
     expect((screen.getByLabelText("Full history") as HTMLInputElement).checked).toBe(true);
     window.localStorage.removeItem(HISTORY_VIEW_KEY);
   });

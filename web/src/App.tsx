@@ -1,56 +1,44 @@
 // The application shell: sidebar of contexts, the conversation with its live state, the
-// composer, branches, settings and MCP panels. Everything here is wiring: each action is one
-// API call, and the view state comes from the conversation reducer.
+// composer, branches, settings and MCP panels. Everything here is layout and wiring: each action
+// is one API call; the conversation comes from its reducer (useConversation), the shell's own
+// state (panels, dialogs, editing) from shellReducer, the rest from the hooks in app/.
 
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useReducer, useRef } from "react";
 import type { ApiClient } from "./api/client";
-import type {
-  BranchList,
-  ContextConfig,
-  ContextListEntry,
-  ContextSummary,
-  CreateBranchRequest,
-  MergeRequest,
-  McpResourceInfo,
-  McpServerDefinition,
-  Message,
-  MessageSearchHit,
-  ModelList,
-  Mode,
-  OfferedRule,
-  SendMessageRequest,
-} from "./generated/protocol";
+import type { ContextConfig, McpResourceInfo, Message, MessageSearchHit, Mode, OfferedRule, SendMessageRequest } from "./generated/protocol";
 import { navigate, useRoute } from "./router";
 import { useConversation } from "./conversation/useConversation";
 import { isBusy } from "./conversation/reducer";
 import { CardActionsProvider, type CardActions } from "./messages/actions";
 import { ToolPairingProvider, useListPairing } from "./messages/toolcards/pairing";
 import { FollowProvider, LatestButton, useFollowList } from "./ui/scroll/follow";
-import { MessageWindow } from "./messages/MessageWindow";
+import { MessageList } from "./components/MessageList";
+import { isPlanExecution } from "./messages/MessageView";
 import { useHistoryView } from "./conversation/historyView";
 import { Sidebar } from "./components/Sidebar";
-import { StatusBar, TurnFailure } from "./components/StatusBar";
-import { Composer, editedSend, type EditedSend } from "./components/Composer";
+import { StatusBar } from "./components/StatusBar";
+import { Composer, editedSend } from "./components/Composer";
 import { ElicitationCard } from "./messages/ElicitationCard";
 import { BranchSwitcher } from "./components/BranchSwitcher";
 import { MergeDialog } from "./components/MergeDialog";
 import { PinnedFacts } from "./messages/PinnedFacts";
-import { SettingsPanel } from "./components/SettingsPanel";
-import { McpPanel } from "./components/McpPanel";
 import { workspacePaths } from "./messages/ContentCards";
 import { BranchingProvider, type Branching } from "./branches/branching";
-import { findVersions, firstAfterFrom, freeBranchName, type MessageVersions } from "./branches/versions";
+import { freeBranchName } from "./branches/versions";
 import { ShortcutsDialog } from "./components/ShortcutsDialog";
 import { BranchMap } from "./branches/BranchMap";
 import { useTheme } from "./theme";
 import { BranchHereProvider, type BranchHere } from "./messages/BranchHere";
 import { Header } from "./components/Header";
-import { EmptyConversation } from "./components/EmptyConversation";
+import { HeaderActions } from "./components/HeaderActions";
+import { SidePanel } from "./components/SidePanel";
 import { WorkflowRunBar } from "./components/WorkflowRunBar";
 import { useMcpState } from "./app/useMcpState";
 import { useComposerMenus, useElicitations } from "./app/useComposerMenus";
-
-type Panel = "none" | "settings" | "mcp";
+import { initialShell, overlayOpen, shellReducer } from "./app/shellState";
+import { useShortcuts } from "./app/useShortcuts";
+import { useContextData } from "./app/useContextData";
+import { useBranchActions } from "./app/useBranchActions";
 
 /** Rounds in which a new conversation's read-only calls run without asking (the engine's loop limit). */
 export const NEW_CONTEXT_AUTO_ROUNDS = 25;
@@ -71,109 +59,18 @@ export const NEW_CONTEXT_CONFIG: ContextConfig = {
 export function App({ api }: { api: ApiClient }) {
   const route = useRoute();
   const contextId = route.type === "context" ? route.contextId : null;
-  const [contexts, setContexts] = useState<ContextListEntry[]>([]);
-  const [summary, setSummary] = useState<ContextSummary | null>(null);
-  const [branches, setBranches] = useState<BranchList | null>(null);
+  const [shell, dispatch] = useReducer(shellReducer, initialShell);
+  const { panel, navOpen, moreOpen, branchesOpen, branchFromId, merge, helpOpen, mapOpen, editing, editingId, reveal } = shell;
   const [view, setView] = useHistoryView();
-  // A message to bring into view once the full history shows it (opened from a marker).
-  const [reveal, setReveal] = useState<string | null>(null);
-  const [panel, setPanel] = useState<Panel>("none");
-  const [navOpen, setNavOpen] = useState(false);
-  // On a phone: the header's "More" menu, and the branch bar it folds away.
-  const [moreOpen, setMoreOpen] = useState(false);
-  const [branchesOpen, setBranchesOpen] = useState(false);
-  const [branchFromId, setBranchFromId] = useState<string | null>(null);
-  const [merging, setMerging] = useState(false);
-  const [editing, setEditing] = useState<EditedSend | null>(null);
   const conv = useConversation(api, contextId, undefined, view);
   const { reportError } = conv;
-  const { servers, mcpEditing, resources, tools, showServers, refreshMcp } = useMcpState(api, panel === "mcp", reportError);
+  const data = useContextData(api, contextId, panel === "settings", conv.state.settled, reportError);
+  const { contexts, setContexts, summary, setSummary, branches, refreshContext, models, workspaceRoots, workspaceFiles } = data;
+  const mcp = useMcpState(api, panel === "mcp", reportError);
   const turnRunning = contextId !== null && isBusy(conv.state.state);
   const { elicitations, replyElicitation } = useElicitations(api, turnRunning);
   const { prompts, workflows, refreshWorkflows, runWorkflow, promptText } = useComposerMenus(api, contextId);
-  const [editingId, setEditingId] = useState<string | null>(null);
-  const [versions, setVersions] = useState<ReadonlyMap<string, MessageVersions>>(new Map());
-  const [helpOpen, setHelpOpen] = useState(false);
-  const [mapOpen, setMapOpen] = useState(false);
-  const [mergeSource, setMergeSource] = useState<string | undefined>(undefined);
   const [theme, nextTheme] = useTheme();
-
-  const refreshContexts = useCallback(() => {
-    api.listContexts().then((l) => setContexts(l.contexts), reportError);
-  }, [api, reportError]);
-  // Answers for a context the person already left must not overwrite the open one.
-  const openId = useRef(contextId);
-  openId.current = contextId;
-  const refreshContext = useCallback(() => {
-    if (!contextId) {
-      setSummary(null);
-      setBranches(null);
-      return;
-    }
-    const forId = contextId;
-    setSummary((cur) => (cur?.id === forId ? cur : null));
-    api.getContext(forId).then((c) => openId.current === forId && setSummary(c), reportError);
-    api.listBranches(forId).then((b) => openId.current === forId && setBranches(b), reportError);
-  }, [api, contextId, reportError]);
-  // The model picker's list, asked each time the settings open (the server may load others).
-  const [models, setModels] = useState<ModelList | undefined>(undefined);
-  useEffect(() => {
-    if (panel !== "settings") return;
-    api.listModels().then(setModels, (err: unknown) => setModels({ models: [], list_error: err instanceof Error ? err.message : String(err) }));
-  }, [api, panel]);
-  const [workspaceRoots, setWorkspaceRoots] = useState<string[] | undefined>(undefined);
-  useEffect(() => {
-    api.getSettings().then((s) => setWorkspaceRoots(s.workspace_roots), () => setWorkspaceRoots(undefined));
-  }, [api]);
-
-  useEffect(refreshContexts, [refreshContexts]);
-  useEffect(refreshContext, [refreshContext]);
-  // A finished turn may have renamed the context or changed its branches and budget.
-  const settled = conv.state.settled;
-  useEffect(() => {
-    if (settled > 0) {
-      refreshContext();
-      refreshContexts();
-    }
-  }, [settled, refreshContext, refreshContexts]);
-
-  // Keyboard shortcuts (listed by `?`). Escape closes the overlays (side panel, narrow-window
-  // sidebar) first, and stops a running turn when none is open. The handler reads the current
-  // view through a ref, so it is registered once.
-  const keys = useRef<{ overlay: boolean; busy: boolean; interrupt: () => void; editLast: () => boolean }>({
-    overlay: false,
-    busy: false,
-    interrupt: () => {},
-    editLast: () => false,
-  });
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented) return;
-      const target = e.target as HTMLElement | null;
-      const typing = !!target && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
-      if (e.key === "Escape") {
-        if (keys.current.overlay) {
-          setPanel("none");
-          setNavOpen(false);
-        } else if (keys.current.busy) {
-          e.preventDefault();
-          keys.current.interrupt();
-        }
-      } else if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "k") {
-        e.preventDefault();
-        setNavOpen(true);
-        window.setTimeout(() => document.querySelector<HTMLInputElement>(".sidebar input[type=search]")?.focus(), 0);
-      } else if (e.key === "?" && !typing && !e.ctrlKey && !e.metaKey) {
-        e.preventDefault();
-        setHelpOpen(true);
-      } else if (e.key === "ArrowUp" && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey) {
-        const composer = target instanceof HTMLTextAreaElement && target.closest(".composer") !== null;
-        if (composer && (target as HTMLTextAreaElement).value === "" && keys.current.editLast()) e.preventDefault();
-      }
-    };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  }, []);
 
   // Follow the conversation as it grows, unless the person scrolled up to read.
   const list = useRef<HTMLOListElement>(null);
@@ -190,7 +87,7 @@ export function App({ api }: { api: ApiClient }) {
     }
   };
   const open = (id: string) => {
-    setNavOpen(false);
+    dispatch({ type: "nav", open: false });
     navigate({ type: "context", contextId: id });
   };
   const create = async (title: string | undefined) => {
@@ -231,11 +128,11 @@ export function App({ api }: { api: ApiClient }) {
     }
     if (editing) {
       // The edited text is stored now: the failed send it replaces goes.
-      setEditing(null);
+      dispatch({ type: "editing", editing: null });
       await api.deleteMessage(contextId, editing.messageId).catch(reportError);
     }
   };
-  useEffect(() => setEditing(null), [contextId]);
+  useEffect(() => dispatch({ type: "editing", editing: null }), [contextId]);
   // A conversation opens ready to type in (not on a phone, where the keyboard would cover it).
   useEffect(() => {
     if (!contextId || window.matchMedia?.("(max-width: 600px)").matches) return;
@@ -249,7 +146,7 @@ export function App({ api }: { api: ApiClient }) {
   entries.current = conv.state.entries;
   const editFailed = useCallback((m: Message) => {
     const loaded = entries.current.flatMap((e) => (e.message ? [e.message] : []));
-    setEditing(editedSend(m, loaded));
+    dispatch({ type: "editing", editing: editedSend(m, loaded) });
   }, []);
   const interrupt = () => {
     if (contextId) api.interrupt(contextId).catch(reportError);
@@ -257,16 +154,8 @@ export function App({ api }: { api: ApiClient }) {
   const resume = () => {
     if (contextId) api.resume(contextId).catch(reportError);
   };
-  const switchBranch = async (name: string) => {
-    if (!contextId) return;
-    try {
-      await api.activateBranch(contextId, name);
-      refreshContext();
-      conv.branchSwitched();
-    } catch (err) {
-      reportError(err);
-    }
-  };
+  const branchOps = useBranchActions(api, contextId, branches, conv, entries, refreshContext);
+  const { switchBranch, createBranch } = branchOps;
   const searchMessages = useCallback(async (q: string) => (await api.searchMessages(q, 20)).hits, [api]);
   // A found message opens in its conversation, on a branch that shows it, in the full history.
   const openHit = async (hit: MessageSearchHit) => {
@@ -286,13 +175,8 @@ export function App({ api }: { api: ApiClient }) {
       return;
     }
     setView("full");
-    setReveal(hit.message_id);
+    dispatch({ type: "reveal", id: hit.message_id });
     open(hit.context_id);
-  };
-  const createBranch = async (req: CreateBranchRequest) => {
-    if (!contextId) return;
-    await api.createBranch(contextId, req);
-    await switchBranch(req.name);
   };
   const branchHere: BranchHere | null = useMemo(
     () =>
@@ -303,58 +187,13 @@ export function App({ api }: { api: ApiClient }) {
             defaultName: freeBranchName("branch", branches?.branches.map((b) => b.name) ?? []),
             create: async (name: string, systemPrompt: string | undefined) => {
               await createBranch({ name, from_message: branchFromId, ...(systemPrompt ? { system_prompt: systemPrompt } : {}) });
-              setBranchFromId(null);
+              dispatch({ type: "branch_from", messageId: null });
             },
-            cancel: () => setBranchFromId(null),
+            cancel: () => dispatch({ type: "branch_from", messageId: null }),
           },
     // createBranch is remade each render; the form only needs it when submitted.
     [branchFromId, branches, contextId],
   );
-  const loadBranchMessages = useCallback(
-    async (branch: string) => {
-      if (!contextId) return [];
-      return (await api.listMessages(contextId, { branch, limit: 1000 })).messages;
-    },
-    [api, contextId],
-  );
-  // The branch map reads every message of each branch, page by page.
-  const loadAllBranchMessages = useCallback(
-    async (branch: string) => {
-      if (!contextId) return [];
-      const out: Message[] = [];
-      let after: string | undefined;
-      for (let page = 0; page < 100; page++) {
-        const list = await api.listMessages(contextId, { branch, view: "full", limit: 1000, ...(after ? { after } : {}) });
-        out.push(...list.messages);
-        if (!list.next_after) break;
-        after = list.next_after;
-      }
-      return out;
-    },
-    [api, contextId],
-  );
-  const mergeBranch = useCallback(
-    (source: string, request: MergeRequest) => {
-      if (!contextId) return Promise.reject(new Error("no conversation is open"));
-      return api.mergeBranch(contextId, source, request);
-    },
-    [api, contextId],
-  );
-  const merged = () => {
-    setMerging(false);
-    setMergeSource(undefined);
-    refreshContext();
-    conv.branchSwitched();
-  };
-  const deleteBranch = async (name: string) => {
-    if (!contextId) return;
-    try {
-      await api.deleteBranch(contextId, name);
-      refreshContext();
-    } catch (err) {
-      reportError(err);
-    }
-  };
   const saveSettings = async (changes: Partial<ContextConfig>) => {
     if (!contextId) return;
     const c = await api.updateContext(contextId, { config: changes });
@@ -371,133 +210,46 @@ export function App({ api }: { api: ApiClient }) {
       .sendMessage(contextId, { payload: { type: "mcp_resource", server_name: r.server_name, resource_uri: r.uri } })
       .catch(reportError);
   };
-
-  /** Activates a branch, throwing on failure (edit and regenerate report it in place). */
-  const activate = async (name: string) => {
-    if (!contextId) return;
-    await api.activateBranch(contextId, name);
-    refreshContext();
-    conv.branchSwitched();
-  };
-  // Edit and regenerate: a new branch from just before the message, made active, where the
-  // (edited) text is sent again. The original stays on its branch, reachable by the arrows.
-  // The new branch keeps the active branch's system prompt and pipeline, as a version of it.
-  const branchBefore = async (prefix: string, messageId: string) => {
-    if (!contextId) return;
-    const list = await api.listBranches(contextId);
-    const from = list.branches.find((b) => b.name === list.active);
-    const name = freeBranchName(prefix, list.branches.map((b) => b.name));
-    await api.createBranch(contextId, {
-      name,
-      before_message: messageId,
-      ...(from?.system_prompt ? { system_prompt: from.system_prompt } : {}),
-      ...(from?.pipeline ? { pipeline: from.pipeline } : {}),
-    });
-    await activate(name);
-  };
-  const sendInstead = async (prefix: string, messageId: string, text: string) => {
-    if (!contextId) return;
-    await branchBefore(prefix, messageId);
-    await api.sendMessage(contextId, { payload: { type: "text", text } });
-  };
-  const editAndSend = (messageId: string, text: string) => sendInstead("edit", messageId, text);
-  // Regenerate: a new branch from just before the reply the answer belongs to (the first
-  // message after its question), where the model answers the same question again. The question
-  // is not sent again, so the answers are versions of one another with their own arrows.
-  const regenerate = async (answerId: string) => {
-    if (!contextId) return;
-    const list = entries.current;
-    const at = list.findIndex((e) => e.id === answerId);
-    let questionAt = -1;
-    for (let i = at - 1; i >= 0; i--) {
-      const m = list[i]!.message;
-      if (list[i]!.role === "user" && m?.kind === "text") {
-        questionAt = i;
-        break;
-      }
-    }
-    const replyStart = questionAt >= 0 ? list.slice(questionAt + 1).find((e) => e.message !== undefined && e.role !== "user") : undefined;
-    if (!replyStart) {
-      reportError(new Error("There is no question before this answer to answer again"));
-      return;
-    }
-    try {
-      await branchBefore("regenerate", replyStart.id);
-      await api.resume(contextId);
-    } catch (err) {
-      reportError(err);
-    }
-  };
-  // The versions where branches diverge, read again when the branches or the shown history
-  // change (not on each streamed piece).
-  let lastLoaded = conv.state.entries.length - 1;
-  while (lastLoaded >= 0 && conv.state.entries[lastLoaded]!.message === undefined) lastLoaded--;
-  const historyKey = `${conv.state.entries.length}:${lastLoaded >= 0 ? conv.state.entries[lastLoaded]!.id : ""}`;
-  useEffect(() => {
-    if (!contextId || !branches || branches.branches.length < 2) {
-      setVersions(new Map());
-      return;
-    }
-    let current = true;
-    findVersions(branches, entries.current, firstAfterFrom(api, contextId)).then(
-      (v) => current && setVersions(v),
-      (err: unknown) => console.warn("braid: versions could not be read", err),
-    );
-    return () => {
-      current = false;
-    };
-  }, [api, contextId, branches, historyKey]);
-  useEffect(() => setEditingId(null), [contextId, branches?.active]);
+  useEffect(() => dispatch({ type: "editing_id", id: null }), [contextId, branches?.active]);
   const branching: Branching = {
-    versions,
+    versions: branchOps.versions,
     editingId,
-    setEditingId,
-    editAndSend,
-    regenerate,
+    setEditingId: (id) => dispatch({ type: "editing_id", id }),
+    editAndSend: branchOps.editAndSend,
+    regenerate: branchOps.regenerate,
     switchTo: (name) => void switchBranch(name),
     busy: isBusy(conv.state.state),
   };
-  keys.current = {
-    overlay: panel !== "none" || navOpen,
-    busy: contextId !== null && isBusy(conv.state.state),
-    interrupt,
-    editLast: () => {
-      const list = entries.current;
-      for (let i = list.length - 1; i >= 0; i--) {
-        const m = list[i]!.message;
-        if (list[i]!.role === "user" && m?.kind === "text" && m.status === "complete") {
-          setEditingId(m.id);
-          return true;
+  useShortcuts(
+    {
+      overlay: overlayOpen(shell),
+      busy: contextId !== null && isBusy(conv.state.state),
+      interrupt,
+      editLast: () => {
+        const list = entries.current;
+        for (let i = list.length - 1; i >= 0; i--) {
+          const m = list[i]!.message;
+          if (list[i]!.role === "user" && m?.kind === "text" && m.status === "complete" && !isPlanExecution(m)) {
+            dispatch({ type: "editing_id", id: m.id });
+            return true;
+          }
         }
-      }
-      return false;
+        return false;
+      },
     },
-  };
+    dispatch,
+  );
 
   // Compared as text, so the cards re-render when the offered rules change, not on every state.
   const offeredJson = conv.state.state.type === "awaiting_tool_approval" ? JSON.stringify(conv.state.state.offered_rules ?? []) : "[]";
+  const branchFrom = useCallback((id: string) => dispatch({ type: "branch_from", messageId: id }), []);
   const actions: CardActions | null = useMemo(
-    () => (contextId ? { api, contextId, reportError, branchFrom: setBranchFromId, editFailed, offeredRules: JSON.parse(offeredJson) as OfferedRule[] } : null),
-    [api, contextId, reportError, editFailed, offeredJson],
+    () => (contextId ? { api, contextId, reportError, branchFrom, editFailed, offeredRules: JSON.parse(offeredJson) as OfferedRule[] } : null),
+    [api, contextId, reportError, branchFrom, editFailed, offeredJson],
   );
   const messageOptions = useMemo(() => ({ onShowFullHistory: () => setView("full") }), []);
   // One card per tool call: results show inside their call's card, not as entries of their own.
   const tooling = useListPairing(conv.state.entries);
-  // The workspace's files for the composer's file picker, read again when the workspace changes.
-  const [workspaceFiles, setWorkspaceFiles] = useState<string[]>([]);
-  const workspace = summary?.config.workspace;
-  useEffect(() => {
-    setWorkspaceFiles([]);
-    if (!contextId || !workspace) return;
-    let current = true;
-    api
-      .listWorkspaceFiles(contextId)
-      .then((list) => current && setWorkspaceFiles(list.files.map((f) => f.path)))
-      .catch((e: unknown) => console.warn("workspace files could not be listed", e));
-    return () => {
-      current = false;
-    };
-  }, [api, contextId, workspace]);
   const pathSuggestions = useMemo(() => {
     const paths = new Set<string>(workspaceFiles);
     for (const e of conv.state.entries) {
@@ -513,55 +265,40 @@ export function App({ api }: { api: ApiClient }) {
       <Header
         summary={summary}
         navOpen={navOpen}
-        onToggleNav={() => setNavOpen((o) => !o)}
+        onToggleNav={() => dispatch({ type: "toggle_nav" })}
         moreOpen={moreOpen}
-        onToggleMore={() => setMoreOpen((o) => !o)}
-        onChosen={() => setMoreOpen(false)}
-        onWorkspace={() => setPanel("settings")}
+        onToggleMore={() => dispatch({ type: "toggle_more" })}
+        onChosen={() => dispatch({ type: "close_more" })}
+        onWorkspace={() => dispatch({ type: "panel", panel: "settings" })}
       >
-        {contextId && branches && (
-          <button type="button" className="btn branches-toggle" aria-pressed={branchesOpen} onClick={() => setBranchesOpen((o) => !o)}>
-            Branches ({branches.active})
-          </button>
-        )}
-        {contextId && (
-          <label className="toggle">
-            <input type="checkbox" checked={view === "full"} onChange={(e) => setView(e.target.checked ? "full" : "optimized")} />
-            Full history
-          </label>
-        )}
-        {contextId && branches && (
-          <button type="button" className="btn" onClick={() => setMapOpen(true)}>
-            Branch map
-          </button>
-        )}
-        {contextId && (
-          <button type="button" className="btn" aria-pressed={panel === "settings"} onClick={() => setPanel((p) => (p === "settings" ? "none" : "settings"))}>
-            Settings
-          </button>
-        )}
-        <button type="button" className="btn" aria-pressed={panel === "mcp"} onClick={() => setPanel((p) => (p === "mcp" ? "none" : "mcp"))}>
-          MCP
-        </button>
-        <button type="button" className="btn" onClick={nextTheme} title="Colour theme: follow the system, dark or light">
-          Theme: {theme === "system" ? "System" : theme === "dark" ? "Dark" : "Light"}
-        </button>
-        <button type="button" className="btn btn-icon" aria-label="Keyboard shortcuts" onClick={() => setHelpOpen(true)}>
-          ?
-        </button>
+        <HeaderActions
+          open={contextId !== null}
+          activeBranch={branches?.active}
+          branchesOpen={branchesOpen}
+          onToggleBranches={() => dispatch({ type: "toggle_branches" })}
+          view={view}
+          onView={setView}
+          onBranchMap={() => dispatch({ type: "map", open: true })}
+          settingsOpen={panel === "settings"}
+          onToggleSettings={() => dispatch({ type: "toggle_panel", panel: "settings" })}
+          mcpOpen={panel === "mcp"}
+          onToggleMcp={() => dispatch({ type: "toggle_panel", panel: "mcp" })}
+          theme={theme}
+          onNextTheme={nextTheme}
+          onHelp={() => dispatch({ type: "help", open: true })}
+        />
       </Header>
-      {helpOpen && <ShortcutsDialog onClose={() => setHelpOpen(false)} />}
+      {helpOpen && <ShortcutsDialog onClose={() => dispatch({ type: "help", open: false })} />}
       {mapOpen && branches && contextId && (
         <BranchMap
           branches={branches}
-          loadMessages={loadAllBranchMessages}
+          loadMessages={branchOps.loadAllBranchMessages}
           onSwitch={(n) => void switchBranch(n)}
           onMerge={(source) => {
-            setMapOpen(false);
-            setMergeSource(source);
-            setMerging(true);
+            dispatch({ type: "map", open: false });
+            dispatch({ type: "merge_open", source });
           }}
-          onClose={() => setMapOpen(false)}
+          onClose={() => dispatch({ type: "map", open: false })}
         />
       )}
       <Sidebar
@@ -591,52 +328,45 @@ export function App({ api }: { api: ApiClient }) {
               onSwitch={(n) => void switchBranch(n)}
               onCreate={createBranch}
               fromMessage={null}
-              onCancelFrom={() => setBranchFromId(null)}
-              onDelete={(n) => void deleteBranch(n)}
-              onMerge={() => setMerging(true)}
+              onCancelFrom={() => dispatch({ type: "branch_from", messageId: null })}
+              onDelete={(n) => void branchOps.deleteBranch(n)}
+              onMerge={() => dispatch({ type: "merge_open" })}
             />
-            <PinnedFacts entries={conv.state.entries} />
-            {merging && branches && (
+            <PinnedFacts entries={conv.state.entries} {...(summary?.id === contextId ? { pinnedIds: summary.pinned } : {})} />
+            {merge.open && branches && (
               <MergeDialog
                 branches={branches}
-                {...(mergeSource ? { initialSource: mergeSource } : {})}
-                loadMessages={loadBranchMessages}
-                merge={mergeBranch}
-                onMerged={merged}
-                onClose={() => {
-                  setMerging(false);
-                  setMergeSource(undefined);
+                {...(merge.source ? { initialSource: merge.source } : {})}
+                loadMessages={branchOps.loadBranchMessages}
+                merge={branchOps.mergeBranch}
+                onMerged={() => {
+                  dispatch({ type: "merge_closed" });
+                  branchOps.afterMerge();
                 }}
+                onClose={() => dispatch({ type: "merge_closed" })}
               />
             )}
-            <ol
-              className="messages"
-              aria-label="Messages"
-              ref={list}
+            <MessageList
+              list={list}
               onScroll={scroll.onScroll}
-            >
-              <MessageWindow
-                key={contextId}
-                entries={tooling.visible}
-                options={messageOptions}
-                list={list}
-                markers={view === "optimized" ? conv.state.markers : []}
-                onOpenFull={(at) => {
-                  setView("full");
-                  setReveal(at);
-                }}
-                reveal={view === "full" ? reveal : null}
-                onRevealed={() => setReveal(null)}
-              />
-              {summary?.id === contextId && summary.message_count === 0 && conv.state.entries.length === 0 && (
-                <EmptyConversation
-                  workspace={summary.config.workspace}
-                  onPick={(text) => void send([{ payload: { type: "text", text } }]).catch(() => {})}
-                  onSettings={() => setPanel("settings")}
-                />
-              )}
-              <TurnFailure conversation={conv.state} onResume={resume} />
-            </ol>
+              contextId={contextId}
+              conversation={conv.state}
+              entries={tooling.visible}
+              options={messageOptions}
+              view={view}
+              onOpenFull={(at) => {
+                setView("full");
+                dispatch({ type: "reveal", id: at });
+              }}
+              reveal={reveal}
+              onRevealed={() => dispatch({ type: "reveal", id: null })}
+              onLoadEarlier={conv.loadEarlier}
+              onLoadAll={conv.loadAll}
+              empty={summary?.id === contextId && summary.message_count === 0 ? { workspace: summary.config.workspace } : null}
+              onPick={(text) => void send([{ payload: { type: "text", text } }]).catch(() => {})}
+              onSettings={() => dispatch({ type: "panel", panel: "settings" })}
+              onResume={resume}
+            />
             <LatestButton shown={scroll.behind} onClick={scroll.toLatest} />
             <WorkflowRunBar entries={conv.state.entries} />
             <StatusBar
@@ -656,7 +386,7 @@ export function App({ api }: { api: ApiClient }) {
               onInterrupt={interrupt}
               pathSuggestions={pathSuggestions}
               editing={editing}
-              onCancelEdit={() => setEditing(null)}
+              onCancelEdit={() => dispatch({ type: "editing", editing: null })}
               prompts={prompts}
               onPrompt={promptText}
               workflows={workflows}
@@ -674,36 +404,20 @@ export function App({ api }: { api: ApiClient }) {
         )}
       </main>
       {panel !== "none" && (
-        <aside className="side-panel">
-          <button type="button" className="btn btn-icon close-panel" aria-label="Close panel" onClick={() => setPanel("none")}>×</button>
-          {panel === "settings" && summary && <SettingsPanel config={summary.config} onSave={saveSettings} onMode={setMode} workspaceRoots={workspaceRoots} instructions={summary.instructions} capabilities={summary.capabilities} models={models} />}
-          {panel === "mcp" && (
-            <McpPanel
-              servers={servers}
-              resources={resources}
-              tools={tools}
-              onReload={() => api.reloadMcpServers().then(refreshMcp, reportError)}
-              {...(contextId ? { onAddResource: addResource } : {})}
-              editing={mcpEditing}
-              {...(mcpEditing === "editable"
-                ? {
-                    onAddServer: async (name: string, server: McpServerDefinition) => showServers(await api.addMcpServer(name, server)),
-                    onReplaceServer: async (name: string, server: McpServerDefinition) => showServers(await api.replaceMcpServer(name, server)),
-                    onRemoveServer: async (name: string) => showServers(await api.removeMcpServer(name)),
-                  }
-                : {})}
-              {...(contextId && summary
-                ? {
-                    switches: {
-                      disabledServers: summary.config.disabled_mcp_servers ?? [],
-                      disabledTools: summary.config.disabled_mcp_tools ?? [],
-                      onChange: saveSettings,
-                    },
-                  }
-                : {})}
-            />
-          )}
-        </aside>
+        <SidePanel
+          panel={panel}
+          onClose={() => dispatch({ type: "panel", panel: "none" })}
+          api={api}
+          summary={summary}
+          contextOpen={contextId !== null}
+          onSaveSettings={saveSettings}
+          onMode={setMode}
+          workspaceRoots={workspaceRoots}
+          models={models}
+          mcp={mcp}
+          onAddResource={addResource}
+          reportError={reportError}
+        />
       )}
     </div>
   );

@@ -141,6 +141,7 @@ fn summary(c: &mut Criterion) {
         after: None,
         before: None,
         limit: Some(1000),
+        from: Default::default(),
     };
     let first = rt.block_on(handle.messages(page())).unwrap();
     assert!(

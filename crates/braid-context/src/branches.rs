@@ -81,27 +81,20 @@ impl Actor {
         Ok(info)
     }
 
-    /// Makes `name` the active branch, with a `branch_switch` notice on it.
+    /// Makes `name` the active branch. Nothing is written into the conversation: a switch is
+    /// a view of the branches, which the branch list and map show, not part of what was said
+    /// (a stored line would sit wherever the branch happened to end, and move with forks).
     pub(crate) async fn switch_branch(&mut self, name: BranchName) -> Result<(), EngineError> {
         if self.data().branch(&name).is_none() {
             return Err(EngineError::BranchNotFound(name));
         }
-        let from = self.data().record.active_branch.clone();
-        if from == name {
+        if self.data().record.active_branch == name {
             return Ok(());
         }
         let mut changes = ContextChanges::new();
-        let notice = self.notice(
-            &mut changes,
-            &name,
-            SystemControlMessage::BranchSwitch {
-                from,
-                to: name.clone(),
-            },
-        );
         changes.active_branch = Some(name);
         self.commit(changes).await?;
-        self.emit_created(&notice).await;
+        self.emit_update(None, None, Metadata::new()).await;
         Ok(())
     }
 

@@ -242,7 +242,7 @@ impl ContextHandle {
             .await
     }
 
-    /// Makes a branch the active one (adds a `branch_switch` notice).
+    /// Makes a branch the active one (nothing is added to the conversation).
     pub async fn switch_branch(&self, name: BranchName) -> Result<(), EngineError> {
         self.change(move |a| Box::pin(a.switch_branch(name))).await
     }

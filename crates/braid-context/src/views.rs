@@ -2,7 +2,7 @@
 //! config, branches), all small operations over the actor's data.
 
 use braid_protocol::api::{
-    BranchInfo, BranchList, ContextSummary, MessageList, MessageView, TokenBudget,
+    BranchInfo, BranchList, ContextSummary, MessageList, MessageView, PageFrom, TokenBudget,
     UpdateContextRequest, WorkspaceInstructionsInfo,
 };
 use braid_protocol::{
@@ -35,6 +35,8 @@ pub struct MessageQuery {
     pub before: Option<MessageId>,
     /// At most this many (default 100, at most 1000).
     pub limit: Option<u32>,
+    /// Where the page starts without `after` or `before`: the oldest or the newest messages.
+    pub from: PageFrom,
 }
 
 /// The page size of a message listing when none is asked for.
@@ -225,14 +227,10 @@ impl Actor {
         // A page back from `before` is never the last one: the end's markers are not on it.
         let more = if let Some(before) = q.before {
             if q.after.is_some() {
-                return Err(EngineError::Invalid(braid_protocol::ValidationErrors(
-                    vec![braid_protocol::Problem {
-                        path: "before".to_owned(),
-                        message:
-                            "`before` and `after` page in opposite directions: give one of them"
-                                .to_owned(),
-                    }],
-                )));
+                return Err(invalid(
+                    "before",
+                    "`before` and `after` page in opposite directions: give one of them",
+                ));
             }
             let Some(at) = messages.iter().position(|m| m.id == before) else {
                 return Err(not_listed(before));
@@ -244,6 +242,20 @@ impl Actor {
                 next_before = messages.first().map(|m| m.id);
             }
             true
+        } else if q.from == PageFrom::End {
+            if q.after.is_some() {
+                return Err(invalid(
+                    "from",
+                    "`from=end` starts at the newest messages and `after` pages forward: give one of them",
+                ));
+            }
+            // The newest page: the end's markers are on it, older messages are paged back to.
+            let start = messages.len().saturating_sub(limit);
+            messages.drain(..start);
+            if start > 0 {
+                next_before = messages.first().map(|m| m.id);
+            }
+            false
         } else {
             let more = messages.len() > limit;
             messages.truncate(limit);
@@ -473,4 +485,14 @@ fn budget_of(plan: &Result<braid_optimizer::Plan, PlanError>) -> TokenBudget {
 
 fn not_listed(after: braid_protocol::MessageId) -> EngineError {
     EngineError::NotFound(format!("message {after} is not in this listing"))
+}
+
+/// A listing query that cannot be answered, naming the parameter at fault.
+fn invalid(path: &str, message: &str) -> EngineError {
+    EngineError::Invalid(braid_protocol::ValidationErrors(vec![
+        braid_protocol::Problem {
+            path: path.to_owned(),
+            message: message.to_owned(),
+        },
+    ]))
 }

@@ -1099,7 +1099,7 @@ async fn branch_created_from_a_message_uses_its_own_prompt() {
         !h.mock.requests()[2].body.contains("\"two\""),
         "the branch forked before the second message"
     );
-    // main is untouched, and the switch is recorded on the branch.
+    // main is untouched, and the switch left no line on either branch.
     let main = ctx
         .messages(braid_context::MessageQuery {
             branch: Some(BranchName::main()),
@@ -1109,10 +1109,17 @@ async fn branch_created_from_a_message_uses_its_own_prompt() {
         .unwrap();
     assert_eq!(main.messages.len(), 4);
     let alt = messages(&ctx).await;
-    assert!(matches!(
-        &alt[1].kind,
-        MessageKind::SystemControl(SystemControlMessage::BranchSwitch { .. })
-    ));
+    assert_eq!(
+        alt.len(),
+        3,
+        "the kept question, the new question and its answer"
+    );
+    assert!(
+        !alt.iter()
+            .any(|m| matches!(m.kind, MessageKind::SystemControl(_))),
+        "a switch is not a line of the conversation: {alt:?}"
+    );
+    assert_eq!(ctx.summary().await.unwrap().active_branch.as_str(), "alt");
     assert!(
         ctx.delete_branch("alt".into()).await.is_err(),
         "the active branch cannot be deleted"

@@ -200,6 +200,18 @@ pub enum MessageView {
     Optimized,
 }
 
+/// Where a message listing's page starts when it names no message to page from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum PageFrom {
+    /// The oldest messages first; `next_after` pages forward.
+    #[default]
+    Start,
+    /// The newest messages (still listed oldest first); `next_before` pages back. What a
+    /// reader opening a long conversation wants first.
+    End,
+}
+
 /// `GET /v1/contexts/{id}/messages`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct MessageList {

@@ -61,6 +61,7 @@ pub fn render() -> String {
     c.visit::<CreateContextRequest>();
     c.visit::<UpdateContextRequest>();
     c.visit::<MessageView>();
+    c.visit::<PageFrom>();
     c.visit::<MessageList>();
     c.visit::<SendMessageResponse>();
     c.visit::<ApprovalRequest>();

@@ -21,9 +21,9 @@ use braid_protocol::api::{
     FileChangePreview, FileChangePreviewRequest, GetMcpPromptRequest, McpElicitationList,
     McpElicitationReply, McpPromptList, McpPromptText, McpResourceList, McpServerDefinition,
     McpServerList, MergeHeld, MergeOutcome, MergeRequest, MessageList, MessageSearchHit,
-    MessageSearchResults, MessageView, ModelList, ModelRequestList, PinFactRequest, ResumeResponse,
-    SendMessageResponse, ServerSettings, SetModeRequest, StateResponse, ToolList, TurnView,
-    UpdateBranchRequest, UpdateContextRequest, WorkspaceFileList,
+    MessageSearchResults, MessageView, ModelList, ModelRequestList, PageFrom, PinFactRequest,
+    ResumeResponse, SendMessageResponse, ServerSettings, SetModeRequest, StateResponse, ToolList,
+    TurnView, UpdateBranchRequest, UpdateContextRequest, WorkspaceFileList,
 };
 use braid_protocol::workflow::{
     RunWorkflowRequest, WorkflowControl, WorkflowList, WorkflowRunResponse,
@@ -382,6 +382,9 @@ pub struct MessagesQuery {
     pub before: Option<MessageId>,
     /// At most this many (default 100, at most 1000).
     pub limit: Option<u32>,
+    /// Without `after` or `before`: `start` (the oldest messages, the default) or `end` (the
+    /// newest, with `next_before` to page back), as a reader opening a long conversation wants.
+    pub from: Option<PageFrom>,
 }
 
 /// Query of `GET /v1/contexts`.
@@ -808,6 +811,7 @@ async fn list_messages(
         after: query.after,
         before: query.before,
         limit: query.limit,
+        from: query.from.unwrap_or_default(),
     };
     let h = handle(&app, path.id).await?;
     Ok(Reply(h.messages(message_query).await?))

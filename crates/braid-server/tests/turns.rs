@@ -273,7 +273,7 @@ async fn a_completed_turn_is_answered_after_a_restart_and_an_unknown_one_is_404(
 }
 
 #[tokio::test]
-async fn messages_page_back_from_the_end_with_before() {
+async fn messages_page_back_from_the_end_with_before_or_from_end() {
     let s = TestServer::start(
         Script::new()
             .then(reply(&["a"]))
@@ -293,17 +293,13 @@ async fn messages_page_back_from_the_end_with_before() {
         .map(|m| m["id"].clone())
         .collect();
     assert_eq!(all.len(), 6);
-    let page = |before: &Value| {
-        let before = before.as_str().unwrap().to_owned();
+    // A listing's ids and its `next_before`, for the query after `?`.
+    let list = |query: String| {
         let id = id.clone();
         let s = &s;
         async move {
             let (status, body) = s
-                .call(
-                    "GET",
-                    &format!("/v1/contexts/{id}/messages?before={before}&limit=2"),
-                    None,
-                )
+                .call("GET", &format!("/v1/contexts/{id}/messages?{query}"), None)
                 .await;
             assert_eq!(status, 200, "{body}");
             let ids: Vec<Value> = body["messages"]
@@ -312,9 +308,11 @@ async fn messages_page_back_from_the_end_with_before() {
                 .iter()
                 .map(|m| m["id"].clone())
                 .collect();
+            assert!(body.get("next_after").is_none(), "{body}");
             (ids, body.get("next_before").cloned())
         }
     };
+    let page = |before: &Value| list(format!("before={}&limit=2", before.as_str().unwrap()));
     let (newest, older) = page(&all[5]).await;
     assert_eq!(
         newest,
@@ -340,4 +338,27 @@ async fn messages_page_back_from_the_end_with_before() {
         .await;
     assert_eq!(status, 422, "{body}");
     assert_eq!(body["error"]["field"], "before", "{body}");
+
+    // `from=end` is the newest page without knowing the last id: what a reader opens first.
+    let (newest, older) = list("from=end&limit=2".into()).await;
+    assert_eq!(newest, all[4..].to_vec(), "the newest two, oldest first");
+    assert_eq!(older, Some(all[4].clone()));
+    let (before, _) = page(&all[4]).await;
+    assert_eq!(before, all[2..4].to_vec());
+    // The whole branch fits: nothing to page back to.
+    let (whole, older) = list("from=end&limit=10".into()).await;
+    assert_eq!(whole, all);
+    assert_eq!(older, None);
+    let (status, body) = s
+        .call(
+            "GET",
+            &format!(
+                "/v1/contexts/{id}/messages?from=end&after={}",
+                all[0].as_str().unwrap()
+            ),
+            None,
+        )
+        .await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["error"]["field"], "from", "{body}");
 }

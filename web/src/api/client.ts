@@ -34,6 +34,7 @@ import type {
   Message,
   MessageList,
   MessageView,
+  PageFrom,
   SendMessageRequest,
   SendMessageResponse,
   SetModeRequest,
@@ -95,8 +96,12 @@ export interface MessageQuery {
   view?: MessageView;
   /** Only messages of this kind. */
   kind?: KindName;
-  /** Only messages after this id (paging). */
+  /** Only messages after this id (paging forward). */
   after?: string;
+  /** Only the newest messages before this id (paging back: the previous page's `next_before`). */
+  before?: string;
+  /** Without `after`/`before`: the oldest messages (`start`, the default) or the newest (`end`). */
+  from?: PageFrom;
   /** At most this many. */
   limit?: number;
 }

@@ -47,8 +47,10 @@ export function firstAfterFrom(api: ApiClient, contextId: string): FirstAfter {
 /**
  * The versions at every fork point the active branch passes through, keyed by the id of the
  * active branch's message that shows them (the first after the fork point that is not a notice).
+ * `fromStart` says whether `entries` begin at the branch's start (a long history is loaded from
+ * its newest page back).
  */
-export async function findVersions(branches: BranchList, entries: Entry[], firstAfter: FirstAfter): Promise<Map<string, MessageVersions>> {
+export async function findVersions(branches: BranchList, entries: Entry[], firstAfter: FirstAfter, fromStart = true): Promise<Map<string, MessageVersions>> {
   const out = new Map<string, MessageVersions>();
   const list = branches.branches.slice(0, MAX_VERSION_BRANCHES);
   if (list.length < 2) return out;
@@ -57,7 +59,8 @@ export async function findVersions(branches: BranchList, entries: Entry[], first
   for (const b of list) {
     if (b.parent === undefined) continue;
     const at = b.fork_point ?? ROOT;
-    if (at === ROOT || position.has(at)) forkPoints.add(at);
+    // A fork at the start is placed only when the entries begin there (not a later page).
+    if ((at === ROOT && fromStart) || position.has(at)) forkPoints.add(at);
   }
   for (const at of forkPoints) {
     const start = at === ROOT ? 0 : position.get(at)! + 1;

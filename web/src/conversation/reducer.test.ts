@@ -229,3 +229,24 @@ describe("fetching what the stream announced", () => {
     expect(s.wanted).toEqual({});
   });
 });
+
+describe("paging back", () => {
+  it("puts an older page in front of the newest one and notes where the history goes on", () => {
+    let s = conversationReducer(initialConversation, { type: "messages_loaded", messages: [textMsg("c", "3"), textMsg("d", "4")], older: "c" });
+    expect(s.older).toBe("c");
+    const kept = s.entries;
+    s = conversationReducer(s, { type: "messages_before_loaded", before: "c", messages: [textMsg("a", "1"), textMsg("b", "2")] });
+    expect(s.entries.map((e) => e.id)).toEqual(["a", "b", "c", "d"]);
+    expect(s.older).toBeUndefined();
+    // The newer entries are the same objects: they do not render again.
+    expect(s.entries[2]).toBe(kept[0]);
+  });
+
+  it("drops an older page read for a view that moved on (a reload or another branch)", () => {
+    let s = conversationReducer(initialConversation, { type: "messages_loaded", messages: [textMsg("c", "3")], older: "c" });
+    s = conversationReducer(s, { type: "branch_switched" });
+    s = conversationReducer(s, { type: "messages_loaded", messages: [textMsg("x", "other")] });
+    const after = conversationReducer(s, { type: "messages_before_loaded", before: "c", messages: [textMsg("a", "1")], older: "a" });
+    expect(after).toBe(s);
+  });
+});

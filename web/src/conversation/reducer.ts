@@ -90,6 +90,12 @@ export interface ConversationState {
    * listed message it names (at the end without one); none in the full view.
    */
   markers: ViewMarker[];
+  /**
+   * Where the server's history goes on before the first loaded message (the listing's
+   * `next_before`: page back from it); none once the list reaches the start. A long
+   * conversation opens with its newest page, and the older ones come as the person scrolls up.
+   */
+  older: MessageId | undefined;
 }
 
 /** What the history optimizer did to the last request (the `optimization` metadata of a
@@ -135,7 +141,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
 export type ConversationAction =
   | { type: "reset" }
   | { type: "branch_switched" }
-  | { type: "messages_loaded"; messages: Message[]; markers?: ViewMarker[] }
+  | { type: "messages_loaded"; messages: Message[]; markers?: ViewMarker[]; older?: MessageId }
+  | { type: "messages_before_loaded"; before: MessageId; messages: Message[]; markers?: ViewMarker[]; older?: MessageId }
   | { type: "messages_after_loaded"; after: MessageId; messages: Message[]; asked: Readonly<Record<MessageId, number>>; markers?: ViewMarker[] }
   | { type: "state_loaded"; state: ContextState }
   | { type: "event"; received: ReceivedEvent }
@@ -157,6 +164,7 @@ export const initialConversation: ConversationState = {
   stateIsLive: false,
   optimization: undefined,
   markers: [],
+  older: undefined,
 };
 
 const MAX_ERRORS = 5;
@@ -172,10 +180,12 @@ export function conversationReducer(
     case "branch_switched":
       // The old branch's entries, including those only announced by the stream and never
       // loaded, must not linger in the new branch's list; the stream itself continues.
-      return { ...s, entries: [], wanted: {}, markers: [] };
+      return { ...s, entries: [], wanted: {}, markers: [], older: undefined };
     case "messages_loaded":
       // What was announced stays wanted: the list may have been read before the announcement.
-      return { ...s, entries: mergeLoaded(s.entries, action.messages), markers: action.markers ?? [] };
+      return { ...s, entries: mergeLoaded(s.entries, action.messages), markers: action.markers ?? [], older: action.older };
+    case "messages_before_loaded":
+      return mergeBefore(s, action.before, action.messages, action.markers ?? [], action.older);
     case "messages_after_loaded":
       return mergeAfter(s, action.after, action.messages, action.asked, action.markers ?? []);
     case "state_loaded":
@@ -252,7 +262,7 @@ function applyContextEvent(s: ConversationState, event: ContextEvent): Conversat
         // The server cannot continue from what this view has seen: start over from its
         // messages and state (the view reloads both), and follow the stream from here.
         return pushError(
-          { ...s, entries: [], wanted: {}, lastEventId: undefined, stateIsLive: false, changes: s.changes + 1 },
+          { ...s, entries: [], wanted: {}, lastEventId: undefined, stateIsLive: false, changes: s.changes + 1, older: undefined },
           { code: event.code, message: event.message, recoverable: true, hint: hintFor(event.code), eventId: undefined, source: "stream" },
         );
       }
@@ -337,6 +347,18 @@ function mergeAfter(
     if (asked[id] !== n) wanted[id] = n;
   }
   return { ...s, entries: [...head, ...tail], wanted, markers: [...keptMarkers, ...markers] };
+}
+
+/**
+ * An older page, read back from `before` (the `older` the view had): it goes in front of the
+ * entries, unless the view moved on meanwhile (reloaded, another branch), when it is dropped.
+ * A message already listed (it moved since) keeps its place.
+ */
+function mergeBefore(s: ConversationState, before: MessageId, messages: Message[], markers: ViewMarker[], older: MessageId | undefined): ConversationState {
+  if (s.older !== before) return s;
+  const listed = new Set(s.entries.map((e) => e.id));
+  const front = mergeLoaded([], messages.filter((m) => !listed.has(m.id)));
+  return { ...s, entries: [...front, ...s.entries], markers: [...markers, ...s.markers], older };
 }
 
 function newEntry(id: MessageId, kind: string, role: string, status: MessageStatus): Entry {

@@ -1,6 +1,7 @@
-// Wires one context's conversation to the server: loads its messages and state, follows its
-// event stream, and fetches the messages the stream announces without their content (only
-// those, and what follows them), never the whole history again on a change.
+// Wires one context's conversation to the server: loads its newest messages and its state,
+// follows its event stream, fetches the messages the stream announces without their content
+// (only those, and what follows them), and reads older pages as the person scrolls up: never
+// the whole history again on a change, nor all of it to show the newest.
 
 import { useCallback, useEffect, useReducer, useRef } from "react";
 import type { ApiClient } from "../api/client";
@@ -20,10 +21,22 @@ export interface Conversation {
   branchSwitched: () => void;
   /** Shows an error from a failed action. */
   reportError: (err: unknown) => void;
+  /** Reads the page of messages before the first one loaded, if there is one (once at a time). */
+  loadEarlier: () => void;
+  /** Reads the whole history (to reach a message far back, e.g. one found by search). */
+  loadAll: () => void;
 }
 
 /** Messages asked for per page: the server's largest page, so a long history takes few requests. */
 const PAGE_SIZE = 1000;
+/**
+ * The newest messages read when a conversation opens: more than the window renders at first
+ * (MessageWindow's 40), so the first scroll up needs no request, and few enough that the first
+ * screen does not wait for the rest of a long history.
+ */
+export const NEWEST_PAGE = 100;
+/** Older messages read per page as the person scrolls up. */
+export const OLDER_PAGE = 200;
 /** Pages read in one go at most: far more than any branch the server keeps in memory. */
 const MAX_PAGES = 100;
 
@@ -35,6 +48,9 @@ export function useConversation(api: ApiClient, contextId: string | null, branch
   const latest = useRef(state);
   latest.current = state;
   const fetching = useRef(false);
+  /** How many messages are loaded now: a reload reads as many again, so the view keeps them. */
+  const shown = () => latest.current.entries.length;
+  const readingEarlier = useRef(false);
 
   /** Every message of the branch after `after` (all of them without it), page by page, with the optimized view's markers. */
   const readAfter = useCallback(
@@ -55,19 +71,49 @@ export function useConversation(api: ApiClient, contextId: string | null, branch
     [api, contextId, branch, view],
   );
 
-  /** Reads every message again; answers the id of the last one read. */
-  const load = useCallback(async (): Promise<string | undefined> => {
+  /**
+   * The newest messages, at least `count` of them when the branch has as many (the page from
+   * the end, then pages back), with the id to page back from when older ones remain.
+   */
+  const readNewest = useCallback(
+    async (count: number): Promise<Read & { older: string | undefined }> => {
+      if (!contextId) return { messages: [], markers: [], older: undefined };
+      const base = { ...(branch ? { branch } : {}), view };
+      let list = await api.listMessages(contextId, { ...base, from: "end", limit: Math.min(PAGE_SIZE, Math.max(NEWEST_PAGE, count)) });
+      const pages = [list];
+      let read = list.messages.length;
+      for (let page = 1; page < MAX_PAGES && read < count && list.next_before; page++) {
+        list = await api.listMessages(contextId, { ...base, before: list.next_before, limit: Math.min(PAGE_SIZE, count - read) });
+        pages.unshift(list);
+        read += list.messages.length;
+      }
+      return {
+        messages: pages.flatMap((p) => p.messages),
+        markers: pages.flatMap((p) => p.markers ?? []),
+        older: list.next_before,
+      };
+    },
+    [api, contextId, branch, view],
+  );
+
+  /**
+   * Reads the newest messages, at least `count` (0: the newest page), or the whole history
+   * (`all`); answers the id of the last one read.
+   */
+  const load = useCallback(async (count: number | "all"): Promise<string | undefined> => {
     if (!contextId) return undefined;
     const gen = generation.current;
     try {
-      const { messages, markers } = await readAfter(undefined);
-      if (gen === generation.current) dispatch({ type: "messages_loaded", messages, markers });
+      const { messages, markers, older } = count === "all"
+        ? { ...(await readAfter(undefined)), older: undefined }
+        : await readNewest(count);
+      if (gen === generation.current) dispatch({ type: "messages_loaded", messages, markers, ...(older ? { older } : {}) });
       return messages.at(-1)?.id;
     } catch (err) {
       if (gen === generation.current) reportTo(dispatch, err);
       return undefined;
     }
-  }, [contextId, readAfter]);
+  }, [contextId, readAfter, readNewest]);
 
   /**
    * Fetches what the stream announced: the messages after the last loaded one before the first
@@ -91,8 +137,7 @@ export function useConversation(api: ApiClient, contextId: string | null, branch
     fetching.current = true;
     try {
       if (anchor === undefined) {
-        const { messages, markers } = await readAfter(undefined);
-        if (gen === generation.current) dispatch({ type: "messages_loaded", messages, markers });
+        await load(shown());
         return;
       }
       try {
@@ -100,26 +145,45 @@ export function useConversation(api: ApiClient, contextId: string | null, branch
         if (gen === generation.current) dispatch({ type: "messages_after_loaded", after: anchor, messages, asked, markers });
       } catch (err) {
         if ((err as { code?: unknown }).code !== "not_found") throw err;
-        const { messages, markers } = await readAfter(undefined);
-        if (gen === generation.current) dispatch({ type: "messages_loaded", messages, markers });
+        await load(shown());
       }
     } catch (err) {
       if (gen === generation.current) reportTo(dispatch, err);
     } finally {
       fetching.current = false;
     }
-  }, [contextId, readAfter]);
+  }, [contextId, readAfter, load]);
+
+  const loadEarlier = useCallback(() => {
+    const before = latest.current.older;
+    if (!contextId || !before || readingEarlier.current) return;
+    const gen = generation.current;
+    readingEarlier.current = true;
+    api
+      .listMessages(contextId, { ...(branch ? { branch } : {}), view, before, limit: OLDER_PAGE })
+      .then(
+        (list) =>
+          gen === generation.current &&
+          dispatch({ type: "messages_before_loaded", before, messages: list.messages, markers: list.markers ?? [], ...(list.next_before ? { older: list.next_before } : {}) }),
+        // Gone meanwhile (deleted, or the list changed): read the newest again, as many as shown.
+        (err: unknown) => gen === generation.current && ((err as { code?: unknown }).code === "not_found" ? void load(shown()) : reportTo(dispatch, err)),
+      )
+      .finally(() => {
+        readingEarlier.current = false;
+      });
+  }, [api, contextId, branch, view, load]);
 
   // A new context, branch or view starts from scratch.
   useEffect(() => {
     generation.current += 1;
     fetching.current = false;
+    readingEarlier.current = false;
     dispatch({ type: "reset" });
     if (!contextId) return;
     const gen = generation.current;
     // The messages are read at once, beside the stream's connection; when the stream opens,
     // what was created between that read and the stream is read after it (below).
-    const initial = load();
+    const initial = load(0);
     let opened = false;
     api.getState(contextId).then(
       (s) => gen === generation.current && dispatch({ type: "state_loaded", state: s.state }),
@@ -150,12 +214,12 @@ export function useConversation(api: ApiClient, contextId: string | null, branch
           if (gen !== generation.current) return;
           const last = lastLoaded(latest.current.entries)?.id ?? read;
           if (!last) {
-            void load();
+            void load(0);
             return;
           }
           readAfter(last).then(
             ({ messages, markers }) => gen === generation.current && dispatch({ type: "messages_after_loaded", after: last, messages, asked: {}, markers }),
-            () => gen === generation.current && void load(),
+            () => gen === generation.current && void load(shown()),
           );
         };
         if (opened) catchUp();
@@ -174,25 +238,27 @@ export function useConversation(api: ApiClient, contextId: string | null, branch
 
   // The view lost its place: read everything again.
   useEffect(() => {
-    if (state.changes > 0) void load();
+    if (state.changes > 0) void load(0);
   }, [state.changes, load]);
 
   // The optimized view is what the next request would send, which a finished turn may have
   // cut or summarized at the front: read it again once per turn (it is bounded by the model's
   // window), never on each change.
   useEffect(() => {
-    if (state.settled > 0 && view === "optimized") void load();
+    if (state.settled > 0 && view === "optimized") void load(shown());
   }, [state.settled, view, load]);
 
   const reportError = useCallback((err: unknown) => reportTo(dispatch, err), []);
-  const reload = useCallback(() => void load(), [load]);
+  const reload = useCallback(() => void load(shown()), [load]);
+  const loadAll = useCallback(() => void load("all"), [load]);
   const branchSwitched = useCallback(() => {
     // A load started before the switch would bring back the old branch's list.
     generation.current += 1;
+    readingEarlier.current = false;
     dispatch({ type: "branch_switched" });
-    void load();
+    void load(0);
   }, [load]);
-  return { state, dispatch, reload, branchSwitched, reportError };
+  return { state, dispatch, reload, branchSwitched, reportError, loadEarlier, loadAll };
 }
 
 /** What a read of the listing brought. */

@@ -3228,6 +3228,11 @@ export interface components {
             before?: components["schemas"]["MessageId"] | null;
             /** @description The branch; the active one when absent. */
             branch?: components["schemas"]["BranchName"] | null;
+            /**
+             * @description Without `after` or `before`: `start` (the oldest messages, the default) or `end` (the
+             *     newest, with `next_before` to page back), as a reader opening a long conversation wants.
+             */
+            from?: components["schemas"]["PageFrom"] | null;
             /** @description Only messages of this kind (`text`, `tool_request`...). */
             kind?: components["schemas"]["KindName"] | null;
             /**
@@ -3803,6 +3808,13 @@ export interface components {
              */
             type: "recent_n";
         };
+        /**
+         * @description Where a message listing's page starts when it names no message to page from.
+         *     - `start`: The oldest messages first; `next_after` pages forward.
+         *     - `end`: The newest messages (still listed oldest first); `next_before` pages back. What a reader opening a long conversation wants first.
+         * @enum {string}
+         */
+        PageFrom: "start" | "end";
         /** @description A tool call waiting for a person's decision, as the approval's `context_update` lists it. */
         PendingCall: {
             /** @description The arguments the model gave (as parsed; the raw text when they are not JSON). */
@@ -4399,7 +4411,10 @@ export interface components {
              */
             type: "branch_merge";
         };
-        /** @description The active branch changed; marks the point in history for audit. */
+        /**
+         * @description The active branch changed. No longer written (a switch is not part of the
+         *     conversation); kept so that lines stored by earlier versions still read.
+         */
         SystemControlMessageBranchSwitch: {
             /** @description The branch before. */
             from: components["schemas"]["BranchName"];
@@ -6361,6 +6376,11 @@ export interface operations {
                 before?: components["schemas"]["MessageId"];
                 /** @description The branch; the active one when absent. */
                 branch?: components["schemas"]["BranchName"];
+                /**
+                 * @description Without `after` or `before`: `start` (the oldest messages, the default) or `end` (the
+                 *     newest, with `next_before` to page back), as a reader opening a long conversation wants.
+                 */
+                from?: components["schemas"]["PageFrom"];
                 /** @description Only messages of this kind (`text`, `tool_request`...). */
                 kind?: components["schemas"]["KindName"];
                 /** @description At most this many (default 100, at most 1000). */

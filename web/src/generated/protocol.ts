@@ -1762,6 +1762,8 @@ n: number, } | { "type": "intelligent" } | { "type": "importance_scoring",
  */
 weights: { [key in string]: number }, };
 
+export type PageFrom = "start" | "end";
+
 export type PendingCall = { 
 /**
  * The call, as an approval names it.

@@ -199,6 +199,15 @@ export const MessageView = memo(function MessageView({ entry, options = NO_OPTIO
   } else {
     body = <div className="card muted">Loading {entry.kind.replace(/_/g, " ")}…</div>;
   }
+  // Executing a plan from its card is a step of the run, not something the person typed: the
+  // text the server sent the model for it stays behind a disclosure.
+  if (entry.message && isPlanExecution(entry.message)) {
+    return (
+      <li className="message notice" data-kind="plan_execution" data-id={entry.id}>
+        <PlanExecutionNotice message={entry.message} />
+      </li>
+    );
+  }
   if (NOTICE_KINDS.has(entry.kind) && entry.message) {
     return (
       <li className="message notice" data-kind={entry.kind} data-id={entry.id}>
@@ -240,3 +249,22 @@ export const MessageView = memo(function MessageView({ entry, options = NO_OPTIO
     </li>
   );
 });
+
+/** Whether `m` is the message the server stores when a plan is executed from its card. */
+export function isPlanExecution(m: Message): boolean {
+  return m.role === "user" && m.kind === "text" && typeof m.metadata?.plan_id === "string" && m.metadata?.plan_action === "execute";
+}
+
+/** "Plan execution started", with what the model was sent for it. */
+function PlanExecutionNotice({ message }: { message: Message }) {
+  const text = message.kind === "text" ? message.data.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n") : "";
+  return (
+    <div className="divider plan-execution" role="note">
+      <span>Plan execution started</span>
+      <details>
+        <summary>What the model was asked</summary>
+        <pre className="plan-execution-text">{text}</pre>
+      </details>
+    </div>
+  );
+}

@@ -1,6 +1,7 @@
 // The messages of a long conversation, rendered from the newest back: only the last WINDOW at
-// first, and more as the person scrolls up (the scroll position stays where it was), so a
-// history of thousands of messages opens as fast as a short one. (`content-visibility` is not
+// first, and more as the person scrolls up (the scroll position stays where it was), reading
+// older pages from the server when the loaded ones run out, so a history of thousands of
+// messages opens as fast as a short one. (`content-visibility` is not
 // used: its estimated heights move the bottom while "↓ latest" scrolls to it.)
 
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from "react";
@@ -27,6 +28,12 @@ export interface WindowExtras {
   reveal?: string | null;
   /** Called once `reveal` is in view. */
   onRevealed?: () => void;
+  /** Whether the server holds messages before the first of `entries`. */
+  older?: boolean;
+  /** Reads the page before the first of `entries` (when `older`). */
+  onLoadEarlier?: () => void;
+  /** Reads the whole history: `reveal` names a message not loaded yet. */
+  onLoadAll?: () => void;
 }
 
 /** The last messages of `entries`, growing upwards inside the scrolling list `list`. */
@@ -38,31 +45,48 @@ export function MessageWindow({
   onOpenFull,
   reveal,
   onRevealed,
+  older = false,
+  onLoadEarlier,
+  onLoadAll,
 }: { entries: Entry[]; options: MessageViewOptions; list: RefObject<HTMLOListElement | null> } & WindowExtras) {
   const [count, setCount] = useState(WINDOW);
   const follow = useFollow();
-  // Growing keeps what the person reads in place: the height added above is scrolled past.
-  const grownFrom = useRef<number | null>(null);
+  // Growing keeps what the person reads in place: the first message rendered before the
+  // growth stays where it was on screen (its distance from the list's top edge, noted at each
+  // scroll and growth), whether the growth came from the loaded entries or from a page read
+  // later. Set absolutely, so the browser's own scroll anchoring cannot add to it.
+  const anchor = useRef<{ id: string; fromTop: number } | null>(null);
+  // Set while a growth waits for its render, so one scroll does not grow the window twice.
+  const growing = useRef(false);
   const start = Math.max(0, entries.length - count);
   const earlier = start;
   const showEarlier = () => {
-    const el = list.current;
-    grownFrom.current = el ? el.scrollHeight - el.scrollTop : null;
+    growing.current = true;
     setCount((c) => c + WINDOW);
+    // Running out of loaded messages: the next page is read before the reader gets there.
+    if (older && earlier < 2 * WINDOW) onLoadEarlier?.();
   };
   useLayoutEffect(() => {
     const el = list.current;
-    if (grownFrom.current !== null && el) {
-      // Keep the reader's place, unless they went back to the newest message meanwhile (sent).
-      if (!follow.isFollowing()) el.scrollTop = el.scrollHeight - grownFrom.current;
-      grownFrom.current = null;
+    if (!el) return;
+    growing.current = false;
+    const prev = anchor.current;
+    // Only a change of the first message moves what is read; positions are read then alone
+    // (reading one forces a layout, which a render for each streamed piece must not pay).
+    if (!prev || el.querySelector<HTMLElement>("li[data-id]")?.dataset.id === prev.id) return;
+    // Keep the reader's place, unless they went back to the newest message meanwhile (sent).
+    if (!follow.isFollowing()) {
+      const kept = [...el.querySelectorAll<HTMLElement>("li[data-id]")].find((li) => li.dataset.id === prev.id);
+      if (kept) el.scrollTop = kept.offsetTop - prev.fromTop;
     }
-  }, [count, list, follow]);
+    anchor.current = noteAnchor(el);
+  });
   useLayoutEffect(() => {
     const el = list.current;
-    if (!el || earlier === 0) return;
+    if (!el) return;
     const onScroll = () => {
-      if (el.scrollTop < NEAR_TOP_PX && grownFrom.current === null) showEarlier();
+      anchor.current = noteAnchor(el);
+      if ((earlier > 0 || older) && el.scrollTop < NEAR_TOP_PX && !growing.current) showEarlier();
     };
     el.addEventListener("scroll", onScroll, { passive: true });
     return () => el.removeEventListener("scroll", onScroll);
@@ -72,7 +96,11 @@ export function MessageWindow({
   useEffect(() => {
     if (!reveal) return;
     const at = entries.findIndex((e) => e.id === reveal);
-    if (at === -1) return;
+    if (at === -1) {
+      // Further back than the pages read so far: read the whole history once to reach it.
+      if (older) onLoadAll?.();
+      return;
+    }
     if (at < start) {
       setCount(entries.length - at);
       return;
@@ -80,7 +108,7 @@ export function MessageWindow({
     const el = [...(list.current?.querySelectorAll<HTMLElement>("li[data-id]") ?? [])].find((li) => li.dataset.id === reveal);
     if (el) keepInView(el, list.current);
     onRevealed?.();
-  }, [reveal, entries, start, list, onRevealed]);
+  }, [reveal, entries, start, list, onRevealed, older, onLoadAll]);
   const shownIds = new Set(entries.slice(start).map((e) => e.id));
   const before = new Map<string, ViewMarker[]>();
   const atTop: ViewMarker[] = [];
@@ -95,10 +123,14 @@ export function MessageWindow({
   const row = (m: ViewMarker) => <MarkerRow key={`${m.kind}-${m.first}`} marker={m} {...(onOpenFull ? { onOpenFull } : {})} />;
   return (
     <>
-      {earlier > 0 && (
+      {(earlier > 0 || older) && (
         <li className="earlier">
           <button type="button" className="btn btn-link" onClick={showEarlier}>
-            Show {Math.min(WINDOW, earlier)} earlier messages ({earlier} not shown)
+            {earlier === 0
+              ? "Load earlier messages"
+              : older
+                ? `Show ${Math.min(WINDOW, earlier)} earlier messages`
+                : `Show ${Math.min(WINDOW, earlier)} earlier messages (${earlier} not shown)`}
           </button>
         </li>
       )}
@@ -109,6 +141,12 @@ export function MessageWindow({
       {atEnd.map(row)}
     </>
   );
+}
+
+/** The first message rendered in `list`, and how far below the list's visible top it is. */
+function noteAnchor(list: HTMLElement): { id: string; fromTop: number } | null {
+  const first = list.querySelector<HTMLElement>("li[data-id]");
+  return first?.dataset.id ? { id: first.dataset.id, fromTop: first.offsetTop - list.scrollTop } : null;
 }
 
 /** How long a revealed message stays marked. */

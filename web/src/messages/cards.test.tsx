@@ -182,6 +182,20 @@ describe("plan", () => {
     expect(screen.getByRole("button", { name: "Execute plan" })).toBeTruthy();
   });
 
+  it("shows the execution as a notice of the run, not as a message the person wrote", async () => {
+    const run = textMsg("u9", "Execute the plan: Add input validation\n1. Read the form (to find the fields)", { role: "user", metadata: { plan_id: "p1", plan_action: "execute" } });
+    const { container } = view(run);
+    const li = container.querySelector("li.message")!;
+    expect(li.classList.contains("notice")).toBe(true);
+    expect(li.classList.contains("role-user")).toBe(false);
+    expect(within(li as HTMLElement).getByRole("note").textContent).toContain("Plan execution started");
+    await userEvent.click(screen.getByText("What the model was asked"));
+    expect(screen.getByText(/1\. Read the form/)).toBeTruthy();
+    // The person's own text stays theirs.
+    const own = view(textMsg("u1", "Execute the plan, please", { role: "user" }));
+    expect(own.container.querySelector("li.message.role-user")).not.toBeNull();
+  });
+
   it("an executed plan in the history shows its progress and no Execute button", () => {
     const run = textMsg("u9", "Execute the plan: Add input validation", { role: "user", metadata: { plan_id: "p1", plan_action: "execute" } });
     const req = msg("t9", "tool_request", {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { relativeTime, shortDuration } from "./time";
+import { exactTime, relativeTime, shortDuration } from "./time";
 
 describe("message times", () => {
   const at = new Date("2026-11-22T05:00:00Z");
@@ -11,6 +11,10 @@ describe("message times", () => {
     expect(relativeTime(at, later(26 * 3600))).toBe("yesterday");
     expect(relativeTime(at, later(4 * 86400))).toBe("4 days ago");
     expect(relativeTime(at, later(40 * 86400))).toMatch(/2026/);
+  });
+  it("writes the exact time as the browser's full date and time, and a bad one as invalid", () => {
+    expect(exactTime(at)).toBe(at.toLocaleString(undefined, { dateStyle: "full", timeStyle: "medium" }));
+    expect(exactTime(new Date("not a date"))).toBe("Invalid Date");
   });
   it("writes durations short", () => {
     expect(shortDuration(850)).toBe("850 ms");

@@ -42,12 +42,17 @@ export function relativeTime(at: Date, nowMs: number): string {
   const days = Math.round(hours / 24);
   if (days === 1) return "yesterday";
   if (days < 7) return `${days} days ago`;
-  return at.toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });
+  return DATE.format(at);
 }
+
+// One formatter each, made once: `toLocaleString` with options builds a new one on every call,
+// which cost about 4 ms a message (185 ms for the first screen of a long conversation, profiled).
+const DATE = new Intl.DateTimeFormat(undefined, { year: "numeric", month: "short", day: "numeric" });
+const EXACT = new Intl.DateTimeFormat(undefined, { dateStyle: "full", timeStyle: "medium" });
 
 /** The exact time, for the hover text. */
 export function exactTime(at: Date): string {
-  return at.toLocaleString(undefined, { dateStyle: "full", timeStyle: "medium" });
+  return Number.isFinite(at.getTime()) ? EXACT.format(at) : "Invalid Date";
 }
 
 /** A duration in milliseconds, short: "850 ms", "4.2 s", "2 min 5 s". */

@@ -60,16 +60,31 @@ export class FakeServer {
       return new Response(stream, { status: 200, headers: { "Content-Type": "text/event-stream" } });
     }
     if ((m = /^\/v1\/contexts\/([^/]+)\/messages$/.exec(p)) && method === "GET") {
-      // Pages as the server does: after a message id (404 when it is not listed), at most `limit`.
+      // Pages as the server does: after a message id (404 when it is not listed), or back from
+      // one (`before`) or from the end (`from=end`), at most `limit`.
       const optimized = u.searchParams.get("view") === "optimized" ? this.optimized[m[1]!] : undefined;
       let list = optimized?.messages ?? this.messages[m[1]!] ?? [];
       const after = u.searchParams.get("after");
+      const before = u.searchParams.get("before");
+      const limit = Number(u.searchParams.get("limit") ?? 100);
+      const notListed = (id: string) => this.json(404, { error: { code: "not_found", message: `message ${id} is not in this listing` } });
+      if (before !== null || u.searchParams.get("from") === "end") {
+        if (before !== null) {
+          const at = list.findIndex((x) => x.id === before);
+          if (at === -1) return notListed(before);
+          list = list.slice(0, at);
+        }
+        const start = Math.max(0, list.length - limit);
+        const page = list.slice(start);
+        // A page back is never the last: only the newest page carries the markers at the end.
+        const markers = (optimized?.markers ?? []).filter((k) => (k.before === undefined ? before === null : page.some((x) => x.id === k.before)));
+        return this.json(200, { messages: page, ...(start > 0 ? { next_before: page[0]!.id } : {}), ...(markers.length > 0 ? { markers } : {}) });
+      }
       if (after !== null) {
         const at = list.findIndex((x) => x.id === after);
-        if (at === -1) return this.json(404, { error: { code: "not_found", message: `message ${after} is not in this listing` } });
+        if (at === -1) return notListed(after);
         list = list.slice(at + 1);
       }
-      const limit = Number(u.searchParams.get("limit") ?? 100);
       const page = list.slice(0, limit);
       const more = list.length > limit;
       // A page carries the markers before its messages, and the last one those at the end.

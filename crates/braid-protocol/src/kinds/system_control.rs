@@ -49,7 +49,8 @@ pub enum SystemControlMessage {
         #[serde(default)]
         resolutions: Vec<ConflictResolution>,
     },
-    /// The active branch changed; marks the point in history for audit.
+    /// The active branch changed. No longer written (a switch is not part of the
+    /// conversation); kept so that lines stored by earlier versions still read.
     BranchSwitch {
         /// The branch before.
         from: BranchName,

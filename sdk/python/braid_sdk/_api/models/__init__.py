@@ -203,6 +203,7 @@ from .optimization_strategy_input_intelligent import (
 from .optimization_strategy_input_recent_n import OptimizationStrategyInputRecentN
 from .optimization_strategy_intelligent import OptimizationStrategyIntelligent
 from .optimization_strategy_recent_n import OptimizationStrategyRecentN
+from .page_from import PageFrom
 from .pending_call import PendingCall
 from .pin_fact_request import PinFactRequest
 from .plan_message import PlanMessage
@@ -501,6 +502,7 @@ __all__ = (
     "OptimizationStrategyInputRecentN",
     "OptimizationStrategyIntelligent",
     "OptimizationStrategyRecentN",
+    "PageFrom",
     "PendingCall",
     "PinFactRequest",
     "PlanMessage",

@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 
 from ..models.kind_name import KindName
 from ..models.message_view import MessageView
+from ..models.page_from import PageFrom
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="MessagesQuery")
@@ -23,6 +24,9 @@ class MessagesQuery:
         before (None | Unset | UUID): Only messages before this message id, the newest of them (the previous page's
             `next_before`, or the last message listed to page back from the end); not with `after`.
         branch (None | str | Unset): The branch; the active one when absent.
+        from_ (None | PageFrom | Unset): Without `after` or `before`: `start` (the oldest messages, the default) or
+            `end` (the
+            newest, with `next_before` to page back), as a reader opening a long conversation wants.
         kind (KindName | None | Unset): Only messages of this kind (`text`, `tool_request`...).
         limit (int | None | Unset): At most this many (default 100, at most 1000).
         view (MessageView | None | Unset): `full` (stored history, the default) or `optimized` (what the model would be
@@ -32,6 +36,7 @@ class MessagesQuery:
     after: None | Unset | UUID = UNSET
     before: None | Unset | UUID = UNSET
     branch: None | str | Unset = UNSET
+    from_: None | PageFrom | Unset = UNSET
     kind: KindName | None | Unset = UNSET
     limit: int | None | Unset = UNSET
     view: MessageView | None | Unset = UNSET
@@ -59,6 +64,14 @@ class MessagesQuery:
             branch = UNSET
         else:
             branch = self.branch
+
+        from_: None | str | Unset
+        if isinstance(self.from_, Unset):
+            from_ = UNSET
+        elif isinstance(self.from_, PageFrom):
+            from_ = self.from_.value
+        else:
+            from_ = self.from_
 
         kind: None | str | Unset
         if isinstance(self.kind, Unset):
@@ -91,6 +104,8 @@ class MessagesQuery:
             field_dict["before"] = before
         if branch is not UNSET:
             field_dict["branch"] = branch
+        if from_ is not UNSET:
+            field_dict["from"] = from_
         if kind is not UNSET:
             field_dict["kind"] = kind
         if limit is not UNSET:
@@ -147,6 +162,23 @@ class MessagesQuery:
 
         branch = _parse_branch(d.pop("branch", UNSET))
 
+        def _parse_from_(data: object) -> None | PageFrom | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                from_type_0 = PageFrom(data)
+
+                return from_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | PageFrom | Unset, data)
+
+        from_ = _parse_from_(d.pop("from", UNSET))
+
         def _parse_kind(data: object) -> KindName | None | Unset:
             if data is None:
                 return data
@@ -194,6 +226,7 @@ class MessagesQuery:
             after=after,
             before=before,
             branch=branch,
+            from_=from_,
             kind=kind,
             limit=limit,
             view=view,

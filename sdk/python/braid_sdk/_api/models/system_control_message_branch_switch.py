@@ -17,12 +17,13 @@ T = TypeVar("T", bound="SystemControlMessageBranchSwitch")
 
 @_attrs_define
 class SystemControlMessageBranchSwitch:
-    """The active branch changed; marks the point in history for audit.
+    """The active branch changed. No longer written (a switch is not part of the
+    conversation); kept so that lines stored by earlier versions still read.
 
-    Attributes:
-        from_ (str): The name of a branch within a context, unique in that context (`main` by default).
-        to (str): The name of a branch within a context, unique in that context (`main` by default).
-        type_ (Literal['branch_switch']):
+        Attributes:
+            from_ (str): The name of a branch within a context, unique in that context (`main` by default).
+            to (str): The name of a branch within a context, unique in that context (`main` by default).
+            type_ (Literal['branch_switch']):
     """
 
     from_: str

@@ -10,6 +10,7 @@ from ...models.api_error import ApiError
 from ...models.kind_name import KindName
 from ...models.message_list import MessageList
 from ...models.message_view import MessageView
+from ...models.page_from import PageFrom
 from ...types import UNSET, Response, Unset
 
 
@@ -19,6 +20,7 @@ def _get_kwargs(
     after: UUID | Unset = UNSET,
     before: UUID | Unset = UNSET,
     branch: str | Unset = UNSET,
+    from_: PageFrom | Unset = UNSET,
     kind: KindName | Unset = UNSET,
     limit: int | Unset = UNSET,
     view: MessageView | Unset = UNSET,
@@ -37,6 +39,12 @@ def _get_kwargs(
     params["before"] = json_before
 
     params["branch"] = branch
+
+    json_from_: str | Unset = UNSET
+    if not isinstance(from_, Unset):
+        json_from_ = from_.value
+
+    params["from"] = json_from_
 
     json_kind: str | Unset = UNSET
     if not isinstance(kind, Unset):
@@ -111,6 +119,7 @@ def sync_detailed(
     after: UUID | Unset = UNSET,
     before: UUID | Unset = UNSET,
     branch: str | Unset = UNSET,
+    from_: PageFrom | Unset = UNSET,
     kind: KindName | Unset = UNSET,
     limit: int | Unset = UNSET,
     view: MessageView | Unset = UNSET,
@@ -125,6 +134,11 @@ def sync_detailed(
             branches.
         branch (str | Unset): The name of a branch within a context, unique in that context
             (`main` by default).
+        from_ (PageFrom | Unset): Where a message listing's page starts when it names no message
+            to page from.
+            - `start`: The oldest messages first; `next_after` pages forward.
+            - `end`: The newest messages (still listed oldest first); `next_before` pages back. What a
+            reader opening a long conversation wants first.
         kind (KindName | Unset): The name of a kind without its data: for store columns, filters
             and events.
             - `text`: `text`
@@ -161,6 +175,7 @@ def sync_detailed(
         after=after,
         before=before,
         branch=branch,
+        from_=from_,
         kind=kind,
         limit=limit,
         view=view,
@@ -180,6 +195,7 @@ def sync(
     after: UUID | Unset = UNSET,
     before: UUID | Unset = UNSET,
     branch: str | Unset = UNSET,
+    from_: PageFrom | Unset = UNSET,
     kind: KindName | Unset = UNSET,
     limit: int | Unset = UNSET,
     view: MessageView | Unset = UNSET,
@@ -194,6 +210,11 @@ def sync(
             branches.
         branch (str | Unset): The name of a branch within a context, unique in that context
             (`main` by default).
+        from_ (PageFrom | Unset): Where a message listing's page starts when it names no message
+            to page from.
+            - `start`: The oldest messages first; `next_after` pages forward.
+            - `end`: The newest messages (still listed oldest first); `next_before` pages back. What a
+            reader opening a long conversation wants first.
         kind (KindName | Unset): The name of a kind without its data: for store columns, filters
             and events.
             - `text`: `text`
@@ -231,6 +252,7 @@ def sync(
         after=after,
         before=before,
         branch=branch,
+        from_=from_,
         kind=kind,
         limit=limit,
         view=view,
@@ -244,6 +266,7 @@ async def asyncio_detailed(
     after: UUID | Unset = UNSET,
     before: UUID | Unset = UNSET,
     branch: str | Unset = UNSET,
+    from_: PageFrom | Unset = UNSET,
     kind: KindName | Unset = UNSET,
     limit: int | Unset = UNSET,
     view: MessageView | Unset = UNSET,
@@ -258,6 +281,11 @@ async def asyncio_detailed(
             branches.
         branch (str | Unset): The name of a branch within a context, unique in that context
             (`main` by default).
+        from_ (PageFrom | Unset): Where a message listing's page starts when it names no message
+            to page from.
+            - `start`: The oldest messages first; `next_after` pages forward.
+            - `end`: The newest messages (still listed oldest first); `next_before` pages back. What a
+            reader opening a long conversation wants first.
         kind (KindName | Unset): The name of a kind without its data: for store columns, filters
             and events.
             - `text`: `text`
@@ -294,6 +322,7 @@ async def asyncio_detailed(
         after=after,
         before=before,
         branch=branch,
+        from_=from_,
         kind=kind,
         limit=limit,
         view=view,
@@ -311,6 +340,7 @@ async def asyncio(
     after: UUID | Unset = UNSET,
     before: UUID | Unset = UNSET,
     branch: str | Unset = UNSET,
+    from_: PageFrom | Unset = UNSET,
     kind: KindName | Unset = UNSET,
     limit: int | Unset = UNSET,
     view: MessageView | Unset = UNSET,
@@ -325,6 +355,11 @@ async def asyncio(
             branches.
         branch (str | Unset): The name of a branch within a context, unique in that context
             (`main` by default).
+        from_ (PageFrom | Unset): Where a message listing's page starts when it names no message
+            to page from.
+            - `start`: The oldest messages first; `next_after` pages forward.
+            - `end`: The newest messages (still listed oldest first); `next_before` pages back. What a
+            reader opening a long conversation wants first.
         kind (KindName | Unset): The name of a kind without its data: for store columns, filters
             and events.
             - `text`: `text`
@@ -363,6 +398,7 @@ async def asyncio(
             after=after,
             before=before,
             branch=branch,
+            from_=from_,
             kind=kind,
             limit=limit,
             view=view,
