@@ -207,7 +207,9 @@ mod tests {
             .collect();
         assert_eq!(
             names,
-            ["id", "after", "before", "branch", "from", "kind", "limit", "view"]
+            [
+                "id", "after", "before", "branch", "from", "kind", "limit", "view"
+            ]
         );
         let events = &doc["paths"]["/v1/contexts/{id}/events"]["get"];
         assert!(
