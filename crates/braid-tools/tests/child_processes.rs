@@ -124,8 +124,11 @@ fn processes_with(marker: &str) -> Vec<String> {
         .collect()
 }
 
+/// The processes still running with `marker`, once none is or 10 s have passed: a loaded
+/// machine (a full `make test` beside other builds) can take seconds to reap a killed
+/// sandbox's namespace; 2 s were once not enough there.
 async fn gone(marker: &str) -> Vec<String> {
-    for _ in 0..100 {
+    for _ in 0..500 {
         let left = processes_with(marker);
         if left.is_empty() {
             return left;
