@@ -690,35 +690,45 @@ macro_rules! sql_store {
                         )
                     };
                 }
-                let messages = if $framed && limit == i64::MAX {
-                    // A whole branch comes as rows of frames, a chunk of positions at a time;
-                    // each chunk is cut from the branch's order on its key and concatenated in
-                    // that order, so nothing is sorted. (Grouping one query's rows by
-                    // `position / n` sorted every payload through a temporary file, a third of
-                    // the load's time; `group_concat(... ORDER BY position)` sorted each chunk
-                    // through a temporary b-tree, a quarter. SQLite keeps a subquery's ORDER BY
-                    // under an aggregate such as group_concat, and always with a LIMIT.)
+                let messages = if $framed && !(newest && limit > $crate::frames::CHUNK) {
+                    // Messages come as rows of frames, a chunk of positions at a time; each
+                    // chunk is cut from the branch's order on its key and concatenated in that
+                    // order, so nothing is sorted. (Grouping one query's rows by `position / n`
+                    // sorted every payload through a temporary file, a third of loading a whole
+                    // branch; `group_concat(... ORDER BY position)` sorted each chunk through a
+                    // temporary b-tree, a quarter. SQLite keeps a subquery's ORDER BY under an
+                    // aggregate such as group_concat, and always with a LIMIT.) The newest
+                    // come newest first, in one chunk.
+                    macro_rules! chunk {
+                        ($order:literal) => {
+                            concat!(
+                                "SELECT group_concat(", $crate::frames::message_frame!(),
+                                ", ''), MAX(position), COUNT(*) FROM (", ranged!($order), ")"
+                            )
+                        };
+                    }
                     let mut read = Vec::new();
                     let mut last = start;
-                    loop {
+                    let mut left = limit;
+                    while left > 0 {
                         let chunk: (Option<String>, Option<i64>, i64) =
-                            sqlx::query_as(concat!(
-                                "SELECT group_concat(", $crate::frames::message_frame!(),
-                                ", ''), MAX(position), COUNT(*) FROM (",
-                                ranged!(""), ")"
-                            ))
-                            .bind(context.0)
-                            .bind(branch.as_str())
-                            .bind(last)
-                            .bind($crate::frames::CHUNK)
-                            .bind(kind.unwrap_or(""))
-                            .fetch_one(&mut *conn)
-                            .await
-                            .during($backend, OP)?;
+                            sqlx::query_as(if newest { chunk!("DESC") } else { chunk!("") })
+                                .bind(context.0)
+                                .bind(branch.as_str())
+                                .bind(last)
+                                .bind(left.min($crate::frames::CHUNK))
+                                .bind(kind.unwrap_or(""))
+                                .fetch_one(&mut *conn)
+                                .await
+                                .during($backend, OP)?;
+                        left -= chunk.2;
                         match Self::push_chunk(context, chunk, &mut read)? {
-                            Some(end) => last = end,
-                            None => break,
+                            Some(end) if !newest => last = end,
+                            _ => break,
                         }
+                    }
+                    if newest {
+                        read.reverse();
                     }
                     Self::finish_frames(&mut conn, context, read).await?
                 } else {
