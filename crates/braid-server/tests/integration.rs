@@ -13,6 +13,7 @@ mod crash;
 mod fuzz;
 mod idempotency;
 mod images;
+mod long_context;
 mod mcp;
 mod merge;
 mod postgres;

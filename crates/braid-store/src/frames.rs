@@ -2,7 +2,8 @@
 //! thread to the task that reads it: loading a 10,000-message branch spent 38% of its time in
 //! those hand-offs (flume, futex, scheduler) and 19% in allocating each row's values, against
 //! 9% in SQLite itself. The queries that read many messages or ids therefore return a few rows,
-//! each the concatenation of up to `frames_per_row!()` frames built by SQLite:
+//! each the concatenation of up to [`CHUNK`] frames built by SQLite, one query a chunk taken
+//! in the order of an index so that SQLite never sorts the payloads:
 //!
 //! - a message: its id as 32 hex digits, its payload's length in bytes in decimal, `:`, and the
 //!   payload;
@@ -10,15 +11,10 @@
 
 use uuid::Uuid;
 
-/// How many frames SQLite concatenates into one row, as SQL: a row of a few hundred typical
-/// messages is about a hundred kilobytes, far under SQLite's limit on a value (a billion bytes)
-/// even for large ones.
-macro_rules! frames_per_row {
-    () => {
-        "256"
-    };
-}
-pub(crate) use frames_per_row;
+/// How many frames one query concatenates into its row: a chunk of typical messages is about
+/// half a megabyte, far under SQLite's limit on a value (a billion bytes) even for large ones,
+/// and few enough that SQLite sorts it in memory.
+pub(crate) const CHUNK: i64 = 1024;
 
 /// The SQL of one message frame, from columns `id` and `payload`.
 macro_rules! message_frame {

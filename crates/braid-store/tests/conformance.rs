@@ -59,6 +59,7 @@ conformance!(
     range_after_a_message_not_on_the_branch_is_an_error,
     newest_messages_come_oldest_first,
     messages_load_by_kind,
+    long_branches_load_whole_in_branch_order_and_pools_by_creation,
     counts_and_lookups_by_id,
     forked_branch_keeps_its_prefix_parent_and_settings,
     replacing_a_branch_order_rewrites_it,
@@ -1050,6 +1051,72 @@ mod cases {
             .await
             .unwrap();
         assert!(plans.is_empty());
+    }
+
+    pub async fn long_branches_load_whole_in_branch_order_and_pools_by_creation(f: &Fixture) {
+        // Enough messages to cross the boundaries of reads done a chunk at a time; the branch
+        // runs against the ids' order, and creation times against both.
+        let record = new_context(&f.store).await;
+        let main = BranchName::main();
+        let n: i64 = 2_500;
+        let start = chrono::Utc::now();
+        let mut changes = ContextChanges::new();
+        let mut messages = Vec::new();
+        for i in 0..n {
+            let mut m = match i % 5 {
+                0 => tool_request(&format!("call_{i}")),
+                r if r % 2 == 0 => Message::user_text(format!("question {i}")),
+                _ => Message::assistant_text(format!("answer {i}")),
+            };
+            m.created_at = start + chrono::Duration::seconds((i * 7) % n);
+            m.updated_at = m.created_at;
+            messages.push(m.clone());
+            changes.push_message(&main, m);
+        }
+        f.store.save_changes(record.id, &changes).await.unwrap();
+        let order: Vec<Message> = messages.iter().rev().cloned().collect();
+        let replaced = ContextChanges {
+            replacements: vec![BranchIds {
+                branch: main.clone(),
+                message_ids: ids(&order),
+            }],
+            ..ContextChanges::new()
+        };
+        f.store.save_changes(record.id, &replaced).await.unwrap();
+
+        let whole = f
+            .store
+            .load_messages(record.id, &main, MessageRange::All)
+            .await
+            .unwrap();
+        assert_eq!(whole.len(), order.len());
+        assert!(whole == order, "the branch did not load in its order");
+        let newest = f
+            .store
+            .load_messages(record.id, &main, MessageRange::Newest(100))
+            .await
+            .unwrap();
+        assert!(newest == order[order.len() - 100..]);
+        let texts = f
+            .store
+            .load_messages_by_kind(record.id, &main, KindName::Text)
+            .await
+            .unwrap();
+        let expected: Vec<&Message> = order
+            .iter()
+            .filter(|m| m.kind_name() == KindName::Text)
+            .collect();
+        assert_eq!(texts.len(), expected.len());
+        assert!(
+            texts.iter().eq(expected),
+            "texts did not load in branch order"
+        );
+
+        let mut by_creation = messages.clone();
+        by_creation.sort_by_key(|m| m.created_at);
+        let pool = f.store.all_messages(record.id).await.unwrap();
+        assert_eq!(pool.len(), by_creation.len());
+        assert!(pool == by_creation, "the pool did not load by creation");
     }
 
     pub async fn counts_and_lookups_by_id(f: &Fixture) {
