@@ -430,15 +430,15 @@ impl Actor {
             turn.ended = Some(view.clone());
             turn.start = TurnStart::Settled;
         }
-        // Queued before the event is emitted: on a store that groups commits the record and
-        // `turn_completed` land in one round, and no client hears the turn ended before its
-        // record says so.
+        // The event goes first, so a record that cannot be saved never holds it back (events
+        // queued after a failed change set are dropped); on a store that groups commits both
+        // still land in one round, and reads meanwhile are answered from `ended`.
+        self.emit(event).await;
         let record = ContextChanges {
             turns: vec![view.clone()],
             ..ContextChanges::new()
         };
         let queued = self.queue_commit(record).await;
-        self.emit(event).await;
         let saved = match queued {
             Ok(queued) => self.settle(queued).await,
             Err(e) => Err(e),
