@@ -232,6 +232,12 @@ impl Actor {
                     "`before` and `after` page in opposite directions: give one of them",
                 ));
             }
+            if q.from == PageFrom::End {
+                return Err(invalid(
+                    "from",
+                    "`from=end` starts at the newest messages and `before` names where a page ends: give one of them",
+                ));
+            }
             let Some(at) = messages.iter().position(|m| m.id == before) else {
                 return Err(not_listed(before));
             };

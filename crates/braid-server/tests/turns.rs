@@ -361,4 +361,17 @@ async fn messages_page_back_from_the_end_with_before_or_from_end() {
         .await;
     assert_eq!(status, 422, "{body}");
     assert_eq!(body["error"]["field"], "from", "{body}");
+    // Nor is it ignored beside `before`.
+    let (status, body) = s
+        .call(
+            "GET",
+            &format!(
+                "/v1/contexts/{id}/messages?from=end&before={}",
+                all[1].as_str().unwrap()
+            ),
+            None,
+        )
+        .await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["error"]["field"], "from", "{body}");
 }
