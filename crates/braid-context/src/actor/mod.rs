@@ -430,20 +430,11 @@ impl Actor {
             turn.ended = Some(view.clone());
             turn.start = TurnStart::Settled;
         }
-        // The event goes first, so a record that cannot be saved never holds it back (events
-        // queued after a failed change set are dropped); on a store that groups commits both
-        // still land in one round, and reads meanwhile are answered from `ended`.
+        // Saved apart, not in a change set: a change set touches the context's row, and a turn
+        // ending is no update of the context (the list orders contexts by their updates).
         self.emit(event).await;
-        let record = ContextChanges {
-            turns: vec![view.clone()],
-            ..ContextChanges::new()
-        };
-        let queued = self.queue_commit(record).await;
-        let saved = match queued {
-            Ok(queued) => self.settle(queued).await,
-            Err(e) => Err(e),
-        };
-        if let Err(error) = saved {
+        let store = self.services.store.clone();
+        if let Err(error) = self.serve_reads_until(store.save_turn(&view)).await {
             tracing::warn!(context = %self.id, turn = %view.turn_id, %error, "turn record not saved");
         }
         self.turn = None;
