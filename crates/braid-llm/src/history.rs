@@ -140,46 +140,45 @@ pub fn build_conversation(
         .map(str::to_owned)
         .into_iter()
         .collect();
-    let mut items = Vec::new();
+    // Each item is taken out as it is placed, so that its texts move into the turns instead of
+    // being copied (this runs for every request, and again to count the request's tokens).
+    let mut items: Vec<Option<Item>> = Vec::new();
+    let mut results: HashMap<ToolCallId, CallResult> = HashMap::new();
     // Input still waiting for its pipeline, or whose pipeline failed, is stored but never sent.
     for message in messages.iter().filter(|m| !m.is_held_input()) {
-        if let Some(item) = item_of(message, options, &mut system) {
-            items.push(item);
-        }
-    }
-
-    let mut results: HashMap<ToolCallId, CallResult> = HashMap::new();
-    for item in &items {
-        if let Item::Result(r) = item {
-            results
-                .entry(r.call_id.clone())
-                .or_insert_with(|| r.clone());
+        match item_of(message, options, &mut system) {
+            // A result is sent after its call, wherever it is stored; the first one stored for a
+            // call is the one sent.
+            Some(Item::Result(r)) => {
+                results.entry(r.call_id.clone()).or_insert(r);
+            }
+            Some(item) => items.push(Some(item)),
+            None => {}
         }
     }
 
     let mut turns: Vec<Turn> = Vec::new();
     let mut merged_turns: HashSet<TurnId> = HashSet::new();
     let mut placed: HashSet<ToolCallId> = HashSet::new();
-    for (position, item) in items.iter().enumerate() {
+    for position in 0..items.len() {
+        let Some(item) = items[position].take() else {
+            continue;
+        };
         match item {
             Item::User(parts) => match turns.last_mut() {
-                Some(Turn::User(existing)) => existing.extend(parts.iter().cloned()),
-                _ => turns.push(Turn::User(parts.clone())),
+                Some(Turn::User(existing)) => existing.extend(parts),
+                _ => turns.push(Turn::User(parts)),
             },
-            Item::Result(r) => {
-                if !placed.contains(&r.call_id) {
-                    tracing::debug!(call_id = %r.call_id, "tool result without a call dropped from the request");
-                }
-            }
+            Item::Result(_) => {}
             Item::Assistant { turn, text, calls } => {
                 let (text, calls) = match turn {
                     Some(t) => {
-                        if !merged_turns.insert(*t) {
+                        if !merged_turns.insert(t) {
                             continue;
                         }
-                        gather_turn(&items[position..], *t)
+                        gather_turn(text, calls, &mut items[position + 1..], t)
                     }
-                    None => (text.clone(), calls.clone()),
+                    None => (text, calls),
                 };
                 // Calls already placed (a duplicate id) are not sent twice.
                 let calls: Vec<Call> = calls
@@ -189,6 +188,25 @@ pub fn build_conversation(
                 if text.trim().is_empty() && calls.is_empty() {
                     continue;
                 }
+                let answered: Vec<Turn> = calls
+                    .iter()
+                    .map(|call| {
+                        placed.insert(call.id.clone());
+                        let result = results.remove(&call.id).unwrap_or_else(|| {
+                            tracing::debug!(call_id = %call.id, tool = %call.name, "tool call without a result: a not-executed result is sent");
+                            CallResult {
+                                call_id: call.id.clone(),
+                                tool_name: call.name.clone(),
+                                content: NOT_EXECUTED.to_owned(),
+                                is_error: true,
+                            }
+                        });
+                        Turn::ToolResult(CallResult {
+                            tool_name: call.name.clone(),
+                            ..result
+                        })
+                    })
+                    .collect();
                 match turns.last_mut() {
                     // Consecutive assistant messages outside any turn read as one answer.
                     Some(Turn::Assistant {
@@ -201,30 +219,17 @@ pub fn build_conversation(
                             }
                             prev_text.push_str(&text);
                         }
-                        prev_calls.extend(calls.iter().cloned());
+                        prev_calls.extend(calls);
                     }
-                    _ => turns.push(Turn::Assistant {
-                        text,
-                        calls: calls.clone(),
-                    }),
+                    _ => turns.push(Turn::Assistant { text, calls }),
                 }
-                for call in calls {
-                    placed.insert(call.id.clone());
-                    let result = results.remove(&call.id).unwrap_or_else(|| {
-                        tracing::debug!(call_id = %call.id, tool = %call.name, "tool call without a result: a not-executed result is sent");
-                        CallResult {
-                            call_id: call.id.clone(),
-                            tool_name: call.name.clone(),
-                            content: NOT_EXECUTED.to_owned(),
-                            is_error: true,
-                        }
-                    });
-                    turns.push(Turn::ToolResult(CallResult {
-                        tool_name: call.name.clone(),
-                        ..result
-                    }));
-                }
+                turns.extend(answered);
             }
+        }
+    }
+    for r in results.values() {
+        if !placed.contains(&r.call_id) {
+            tracing::debug!(call_id = %r.call_id, "tool result without a call dropped from the request");
         }
     }
     Conversation {
@@ -283,22 +288,27 @@ fn calls_as_text(turns: Vec<Turn>) -> Vec<Turn> {
     out
 }
 
-/// Every assistant item of turn `turn`, from the first one on: texts joined, calls in order.
-fn gather_turn(items: &[Item], turn: TurnId) -> (String, Vec<Call>) {
+/// The assistant item of turn `turn` (`text`, `calls`) with every later one of that turn in
+/// `later`, taken out of it: texts joined, calls in order.
+fn gather_turn(
+    text: String,
+    calls: Vec<Call>,
+    later: &mut [Option<Item>],
+    turn: TurnId,
+) -> (String, Vec<Call>) {
     let mut texts = Vec::new();
-    let mut calls = Vec::new();
-    for item in items {
-        if let Item::Assistant {
-            turn: Some(t),
-            text,
-            calls: c,
-        } = item
-            && *t == turn
+    if !text.trim().is_empty() {
+        texts.push(text);
+    }
+    let mut calls = calls;
+    for slot in later {
+        if matches!(slot, Some(Item::Assistant { turn: Some(t), .. }) if *t == turn)
+            && let Some(Item::Assistant { text, calls: c, .. }) = slot.take()
         {
             if !text.trim().is_empty() {
-                texts.push(text.clone());
+                texts.push(text);
             }
-            calls.extend(c.iter().cloned());
+            calls.extend(c);
         }
     }
     (texts.join("\n\n"), calls)

@@ -366,17 +366,21 @@ impl Ledger {
     }
 
     fn note_paths(&mut self, tool: &str, arguments: &serde_json::Value, position: usize) {
-        let action = PathAction::of_tool(tool);
         let Some(object) = arguments.as_object() else {
             return;
         };
+        // Named from the tool only once an argument may hold a path: most calls have none.
+        let mut action = None;
         for (name, value) in object {
-            let is_path = matches!(
+            let named_path = matches!(
                 name.as_str(),
                 "path" | "paths" | "file" | "file_path" | "source" | "destination" | "directory"
-            ) || (action == PathAction::Searched
-                && matches!(name.as_str(), "pattern" | "query"));
-            if !is_path {
+            );
+            if !named_path && !matches!(name.as_str(), "pattern" | "query") {
+                continue;
+            }
+            let action = *action.get_or_insert_with(|| PathAction::of_tool(tool));
+            if !named_path && action != PathAction::Searched {
                 continue;
             }
             let values: Vec<&str> = match value {

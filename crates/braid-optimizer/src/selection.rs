@@ -843,6 +843,17 @@ pub const ELIDED_OUTPUT: &str = "[output left out to fit the context window; the
 /// A successful tool result with its output replaced by [`ELIDED_OUTPUT`]; `None` for any other
 /// message.
 pub fn elided_copy(message: &Message) -> Option<Message> {
+    // Asked of every message of an exchange on every plan: the others are not copied.
+    let eligible = match &message.kind {
+        MessageKind::ToolResult(r) => r.outcome.is_success(),
+        MessageKind::McpToolResult(r) => {
+            matches!(r.outcome, braid_protocol::McpOutcome::Success { .. })
+        }
+        _ => false,
+    };
+    if !eligible {
+        return None;
+    }
     let mut copy = message.clone();
     match &mut copy.kind {
         MessageKind::ToolResult(r) if r.outcome.is_success() => {

@@ -324,7 +324,7 @@ impl TokenCounter {
                                     serde_json::Value::String(raw) => text(raw),
                                     other => text(&other.to_string()),
                                 };
-                                CALL_OVERHEAD + self.encoding.count(&c.name) + arguments
+                                CALL_OVERHEAD + self.encoding.count_by_lines(&c.name) + arguments
                             })
                             .sum::<u32>()
                 }
@@ -426,6 +426,9 @@ pub fn clear_cache() {
     if let Ok(mut map) = line_cache().lock() {
         map.clear();
     }
+    if let Ok(mut map) = long_line_cache().lock() {
+        map.clear();
+    }
 }
 
 /// How many distinct system prompts and tool definitions the process keeps counts of, for each
@@ -477,10 +480,53 @@ fn kept_count(
 /// for each encoding, before starting over.
 const LINE_CACHE_CAPACITY: usize = 65_536;
 
-/// The longest line whose count is kept. Lines come from tool output and people's text, so an
-/// unbounded line would make the cache's memory unbounded too (65,536 minified files); a long
-/// line is rare enough to count each time, and this bounds the cache to some 32 MiB.
+/// The longest line kept by its text. Lines come from tool output and people's text, so an
+/// unbounded line would make the cache's memory unbounded too (65,536 minified files): this
+/// bounds the cache to some 32 MiB. A longer line is kept by its digest instead.
 const LINE_CACHE_MAX_LINE: usize = 512;
+
+/// A long line's key: 128 bits of two SipHash keyed at random for the process. Keyed at random
+/// so that nobody can write two lines with one key (and so one count) on purpose; 128 bits so
+/// that two lines never share one by chance.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct LineDigest(Encoding, u64, u64);
+
+impl LineDigest {
+    fn of(encoding: Encoding, line: &str) -> Self {
+        use std::hash::BuildHasher;
+        static KEYS: OnceLock<(std::hash::RandomState, std::hash::RandomState)> = OnceLock::new();
+        let (a, b) =
+            KEYS.get_or_init(|| (std::hash::RandomState::new(), std::hash::RandomState::new()));
+        Self(encoding, a.hash_one(line), b.hash_one(line))
+    }
+}
+
+// Long lines recur as much as short ones (a ledger's line of paths, a tool's one-line JSON
+// output sent on every request); a digest and a count are some 40 bytes whatever the line.
+fn long_line_cache() -> &'static Mutex<HashMap<LineDigest, u32>> {
+    static CACHE: OnceLock<Mutex<HashMap<LineDigest, u32>>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// Tokens of a line over [`LINE_CACHE_MAX_LINE`] bytes, kept by its digest.
+fn long_line_count(encoding: Encoding, line: &str) -> u32 {
+    let key = LineDigest::of(encoding, line);
+    if let Some(n) = long_line_cache()
+        .lock()
+        .ok()
+        .and_then(|m| m.get(&key).copied())
+    {
+        return n;
+    }
+    let n = encoding.count(line);
+    if let Ok(mut map) = long_line_cache().lock() {
+        if map.len() >= LINE_CACHE_CAPACITY {
+            map.clear();
+        }
+        map.insert(key, n);
+    }
+    n
+}
 
 // A ledger's lines recur from one request to the next (it only grows as messages leave the
 // window), so each is tokenized once, not on every request.
@@ -500,7 +546,7 @@ impl Encoding {
         let mut total = 0u32;
         for line in lines_with_breaks(text) {
             let n = if line.len() > LINE_CACHE_MAX_LINE {
-                self.count(line)
+                long_line_count(self, line)
             } else {
                 kept_count(line_cache(), LINE_CACHE_CAPACITY, self, line)
             };
@@ -589,16 +635,27 @@ mod tests {
     }
 
     #[test]
-    fn a_line_longer_than_the_kept_length_is_counted_each_time_and_never_kept() {
+    fn a_line_longer_than_the_kept_length_is_kept_by_its_digest_not_its_text() {
         let long = format!("{}\n", "minified();".repeat(LINE_CACHE_MAX_LINE));
         let short = "a short line that is kept\n";
         let text = format!("{long}{short}");
         let encoding = Encoding::Cl100kBase;
         assert_eq!(encoding.count_by_lines(&text), encoding.count(&text));
-        let map = line_cache().lock().unwrap();
-        let kept = map.get(&encoding).unwrap();
-        assert!(!kept.contains_key(long.as_str()));
-        assert!(kept.contains_key(short));
+        {
+            let map = line_cache().lock().unwrap();
+            let kept = map.get(&encoding).unwrap();
+            assert!(!kept.contains_key(long.as_str()));
+            assert!(kept.contains_key(short));
+        }
+        let digest = LineDigest::of(encoding, &long);
+        assert_eq!(
+            long_line_cache().lock().unwrap().get(&digest).copied(),
+            Some(encoding.count(&long))
+        );
+        // Another encoding, or another line, has a key of its own.
+        assert!(digest != LineDigest::of(Encoding::O200kBase, &long));
+        assert!(digest != LineDigest::of(encoding, &long[1..]));
+        assert_eq!(encoding.count_by_lines(&text), encoding.count(&text));
     }
 
     #[test]
