@@ -139,13 +139,13 @@ impl UpdatePlanTool {
         Self {
             spec: spec::<PlanStepUpdate>(
                 "update_plan",
-                "While executing a plan the person approved, report a step's status: `in_progress` when you start it, `completed` when it is done, `skipped` when you leave it out. The person sees the plan's steps tick.",
+                "Report a step of the plan being executed as started, done or skipped.",
                 ToolCategory::Progress,
                 &[],
                 Duration::from_secs(5),
             )
             .with_example(
-                "report that step 1 of the plan is done",
+                "step 1 is done",
                 json!({"step_number": 1, "status": "completed"}),
             ),
         }
