@@ -786,3 +786,50 @@ async fn update_plan_errors_reach_the_model_naming_the_unknown_step_or_the_missi
             .contains("has no step 9")
     );
 }
+
+#[tokio::test]
+async fn update_plan_progress_belongs_to_the_branch_that_executed_the_plan() {
+    let plan = json!({"goal": "Add a changelog", "steps": [
+        {"step_number": 1, "action": "Read the readme", "reason": "Name"},
+        {"step_number": 2, "action": "Write CHANGELOG.md", "reason": "Release"}
+    ]});
+    let h = Harness::new(
+        Script::new()
+            .then(calls(&[("p1", "propose_plan", plan)]))
+            .then(report("main_1", 1, "completed"))
+            .then(reply(&["Step 1 done."]))
+            .then(report("again_2", 2, "completed"))
+            .then(reply(&["Step 2 done here."])),
+    )
+    .await;
+    let ctx = h
+        .context(ContextConfig {
+            mode: Mode::Plan,
+            ..ContextConfig::default()
+        })
+        .await;
+    let plan_id = plan_and_execute(&ctx, "plan a changelog").await;
+    assert_eq!(
+        statuses(&progress_of(&ctx, "main_1").await),
+        [(1, PlanStepStatus::Completed), (2, PlanStepStatus::Pending)]
+    );
+    // A branch made before the execution never ran the plan: it may run it again, and what
+    // main reported is not its progress.
+    ctx.create_branch(braid_protocol::api::CreateBranchRequest {
+        name: "again".into(),
+        from_branch: None,
+        from_message: Some(plan_id),
+        before_message: None,
+        system_prompt: None,
+        pipeline: None,
+    })
+    .await
+    .unwrap();
+    ctx.switch_branch("again".into()).await.unwrap();
+    ctx.execute_plan(plan_id).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    assert_eq!(
+        statuses(&progress_of(&ctx, "again_2").await),
+        [(1, PlanStepStatus::Pending), (2, PlanStepStatus::Completed)]
+    );
+}
