@@ -679,19 +679,24 @@ async fn plan_and_execute(ctx: &braid_context::ContextHandle, prompt: &str) -> M
     plan_id
 }
 
+/// The model's answer proposing a two-step plan.
+fn propose_changelog() -> StreamReply {
+    let plan = json!({"goal": "Add a changelog", "steps": [
+        {"step_number": 1, "action": "Read the readme", "reason": "Name"},
+        {"step_number": 2, "action": "Write CHANGELOG.md", "reason": "Release"}
+    ]});
+    calls(&[("p1", "propose_plan", plan)])
+}
+
 fn statuses(p: &PlanProgress) -> Vec<(u32, PlanStepStatus)> {
     p.steps.iter().map(|s| (s.step_number, s.status)).collect()
 }
 
 #[tokio::test]
 async fn update_plan_ticks_the_executed_plan_without_asking_and_its_progress_survives_a_restart() {
-    let plan = json!({"goal": "Add a changelog", "steps": [
-        {"step_number": 1, "action": "Read the readme", "reason": "Name"},
-        {"step_number": 2, "action": "Write CHANGELOG.md", "reason": "Release"}
-    ]});
     let h = Harness::new(
         Script::new()
-            .then(calls(&[("p1", "propose_plan", plan)]))
+            .then(propose_changelog())
             .then(report("u1", 1, "completed"))
             .then(reply(&["Step 1 done."]))
             .then(report("u2", 2, "in_progress"))
@@ -789,13 +794,9 @@ async fn update_plan_errors_reach_the_model_naming_the_unknown_step_or_the_missi
 
 #[tokio::test]
 async fn update_plan_progress_belongs_to_the_branch_that_executed_the_plan() {
-    let plan = json!({"goal": "Add a changelog", "steps": [
-        {"step_number": 1, "action": "Read the readme", "reason": "Name"},
-        {"step_number": 2, "action": "Write CHANGELOG.md", "reason": "Release"}
-    ]});
     let h = Harness::new(
         Script::new()
-            .then(calls(&[("p1", "propose_plan", plan)]))
+            .then(propose_changelog())
             .then(report("main_1", 1, "completed"))
             .then(reply(&["Step 1 done."]))
             .then(report("again_2", 2, "completed"))
