@@ -98,7 +98,7 @@ test("plan steps tick as the agent reports them, live and after a reload", async
       report("call_step_1", 1, "completed"),
       report("call_step_2_started", 2, "in_progress"),
       // Streamed slowly, so step 2 is seen in progress before it is done.
-      { ...report("call_step_2_done", 2, "completed"), chunk_delay_ms: 300 },
+      { ...report("call_step_2_done", 2, "completed"), chunk_delay_ms: 600 },
       textReply(["Both steps ", "are done."]),
     ],
   };
