@@ -1,5 +1,6 @@
-// Structured answers: a plan proposed in plan mode and executed from its card, and a question
-// answered with one of its option buttons.
+// Structured answers: a plan proposed in plan mode, executed from its card and ticked step by
+// step as the agent reports them (update_plan), and a question answered with one of its option
+// buttons.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -86,6 +87,67 @@ test("a plan proposed with the propose_plan tool is executed and switches to act
     await card.getByRole("button", { name: "Execute plan" }).click();
     await w.page.getByText("Step 1 is under way.").waitFor();
     await w.page.locator(".budget").getByText("act ·", { exact: false }).waitFor();
+  });
+});
+
+test("plan steps tick as the agent reports them, live and after a reload", async () => {
+  const report = (id, step_number, status) => toolCallReply(id, "update_plan", { step_number, status });
+  const script = {
+    responses: [
+      toolCallReply("call_plan_1", "propose_plan", PLAN),
+      report("call_step_1", 1, "completed"),
+      report("call_step_2_started", 2, "in_progress"),
+      // Streamed slowly, so step 2 is seen in progress before it is done.
+      { ...report("call_step_2_done", 2, "completed"), chunk_delay_ms: 600 },
+      textReply(["Both steps ", "are done."]),
+    ],
+  };
+  await withWorld("plan-steps-tick", { script }, async (w) => {
+    // Manual asks before every call that changes something; a progress report changes nothing.
+    const ctx = await w.createContext({ mode: "plan", approval_policy: { type: "manual" } });
+    await w.open(ctx.id);
+    await w.send("Plan a changelog");
+
+    const card = w.page.getByRole("region", { name: "Plan" });
+    await card.getByText("Write CHANGELOG.md").waitFor();
+    const steps = card.locator("ol.plan-steps > li");
+    assert.equal(await steps.count(), 2);
+    assert.equal(await card.getByRole("img").count(), 0, "no step is marked before the plan runs");
+    await card.getByRole("button", { name: "Execute plan" }).click();
+
+    await steps.nth(0).getByRole("img", { name: "Done" }).waitFor();
+    await steps.nth(1).getByRole("img", { name: "In progress" }).waitFor();
+    // While the plan runs, the header already says act (the mode its execution switched to).
+    await w.page.locator(".budget").getByText("act ·", { exact: false }).waitFor({ timeout: 1_000 });
+    assert.equal(await card.getByRole("status").innerText(), "Executing: 1 of 2 steps done");
+    await w.screenshot("plan-steps-tick-in-progress");
+    await steps.nth(1).getByRole("img", { name: "Done" }).waitFor();
+    await w.page.getByText("Both steps are done.").waitFor();
+    await card.getByRole("status").getByText("Executed: 2 of 2 steps done").waitFor();
+    // The reports are the card's ticks, not tool cards, and none asked for approval.
+    assert.equal(await w.page.locator('li.tool-call[data-tool="update_plan"]').count(), 0);
+    assert.equal(await w.page.getByRole("button", { name: "Approve", exact: true }).count(), 0);
+    await w.screenshot("plan-steps-ticked");
+
+    // The ticks are read back from what the server stored.
+    await w.page.reload();
+    const again = w.page.getByRole("region", { name: "Plan" });
+    await again.getByRole("status").getByText("Executed: 2 of 2 steps done").waitFor();
+    const reloaded = again.locator("ol.plan-steps > li");
+    for (const i of [0, 1]) {
+      assert.equal(await reloaded.nth(i).getAttribute("data-status"), "completed");
+      await reloaded.nth(i).getByRole("img", { name: "Done" }).waitFor();
+    }
+    const messages = await w.api("GET", `/v1/contexts/${ctx.id}/messages`);
+    const reports = messages.messages.filter((m) => m.kind === "tool_result" && m.data.tool_name === "update_plan");
+    assert.deepEqual(
+      reports.map((m) => [m.data.status, m.data.output.step_number, m.data.output.status]),
+      [
+        ["success", 1, "completed"],
+        ["success", 2, "in_progress"],
+        ["success", 2, "completed"],
+      ],
+    );
   });
 });
 

@@ -37,7 +37,7 @@ import { useMcpState } from "./app/useMcpState";
 import { useComposerMenus, useElicitations } from "./app/useComposerMenus";
 import { initialShell, overlayOpen, shellReducer } from "./app/shellState";
 import { useShortcuts } from "./app/useShortcuts";
-import { useContextData } from "./app/useContextData";
+import { newestModeChange, useContextData } from "./app/useContextData";
 import { useBranchActions } from "./app/useBranchActions";
 
 /** Rounds in which a new conversation's read-only calls run without asking (the engine's loop limit). */
@@ -64,7 +64,8 @@ export function App({ api }: { api: ApiClient }) {
   const [view, setView] = useHistoryView();
   const conv = useConversation(api, contextId, undefined, view);
   const { reportError } = conv;
-  const data = useContextData(api, contextId, panel === "settings", conv.state.settled, reportError);
+  const modeChange = useMemo(() => newestModeChange(conv.state.entries), [conv.state.entries]);
+  const data = useContextData(api, contextId, panel === "settings", conv.state.settled, reportError, modeChange);
   const { contexts, setContexts, summary, setSummary, branches, refreshContext, models, workspaceRoots, workspaceFiles } = data;
   const mcp = useMcpState(api, panel === "mcp", reportError);
   const turnRunning = contextId !== null && isBusy(conv.state.state);

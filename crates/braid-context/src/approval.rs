@@ -53,12 +53,13 @@ pub fn decide(
     call: CallFacts<'_>,
 ) -> PolicyDecision {
     // Proposing a plan or asking a question changes nothing: the person decides in the card
-    // itself, so asking first would only ask twice.
+    // itself, so asking first would only ask twice. Reporting a plan's progress changes only
+    // the plan card's ticks.
     if session_approved.contains(call.tool)
         || call.server_auto_approved
         || matches!(
             call.category,
-            Some(ToolCategory::Interaction | ToolCategory::Planning)
+            Some(ToolCategory::Interaction | ToolCategory::Planning | ToolCategory::Progress)
         )
     {
         return PolicyDecision::Run;
@@ -312,6 +313,25 @@ mod tests {
             decide(&ApprovalPolicy::Manual, &BTreeSet::new(), ask),
             PolicyDecision::Run
         );
+    }
+
+    #[test]
+    fn plan_progress_reports_never_wait_for_approval() {
+        let progress = CallFacts {
+            tool: "update_plan",
+            access: Access::ReadOnly,
+            server_auto_approved: false,
+            category: Some(ToolCategory::Progress),
+        };
+        for policy in [
+            ApprovalPolicy::Manual,
+            ApprovalPolicy::WhiteList { tools: Vec::new() },
+        ] {
+            assert_eq!(
+                decide(&policy, &BTreeSet::new(), progress),
+                PolicyDecision::Run
+            );
+        }
     }
 
     #[test]

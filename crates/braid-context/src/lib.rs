@@ -24,6 +24,7 @@ pub mod merge;
 mod pins;
 pub mod pipeline;
 mod plan_cache;
+mod plan_progress;
 pub mod prompt;
 mod recovery;
 mod registry;

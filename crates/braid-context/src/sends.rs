@@ -368,6 +368,12 @@ impl Actor {
                 for s in &p.steps {
                     text.push_str(&format!("{}. {} ({})\n", s.step_number, s.action, s.reason));
                 }
+                // The person follows the run on the plan's card, which ticks from these calls.
+                text.push_str(
+                    "Call `update_plan` with a step's step_number as you go: status \
+                     `in_progress` when you start it, `completed` when it is done, `skipped` \
+                     if you leave it out.\n",
+                );
                 text
             }
             Some(feedback) => format!("Refine the plan \"{}\": {feedback}", p.goal),

@@ -642,3 +642,195 @@ async fn read_only_calls_of_one_answer_run_at_the_same_time_and_a_writing_one_ap
         "a batch with a writing call runs one call at a time: {read:?} {write:?}"
     );
 }
+
+/// The `update_plan` result of call `id`, read as the plan's progress.
+async fn progress_of(ctx: &braid_context::ContextHandle, id: &str) -> PlanProgress {
+    let output = messages(ctx).await.into_iter().find_map(|m| match m.kind {
+        MessageKind::ToolResult(r) if r.call_id.as_str() == id => match r.outcome {
+            ToolOutcome::Success { output } => Some(output),
+            ToolOutcome::Error { error } => panic!("{id} failed: {}", error.message),
+        },
+        _ => None,
+    });
+    serde_json::from_value(output.expect("a result")).unwrap()
+}
+
+/// The model's answer calling `update_plan` (call `id`) for one step.
+fn report(id: &str, step_number: u32, status: &str) -> StreamReply {
+    calls(&[(
+        id,
+        "update_plan",
+        json!({"step_number": step_number, "status": status}),
+    )])
+}
+
+/// Sends `prompt`, which the model answers with a plan, and executes that plan; both settle.
+async fn plan_and_execute(ctx: &braid_context::ContextHandle, prompt: &str) -> MessageId {
+    ctx.send_message(text(prompt)).await.unwrap();
+    assert_eq!(settle(ctx).await, ContextState::Idle);
+    let plan_id = messages(ctx)
+        .await
+        .iter()
+        .find(|m| m.kind_name() == KindName::Plan)
+        .expect("a plan")
+        .id;
+    ctx.execute_plan(plan_id).await.unwrap();
+    assert_eq!(settle(ctx).await, ContextState::Idle);
+    plan_id
+}
+
+/// The model's answer proposing a two-step plan.
+fn propose_changelog() -> StreamReply {
+    let plan = json!({"goal": "Add a changelog", "steps": [
+        {"step_number": 1, "action": "Read the readme", "reason": "Name"},
+        {"step_number": 2, "action": "Write CHANGELOG.md", "reason": "Release"}
+    ]});
+    calls(&[("p1", "propose_plan", plan)])
+}
+
+fn statuses(p: &PlanProgress) -> Vec<(u32, PlanStepStatus)> {
+    p.steps.iter().map(|s| (s.step_number, s.status)).collect()
+}
+
+#[tokio::test]
+async fn update_plan_ticks_the_executed_plan_without_asking_and_its_progress_survives_a_restart() {
+    let h = Harness::new(
+        Script::new()
+            .then(propose_changelog())
+            .then(report("u1", 1, "completed"))
+            .then(reply(&["Step 1 done."]))
+            .then(report("u2", 2, "in_progress"))
+            .then(reply(&["On step 2."])),
+    )
+    .await;
+    // Manual asks for everything that changes something; a progress report changes nothing.
+    let ctx = h
+        .context(ContextConfig {
+            mode: Mode::Plan,
+            approval_policy: ApprovalPolicy::Manual,
+            ..ContextConfig::default()
+        })
+        .await;
+    let plan_id = plan_and_execute(&ctx, "plan a changelog").await;
+    // The execution asks the model to report each step.
+    assert!(
+        h.mock.requests()[1].body.contains("Call `update_plan`"),
+        "{}",
+        h.mock.requests()[1].body
+    );
+    let first = progress_of(&ctx, "u1").await;
+    assert_eq!(first.plan_id, plan_id);
+    assert_eq!(
+        statuses(&first),
+        [(1, PlanStepStatus::Completed), (2, PlanStepStatus::Pending)]
+    );
+    // The plan message itself is not changed: progress is what the branch records.
+    let stored = messages(&ctx).await;
+    let MessageKind::Plan(p) = &stored.iter().find(|m| m.id == plan_id).unwrap().kind else {
+        panic!()
+    };
+    assert_eq!(p.steps.len(), 2);
+
+    // After a restart the next report starts from what was stored.
+    let id = ctx.id();
+    ctx.shutdown().await;
+    let ctx = h.restart().get(id).await.unwrap();
+    ctx.send_message(text("go on")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let second = progress_of(&ctx, "u2").await;
+    assert_eq!(
+        statuses(&second),
+        [
+            (1, PlanStepStatus::Completed),
+            (2, PlanStepStatus::InProgress)
+        ]
+    );
+}
+
+#[tokio::test]
+async fn update_plan_errors_reach_the_model_naming_the_unknown_step_or_the_missing_plan() {
+    let plan = json!({"goal": "Rename", "steps": [{"step_number": 1, "action": "Rename", "reason": "Clarity"}]});
+    let h = Harness::new(
+        Script::new()
+            .then(report("early", 1, "completed"))
+            .then(reply(&["No plan yet."]))
+            .then(calls(&[("p1", "propose_plan", plan)]))
+            .then(report("u9", 9, "completed"))
+            .then(reply(&["Sorry."])),
+    )
+    .await;
+    let ctx = h
+        .context(ContextConfig {
+            approval_policy: ApprovalPolicy::AutoAll,
+            ..ContextConfig::default()
+        })
+        .await;
+    ctx.send_message(text("report progress")).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    let error = call_error(&ctx, "early").await;
+    assert!(
+        error.message.contains("no plan is being executed"),
+        "{}",
+        error.message
+    );
+    ctx.set_mode(Mode::Plan).await.unwrap();
+    plan_and_execute(&ctx, "plan a rename").await;
+    let error = call_error(&ctx, "u9").await;
+    assert!(
+        error.message.contains("has no step 9") && error.message.contains("its steps are 1"),
+        "{}",
+        error.message
+    );
+    // The model read it.
+    assert!(
+        h.mock
+            .requests()
+            .last()
+            .unwrap()
+            .body
+            .contains("has no step 9")
+    );
+}
+
+#[tokio::test]
+async fn update_plan_progress_belongs_to_the_branch_that_executed_the_plan() {
+    let h = Harness::new(
+        Script::new()
+            .then(propose_changelog())
+            .then(report("main_1", 1, "completed"))
+            .then(reply(&["Step 1 done."]))
+            .then(report("again_2", 2, "completed"))
+            .then(reply(&["Step 2 done here."])),
+    )
+    .await;
+    let ctx = h
+        .context(ContextConfig {
+            mode: Mode::Plan,
+            ..ContextConfig::default()
+        })
+        .await;
+    let plan_id = plan_and_execute(&ctx, "plan a changelog").await;
+    assert_eq!(
+        statuses(&progress_of(&ctx, "main_1").await),
+        [(1, PlanStepStatus::Completed), (2, PlanStepStatus::Pending)]
+    );
+    // A branch made before the execution never ran the plan: it may run it again, and what
+    // main reported is not its progress.
+    ctx.create_branch(braid_protocol::api::CreateBranchRequest {
+        name: "again".into(),
+        from_branch: None,
+        from_message: Some(plan_id),
+        before_message: None,
+        system_prompt: None,
+        pipeline: None,
+    })
+    .await
+    .unwrap();
+    ctx.switch_branch("again".into()).await.unwrap();
+    ctx.execute_plan(plan_id).await.unwrap();
+    assert_eq!(settle(&ctx).await, ContextState::Idle);
+    assert_eq!(
+        statuses(&progress_of(&ctx, "again_2").await),
+        [(1, PlanStepStatus::Pending), (2, PlanStepStatus::Completed)]
+    );
+}

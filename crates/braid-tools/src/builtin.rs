@@ -16,7 +16,7 @@ use crate::files::{
     CreateFileTool, DeleteFileTool, GlobTool, ListDirectoryTool, ReadFileTool, ReplaceInFileTool,
     WriteFileTool,
 };
-use crate::interaction::{AskUserTool, ProposePlanTool};
+use crate::interaction::{AskUserTool, ProposePlanTool, UpdatePlanTool};
 use crate::registry::{RegistryError, ToolRegistry};
 use crate::sandbox::SandboxSettings;
 use crate::structure::ProjectStructureTool;
@@ -87,6 +87,7 @@ pub fn register_builtins(
     registry.register(Arc::new(RunCommandTool::with_sandbox(sandbox)))?;
     registry.register(Arc::new(ProposePlanTool::new()))?;
     registry.register(Arc::new(AskUserTool::new()))?;
+    registry.register(Arc::new(UpdatePlanTool::new()))?;
     Ok(())
 }
 

@@ -1,12 +1,15 @@
 //! `propose_plan` and `ask_user`: the structured ways for the model to produce a `plan` or a
 //! `question` message (DESIGN.md "The message model"). Their parameters are the protocol's own
 //! `PlanMessage` / `QuestionMessage` schemas, and their output is the validated message, which
-//! the engine stores besides the tool result.
+//! the engine stores besides the tool result. `update_plan` reports a step of the plan being
+//! executed as started, done or skipped; its output is the plan's progress, which the UI ticks.
 
 use std::time::Duration;
 
 use async_trait::async_trait;
-use braid_protocol::{MessageKind, PlanMessage, QuestionMessage, Validate};
+use braid_protocol::{
+    MessageKind, PlanMessage, PlanProgress, PlanStepUpdate, QuestionMessage, Validate,
+};
 use serde_json::{Value, json};
 
 use crate::arguments::parse_arguments;
@@ -121,5 +124,84 @@ impl Tool for AskUserTool {
             content,
             MessageKind::Question(question),
         ))
+    }
+}
+
+/// `update_plan`: the model reports where a step of the plan being executed stands, checked
+/// against that plan's steps (the engine names the plan in [`ToolContext::executing_plan`]).
+pub struct UpdatePlanTool {
+    spec: ToolSpec,
+}
+
+impl UpdatePlanTool {
+    /// The tool.
+    pub fn new() -> Self {
+        Self {
+            spec: spec::<PlanStepUpdate>(
+                "update_plan",
+                "Report a step of the plan being executed as started, done or skipped.",
+                ToolCategory::Progress,
+                &[],
+                Duration::from_secs(5),
+            )
+            .with_example(
+                "step 1 is done",
+                json!({"step_number": 1, "status": "completed"}),
+            ),
+        }
+    }
+}
+
+impl Default for UpdatePlanTool {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[async_trait]
+impl Tool for UpdatePlanTool {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    async fn call(&self, args: Value, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+        let update: PlanStepUpdate = parse_arguments("update_plan", args)?;
+        let Some(executing) = &ctx.executing_plan else {
+            return Err(ToolError::new(
+                ToolErrorCode::NotFound,
+                "no plan is being executed in this conversation: `update_plan` reports progress \
+                 on a plan the person executed from its card, and none was",
+            ));
+        };
+        if executing.plan.step(update.step_number).is_none() {
+            let numbers: Vec<String> = executing
+                .plan
+                .steps
+                .iter()
+                .map(|s| s.step_number.to_string())
+                .collect();
+            return Err(ToolError::new(
+                ToolErrorCode::InvalidArguments,
+                format!(
+                    "the plan \"{}\" has no step {}; its steps are {}",
+                    executing.plan.goal,
+                    update.step_number,
+                    numbers.join(", ")
+                ),
+            )
+            .with_details(json!({ "step_numbers": numbers })));
+        }
+        let earlier = executing.steps.iter().map(|s| PlanStepUpdate {
+            step_number: s.step_number,
+            status: s.status,
+        });
+        let progress = PlanProgress {
+            plan_id: executing.id,
+            step_number: update.step_number,
+            status: update.status,
+            steps: executing.plan.progress(earlier.chain([update])),
+        };
+        let content = serde_json::to_value(&progress).unwrap_or(Value::Null);
+        Ok(ToolOutput::json(content))
     }
 }

@@ -55,7 +55,7 @@ pub use process_group::ProcessGroup;
 pub use registry::{CallRecord, RegistryError, ToolRegistry};
 pub use sandbox::{Network, Sandbox, SandboxError, SandboxMode, SandboxSettings, Unsandboxed};
 pub use tool::{
-    Escalation, Permission, Permissions, RetryRule, Tool, ToolCategory, ToolContext, ToolError,
-    ToolErrorCode, ToolOrigin, ToolOutput, ToolSpec, to_outcome,
+    Escalation, ExecutingPlan, Permission, Permissions, RetryRule, Tool, ToolCategory, ToolContext,
+    ToolError, ToolErrorCode, ToolOrigin, ToolOutput, ToolSpec, to_outcome,
 };
 pub use workspace::{WORKSPACE_ROOTS_SETTING, Workspace, WorkspaceError, WorkspaceRoots};

@@ -253,6 +253,10 @@ impl ToolRegistry {
                         "tool `{name}` is for planning: it is available in plan mode or to a planner, not to an {} in {mode} mode",
                         role_name(ctx.role)
                     )
+                } else if spec.category == ToolCategory::Progress {
+                    format!(
+                        "tool `{name}` reports progress on a plan being executed: it is available in act mode, not in {mode} mode"
+                    )
                 } else {
                     format!(
                         "tool `{name}` is not available to a {} in {mode} mode (it needs {})",

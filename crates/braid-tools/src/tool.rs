@@ -102,12 +102,13 @@ impl ToolSpec {
     }
 
     /// Whether a context with this role in this mode is offered the tool (and may call it):
-    /// plan mode keeps read-only tools; a planning tool is for plan mode or a planner, so an
-    /// actor in act mode, who carries the work out, is not offered it.
+    /// plan mode keeps read-only tools but not progress reports (nothing is executed there); a
+    /// planning tool is for plan mode or a planner, so an actor in act mode, who carries the
+    /// work out, is not offered it.
     pub fn offered_in(&self, role: AgentRole, mode: Mode) -> bool {
         self.allowed_for(role)
             && match mode {
-                Mode::Plan => self.is_read_only(),
+                Mode::Plan => self.is_read_only() && self.category != ToolCategory::Progress,
                 Mode::Act => self.category != ToolCategory::Planning || role == AgentRole::Planner,
             }
     }
@@ -146,6 +147,9 @@ pub enum ToolCategory {
     Interaction,
     /// Proposes a plan for the person to execute: offered in plan mode and to a planner only.
     Planning,
+    /// Reports progress on the plan being executed (`update_plan`): offered in act mode only,
+    /// where plans are carried out. It changes nothing but the plan card's ticks.
+    Progress,
     /// A tool from an MCP server, whose behaviour Braid only knows from its description.
     External,
 }
@@ -258,6 +262,20 @@ pub struct ToolContext {
     pub sandbox_mode: Option<braid_protocol::SandboxMode>,
     /// Whether a person approved this very call's request to run outside the sandbox.
     pub escalation: Escalation,
+    /// The plan the active branch is executing, for `update_plan` to check its calls against
+    /// (`None`: no plan was executed on this branch, or the caller did not look).
+    pub executing_plan: Option<ExecutingPlan>,
+}
+
+/// A plan being executed and where its steps stand, as the conversation records it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExecutingPlan {
+    /// The `plan` message.
+    pub id: braid_protocol::MessageId,
+    /// Its goal and steps.
+    pub plan: braid_protocol::PlanMessage,
+    /// Every step's status so far, in the plan's order.
+    pub steps: Vec<braid_protocol::PlanStepProgress>,
 }
 
 /// Whether a call may leave the sandbox it would run in: only a person approves that, one call
@@ -282,7 +300,14 @@ impl ToolContext {
             cancel: CancellationToken::new(),
             sandbox_mode: None,
             escalation: Escalation::NotApproved,
+            executing_plan: None,
         }
+    }
+
+    /// The same context with the plan its branch is executing.
+    pub fn with_executing_plan(mut self, plan: Option<ExecutingPlan>) -> Self {
+        self.executing_plan = plan;
+        self
     }
 
     /// The same context with a person's decision on leaving the sandbox.

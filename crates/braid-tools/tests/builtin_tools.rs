@@ -3,11 +3,12 @@
 use std::path::{Path, PathBuf};
 
 use braid_protocol::{
-    AgentRole, DependencyRelation, DependencyScope, MessageKind, Mode, ProjectStructureContent,
-    Validate,
+    AgentRole, DependencyRelation, DependencyScope, MessageId, MessageKind, Mode, PlanMessage,
+    PlanProgress, PlanStepProgress, PlanStepStatus, ProjectStructureContent, Validate,
 };
 use braid_tools::{
-    ToolContext, ToolError, ToolErrorCode, ToolOutput, ToolRegistry, Workspace, builtin_registry,
+    ExecutingPlan, ToolContext, ToolError, ToolErrorCode, ToolOutput, ToolRegistry, Workspace,
+    builtin_registry,
 };
 use serde_json::{Value, json};
 
@@ -148,7 +149,7 @@ fn assert_no_ignored(value: &Value) {
 fn registry_holds_every_builtin_and_filters_for_planner_and_plan_mode() {
     let registry = builtin_registry().unwrap();
     let all = registry.names();
-    assert_eq!(all.len(), 15, "{all:?}");
+    assert_eq!(all.len(), 16, "{all:?}");
     let planner: Vec<String> = registry
         .infos(AgentRole::Planner, Mode::Act)
         .into_iter()
@@ -177,6 +178,7 @@ fn registry_holds_every_builtin_and_filters_for_planner_and_plan_mode() {
         "project_structure",
         "propose_plan",
         "ask_user",
+        "update_plan",
     ] {
         assert!(
             planner.contains(&reader.to_string()),
@@ -188,15 +190,25 @@ fn registry_holds_every_builtin_and_filters_for_planner_and_plan_mode() {
         .into_iter()
         .map(|i| i.name)
         .collect();
-    assert_eq!(plan_mode, planner);
+    // Plan mode executes nothing, so it has no progress to report; a planner in act mode may.
+    assert!(!plan_mode.contains(&"update_plan".to_string()));
+    assert_eq!(
+        plan_mode,
+        planner
+            .iter()
+            .filter(|n| *n != "update_plan")
+            .cloned()
+            .collect::<Vec<_>>()
+    );
     // An actor in act mode carries the work out: it is not offered the planning tool.
     let acting: Vec<String> = registry
         .infos(AgentRole::Actor, Mode::Act)
         .into_iter()
         .map(|i| i.name)
         .collect();
-    assert_eq!(acting.len(), 14, "{acting:?}");
+    assert_eq!(acting.len(), 15, "{acting:?}");
     assert!(!acting.contains(&"propose_plan".to_string()));
+    assert!(acting.contains(&"update_plan".to_string()));
     let run = registry.get("run_command").unwrap();
     assert!(!run.spec().is_read_only());
     assert!(
@@ -1047,6 +1059,124 @@ async fn run_command_caps_output_keeping_start_and_end() {
 }
 
 // ---- plan and question ----
+
+fn executing(steps: &[(u32, PlanStepStatus)]) -> ExecutingPlan {
+    let plan: PlanMessage =
+        serde_json::from_value(json!({"goal": "Add a changelog", "steps": steps
+        .iter()
+        .map(|(n, _)| json!({"step_number": n, "action": "a", "reason": "r"}))
+        .collect::<Vec<_>>()}))
+        .unwrap();
+    ExecutingPlan {
+        id: MessageId::new(),
+        plan,
+        steps: steps
+            .iter()
+            .map(|&(step_number, status)| PlanStepProgress {
+                step_number,
+                status,
+            })
+            .collect(),
+    }
+}
+
+#[tokio::test]
+async fn update_plan_reports_a_step_and_answers_the_whole_plan_s_progress() {
+    let mut f = Fixture::new();
+    let plan = executing(&[
+        (1, PlanStepStatus::Completed),
+        (2, PlanStepStatus::Pending),
+        (3, PlanStepStatus::Pending),
+    ]);
+    f.ctx = f.ctx.clone().with_executing_plan(Some(plan.clone()));
+    let out = f
+        .call(
+            "update_plan",
+            json!({"step_number": 2, "status": "in_progress"}),
+        )
+        .await
+        .unwrap();
+    assert!(
+        out.message.is_none(),
+        "no message of its own: the plan card ticks"
+    );
+    let progress: PlanProgress = serde_json::from_value(out.content).unwrap();
+    assert_eq!(progress.plan_id, plan.id);
+    assert_eq!(
+        (progress.step_number, progress.status),
+        (2, PlanStepStatus::InProgress)
+    );
+    let statuses: Vec<PlanStepStatus> = progress.steps.iter().map(|s| s.status).collect();
+    assert_eq!(
+        statuses,
+        [
+            PlanStepStatus::Completed,
+            PlanStepStatus::InProgress,
+            PlanStepStatus::Pending
+        ]
+    );
+}
+
+#[tokio::test]
+async fn update_plan_names_the_plan_s_steps_when_the_step_is_unknown() {
+    let mut f = Fixture::new();
+    f.ctx = f.ctx.clone().with_executing_plan(Some(executing(&[
+        (1, PlanStepStatus::Pending),
+        (2, PlanStepStatus::Pending),
+    ])));
+    let err = f
+        .err(
+            "update_plan",
+            json!({"step_number": 7, "status": "completed"}),
+        )
+        .await;
+    assert_eq!(err.code, ToolErrorCode::InvalidArguments);
+    assert!(
+        err.message.contains("has no step 7") && err.message.contains("its steps are 1, 2"),
+        "{}",
+        err.message
+    );
+    // A status the enum does not know is refused by the schema, naming the field.
+    let err = f
+        .err("update_plan", json!({"step_number": 1, "status": "done"}))
+        .await;
+    assert_eq!(err.code, ToolErrorCode::InvalidArguments);
+    assert!(err.message.contains("status"), "{}", err.message);
+}
+
+#[tokio::test]
+async fn update_plan_without_an_executed_plan_says_none_was_executed() {
+    let f = Fixture::new();
+    let err = f
+        .err(
+            "update_plan",
+            json!({"step_number": 1, "status": "completed"}),
+        )
+        .await;
+    assert_eq!(err.code, ToolErrorCode::NotFound);
+    assert!(
+        err.message.contains("no plan is being executed"),
+        "{}",
+        err.message
+    );
+}
+
+#[tokio::test]
+async fn update_plan_is_refused_in_plan_mode() {
+    let f = Fixture::new();
+    let err = f
+        .registry
+        .execute(
+            "update_plan",
+            json!({"step_number": 1, "status": "completed"}),
+            &f.ctx,
+            Mode::Plan,
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ToolErrorCode::PermissionDenied);
+    assert!(err.message.contains("act mode"), "{}", err.message);
+}
 
 #[tokio::test]
 async fn propose_plan_accepts_a_single_string_where_the_reader_does() {

@@ -4,7 +4,8 @@
 
 import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from "react";
 import type { ApiClient } from "../api/client";
-import type { BranchList, ContextListEntry, ContextSummary, ModelList } from "../generated/protocol";
+import type { Entry } from "../conversation/reducer";
+import type { BranchList, ContextListEntry, ContextSummary, Mode, ModelList } from "../generated/protocol";
 
 /** The shell's data, and how to read it again. */
 export interface ContextData {
@@ -26,13 +27,17 @@ export interface ContextData {
   workspaceFiles: string[];
 }
 
-/** Reads the shell's data for context `contextId`; `settled` counts its finished turns. */
+/**
+ * Reads the shell's data for context `contextId`; `settled` counts its finished turns, and
+ * `modeChange` is the newest mode change notice in its list (its id and the mode it set).
+ */
 export function useContextData(
   api: ApiClient,
   contextId: string | null,
   settingsOpen: boolean,
   settled: number,
   reportError: (err: unknown) => void,
+  modeChange?: { id: string; to: Mode },
 ): ContextData {
   const [contexts, setContexts] = useState<ContextListEntry[]>([]);
   const [summary, setSummaryState] = useState<ContextSummary | null>(null);
@@ -74,6 +79,16 @@ export function useContextData(
       refreshContexts();
     }
   }, [settled, refreshContext, refreshContexts]);
+  // A mode change inside a turn (executing a plan switches to act) shows in the header at once,
+  // not when the turn ends: a notice that disagrees with the summary makes it read again (once
+  // per notice, so an older branch's notice cannot make it read again and again).
+  const readFor = useRef<string | undefined>(undefined);
+  const shownMode = summary?.id === contextId ? summary?.config.mode : undefined;
+  useEffect(() => {
+    if (!modeChange || shownMode === undefined || shownMode === modeChange.to || readFor.current === modeChange.id) return;
+    readFor.current = modeChange.id;
+    refreshContext();
+  }, [modeChange, shownMode, refreshContext]);
 
   // The workspace's files for the composer's file picker, read again when the workspace changes.
   const [workspaceFiles, setWorkspaceFiles] = useState<string[]>([]);
@@ -93,4 +108,13 @@ export function useContextData(
 
   const setSummary = useCallback((s: ContextSummary) => setSummaryState(s), []);
   return { contexts, setContexts, summary, setSummary, branches, refreshContexts, refreshContext, models, workspaceRoots, workspaceFiles };
+}
+
+/** The newest mode change notice among `entries` (its id and the mode it set), if any. */
+export function newestModeChange(entries: readonly Entry[]): { id: string; to: Mode } | undefined {
+  for (let i = entries.length - 1; i >= 0; i -= 1) {
+    const m = entries[i]?.message;
+    if (m?.kind === "system_control" && m.data.type === "mode_change") return { id: m.id, to: m.data.to };
+  }
+  return undefined;
 }

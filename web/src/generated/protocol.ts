@@ -1788,6 +1788,24 @@ goal: string,
  */
 steps: Array<PlanStep>, };
 
+export type PlanProgress = { 
+/**
+ * The `plan` message being executed.
+ */
+plan_id: MessageId, 
+/**
+ * The step this call changed.
+ */
+step_number: number, 
+/**
+ * Its new status.
+ */
+status: PlanStepStatus, 
+/**
+ * Every step of the plan, in the plan's order, with its status after this call.
+ */
+steps: Array<PlanStepProgress>, };
+
 export type PlanStep = { 
 /**
  * Its position, from 1.
@@ -1813,6 +1831,28 @@ estimated_time?: string,
  * What could go wrong. A single string is accepted for one risk.
  */
 risks?: Array<string>, };
+
+export type PlanStepProgress = { 
+/**
+ * The step's `step_number` in the plan.
+ */
+step_number: number, 
+/**
+ * Where it stands.
+ */
+status: PlanStepStatus, };
+
+export type PlanStepStatus = "pending" | "in_progress" | "completed" | "skipped";
+
+export type PlanStepUpdate = { 
+/**
+ * The step's `step_number` in the plan.
+ */
+step_number: number, 
+/**
+ * Where the step stands now.
+ */
+status: PlanStepStatus, };
 
 export type PreparedImage = { 
 /**

@@ -1,17 +1,42 @@
 // A plan: the goal, numbered steps with their tools and highlighted risks, and Execute / Refine.
+// Once executed, each step ticks as the agent reports it done (its `update_plan` calls).
 
 import { useId, useState } from "react";
-import type { PlanMessage } from "../generated/protocol";
+import type { PlanMessage, PlanStepStatus } from "../generated/protocol";
 import { useCardActions } from "./actions";
 import { useToolPairing, type PlanRun } from "./toolcards/pairing";
 
-/** How an executed plan is getting on, in words. */
-export function runText(run: PlanRun | undefined): string {
-  if (!run || run.calls === 0) return "Executing…";
+/** How an executed plan is getting on, in words; `total` is the plan's number of steps. */
+export function runText(run: PlanRun | undefined, total: number): string {
+  const reported = run !== undefined && run.steps.size > 0;
+  if (!run || (run.calls === 0 && !reported)) return "Executing…";
   const open = run.calls - run.finished;
-  const calls = `${run.calls} tool ${run.calls === 1 ? "call" : "calls"}`;
+  const done = [...run.steps.values()].filter((s) => s === "completed" || s === "skipped").length;
+  const steps = reported ? `${done} of ${total} ${total === 1 ? "step" : "steps"} done` : "";
+  const calls = run.calls > 0 ? `${run.calls} tool ${run.calls === 1 ? "call" : "calls"}` : "";
   const failed = run.failed > 0 ? `, ${run.failed} failed` : "";
-  return open > 0 ? `Executing: ${calls}, ${run.finished} finished${failed}` : `Executed: ${calls}${failed}`;
+  const finished = open > 0 ? `, ${run.finished} finished` : "";
+  const executing = open > 0 || (reported && done < total);
+  const parts = [steps, calls && `${calls}${finished}${failed}`].filter((p) => p !== "");
+  return `${executing ? "Executing" : "Executed"}: ${parts.join(" · ")}`;
+}
+
+/** What each reported status looks like beside its step. */
+const MARKS: Record<Exclude<PlanStepStatus, "pending">, { mark: string; label: string }> = {
+  completed: { mark: "✓", label: "Done" },
+  in_progress: { mark: "◐", label: "In progress" },
+  skipped: { mark: "⤼", label: "Skipped" },
+};
+
+/** A step's status mark (nothing for a step not reported on). */
+function StepMark({ status }: { status: PlanStepStatus | undefined }) {
+  if (!status || status === "pending") return null;
+  const { mark, label } = MARKS[status];
+  return (
+    <span className={`step-mark step-${status}`} role="img" aria-label={label} title={label}>
+      {mark}
+    </span>
+  );
 }
 
 /** Renders a plan and lets the person execute it or ask for changes. */
@@ -59,8 +84,11 @@ export function PlanCard({ id, plan }: { id: string; plan: PlanMessage }) {
       <h3 className="plan-goal">{plan.goal}</h3>
       <ol className="plan-steps">
         {plan.steps.map((s) => (
-          <li key={s.step_number} value={s.step_number}>
-            <div className="step-action">{s.action}</div>
+          <li key={s.step_number} value={s.step_number} data-status={run?.steps.get(s.step_number) ?? "pending"}>
+            <div className="step-action">
+              <StepMark status={run?.steps.get(s.step_number)} />
+              {s.action}
+            </div>
             <div className="muted">{s.reason}</div>
             {(s.tools_needed?.length ?? 0) > 0 && (
               <div className="chips" aria-label="Tools">
@@ -79,7 +107,7 @@ export function PlanCard({ id, plan }: { id: string; plan: PlanMessage }) {
       <div className="actions">
         {executed ? (
           <span className="badge plan-run" role="status">
-            {runText(run)}
+            {runText(run, plan.steps.length)}
           </span>
         ) : (
           <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void execute()}>

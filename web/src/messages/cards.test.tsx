@@ -213,7 +213,48 @@ describe("plan", () => {
     );
     expect(screen.queryByRole("button", { name: "Execute plan" })).toBeNull();
     expect(within(screen.getByRole("region", { name: "Plan" })).getByRole("status").textContent).toBe("Executing: 2 tool calls, 1 finished, 1 failed");
-    expect(runText({ messageId: "u", calls: 2, finished: 2, failed: 0 })).toBe("Executed: 2 tool calls");
+    expect(runText({ messageId: "u", calls: 2, finished: 2, failed: 0, steps: new Map() }, 2)).toBe("Executed: 2 tool calls");
+  });
+
+  it("ticks each step from the agent's update_plan results, and hides those calls while the card shows them", () => {
+    const run = textMsg("u9", "Execute the plan: Add input validation", { role: "user", metadata: { plan_id: "p1", plan_action: "execute" } });
+    const update = (id: string, step: number, status: string) => [
+      msg(`t${id}`, "tool_request", { calls: [{ id, name: "update_plan", arguments: { step_number: step, status }, approval_status: "approved" }] }),
+      msg(`r${id}`, "tool_result", { call_id: id, tool_name: "update_plan", duration_ms: 0, status: "success", output: { plan_id: "p1", step_number: step, status, steps: [] } }, { role: "tool" }),
+    ];
+    const write = msg("tw", "tool_request", { calls: [{ id: "w1", name: "write_file", arguments: { path: "a", content: "" }, approval_status: "approved" }] });
+    const written = msg("rw", "tool_result", { call_id: "w1", tool_name: "write_file", duration_ms: 1, status: "success", output: {} }, { role: "tool" });
+    // A report the server refused stays visible, as the model read it.
+    const refused = [
+      msg("tx", "tool_request", { calls: [{ id: "x", name: "update_plan", arguments: { step_number: 9, status: "completed" }, approval_status: "approved" }] }),
+      msg("rx", "tool_result", { call_id: "x", tool_name: "update_plan", duration_ms: 0, status: "error", error: { message: 'the plan "Add input validation" has no step 9', recoverable: true } }, { role: "tool" }),
+    ];
+    const messages = [plan, run, ...update("a", 1, "in_progress"), write, written, ...update("b", 1, "completed"), ...update("c", 2, "in_progress"), ...refused];
+    const { pairing, visible } = pairTools(messages.map((m) => entryOf(m)));
+    const { container } = renderCard(
+      <ToolPairingProvider value={pairing}>
+        <ul>{visible.map((e) => <MessageView key={e.id} entry={e} />)}</ul>
+      </ToolPairingProvider>,
+    );
+    const card = screen.getByRole("region", { name: "Plan" });
+    const steps = card.querySelectorAll("ol.plan-steps > li");
+    expect([...steps].map((li) => li.getAttribute("data-status"))).toEqual(["completed", "in_progress"]);
+    expect(within(steps[0] as HTMLElement).getByRole("img", { name: "Done" }).textContent).toBe("✓");
+    expect(within(steps[1] as HTMLElement).getByRole("img", { name: "In progress" })).toBeTruthy();
+    // Only the work counts as the run's tool calls.
+    expect(within(card).getByRole("status").textContent).toBe("Executing: 1 of 2 steps done · 1 tool call");
+    const shown = [...container.querySelectorAll("li.tool-call")].map((li) => li.getAttribute("data-call-id"));
+    expect(shown).toEqual(["w1", "x"]);
+  });
+
+  it("says the plan is executed once every step is done or skipped", () => {
+    const steps = new Map([
+      [1, "completed" as const],
+      [2, "skipped" as const],
+    ]);
+    expect(runText({ messageId: "u", calls: 0, finished: 0, failed: 0, steps }, 2)).toBe("Executed: 2 of 2 steps done");
+    expect(runText({ messageId: "u", calls: 3, finished: 2, failed: 0, steps }, 2)).toBe("Executing: 2 of 2 steps done · 3 tool calls, 2 finished");
+    expect(runText(undefined, 2)).toBe("Executing…");
   });
 
   it("Refine sends the person's feedback", async () => {

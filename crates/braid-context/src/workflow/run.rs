@@ -183,7 +183,8 @@ impl Actor {
                 &call.name,
                 &call.arguments,
                 call.approval,
-            ));
+            ))
+            .with_executing_plan(crate::plan_progress::for_call(self.data(), &call.name));
         // A running tool is not cancelled by an interrupt (it finishes); only by shutdown.
         ctx.cancel = tokio_util::sync::CancellationToken::new();
         let mode = config.mode;

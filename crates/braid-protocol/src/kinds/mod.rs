@@ -23,7 +23,10 @@ pub use image::{
 pub use mcp::{
     McpOutcome, McpResourceMessage, McpToolRequestMessage, McpToolResultMessage, ResourceContent,
 };
-pub use plan::{PlanMessage, PlanStep, QuestionAnswer, QuestionMessage, QuestionOption, Severity};
+pub use plan::{
+    PlanMessage, PlanProgress, PlanStep, PlanStepProgress, PlanStepStatus, PlanStepUpdate,
+    QuestionAnswer, QuestionMessage, QuestionOption, Severity,
+};
 pub use processing::{DEFAULT_ACTIVITY, ProcessingMessage, Progress};
 pub use project_structure::{
     DependencyEdge, DependencyGraph, DependencyNode, DependencyRelation, DependencyScope,

@@ -7,6 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 use ts_rs::TS;
 
+use crate::ids::MessageId;
 use crate::validate::{FieldPath, Problems, Validate};
 
 /// An execution plan the agent proposes (in plan mode), for the person to execute or refine.
@@ -49,6 +50,99 @@ pub struct PlanStep {
     #[schemars(schema_with = "one_or_many_schema")]
     #[ts(as = "Option<Vec<String>>", optional)]
     pub risks: Vec<String>,
+}
+
+/// Where a step of an executed plan stands, as the agent reported it with `update_plan`.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum PlanStepStatus {
+    /// Not started (every step, until the agent reports on it).
+    #[default]
+    Pending,
+    /// Being worked on.
+    InProgress,
+    /// Done.
+    Completed,
+    /// Left out on purpose.
+    Skipped,
+}
+
+/// The arguments of `update_plan`: the new status of one step of the plan being executed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct PlanStepUpdate {
+    /// The step's `step_number` in the plan.
+    pub step_number: u32,
+    /// Where the step stands now.
+    pub status: PlanStepStatus,
+}
+
+/// One step's status in a [`PlanProgress`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct PlanStepProgress {
+    /// The step's `step_number` in the plan.
+    pub step_number: u32,
+    /// Where it stands.
+    pub status: PlanStepStatus,
+}
+
+/// The output of a successful `update_plan` call: which plan and step it changed, and where
+/// every step stands after it. The conversation's record of a plan's progress is these
+/// outputs, in order, on the branch that executed the plan (a branch made before the
+/// execution never ran it, so its plan has no progress).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct PlanProgress {
+    /// The `plan` message being executed.
+    pub plan_id: MessageId,
+    /// The step this call changed.
+    pub step_number: u32,
+    /// Its new status.
+    pub status: PlanStepStatus,
+    /// Every step of the plan, in the plan's order, with its status after this call.
+    pub steps: Vec<PlanStepProgress>,
+}
+
+impl PlanProgress {
+    /// The update this output records.
+    pub fn update(&self) -> PlanStepUpdate {
+        PlanStepUpdate {
+            step_number: self.step_number,
+            status: self.status,
+        }
+    }
+}
+
+impl PlanMessage {
+    /// The step numbered `step_number`.
+    pub fn step(&self, step_number: u32) -> Option<&PlanStep> {
+        self.steps.iter().find(|s| s.step_number == step_number)
+    }
+
+    /// Every step's status after `updates`, applied in order (the last one for a step wins;
+    /// one naming no step of this plan changes nothing).
+    pub fn progress(
+        &self,
+        updates: impl IntoIterator<Item = PlanStepUpdate>,
+    ) -> Vec<PlanStepProgress> {
+        let mut steps: Vec<PlanStepProgress> = self
+            .steps
+            .iter()
+            .map(|s| PlanStepProgress {
+                step_number: s.step_number,
+                status: PlanStepStatus::Pending,
+            })
+            .collect();
+        for update in updates {
+            if let Some(step) = steps
+                .iter_mut()
+                .find(|s| s.step_number == update.step_number)
+            {
+                step.status = update.status;
+            }
+        }
+        steps
+    }
 }
 
 /// A question with predefined answers that pauses the agent until the person picks one.
@@ -204,5 +298,66 @@ impl Validate for QuestionMessage {
                 format!("`{}` is not the value of any option", answer.value),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(numbers: &[u32]) -> PlanMessage {
+        PlanMessage {
+            goal: "g".into(),
+            steps: numbers
+                .iter()
+                .map(|&n| PlanStep {
+                    step_number: n,
+                    action: "a".into(),
+                    reason: "r".into(),
+                    tools_needed: Vec::new(),
+                    estimated_time: None,
+                    risks: Vec::new(),
+                })
+                .collect(),
+        }
+    }
+
+    fn update(step_number: u32, status: PlanStepStatus) -> PlanStepUpdate {
+        PlanStepUpdate {
+            step_number,
+            status,
+        }
+    }
+
+    #[test]
+    fn progress_applies_updates_in_order_and_ignores_unknown_steps() {
+        let p = plan(&[1, 2, 3]);
+        let progress = p.progress([
+            update(1, PlanStepStatus::InProgress),
+            update(1, PlanStepStatus::Completed),
+            update(3, PlanStepStatus::Skipped),
+            update(9, PlanStepStatus::Completed),
+        ]);
+        let statuses: Vec<(u32, PlanStepStatus)> =
+            progress.iter().map(|s| (s.step_number, s.status)).collect();
+        assert_eq!(
+            statuses,
+            vec![
+                (1, PlanStepStatus::Completed),
+                (2, PlanStepStatus::Pending),
+                (3, PlanStepStatus::Skipped)
+            ]
+        );
+    }
+
+    #[test]
+    fn step_statuses_are_snake_case_in_json() {
+        let u: PlanStepUpdate =
+            serde_json::from_str(r#"{"step_number": 2, "status": "in_progress"}"#).unwrap();
+        assert_eq!(u, update(2, PlanStepStatus::InProgress));
+        assert!(
+            serde_json::from_str::<PlanStepUpdate>(r#"{"step_number": 2, "status": "done"}"#)
+                .is_err()
+        );
     }
 }

@@ -3,7 +3,7 @@
 // a question or a project structure, which shows as its own card).
 
 import { createContext, useContext, useRef } from "react";
-import type { McpToolResultMessage, ToolResultMessage } from "../../generated/protocol";
+import type { McpToolResultMessage, PlanProgress, PlanStepStatus, ToolResultMessage } from "../../generated/protocol";
 import type { Entry } from "../../conversation/reducer";
 
 /** A built-in or MCP tool result. */
@@ -29,6 +29,19 @@ export interface PlanRun {
   finished: number;
   /** Of those, how many failed. */
   failed: number;
+  /** Each step's status as the agent reported it with `update_plan` (steps it has not reported on are absent). */
+  steps: ReadonlyMap<number, PlanStepStatus>;
+}
+
+/** The tool whose successful results record a plan's progress (the plan card ticks from them). */
+export const UPDATE_PLAN = "update_plan";
+
+/** The progress a successful `update_plan` result records, if `r` is one. */
+export function recordedProgress(r: AnyToolResult | undefined): PlanProgress | null {
+  if (!r || r.mcp || r.tool_name !== UPDATE_PLAN || r.status !== "success") return null;
+  const o = r.output as Partial<PlanProgress> | null;
+  if (!o || typeof o.plan_id !== "string" || typeof o.step_number !== "number" || typeof o.status !== "string") return null;
+  return o as PlanProgress;
 }
 
 /** Tools whose successful call produces a message of its own kind, shown as its own card. */
@@ -64,6 +77,7 @@ export function pairTools(entries: readonly Entry[]): { pairing: ToolPairing; vi
     if (m.kind === "mcp_tool_request") requested.add(m.data.request_id);
     lastOfKind.set(m.kind, i);
   });
+  const plans = planRuns(entries, results);
   const hiddenCalls = new Set<string>();
   const hiddenEntries = new Set<string>();
   entries.forEach((e, i) => {
@@ -78,38 +92,60 @@ export function pairTools(entries: readonly Entry[]): { pairing: ToolPairing; vi
         if (produced && c.approval_status !== "pending" && result?.status !== "error" && (lastOfKind.get(produced) ?? -1) > i) {
           hiddenCalls.add(c.id);
         }
+        // A progress report shows as a tick on its plan's card when that card is in the list;
+        // one that failed stays, as the model read it.
+        if (c.name === UPDATE_PLAN && plans.size > 0) {
+          const progress = recordedProgress(result);
+          if (result === undefined || (progress && plans.has(progress.plan_id))) hiddenCalls.add(c.id);
+        }
       }
       if (m.data.calls.length > 0 && m.data.calls.every((c) => hiddenCalls.has(c.id))) hiddenEntries.add(e.id);
     }
   });
-  const plans = planRuns(entries, results);
   const key =
     [...results.entries()].map(([id, r]) => `${id}:${r.status}`).join(",") +
     "|" +
     [...hiddenCalls].join(",") +
     "|" +
-    [...plans.entries()].map(([id, r]) => `${id}:${r.messageId}:${r.calls}:${r.finished}:${r.failed}`).join(",");
+    [...plans.entries()]
+      .map(([id, r]) => `${id}:${r.messageId}:${r.calls}:${r.finished}:${r.failed}:${[...r.steps].map(([n, st]) => `${n}=${st}`).join(";")}`)
+      .join(",");
   return { pairing: { results, hiddenCalls, plans }, visible: entries.filter((e) => !hiddenEntries.has(e.id)), key };
 }
 
+/** A plan run while it is being counted. */
+type CountedRun = Omit<PlanRun, "steps"> & { steps: Map<number, PlanStepStatus> };
+
 /**
  * Each executed plan: the message that executed it (the server marks it with `plan_id` and
- * `plan_action: "execute"`) and the tool calls made after it, until the next plan execution.
+ * `plan_action: "execute"`), the tool calls made after it until the next plan execution, and
+ * its steps' statuses from the `update_plan` results that name it (the server checked each one
+ * against the plan, so nothing is guessed here).
  */
 function planRuns(entries: readonly Entry[], results: ReadonlyMap<string, AnyToolResult>): Map<string, PlanRun> {
-  const runs = new Map<string, PlanRun>();
-  let current: PlanRun | null = null;
+  const runs = new Map<string, CountedRun>();
+  let current: CountedRun | null = null;
   for (const e of entries) {
     const m = e.message;
     if (!m) continue;
     const planId = m.metadata?.plan_id;
     if (m.role === "user" && typeof planId === "string" && m.metadata?.plan_action === "execute") {
-      current = { messageId: m.id, calls: 0, finished: 0, failed: 0 };
+      current = { messageId: m.id, calls: 0, finished: 0, failed: 0, steps: new Map() };
       runs.set(planId, current);
       continue;
     }
+    if (m.kind === "tool_result") {
+      const progress = recordedProgress({ mcp: false, ...m.data });
+      if (progress) runs.get(progress.plan_id)?.steps.set(progress.step_number, progress.status);
+    }
     if (!current) continue;
-    const ids = m.kind === "tool_request" ? m.data.calls.map((c) => c.id) : m.kind === "mcp_tool_request" ? [m.data.request_id] : [];
+    // Progress reports are the run's bookkeeping, not its work.
+    const ids =
+      m.kind === "tool_request"
+        ? m.data.calls.filter((c) => c.name !== UPDATE_PLAN).map((c) => c.id)
+        : m.kind === "mcp_tool_request"
+          ? [m.data.request_id]
+          : [];
     for (const id of ids) {
       current.calls += 1;
       const r = results.get(id);

@@ -14,6 +14,7 @@ const BUILTIN_RISK: Record<string, Risk> = {
   project_structure: "read",
   propose_plan: "read",
   ask_user: "read",
+  update_plan: "read",
   write_file: "write",
   create_file: "write",
   replace_in_file: "write",

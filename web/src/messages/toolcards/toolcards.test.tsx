@@ -463,6 +463,8 @@ describe("pieces", () => {
     expect(languageOf("Makefile")).toBe("makefile");
     expect(languageOf("LICENSE")).toBeUndefined();
     expect(riskOf("read_file")).toBe("read");
+    // A plan progress report changes nothing but the plan card's ticks.
+    expect(riskOf("update_plan")).toBe("read");
     expect(riskOf("delete_file")).toBe("write");
     expect(riskOf("run_command")).toBe("command");
     expect(riskOf("mystery")).toBe("command");
