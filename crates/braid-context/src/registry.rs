@@ -38,8 +38,17 @@ pub struct ContextRegistry {
 }
 
 impl ContextRegistry {
-    /// A registry over these services.
+    /// A registry over these services. The tokenizers' tables start loading on a thread of
+    /// their own, so that the first context read (which counts its history) does not wait for
+    /// them once the server has been up a moment.
     pub fn new(services: Services) -> Arc<Self> {
+        if let Err(error) = std::thread::Builder::new()
+            .name("braid-tokenizers".to_owned())
+            .spawn(braid_optimizer::Encoding::load_all)
+        {
+            // The first count loads them instead.
+            tracing::warn!(%error, "could not start loading the tokenizers ahead");
+        }
         Arc::new(Self {
             services: Arc::new(services),
             live: std::sync::Mutex::new(HashMap::new()),
