@@ -177,9 +177,7 @@ impl ContextHandle {
         })
         .await?
         // A resume that is not refused runs the run on, always as a turn.
-        .ok_or_else(|| {
-            EngineError::Conflict(format!("workflow run `{wanted}` was not resumed"))
-        })
+        .ok_or_else(|| EngineError::Conflict(format!("workflow run `{wanted}` was not resumed")))
     }
 
     /// Adds a message. Answers at once with its id; `queued` when it waits behind a running
