@@ -8,7 +8,7 @@ use std::time::Duration;
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::common::{Sse, TestServer, reply};
+use crate::common::{Sse, TestServer, calls, reply};
 use braid_testkit::Script;
 
 /// A prompt, an approval step, and another prompt.
@@ -338,5 +338,40 @@ async fn a_run_started_by_a_send_is_that_sends_turn() {
     assert_eq!(
         completions(&s, &id).await,
         vec![(sent["turn_id"].clone(), json!("awaiting_approval"))]
+    );
+}
+
+#[tokio::test]
+async fn a_run_the_model_starts_is_part_of_its_turn_which_ends_as_the_model_answers() {
+    let s = TestServer::start(
+        Script::new()
+            .then(calls(&[("call_1", "workflow__broken", json!({}))]))
+            .then(reply(&["That workflow failed."])),
+    )
+    .await;
+    define(&s);
+    let id = s
+        .context(json!({"approval_policy": {"type": "auto_all"}}))
+        .await;
+    let sent = s.send_text(&id, "run broken").await;
+    let seen = events_of_turn(&s, &id, &sent).await;
+    assert_eq!(
+        seen.last().unwrap().data["outcome"],
+        "answered",
+        "the run failed, but the model went on and answered: {:?}",
+        seen.last()
+    );
+    let runs: Vec<Value> = s
+        .messages(&id)
+        .await
+        .into_iter()
+        .filter(|m| m["kind"] == "workflow_execution")
+        .map(|m| m["data"]["status"].clone())
+        .collect();
+    assert_eq!(runs, vec![json!("failed")]);
+    assert_eq!(
+        completions(&s, &id).await,
+        vec![(sent["turn_id"].clone(), json!("answered"))],
+        "one turn_completed: the run is part of the send's turn"
     );
 }
