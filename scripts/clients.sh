@@ -11,8 +11,8 @@
 #      second server whose mock follows that test's script;
 #   4. generates TypeScript types with openapi-typescript (sdk/typescript/package-lock.json),
 #      type-checks a client over them (openapi-fetch) and drives the server through it;
-#   5. runs the TypeScript SDK's checks (sdk/typescript/src/check.ts: a turn waited for, the
-#      stream across a dropped connection, paging) and its README example against the server,
+#   5. runs the TypeScript SDK's checks (sdk/typescript/src/check.ts: a turn waited for, a
+#      workflow run's turns waited for, the stream across a dropped connection, paging) and its README example against the server,
 #      and its approval, denial, resume and interrupt checks (src/control.ts) against the second.
 # Needs target/debug/braid and target/debug/braid-mock-llm (`cargo build -p braid-server -p
 # braid-testkit`). Prints one line per step; logs are in target/clients/.
@@ -109,6 +109,19 @@ start_server main "$out/mock-script.json"
 url=$started_url
 start_server control "$out/control-script.json"
 control_url=$started_url
+# The workflow the SDKs' tests run as turns: a prompt step, then an approval step.
+mkdir -p "$out/main/workspace/.braid/workflows"
+cat >"$out/main/workspace/.braid/workflows/greet.yaml" <<'YAML'
+name: greet
+parameters:
+  type: object
+  properties: { who: { type: string, default: "you" } }
+steps:
+  - name: hello
+    prompt: "Say hello to {{ params.who }}"
+  - name: check
+    approval: "Keep the greeting for {{ params.who }}?"
+YAML
 # What the approval test's call reads, and what the denial test's call must not.
 echo "hello from the notes" >"$out/control/workspace/notes.txt"
 echo "top secret" >"$out/control/workspace/secret.txt"

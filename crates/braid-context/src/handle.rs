@@ -126,6 +126,8 @@ impl ContextHandle {
                 execution_id: sent.message_id.to_string(),
                 message_id: sent.message_id,
                 queued: sent.queued,
+                turn_id: sent.turn_id,
+                stream_after: sent.stream_after,
             }),
             Err(EngineError::Invalid(errors)) => {
                 Err(EngineError::Invalid(braid_protocol::ValidationErrors(
@@ -157,6 +159,25 @@ impl ContextHandle {
             reply,
         })
         .await
+        .map(|_| ())
+    }
+
+    /// Resumes a paused workflow run (from `current_step`; also past an approval step) as a
+    /// turn of its own, which the answer names.
+    pub async fn resume_workflow(
+        &self,
+        execution_id: &str,
+    ) -> Result<braid_protocol::api::ResumeResponse, EngineError> {
+        let execution_id = execution_id.to_owned();
+        let wanted = execution_id.clone();
+        self.ask(|reply| Command::ControlWorkflow {
+            execution_id,
+            control: braid_protocol::workflow::WorkflowControl::Resume,
+            reply,
+        })
+        .await?
+        // A resume that is not refused runs the run on, always as a turn.
+        .ok_or_else(|| EngineError::Conflict(format!("workflow run `{wanted}` was not resumed")))
     }
 
     /// Adds a message. Answers at once with its id; `queued` when it waits behind a running

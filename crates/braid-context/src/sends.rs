@@ -252,7 +252,7 @@ impl Actor {
     /// to stream the turn from. Every event emitted so far is committed first, so the log's
     /// last event is the last one before the turn; when the log cannot say, no id is given
     /// (the turn still runs).
-    async fn open_answered_turn(&mut self) -> (ContextTurnId, Option<u64>) {
+    pub(crate) async fn open_answered_turn(&mut self) -> (ContextTurnId, Option<u64>) {
         let last = match self.flush_events().await {
             Ok(()) => self
                 .store()

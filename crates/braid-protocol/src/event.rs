@@ -328,11 +328,14 @@ pub enum TurnOutcome {
     Answered,
     /// It failed (`error` says why); a new send or `resume` goes on.
     Failed,
-    /// The tool loop stopped at a limit; `resume` continues it.
+    /// The tool loop stopped at a limit (`resume` continues it), or a workflow run paused
+    /// (its `resume` continues it, as a new turn).
     Paused,
-    /// Someone interrupted it.
+    /// Someone interrupted it, or cancelled the workflow run it was.
     Interrupted,
-    /// It waits for a person to approve or deny tool calls (the approval starts a new turn).
+    /// It waits for a person to approve or deny tool calls (the approval starts a new turn),
+    /// or at a workflow run's approval step (resuming the run approves, as a new turn;
+    /// cancelling declines).
     AwaitingApproval,
     /// It waits for a person to answer the agent's question (the answer is a new send).
     AwaitingAnswer,

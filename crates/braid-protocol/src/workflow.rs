@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use ts_rs::TS;
 
-use crate::ids::MessageId;
+use crate::ids::{ContextTurnId, MessageId};
 use crate::validate::Problem;
 
 /// Where a definition was found.
@@ -99,6 +99,16 @@ pub struct WorkflowRunResponse {
     pub message_id: MessageId,
     /// Whether it waits behind a running turn (its status is `pending` until it starts).
     pub queued: bool,
+    /// The turn the run goes as (until it completes, fails, is cancelled, pauses or waits for
+    /// a person): every event of it carries this id, and one `turn_completed` ends it
+    /// (`GET /v1/contexts/{id}/turns/{turn_id}` answers its status). A resume of the run is a
+    /// turn of its own, named by the resume's answer.
+    pub turn_id: ContextTurnId,
+    /// The event id to stream from (as `Last-Event-ID` or `?after=`) to see every event of the
+    /// turn; absent when the run emitted none before answering.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub stream_after: Option<u64>,
 }
 
 /// What the person does to a run.

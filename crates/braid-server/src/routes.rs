@@ -231,19 +231,19 @@ pub fn api() -> ApiRouter<Arc<App>> {
         )
         .api_route(
             "/v1/contexts/{id}/workflows/{name}/run",
-            post_with(run_workflow, doc("run_workflow", "Starts a workflow run with `{ parameters }` (checked against its schema: 422 names the parameter); answers 202 once its `workflow_execution` message is stored.")),
+            post_with(run_workflow, doc("run_workflow", "Starts a workflow run with `{ parameters }` (checked against its schema: 422 names the parameter); answers 202 once its `workflow_execution` message is stored. The run is a turn of its own: the 202 names its `turn_id` (and `stream_after` to stream it from), every event of the run carries it, and one `turn_completed` ends it when the run completes (`answered`), fails (`failed`), is cancelled (`interrupted`), pauses (`paused`, or `interrupted` after an interrupt) or waits at an approval step or a tool call's approval (`awaiting_approval`). A run started by a send (a `workflow` payload, as the `/` menu sends) is that send's turn; a run the model starts with a `workflow__<name>` call goes in the model's turn, which goes on after it. An `Idempotency-Key` replay answers the same run and turn.")),
         )
         .api_route(
             "/v1/contexts/{id}/workflows/executions/{eid}/pause",
-            post_with(pause_workflow, doc("pause_workflow", "Pauses a run when its running step ends.")),
+            post_with(pause_workflow, doc("pause_workflow", "Pauses a run when its running step ends; the run's turn then ends `paused`.")),
         )
         .api_route(
             "/v1/contexts/{id}/workflows/executions/{eid}/resume",
-            post_with(resume_workflow, doc("resume_workflow", "Resumes a paused run from its current step (also: goes past an approval step).")),
+            post_with(resume_workflow, doc("resume_workflow", "Resumes a paused run from its current step (also: goes past an approval step). The run goes on as a new turn: the 202 names its `turn_id` and `stream_after`, and its `turn_completed` says how the run ended or stopped again.")),
         )
         .api_route(
             "/v1/contexts/{id}/workflows/executions/{eid}/cancel",
-            post_with(cancel_workflow, doc("cancel_workflow", "Cancels a run (also: declines an approval step); a running step ends first.")),
+            post_with(cancel_workflow, doc("cancel_workflow", "Cancels a run (also: declines an approval step); a running step ends first, and the run's turn then ends `interrupted`. A paused or waiting run's turn has ended already: cancelling it runs no turn.")),
         )
 }
 
@@ -1368,8 +1368,9 @@ async fn pause_workflow(
 async fn resume_workflow(
     State(app): State<Arc<App>>,
     PathParams(path): PathParams<ExecutionPath>,
-) -> ApiResult<NoContent> {
-    control_workflow(&app, path, WorkflowControl::Resume).await
+) -> ApiResult<Accepted<ResumeResponse>> {
+    let h = handle(&app, path.id).await?;
+    Ok(Reply(h.resume_workflow(&path.eid).await?))
 }
 
 async fn cancel_workflow(

@@ -84,6 +84,19 @@ async fn wait_for_state(url: &str, id: &str, wanted: &[&str]) -> Value {
     }
 }
 
+/// The context's event log from its start up to `turn`'s `turn_completed`.
+async fn log_until_completed(url: &str, id: &str, turn: &str) -> Vec<common::Sse> {
+    let log = reqwest::Client::new()
+        .get(format!("{url}/v1/contexts/{id}/events?after=0"))
+        .send()
+        .await
+        .unwrap();
+    let mut log = common::SseReader::from_response(log);
+    let turn = turn.to_owned();
+    log.until(move |e| e.event == "turn_completed" && e.data["turn_id"] == turn.as_str())
+        .await
+}
+
 #[tokio::test]
 async fn sigkill_mid_stream_loses_no_completed_message() {
     let pieces: Vec<String> = (0..60).map(|i| format!("p{i} ")).collect();
@@ -285,16 +298,89 @@ async fn a_turn_killed_mid_stream_is_answered_as_interrupted_after_the_restart()
     assert_eq!(status, 200, "{view}");
     assert_eq!(view["status"], "completed", "{view}");
     assert_eq!(view["outcome"], "interrupted", "{view}");
-    let log = reqwest::Client::new()
-        .get(format!("{url}/v1/contexts/{id}/events?after=0"))
-        .send()
-        .await
-        .unwrap();
-    let mut log = common::SseReader::from_response(log);
-    let ended = log
-        .until(|e| e.event == "turn_completed" && e.data["turn_id"] == turn.as_str())
-        .await;
+    let ended = log_until_completed(&url, &id, &turn).await;
     assert_eq!(ended.last().unwrap().data["outcome"], "interrupted");
+    second.child.kill().unwrap();
+    second.child.wait().unwrap();
+}
+
+#[tokio::test]
+async fn a_workflow_run_killed_mid_step_ends_its_turn_interrupted_and_resumes_as_a_new_turn() {
+    let pieces: Vec<String> = (0..60).map(|i| format!("p{i} ")).collect();
+    let refs: Vec<&str> = pieces.iter().map(String::as_str).collect();
+    let mock = MockLlm::start(
+        Script::new()
+            .then(reply(&refs).chunk_delay(Duration::from_millis(50)))
+            .then(reply(&["again, ", "quickly"])),
+    )
+    .await
+    .unwrap();
+    let data = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(data.path().join("workflows")).unwrap();
+    std::fs::write(
+        data.path().join("workflows/talk.yaml"),
+        "name: talk\nsteps:\n  - name: talk\n    prompt: \"Talk slowly\"\n",
+    )
+    .unwrap();
+    let mut first = spawn(data.path(), &mock);
+    let url = first.url.clone();
+    let (status, ctx) = call(&url, "POST", "/v1/contexts", Some(json!({"title": "t"}))).await;
+    assert_eq!(status, 201);
+    let id = ctx["id"].as_str().unwrap().to_owned();
+    let mut events = common::TestServerUrl(url.clone()).events(&id).await;
+    let (status, started) = call(
+        &url,
+        "POST",
+        &format!("/v1/contexts/{id}/workflows/talk/run"),
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(status, 202, "{started}");
+    let turn = started["turn_id"].as_str().unwrap().to_owned();
+    events.until(|e| e.event == "content_delta").await;
+    first.child.kill().unwrap();
+    first.child.wait().unwrap();
+
+    let mut second = spawn(data.path(), &mock);
+    let url = second.url.clone();
+    let turn_path = |t: &str| format!("/v1/contexts/{id}/turns/{t}");
+    let (status, view) = call(&url, "GET", &turn_path(&turn), None).await;
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(
+        (&view["status"], &view["outcome"]),
+        (&json!("completed"), &json!("interrupted")),
+        "{view}"
+    );
+    // The context rests as recovery leaves a streamed answer cut short (failed, resumable);
+    // the run is paused.
+    wait_for_state(&url, &id, &["failed"]).await;
+    let eid = started["execution_id"].as_str().unwrap();
+    let (status, resumed) = call(
+        &url,
+        "POST",
+        &format!("/v1/contexts/{id}/workflows/executions/{eid}/resume"),
+        None,
+    )
+    .await;
+    assert_eq!(
+        status, 202,
+        "the recovered run is paused and resumes: {resumed}"
+    );
+    let again = resumed["turn_id"].as_str().unwrap().to_owned();
+    let all = log_until_completed(&url, &id, &again).await;
+    let ends: Vec<(&Value, &Value)> = all
+        .iter()
+        .filter(|e| e.event == "turn_completed")
+        .map(|e| (&e.data["turn_id"], &e.data["outcome"]))
+        .collect();
+    assert_eq!(
+        ends,
+        vec![
+            (&json!(turn), &json!("interrupted")),
+            (&json!(again), &json!("answered"))
+        ],
+        "one turn_completed each: the killed run's, and its resume's"
+    );
     second.child.kill().unwrap();
     second.child.wait().unwrap();
 }

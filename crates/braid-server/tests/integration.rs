@@ -22,4 +22,5 @@ mod security;
 mod stored_input;
 mod strict_input;
 mod turns;
+mod workflow_turns;
 mod workflows;

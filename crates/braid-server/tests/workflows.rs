@@ -150,8 +150,8 @@ async fn a_run_started_over_http_pauses_at_its_approval_and_resumes_or_cancels()
     assert_eq!(run["awaiting_approval"], "Keep hello?");
     assert_eq!(run["completed_steps"], 1);
     let control = |what: &str| format!("/v1/contexts/{id}/workflows/executions/{eid}/{what}");
-    let (status, _) = s.call("POST", &control("resume"), None).await;
-    assert_eq!(status, 204);
+    let (status, resumed) = s.call("POST", &control("resume"), None).await;
+    assert_eq!(status, 202, "{resumed}");
     s.settle(&id).await;
     let run = run_of(&s.messages(&id).await, &eid);
     assert_eq!(run["status"], "completed");

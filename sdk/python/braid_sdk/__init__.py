@@ -39,8 +39,11 @@ from ._api.api.default import (
     list_contexts,
     list_messages,
     list_workflows,
+    cancel_workflow,
     merge_branch,
+    pause_workflow,
     resume,
+    resume_workflow,
     run_workflow,
     send_message,
 )
@@ -309,10 +312,27 @@ class Braid:
 
     def run_workflow(self, context: UUID | str, name: str, parameters: dict[str, Any] | None = None,
                      idempotency_key: str | None = None) -> WorkflowRunResponse:
-        """Starts a workflow run."""
+        """Starts a workflow run. The answer names the run (`execution_id`) and the turn it goes
+        as (`turn_id`, to `wait_turn` for, and `stream_after`): the turn ends `answered` when the
+        run completes, `failed`, `interrupted` when it is cancelled, `paused`, or
+        `awaiting_approval` at an approval step (`resume_workflow` approves, as a new turn)."""
         body = RunWorkflowRequest(parameters=RunWorkflowRequestParameters.from_dict(parameters or {}))
         return _answer(run_workflow.sync_detailed(_uuid(context), name, client=self.client, body=body,
                                                   idempotency_key=_key(idempotency_key)))
+
+    def resume_workflow(self, context: UUID | str, execution_id: str) -> ResumeResponse:
+        """Resumes a paused run from its current step (also past an approval step); answers the
+        new turn it goes on as (`turn_id`, to `wait_turn` for, and `stream_after`)."""
+        return _answer(resume_workflow.sync_detailed(_uuid(context), execution_id, client=self.client))
+
+    def pause_workflow(self, context: UUID | str, execution_id: str) -> None:
+        """Pauses a run when its running step ends (its turn then ends `paused`)."""
+        _answer(pause_workflow.sync_detailed(_uuid(context), execution_id, client=self.client), empty=True)
+
+    def cancel_workflow(self, context: UUID | str, execution_id: str) -> None:
+        """Cancels a run (also: declines an approval step); a running run's turn ends
+        `interrupted` once its step ends."""
+        _answer(cancel_workflow.sync_detailed(_uuid(context), execution_id, client=self.client), empty=True)
 
 
 class _StillRunning(Exception):

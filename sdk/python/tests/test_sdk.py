@@ -91,6 +91,25 @@ class SdkTest(unittest.TestCase):
                 break
         self.assertIn("content_final", names)
 
+    def test_a_workflow_run_is_a_turn_to_wait_for_and_its_resume_another(self) -> None:
+        # scripts/clients.sh puts `greet` (a prompt, then an approval step) in the workspace.
+        ctx = self.braid.create_context(title="workflow")
+        started = self.braid.run_workflow(ctx.id, "greet", {"who": "Ada"})
+        waiting = self.braid.wait_turn(ctx.id, started.turn_id)
+        self.assertEqual(waiting.outcome.value, "awaiting_approval", waiting)
+        self.assertEqual(waiting.message_id, started.message_id)
+        for event in self.braid.stream(ctx.id, after=started.stream_after):
+            self.assertEqual(str(event.data.turn_id), str(started.turn_id), event)
+            if event.name == "turn_completed":
+                break
+        resumed = self.braid.resume_workflow(ctx.id, started.execution_id)
+        self.assertNotEqual(resumed.turn_id, started.turn_id)
+        done = self.braid.wait_turn(ctx.id, resumed.turn_id)
+        self.assertEqual(done.outcome.value, "answered", done)
+        runs = [m.to_dict()["data"] for m in self.braid.messages(ctx.id).messages
+                if m.to_dict()["kind"] == "workflow_execution"]
+        self.assertEqual([r["status"] for r in runs], ["completed"])
+
     def test_messages_page_back_with_before(self) -> None:
         ctx = self.braid.create_context(title="back")
         for text in ("one", "two"):

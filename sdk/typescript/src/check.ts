@@ -87,6 +87,18 @@ async function main(): Promise<void> {
   check(back.messages.map((m) => m.id).join() === every.slice(1, 3).join(), "the newest two before the last");
   check(back.next_before === every[1], "older messages remain");
 
+  // A workflow run is a turn (scripts/clients.sh puts `greet`, a prompt then an approval step,
+  // in the workspace); resuming it past the approval is another.
+  const flow = await braid.createContext({ title: "typescript workflow" });
+  const started = await braid.runWorkflow(flow.id, "greet", { who: "Ada" });
+  const waiting = await braid.waitTurn(flow.id, started.turn_id);
+  check(waiting.outcome === "awaiting_approval", `the run waits at its approval: ${JSON.stringify(waiting)}`);
+  check(waiting.message_id === started.message_id, "the run's turn names its message");
+  const resumed = await braid.resumeWorkflow(flow.id, started.execution_id);
+  check(resumed.turn_id !== started.turn_id, "the resume is a turn of its own");
+  const finished = await braid.waitTurn(flow.id, resumed.turn_id);
+  check(finished.outcome === "answered", `the resumed run completes: ${JSON.stringify(finished)}`);
+
   // The server's refusal is a BraidError naming the field.
   try {
     await braid.createContext({ config: { worksapce: "/nowhere" } as never });
@@ -95,7 +107,7 @@ async function main(): Promise<void> {
     check(e instanceof BraidError && e.status === 422 && e.field === "config.worksapce", `refusal: ${e}`);
   }
   console.log(
-    `clients: the TypeScript SDK waited for a turn (${turn.outcome}), streamed ${ids.length} events across ${proxy.connections} connections without gap or duplicate, and paged messages back`,
+    `clients: the TypeScript SDK waited for a turn (${turn.outcome}) and a workflow run's (${waiting.outcome}, then ${finished.outcome}), streamed ${ids.length} events across ${proxy.connections} connections without gap or duplicate, and paged messages back`,
   );
 }
 

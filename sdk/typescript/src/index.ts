@@ -283,12 +283,44 @@ export class Braid {
     return answer(await this.api.GET("/v1/workflows", { params: { query: { context } } }));
   }
 
-  /** Starts a workflow run. */
+  /** Starts a workflow run. The answer names the run (`execution_id`) and the turn it goes as
+   * (`turn_id`, to `waitTurn` for, and `stream_after`): the turn ends `answered` when the run
+   * completes, `failed`, `interrupted` when it is cancelled, `paused`, or `awaiting_approval` at
+   * an approval step (`resumeWorkflow` approves, as a new turn). */
   async runWorkflow(id: string, name: string, parameters: Record<string, unknown> = {}, idempotencyKey = newKey()) {
     return answer(
       await this.api.POST("/v1/contexts/{id}/workflows/{name}/run", {
         params: { path: { id, name }, header: { "Idempotency-Key": idempotencyKey } },
         body: { parameters },
+      }),
+    );
+  }
+
+  /** Resumes a paused run from its current step (also past an approval step); answers the new
+   * turn it goes on as (`turn_id`, to `waitTurn` for, and `stream_after`). */
+  async resumeWorkflow(id: string, executionId: string): Promise<ResumeResponse> {
+    return answer(
+      await this.api.POST("/v1/contexts/{id}/workflows/executions/{eid}/resume", {
+        params: { path: { id, eid: executionId } },
+      }),
+    );
+  }
+
+  /** Pauses a run when its running step ends (its turn then ends `paused`). */
+  async pauseWorkflow(id: string, executionId: string): Promise<void> {
+    await answer(
+      await this.api.POST("/v1/contexts/{id}/workflows/executions/{eid}/pause", {
+        params: { path: { id, eid: executionId } },
+      }),
+    );
+  }
+
+  /** Cancels a run (also: declines an approval step); a running run's turn ends `interrupted`
+   * once its step ends. */
+  async cancelWorkflow(id: string, executionId: string): Promise<void> {
+    await answer(
+      await this.api.POST("/v1/contexts/{id}/workflows/executions/{eid}/cancel", {
+        params: { path: { id, eid: executionId } },
       }),
     );
   }

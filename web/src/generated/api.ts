@@ -512,7 +512,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Starts a workflow run with `{ parameters }` (checked against its schema: 422 names the parameter); answers 202 once its `workflow_execution` message is stored. */
+        /** Starts a workflow run with `{ parameters }` (checked against its schema: 422 names the parameter); answers 202 once its `workflow_execution` message is stored. The run is a turn of its own: the 202 names its `turn_id` (and `stream_after` to stream it from), every event of the run carries it, and one `turn_completed` ends it when the run completes (`answered`), fails (`failed`), is cancelled (`interrupted`), pauses (`paused`, or `interrupted` after an interrupt) or waits at an approval step or a tool call's approval (`awaiting_approval`). A run started by a send (a `workflow` payload, as the `/` menu sends) is that send's turn; a run the model starts with a `workflow__<name>` call goes in the model's turn, which goes on after it. An `Idempotency-Key` replay answers the same run and turn. */
         post: operations["run_workflow"];
         delete?: never;
         options?: never;
@@ -529,7 +529,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancels a run (also: declines an approval step); a running step ends first. */
+        /** Cancels a run (also: declines an approval step); a running step ends first, and the run's turn then ends `interrupted`. A paused or waiting run's turn has ended already: cancelling it runs no turn. */
         post: operations["cancel_workflow"];
         delete?: never;
         options?: never;
@@ -546,7 +546,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pauses a run when its running step ends. */
+        /** Pauses a run when its running step ends; the run's turn then ends `paused`. */
         post: operations["pause_workflow"];
         delete?: never;
         options?: never;
@@ -563,7 +563,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Resumes a paused run from its current step (also: goes past an approval step). */
+        /** Resumes a paused run from its current step (also: goes past an approval step). The run goes on as a new turn: the 202 names its `turn_id` and `stream_after`, and its `turn_completed` says how the run ended or stopped again. */
         post: operations["resume_workflow"];
         delete?: never;
         options?: never;
@@ -4807,9 +4807,9 @@ export interface components {
          * @description How a turn ended.
          *     - `answered`: The work is done: the model answered (or the send needed no answer).
          *     - `failed`: It failed (`error` says why); a new send or `resume` goes on.
-         *     - `paused`: The tool loop stopped at a limit; `resume` continues it.
-         *     - `interrupted`: Someone interrupted it.
-         *     - `awaiting_approval`: It waits for a person to approve or deny tool calls (the approval starts a new turn).
+         *     - `paused`: The tool loop stopped at a limit (`resume` continues it), or a workflow run paused (its `resume` continues it, as a new turn).
+         *     - `interrupted`: Someone interrupted it, or cancelled the workflow run it was.
+         *     - `awaiting_approval`: It waits for a person to approve or deny tool calls (the approval starts a new turn), or at a workflow run's approval step (resuming the run approves, as a new turn; cancelling declines).
          *     - `awaiting_answer`: It waits for a person to answer the agent's question (the answer is a new send).
          * @enum {string}
          */
@@ -5031,6 +5031,19 @@ export interface components {
             message_id: components["schemas"]["MessageId"];
             /** @description Whether it waits behind a running turn (its status is `pending` until it starts). */
             queued: boolean;
+            /**
+             * Format: uint64
+             * @description The event id to stream from (as `Last-Event-ID` or `?after=`) to see every event of the
+             *     turn; absent when the run emitted none before answering.
+             */
+            stream_after?: number | null;
+            /**
+             * @description The turn the run goes as (until it completes, fails, is cancelled, pauses or waits for
+             *     a person): every event of it carries this id, and one `turn_completed` ends it
+             *     (`GET /v1/contexts/{id}/turns/{turn_id}` answers its status). A resume of the run is a
+             *     turn of its own, named by the resume's answer.
+             */
+            turn_id: components["schemas"]["ContextTurnId"];
         };
         /** @description Query of `GET /v1/workflows`. */
         WorkflowsQuery: {
@@ -7945,12 +7958,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description no content */
-            204: {
+            /** @description Accepted: stored; progress arrives as events. */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ResumeResponse"];
+                };
             };
             /** @description A token is configured and the request lacks `Authorization: Bearer <token>`. */
             401: {

@@ -2621,7 +2621,19 @@ message_id: MessageId,
 /**
  * Whether it waits behind a running turn (its status is `pending` until it starts).
  */
-queued: boolean, };
+queued: boolean, 
+/**
+ * The turn the run goes as (until it completes, fails, is cancelled, pauses or waits for
+ * a person): every event of it carries this id, and one `turn_completed` ends it
+ * (`GET /v1/contexts/{id}/turns/{turn_id}` answers its status). A resume of the run is a
+ * turn of its own, named by the resume's answer.
+ */
+turn_id: ContextTurnId, 
+/**
+ * The event id to stream from (as `Last-Event-ID` or `?after=`) to see every event of the
+ * turn; absent when the run emitted none before answering.
+ */
+stream_after?: number, };
 
 export type WorkflowStatus = "pending" | "running" | "paused" | "completed" | "failed" | "cancelled";
 

@@ -44,11 +44,11 @@ pub(crate) enum Command {
         feedback: String,
         reply: Reply<SendMessageResponse>,
     },
-    /// Pause, resume or cancel a workflow run.
+    /// Pause, resume or cancel a workflow run; a resume answers the turn it runs as.
     ControlWorkflow {
         execution_id: String,
         control: braid_protocol::workflow::WorkflowControl,
-        reply: Reply<()>,
+        reply: Reply<Option<braid_protocol::api::ResumeResponse>>,
     },
     Shutdown(oneshot::Sender<()>),
 }

@@ -92,6 +92,10 @@ pub(crate) struct ActiveTurn {
     /// set committed (for a send, the one storing its input), so a crash after that leaves a
     /// record recovery marks interrupted, at no transaction of its own.
     pub start: TurnStart,
+    /// How it ends when it leaves the context idle, when the state cannot say (a workflow run
+    /// that failed, paused or was cancelled rests the context idle), with the error of a
+    /// failure.
+    pub idle_outcome: Option<(braid_protocol::TurnOutcome, Option<String>)>,
 }
 
 /// Whether a turn's `running` record is to be saved with the next commit.
@@ -290,7 +294,7 @@ impl Actor {
                 control,
                 reply,
             } => {
-                let _ = reply.send(self.signal_workflow(&execution_id, control));
+                let _ = reply.send(self.signal_workflow(&execution_id, control).map(|()| None));
             }
             Command::Read(op) => op(self, self.machine.current()),
             other => {
@@ -320,8 +324,20 @@ impl Actor {
             first_event: std::sync::atomic::AtomicU64::new(0),
             ended: None,
             start: TurnStart::Unsaved,
+            idle_outcome: None,
         });
         id
+    }
+
+    /// Says how the open turn ends if it leaves the context idle (`None`: as the state says).
+    /// No turn open: nothing.
+    pub(crate) fn set_idle_outcome(
+        &mut self,
+        outcome: Option<(braid_protocol::TurnOutcome, Option<String>)>,
+    ) {
+        if let Some(turn) = self.turn.as_mut() {
+            turn.idle_outcome = outcome;
+        }
     }
 
     /// The open turn's `running` record when it is still to be saved, taken for the change set
@@ -399,12 +415,17 @@ impl Actor {
         };
         let state = self.machine.current();
         let interrupted = self.interrupt.is_cancelled();
-        let outcome = braid_protocol::TurnOutcome::of_rest(state, interrupted)
-            // Stopped in a working state (shutdown): it did not finish.
-            .unwrap_or(braid_protocol::TurnOutcome::Interrupted);
-        let error = match state {
-            ContextState::Failed { error, .. } => Some(error.clone()),
-            _ => None,
+        let (outcome, error) = match (state, &turn.idle_outcome) {
+            (ContextState::Idle, Some(set)) => set.clone(),
+            _ => (
+                braid_protocol::TurnOutcome::of_rest(state, interrupted)
+                    // Stopped in a working state (shutdown): it did not finish.
+                    .unwrap_or(braid_protocol::TurnOutcome::Interrupted),
+                match state {
+                    ContextState::Failed { error, .. } => Some(error.clone()),
+                    _ => None,
+                },
+            ),
         };
         let now = chrono::Utc::now();
         let view = braid_protocol::api::TurnView {
@@ -637,9 +658,10 @@ fn reject(command: Command, error: EngineError) {
         Command::Resume(r) => {
             let _ = r.send(Err(error));
         }
-        Command::Interrupt(r)
-        | Command::DeleteMessage(_, r)
-        | Command::ControlWorkflow { reply: r, .. } => {
+        Command::Interrupt(r) | Command::DeleteMessage(_, r) => {
+            let _ = r.send(Err(error));
+        }
+        Command::ControlWorkflow { reply: r, .. } => {
             let _ = r.send(Err(error));
         }
         Command::Shutdown(done) => {

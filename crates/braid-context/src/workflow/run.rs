@@ -499,6 +499,7 @@ impl Actor {
                         if let Err(e) = self.save_run(run, ContextChanges::new()).await {
                             return StepOutcome::Failed(cause(e.to_string(), "storage"));
                         }
+                        self.settle_run_turn(run);
                         self.rest(ContextState::Idle).await;
                         StepOutcome::Waiting
                     }
@@ -759,6 +760,8 @@ impl Actor {
                 .run_in(id)
                 .is_ok_and(|r| r.exec.status == WorkflowStatus::Cancelled);
             if model_started && !cancelled {
+                // The model goes on in this turn: its answer, not the run, says how it ends.
+                self.set_idle_outcome(None);
                 self.current_turn().drive(self, None).await;
             } else {
                 self.rest(ContextState::Idle).await;

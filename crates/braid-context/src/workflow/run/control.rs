@@ -3,6 +3,7 @@
 //! new send pauses, and recovery after a restart.
 
 use super::*;
+use braid_protocol::api::ResumeResponse;
 
 impl Actor {
     /// Pauses a run whose tool step waits for approval when the person sends something else:
@@ -31,12 +32,14 @@ impl Actor {
         Ok(())
     }
 
-    /// Pauses, resumes or cancels a run while the context rests.
+    /// Pauses, resumes or cancels a run while the context rests. A resume runs the run on as
+    /// a turn of its own, which the answer names; a pause or cancel of a resting run runs no
+    /// turn (the run's turn ended when it paused or began to wait).
     pub(crate) async fn control_workflow(
         &mut self,
         execution_id: &str,
         control: WorkflowControl,
-        reply: crate::actor::Reply<()>,
+        reply: crate::actor::Reply<Option<ResumeResponse>>,
     ) {
         let checked = self
             .execution(execution_id)
@@ -61,22 +64,22 @@ impl Actor {
         };
         match (control, status) {
             (WorkflowControl::Resume, WorkflowStatus::Paused) => {
-                let _ = reply.send(Ok(()));
+                let (turn_id, stream_after) = self.open_answered_turn().await;
+                let _ = reply.send(Ok(Some(ResumeResponse {
+                    turn_id,
+                    stream_after,
+                })));
                 self.renew_interrupt();
                 if run.exec.awaiting_approval.take().is_some() {
                     run.record.approved_step = run.exec.current_step.clone();
                 }
                 run.exec.status = WorkflowStatus::Running;
-                if let Err(e) = self.transition(run.executing_state()).await {
-                    return self.fail(e, true).await;
-                }
-                if let Err(e) = self.save_run(&mut run, ContextChanges::new()).await {
-                    return self.fail(e, true).await;
-                }
-                self.finish_advance(id, None).await;
+                // Boxed as a send's turn is: the run goes deep (a model call per prompt step).
+                Box::pin(self.resume_run(id, run)).await;
+                self.close_turn().await;
             }
             (WorkflowControl::Pause, WorkflowStatus::Paused) => {
-                let _ = reply.send(Ok(()));
+                let _ = reply.send(Ok(None));
             }
             // A pause or cancel is answered once it is saved, so a read after the answer sees
             // it (reads are answered while a commit waits, from what is committed).
@@ -84,13 +87,13 @@ impl Actor {
                 if waiting.is_some() =>
             {
                 self.stop_waiting_step(run, control, waiting).await;
-                let _ = reply.send(Ok(()));
+                let _ = reply.send(Ok(None));
             }
             (WorkflowControl::Cancel, WorkflowStatus::Paused | WorkflowStatus::Pending) => {
                 if self.cancel_run(run).await == RunEnd::Finished {
                     self.persist_state().await;
                 }
-                let _ = reply.send(Ok(()));
+                let _ = reply.send(Ok(None));
             }
             (WorkflowControl::Pause, _) => {
                 let _ = reply.send(Err(refuse("paused")));
@@ -102,6 +105,17 @@ impl Actor {
                 let _ = reply.send(Err(refuse("cancelled")));
             }
         }
+    }
+
+    /// Runs a resumed run on from its current step, in the turn the resume opened.
+    async fn resume_run(&mut self, id: MessageId, mut run: Run) {
+        if let Err(e) = self.transition(run.executing_state()).await {
+            return self.fail(e, true).await;
+        }
+        if let Err(e) = self.save_run(&mut run, ContextChanges::new()).await {
+            return self.fail(e, true).await;
+        }
+        self.finish_advance(id, None).await;
     }
 
     /// Pauses or cancels a run whose step's call waits for approval: the call is closed unrun;
@@ -218,6 +232,8 @@ impl Actor {
             if self.advance_workflow(id).await == RunEnd::Rested {
                 return Ok(false);
             }
+            // The model goes on in this turn: its answer, not the run, says how it ends.
+            self.set_idle_outcome(None);
         }
         Ok(true)
     }

@@ -2,6 +2,7 @@
 //! the run's message and, for a run the model started, the result of the call that started it.
 
 use super::*;
+use braid_protocol::TurnOutcome;
 
 impl Actor {
     pub(super) async fn complete_run(&mut self, mut run: Run) -> RunEnd {
@@ -66,6 +67,7 @@ impl Actor {
                 for m in &added {
                     self.emit_created(m).await;
                 }
+                self.settle_run_turn(&run);
                 RunEnd::Finished
             }
             Err(e) => {
@@ -82,8 +84,33 @@ impl Actor {
             self.fail(e, true).await;
             return RunEnd::Rested;
         }
+        self.settle_run_turn(&run);
         self.rest(ContextState::Idle).await;
         RunEnd::Rested
+    }
+
+    /// Says how the open turn ends when the run's end leaves the context idle (the state alone
+    /// would say `answered`): a failed run's turn `failed` with its error, a cancelled run's
+    /// `interrupted` (the person stopped it), a paused run's `paused` (`interrupted` when an
+    /// interrupt paused it, as the state says), and a run waiting at an approval step
+    /// `awaiting_approval` (resuming it approves, cancelling declines). A completed run's turn
+    /// is `answered`.
+    pub(super) fn settle_run_turn(&mut self, run: &Run) {
+        let outcome = match run.exec.status {
+            WorkflowStatus::Failed => Some((
+                TurnOutcome::Failed,
+                run.exec.error.as_ref().map(|e| e.message.clone()),
+            )),
+            WorkflowStatus::Cancelled => Some((TurnOutcome::Interrupted, None)),
+            WorkflowStatus::Paused if run.exec.awaiting_approval.is_some() => {
+                Some((TurnOutcome::AwaitingApproval, None))
+            }
+            WorkflowStatus::Paused if !self.interrupt_token().is_cancelled() => {
+                Some((TurnOutcome::Paused, None))
+            }
+            _ => None,
+        };
+        self.set_idle_outcome(outcome);
     }
 
     /// The workflow's result as a structured tool result (seed 001): the answer to the model's

@@ -30,9 +30,11 @@ class TurnCompleted:
         outcome (TurnOutcome): How a turn ended.
             - `answered`: The work is done: the model answered (or the send needed no answer).
             - `failed`: It failed (`error` says why); a new send or `resume` goes on.
-            - `paused`: The tool loop stopped at a limit; `resume` continues it.
-            - `interrupted`: Someone interrupted it.
-            - `awaiting_approval`: It waits for a person to approve or deny tool calls (the approval starts a new turn).
+            - `paused`: The tool loop stopped at a limit (`resume` continues it), or a workflow run paused (its `resume`
+            continues it, as a new turn).
+            - `interrupted`: Someone interrupted it, or cancelled the workflow run it was.
+            - `awaiting_approval`: It waits for a person to approve or deny tool calls (the approval starts a new turn), or
+            at a workflow run's approval step (resuming the run approves, as a new turn; cancelling declines).
             - `awaiting_answer`: It waits for a person to answer the agent's question (the answer is a new send).
         timestamp (datetime.datetime): When it ended.
         turn_id (UUID): Identifies one turn of a context (`turn_id` in the API): the work one send, resume or

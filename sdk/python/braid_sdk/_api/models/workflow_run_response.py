@@ -1,11 +1,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, cast
 from uuid import UUID
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="WorkflowRunResponse")
 
@@ -18,11 +20,18 @@ class WorkflowRunResponse:
         execution_id (str): The run's id, for pause / resume / cancel.
         message_id (UUID): Identifies one message in a context's pool, across all of its branches.
         queued (bool): Whether it waits behind a running turn (its status is `pending` until it starts).
+        turn_id (UUID): Identifies one turn of a context (`turn_id` in the API): the work one send, resume or
+            approval starts, from its first event to its `turn_completed` event.
+        stream_after (int | None | Unset): The event id to stream from (as `Last-Event-ID` or `?after=`) to see every
+            event of the
+            turn; absent when the run emitted none before answering.
     """
 
     execution_id: str
     message_id: UUID
     queued: bool
+    turn_id: UUID
+    stream_after: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -32,6 +41,14 @@ class WorkflowRunResponse:
 
         queued = self.queued
 
+        turn_id = str(self.turn_id)
+
+        stream_after: int | None | Unset
+        if isinstance(self.stream_after, Unset):
+            stream_after = UNSET
+        else:
+            stream_after = self.stream_after
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -39,8 +56,11 @@ class WorkflowRunResponse:
                 "execution_id": execution_id,
                 "message_id": message_id,
                 "queued": queued,
+                "turn_id": turn_id,
             }
         )
+        if stream_after is not UNSET:
+            field_dict["stream_after"] = stream_after
 
         return field_dict
 
@@ -53,10 +73,23 @@ class WorkflowRunResponse:
 
         queued = d.pop("queued")
 
+        turn_id = UUID(d.pop("turn_id"))
+
+        def _parse_stream_after(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        stream_after = _parse_stream_after(d.pop("stream_after", UNSET))
+
         workflow_run_response = cls(
             execution_id=execution_id,
             message_id=message_id,
             queued=queued,
+            turn_id=turn_id,
+            stream_after=stream_after,
         )
 
         workflow_run_response.additional_properties = d

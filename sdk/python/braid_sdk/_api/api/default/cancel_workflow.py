@@ -82,7 +82,8 @@ def sync_detailed(
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Any | ApiError]:
-    """Cancels a run (also: declines an approval step); a running step ends first.
+    """Cancels a run (also: declines an approval step); a running step ends first, and the run's turn then
+    ends `interrupted`. A paused or waiting run's turn has ended already: cancelling it runs no turn.
 
     Args:
         id (UUID): Identifies one context (conversation).
@@ -117,7 +118,8 @@ def sync(
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
 ) -> Any | ApiError | None:
-    """Cancels a run (also: declines an approval step); a running step ends first.
+    """Cancels a run (also: declines an approval step); a running step ends first, and the run's turn then
+    ends `interrupted`. A paused or waiting run's turn has ended already: cancelling it runs no turn.
 
     Args:
         id (UUID): Identifies one context (conversation).
@@ -147,7 +149,8 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Any | ApiError]:
-    """Cancels a run (also: declines an approval step); a running step ends first.
+    """Cancels a run (also: declines an approval step); a running step ends first, and the run's turn then
+    ends `interrupted`. A paused or waiting run's turn has ended already: cancelling it runs no turn.
 
     Args:
         id (UUID): Identifies one context (conversation).
@@ -180,7 +183,8 @@ async def asyncio(
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
 ) -> Any | ApiError | None:
-    """Cancels a run (also: declines an approval step); a running step ends first.
+    """Cancels a run (also: declines an approval step); a running step ends first, and the run's turn then
+    ends `interrupted`. A paused or waiting run's turn has ended already: cancelling it runs no turn.
 
     Args:
         id (UUID): Identifies one context (conversation).

@@ -82,7 +82,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Any | ApiError]:
-    """Pauses a run when its running step ends.
+    """Pauses a run when its running step ends; the run's turn then ends `paused`.
 
     Args:
         id (UUID): Identifies one context (conversation).
@@ -117,7 +117,7 @@ def sync(
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
 ) -> Any | ApiError | None:
-    """Pauses a run when its running step ends.
+    """Pauses a run when its running step ends; the run's turn then ends `paused`.
 
     Args:
         id (UUID): Identifies one context (conversation).
@@ -147,7 +147,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Any | ApiError]:
-    """Pauses a run when its running step ends.
+    """Pauses a run when its running step ends; the run's turn then ends `paused`.
 
     Args:
         id (UUID): Identifies one context (conversation).
@@ -180,7 +180,7 @@ async def asyncio(
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
 ) -> Any | ApiError | None:
-    """Pauses a run when its running step ends.
+    """Pauses a run when its running step ends; the run's turn then ends `paused`.
 
     Args:
         id (UUID): Identifies one context (conversation).

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any, cast
+from typing import Any
 from urllib.parse import quote
 from uuid import UUID
 
@@ -7,6 +7,7 @@ import httpx
 
 from ...client import AuthenticatedClient, Client
 from ...models.api_error import ApiError
+from ...models.resume_response import ResumeResponse
 from ...types import UNSET, Response, Unset
 
 
@@ -34,10 +35,11 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Any | ApiError:
-    if response.status_code == 204:
-        response_204 = cast(Any, None)
-        return response_204
+) -> ApiError | ResumeResponse:
+    if response.status_code == 202:
+        response_202 = ResumeResponse.from_dict(response.json())
+
+        return response_202
 
     if response.status_code == 401:
         response_401 = ApiError.from_dict(response.json())
@@ -66,7 +68,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Any | ApiError]:
+) -> Response[ApiError | ResumeResponse]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -81,8 +83,10 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Any | ApiError]:
-    """Resumes a paused run from its current step (also: goes past an approval step).
+) -> Response[ApiError | ResumeResponse]:
+    """Resumes a paused run from its current step (also: goes past an approval step). The run goes on as a
+    new turn: the 202 names its `turn_id` and `stream_after`, and its `turn_completed` says how the run
+    ended or stopped again.
 
     Args:
         id (UUID): Identifies one context (conversation).
@@ -94,7 +98,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | ApiError]
+        Response[ApiError | ResumeResponse]
     """
 
     kwargs = _get_kwargs(
@@ -116,8 +120,10 @@ def sync(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Any | ApiError | None:
-    """Resumes a paused run from its current step (also: goes past an approval step).
+) -> ApiError | ResumeResponse | None:
+    """Resumes a paused run from its current step (also: goes past an approval step). The run goes on as a
+    new turn: the 202 names its `turn_id` and `stream_after`, and its `turn_completed` says how the run
+    ended or stopped again.
 
     Args:
         id (UUID): Identifies one context (conversation).
@@ -129,7 +135,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | ApiError
+        ApiError | ResumeResponse
     """
 
     return sync_detailed(
@@ -146,8 +152,10 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Any | ApiError]:
-    """Resumes a paused run from its current step (also: goes past an approval step).
+) -> Response[ApiError | ResumeResponse]:
+    """Resumes a paused run from its current step (also: goes past an approval step). The run goes on as a
+    new turn: the 202 names its `turn_id` and `stream_after`, and its `turn_completed` says how the run
+    ended or stopped again.
 
     Args:
         id (UUID): Identifies one context (conversation).
@@ -159,7 +167,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | ApiError]
+        Response[ApiError | ResumeResponse]
     """
 
     kwargs = _get_kwargs(
@@ -179,8 +187,10 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Any | ApiError | None:
-    """Resumes a paused run from its current step (also: goes past an approval step).
+) -> ApiError | ResumeResponse | None:
+    """Resumes a paused run from its current step (also: goes past an approval step). The run goes on as a
+    new turn: the 202 names its `turn_id` and `stream_after`, and its `turn_completed` says how the run
+    ended or stopped again.
 
     Args:
         id (UUID): Identifies one context (conversation).
@@ -192,7 +202,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | ApiError
+        ApiError | ResumeResponse
     """
 
     return (

@@ -102,7 +102,14 @@ def sync_detailed(
     idempotency_key: str | Unset = UNSET,
 ) -> Response[ApiError | WorkflowRunResponse]:
     """Starts a workflow run with `{ parameters }` (checked against its schema: 422 names the parameter);
-    answers 202 once its `workflow_execution` message is stored.
+    answers 202 once its `workflow_execution` message is stored. The run is a turn of its own: the 202
+    names its `turn_id` (and `stream_after` to stream it from), every event of the run carries it, and
+    one `turn_completed` ends it when the run completes (`answered`), fails (`failed`), is cancelled
+    (`interrupted`), pauses (`paused`, or `interrupted` after an interrupt) or waits at an approval step
+    or a tool call's approval (`awaiting_approval`). A run started by a send (a `workflow` payload, as
+    the `/` menu sends) is that send's turn; a run the model starts with a `workflow__<name>` call goes
+    in the model's turn, which goes on after it. An `Idempotency-Key` replay answers the same run and
+    turn.
 
     Args:
         id (UUID): Identifies one context (conversation).
@@ -141,7 +148,14 @@ def sync(
     idempotency_key: str | Unset = UNSET,
 ) -> ApiError | WorkflowRunResponse | None:
     """Starts a workflow run with `{ parameters }` (checked against its schema: 422 names the parameter);
-    answers 202 once its `workflow_execution` message is stored.
+    answers 202 once its `workflow_execution` message is stored. The run is a turn of its own: the 202
+    names its `turn_id` (and `stream_after` to stream it from), every event of the run carries it, and
+    one `turn_completed` ends it when the run completes (`answered`), fails (`failed`), is cancelled
+    (`interrupted`), pauses (`paused`, or `interrupted` after an interrupt) or waits at an approval step
+    or a tool call's approval (`awaiting_approval`). A run started by a send (a `workflow` payload, as
+    the `/` menu sends) is that send's turn; a run the model starts with a `workflow__<name>` call goes
+    in the model's turn, which goes on after it. An `Idempotency-Key` replay answers the same run and
+    turn.
 
     Args:
         id (UUID): Identifies one context (conversation).
@@ -175,7 +189,14 @@ async def asyncio_detailed(
     idempotency_key: str | Unset = UNSET,
 ) -> Response[ApiError | WorkflowRunResponse]:
     """Starts a workflow run with `{ parameters }` (checked against its schema: 422 names the parameter);
-    answers 202 once its `workflow_execution` message is stored.
+    answers 202 once its `workflow_execution` message is stored. The run is a turn of its own: the 202
+    names its `turn_id` (and `stream_after` to stream it from), every event of the run carries it, and
+    one `turn_completed` ends it when the run completes (`answered`), fails (`failed`), is cancelled
+    (`interrupted`), pauses (`paused`, or `interrupted` after an interrupt) or waits at an approval step
+    or a tool call's approval (`awaiting_approval`). A run started by a send (a `workflow` payload, as
+    the `/` menu sends) is that send's turn; a run the model starts with a `workflow__<name>` call goes
+    in the model's turn, which goes on after it. An `Idempotency-Key` replay answers the same run and
+    turn.
 
     Args:
         id (UUID): Identifies one context (conversation).
@@ -212,7 +233,14 @@ async def asyncio(
     idempotency_key: str | Unset = UNSET,
 ) -> ApiError | WorkflowRunResponse | None:
     """Starts a workflow run with `{ parameters }` (checked against its schema: 422 names the parameter);
-    answers 202 once its `workflow_execution` message is stored.
+    answers 202 once its `workflow_execution` message is stored. The run is a turn of its own: the 202
+    names its `turn_id` (and `stream_after` to stream it from), every event of the run carries it, and
+    one `turn_completed` ends it when the run completes (`answered`), fails (`failed`), is cancelled
+    (`interrupted`), pauses (`paused`, or `interrupted` after an interrupt) or waits at an approval step
+    or a tool call's approval (`awaiting_approval`). A run started by a send (a `workflow` payload, as
+    the `/` menu sends) is that send's turn; a run the model starts with a `workflow__<name>` call goes
+    in the model's turn, which goes on after it. An `Idempotency-Key` replay answers the same run and
+    turn.
 
     Args:
         id (UUID): Identifies one context (conversation).
