@@ -809,7 +809,13 @@ async fn settle(http: &reqwest::Client, url: &str, id: &str) -> Result<(), Strin
                 if status == 409 && state["type"] == "failed" && state["recoverable"] == false {
                     return Ok(());
                 }
-                if status == 409 && last == state {
+                // A read made while an earlier resume's move to rest is being stored shows
+                // the state last committed; the refusal then names the state the context is
+                // really in, and the next read shows it. Only a refusal naming the state read
+                // twice is a context that cannot be resumed.
+                let refused_in = body["error"]["message"].as_str().unwrap_or("");
+                let named = format!("`{}`", state["type"].as_str().unwrap_or(""));
+                if status == 409 && last == state && refused_in.contains(&named) {
                     return Err(format!("{state} cannot be resumed: {body}"));
                 }
             }
