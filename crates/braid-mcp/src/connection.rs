@@ -473,7 +473,10 @@ async fn handshake(
                 .client_for(url, http_client)
                 .await
                 .map_err(|e| start_error(format!("{url}: {e}")))?;
-            let transport = StreamableHttpClientTransport::with_client(watch, http);
+            let transport = StreamableHttpClientTransport::with_client(
+                crate::listening::ListeningFirst::new(watch),
+                http,
+            );
             match client
                 .serve_with_lifecycle(transport, lifecycle.clone())
                 .await

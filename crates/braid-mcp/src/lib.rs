@@ -21,6 +21,7 @@ mod connection;
 pub mod dpop;
 pub mod elicitation;
 pub mod error;
+mod listening;
 pub mod manager;
 pub mod naming;
 pub mod oauth;
