@@ -119,14 +119,21 @@ pub struct CallResult {
 pub const NOT_EXECUTED: &str =
     "Error: this tool call was not executed (no result was recorded for it).";
 
+/// What a stored message becomes in a request: an entry sent where it is stored, or a call's
+/// result, sent right after its call wherever it is stored.
 enum Item {
+    InOrder(Entry),
+    Result(CallResult),
+}
+
+/// An item sent where it is stored.
+enum Entry {
     User(Vec<UserPart>),
     Assistant {
         turn: Option<TurnId>,
         text: String,
         calls: Vec<Call>,
     },
-    Result(CallResult),
 }
 
 /// Builds the neutral conversation from a system prompt and a stored history.
@@ -142,7 +149,7 @@ pub fn build_conversation(
         .collect();
     // Each item is taken out as it is placed, so that its texts move into the turns instead of
     // being copied (this runs for every request, and again to count the request's tokens).
-    let mut items: Vec<Option<Item>> = Vec::new();
+    let mut items: Vec<Option<Entry>> = Vec::new();
     let mut results: HashMap<ToolCallId, CallResult> = HashMap::new();
     // Input still waiting for its pipeline, or whose pipeline failed, is stored but never sent.
     for message in messages.iter().filter(|m| !m.is_held_input()) {
@@ -152,7 +159,7 @@ pub fn build_conversation(
             Some(Item::Result(r)) => {
                 results.entry(r.call_id.clone()).or_insert(r);
             }
-            Some(item) => items.push(Some(item)),
+            Some(Item::InOrder(entry)) => items.push(Some(entry)),
             None => {}
         }
     }
@@ -165,12 +172,11 @@ pub fn build_conversation(
             continue;
         };
         match item {
-            Item::User(parts) => match turns.last_mut() {
+            Entry::User(parts) => match turns.last_mut() {
                 Some(Turn::User(existing)) => existing.extend(parts),
                 _ => turns.push(Turn::User(parts)),
             },
-            Item::Result(_) => {}
-            Item::Assistant { turn, text, calls } => {
+            Entry::Assistant { turn, text, calls } => {
                 let (text, calls) = match turn {
                     Some(t) => {
                         if !merged_turns.insert(t) {
@@ -293,7 +299,7 @@ fn calls_as_text(turns: Vec<Turn>) -> Vec<Turn> {
 fn gather_turn(
     text: String,
     calls: Vec<Call>,
-    later: &mut [Option<Item>],
+    later: &mut [Option<Entry>],
     turn: TurnId,
 ) -> (String, Vec<Call>) {
     let mut texts = Vec::new();
@@ -302,8 +308,8 @@ fn gather_turn(
     }
     let mut calls = calls;
     for slot in later {
-        if matches!(slot, Some(Item::Assistant { turn: Some(t), .. }) if *t == turn)
-            && let Some(Item::Assistant { text, calls: c, .. }) = slot.take()
+        if matches!(slot, Some(Entry::Assistant { turn: Some(t), .. }) if *t == turn)
+            && let Some(Entry::Assistant { text, calls: c, .. }) = slot.take()
         {
             if !text.trim().is_empty() {
                 texts.push(text);
@@ -315,14 +321,16 @@ fn gather_turn(
 }
 
 fn item_of(message: &Message, options: HistoryOptions, system: &mut Vec<String>) -> Option<Item> {
-    let assistant = |text: String, calls: Vec<Call>| Item::Assistant {
-        turn: message.turn_id(),
-        text,
-        calls,
+    let assistant = |text: String, calls: Vec<Call>| {
+        Item::InOrder(Entry::Assistant {
+            turn: message.turn_id(),
+            text,
+            calls,
+        })
     };
     let side = |text: String| match message.role {
         Role::Assistant => assistant(text, Vec::new()),
-        _ => Item::User(vec![UserPart::Text(text)]),
+        _ => Item::InOrder(Entry::User(vec![UserPart::Text(text)])),
     };
     match &message.kind {
         MessageKind::Text(t) => {
@@ -336,11 +344,15 @@ fn item_of(message: &Message, options: HistoryOptions, system: &mut Vec<String>)
                     None
                 }
                 Role::Assistant => Some(assistant(text, Vec::new())),
-                Role::User | Role::Tool => Some(Item::User(vec![UserPart::Text(text)])),
+                Role::User | Role::Tool => {
+                    Some(Item::InOrder(Entry::User(vec![UserPart::Text(text)])))
+                }
             }
         }
-        MessageKind::Image(image) => Some(Item::User(image_parts(image, options))),
-        MessageKind::FileReference(file) => Some(Item::User(vec![UserPart::Text(file_text(file))])),
+        MessageKind::Image(image) => Some(Item::InOrder(Entry::User(image_parts(image, options)))),
+        MessageKind::FileReference(file) => Some(Item::InOrder(Entry::User(vec![UserPart::Text(
+            file_text(file),
+        )]))),
         MessageKind::ProjectStructure(structure) => Some(side(structure_text(structure))),
         MessageKind::ToolRequest(request) => Some(assistant(
             String::new(),
@@ -394,7 +406,9 @@ fn item_of(message: &Message, options: HistoryOptions, system: &mut Vec<String>)
             }))
         }
         MessageKind::McpResource(resource) => {
-            Some(Item::User(vec![UserPart::Text(resource_text(resource))]))
+            Some(Item::InOrder(Entry::User(vec![UserPart::Text(
+                resource_text(resource),
+            )])))
         }
         MessageKind::WorkflowExecution(workflow) => Some(side(workflow_text(workflow))),
         MessageKind::Plan(plan) => Some(assistant(tagged_json("plan", plan), Vec::new())),
