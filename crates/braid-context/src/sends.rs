@@ -208,13 +208,23 @@ impl Actor {
             let _ = reply.send(Err(e));
             return;
         }
+        let nothing_left = next_step(self.data()) == NextStep::Nothing;
         let (turn_id, stream_after) = self.open_answered_turn().await;
-        let _ = reply.send(Ok(ResumeResponse {
+        let answer = Ok(ResumeResponse {
             turn_id,
             stream_after,
-        }));
+        });
         let mut turn = self.begin_turn();
-        Box::pin(turn.resume(self)).await;
+        if nothing_left {
+            // The move to idle is all the turn does: it is stored before the answer, so whoever
+            // was answered reads idle (a read during its commit shows the state committed last,
+            // the one the resume ended).
+            Box::pin(turn.resume(self)).await;
+            let _ = reply.send(answer);
+        } else {
+            let _ = reply.send(answer);
+            Box::pin(turn.resume(self)).await;
+        }
         self.close_turn().await;
     }
 

@@ -179,6 +179,63 @@ async fn a_recovered_context_resumes_and_answers() {
     );
 }
 
+#[tokio::test]
+async fn a_resume_with_nothing_left_to_do_reads_idle_as_soon_as_it_is_answered() {
+    let h = Harness::new(Script::new()).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    let id = ctx.id();
+    ctx.shutdown().await;
+    let answer = Message::new(
+        Role::Assistant,
+        MessageKind::Text(TextMessage::plain("the whole answer")),
+    );
+    h.store
+        .save_changes(
+            id,
+            &ContextChanges::new()
+                .add_message(&BranchName::main(), Message::user_text("question"))
+                .add_message(&BranchName::main(), answer)
+                .with_state(ContextState::Failed {
+                    error: "the title could not be written".into(),
+                    recoverable: true,
+                }),
+        )
+        .await
+        .unwrap();
+    let restarted = h.restart();
+    let mut ctx = restarted.get(id).await.unwrap();
+    for round in 0..20 {
+        assert!(matches!(
+            ctx.state(false).await.unwrap().state,
+            ContextState::Failed { .. }
+        ));
+        ctx.resume().await.unwrap();
+        // Whoever was answered reads what the resume did, not the failure it ended.
+        assert_eq!(
+            ctx.state(false).await.unwrap().state,
+            ContextState::Idle,
+            "round {round}"
+        );
+        let again = ctx.resume().await;
+        assert!(
+            matches!(again, Err(braid_context::EngineError::Conflict(_))),
+            "{again:?}"
+        );
+        ctx.shutdown().await;
+        h.store
+            .save_changes(
+                id,
+                &ContextChanges::new().with_state(ContextState::Failed {
+                    error: "the title could not be written".into(),
+                    recoverable: true,
+                }),
+            )
+            .await
+            .unwrap();
+        ctx = restarted.get(id).await.unwrap();
+    }
+}
+
 /// A tool request whose calls carry these approval statuses.
 fn decided_request(calls: &[(&str, ApprovalStatus)]) -> Message {
     let calls = calls
