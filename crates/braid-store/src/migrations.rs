@@ -67,6 +67,11 @@ pub(crate) fn sqlite() -> Migrator {
             "turn status",
             include_str!("../migrations/sqlite/0009_turn_status_issue45.sql"),
         ),
+        migration(
+            10,
+            "token counts",
+            include_str!("../migrations/sqlite/0010_token_counts_issue49.sql"),
+        ),
     ])
 }
 
@@ -112,6 +117,11 @@ pub(crate) fn postgres() -> Migrator {
             8,
             "turn status",
             include_str!("../migrations/postgres/0008_turn_status_issue45.sql"),
+        ),
+        migration(
+            9,
+            "token counts",
+            include_str!("../migrations/postgres/0009_token_counts_issue49.sql"),
         ),
     ])
 }

@@ -105,3 +105,17 @@ pub struct StoredModelRequest {
     /// The `ModelRequestRecord` as JSON.
     pub record: String,
 }
+
+/// One message version's token count under one counter (issue 49), kept so that a restarted
+/// server reads a long context's counts instead of tokenizing every message again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredTokenCount {
+    /// The message counted.
+    pub message: braid_protocol::MessageId,
+    /// Which counter: the encoding and how images are sent (`o200k_base/images`).
+    pub counter: String,
+    /// The version counted: the message's `updated_at` in nanoseconds.
+    pub version: i64,
+    /// Its tokens.
+    pub tokens: u32,
+}

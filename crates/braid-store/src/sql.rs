@@ -1063,6 +1063,65 @@ macro_rules! sql_store {
                 Ok(())
             }
 
+            async fn save_token_counts(
+                &self,
+                context: braid_protocol::ContextId,
+                counts: &[$crate::record::StoredTokenCount],
+            ) -> $crate::error::Result<()> {
+                use $crate::error::DbResultExt as _;
+                const OP: &str = "saving token counts";
+                // Five binds a row: well under either database's limit on one statement's binds.
+                const ROWS: usize = 400;
+                if counts.is_empty() {
+                    return Ok(());
+                }
+                let mut tx = $crate::sql::begin(self.writer()).await.during($backend, OP)?;
+                for chunk in counts.chunks(ROWS) {
+                    let mut insert = sqlx::QueryBuilder::<$db>::new(
+                        "INSERT INTO token_counts (context_id, message_id, counter, version, tokens) ",
+                    );
+                    insert.push_values(chunk, |mut row, c| {
+                        row.push_bind(context.0)
+                            .push_bind(c.message.0)
+                            .push_bind(c.counter.as_str())
+                            .push_bind(c.version)
+                            .push_bind(i64::from(c.tokens));
+                    });
+                    insert.push(
+                        " ON CONFLICT (context_id, message_id, counter) DO UPDATE \
+                         SET version = excluded.version, tokens = excluded.tokens",
+                    );
+                    insert.build().execute(&mut *tx).await.during($backend, OP)?;
+                }
+                tx.commit().await.during($backend, OP)
+            }
+
+            async fn token_counts(
+                &self,
+                context: braid_protocol::ContextId,
+            ) -> $crate::error::Result<Vec<$crate::record::StoredTokenCount>> {
+                use $crate::error::DbResultExt as _;
+                let rows: Vec<(uuid::Uuid, String, i64, i64)> = sqlx::query_as(
+                    "SELECT message_id, counter, version, tokens FROM token_counts \
+                     WHERE context_id = $1",
+                )
+                .bind(context.0)
+                .fetch_all(self.reader())
+                .await
+                .during($backend, "reading token counts")?;
+                Ok(rows
+                    .into_iter()
+                    .filter_map(|(message, counter, version, tokens)| {
+                        Some($crate::record::StoredTokenCount {
+                            message: braid_protocol::MessageId(message),
+                            counter,
+                            version,
+                            tokens: u32::try_from(tokens).ok()?,
+                        })
+                    })
+                    .collect())
+            }
+
             async fn save_turn(
                 &self,
                 turn: &braid_protocol::api::TurnView,

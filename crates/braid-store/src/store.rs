@@ -294,6 +294,27 @@ pub trait Store: Send + Sync + 'static {
         Err(crate::StoreError::Unsupported("model request records"))
     }
 
+    /// Keeps token counts of `context`'s messages, each replacing the count of the same message
+    /// and counter (issue 49). A store that keeps none (a test's wrapper) refuses with
+    /// [`StoreError::Unsupported`](crate::StoreError::Unsupported).
+    async fn save_token_counts(
+        &self,
+        context: ContextId,
+        counts: &[crate::record::StoredTokenCount],
+    ) -> Result<()> {
+        let _ = (context, counts);
+        Err(crate::StoreError::Unsupported("token counts"))
+    }
+
+    /// Every token count kept for `context`'s messages.
+    async fn token_counts(
+        &self,
+        context: ContextId,
+    ) -> Result<Vec<crate::record::StoredTokenCount>> {
+        let _ = context;
+        Err(crate::StoreError::Unsupported("token counts"))
+    }
+
     /// Records where a turn is and how it ended, replacing an earlier record of the same turn.
     /// A store that keeps no turns (a test's wrapper) refuses with
     /// [`StoreError::Unsupported`](crate::StoreError::Unsupported).

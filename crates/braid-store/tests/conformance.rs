@@ -81,6 +81,7 @@ conformance!(
     message_deltas_are_one_messages_committed_deltas_in_order,
     mcp_credentials_are_kept_per_server_across_reopening,
     model_requests_are_listed_newest_first_per_branch_and_go_with_their_context,
+    token_counts_replace_their_message_and_counters_and_go_with_their_context,
     idempotency_keys_claim_answer_refuse_other_bodies_and_expire,
     a_turn_record_is_replaced_by_its_next_and_goes_with_its_context,
     turn_and_request_records_ride_with_their_change_set_or_not_at_all,
@@ -645,6 +646,64 @@ mod cases {
         assert_eq!(
             reopened.model_request(context.id, ids[0]).await.unwrap(),
             None
+        );
+    }
+
+    pub async fn token_counts_replace_their_message_and_counters_and_go_with_their_context(
+        f: &Fixture,
+    ) {
+        use braid_store::StoredTokenCount;
+        let context = new_context(&f.store).await;
+        let other = new_context(&f.store).await;
+        let count =
+            |message: MessageId, counter: &str, version: i64, tokens: u32| StoredTokenCount {
+                message,
+                counter: counter.to_owned(),
+                version,
+                tokens,
+            };
+        // More rows than one statement holds.
+        let messages: Vec<MessageId> = (0..1_000).map(|_| MessageId::new()).collect();
+        let first: Vec<StoredTokenCount> = messages
+            .iter()
+            .enumerate()
+            .map(|(i, m)| count(*m, "o200k_base/images", 7, i as u32))
+            .collect();
+        f.store.save_token_counts(context.id, &first).await.unwrap();
+        f.store
+            .save_token_counts(other.id, &[count(messages[0], "o200k_base/images", 1, 5)])
+            .await
+            .unwrap();
+        // A newer version replaces its message's count; another counter is kept beside it.
+        f.store
+            .save_token_counts(
+                context.id,
+                &[
+                    count(messages[0], "o200k_base/images", 9, 40),
+                    count(messages[0], "cl100k_base/text", 9, 44),
+                ],
+            )
+            .await
+            .unwrap();
+        let reopened = f.reopen().await;
+        let mut kept = reopened.token_counts(context.id).await.unwrap();
+        kept.sort_by_key(|c| (c.tokens, c.counter.clone()));
+        assert_eq!(kept.len(), 1_001);
+        let of_first: Vec<&StoredTokenCount> =
+            kept.iter().filter(|c| c.message == messages[0]).collect();
+        assert_eq!(
+            of_first,
+            [
+                &count(messages[0], "o200k_base/images", 9, 40),
+                &count(messages[0], "cl100k_base/text", 9, 44)
+            ]
+        );
+        assert!(kept.contains(&count(messages[999], "o200k_base/images", 7, 999)));
+        assert!(reopened.delete_context(context.id).await.unwrap());
+        assert!(reopened.token_counts(context.id).await.unwrap().is_empty());
+        assert_eq!(
+            reopened.token_counts(other.id).await.unwrap(),
+            [count(messages[0], "o200k_base/images", 1, 5)]
         );
     }
 
