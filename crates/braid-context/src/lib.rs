@@ -33,6 +33,7 @@ mod sends;
 mod services;
 pub mod state;
 pub mod title;
+mod token_counts;
 mod turn;
 mod views;
 pub mod workflow;

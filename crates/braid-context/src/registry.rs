@@ -112,6 +112,9 @@ impl ContextRegistry {
                 EngineError::Conflict(format!("context {id} is open on another replica"))
             })?;
         let data = ContextData::load(self.services.store.as_ref(), id).await?;
+        let counts_to_keep =
+            crate::token_counts::take_back(self.services.store.as_ref(), id, data.pool.values())
+                .await;
         self.discover_in_background(&data.record.config.model);
         let events = EventBus::new(id, self.services.store.clone());
         let (commands, inbox) = mpsc::channel(COMMAND_BUFFER);
@@ -126,7 +129,15 @@ impl ContextRegistry {
         // A lost lease stops the actor at once, wherever it is in a turn: another replica
         // owns the context now, and this one's writes are refused anyway.
         let lost = lock.lost();
-        let actor = Actor::new(data, self.services.clone(), events, inbox, lock, listing);
+        let actor = Actor::new(
+            data,
+            self.services.clone(),
+            events,
+            inbox,
+            lock,
+            listing,
+            counts_to_keep,
+        );
         tokio::spawn(async move {
             tokio::select! {
                 () = actor.run() => {}

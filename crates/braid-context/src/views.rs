@@ -165,6 +165,15 @@ impl Actor {
         let mut full = ctx.clone();
         full.history = self.data().model_history(branch);
         let plan = crate::pipeline::preview(&full, &key);
+        if self.take_counts_to_keep() {
+            let counter = braid_optimizer::TokenCounter::new(key.frame.capabilities());
+            crate::token_counts::keep(
+                self.store().clone(),
+                self.context_id(),
+                &counter,
+                &full.history,
+            );
+        }
         f(plans.insert(
             branch.clone(),
             CachedPlan {

@@ -553,3 +553,56 @@ async fn a_state_stored_without_its_announcement_is_announced_on_restart() {
     h.store.flush_events().await.unwrap();
     assert_eq!(h.store.last_event_sequence(id).await.unwrap(), end);
 }
+
+#[tokio::test]
+async fn a_long_historys_token_counts_are_kept_and_read_back_after_a_restart() {
+    let h = Harness::new(Script::new()).await;
+    let ctx = h.context(ContextConfig::default()).await;
+    let id = ctx.id();
+    ctx.shutdown().await;
+    let mut changes = ContextChanges::new();
+    for i in 0..100 {
+        changes = changes
+            .add_message(
+                &BranchName::main(),
+                Message::user_text(format!("question {i}: what is kept?")),
+            )
+            .add_message(
+                &BranchName::main(),
+                Message::new(
+                    Role::Assistant,
+                    MessageKind::Text(TextMessage::plain(format!("answer {i}: the counts"))),
+                ),
+            );
+    }
+    h.store.save_changes(id, &changes).await.unwrap();
+    let restarted = h.restart();
+    let ctx = restarted.get(id).await.unwrap();
+    let used = ctx.summary().await.unwrap().token_budget.used;
+    // The load found no counts kept: the first plan's are kept, in the background.
+    let mut kept = Vec::new();
+    for _ in 0..200 {
+        kept = h.store.token_counts(id).await.unwrap();
+        if kept.len() >= 200 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(kept.len(), 200, "one count per message");
+    ctx.shutdown().await;
+    // What is kept is what the next load reads instead of tokenizing: ten more tokens a message
+    // show in the budget.
+    let inflated: Vec<braid_store::StoredTokenCount> = kept
+        .into_iter()
+        .map(|c| braid_store::StoredTokenCount {
+            tokens: c.tokens + 10,
+            ..c
+        })
+        .collect();
+    h.store.save_token_counts(id, &inflated).await.unwrap();
+    let ctx = h.restart().get(id).await.unwrap();
+    assert_eq!(
+        ctx.summary().await.unwrap().token_budget.used,
+        used + 200 * 10
+    );
+}

@@ -22,7 +22,7 @@ use braid_protocol::{ContextConfig, Message, MessageId};
 
 pub use ledger::{Ledger, LedgerBlock};
 pub use selection::{DroppedUnit, Plan, PlanError, Prepared, Slot, StrategyName, plan};
-pub use tokens::{Encoding, Exactness, TokenCounter};
+pub use tokens::{Encoding, Exactness, KnownCount, TokenCounter};
 
 /// The tokens a request may use: the context window minus the tokens reserved for the answer
 /// and a safety margin.

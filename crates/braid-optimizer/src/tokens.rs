@@ -188,6 +188,38 @@ impl TokenCounter {
         n
     }
 
+    /// This counter's name where its counts are kept beyond the process (the store): its
+    /// encoding and how it counts images, as `o200k_base/images`.
+    pub fn name(&self) -> String {
+        let images = match self.images {
+            ImageDelivery::AsImages => "images",
+            ImageDelivery::AsRecognizedText => "text",
+        };
+        format!("{}/{images}", self.encoding.name())
+    }
+
+    /// The counts this process holds of `messages` as they are sent whole, to keep beyond it:
+    /// each message's id, its version (`updated_at` in nanoseconds) and its tokens.
+    pub fn known_counts<'m>(
+        &self,
+        messages: impl IntoIterator<Item = &'m Message>,
+    ) -> Vec<KnownCount> {
+        let Ok(map) = cache().lock() else {
+            return Vec::new();
+        };
+        messages
+            .into_iter()
+            .filter_map(|m| {
+                let key = self.key(m, Version::AsStored);
+                map.get(&key).map(|&tokens| KnownCount {
+                    message: m.id,
+                    version: key.updated_at,
+                    tokens,
+                })
+            })
+            .collect()
+    }
+
     /// Tokens of the copy of `message` sent without its tool output, from the cache when this
     /// version of the message was elided before (a long session elides the same results on
     /// every request), else of the copy `elide` makes; `None` when it makes none.
@@ -424,6 +456,58 @@ fn cache_put(key: CacheKey, tokens: u32) {
     }
 }
 
+/// A message version's count kept beyond the process (see [`TokenCounter::known_counts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KnownCount {
+    /// The message.
+    pub message: MessageId,
+    /// Its version: `updated_at` in nanoseconds.
+    pub version: i64,
+    /// Its tokens as it is sent whole.
+    pub tokens: u32,
+}
+
+/// Takes counts kept beyond the process back into its cache, so that the messages they count
+/// are not tokenized again (a restarted server's first read of a long context). `counter` is
+/// the name of the counter that made them ([`TokenCounter::name`]); a name this build does not
+/// know takes nothing. Answers how many were taken.
+pub fn remember(counter: &str, counts: impl IntoIterator<Item = KnownCount>) -> usize {
+    let Some((encoding, images)) = counter.split_once('/') else {
+        return 0;
+    };
+    let encoding = match encoding {
+        "o200k_base" => Encoding::O200kBase,
+        "cl100k_base" => Encoding::Cl100kBase,
+        _ => return 0,
+    };
+    let images = match images {
+        "images" => true,
+        "text" => false,
+        _ => return 0,
+    };
+    let Ok(mut map) = cache().lock() else {
+        return 0;
+    };
+    let mut taken = 0;
+    for count in counts {
+        if map.len() >= CACHE_CAPACITY {
+            map.clear();
+        }
+        map.insert(
+            CacheKey {
+                id: count.message,
+                updated_at: count.version,
+                encoding,
+                images,
+                version: Version::AsStored,
+            },
+            count.tokens,
+        );
+        taken += 1;
+    }
+    taken
+}
+
 /// Forgets every cached count (for measuring cold counting).
 pub fn clear_cache() {
     if let Ok(mut map) = cache().lock() {
@@ -641,6 +725,47 @@ mod tests {
             Encoding::for_model("qwen3:8b"),
             (Encoding::Cl100kBase, Exactness::Approximate)
         );
+    }
+
+    #[test]
+    fn counts_kept_beyond_the_process_are_taken_back_under_their_counters_name() {
+        let text = |t: &str| {
+            Message::new(
+                Role::User,
+                MessageKind::Text(braid_protocol::TextMessage::plain(t)),
+            )
+        };
+        let (counted, other) = (text("counted before a restart"), text("never counted"));
+        let o200k = TokenCounter::for_model("gpt-4o");
+        let cl100k = TokenCounter::for_model("gpt-4");
+        let tokens = o200k.message(&counted);
+        let kept = o200k.known_counts([&counted, &other]);
+        assert_eq!(
+            kept,
+            [KnownCount {
+                message: counted.id,
+                version: counted.updated_at.timestamp_nanos_opt().unwrap(),
+                tokens,
+            }]
+        );
+        // A restarted process takes a kept count back as it was stored, even a wrong one (so
+        // the cache, not the tokenizer, is what answers). The cache is shared by the tests
+        // running beside this one, so the message taken back was never counted here.
+        let restarted = text("counted by the process before the restart");
+        let stored = KnownCount {
+            message: restarted.id,
+            version: restarted.updated_at.timestamp_nanos_opt().unwrap(),
+            tokens: 1_234,
+        };
+        assert_eq!(remember("nonsense", [stored]), 0);
+        assert_eq!(remember(&cl100k.name(), [stored]), 1);
+        assert_eq!(o200k.known_counts([&restarted]), []);
+        assert_eq!(remember(&o200k.name(), [stored]), 1);
+        assert_eq!(o200k.message(&restarted), 1_234);
+        // Another version of the message is counted afresh.
+        let mut edited = restarted.clone();
+        edited.updated_at += chrono::Duration::seconds(1);
+        assert_eq!(o200k.message(&edited), o200k.message_uncached(&restarted));
     }
 
     #[test]

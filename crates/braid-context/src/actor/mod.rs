@@ -73,6 +73,9 @@ pub(crate) struct Actor {
     turn: Option<ActiveTurn>,
     /// The turns of the sends waiting in the queue, by the id each send answered with.
     queued_turns: std::collections::HashMap<MessageId, ContextTurnId>,
+    /// Whether the next plan's token counts are to be kept in the store: the load found many
+    /// messages without a kept count.
+    counts_to_keep: std::sync::atomic::AtomicBool,
 }
 
 /// A turn under way: every event emitted meanwhile carries its id and branch.
@@ -115,6 +118,7 @@ impl Actor {
         commands: mpsc::Receiver<Command>,
         lock: braid_store::ContextLock,
         listing: watch::Sender<ContextListEntry>,
+        counts_to_keep: bool,
     ) -> Self {
         let machine = StateMachine::new(data.record.state.clone());
         Self {
@@ -137,6 +141,7 @@ impl Actor {
             plans: std::sync::Mutex::default(),
             turn: None,
             queued_turns: std::collections::HashMap::new(),
+            counts_to_keep: std::sync::atomic::AtomicBool::new(counts_to_keep),
         }
     }
 
@@ -527,6 +532,13 @@ impl Actor {
     /// The plans of unchanged branches, for reads.
     pub(crate) fn plans(&self) -> &std::sync::Mutex<crate::plan_cache::PlanCache> {
         &self.plans
+    }
+
+    /// Whether this plan's token counts are to be kept in the store (once: the answer is
+    /// `true` at most once per load).
+    pub(crate) fn take_counts_to_keep(&self) -> bool {
+        self.counts_to_keep
+            .swap(false, std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Request frames shared by the contexts that build the same one.
