@@ -65,6 +65,7 @@ mod sql;
 mod sqlite;
 mod sqlite_group;
 mod store;
+mod token_counts;
 mod writer_thread;
 
 pub use changes::{BranchIds, BranchSettings, ContextChanges};

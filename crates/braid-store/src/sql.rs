@@ -1070,28 +1070,47 @@ macro_rules! sql_store {
             ) -> $crate::error::Result<()> {
                 use $crate::error::DbResultExt as _;
                 const OP: &str = "saving token counts";
-                // Five binds a row: well under either database's limit on one statement's binds.
-                const ROWS: usize = 400;
-                if counts.is_empty() {
+                let mut by_counter: std::collections::BTreeMap<&str, Vec<&$crate::record::StoredTokenCount>> =
+                    std::collections::BTreeMap::new();
+                for count in counts {
+                    by_counter.entry(count.counter.as_str()).or_default().push(count);
+                }
+                if by_counter.is_empty() {
                     return Ok(());
                 }
                 let mut tx = $crate::sql::begin(self.writer()).await.during($backend, OP)?;
-                for chunk in counts.chunks(ROWS) {
-                    let mut insert = sqlx::QueryBuilder::<$db>::new(
-                        "INSERT INTO token_counts (context_id, message_id, counter, version, tokens) ",
-                    );
-                    insert.push_values(chunk, |mut row, c| {
-                        row.push_bind(context.0)
-                            .push_bind(c.message.0)
-                            .push_bind(c.counter.as_str())
-                            .push_bind(c.version)
-                            .push_bind(i64::from(c.tokens));
-                    });
-                    insert.push(
-                        " ON CONFLICT (context_id, message_id, counter) DO UPDATE \
-                         SET version = excluded.version, tokens = excluded.tokens",
-                    );
-                    insert.build().execute(&mut *tx).await.during($backend, OP)?;
+                for (counter, new) in by_counter {
+                    // The counts kept before, each replaced by a newer one of its message.
+                    let kept: Option<(Vec<u8>,)> = sqlx::query_as(
+                        "SELECT counts FROM token_counts WHERE context_id = $1 AND counter = $2",
+                    )
+                    .bind(context.0)
+                    .bind(counter)
+                    .fetch_optional(&mut *tx)
+                    .await
+                    .during($backend, OP)?;
+                    let mut merged = $crate::token_counts::Counts::new();
+                    if let Some((blob,)) = kept
+                        && let Err(error) =
+                            $crate::token_counts::unpack_into(context, &blob, &mut merged)
+                    {
+                        // Counts that cannot be read are only counted again: replace them.
+                        tracing::warn!(context = %context, %error, "kept token counts unreadable; replaced");
+                        merged.clear();
+                    }
+                    for count in new {
+                        merged.insert(count.message, (count.version, count.tokens));
+                    }
+                    sqlx::query(
+                        "INSERT INTO token_counts (context_id, counter, counts) VALUES ($1, $2, $3) \
+                         ON CONFLICT (context_id, counter) DO UPDATE SET counts = excluded.counts",
+                    )
+                    .bind(context.0)
+                    .bind(counter)
+                    .bind($crate::token_counts::pack(&merged))
+                    .execute(&mut *tx)
+                    .await
+                    .during($backend, OP)?;
                 }
                 tx.commit().await.during($backend, OP)
             }
@@ -1101,25 +1120,18 @@ macro_rules! sql_store {
                 context: braid_protocol::ContextId,
             ) -> $crate::error::Result<Vec<$crate::record::StoredTokenCount>> {
                 use $crate::error::DbResultExt as _;
-                let rows: Vec<(uuid::Uuid, String, i64, i64)> = sqlx::query_as(
-                    "SELECT message_id, counter, version, tokens FROM token_counts \
-                     WHERE context_id = $1",
+                let rows: Vec<(String, Vec<u8>)> = sqlx::query_as(
+                    "SELECT counter, counts FROM token_counts WHERE context_id = $1",
                 )
                 .bind(context.0)
                 .fetch_all(self.reader())
                 .await
                 .during($backend, "reading token counts")?;
-                Ok(rows
-                    .into_iter()
-                    .filter_map(|(message, counter, version, tokens)| {
-                        Some($crate::record::StoredTokenCount {
-                            message: braid_protocol::MessageId(message),
-                            counter,
-                            version,
-                            tokens: u32::try_from(tokens).ok()?,
-                        })
-                    })
-                    .collect())
+                let mut counts = Vec::new();
+                for (counter, blob) in rows {
+                    counts.extend($crate::token_counts::unpacked(context, counter, &blob)?);
+                }
+                Ok(counts)
             }
 
             async fn save_turn(

@@ -1,11 +1,11 @@
 -- Token counts of message versions (issue 49): a restarted server reads a long context's counts
--- instead of tokenizing every message again before its first answer. One row per message and
--- counter (the encoding and how images are sent); a newer version of the message replaces it.
+-- instead of tokenizing every message again before its first answer. One row per context and
+-- counter (the encoding and how images are sent), its counts packed in one blob of 28-byte
+-- records (message id, version as little-endian nanoseconds, tokens): a first read takes them
+-- all back at once (see braid-store's token_counts.rs).
 CREATE TABLE token_counts (
     context_id BLOB NOT NULL REFERENCES contexts (id) ON DELETE CASCADE,
-    message_id BLOB NOT NULL,
     counter    TEXT NOT NULL,
-    version    INTEGER NOT NULL,
-    tokens     INTEGER NOT NULL,
-    PRIMARY KEY (context_id, message_id, counter)
+    counts     BLOB NOT NULL,
+    PRIMARY KEY (context_id, counter)
 );
