@@ -33,7 +33,7 @@ pub(crate) fn unpack_into(
     blob: &[u8],
     counts: &mut Counts,
 ) -> Result<(), StoreError> {
-    if blob.len() % RECORD != 0 {
+    if !blob.len().is_multiple_of(RECORD) {
         return Err(StoreError::Corrupt {
             context,
             what: "token counts",
