@@ -112,9 +112,7 @@ impl ContextRegistry {
                 EngineError::Conflict(format!("context {id} is open on another replica"))
             })?;
         let data = ContextData::load(self.services.store.as_ref(), id).await?;
-        let counts_to_keep =
-            crate::token_counts::take_back(self.services.store.as_ref(), id, data.pool.values())
-                .await;
+        let kept_counts = crate::token_counts::take_back(self.services.store.as_ref(), id).await;
         self.discover_in_background(&data.record.config.model);
         let events = EventBus::new(id, self.services.store.clone());
         let (commands, inbox) = mpsc::channel(COMMAND_BUFFER);
@@ -136,7 +134,7 @@ impl ContextRegistry {
             inbox,
             lock,
             listing,
-            counts_to_keep,
+            kept_counts,
         );
         tokio::spawn(async move {
             tokio::select! {

@@ -1,8 +1,8 @@
 //! Token counts kept in the store (issue 49). A context's first read after a restart plans its
 //! whole history for the token budget, and tokenizing 10,000 messages was most of that first
 //! `GET` (some 200 ms). A load takes the counts kept for the context back into the optimizer's
-//! cache; when it found many messages without one, the first plan's counts are kept, in the
-//! background, for the next load.
+//! cache; when the first plan after it finds many messages without a count kept by its counter,
+//! its counts are kept, in the background, for the next load.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -24,24 +24,46 @@ fn version(message: &Message) -> (MessageId, i64) {
     )
 }
 
-/// Takes the counts kept for `context` back into the optimizer's cache. Answers whether enough
-/// of `pool`'s messages have none kept that the next plan's counts are worth keeping.
-pub(crate) async fn take_back<'m>(
-    store: &dyn Store,
-    context: ContextId,
-    pool: impl Iterator<Item = &'m Message>,
-) -> bool {
+/// The message versions a load found counted, by counter: what tells the first plan whether
+/// its counts are worth keeping.
+#[derive(Debug, Default)]
+pub(crate) struct KeptCounts(HashMap<String, HashSet<(MessageId, i64)>>);
+
+impl KeptCounts {
+    /// Whether enough of `history` has no count kept by `counter` that keeping its counts is
+    /// worth a write (a long history never kept, or kept under another model's counter).
+    pub(crate) fn worth_keeping(&self, counter: &str, history: &[Message]) -> bool {
+        let kept = self.0.get(counter);
+        let uncounted = history
+            .iter()
+            .filter(|m| {
+                m.kind_name().is_sent_to_model()
+                    && !kept.is_some_and(|versions| versions.contains(&version(m)))
+            })
+            .count();
+        uncounted >= KEEP_FROM
+    }
+}
+
+/// Takes the counts kept for `context` back into the optimizer's cache. Answers the versions
+/// they count, or `None` when the store keeps no counts.
+pub(crate) async fn take_back(store: &dyn Store, context: ContextId) -> Option<KeptCounts> {
     let kept = match store.token_counts(context).await {
         Ok(kept) => kept,
-        Err(StoreError::Unsupported(_)) => return false,
+        Err(StoreError::Unsupported(_)) => return None,
         Err(error) => {
             tracing::warn!(context = %context, %error, "kept token counts not read; the history is counted afresh");
-            return true;
+            return Some(KeptCounts::default());
         }
     };
-    let versions: HashSet<(MessageId, i64)> = kept.iter().map(|c| (c.message, c.version)).collect();
+    let mut versions = KeptCounts::default();
     let mut by_counter: HashMap<String, Vec<KnownCount>> = HashMap::new();
     for count in kept {
+        versions
+            .0
+            .entry(count.counter.clone())
+            .or_default()
+            .insert((count.message, count.version));
         by_counter
             .entry(count.counter)
             .or_default()
@@ -55,11 +77,8 @@ pub(crate) async fn take_back<'m>(
         .into_iter()
         .map(|(counter, counts)| remember(&counter, counts))
         .sum();
-    let uncounted = pool
-        .filter(|m| m.kind_name().is_sent_to_model() && !versions.contains(&version(m)))
-        .count();
-    tracing::debug!(context = %context, taken, uncounted, "kept token counts taken back");
-    uncounted >= KEEP_FROM
+    tracing::debug!(context = %context, taken, "kept token counts taken back");
+    Some(versions)
 }
 
 /// Keeps the counts `counter` holds of `history` (the messages a plan just counted) on a task

@@ -165,14 +165,16 @@ impl Actor {
         let mut full = ctx.clone();
         full.history = self.data().model_history(branch);
         let plan = crate::pipeline::preview(&full, &key);
-        if self.take_counts_to_keep() {
+        if let Some(kept) = self.take_kept_counts() {
             let counter = braid_optimizer::TokenCounter::new(key.frame.capabilities());
-            crate::token_counts::keep(
-                self.store().clone(),
-                self.context_id(),
-                &counter,
-                &full.history,
-            );
+            if kept.worth_keeping(&counter.name(), &full.history) {
+                crate::token_counts::keep(
+                    self.store().clone(),
+                    self.context_id(),
+                    &counter,
+                    &full.history,
+                );
+            }
         }
         f(plans.insert(
             branch.clone(),

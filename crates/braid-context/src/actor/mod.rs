@@ -73,9 +73,9 @@ pub(crate) struct Actor {
     turn: Option<ActiveTurn>,
     /// The turns of the sends waiting in the queue, by the id each send answered with.
     queued_turns: std::collections::HashMap<MessageId, ContextTurnId>,
-    /// Whether the next plan's token counts are to be kept in the store: the load found many
-    /// messages without a kept count.
-    counts_to_keep: std::sync::atomic::AtomicBool,
+    /// The token counts the load found kept, until the first plan after it decides whether
+    /// its own are worth keeping (`None` once decided, or when the store keeps none).
+    kept_counts: std::sync::Mutex<Option<crate::token_counts::KeptCounts>>,
 }
 
 /// A turn under way: every event emitted meanwhile carries its id and branch.
@@ -118,7 +118,7 @@ impl Actor {
         commands: mpsc::Receiver<Command>,
         lock: braid_store::ContextLock,
         listing: watch::Sender<ContextListEntry>,
-        counts_to_keep: bool,
+        kept_counts: Option<crate::token_counts::KeptCounts>,
     ) -> Self {
         let machine = StateMachine::new(data.record.state.clone());
         Self {
@@ -141,7 +141,7 @@ impl Actor {
             plans: std::sync::Mutex::default(),
             turn: None,
             queued_turns: std::collections::HashMap::new(),
-            counts_to_keep: std::sync::atomic::AtomicBool::new(counts_to_keep),
+            kept_counts: std::sync::Mutex::new(kept_counts),
         }
     }
 
@@ -534,11 +534,12 @@ impl Actor {
         &self.plans
     }
 
-    /// Whether this plan's token counts are to be kept in the store (once: the answer is
-    /// `true` at most once per load).
-    pub(crate) fn take_counts_to_keep(&self) -> bool {
-        self.counts_to_keep
-            .swap(false, std::sync::atomic::Ordering::Relaxed)
+    /// The token counts the load found kept, for the first plan after it (`None` after that).
+    pub(crate) fn take_kept_counts(&self) -> Option<crate::token_counts::KeptCounts> {
+        self.kept_counts
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take()
     }
 
     /// Request frames shared by the contexts that build the same one.
