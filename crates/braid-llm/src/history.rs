@@ -126,6 +126,13 @@ enum Item {
     Result(CallResult),
 }
 
+impl Item {
+    /// A user entry of one text part.
+    fn user_text(text: String) -> Self {
+        Self::InOrder(Entry::User(vec![UserPart::Text(text)]))
+    }
+}
+
 /// An item sent where it is stored.
 enum Entry {
     User(Vec<UserPart>),
@@ -330,7 +337,7 @@ fn item_of(message: &Message, options: HistoryOptions, system: &mut Vec<String>)
     };
     let side = |text: String| match message.role {
         Role::Assistant => assistant(text, Vec::new()),
-        _ => Item::InOrder(Entry::User(vec![UserPart::Text(text)])),
+        _ => Item::user_text(text),
     };
     match &message.kind {
         MessageKind::Text(t) => {
@@ -344,15 +351,11 @@ fn item_of(message: &Message, options: HistoryOptions, system: &mut Vec<String>)
                     None
                 }
                 Role::Assistant => Some(assistant(text, Vec::new())),
-                Role::User | Role::Tool => {
-                    Some(Item::InOrder(Entry::User(vec![UserPart::Text(text)])))
-                }
+                Role::User | Role::Tool => Some(Item::user_text(text)),
             }
         }
         MessageKind::Image(image) => Some(Item::InOrder(Entry::User(image_parts(image, options)))),
-        MessageKind::FileReference(file) => Some(Item::InOrder(Entry::User(vec![UserPart::Text(
-            file_text(file),
-        )]))),
+        MessageKind::FileReference(file) => Some(Item::user_text(file_text(file))),
         MessageKind::ProjectStructure(structure) => Some(side(structure_text(structure))),
         MessageKind::ToolRequest(request) => Some(assistant(
             String::new(),
@@ -405,11 +408,7 @@ fn item_of(message: &Message, options: HistoryOptions, system: &mut Vec<String>)
                 is_error,
             }))
         }
-        MessageKind::McpResource(resource) => {
-            Some(Item::InOrder(Entry::User(vec![UserPart::Text(
-                resource_text(resource),
-            )])))
-        }
+        MessageKind::McpResource(resource) => Some(Item::user_text(resource_text(resource))),
         MessageKind::WorkflowExecution(workflow) => Some(side(workflow_text(workflow))),
         MessageKind::Plan(plan) => Some(assistant(tagged_json("plan", plan), Vec::new())),
         MessageKind::Question(question) => {
