@@ -8,21 +8,13 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use braid_optimizer::TokenCounter;
-use braid_optimizer::tokens::{KnownCount, remember};
+use braid_optimizer::tokens::{KnownCount, remember, version_of};
 use braid_protocol::{ContextId, Message, MessageId};
-use braid_store::{Store, StoreError, StoredTokenCount};
+use braid_store::{Store, StoreError, StoredTokenCount, StoredTokenCounts};
 
 /// How many messages without a kept count make keeping the counts worth a write: fewer are
 /// counted again in a few milliseconds.
 const KEEP_FROM: usize = 64;
-
-/// A message version, as counts are kept by.
-fn version(message: &Message) -> (MessageId, i64) {
-    (
-        message.id,
-        message.updated_at.timestamp_nanos_opt().unwrap_or_default(),
-    )
-}
 
 /// The message versions a load found counted, by counter: what tells the first plan whether
 /// its counts are worth keeping.
@@ -38,7 +30,7 @@ impl KeptCounts {
             .iter()
             .filter(|m| {
                 m.kind_name().is_sent_to_model()
-                    && !kept.is_some_and(|versions| versions.contains(&version(m)))
+                    && !kept.is_some_and(|versions| versions.contains(&(m.id, version_of(m))))
             })
             .count();
         uncounted >= KEEP_FROM
@@ -57,26 +49,21 @@ pub(crate) async fn take_back(store: &dyn Store, context: ContextId) -> Option<K
         }
     };
     let mut versions = KeptCounts::default();
-    let mut by_counter: HashMap<String, Vec<KnownCount>> = HashMap::new();
-    for count in kept {
-        versions
-            .0
-            .entry(count.counter.clone())
-            .or_default()
-            .insert((count.message, count.version));
-        by_counter
-            .entry(count.counter)
-            .or_default()
-            .push(KnownCount {
-                message: count.message,
-                version: count.version,
-                tokens: count.tokens,
-            });
+    let mut taken = 0;
+    for kept in kept {
+        versions.0.insert(
+            kept.counter.clone(),
+            kept.counts.iter().map(|c| (c.message, c.version)).collect(),
+        );
+        taken += remember(
+            &kept.counter,
+            kept.counts.into_iter().map(|c| KnownCount {
+                message: c.message,
+                version: c.version,
+                tokens: c.tokens,
+            }),
+        );
     }
-    let taken: usize = by_counter
-        .into_iter()
-        .map(|(counter, counts)| remember(&counter, counts))
-        .sum();
     tracing::debug!(context = %context, taken, "kept token counts taken back");
     Some(versions)
 }
@@ -90,24 +77,25 @@ pub(crate) fn keep(
     counter: &TokenCounter,
     history: &[Message],
 ) {
-    let name = counter.name();
-    let counts: Vec<StoredTokenCount> = counter
-        .known_counts(history)
-        .into_iter()
-        .map(|c| StoredTokenCount {
-            message: c.message,
-            counter: name.clone(),
-            version: c.version,
-            tokens: c.tokens,
-        })
-        .collect();
-    if counts.is_empty() {
+    let counts = StoredTokenCounts {
+        counter: counter.name(),
+        counts: counter
+            .known_counts(history)
+            .into_iter()
+            .map(|c| StoredTokenCount {
+                message: c.message,
+                version: c.version,
+                tokens: c.tokens,
+            })
+            .collect(),
+    };
+    if counts.counts.is_empty() {
         return;
     }
     tokio::spawn(async move {
         match store.save_token_counts(context, &counts).await {
             Ok(()) => {
-                tracing::debug!(context = %context, counts = counts.len(), "token counts kept");
+                tracing::debug!(context = %context, counts = counts.counts.len(), "token counts kept");
             }
             Err(error) => {
                 tracing::warn!(context = %context, %error, "token counts not kept; the next load counts them again");

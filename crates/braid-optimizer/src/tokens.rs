@@ -37,6 +37,9 @@ pub enum Encoding {
     Cl100kBase,
 }
 
+/// Every encoding this build has.
+const ENCODINGS: [Encoding; 2] = [Encoding::O200kBase, Encoding::Cl100kBase];
+
 /// Whether the encoding is the model's own tokenizer or a stand-in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -76,7 +79,7 @@ impl Encoding {
     /// 130 ms for each encoding), which made a server's first read after a restart that slow;
     /// a server calls this on a blocking thread as it starts.
     pub fn load_all() {
-        for encoding in [Self::O200kBase, Self::Cl100kBase] {
+        for encoding in ENCODINGS {
             encoding.bpe();
         }
     }
@@ -191,11 +194,7 @@ impl TokenCounter {
     /// This counter's name where its counts are kept beyond the process (the store): its
     /// encoding and how it counts images, as `o200k_base/images`.
     pub fn name(&self) -> String {
-        let images = match self.images {
-            ImageDelivery::AsImages => "images",
-            ImageDelivery::AsRecognizedText => "text",
-        };
-        format!("{}/{images}", self.encoding.name())
+        counter_name(self.encoding, self.images == ImageDelivery::AsImages)
     }
 
     /// The counts this process holds of `messages` as they are sent whole, to keep beyond it:
@@ -240,7 +239,7 @@ impl TokenCounter {
     fn key(&self, message: &Message, version: Version) -> CacheKey {
         CacheKey {
             id: message.id,
-            updated_at: message.updated_at.timestamp_nanos_opt().unwrap_or_default(),
+            updated_at: version_of(message),
             encoding: self.encoding,
             images: self.images == ImageDelivery::AsImages,
             version,
@@ -456,6 +455,18 @@ fn cache_put(key: CacheKey, tokens: u32) {
     }
 }
 
+/// The name of the counter with `encoding` that counts images as images (`images`) or as their
+/// recognized text: what [`TokenCounter::name`] answers and [`remember`] reads.
+fn counter_name(encoding: Encoding, images: bool) -> String {
+    let images = if images { "images" } else { "text" };
+    format!("{}/{images}", encoding.name())
+}
+
+/// The version of a message that counts are kept by: its `updated_at` in nanoseconds.
+pub fn version_of(message: &Message) -> i64 {
+    message.updated_at.timestamp_nanos_opt().unwrap_or_default()
+}
+
 /// A message version's count kept beyond the process (see [`TokenCounter::known_counts`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KnownCount {
@@ -472,18 +483,12 @@ pub struct KnownCount {
 /// the name of the counter that made them ([`TokenCounter::name`]); a name this build does not
 /// know takes nothing. Answers how many were taken.
 pub fn remember(counter: &str, counts: impl IntoIterator<Item = KnownCount>) -> usize {
-    let Some((encoding, images)) = counter.split_once('/') else {
+    let Some((encoding, images)) = ENCODINGS
+        .into_iter()
+        .flat_map(|e| [(e, true), (e, false)])
+        .find(|&(e, images)| counter_name(e, images) == counter)
+    else {
         return 0;
-    };
-    let encoding = match encoding {
-        "o200k_base" => Encoding::O200kBase,
-        "cl100k_base" => Encoding::Cl100kBase,
-        _ => return 0,
-    };
-    let images = match images {
-        "images" => true,
-        "text" => false,
-        _ => return 0,
     };
     let Ok(mut map) = cache().lock() else {
         return 0;

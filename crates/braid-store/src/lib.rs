@@ -78,7 +78,10 @@ pub use group_commit::{CHANGE_QUEUE_CAPACITY, PendingSave};
 pub use idempotency::{IdempotencyClaim, IdempotencyWindow, IdempotentRequest, StoredAnswer};
 pub use lock::{ContextLock, LEASE_TTL, Lease, ReplicaIdentity};
 pub use postgres::{EVENTS_CHANNEL, EventListener, PostgresOptions, PostgresStore};
-pub use record::{BranchRecord, ContextRecord, MessageRange, StoredModelRequest, StoredTokenCount};
+pub use record::{
+    BranchRecord, ContextRecord, MessageRange, StoredModelRequest, StoredTokenCount,
+    StoredTokenCounts,
+};
 pub use search::{
     MAX_SEARCH_HITS, MAX_SEARCH_WORD_CHARS, MAX_SEARCH_WORDS, SearchHit, SearchTerms,
     SearchTermsError,

@@ -106,16 +106,23 @@ pub struct StoredModelRequest {
     pub record: String,
 }
 
-/// One message version's token count under one counter (issue 49), kept so that a restarted
-/// server reads a long context's counts instead of tokenizing every message again.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One message version's token count (issue 49), kept so that a restarted server reads a long
+/// context's counts instead of tokenizing every message again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StoredTokenCount {
     /// The message counted.
     pub message: braid_protocol::MessageId,
-    /// Which counter: the encoding and how images are sent (`o200k_base/images`).
-    pub counter: String,
     /// The version counted: the message's `updated_at` in nanoseconds.
     pub version: i64,
     /// Its tokens.
     pub tokens: u32,
+}
+
+/// The token counts one counter made of a context's messages: the store keeps them by counter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredTokenCounts {
+    /// Which counter: the encoding and how images are sent (`o200k_base/images`).
+    pub counter: String,
+    /// Its counts.
+    pub counts: Vec<StoredTokenCount>,
 }

@@ -1066,59 +1066,51 @@ macro_rules! sql_store {
             async fn save_token_counts(
                 &self,
                 context: braid_protocol::ContextId,
-                counts: &[$crate::record::StoredTokenCount],
+                counts: &$crate::record::StoredTokenCounts,
             ) -> $crate::error::Result<()> {
                 use $crate::error::DbResultExt as _;
                 const OP: &str = "saving token counts";
-                let mut by_counter: std::collections::BTreeMap<&str, Vec<&$crate::record::StoredTokenCount>> =
-                    std::collections::BTreeMap::new();
-                for count in counts {
-                    by_counter.entry(count.counter.as_str()).or_default().push(count);
-                }
-                if by_counter.is_empty() {
+                if counts.counts.is_empty() {
                     return Ok(());
                 }
                 let mut tx = $crate::sql::begin(self.writer()).await.during($backend, OP)?;
-                for (counter, new) in by_counter {
-                    // The counts kept before, each replaced by a newer one of its message.
-                    let kept: Option<(Vec<u8>,)> = sqlx::query_as(
-                        "SELECT counts FROM token_counts WHERE context_id = $1 AND counter = $2",
-                    )
-                    .bind(context.0)
-                    .bind(counter)
-                    .fetch_optional(&mut *tx)
-                    .await
-                    .during($backend, OP)?;
-                    let mut merged = $crate::token_counts::Counts::new();
-                    if let Some((blob,)) = kept
-                        && let Err(error) =
-                            $crate::token_counts::unpack_into(context, &blob, &mut merged)
-                    {
-                        // Counts that cannot be read are only counted again: replace them.
-                        tracing::warn!(context = %context, %error, "kept token counts unreadable; replaced");
-                        merged.clear();
-                    }
-                    for count in new {
-                        merged.insert(count.message, (count.version, count.tokens));
-                    }
-                    sqlx::query(
-                        "INSERT INTO token_counts (context_id, counter, counts) VALUES ($1, $2, $3) \
-                         ON CONFLICT (context_id, counter) DO UPDATE SET counts = excluded.counts",
-                    )
-                    .bind(context.0)
-                    .bind(counter)
-                    .bind($crate::token_counts::pack(&merged))
-                    .execute(&mut *tx)
-                    .await
-                    .during($backend, OP)?;
+                // The counts kept before, each replaced by a newer one of its message.
+                let kept: Option<(Vec<u8>,)> = sqlx::query_as(
+                    "SELECT counts FROM token_counts WHERE context_id = $1 AND counter = $2",
+                )
+                .bind(context.0)
+                .bind(counts.counter.as_str())
+                .fetch_optional(&mut *tx)
+                .await
+                .during($backend, OP)?;
+                let mut merged = $crate::token_counts::Counts::new();
+                if let Some((blob,)) = kept
+                    && let Err(error) = $crate::token_counts::unpack_into(context, &blob, &mut merged)
+                {
+                    // Counts that cannot be read are only counted again: replace them.
+                    tracing::warn!(context = %context, %error, "kept token counts unreadable; replaced");
+                    merged.clear();
                 }
+                for count in &counts.counts {
+                    merged.insert(count.message, (count.version, count.tokens));
+                }
+                sqlx::query(
+                    "INSERT INTO token_counts (context_id, counter, counts) VALUES ($1, $2, $3) \
+                     ON CONFLICT (context_id, counter) DO UPDATE SET counts = excluded.counts",
+                )
+                .bind(context.0)
+                .bind(counts.counter.as_str())
+                .bind($crate::token_counts::pack(&merged))
+                .execute(&mut *tx)
+                .await
+                .during($backend, OP)?;
                 tx.commit().await.during($backend, OP)
             }
 
             async fn token_counts(
                 &self,
                 context: braid_protocol::ContextId,
-            ) -> $crate::error::Result<Vec<$crate::record::StoredTokenCount>> {
+            ) -> $crate::error::Result<Vec<$crate::record::StoredTokenCounts>> {
                 use $crate::error::DbResultExt as _;
                 let rows: Vec<(String, Vec<u8>)> = sqlx::query_as(
                     "SELECT counter, counts FROM token_counts WHERE context_id = $1",
@@ -1127,11 +1119,9 @@ macro_rules! sql_store {
                 .fetch_all(self.reader())
                 .await
                 .during($backend, "reading token counts")?;
-                let mut counts = Vec::new();
-                for (counter, blob) in rows {
-                    counts.extend($crate::token_counts::unpacked(context, counter, &blob)?);
-                }
-                Ok(counts)
+                rows.into_iter()
+                    .map(|(counter, blob)| $crate::token_counts::unpacked(context, counter, &blob))
+                    .collect()
             }
 
             async fn save_turn(

@@ -294,23 +294,23 @@ pub trait Store: Send + Sync + 'static {
         Err(crate::StoreError::Unsupported("model request records"))
     }
 
-    /// Keeps token counts of `context`'s messages, each replacing the count of the same message
-    /// and counter (issue 49). A store that keeps none (a test's wrapper) refuses with
-    /// [`StoreError::Unsupported`](crate::StoreError::Unsupported).
+    /// Keeps one counter's token counts of `context`'s messages, each replacing the count that
+    /// counter kept of the same message (issue 49). A store that keeps none (a test's wrapper)
+    /// refuses with [`StoreError::Unsupported`](crate::StoreError::Unsupported).
     async fn save_token_counts(
         &self,
         context: ContextId,
-        counts: &[crate::record::StoredTokenCount],
+        counts: &crate::record::StoredTokenCounts,
     ) -> Result<()> {
         let _ = (context, counts);
         Err(crate::StoreError::Unsupported("token counts"))
     }
 
-    /// Every token count kept for `context`'s messages.
+    /// Every token count kept for `context`'s messages, by counter.
     async fn token_counts(
         &self,
         context: ContextId,
-    ) -> Result<Vec<crate::record::StoredTokenCount>> {
+    ) -> Result<Vec<crate::record::StoredTokenCounts>> {
         let _ = context;
         Err(crate::StoreError::Unsupported("token counts"))
     }

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use braid_protocol::{ContextId, MessageId};
 
 use crate::error::StoreError;
-use crate::record::StoredTokenCount;
+use crate::record::{StoredTokenCount, StoredTokenCounts};
 
 /// One record: the message id (16 bytes), its version (8, little-endian) and its tokens (4).
 const RECORD: usize = 16 + 8 + 4;
@@ -58,18 +58,20 @@ pub(crate) fn unpacked(
     context: ContextId,
     counter: String,
     blob: &[u8],
-) -> Result<Vec<StoredTokenCount>, StoreError> {
+) -> Result<StoredTokenCounts, StoreError> {
     let mut counts = Counts::new();
     unpack_into(context, blob, &mut counts)?;
-    Ok(counts
-        .into_iter()
-        .map(|(message, (version, tokens))| StoredTokenCount {
-            message,
-            counter: counter.clone(),
-            version,
-            tokens,
-        })
-        .collect())
+    Ok(StoredTokenCounts {
+        counter,
+        counts: counts
+            .into_iter()
+            .map(|(message, (version, tokens))| StoredTokenCount {
+                message,
+                version,
+                tokens,
+            })
+            .collect(),
+    })
 }
 
 #[cfg(test)]

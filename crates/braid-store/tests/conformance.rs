@@ -652,58 +652,79 @@ mod cases {
     pub async fn token_counts_replace_their_message_and_counters_and_go_with_their_context(
         f: &Fixture,
     ) {
-        use braid_store::StoredTokenCount;
+        use braid_store::{StoredTokenCount, StoredTokenCounts};
         let context = new_context(&f.store).await;
         let other = new_context(&f.store).await;
-        let count =
-            |message: MessageId, counter: &str, version: i64, tokens: u32| StoredTokenCount {
-                message,
-                counter: counter.to_owned(),
-                version,
-                tokens,
-            };
-        // More rows than one statement holds.
+        let count = |message: MessageId, version: i64, tokens: u32| StoredTokenCount {
+            message,
+            version,
+            tokens,
+        };
+        let of = |counter: &str, counts: Vec<StoredTokenCount>| StoredTokenCounts {
+            counter: counter.to_owned(),
+            counts,
+        };
+        // Every count kept for a context, with its counter, in one order.
+        let flat = |kept: Vec<StoredTokenCounts>| {
+            let mut flat: Vec<(String, StoredTokenCount)> = kept
+                .into_iter()
+                .flat_map(|k| k.counts.into_iter().map(move |c| (k.counter.clone(), c)))
+                .collect();
+            flat.sort_by_key(|(counter, c)| (c.tokens, counter.clone()));
+            flat
+        };
         let messages: Vec<MessageId> = (0..1_000).map(|_| MessageId::new()).collect();
         let first: Vec<StoredTokenCount> = messages
             .iter()
             .enumerate()
-            .map(|(i, m)| count(*m, "o200k_base/images", 7, i as u32))
+            .map(|(i, m)| count(*m, 7, i as u32))
             .collect();
-        f.store.save_token_counts(context.id, &first).await.unwrap();
-        f.store
-            .save_token_counts(other.id, &[count(messages[0], "o200k_base/images", 1, 5)])
-            .await
-            .unwrap();
-        // A newer version replaces its message's count; another counter is kept beside it.
-        f.store
-            .save_token_counts(
+        // The second and third save of `context`: a newer version replaces its message's count;
+        // another counter's is kept beside it.
+        let saves = [
+            (context.id, "o200k_base/images", first),
+            (
+                other.id,
+                "o200k_base/images",
+                vec![count(messages[0], 1, 5)],
+            ),
+            (
                 context.id,
-                &[
-                    count(messages[0], "o200k_base/images", 9, 40),
-                    count(messages[0], "cl100k_base/text", 9, 44),
-                ],
-            )
-            .await
-            .unwrap();
+                "o200k_base/images",
+                vec![count(messages[0], 9, 40)],
+            ),
+            (
+                context.id,
+                "cl100k_base/text",
+                vec![count(messages[0], 9, 44)],
+            ),
+        ];
+        for (id, counter, counts) in saves {
+            f.store
+                .save_token_counts(id, &of(counter, counts))
+                .await
+                .unwrap();
+        }
         let reopened = f.reopen().await;
-        let mut kept = reopened.token_counts(context.id).await.unwrap();
-        kept.sort_by_key(|c| (c.tokens, c.counter.clone()));
+        let kept = flat(reopened.token_counts(context.id).await.unwrap());
         assert_eq!(kept.len(), 1_001);
-        let of_first: Vec<&StoredTokenCount> =
-            kept.iter().filter(|c| c.message == messages[0]).collect();
+        let of_first: Vec<&(String, StoredTokenCount)> = kept
+            .iter()
+            .filter(|(_, c)| c.message == messages[0])
+            .collect();
         assert_eq!(
             of_first,
             [
-                &count(messages[0], "o200k_base/images", 9, 40),
-                &count(messages[0], "cl100k_base/text", 9, 44)
+                &("o200k_base/images".to_owned(), count(messages[0], 9, 40)),
+                &("cl100k_base/text".to_owned(), count(messages[0], 9, 44))
             ]
         );
-        assert!(kept.contains(&count(messages[999], "o200k_base/images", 7, 999)));
+        assert!(kept.contains(&("o200k_base/images".to_owned(), count(messages[999], 7, 999))));
         assert!(reopened.delete_context(context.id).await.unwrap());
         assert!(reopened.token_counts(context.id).await.unwrap().is_empty());
         assert_eq!(
             reopened.token_counts(other.id).await.unwrap(),
-            [count(messages[0], "o200k_base/images", 1, 5)]
+            [of("o200k_base/images", vec![count(messages[0], 1, 5)])]
         );
     }
 
