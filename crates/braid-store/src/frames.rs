@@ -9,7 +9,11 @@
 //!   payload;
 //! - an id alone: 32 hex digits.
 
+use braid_protocol::{ContextId, Message};
+use tokio::task::JoinHandle;
 use uuid::Uuid;
+
+use crate::error::StoreError;
 
 /// How many frames one query concatenates into its row: a chunk of typical messages is about
 /// half a megabyte, far under SQLite's limit on a value (a billion bytes) even for large ones,
@@ -85,6 +89,104 @@ pub(crate) fn ids(mut text: &str) -> Result<Vec<Uuid>, String> {
         text = rest;
     }
     Ok(ids)
+}
+
+/// The messages of rows of message frames, in order: those whose payload reads, and the place,
+/// id and payload of each one that does not (read again with its row's other columns, to keep
+/// it as an `unknown` message).
+#[derive(Debug, Default)]
+pub(crate) struct Decoded {
+    /// The messages whose payload read, in order.
+    pub messages: Vec<Message>,
+    /// Each unreadable payload: its place among all the messages, its id and the payload.
+    pub unreadable: Vec<(usize, Uuid, String)>,
+}
+
+impl Decoded {
+    /// Decodes one row of frames; an error says what is wrong with the first bad frame.
+    fn of(text: &str) -> Result<Self, String> {
+        let mut decoded = Self::default();
+        for frame in Frames::new(text) {
+            let (id, payload) = frame?;
+            match Message::from_json(payload) {
+                Ok(message) => decoded.messages.push(message),
+                Err(_) => decoded
+                    .unreadable
+                    .push((decoded.len(), id, payload.to_owned())),
+            }
+        }
+        Ok(decoded)
+    }
+
+    /// How many messages it holds, read or not.
+    pub fn len(&self) -> usize {
+        self.messages.len() + self.unreadable.len()
+    }
+
+    /// Adds the messages of the row that follows.
+    fn append(&mut self, next: Decoded) {
+        let offset = self.len();
+        self.messages.extend(next.messages);
+        self.unreadable.extend(
+            next.unreadable
+                .into_iter()
+                .map(|(place, id, payload)| (place + offset, id, payload)),
+        );
+    }
+
+    /// The same messages in the opposite order (the newest are read newest first).
+    pub fn reverse(&mut self) {
+        let last = self.len().saturating_sub(1);
+        self.messages.reverse();
+        self.unreadable.reverse();
+        for (place, _, _) in &mut self.unreadable {
+            *place = last - *place;
+        }
+    }
+}
+
+/// Rows of message frames decoded as they come (issue 49). Loading a long branch is about half
+/// SQLite (on its connection's thread) and half decoding; a row that another follows is decoded
+/// on a blocking thread while the next is read, so the two halves run side by side.
+pub(crate) struct Decoding {
+    context: ContextId,
+    running: Vec<JoinHandle<Result<Decoded, String>>>,
+}
+
+impl Decoding {
+    /// Nothing decoded yet, for the rows of `context`.
+    pub fn new(context: ContextId) -> Self {
+        Self {
+            context,
+            running: Vec::new(),
+        }
+    }
+
+    /// Begins decoding `text`, a row that another follows, beside the reading of that one.
+    pub fn begin(&mut self, text: String) {
+        self.running
+            .push(tokio::task::spawn_blocking(move || Decoded::of(&text)));
+    }
+
+    /// The messages of every row begun and then of `last`, in order; `last` is decoded here,
+    /// since nothing is read beside it.
+    pub async fn finish(self, last: &str) -> Result<Decoded, StoreError> {
+        let context = self.context;
+        let corrupt = |reason| StoreError::Corrupt {
+            context,
+            what: "message frames",
+            reason,
+        };
+        let mut all = Decoded::default();
+        for running in self.running {
+            let row = running
+                .await
+                .map_err(|e| corrupt(format!("decoding a row of frames stopped: {e}")))?;
+            all.append(row.map_err(corrupt)?);
+        }
+        all.append(Decoded::of(last).map_err(corrupt)?);
+        Ok(all)
+    }
 }
 
 fn split_id(text: &str) -> Result<(Uuid, &str), String> {

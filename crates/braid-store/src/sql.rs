@@ -226,45 +226,26 @@ macro_rules! sql_store {
                 Ok(messages)
             }
 
-            /// Reads the messages of one chunk of frames (see [`crate::frames`]) into `read`:
-            /// the chunk's frames (`None` when it held no message), the cursor of its last
-            /// message and how many it held. Answers the cursor to read on from, `None` after
-            /// the last chunk. An unreadable payload is kept with its id, to be read again by
-            /// [`Self::finish_frames`] once the rows are done with.
-            fn push_chunk<C>(
-                context: braid_protocol::ContextId,
-                (text, last, count): (Option<String>, Option<C>, i64),
-                read: &mut Vec<std::result::Result<braid_protocol::Message, (uuid::Uuid, String)>>,
-            ) -> $crate::error::Result<Option<C>> {
-                for frame in $crate::frames::Frames::new(text.as_deref().unwrap_or("")) {
-                    let (id, payload) = frame.map_err(|reason| $crate::error::StoreError::Corrupt {
-                        context,
-                        what: "message frames",
-                        reason,
-                    })?;
-                    read.push(
-                        braid_protocol::Message::from_json(payload)
-                            .map_err(|_| (id, payload.to_owned())),
-                    );
-                }
-                Ok(last.filter(|_| count >= $crate::frames::CHUNK))
-            }
-
-            /// The messages [`Self::push_chunk`] read, the unreadable ones read again with
-            /// their rows' other columns.
+            /// The messages of rows of frames, the unreadable ones read again with their rows'
+            /// other columns.
             async fn finish_frames(
                 conn: &mut <$db as sqlx::Database>::Connection,
                 context: braid_protocol::ContextId,
-                read: Vec<std::result::Result<braid_protocol::Message, (uuid::Uuid, String)>>,
+                decoded: $crate::frames::Decoded,
             ) -> $crate::error::Result<Vec<braid_protocol::Message>> {
-                let mut messages = Vec::with_capacity(read.len());
-                for message in read {
-                    messages.push(match message {
-                        Ok(message) => message,
-                        Err((id, payload)) => {
-                            Self::message_from_payload(conn, context, id, &payload).await?
-                        }
-                    });
+                if decoded.unreadable.is_empty() {
+                    return Ok(decoded.messages);
+                }
+                let total = decoded.len();
+                let mut read = decoded.messages.into_iter();
+                let mut unreadable = decoded.unreadable.into_iter().peekable();
+                let mut messages = Vec::with_capacity(total);
+                for place in 0..total {
+                    match unreadable.next_if(|(at, _, _)| *at == place) {
+                        Some((_, id, payload)) => messages
+                            .push(Self::message_from_payload(conn, context, id, &payload).await?),
+                        None => messages.extend(read.next()),
+                    }
                 }
                 Ok(messages)
             }
@@ -770,11 +751,11 @@ macro_rules! sql_store {
                             )
                         };
                     }
-                    let mut read = Vec::new();
+                    let mut decoding = $crate::frames::Decoding::new(context);
                     let mut last = start;
                     let mut left = limit;
-                    while left > 0 {
-                        let chunk: (Option<String>, Option<i64>, i64) =
+                    let mut decoded = loop {
+                        let (text, end, count): (Option<String>, Option<i64>, i64) =
                             sqlx::query_as(if newest { chunk!("DESC") } else { chunk!("") })
                                 .bind(context.0)
                                 .bind(branch.as_str())
@@ -784,16 +765,19 @@ macro_rules! sql_store {
                                 .fetch_one(&mut *conn)
                                 .await
                                 .during($backend, OP)?;
-                        left -= chunk.2;
-                        match Self::push_chunk(context, chunk, &mut read)? {
-                            Some(end) if !newest => last = end,
-                            _ => break,
+                        left -= count;
+                        match end.filter(|_| !newest && left > 0 && count >= $crate::frames::CHUNK) {
+                            Some(end) => {
+                                decoding.begin(text.unwrap_or_default());
+                                last = end;
+                            }
+                            None => break decoding.finish(text.as_deref().unwrap_or("")).await?,
                         }
-                    }
+                    };
                     if newest {
-                        read.reverse();
+                        decoded.reverse();
                     }
-                    Self::finish_frames(&mut conn, context, read).await?
+                    Self::finish_frames(&mut conn, context, decoded).await?
                 } else {
                     let sql = if newest {
                         concat!("SELECT id, payload FROM (", ranged!("DESC"), ") r ORDER BY position")
@@ -1442,10 +1426,10 @@ macro_rules! sql_store {
                     // of the table's key, so SQLite sorts nothing (sorting whole payloads by
                     // creation went through a temporary file); creation order is restored
                     // below on the decoded messages.
-                    let mut read = Vec::new();
+                    let mut decoding = $crate::frames::Decoding::new(context);
                     let mut last: Vec<u8> = Vec::new();
-                    loop {
-                        let chunk: (Option<String>, Option<Vec<u8>>, i64) =
+                    let decoded = loop {
+                        let (text, end, count): (Option<String>, Option<Vec<u8>>, i64) =
                             sqlx::query_as(concat!(
                                 "SELECT group_concat(", $crate::frames::message_frame!(),
                                 ", ''), MAX(id), COUNT(*) FROM (",
@@ -1458,12 +1442,15 @@ macro_rules! sql_store {
                             .fetch_one(&mut *conn)
                             .await
                             .during($backend, OP)?;
-                        match Self::push_chunk(context, chunk, &mut read)? {
-                            Some(end) => last = end,
-                            None => break,
+                        match end.filter(|_| count >= $crate::frames::CHUNK) {
+                            Some(end) => {
+                                decoding.begin(text.unwrap_or_default());
+                                last = end;
+                            }
+                            None => break decoding.finish(text.as_deref().unwrap_or("")).await?,
                         }
-                    }
-                    let mut messages = Self::finish_frames(&mut conn, context, read).await?;
+                    };
+                    let mut messages = Self::finish_frames(&mut conn, context, decoded).await?;
                     messages.sort_by(|a, b| (a.created_at, a.id).cmp(&(b.created_at, b.id)));
                     messages
                 } else {

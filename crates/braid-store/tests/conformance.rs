@@ -1550,29 +1550,50 @@ mod cases {
     }
 
     pub async fn unreadable_payload_loads_as_unknown_message(f: &Fixture) {
-        let (record, messages) = with_messages(&f.store, 3).await;
-        f.corrupt_payload(record.id, messages[1].id, "{\"kind\": \"text\", \"da")
-            .await;
-        let loaded = f
+        // Enough messages to be read in several chunks, with an unreadable payload in the
+        // first chunk, in a middle one and among the newest.
+        let (record, messages) = with_messages(&f.store, 2_500).await;
+        let bad = [1, 1_500, 2_450];
+        for at in bad {
+            f.corrupt_payload(record.id, messages[at].id, "{\"kind\": \"text\", \"da")
+                .await;
+        }
+        let check = |loaded: &[Message], expected: &[Message]| {
+            assert_eq!(loaded.len(), expected.len());
+            for (got, want) in loaded.iter().zip(expected) {
+                assert_eq!(got.id, want.id, "a message out of its place");
+                if !bad.iter().any(|at| messages[*at].id == want.id) {
+                    assert_eq!(got, want);
+                    continue;
+                }
+                assert_eq!(got.role, want.role);
+                match &got.kind {
+                    MessageKind::Unknown(unknown) => {
+                        assert!(
+                            unknown.raw.get().contains("\\\"da"),
+                            "{}",
+                            unknown.raw.get()
+                        )
+                    }
+                    other => panic!("expected an unknown message, got {other:?}"),
+                }
+            }
+        };
+        let main = BranchName::main();
+        let whole = f
             .store
-            .load_messages(record.id, &BranchName::main(), MessageRange::All)
+            .load_messages(record.id, &main, MessageRange::All)
             .await
             .unwrap();
-        assert_eq!(loaded.len(), 3);
-        assert_eq!(loaded[0], messages[0]);
-        assert_eq!(loaded[2], messages[2]);
-        assert_eq!(loaded[1].id, messages[1].id);
-        assert_eq!(loaded[1].role, messages[1].role);
-        match &loaded[1].kind {
-            MessageKind::Unknown(unknown) => {
-                assert!(
-                    unknown.raw.get().contains("\\\"da"),
-                    "{}",
-                    unknown.raw.get()
-                )
-            }
-            other => panic!("expected an unknown message, got {other:?}"),
-        }
+        check(&whole, &messages);
+        let newest = f
+            .store
+            .load_messages(record.id, &main, MessageRange::Newest(100))
+            .await
+            .unwrap();
+        check(&newest, &messages[messages.len() - 100..]);
+        let pool = f.store.all_messages(record.id).await.unwrap();
+        check(&pool, &messages);
     }
 
     pub async fn unknown_kind_round_trips_byte_for_byte(f: &Fixture) {
