@@ -23,7 +23,7 @@ pub(crate) const CHUNK: i64 = 1024;
 /// The SQL of one message frame, from columns `id` and `payload`.
 macro_rules! message_frame {
     () => {
-        "hex(id) || length(CAST(payload AS BLOB)) || ':' || payload"
+        "hex(id) || octet_length(payload) || ':' || payload"
     };
 }
 pub(crate) use message_frame;

@@ -4,6 +4,11 @@
 //! text) and every statement uses `$n` parameters, which both databases read, so the statements
 //! are written once. sqlx's traits make a generic version unreadable; this macro instead expands
 //! the same code for each database type.
+//!
+//! A `LIMIT` is never a bare parameter but `LIMIT CAST($n AS BIGINT)`. SQLite reads a bare
+//! parameter's bound value as a constant when it plans a `LIMIT`, and so prepares the statement
+//! again every time that parameter is bound anew: about 100 µs, a quarter of reading the newest
+//! 100 messages (issue 49). An expression is not read so, and means the same on both databases.
 
 /// Expands `impl Store` for `$store`, which must have `fn writer(&self) -> &Pool<$db>`,
 /// a `changes: ChangeWriter` field drained by its event writer,
@@ -730,7 +735,7 @@ macro_rules! sql_store {
                             "ON m.context_id = b.context_id AND m.id = b.message_id ",
                             "WHERE b.context_id = $1 AND b.branch = $2 AND b.position > $3 ",
                             "AND ($5 = '' OR m.kind = $5) ",
-                            "ORDER BY b.position ", $order, " LIMIT $4"
+                            "ORDER BY b.position ", $order, " LIMIT CAST($4 AS BIGINT)"
                         )
                     };
                 }
@@ -879,7 +884,7 @@ macro_rules! sql_store {
                      AND ($3 IS NULL OR EXISTS (SELECT 1 FROM model_requests b \
                          WHERE b.context_id = $1 AND b.id = $3 \
                          AND (r.created_ms < b.created_ms OR (r.created_ms = b.created_ms AND r.id < b.id)))) \
-                     ORDER BY r.created_ms DESC, r.id DESC LIMIT $4",
+                     ORDER BY r.created_ms DESC, r.id DESC LIMIT CAST($4 AS BIGINT)",
                 )
                 .bind(context.0)
                 .bind(branch)
@@ -1434,7 +1439,7 @@ macro_rules! sql_store {
                                 "SELECT group_concat(", $crate::frames::message_frame!(),
                                 ", ''), MAX(id), COUNT(*) FROM (",
                                 "SELECT id, payload FROM messages WHERE context_id = $1 AND id > $2 ",
-                                "ORDER BY id LIMIT $3)"
+                                "ORDER BY id LIMIT CAST($3 AS BIGINT))"
                             ))
                             .bind(context.0)
                             .bind(&last)
@@ -1594,7 +1599,7 @@ macro_rules! sql_store {
                 use sqlx::Row as _;
                 const OP: &str = "reading events";
                 let rows = sqlx::query(
-                    "SELECT seq, event FROM events WHERE context_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+                    "SELECT seq, event FROM events WHERE context_id = $1 AND seq > $2 ORDER BY seq LIMIT CAST($3 AS BIGINT)",
                 )
                 .bind(context.0)
                 .bind(i64::try_from(after).unwrap_or(i64::MAX))
