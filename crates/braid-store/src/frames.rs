@@ -177,14 +177,26 @@ impl Decoding {
             what: "message frames",
             reason,
         };
-        let mut all = Decoded::default();
+        let mut rows = Vec::with_capacity(self.running.len() + 1);
         for running in self.running {
             let row = running
                 .await
                 .map_err(|e| corrupt(format!("decoding a row of frames stopped: {e}")))?;
-            all.append(row.map_err(corrupt)?);
+            rows.push(row.map_err(corrupt)?);
         }
-        all.append(Decoded::of(last).map_err(corrupt)?);
+        rows.push(Decoded::of(last).map_err(corrupt)?);
+        if rows.len() == 1 {
+            return Ok(rows.swap_remove(0));
+        }
+        // Sized once: appended a row at a time, a long branch was copied again at each
+        // doubling, into pages the process had not touched yet.
+        let mut all = Decoded {
+            messages: Vec::with_capacity(rows.iter().map(|row| row.messages.len()).sum()),
+            unreadable: Vec::new(),
+        };
+        for row in rows {
+            all.append(row);
+        }
         Ok(all)
     }
 }
