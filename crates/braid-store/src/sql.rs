@@ -5,10 +5,11 @@
 //! are written once. sqlx's traits make a generic version unreadable; this macro instead expands
 //! the same code for each database type.
 //!
-//! A `LIMIT` is never a bare parameter but `LIMIT CAST($n AS BIGINT)`. SQLite reads a bare
-//! parameter's bound value as a constant when it plans a `LIMIT`, and so prepares the statement
-//! again every time that parameter is bound anew: about 100 µs, a quarter of reading the newest
-//! 100 messages (issue 49). An expression is not read so, and means the same on both databases.
+//! A `LIMIT` in these statements is never a bare parameter but `LIMIT CAST($n AS BIGINT)`.
+//! SQLite reads a bare parameter's bound value as a constant when it plans a `LIMIT`, and so
+//! prepares the statement again every time that parameter is bound anew: about 100 µs, a quarter
+//! of reading the newest 100 messages (issue 49). An expression is not read so, and means the
+//! same on both databases.
 
 /// Expands `impl Store` for `$store`, which must have `fn writer(&self) -> &Pool<$db>`,
 /// a `changes: ChangeWriter` field drained by its event writer,

@@ -397,7 +397,8 @@ impl SqliteStore {
     /// expression, `$2` the limit; ranked by bm25, then newest first. The best rows are chosen
     /// first and only they are joined and given a snippet: a word in all of 10,000 messages
     /// took 62 ms when every match was. The branch is one showing the message, the active one
-    /// first.
+    /// first. Its `LIMIT` stays a bare parameter, unlike the reads of `sql.rs`: FTS5 may use a
+    /// limit it can read, and a search is prepared again at most once per search.
     const SEARCH_SQL: &'static str = "WITH best AS (SELECT rowid, rank FROM message_search \
            WHERE message_search MATCH $1 ORDER BY rank, rowid DESC LIMIT $2) \
          SELECT t.context_id, c.title, t.message_id, m.role, m.created_at, \
