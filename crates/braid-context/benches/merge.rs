@@ -34,7 +34,7 @@ fn conversation(tag: &str, n: usize, pool: &mut HashMap<MessageId, Message>) -> 
             .unwrap();
             vec![
                 Message::new(Role::Assistant, MessageKind::ToolRequest(request)),
-                Message::new(Role::Tool, MessageKind::ToolResult(result)),
+                Message::new(Role::Tool, MessageKind::ToolResult(Box::new(result))),
             ]
         } else if i % 2 == 0 {
             vec![Message::user_text(format!(

@@ -105,14 +105,14 @@ fn session(n: usize) -> Vec<Message> {
         ));
         out.push(Message::new(
             Role::Tool,
-            MessageKind::ToolResult(ToolResultMessage {
+            MessageKind::ToolResult(Box::new(ToolResultMessage {
                 call_id: id.into(),
                 tool_name: tool.into(),
                 outcome: ToolOutcome::Success { output },
                 duration_ms: 3,
                 started_at: None,
                 completed_at: None,
-            }),
+            })),
         ));
         out.push(Message::assistant_text(format!(
             "Done with step {step}: the change is in place and the tests were run. {}",

@@ -42,7 +42,7 @@ impl OpenCall {
         completed: DateTime<Utc>,
     ) -> Message {
         let kind = match &self.mcp {
-            Some((server, tool)) => MessageKind::McpToolResult(McpToolResultMessage {
+            Some((server, tool)) => MessageKind::McpToolResult(Box::new(McpToolResultMessage {
                 server_name: server.clone(),
                 tool_name: tool.clone(),
                 request_id: self.id.clone(),
@@ -55,15 +55,15 @@ impl OpenCall {
                 },
                 executed_at: started,
                 duration_ms,
-            }),
-            None => MessageKind::ToolResult(ToolResultMessage {
+            })),
+            None => MessageKind::ToolResult(Box::new(ToolResultMessage {
                 call_id: self.id.clone(),
                 tool_name: self.name.clone(),
                 outcome,
                 duration_ms,
                 started_at: Some(started),
                 completed_at: Some(completed),
-            }),
+            })),
         };
         let mut m = Message::new(Role::Tool, kind);
         if let Some(turn) = self.turn {

@@ -147,7 +147,7 @@ fn failed_copies(
         .map(|m| {
             let mut m = m.clone();
             m.status = MessageStatus::Failed;
-            m.error = Some(detail.clone());
+            m.error = Some(Box::new(detail.clone()));
             m.updated_at = now;
             if image_failed(m.id)
                 && let MessageKind::Image(image) = &mut m.kind
@@ -286,7 +286,7 @@ pub(crate) async fn fail_interrupted_input<H: Host>(host: &mut H) {
         .map(|m| {
             let mut m = m.clone();
             m.status = MessageStatus::Failed;
-            m.error = Some(detail.clone());
+            m.error = Some(Box::new(detail.clone()));
             m.updated_at = now;
             m
         })

@@ -862,7 +862,10 @@ mod tests {
                 "call_id": call, "tool_name": tool, "status": "success", "output": {"ok": true}, "duration_ms": 1
             }))
             .unwrap();
-            self.add(Message::new(Role::Tool, MessageKind::ToolResult(data)))
+            self.add(Message::new(
+                Role::Tool,
+                MessageKind::ToolResult(Box::new(data)),
+            ))
         }
         fn kind(&mut self, role: Role, kind: &str, data: Value) -> MessageId {
             let kind: MessageKind =

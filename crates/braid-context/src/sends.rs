@@ -321,7 +321,7 @@ impl Actor {
                     .await;
             }
         };
-        let mut message = Message::new(Role::User, MessageKind::McpResource(read));
+        let mut message = Message::new(Role::User, MessageKind::McpResource(Box::new(read)));
         message.id = id;
         let branch = self.data().record.active_branch.clone();
         match self
@@ -480,9 +480,9 @@ impl Actor {
             if m.status == MessageStatus::Pending {
                 let mut m = m.clone();
                 m.status = MessageStatus::Failed;
-                m.error = Some(
+                m.error = Some(Box::new(
                     ErrorDetail::new(input::DELETED, Recoverability::Fatal).with_code("deleted"),
-                );
+                ));
                 m.updated_at = now;
                 changes.updated_messages.push(m);
             }
@@ -519,17 +519,17 @@ pub const PLAN_REFINE: &str = "refine";
 fn image(i: ImagePayload) -> Message {
     let mut image = ImageMessage::new(i.source, i.recognition_mode);
     image.caption = i.caption;
-    Message::new(Role::User, MessageKind::Image(image))
+    Message::new(Role::User, MessageKind::Image(Box::new(image)))
 }
 
 fn file_reference(r: FileReferencePayload) -> Message {
     Message::new(
         Role::User,
-        MessageKind::FileReference(FileReferenceMessage {
+        MessageKind::FileReference(Box::new(FileReferenceMessage {
             path: normalize_file_path(&r.path),
             range: r.range,
             display_text: r.display_text,
             resolution: FileResolution::Pending,
-        }),
+        })),
     )
 }

@@ -58,7 +58,7 @@ async fn image_message(ctx: &ContextHandle) -> (Message, ImageMessage) {
     let MessageKind::Image(image) = m.kind.clone() else {
         unreachable!()
     };
-    (m, image)
+    (m, *image)
 }
 
 /// Sends an image with a question and waits until the context rests.

@@ -83,7 +83,7 @@ fn compactions(all: &[Message]) -> Vec<CompactionRecord> {
     all.iter()
         .filter_map(|m| match &m.kind {
             MessageKind::SystemControl(SystemControlMessage::Compaction { record }) => {
-                Some(record.clone())
+                Some((**record).clone())
             }
             _ => None,
         })

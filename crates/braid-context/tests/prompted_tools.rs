@@ -51,7 +51,7 @@ fn turns(body: &Value) -> Vec<(String, String)> {
 fn tool_results(ms: &[Message]) -> Vec<ToolResultMessage> {
     ms.iter()
         .filter_map(|m| match &m.kind {
-            MessageKind::ToolResult(r) => Some(r.clone()),
+            MessageKind::ToolResult(r) => Some((**r).clone()),
             _ => None,
         })
         .collect()

@@ -292,7 +292,7 @@ async fn an_approved_call_cut_off_by_a_crash_is_not_run_again() {
     let results: Vec<&ToolResultMessage> = ms
         .iter()
         .filter_map(|m| match &m.kind {
-            MessageKind::ToolResult(r) => Some(r),
+            MessageKind::ToolResult(r) => Some(&**r),
             _ => None,
         })
         .collect();

@@ -422,7 +422,7 @@ async fn a_call_that_fails_transiently_is_tried_again_and_each_try_counts_as_an_
         .await
         .into_iter()
         .filter_map(|m| match m.kind {
-            MessageKind::ToolResult(r) => Some(r),
+            MessageKind::ToolResult(r) => Some(*r),
             _ => None,
         })
         .collect();
@@ -448,10 +448,10 @@ async fn a_tool_that_allows_no_retry_keeps_its_first_transient_failure() {
         .await
         .into_iter()
         .find_map(|m| match m.kind {
-            MessageKind::ToolResult(ToolResultMessage {
-                outcome: ToolOutcome::Error { error },
-                ..
-            }) => Some(error),
+            MessageKind::ToolResult(r) => match r.outcome {
+                ToolOutcome::Error { error } => Some(error),
+                ToolOutcome::Success { .. } => None,
+            },
             _ => None,
         })
         .expect("the call's error result");

@@ -45,7 +45,7 @@ async fn execution(ctx: &braid_context::ContextHandle, id: MessageId) -> Workflo
     let ms = messages(ctx).await;
     let m = ms.iter().find(|m| m.id == id).expect("the run's message");
     match &m.kind {
-        MessageKind::WorkflowExecution(e) => e.clone(),
+        MessageKind::WorkflowExecution(e) => (**e).clone(),
         other => panic!("not a run: {other:?}"),
     }
 }

@@ -753,7 +753,7 @@ mod tests {
     fn result(id: &str, output: &str) -> Message {
         Message::new(
             Role::Tool,
-            MessageKind::ToolResult(ToolResultMessage {
+            MessageKind::ToolResult(Box::new(ToolResultMessage {
                 call_id: id.into(),
                 tool_name: "list".into(),
                 outcome: ToolOutcome::Success {
@@ -762,7 +762,7 @@ mod tests {
                 duration_ms: 1,
                 started_at: None,
                 completed_at: None,
-            }),
+            })),
         )
     }
 
@@ -851,14 +851,14 @@ mod tests {
         let image = |source| {
             Message::new(
                 Role::User,
-                MessageKind::Image(ImageMessage {
+                MessageKind::Image(Box::new(ImageMessage {
                     source,
                     recognition_mode: RecognitionMode::Auto,
                     caption: None,
                     recognition: None,
                     error: None,
                     prepared: None,
-                }),
+                })),
             )
         };
         let by_path = image(ImageSource::FilePath {
@@ -909,7 +909,7 @@ mod tests {
             notice: None,
             recognized_at: chrono::Utc::now(),
         });
-        let message = Message::new(Role::User, MessageKind::Image(image.clone()));
+        let message = Message::new(Role::User, MessageKind::Image(Box::new(image.clone())));
         let c = build_conversation(None, &[message], options(ImageDelivery::AsImages));
         let Turn::User(parts) = &c.turns[0] else {
             panic!()
@@ -928,7 +928,7 @@ mod tests {
             height: 10,
             resized: true,
         });
-        let message = Message::new(Role::User, MessageKind::Image(image));
+        let message = Message::new(Role::User, MessageKind::Image(Box::new(image)));
         let c = build_conversation(None, &[message], options(ImageDelivery::AsImages));
         let Turn::User(parts) = &c.turns[0] else {
             panic!()

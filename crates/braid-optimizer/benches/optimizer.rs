@@ -46,7 +46,7 @@ fn history(n: usize) -> Vec<Message> {
                 ));
                 out.push(Message::new(
                     Role::Tool,
-                    MessageKind::ToolResult(ToolResultMessage {
+                    MessageKind::ToolResult(Box::new(ToolResultMessage {
                         call_id: id.into(),
                         tool_name: "read_file".into(),
                         outcome: ToolOutcome::Success {
@@ -59,12 +59,12 @@ fn history(n: usize) -> Vec<Message> {
                         duration_ms: 2,
                         started_at: None,
                         completed_at: None,
-                    }),
+                    })),
                 ));
             }
             _ => out.push(Message::new(
                 Role::User,
-                MessageKind::FileReference(FileReferenceMessage {
+                MessageKind::FileReference(Box::new(FileReferenceMessage {
                     path: format!("src/file_{i}.rs"),
                     range: None,
                     display_text: None,
@@ -76,7 +76,7 @@ fn history(n: usize) -> Vec<Message> {
                         size_bytes: 200,
                         resolved_at: chrono::Utc::now(),
                     },
-                }),
+                })),
             )),
         }
         i += 1;

@@ -590,14 +590,14 @@ mod tests {
     fn result(id: &str, name: &str, outcome: ToolOutcome) -> Message {
         Message::new(
             Role::Tool,
-            MessageKind::ToolResult(ToolResultMessage {
+            MessageKind::ToolResult(Box::new(ToolResultMessage {
                 call_id: id.into(),
                 tool_name: name.to_owned(),
                 outcome,
                 duration_ms: 1,
                 started_at: None,
                 completed_at: None,
-            }),
+            })),
         )
     }
 

@@ -142,7 +142,7 @@ mod tests {
         );
         let result = Message::new(
             Role::Tool,
-            MessageKind::ToolResult(ToolResultMessage {
+            MessageKind::ToolResult(Box::new(ToolResultMessage {
                 call_id: "c1".into(),
                 tool_name: "read_file".into(),
                 outcome: ToolOutcome::Success {
@@ -151,7 +151,7 @@ mod tests {
                 duration_ms: 1,
                 started_at: None,
                 completed_at: None,
-            }),
+            })),
         );
         let text = transcript(&[Message::user_text("read a.rs"), call, result]);
         assert!(text.contains("User: read a.rs"), "{text}");

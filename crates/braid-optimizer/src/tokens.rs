@@ -867,7 +867,7 @@ mod tests {
         call.set_turn_id(turn);
         let result = Message::new(
             Role::Tool,
-            MessageKind::ToolResult(braid_protocol::ToolResultMessage {
+            MessageKind::ToolResult(Box::new(braid_protocol::ToolResultMessage {
                 call_id: "c1".into(),
                 tool_name: "read_file".into(),
                 outcome: braid_protocol::ToolOutcome::Success {
@@ -876,7 +876,7 @@ mod tests {
                 duration_ms: 1,
                 started_at: None,
                 completed_at: None,
-            }),
+            })),
         );
         let mut answer = Message::assistant_text("Read it.");
         answer.set_turn_id(turn);

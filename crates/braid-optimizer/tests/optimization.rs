@@ -119,14 +119,14 @@ fn claude_is_counted_with_cl100k_as_a_documented_approximation() {
 fn tool_result(call: &str, tool: &str, output: serde_json::Value) -> Message {
     Message::new(
         Role::Tool,
-        MessageKind::ToolResult(ToolResultMessage {
+        MessageKind::ToolResult(Box::new(ToolResultMessage {
             call_id: call.into(),
             tool_name: tool.into(),
             outcome: ToolOutcome::Success { output },
             duration_ms: 1,
             started_at: None,
             completed_at: None,
-        }),
+        })),
     )
 }
 
@@ -155,7 +155,7 @@ fn assistant(tag: &str, n: usize) -> Message {
 fn file_ref(path: &str, lines: usize) -> Message {
     Message::new(
         Role::User,
-        MessageKind::FileReference(FileReferenceMessage {
+        MessageKind::FileReference(Box::new(FileReferenceMessage {
             path: path.into(),
             range: None,
             display_text: None,
@@ -167,7 +167,7 @@ fn file_ref(path: &str, lines: usize) -> Message {
                 size_bytes: 100,
                 resolved_at: chrono::Utc::now(),
             },
-        }),
+        })),
     )
 }
 
@@ -638,7 +638,7 @@ fn reported_usage_calibrates_the_estimate() {
 fn resource(uri: &str, lines: usize) -> Message {
     Message::new(
         Role::User,
-        MessageKind::McpResource(McpResourceMessage {
+        MessageKind::McpResource(Box::new(McpResourceMessage {
             server_name: "docs".into(),
             resource_uri: uri.into(),
             name: None,
@@ -649,7 +649,7 @@ fn resource(uri: &str, lines: usize) -> Message {
             },
             mime_type: Some("text/plain".into()),
             retrieved_at: chrono::Utc::now(),
-        }),
+        })),
     )
 }
 

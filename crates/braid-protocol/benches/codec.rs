@@ -20,20 +20,20 @@ fn mixed_messages(n: usize) -> Vec<Message> {
                         ToolCall::new(format!("call_{i}_b"), "codebase_search", json!({"query": "fn parse", "max_results": 20})),
                     ],
                 })),
-                5 => (Role::Tool, MessageKind::ToolResult(ToolResultMessage {
+                5 => (Role::Tool, MessageKind::ToolResult(Box::new(ToolResultMessage {
                     call_id: ToolCallId(format!("call_{i}_a")),
                     tool_name: "read_file".into(),
                     outcome: ToolOutcome::Success { output: json!({"content": "   1 | use std::io;\n".repeat(40), "total_lines": 80}) },
                     duration_ms: 3,
                     started_at: Some(now),
                     completed_at: Some(now),
-                })),
-                6 => (Role::User, MessageKind::FileReference(FileReferenceMessage {
+                }))),
+                6 => (Role::User, MessageKind::FileReference(Box::new(FileReferenceMessage {
                     path: "src/parser.rs".into(),
                     range: Some(LineRange { start_line: 10, end_line: 40 }),
                     display_text: Some("@parser.rs:10-40".into()),
                     resolution: FileResolution::Resolved { content: "  10 | let x = 1;\n".repeat(30), total_lines: 200, size_bytes: 6000, resolved_at: now },
-                })),
+                }))),
                 7 => (Role::Assistant, MessageKind::Plan(PlanMessage {
                     goal: "Refactor the parser".into(),
                     steps: (1..=4).map(|n| PlanStep {
@@ -45,14 +45,14 @@ fn mixed_messages(n: usize) -> Vec<Message> {
                         risks: vec![],
                     }).collect(),
                 })),
-                8 => (Role::Assistant, MessageKind::Question(QuestionMessage {
+                8 => (Role::Assistant, MessageKind::Question(Box::new(QuestionMessage {
                     question: "Which database?".into(),
                     options: vec![QuestionOption { label: "SQLite".into(), value: "sqlite".into() }, QuestionOption { label: "PostgreSQL".into(), value: "pg".into() }],
                     context: None,
                     severity: Severity::Major,
                     default: Some("sqlite".into()),
                     answer: None,
-                })),
+                }))),
                 _ => (Role::User, MessageKind::SystemControl(SystemControlMessage::ModeChange { from: Mode::Plan, to: Mode::Act })),
             };
             let mut m = Message::new(role, kind);

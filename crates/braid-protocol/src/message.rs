@@ -48,8 +48,8 @@ pub struct Message {
     /// Internal notes, never sent to a model.
     pub metadata: Metadata,
     /// Why processing failed, for a `failed` message (the person's input whose pipeline
-    /// failed); absent otherwise.
-    pub error: Option<ErrorDetail>,
+    /// failed); absent otherwise. Boxed: it is rare, and 112 bytes in every message otherwise.
+    pub error: Option<Box<ErrorDetail>>,
 }
 
 /// Leaves a generated `default` out of a schema: a fresh id each time would make the schema (and

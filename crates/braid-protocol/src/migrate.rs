@@ -199,7 +199,7 @@ fn read_current_fast(json: &str) -> Option<Message> {
         created_at,
         updated_at: wire.updated_at.unwrap_or(created_at),
         metadata: wire.metadata.unwrap_or_default(),
-        error: wire.error,
+        error: wire.error.map(Box::new),
     })
 }
 
@@ -293,31 +293,35 @@ impl<'de> serde::de::DeserializeSeed<'de> for DataSeed {
         use serde::Deserialize as _;
         Ok(match self.0 {
             KindName::Text => MessageKind::Text(FastText::deserialize(d)?.into()),
-            KindName::Image => MessageKind::Image(ImageMessage::deserialize(d)?),
+            KindName::Image => MessageKind::Image(Box::new(ImageMessage::deserialize(d)?)),
             KindName::FileReference => {
-                MessageKind::FileReference(FileReferenceMessage::deserialize(d)?)
+                MessageKind::FileReference(Box::new(FileReferenceMessage::deserialize(d)?))
             }
             KindName::ProjectStructure => {
-                MessageKind::ProjectStructure(ProjectStructureMessage::deserialize(d)?)
+                MessageKind::ProjectStructure(Box::new(ProjectStructureMessage::deserialize(d)?))
             }
             KindName::ToolRequest => MessageKind::ToolRequest(ToolRequestMessage::deserialize(d)?),
-            KindName::ToolResult => MessageKind::ToolResult(ToolResultMessage::deserialize(d)?),
+            KindName::ToolResult => {
+                MessageKind::ToolResult(Box::new(ToolResultMessage::deserialize(d)?))
+            }
             KindName::McpToolRequest => {
-                MessageKind::McpToolRequest(McpToolRequestMessage::deserialize(d)?)
+                MessageKind::McpToolRequest(Box::new(McpToolRequestMessage::deserialize(d)?))
             }
             KindName::McpToolResult => {
-                MessageKind::McpToolResult(McpToolResultMessage::deserialize(d)?)
+                MessageKind::McpToolResult(Box::new(McpToolResultMessage::deserialize(d)?))
             }
-            KindName::McpResource => MessageKind::McpResource(McpResourceMessage::deserialize(d)?),
+            KindName::McpResource => {
+                MessageKind::McpResource(Box::new(McpResourceMessage::deserialize(d)?))
+            }
             KindName::WorkflowExecution => {
-                MessageKind::WorkflowExecution(WorkflowExecutionMessage::deserialize(d)?)
+                MessageKind::WorkflowExecution(Box::new(WorkflowExecutionMessage::deserialize(d)?))
             }
             KindName::SystemControl => {
                 MessageKind::SystemControl(SystemControlMessage::deserialize(d)?)
             }
             KindName::Processing => MessageKind::Processing(ProcessingMessage::deserialize(d)?),
             KindName::Plan => MessageKind::Plan(PlanMessage::deserialize(d)?),
-            KindName::Question => MessageKind::Question(QuestionMessage::deserialize(d)?),
+            KindName::Question => MessageKind::Question(Box::new(QuestionMessage::deserialize(d)?)),
             KindName::Unknown => {
                 return Err(serde::de::Error::custom("an unknown kind has no fast path"));
             }
@@ -462,7 +466,7 @@ impl Envelope {
             created_at,
             updated_at: self.updated_at.unwrap_or(created_at),
             metadata: self.metadata.clone(),
-            error: self.error.clone(),
+            error: self.error.clone().map(Box::new),
         }
     }
 
@@ -586,10 +590,9 @@ fn read_v1(object: Map<String, Value>, raw: &RawValue) -> Result<Vec<Message>, R
     let kinds = match message_type {
         "text" => content_kinds(&content)?,
         "plan" => vec![structured::<PlanMessage>(&content, MessageKind::Plan)],
-        "question" => vec![structured::<QuestionMessage>(
-            &content,
-            MessageKind::Question,
-        )],
+        "question" => vec![structured::<QuestionMessage>(&content, |q| {
+            MessageKind::Question(Box::new(q))
+        })],
         "tool_call" => {
             let calls = match object.get("tool_calls") {
                 Some(calls) => openai_tool_calls(calls)?,
@@ -665,12 +668,12 @@ fn content_kinds(content: &Value) -> Result<Vec<MessageKind>, ReadError> {
                             .ok_or_else(|| {
                                 ReadError::invalid(format!("content[{i}].image_url.url"), "missing")
                             })?;
-                        images.push(MessageKind::Image(ImageMessage::new(
+                        images.push(MessageKind::Image(Box::new(ImageMessage::new(
                             ImageSource::Url {
                                 url: url.to_owned(),
                             },
                             RecognitionMode::Auto,
-                        )));
+                        ))));
                     }
                     _ => {
                         return Err(ReadError::invalid(
@@ -801,7 +804,7 @@ fn tool_result(object: &Map<String, Value>, content: &Value) -> Result<MessageKi
         .or_else(|| object.get("tool_name"))
         .and_then(Value::as_str)
         .unwrap_or_default();
-    Ok(MessageKind::ToolResult(ToolResultMessage {
+    Ok(MessageKind::ToolResult(Box::new(ToolResultMessage {
         call_id: ToolCallId::from(call_id),
         tool_name: tool_name.to_owned(),
         outcome: ToolOutcome::Success {
@@ -810,7 +813,7 @@ fn tool_result(object: &Map<String, Value>, content: &Value) -> Result<MessageKi
         duration_ms: 0,
         started_at: None,
         completed_at: None,
-    }))
+    })))
 }
 
 /// Legacy tool results rarely name their tool: take the name from the call they answer.

@@ -79,7 +79,7 @@ fn plan(value: Value) -> Option<MessageKind> {
 fn question(value: Value) -> Option<MessageKind> {
     let question: QuestionMessage = serde_json::from_value(value).ok()?;
     question.validate().ok()?;
-    Some(MessageKind::Question(question))
+    Some(MessageKind::Question(Box::new(question)))
 }
 
 #[cfg(test)]

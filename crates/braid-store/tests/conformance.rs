@@ -135,7 +135,7 @@ fn tool_request(call: &str) -> Message {
 fn tool_result(call: &str) -> Message {
     Message::new(
         Role::Tool,
-        MessageKind::ToolResult(ToolResultMessage {
+        MessageKind::ToolResult(Box::new(ToolResultMessage {
             call_id: call.into(),
             tool_name: "read_file".into(),
             outcome: ToolOutcome::Success {
@@ -144,7 +144,7 @@ fn tool_result(call: &str) -> Message {
             duration_ms: 3,
             started_at: None,
             completed_at: None,
-        }),
+        })),
     )
 }
 

@@ -122,7 +122,7 @@ impl Tool for AskUserTool {
         let content = serde_json::to_value(&question).unwrap_or(Value::Null);
         Ok(ToolOutput::with_message(
             content,
-            MessageKind::Question(question),
+            MessageKind::Question(Box::new(question)),
         ))
     }
 }

@@ -277,7 +277,7 @@ impl Tool for ProjectStructureTool {
             }
             Ok(ToolOutput::with_message(
                 content,
-                MessageKind::ProjectStructure(message),
+                MessageKind::ProjectStructure(Box::new(message)),
             ))
         })
         .await

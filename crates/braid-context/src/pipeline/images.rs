@@ -245,7 +245,7 @@ async fn describe(
     let mut request = LlmRequest::new(
         model.to_owned(),
         vec![
-            Message::new(Role::User, MessageKind::Image(image)),
+            Message::new(Role::User, MessageKind::Image(Box::new(image))),
             Message::user_text(DESCRIBE_PROMPT),
         ],
     );

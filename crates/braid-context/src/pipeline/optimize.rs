@@ -408,7 +408,9 @@ fn compaction(
     };
     Some(Message::new(
         Role::User,
-        MessageKind::SystemControl(SystemControlMessage::Compaction { record: compaction }),
+        MessageKind::SystemControl(SystemControlMessage::Compaction {
+            record: Box::new(compaction),
+        }),
     ))
 }
 

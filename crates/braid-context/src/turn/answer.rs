@@ -593,7 +593,7 @@ pub(crate) fn request_messages(
                 let tool_name = name.strip_prefix(&prefix).unwrap_or(&name).to_owned();
                 let mut m = Message::new(
                     Role::Assistant,
-                    MessageKind::McpToolRequest(McpToolRequestMessage {
+                    MessageKind::McpToolRequest(Box::new(McpToolRequestMessage {
                         server_name: server,
                         tool_name,
                         called_as: name,
@@ -601,7 +601,7 @@ pub(crate) fn request_messages(
                         request_id: id,
                         approval_status: Default::default(),
                         requested_at: Utc::now(),
-                    }),
+                    })),
                 );
                 m.set_turn_id(turn);
                 out.push(m);

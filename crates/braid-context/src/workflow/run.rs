@@ -98,7 +98,7 @@ impl Run {
         let record = serde_json::from_value(message.metadata.get(RUN_KEY)?.clone()).ok()?;
         Some(Self {
             message: message.clone(),
-            exec: exec.clone(),
+            exec: (**exec).clone(),
             record,
         })
     }
@@ -106,7 +106,7 @@ impl Run {
     /// The message with the run's current progress and record.
     fn to_message(&self) -> Message {
         let mut m = self.message.clone();
-        m.kind = MessageKind::WorkflowExecution(self.exec.clone());
+        m.kind = MessageKind::WorkflowExecution(Box::new(self.exec.clone()));
         if let Ok(record) = serde_json::to_value(&self.record) {
             m.metadata.insert(RUN_KEY.to_owned(), record);
         }
@@ -799,12 +799,12 @@ fn execution_message(
         waiting_call: None,
         approved_step: None,
     };
-    let mut m = Message::new(role, MessageKind::WorkflowExecution(exec.clone()));
+    let mut m = Message::new(role, MessageKind::WorkflowExecution(Box::new(exec.clone())));
     // The run's id is its message's: one name for both in every route and event.
-    m.kind = MessageKind::WorkflowExecution(WorkflowExecutionMessage {
+    m.kind = MessageKind::WorkflowExecution(Box::new(WorkflowExecutionMessage {
         execution_id: m.id.to_string(),
         ..exec
-    });
+    }));
     if let Ok(record) = serde_json::to_value(&record) {
         m.metadata.insert(RUN_KEY.to_owned(), record);
     }

@@ -98,7 +98,7 @@ pub enum SystemControlMessage {
     /// it cost (`CompactionRecord`).
     Compaction {
         /// The record.
-        record: CompactionRecord,
+        record: Box<CompactionRecord>,
     },
     /// A fact the person pinned: while the message is pinned (`metadata.pinned`), every
     /// request carries it in the ledger block, first and never cut.

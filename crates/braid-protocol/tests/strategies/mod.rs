@@ -173,7 +173,7 @@ pub fn kind() -> impl Strategy<Value = MessageKind> {
         option::of(error_detail()),
     )
         .prop_map(|(source, mode, caption, rec, error)| {
-            MessageKind::Image(ImageMessage {
+            MessageKind::Image(Box::new(ImageMessage {
                 source,
                 recognition_mode: [
                     RecognitionMode::Vision,
@@ -198,7 +198,7 @@ pub fn kind() -> impl Strategy<Value = MessageKind> {
                 }),
                 error,
                 prepared: None,
-            })
+            }))
         });
 
     let file_reference = (
@@ -221,12 +221,12 @@ pub fn kind() -> impl Strategy<Value = MessageKind> {
         ],
     )
         .prop_map(|(path, range, display_text, resolution)| {
-            MessageKind::FileReference(FileReferenceMessage {
+            MessageKind::FileReference(Box::new(FileReferenceMessage {
                 path,
                 range,
                 display_text,
                 resolution,
-            })
+            }))
         });
 
     let project = (
@@ -240,12 +240,12 @@ pub fn kind() -> impl Strategy<Value = MessageKind> {
         vec(text(), 0..3),
     )
         .prop_map(|(root_path, content, generated_at, excluded_patterns)| {
-            MessageKind::ProjectStructure(ProjectStructureMessage {
+            MessageKind::ProjectStructure(Box::new(ProjectStructureMessage {
                 root_path,
                 content,
                 generated_at,
                 excluded_patterns,
-            })
+            }))
         });
 
     let tool_request = vec((name(), name(), json_value(), approval()), 0..4).prop_map(|calls| {
@@ -276,14 +276,14 @@ pub fn kind() -> impl Strategy<Value = MessageKind> {
     )
         .prop_map(
             |(call_id, tool_name, outcome, duration_ms, started_at, completed_at)| {
-                MessageKind::ToolResult(ToolResultMessage {
+                MessageKind::ToolResult(Box::new(ToolResultMessage {
                     call_id: ToolCallId(call_id),
                     tool_name,
                     outcome,
                     duration_ms,
                     started_at,
                     completed_at,
-                })
+                }))
             },
         );
 
@@ -306,7 +306,7 @@ pub fn kind() -> impl Strategy<Value = MessageKind> {
                 approval_status,
                 requested_at,
             )| {
-                MessageKind::McpToolRequest(McpToolRequestMessage {
+                MessageKind::McpToolRequest(Box::new(McpToolRequestMessage {
                     server_name,
                     tool_name,
                     called_as,
@@ -314,7 +314,7 @@ pub fn kind() -> impl Strategy<Value = MessageKind> {
                     request_id: ToolCallId(request_id),
                     approval_status,
                     requested_at,
-                })
+                }))
             },
         );
     let mcp_outcome = prop_oneof![
@@ -332,14 +332,14 @@ pub fn kind() -> impl Strategy<Value = MessageKind> {
     )
         .prop_map(
             |(server_name, tool_name, request_id, outcome, executed_at, duration_ms)| {
-                MessageKind::McpToolResult(McpToolResultMessage {
+                MessageKind::McpToolResult(Box::new(McpToolResultMessage {
                     server_name,
                     tool_name,
                     request_id: ToolCallId(request_id),
                     outcome,
                     executed_at,
                     duration_ms,
-                })
+                }))
             },
         );
     let mcp_resource = (
@@ -358,14 +358,14 @@ pub fn kind() -> impl Strategy<Value = MessageKind> {
     )
         .prop_map(
             |(server_name, resource_uri, name, content, mime_type, retrieved_at)| {
-                MessageKind::McpResource(McpResourceMessage {
+                MessageKind::McpResource(Box::new(McpResourceMessage {
                     server_name,
                     resource_uri,
                     name,
                     content,
                     mime_type,
                     retrieved_at,
-                })
+                }))
             },
         );
 
@@ -394,7 +394,7 @@ pub fn kind() -> impl Strategy<Value = MessageKind> {
                 result,
                 error,
             )| {
-                MessageKind::WorkflowExecution(WorkflowExecutionMessage {
+                MessageKind::WorkflowExecution(Box::new(WorkflowExecutionMessage {
                     workflow_name,
                     execution_id,
                     status: [
@@ -414,7 +414,7 @@ pub fn kind() -> impl Strategy<Value = MessageKind> {
                     result: result.filter(|v| !v.is_null()),
                     awaiting_approval: None,
                     error,
-                })
+                }))
             },
         );
 
@@ -564,7 +564,7 @@ pub fn kind() -> impl Strategy<Value = MessageKind> {
         option::of((text(), timestamp())),
     )
         .prop_map(|(question, options, context, severity, default, answer)| {
-            MessageKind::Question(QuestionMessage {
+            MessageKind::Question(Box::new(QuestionMessage {
                 question,
                 options: options
                     .into_iter()
@@ -574,7 +574,7 @@ pub fn kind() -> impl Strategy<Value = MessageKind> {
                 severity: [Severity::Critical, Severity::Major, Severity::Minor][severity],
                 default,
                 answer: answer.map(|(value, answered_at)| QuestionAnswer { value, answered_at }),
-            })
+            }))
         });
 
     prop_oneof![
@@ -624,7 +624,7 @@ pub fn message() -> impl Strategy<Value = Message> {
                     Value::Object(m) => m,
                     _ => unreachable!(),
                 },
-                error,
+                error: error.map(Box::new),
             },
         )
 }
