@@ -44,6 +44,12 @@ deps:
 mcp-test-servers:
 	crates/braid-mcp/tests/servers/install.sh
 
+# The binaries the later steps run (braid, braid-mock-llm), built as `test-rust` builds them:
+# every target of the workspace, so each dependency gets the same features and, after
+# `test-rust`, nothing is compiled again. `-p braid-server` alone resolves features for that
+# package only, and compiled 27 crates a second time (50 s on a new 2-core machine).
+TEST_BINS = $(CARGO) build --locked --workspace --all-targets
+
 test-rust: mcp-test-servers
 	scripts/with-postgres.sh $(CARGO) test --workspace --all-targets --locked
 	$(CARGO) test --workspace --doc --locked
@@ -53,7 +59,7 @@ test-rust: mcp-test-servers
 # crates/braid-mcp/tests/conformance/package-lock.json; expected failures in baseline.yml there.
 # Prints one summary line; the suite's own output is in target/mcp-conformance/suite-*.log.
 mcp-conformance:
-	$(CARGO) build --locked -p braid-server --bin braid
+	$(TEST_BINS)
 	CARGO_TARGET_DIR=$${CARGO_TARGET_DIR:-target} scripts/mcp-conformance.sh
 
 # The web UI, built into web/dist (served by `braid serve`). Dependencies come from the lockfile.
@@ -74,7 +80,7 @@ web/dist/index.html: web/node_modules/.package-lock.json $(WEB_SOURCES)
 # Chromium; the MCP test runs server-everything from mcp-test-servers).
 test-web: web mcp-test-servers
 	cd web && npm test
-	$(CARGO) build --locked -p braid-server -p braid-testkit
+	$(TEST_BINS)
 	cd web && npm run test:e2e
 
 # Clients generated from the served OpenAPI document, driven against a real `braid serve` with
@@ -83,7 +89,7 @@ test-web: web mcp-test-servers
 # then the TypeScript types, SDK checks and README example; each SDK also approves, denies,
 # resumes and interrupts against a second server whose mock follows those tests' script.
 clients:
-	$(CARGO) build --locked -p braid-server -p braid-testkit --bins
+	$(TEST_BINS)
 	CARGO_TARGET_DIR=$${CARGO_TARGET_DIR:-target} scripts/clients.sh
 
 # Regenerate what the web UI is built on: the protocol types (ts-rs, from braid-protocol), the
@@ -93,7 +99,7 @@ generate:
 	BRAID_UPDATE_TS=1 $(CARGO) test -p braid-protocol --lib typescript
 	BRAID_UPDATE_TS=1 $(CARGO) test -p braid-server --lib openapi::tests::the_committed_document_is_current
 	cd web && npm ci --no-audit --no-fund && npm run generate
-	$(CARGO) build --locked -p braid-server -p braid-testkit --bins
+	$(TEST_BINS)
 	BRAID_UPDATE_CLIENTS=1 scripts/clients.sh
 
 bench:

@@ -14,8 +14,8 @@
 #   5. runs the TypeScript SDK's checks (sdk/typescript/src/check.ts: a turn waited for, a
 #      workflow run's turns waited for, the stream across a dropped connection, paging) and its README example against the server,
 #      and its approval, denial, resume and interrupt checks (src/control.ts) against the second.
-# Needs target/debug/braid and target/debug/braid-mock-llm (`cargo build -p braid-server -p
-# braid-testkit`). Prints one line per step; logs are in target/clients/.
+# Needs target/debug/braid and target/debug/braid-mock-llm (`cargo build --workspace
+# --all-targets`, as `make clients` runs it). Prints one line per step; logs are in target/clients/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 target=${CARGO_TARGET_DIR:-$root/target}
@@ -27,7 +27,7 @@ sdk=$root/sdk/python
 braid=$target/debug/braid
 mock_bin=$target/debug/braid-mock-llm
 for bin in "$braid" "$mock_bin"; do
-    [ -x "$bin" ] || { echo "clients: $bin is missing: cargo build -p braid-server -p braid-testkit" >&2; exit 1; }
+    [ -x "$bin" ] || { echo "clients: $bin is missing: cargo build --workspace --all-targets" >&2; exit 1; }
 done
 rm -rf "$out"
 mkdir -p "$out"

