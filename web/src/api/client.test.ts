@@ -110,6 +110,35 @@ describe("ApiClient", () => {
     await expect(busy.mergeBranch("c1", "alt", { strategy: { type: "append" } })).rejects.toMatchObject({ status: 409, message: "the context is busy" });
   });
 
+  it("answers one read with a page read ahead with the same arguments, and reads anew after", async () => {
+    let n = 0;
+    const { api, calls } = recordingClient(() => ({ status: 200, body: { messages: [], markers: [], page: n++ } }));
+    await api.readAhead("c1", { view: "full", from: "end", limit: 100 });
+    expect(calls.length).toBe(1);
+    // Another page of the same context is not the one read ahead.
+    await api.listMessages("c1", { view: "optimized", from: "end", limit: 100 });
+    expect(calls.length).toBe(2);
+    // The same arguments in another order: answered by the read ahead, once.
+    expect(api.takeReadAhead("c1", { limit: 100, from: "end", view: "full" })).toMatchObject({ page: 0 });
+    expect(api.takeReadAhead("c1", { limit: 100, from: "end", view: "full" })).toBeUndefined();
+    await api.readAhead("c2", { view: "full", from: "end", limit: 100 });
+    expect(await api.listMessages("c2", { view: "full", from: "end", limit: 100 })).toMatchObject({ page: 2 });
+    expect(await api.listMessages("c2", { view: "full", from: "end", limit: 100 })).toMatchObject({ page: 3 });
+    expect(calls.map((c) => c.url)).toEqual([
+      "/v1/contexts/c1/messages?view=full&from=end&limit=100",
+      "/v1/contexts/c1/messages?view=optimized&from=end&limit=100",
+      "/v1/contexts/c2/messages?view=full&from=end&limit=100",
+      "/v1/contexts/c2/messages?view=full&from=end&limit=100",
+    ]);
+  });
+
+  it("keeps a failed read ahead to itself until it is asked for", async () => {
+    const { api } = recordingClient(() => ({ status: 404, body: { error: { code: "not_found", message: "no context c9" } } }));
+    await api.readAhead("c9", { view: "full", from: "end", limit: 100 });
+    expect(api.takeReadAhead("c9", { view: "full", from: "end", limit: 100 })).toBeUndefined();
+    await expect(api.listMessages("c9", { view: "full", from: "end", limit: 100 })).rejects.toMatchObject({ status: 404, code: "not_found" });
+  });
+
   it("reports a network failure as network_error", async () => {
     const api = new ApiClient({ fetch: (async () => { throw new TypeError("Failed to fetch"); }) as unknown as typeof fetch });
     await expect(api.listTools()).rejects.toMatchObject({ status: 0, code: "network_error" });

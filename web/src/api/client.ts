@@ -134,6 +134,8 @@ export class ApiClient {
   readonly token: string | undefined;
   private readonly fetchImpl: typeof fetch;
   private readonly http: Client<paths>;
+  /** Pages read ahead ({@link ApiClient.readAhead}), each waiting for its first caller. */
+  private readonly ahead = new Map<string, ReadAhead>();
 
   constructor(options: ApiClientOptions = {}) {
     this.baseUrl = (options.baseUrl ?? "").replace(/\/+$/, "");
@@ -184,12 +186,50 @@ export class ApiClient {
     await this.run(this.http.DELETE("/v1/contexts/{id}", { params: { path: { id } } }), "DELETE /v1/contexts/{id}");
   }
 
-  /** `GET /v1/contexts/{id}/messages`: one page of a branch's messages. */
+  /**
+   * `GET /v1/contexts/{id}/messages`: one page of a branch's messages. A page asked for ahead
+   * ({@link ApiClient.readAhead}) with the same arguments, and not older than
+   * {@link READ_AHEAD_MS}, is answered by that read instead of a new one.
+   */
   listMessages(id: string, query: MessageQuery = {}): Promise<MessageList> {
+    const key = pageKey(id, query);
+    const ahead = this.ahead.get(key);
+    if (ahead) {
+      this.ahead.delete(key);
+      if (performance.now() - ahead.at < READ_AHEAD_MS) return ahead.answer;
+    }
     return this.run(
       this.http.GET("/v1/contexts/{id}/messages", { params: { path: { id }, query: present(query) } }),
       "GET /v1/contexts/{id}/messages",
     );
+  }
+
+  /**
+   * Starts reading a page of messages before anything asks for it, for the first
+   * {@link ApiClient.listMessages} or {@link ApiClient.takeReadAhead} with the same arguments:
+   * the page opening a conversation reads its newest messages while the UI is still being
+   * built. Settles (never rejects) when the answer is in.
+   */
+  readAhead(id: string, query: MessageQuery): Promise<void> {
+    const answer = this.listMessages(id, query);
+    const entry: ReadAhead = { at: performance.now(), answer };
+    this.ahead.set(pageKey(id, query), entry);
+    // Nobody may ask for it (the view changed meanwhile): a failure is then nobody's to report.
+    return answer.then(
+      (list) => {
+        entry.read = list;
+      },
+      () => undefined,
+    );
+  }
+
+  /** The page read ahead with these arguments, if it has arrived and is fresh: taken, so it answers once. */
+  takeReadAhead(id: string, query: MessageQuery): MessageList | undefined {
+    const key = pageKey(id, query);
+    const entry = this.ahead.get(key);
+    if (!entry?.read || performance.now() - entry.at >= READ_AHEAD_MS) return undefined;
+    this.ahead.delete(key);
+    return entry.read;
   }
 
   /** `POST /v1/contexts/{id}/messages`: queue a message; progress arrives as events. */
@@ -531,6 +571,23 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 function enc(segment: string): string {
   return encodeURIComponent(segment);
+}
+
+/** A page read ahead ({@link ApiClient.readAhead}): when it started, and its answer. */
+interface ReadAhead {
+  at: number;
+  answer: Promise<MessageList>;
+  /** The answer, once it is in. */
+  read?: MessageList;
+}
+
+/** How long a page read ahead may wait for its caller before it counts as stale. */
+export const READ_AHEAD_MS = 10_000;
+
+/** The same string for the same page of the same context, whatever the query's key order. */
+function pageKey(id: string, query: MessageQuery): string {
+  const q = present(query) as Record<string, unknown>;
+  return JSON.stringify([id, Object.keys(q).sort().map((k) => [k, q[k]])]);
 }
 
 /** The query's parameters that have a value. */

@@ -6,7 +6,7 @@ import userEvent from "@testing-library/user-event";
 import { App } from "../App";
 import { FakeServer, summary } from "../test/server";
 import { textMsg } from "../test/fixtures";
-import { NEWEST_PAGE, OLDER_PAGE } from "./useConversation";
+import { NEWEST_PAGE, OLDER_PAGE, newestQuery } from "./useConversation";
 import { HISTORY_VIEW_KEY } from "./historyView";
 
 const T = "2026-11-22T05:00:00Z";
@@ -59,6 +59,18 @@ describe("a long conversation", () => {
     expect(ids).toEqual([...ids].sort());
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.at(-1)).toBe(`m${TOTAL - 1}`);
+  });
+
+  it("shows a newest page read ahead from the first render, without reading it again", async () => {
+    await server.api.readAhead("c1", newestQuery("full"));
+    render(<App api={server.api} />);
+    // In the first render, before any effect has run.
+    expect(screen.getByText(`Message ${TOTAL - 1}`)).toBeTruthy();
+    await waitFor(() => expect(listReads().some((p) => p.includes("after="))).toBe(true), SLOW);
+    // One read of the newest page (the read ahead), then only the catch-up after its last message.
+    expect(listReads()[0]).toBe(`/v1/contexts/c1/messages?view=full&from=end&limit=${NEWEST_PAGE}`);
+    expect(listReads().slice(1)).toEqual(listReads().slice(1).filter((p) => p.includes(`after=m${TOTAL - 1}`)));
+    expect(listReads().slice(1).length).toBeGreaterThan(0);
   });
 
   it("reads the whole history once to reach a message further back than the pages read", async () => {

@@ -4,9 +4,9 @@
 // the whole history again on a change, nor all of it to show the newest.
 
 import { useCallback, useEffect, useReducer, useRef } from "react";
-import type { ApiClient } from "../api/client";
+import type { ApiClient, MessageQuery } from "../api/client";
 import { EventStream } from "../api/events";
-import type { Message, MessageView, ViewMarker } from "../generated/protocol";
+import type { Message, MessageList, MessageView, ViewMarker } from "../generated/protocol";
 import { conversationReducer, initialConversation, type ConversationAction, type ConversationState, type Entry } from "./reducer";
 
 /** What a conversation view needs: the state and a way to act on it. */
@@ -40,9 +40,25 @@ export const OLDER_PAGE = 200;
 /** Pages read in one go at most: far more than any branch the server keeps in memory. */
 const MAX_PAGES = 100;
 
+/**
+ * The query of the page a conversation opens with: its newest messages, at least `count` of
+ * them (as many as one page holds), of `branch` (the active one when absent) in `view`.
+ */
+export function newestQuery(view: MessageView, branch?: string, count = 0): MessageQuery {
+  return { ...(branch ? { branch } : {}), view, from: "end", limit: Math.min(PAGE_SIZE, Math.max(NEWEST_PAGE, count)) };
+}
+
 /** Follows context `contextId` (none: an empty view), showing branch `branch` in `view`. */
 export function useConversation(api: ApiClient, contextId: string | null, branch: string | undefined, view: MessageView): Conversation {
-  const [state, dispatch] = useReducer(conversationReducer, initialConversation);
+  // The context whose newest page was read ahead and is shown from the first render (the
+  // effect below then neither clears nor reads it again).
+  const seeded = useRef<string | null>(null);
+  const [state, dispatch] = useReducer(conversationReducer, initialConversation, (init) => {
+    const page = contextId ? api.takeReadAhead(contextId, newestQuery(view, branch)) : undefined;
+    if (!page) return init;
+    seeded.current = contextId;
+    return conversationReducer(init, loaded(newestRead([page])));
+  });
   const generation = useRef(0);
   // The newest state, for fetches that start from what is shown right now.
   const latest = useRef(state);
@@ -79,7 +95,7 @@ export function useConversation(api: ApiClient, contextId: string | null, branch
     async (count: number): Promise<Read & { older: string | undefined }> => {
       if (!contextId) return { messages: [], markers: [], older: undefined };
       const base = { ...(branch ? { branch } : {}), view };
-      let list = await api.listMessages(contextId, { ...base, from: "end", limit: Math.min(PAGE_SIZE, Math.max(NEWEST_PAGE, count)) });
+      let list = await api.listMessages(contextId, newestQuery(view, branch, count));
       const pages = [list];
       let read = list.messages.length;
       for (let page = 1; page < MAX_PAGES && read < count && list.next_before; page++) {
@@ -87,11 +103,7 @@ export function useConversation(api: ApiClient, contextId: string | null, branch
         pages.unshift(list);
         read += list.messages.length;
       }
-      return {
-        messages: pages.flatMap((p) => p.messages),
-        markers: pages.flatMap((p) => p.markers ?? []),
-        older: list.next_before,
-      };
+      return newestRead(pages);
     },
     [api, contextId, branch, view],
   );
@@ -107,7 +119,7 @@ export function useConversation(api: ApiClient, contextId: string | null, branch
       const { messages, markers, older } = count === "all"
         ? { ...(await readAfter(undefined)), older: undefined }
         : await readNewest(count);
-      if (gen === generation.current) dispatch({ type: "messages_loaded", messages, markers, ...(older ? { older } : {}) });
+      if (gen === generation.current) dispatch(loaded({ messages, markers, older }));
       return messages.at(-1)?.id;
     } catch (err) {
       if (gen === generation.current) reportTo(dispatch, err);
@@ -178,12 +190,14 @@ export function useConversation(api: ApiClient, contextId: string | null, branch
     generation.current += 1;
     fetching.current = false;
     readingEarlier.current = false;
-    dispatch({ type: "reset" });
+    const shownAlready = seeded.current !== null && seeded.current === contextId;
+    seeded.current = null;
+    if (!shownAlready) dispatch({ type: "reset" });
     if (!contextId) return;
     const gen = generation.current;
     // The messages are read at once, beside the stream's connection; when the stream opens,
     // what was created between that read and the stream is read after it (below).
-    const initial = load(0);
+    const initial = shownAlready ? Promise.resolve(undefined) : load(0);
     let opened = false;
     api.getState(contextId).then(
       (s) => gen === generation.current && dispatch({ type: "state_loaded", state: s.state }),
@@ -265,6 +279,20 @@ export function useConversation(api: ApiClient, contextId: string | null, branch
 interface Read {
   messages: Message[];
   markers: ViewMarker[];
+}
+
+/** The newest messages read as `pages` (oldest page first), and the id to page back from. */
+function newestRead(pages: MessageList[]): Read & { older: string | undefined } {
+  return {
+    messages: pages.flatMap((p) => p.messages),
+    markers: pages.flatMap((p) => p.markers ?? []),
+    older: pages[0]?.next_before ?? undefined,
+  };
+}
+
+/** The action showing `read` as the newest messages. */
+function loaded({ messages, markers, older }: Read & { older: string | undefined }): ConversationAction {
+  return { type: "messages_loaded", messages, markers, ...(older ? { older } : {}) };
 }
 
 /** The last entry the server's listing gave, if any. */

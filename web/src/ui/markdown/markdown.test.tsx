@@ -27,6 +27,19 @@ describe("Markdown", () => {
     expect(link.rel).toBe("noopener noreferrer");
   });
 
+  it("renders footnotes, and the same text the same way in every message (extensions built once)", () => {
+    const text = "A claim.[^1]\n\n[^1]: Its source.";
+    const { container } = render(
+      <>
+        <Markdown text={text} />
+        <Markdown text={text} />
+      </>,
+    );
+    const notes = [...container.querySelectorAll("section[data-footnotes] li")].map((li) => li.textContent?.trim());
+    expect(notes).toEqual(["Its source. ↩", "Its source. ↩"]);
+    expect(container.querySelectorAll("sup a").length).toBe(2);
+  });
+
   it("frames each code block once with its language and highlights it", () => {
     const { container } = render(<Markdown text={"```python\ndef f():\n    return 1\n```\n\n```\nplain\n```"} />);
     const frames = container.querySelectorAll("figure.code-block");
