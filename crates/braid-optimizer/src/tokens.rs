@@ -437,9 +437,13 @@ struct CacheKey {
 
 // One cache for the process: processors are stateless and a context's actor is rebuilt on
 // load, while a message version's count never changes. Bounded by starting over when full.
-fn cache() -> &'static Mutex<HashMap<CacheKey, u32>> {
-    static CACHE: OnceLock<Mutex<HashMap<CacheKey, u32>>> = OnceLock::new();
-    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+// Hashed with foldhash, seeded per process: SipHash was a twentieth of a 1,000-message turn's
+// pipeline (profiled), and message ids may come from imported histories, so the seed stays.
+type CountCache = HashMap<CacheKey, u32, foldhash::fast::RandomState>;
+
+fn cache() -> &'static Mutex<CountCache> {
+    static CACHE: OnceLock<Mutex<CountCache>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(CountCache::default()))
 }
 
 fn cache_get(key: &CacheKey) -> Option<u32> {
