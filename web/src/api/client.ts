@@ -192,12 +192,9 @@ export class ApiClient {
    * {@link READ_AHEAD_MS}, is answered by that read instead of a new one.
    */
   listMessages(id: string, query: MessageQuery = {}): Promise<MessageList> {
-    const key = pageKey(id, query);
-    const ahead = this.ahead.get(key);
-    if (ahead) {
-      this.ahead.delete(key);
-      if (performance.now() - ahead.at < READ_AHEAD_MS) return ahead.answer;
-    }
+    // Nearly always empty: no key is made for the reads after the first.
+    const ahead = this.ahead.size > 0 ? this.takeAhead(pageKey(id, query), () => true) : undefined;
+    if (ahead) return ahead.answer;
     return this.run(
       this.http.GET("/v1/contexts/{id}/messages", { params: { path: { id }, query: present(query) } }),
       "GET /v1/contexts/{id}/messages",
@@ -225,11 +222,20 @@ export class ApiClient {
 
   /** The page read ahead with these arguments, if it has arrived and is fresh: taken, so it answers once. */
   takeReadAhead(id: string, query: MessageQuery): MessageList | undefined {
-    const key = pageKey(id, query);
+    return this.takeAhead(pageKey(id, query), (entry) => entry.read !== undefined)?.read;
+  }
+
+  /** The fresh page read ahead under `key`, taken when `wanted` says so; a stale one is dropped. */
+  private takeAhead(key: string, wanted: (entry: ReadAhead) => boolean): ReadAhead | undefined {
     const entry = this.ahead.get(key);
-    if (!entry?.read || performance.now() - entry.at >= READ_AHEAD_MS) return undefined;
+    if (!entry) return undefined;
+    if (performance.now() - entry.at >= READ_AHEAD_MS) {
+      this.ahead.delete(key);
+      return undefined;
+    }
+    if (!wanted(entry)) return undefined;
     this.ahead.delete(key);
-    return entry.read;
+    return entry;
   }
 
   /** `POST /v1/contexts/{id}/messages`: queue a message; progress arrives as events. */
@@ -582,7 +588,7 @@ interface ReadAhead {
 }
 
 /** How long a page read ahead may wait for its caller before it counts as stale. */
-export const READ_AHEAD_MS = 10_000;
+const READ_AHEAD_MS = 10_000;
 
 /** The same string for the same page of the same context, whatever the query's key order. */
 function pageKey(id: string, query: MessageQuery): string {

@@ -190,7 +190,7 @@ export function useConversation(api: ApiClient, contextId: string | null, branch
     generation.current += 1;
     fetching.current = false;
     readingEarlier.current = false;
-    const shownAlready = seeded.current !== null && seeded.current === contextId;
+    const shownAlready = contextId !== null && seeded.current === contextId;
     seeded.current = null;
     if (!shownAlready) dispatch({ type: "reset" });
     if (!contextId) return;
