@@ -138,7 +138,8 @@ impl Entry {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Ledger {
     entries: Vec<Entry>,
-    index: HashMap<(Section, String), usize>,
+    /// Each section's entries by key: one map per section, so a lookup borrows the key.
+    index: [HashMap<String, usize>; Section::ALL.len()],
 }
 
 /// The ledger as one request carries it.
@@ -241,7 +242,7 @@ impl Ledger {
                 &message.kind
                 && message.is_pinned()
             {
-                ledger.note(Section::Fact, text.trim().to_owned(), position, None, None);
+                ledger.note(Section::Fact, text.trim(), position, None, None);
                 position += 1;
             }
         }
@@ -253,8 +254,8 @@ impl Ledger {
                 MessageKind::ToolRequest(request) => {
                     for call in &request.calls {
                         if let Some(line) = command_line(&call.name, &call.arguments) {
-                            commands.insert(call.id.as_str(), line.clone());
-                            ledger.note(Section::Command, line, position, None, None);
+                            ledger.note(Section::Command, &line, position, None, None);
+                            commands.insert(call.id.as_str(), line);
                         }
                         ledger.note_paths(&call.name, &call.arguments, position);
                     }
@@ -263,7 +264,7 @@ impl Ledger {
                     ledger.note_paths(&request.tool_name, &request.arguments, position);
                 }
                 MessageKind::ToolResult(result) => {
-                    let command = commands.get(result.call_id.as_str()).cloned();
+                    let command = commands.get(result.call_id.as_str());
                     match &result.outcome {
                         ToolOutcome::Success { output } => {
                             if let Some(line) = command {
@@ -294,7 +295,7 @@ impl Ledger {
                                     Some(format!("failed: {}", clip(&error.message, 80))),
                                 );
                             }
-                            ledger.note(Section::Error, text, position, None, None);
+                            ledger.note(Section::Error, &text, position, None, None);
                         }
                     }
                 }
@@ -306,13 +307,13 @@ impl Ledger {
                             result.tool_name,
                             clip(&error.message, ERROR_CHARS)
                         );
-                        ledger.note(Section::Error, text, position, None, None);
+                        ledger.note(Section::Error, &text, position, None, None);
                     }
                 }
                 MessageKind::FileReference(file) => {
                     ledger.note(
                         Section::Path,
-                        file.path.clone(),
+                        &file.path,
                         position,
                         Some(PathAction::Read),
                         None,
@@ -321,7 +322,7 @@ impl Ledger {
                 MessageKind::McpResource(resource) => {
                     ledger.note(
                         Section::Resource,
-                        resource.resource_uri.clone(),
+                        &resource.resource_uri,
                         position,
                         None,
                         None,
@@ -329,7 +330,7 @@ impl Ledger {
                 }
                 MessageKind::Image(image) => {
                     if let ImageSource::Url { url } = &image.source {
-                        ledger.note(Section::Image, url.clone(), position, None, None);
+                        ledger.note(Section::Image, url, position, None, None);
                     }
                 }
                 _ => {}
@@ -383,22 +384,19 @@ impl Ledger {
             if !named_path && action != PathAction::Searched {
                 continue;
             }
-            let values: Vec<&str> = match value {
-                serde_json::Value::String(s) => vec![s.as_str()],
-                serde_json::Value::Array(items) => {
-                    items.iter().filter_map(|v| v.as_str()).collect()
-                }
-                _ => Vec::new(),
+            let values: &[serde_json::Value] = match value {
+                serde_json::Value::Array(items) => items,
+                one => std::slice::from_ref(one),
             };
-            for path in values {
+            for path in values.iter().filter_map(|v| v.as_str()) {
                 let path = path.trim();
                 if !path.is_empty() {
-                    let key = if matches!(name.as_str(), "pattern" | "query") {
-                        format!("\"{}\"", clip(path, ERROR_CHARS))
+                    if named_path {
+                        self.note(Section::Path, path, position, Some(action), None);
                     } else {
-                        path.to_owned()
-                    };
-                    self.note(Section::Path, key, position, Some(action), None);
+                        let pattern = format!("\"{}\"", clip(path, ERROR_CHARS));
+                        self.note(Section::Path, &pattern, position, Some(action), None);
+                    }
                 }
             }
         }
@@ -407,7 +405,7 @@ impl Ledger {
     fn note(
         &mut self,
         section: Section,
-        key: String,
+        key: &str,
         position: usize,
         action: Option<PathAction>,
         outcome: Option<String>,
@@ -415,17 +413,18 @@ impl Ledger {
         if key.is_empty() {
             return;
         }
-        let at = match self.index.get(&(section, key.clone())) {
+        let index = &mut self.index[section as usize];
+        let at = match index.get(key) {
             Some(at) => *at,
             None => {
                 self.entries.push(Entry {
                     section,
-                    key: key.clone(),
+                    key: key.to_owned(),
                     actions: Vec::new(),
                     outcome: None,
                     newest: position,
                 });
-                self.index.insert((section, key), self.entries.len() - 1);
+                index.insert(key.to_owned(), self.entries.len() - 1);
                 self.entries.len() - 1
             }
         };

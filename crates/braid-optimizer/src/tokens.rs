@@ -646,7 +646,25 @@ impl Encoding {
     /// text's tokens are its lines' tokens, each line counted with the breaks that end it.
     pub fn count_by_lines(self, text: &str) -> u32 {
         let mut total = 0u32;
-        for line in lines_with_breaks(text) {
+        // Most lines were counted before: they are looked up under one lock, and only the
+        // others are tokenized, after it is released.
+        let mut missing: Vec<&str> = Vec::new();
+        match line_cache().lock() {
+            Ok(map) => {
+                let counts = map.get(&self);
+                for line in lines_with_breaks(text) {
+                    let kept = (line.len() <= LINE_CACHE_MAX_LINE)
+                        .then(|| counts?.get(line))
+                        .flatten();
+                    match kept {
+                        Some(n) => total = total.saturating_add(*n),
+                        None => missing.push(line),
+                    }
+                }
+            }
+            Err(_) => missing.extend(lines_with_breaks(text)),
+        }
+        for line in missing {
             let n = if line.len() > LINE_CACHE_MAX_LINE {
                 long_line_count(self, line)
             } else {

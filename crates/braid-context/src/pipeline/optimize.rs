@@ -63,7 +63,7 @@ impl Processor for OptimizeContext {
         let strategy = &ctx.config.optimization.strategy;
         let mut input = ctx.history.clone();
         input.extend(draft.messages.iter().cloned());
-        let (first, withheld, prepared) = plan_fitting(
+        let (first, withheld, prepared, tools_tokens) = plan_fitting(
             ctx,
             ctx.kept_frame.0.as_deref(),
             &mut draft.system_prompt,
@@ -73,10 +73,12 @@ impl Processor for OptimizeContext {
             &counter,
         )
         .map_err(|e| PipelineError::Request(e.to_string()))?;
-        let mut chosen = first.clone();
+        let tokens_before = first.tokens_before;
+        let first_optimized = first.optimized();
         let mut outcome = None;
         // The input with the new summary, when the request uses it.
         let mut summarized: Option<Vec<Message>> = None;
+        let mut with_summary_plan: Option<Plan> = None;
         if let (true, OptimizationStrategy::Intelligent, Some(llm), false) = (
             first.optimized(),
             strategy,
@@ -90,11 +92,7 @@ impl Processor for OptimizeContext {
                 let with_summary = plan(
                     &RequestParts {
                         system_prompt: draft.system_prompt.as_deref(),
-                        tool_tokens: tool_tokens(
-                            ctx.kept_frame.0.as_deref(),
-                            &draft.tools,
-                            &counter,
-                        ),
+                        tool_tokens: tools_tokens,
                         reserved_tokens: 0,
                         messages: &with,
                     },
@@ -108,7 +106,7 @@ impl Processor for OptimizeContext {
                     .iter()
                     .any(|s| matches!(s, Slot::Summary(i) if *i == with.len() - 1));
                 if kept {
-                    chosen = with_summary;
+                    with_summary_plan = Some(with_summary);
                     outcome = Some(attempt);
                     summarized = Some(with);
                 } else {
@@ -120,6 +118,7 @@ impl Processor for OptimizeContext {
                 outcome = Some(attempt);
             }
         }
+        let chosen = with_summary_plan.unwrap_or(first);
         let input: &[Message] = summarized.as_deref().unwrap_or(&input);
         let prepared_with_summary;
         let prepared = match summarized {
@@ -127,7 +126,7 @@ impl Processor for OptimizeContext {
                 prepared_with_summary = Prepared::of(
                     input,
                     draft.system_prompt.as_deref(),
-                    tool_tokens(ctx.kept_frame.0.as_deref(), &draft.tools, &counter),
+                    tools_tokens,
                     &counter,
                 );
                 &prepared_with_summary
@@ -148,13 +147,14 @@ impl Processor for OptimizeContext {
                 input,
                 ledger: ledger.as_ref(),
                 messages: &messages,
+                tools_tokens,
             },
             budget,
             &counter,
         );
         let compaction = compaction(
             &chosen,
-            first.tokens_before,
+            tokens_before,
             input,
             outcome.as_ref(),
             &record,
@@ -163,7 +163,7 @@ impl Processor for OptimizeContext {
         if chosen.optimized() || compaction.is_some() {
             tracing::info!(
                 strategy = ?chosen.strategy,
-                tokens_before = first.tokens_before,
+                tokens_before,
                 tokens_after = chosen.tokens_after,
                 limit = chosen.limit,
                 dropped = chosen.dropped.len(),
@@ -179,8 +179,8 @@ impl Processor for OptimizeContext {
             );
         }
         draft.optimized = Some(messages);
-        if first.optimized() {
-            let mut report = report(&first, &chosen, &counter, outcome.as_ref());
+        if first_optimized {
+            let mut report = report(tokens_before, &chosen, &counter, outcome.as_ref());
             if let (Some(withheld), Some(Value::Object(details))) =
                 (&withheld, report.get_mut("optimization"))
             {
@@ -235,6 +235,8 @@ struct Sent<'a> {
     ledger: Option<&'a LedgerBlock>,
     /// The ledger block and the plan's messages, in order.
     messages: &'a [Message],
+    /// Tokens of the tool definitions sent.
+    tools_tokens: u32,
 }
 
 /// The record of the request `sent` describes (see [`ModelRequestRecord`]).
@@ -250,11 +252,12 @@ fn describe(
         input,
         ledger,
         messages: request,
+        tools_tokens,
     } = sent;
     let system_prompt_tokens = counter.system_prompt(draft.system_prompt.as_deref());
     let tools = ToolsPart {
         names: draft.tools.iter().map(|t| t.name.clone()).collect(),
-        tokens: tool_tokens(ctx.kept_frame.0.as_deref(), &draft.tools, counter),
+        tokens: tools_tokens,
     };
     let ledger = ledger.map(|block| LedgerPart {
         tokens: block.tokens,
@@ -439,7 +442,8 @@ struct Withheld {
 
 /// Plans the request; when the system prompt and the tool definitions alone are over the
 /// budget, the tools are withheld (and the prompt rebuilt to say so) and the request planned
-/// again before it is refused. The plan comes with what it was made from, for the ledger's.
+/// again before it is refused. The plan comes with what it was made from, for the ledger's,
+/// and the tokens of the tool definitions it counted.
 fn plan_fitting<'a>(
     ctx: &PipelineContext,
     frame: Option<&Frame>,
@@ -448,18 +452,14 @@ fn plan_fitting<'a>(
     messages: &'a [Message],
     budget: Budget,
     counter: &TokenCounter,
-) -> Result<(Plan, Option<Withheld>, Prepared<'a>), PlanError> {
+) -> Result<(Plan, Option<Withheld>, Prepared<'a>, u32), PlanError> {
     let strategy = &ctx.config.optimization.strategy;
     let parts = |system_prompt: &Option<String>, tools: &Arc<[ToolDefinition]>| {
-        let prepared = Prepared::of(
-            messages,
-            system_prompt.as_deref(),
-            tool_tokens(frame, tools, counter),
-            counter,
-        );
+        let tools_tokens = tool_tokens(frame, tools, counter);
+        let prepared = Prepared::of(messages, system_prompt.as_deref(), tools_tokens, counter);
         prepared
             .plan(0, strategy, budget, counter)
-            .map(|plan| (plan, prepared))
+            .map(|plan| (plan, prepared, tools_tokens))
     };
     match parts(system_prompt, tools) {
         // A prompted model's tools are in the prompt: withholding them shortens it.
@@ -483,9 +483,10 @@ fn plan_fitting<'a>(
                 *system_prompt = Some(prompt);
             }
             *tools = Arc::default();
-            parts(system_prompt, tools).map(|(plan, prepared)| (plan, Some(withheld), prepared))
+            parts(system_prompt, tools)
+                .map(|(plan, prepared, tokens)| (plan, Some(withheld), prepared, tokens))
         }
-        other => other.map(|(plan, prepared)| (plan, None, prepared)),
+        other => other.map(|(plan, prepared, tokens)| (plan, None, prepared, tokens)),
     }
 }
 
@@ -588,14 +589,14 @@ async fn summarize(
 
 /// The `context_update` metadata of an optimization.
 fn report(
-    first: &Plan,
+    tokens_before: u32,
     chosen: &Plan,
     counter: &TokenCounter,
     outcome: Option<&SummaryOutcome>,
 ) -> Metadata {
     let mut details = json!({
         "strategy": chosen.strategy,
-        "tokens_before": first.tokens_before,
+        "tokens_before": tokens_before,
         "tokens_after": chosen.tokens_after,
         "limit": chosen.limit,
         "encoding": counter.encoding(),
@@ -640,5 +641,5 @@ pub(crate) fn preview(ctx: &PipelineContext, key: &PlanKey) -> Result<Plan, Plan
         budget,
         &counter,
     )
-    .map(|(plan, _, _)| plan)
+    .map(|(plan, ..)| plan)
 }
