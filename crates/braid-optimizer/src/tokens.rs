@@ -568,14 +568,27 @@ fn kept_count(
         return n;
     }
     let n = encoding.count(text);
+    keep(cache, capacity, encoding, [(text, n)]);
+    n
+}
+
+/// Keeps the counts of `counted` (texts and their tokens) in `cache`, under one lock; the cache
+/// starts over whenever it holds `capacity` texts.
+fn keep<'t>(
+    cache: &Mutex<HashMap<Encoding, HashMap<String, u32>>>,
+    capacity: usize,
+    encoding: Encoding,
+    counted: impl IntoIterator<Item = (&'t str, u32)>,
+) {
     if let Ok(mut map) = cache.lock() {
         let counts = map.entry(encoding).or_default();
-        if counts.len() >= capacity {
-            counts.clear();
+        for (text, n) in counted {
+            if counts.len() >= capacity {
+                counts.clear();
+            }
+            counts.insert(text.to_owned(), n);
         }
-        counts.insert(text.to_owned(), n);
     }
-    n
 }
 
 /// How many distinct lines (ledger entries and lines of its block) the process keeps counts of,
@@ -646,8 +659,8 @@ impl Encoding {
     /// text's tokens are its lines' tokens, each line counted with the breaks that end it.
     pub fn count_by_lines(self, text: &str) -> u32 {
         let mut total = 0u32;
-        // Most lines were counted before: they are looked up under one lock, and only the
-        // others are tokenized, after it is released.
+        // Most lines were counted before: they are looked up under one lock; the others are
+        // tokenized after it is released, and kept under one more.
         let mut missing: Vec<&str> = Vec::new();
         match line_cache().lock() {
             Ok(map) => {
@@ -664,13 +677,18 @@ impl Encoding {
             }
             Err(_) => missing.extend(lines_with_breaks(text)),
         }
+        let mut counted: Vec<(&str, u32)> = Vec::with_capacity(missing.len());
         for line in missing {
-            let n = if line.len() > LINE_CACHE_MAX_LINE {
-                long_line_count(self, line)
+            if line.len() > LINE_CACHE_MAX_LINE {
+                total = total.saturating_add(long_line_count(self, line));
             } else {
-                kept_count(line_cache(), LINE_CACHE_CAPACITY, self, line)
-            };
-            total = total.saturating_add(n);
+                let n = self.count(line);
+                total = total.saturating_add(n);
+                counted.push((line, n));
+            }
+        }
+        if !counted.is_empty() {
+            keep(line_cache(), LINE_CACHE_CAPACITY, self, counted);
         }
         total
     }

@@ -76,11 +76,10 @@ impl Processor for OptimizeContext {
         let tokens_before = first.tokens_before;
         let first_optimized = first.optimized();
         let mut outcome = None;
-        // The input with the new summary, when the request uses it.
-        let mut summarized: Option<Vec<Message>> = None;
-        let mut with_summary_plan: Option<Plan> = None;
+        // The input with the new summary and its plan, when the request uses it.
+        let mut summarized: Option<(Vec<Message>, Plan)> = None;
         if let (true, OptimizationStrategy::Intelligent, Some(llm), false) = (
-            first.optimized(),
+            first_optimized,
             strategy,
             &ctx.llm,
             first.summarizable.is_empty(),
@@ -106,9 +105,8 @@ impl Processor for OptimizeContext {
                     .iter()
                     .any(|s| matches!(s, Slot::Summary(i) if *i == with.len() - 1));
                 if kept {
-                    with_summary_plan = Some(with_summary);
                     outcome = Some(attempt);
-                    summarized = Some(with);
+                    summarized = Some((with, with_summary));
                 } else {
                     outcome = Some(SummaryOutcome::FellBack(
                         "the summary did not fit beside the newest messages: the oldest messages were dropped instead".to_owned(),
@@ -118,20 +116,20 @@ impl Processor for OptimizeContext {
                 outcome = Some(attempt);
             }
         }
-        let chosen = with_summary_plan.unwrap_or(first);
-        let input: &[Message] = summarized.as_deref().unwrap_or(&input);
+        let with_summary;
         let prepared_with_summary;
-        let prepared = match summarized {
-            Some(_) => {
+        let (input, chosen, prepared) = match summarized {
+            Some((with, plan)) => {
+                with_summary = with;
                 prepared_with_summary = Prepared::of(
-                    input,
+                    &with_summary,
                     draft.system_prompt.as_deref(),
                     tools_tokens,
                     &counter,
                 );
-                &prepared_with_summary
+                (with_summary.as_slice(), plan, &prepared_with_summary)
             }
-            None => &prepared,
+            None => (input.as_slice(), first, &prepared),
         };
         let (chosen, ledger) = with_ledger(ctx, chosen, prepared, budget, &counter);
         let mut messages = Vec::with_capacity(chosen.slots.len() + 1);
