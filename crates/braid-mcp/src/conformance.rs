@@ -85,6 +85,25 @@ const SCHEMA_PRESERVATION: &str = "json-schema-2020-12-preservation";
 const SCHEMA_TOOL: &str = "json_schema_2020_12_tool";
 const SCHEMA_ECHO_TOOL: &str = "json_schema_echo";
 
+/// Why [`run_blocking`] failed.
+#[derive(Debug, thiserror::Error)]
+pub enum BlockingRunError {
+    /// The async runtime cannot start (threads or the I/O driver).
+    #[error("cannot start the async runtime: {0}")]
+    Runtime(std::io::Error),
+    /// The scenario failed.
+    #[error(transparent)]
+    Scenario(#[from] McpError),
+}
+
+/// [`run`] on a runtime of its own. The `braid` binary calls this instead of polling [`run`]
+/// itself: release builds do not share generic code between crates, so the crate that polls a
+/// future compiles every async layer under it again.
+pub fn run_blocking(input: &ScenarioInput, url: &str) -> Result<ScenarioReport, BlockingRunError> {
+    let runtime = tokio::runtime::Runtime::new().map_err(BlockingRunError::Runtime)?;
+    Ok(runtime.block_on(run(input, url))?)
+}
+
 /// Runs a scenario against the test server at `url`: connect, list the tools, call them,
 /// disconnect. A request refused for want of authorization after the handshake is answered by
 /// authorizing again and reconnecting, at most [`crate::oauth::MAX_AUTHORIZATIONS`] times.

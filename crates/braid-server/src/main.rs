@@ -57,17 +57,6 @@ enum MessageCommand {
     Validate,
 }
 
-/// The async runtime, or `None` after saying why it cannot start.
-fn runtime() -> Option<tokio::runtime::Runtime> {
-    match tokio::runtime::Runtime::new() {
-        Ok(runtime) => Some(runtime),
-        Err(e) => {
-            eprintln!("error: cannot start the async runtime: {e}");
-            None
-        }
-    }
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     tracing_subscriber::fmt()
@@ -79,19 +68,18 @@ fn main() -> ExitCode {
         .with_ansi(std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none())
         .init();
     match cli.command {
-        Command::Serve(args) => {
-            let Some(runtime) = runtime() else {
-                return ExitCode::from(2);
-            };
-            match runtime.block_on(braid_server::serve::run(*args)) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    tracing::error!(error = %e, "braid serve failed");
-                    eprintln!("error: {e}");
-                    ExitCode::from(1)
-                }
+        Command::Serve(args) => match braid_server::serve::run_blocking(*args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e @ braid_server::serve::ServeError::Runtime(_)) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
             }
-        }
+            Err(e) => {
+                tracing::error!(error = %e, "braid serve failed");
+                eprintln!("error: {e}");
+                ExitCode::from(1)
+            }
+        },
         Command::Mcp(McpCommand::Conformance {
             client_metadata_url,
             url,
@@ -113,13 +101,14 @@ fn main() -> ExitCode {
                 client_metadata_url: Some(client_metadata_url),
                 protocol_version: std::env::var("MCP_CONFORMANCE_PROTOCOL_VERSION").ok(),
             };
-            let Some(runtime) = runtime() else {
-                return ExitCode::from(2);
-            };
-            match runtime.block_on(braid_mcp::conformance::run(&input, &url)) {
+            match braid_mcp::conformance::run_blocking(&input, &url) {
                 Ok(report) => {
                     tracing::info!(scenario = %scenario, tools = ?report.tools, results = ?report.results, "conformance scenario done");
                     ExitCode::SUCCESS
+                }
+                Err(e @ braid_mcp::conformance::BlockingRunError::Runtime(_)) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
                 }
                 Err(e) => {
                     eprintln!("error: scenario `{scenario}`: {e}");

@@ -233,6 +233,9 @@ pub enum ServeError {
         /// What is wrong.
         message: String,
     },
+    /// The async runtime cannot start (threads or the I/O driver).
+    #[error("cannot start the async runtime: {0}")]
+    Runtime(std::io::Error),
 }
 
 impl ServeArgs {
@@ -658,6 +661,15 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
     tracing::info!("shutting down");
     server.stop().await;
     Ok(())
+}
+
+/// [`run`] on a runtime of its own, until the server stops. The binary calls this instead of
+/// polling [`run`] itself: release builds do not share generic code between crates, so the
+/// crate that polls the server's future compiles every async layer under it again (the `braid`
+/// binary took as long to compile as this whole library).
+pub fn run_blocking(args: ServeArgs) -> Result<(), ServeError> {
+    let runtime = tokio::runtime::Runtime::new().map_err(ServeError::Runtime)?;
+    runtime.block_on(run(args))
 }
 
 /// Where an MCP server's authorization server sends the person's browser back: the callback
