@@ -5,6 +5,7 @@ use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+#[cfg(test)]
 use ts_rs::TS;
 
 use crate::body::{RequestError, parse_value_at};
@@ -19,13 +20,14 @@ use crate::validate::{FieldPath, Problems, Validate};
 pub use crate::merge::*;
 
 /// A context as `GET /v1/contexts/{id}` (and `POST /v1/contexts`) answers it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ContextSummary {
     /// The context's id.
     pub id: ContextId,
     /// Its title; written by the model after the first exchange when none was given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub title: Option<String>,
     /// Its configuration.
     pub config: ContextConfig,
@@ -45,11 +47,11 @@ pub struct ContextSummary {
     /// What the context's model can do, and where each figure came from; absent when no model
     /// is configured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub capabilities: Option<crate::capabilities::ModelCapabilitiesView>,
     /// The workspace's instructions file the system prompt carries, when there is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub instructions: Option<WorkspaceInstructionsInfo>,
     /// When it was created.
     pub created_at: DateTime<Utc>,
@@ -59,7 +61,8 @@ pub struct ContextSummary {
 
 /// The workspace instructions a context's system prompt carries (`AGENTS.md`, `CLAUDE.md` or
 /// `.braid/instructions.md` at the workspace root).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct WorkspaceInstructionsInfo {
     /// The file, relative to the workspace root.
     pub path: String,
@@ -74,7 +77,8 @@ pub struct WorkspaceInstructionsInfo {
 }
 
 /// Tokens used by a request against the budget.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct TokenBudget {
     /// Tokens of the system prompt, tools and history as they would be sent.
     pub used: u32,
@@ -86,13 +90,14 @@ pub struct TokenBudget {
 /// read without asking each context (a thousand busy contexts would each have to answer), so
 /// what needs the context's work (its token budget, its model's capabilities) is only in
 /// `GET /v1/contexts/{id}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ContextListEntry {
     /// The context's id.
     pub id: ContextId,
     /// Its title; written by the model after the first exchange when none was given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub title: Option<String>,
     /// Its configuration.
     pub config: ContextConfig,
@@ -111,22 +116,24 @@ pub struct ContextListEntry {
 }
 
 /// `GET /v1/contexts`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ContextList {
     /// The contexts, most recently changed first.
     pub contexts: Vec<ContextListEntry>,
     /// Pass as `before` to get the next page; absent on the last page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub next_before: Option<ContextId>,
 }
 
 /// `POST /v1/contexts`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct CreateContextRequest {
     /// A title; when absent the model writes one after the first exchange.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub title: Option<String>,
     /// The configuration; every field has a default.
     #[serde(default)]
@@ -135,15 +142,16 @@ pub struct CreateContextRequest {
 
 /// `PATCH /v1/contexts/{id}`: a new title and/or a JSON merge patch of the config (fields given
 /// replace the current ones, `null` clears an optional field).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct UpdateContextRequest {
     /// A new title.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub title: Option<String>,
     /// Config fields to change.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "Partial<ContextConfig>")]
+    #[cfg_attr(test, ts(optional, type = "Partial<ContextConfig>"))]
     pub config: Option<Value>,
 }
 
@@ -190,7 +198,8 @@ fn merge(target: &mut Value, patch: &Value) {
 }
 
 /// Which history a message listing shows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum MessageView {
     /// Every stored message of the branch.
@@ -201,7 +210,8 @@ pub enum MessageView {
 }
 
 /// Where a message listing's page starts when it names no message to page from.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum PageFrom {
     /// The oldest messages first; `next_after` pages forward.
@@ -213,30 +223,32 @@ pub enum PageFrom {
 }
 
 /// `GET /v1/contexts/{id}/messages`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct MessageList {
     /// The messages, oldest first.
     pub messages: Vec<Message>,
     /// Pass as `after` to get the next page; absent on the last page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub next_after: Option<MessageId>,
     /// Pass as `before` to get the page of older messages; absent when none are older (and on
     /// pages read with `after`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub next_before: Option<MessageId>,
     /// `view=optimized` only: where the request leaves messages out (dropped to fit the
     /// window, or summarized), each standing before the listed message it precedes. A page
     /// carries the markers that stand before its messages, and the last page also those at
     /// the end; a listing filtered by `kind` carries none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[ts(as = "Option<Vec<ViewMarker>>", optional)]
+    #[cfg_attr(test, ts(as = "Option<Vec<ViewMarker>>", optional))]
     pub markers: Vec<ViewMarker>,
 }
 
 /// What happened to the messages a [`ViewMarker`] stands for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ViewMarkerKind {
     /// A stored summary is sent in their place.
@@ -247,7 +259,8 @@ pub enum ViewMarkerKind {
 
 /// A run of consecutive branch messages that the optimized view (what the next request
 /// sends) leaves out; the full view lists them all.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ViewMarker {
     /// Why they are not sent.
     pub kind: ViewMarkerKind,
@@ -261,16 +274,17 @@ pub struct ViewMarker {
     pub last: MessageId,
     /// The listed message the marker stands before; absent when it follows the last one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub before: Option<MessageId>,
     /// The summary sent in their place (`summarized` only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub summary: Option<MessageId>,
 }
 
 /// The 202 answer to a send.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct SendMessageResponse {
     /// The new message's id.
     pub message_id: MessageId,
@@ -282,12 +296,13 @@ pub struct SendMessageResponse {
     /// The event id to stream from (as `Last-Event-ID` or `?after=`) to see every event of the
     /// turn; absent when the send emitted none before answering.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub stream_after: Option<u64>,
 }
 
 /// The 202 answer to a resume: the turn that continues the loop.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ResumeResponse {
     /// The turn the resume runs as: every event of it carries this id, and `turn_completed`
     /// ends it (`GET /v1/contexts/{id}/turns/{turn_id}` answers its status).
@@ -295,27 +310,29 @@ pub struct ResumeResponse {
     /// The event id to stream from (as `Last-Event-ID` or `?after=`) to see every event of the
     /// turn: the last event before it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub stream_after: Option<u64>,
 }
 
 /// The 202 answer to approval decisions: the turn that continues the loop once every waiting
 /// call is decided.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ApprovalResponse {
     /// The turn the decisions start (as a send's `turn_id`); absent while other calls still
     /// wait for a decision (nothing runs yet).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub turn_id: Option<ContextTurnId>,
     /// The event id to stream from to see every event of that turn: the last event before it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub stream_after: Option<u64>,
 }
 
 /// Where a turn is: `GET /v1/contexts/{id}/turns/{turn_id}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct TurnView {
     /// The turn.
     pub turn_id: ContextTurnId,
@@ -327,24 +344,25 @@ pub struct TurnView {
     pub status: TurnStatus,
     /// How it ended, once `completed`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub outcome: Option<TurnOutcome>,
     /// What failed, for a `failed` turn.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub error: Option<String>,
     /// The id the send that started it answered with (absent for a resume or an approval).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub message_id: Option<MessageId>,
     /// When it ended.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub completed_at: Option<DateTime<Utc>>,
 }
 
 /// Where a turn is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum TurnStatus {
     /// Its send waits behind another turn.
@@ -367,14 +385,16 @@ impl TurnStatus {
 }
 
 /// `POST /v1/contexts/{id}/approvals`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ApprovalRequest {
     /// One decision per call.
     pub decisions: Vec<ApprovalDecision>,
 }
 
 /// A person's decision on one pending call.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ApprovalDecision {
     /// The call.
     pub call_id: ToolCallId,
@@ -382,12 +402,13 @@ pub struct ApprovalDecision {
     pub decision: Decision,
     /// Why (given to the model when denied).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub reason: Option<String>,
 }
 
 /// Approve, deny, or approve this tool for the rest of the session.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Decision {
     /// Run this call.
@@ -399,7 +420,8 @@ pub enum Decision {
 }
 
 /// `PUT /v1/contexts/{id}/mode`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct SetModeRequest {
     /// The new mode.
     pub mode: Mode,
@@ -427,38 +449,40 @@ impl Validate for CreateBranchRequest {
 }
 
 /// `POST /v1/contexts/{id}/branches`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct CreateBranchRequest {
     /// The new branch's name.
     pub name: BranchName,
     /// The branch to fork; the active branch when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub from_branch: Option<BranchName>,
     /// The last message to keep from it; all of it when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub from_message: Option<MessageId>,
     /// The first message to leave out: the branch keeps only what comes before it (nothing,
     /// for the branch's first message). This is how an edited message or a regenerated answer
     /// gets its own branch. Not together with `from_message`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub before_message: Option<MessageId>,
     /// A system prompt for this branch only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub system_prompt: Option<String>,
     /// This branch's own message pipeline, in order; the standard one when absent.
     /// `prepare_request` is always run last.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub pipeline: Option<Vec<ProcessorName>>,
 }
 
 /// `PATCH /v1/contexts/{id}/branches/{name}`: changes a branch's settings after its creation.
 /// An absent field stays as it is; `null` clears it (the base prompt, the standard pipeline).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct UpdateBranchRequest {
     /// A system prompt for this branch only; `null` or empty returns to the base prompt.
     #[serde(
@@ -467,7 +491,7 @@ pub struct UpdateBranchRequest {
         skip_serializing_if = "Option::is_none"
     )]
     #[schemars(with = "Option<String>")]
-    #[ts(optional, as = "Option<String>")]
+    #[cfg_attr(test, ts(optional, as = "Option<String>"))]
     pub system_prompt: Option<Option<String>>,
     /// This branch's own pipeline; `null` returns to the standard one.
     #[serde(
@@ -476,7 +500,7 @@ pub struct UpdateBranchRequest {
         skip_serializing_if = "Option::is_none"
     )]
     #[schemars(with = "Option<Vec<ProcessorName>>")]
-    #[ts(optional, as = "Option<Vec<ProcessorName>>")]
+    #[cfg_attr(test, ts(optional, as = "Option<Vec<ProcessorName>>"))]
     pub pipeline: Option<Option<Vec<ProcessorName>>>,
 }
 
@@ -491,7 +515,8 @@ where
 }
 
 /// The processors of the message pipeline (DESIGN.md "The context"), by name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ProcessorName {
     /// Checks the new messages against the protocol's rules.
@@ -523,7 +548,8 @@ impl ProcessorName {
 }
 
 /// A branch as the API shows it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct BranchInfo {
     /// Its name.
     pub name: BranchName,
@@ -531,26 +557,27 @@ pub struct BranchInfo {
     pub message_count: u64,
     /// Its system prompt override.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub system_prompt: Option<String>,
     /// The branch it was forked from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub parent: Option<BranchName>,
     /// The last message it shares with its parent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub fork_point: Option<MessageId>,
     /// Its own pipeline, when it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub pipeline: Option<Vec<ProcessorName>>,
     /// When it was created.
     pub created_at: DateTime<Utc>,
 }
 
 /// `GET /v1/contexts/{id}/branches`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct BranchList {
     /// The active branch.
     pub active: BranchName,
@@ -559,18 +586,20 @@ pub struct BranchList {
 }
 
 /// `GET /v1/contexts/{id}/state`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct StateResponse {
     /// The current state.
     pub state: ContextState,
     /// Every transition since the context was loaded, with `?history=true`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub history: Option<Vec<StateTransition>>,
 }
 
 /// `GET /v1/contexts/{id}/files`: files of the context's workspace, for the file picker.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct WorkspaceFileList {
     /// Matching files, sorted by path (relative to the workspace).
     pub files: Vec<FileInfo>,
@@ -580,18 +609,20 @@ pub struct WorkspaceFileList {
 
 /// `POST /v1/contexts/{id}/files/preview`: a file-changing tool call to preview against the
 /// workspace as it is now (the approval card shows what the call would change).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(deny_unknown_fields)]
 pub struct FileChangePreviewRequest {
     /// The tool: `write_file`, `create_file`, `replace_in_file` or `delete_file`.
     pub tool: String,
     /// The call's arguments, as the model gave them.
-    #[ts(type = "unknown")]
+    #[cfg_attr(test, ts(type = "unknown"))]
     pub arguments: Value,
 }
 
 /// What a file-changing call would do to the file as it is on disk now.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct FileChangePreview {
     /// The file, relative to the workspace.
     pub path: String,
@@ -600,7 +631,8 @@ pub struct FileChangePreview {
 }
 
 /// The kind of change a file call makes, with the file's text before and after it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum FileChange {
     /// The file does not exist: the call creates it with `after`.
@@ -643,7 +675,8 @@ pub enum FileChange {
 }
 
 /// `GET /v1/settings`: the server's settings a client shows (nothing secret).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ServerSettings {
     /// The directories a context's workspace must lie in (canonical paths); set with
     /// `--workspace-root` / `BRAID_WORKSPACE_ROOTS`.
@@ -652,11 +685,12 @@ pub struct ServerSettings {
 
 /// `GET /v1/models`: the models the model server offers, for the model picker, with what each
 /// can do.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ModelList {
     /// The model a context that names none uses (`BRAID_MODEL`); absent when none is set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub default_model: Option<String>,
     /// The models the server lists (`/v1/models`), in its order, each with its window, vision
     /// and tool calling and where each figure came from.
@@ -664,32 +698,34 @@ pub struct ModelList {
     /// Why the server's list could not be read, when it could not: the picker then offers the
     /// default model and a name typed in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub list_error: Option<String>,
 }
 
 /// `GET /v1/search`: the messages whose text holds every word of the query, best match first.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct MessageSearchResults {
     /// The hits, at most the query's `limit`.
     pub hits: Vec<MessageSearchHit>,
 }
 
 /// One message a search found: enough to list it and to open its conversation at it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct MessageSearchHit {
     /// The conversation holding it.
     pub context_id: ContextId,
     /// The conversation's title; absent while it has none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub title: Option<String>,
     /// The message.
     pub message_id: MessageId,
     /// A branch showing it (the active one when it does); absent when no branch shows it any
     /// more.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub branch: Option<BranchName>,
     /// Who wrote it.
     pub role: crate::role::Role,
@@ -700,7 +736,8 @@ pub struct MessageSearchHit {
 }
 
 /// Where a tool comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ToolSource {
     /// Built into Braid.
@@ -710,7 +747,8 @@ pub enum ToolSource {
 }
 
 /// A tool as `GET /v1/tools` lists it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ToolInfo {
     /// The name the model calls it by.
     pub name: String,
@@ -720,40 +758,43 @@ pub struct ToolInfo {
     pub source: ToolSource,
     /// The MCP server, for MCP tools.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub server: Option<String>,
     /// Whether it only reads.
     pub read_only: bool,
     /// JSON Schema of its arguments.
-    #[ts(type = "Record<string, unknown>")]
+    #[cfg_attr(test, ts(type = "Record<string, unknown>"))]
     pub parameters: Value,
     /// How it is used: an example call of a built-in tool; what an MCP server says of its
     /// tool (its title and annotations), where it says anything.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[ts(as = "Option<Vec<ToolExample>>", optional)]
+    #[cfg_attr(test, ts(as = "Option<Vec<ToolExample>>", optional))]
     pub examples: Vec<ToolExample>,
 }
 
 /// One example of a tool's use, for the model (listed in a prompted tool list) and people.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ToolExample {
     /// What the call does, or what is known of the tool's use.
     pub summary: String,
     /// The arguments of an example call, checked against the tool's schema.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "Record<string, unknown>")]
+    #[cfg_attr(test, ts(optional, type = "Record<string, unknown>"))]
     pub arguments: Option<Value>,
 }
 
 /// `GET /v1/tools`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ToolList {
     /// Every registered tool.
     pub tools: Vec<ToolInfo>,
 }
 
 /// An MCP server's connection status.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum McpServerStatus {
     /// Connecting.
@@ -770,7 +811,8 @@ pub enum McpServerStatus {
 }
 
 /// An MCP server as `GET /v1/mcp/servers` lists it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct McpServerInfo {
     /// Its configured name.
     pub name: String,
@@ -778,18 +820,18 @@ pub struct McpServerInfo {
     pub status: McpServerStatus,
     /// Why it failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub error: Option<String>,
     /// Its tools' names as the model sees them.
     pub tools: Vec<String>,
     /// Where the person authorizes Braid, while the status is `needs_authorization`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub authorization_url: Option<String>,
     /// Its entry in `mcp_servers.json` as the API edits it, with every `env` and `headers`
     /// value hidden (`null`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub definition: Option<McpServerDefinition>,
 }
 
@@ -798,52 +840,54 @@ pub struct McpServerInfo {
 /// `args` and `env`) for a process speaking stdio, or `url` (with `headers`) for a streamable
 /// HTTP server. Fields of the file's entry this type does not hold (`oauth`, `resourceTtl`...)
 /// are kept when an entry is replaced.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "camelCase")]
 pub struct McpServerDefinition {
     /// The program of a stdio server (looked up on `PATH` when it has no slash).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub command: Option<String>,
     /// Its arguments.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[ts(as = "Option<Vec<String>>", optional)]
+    #[cfg_attr(test, ts(as = "Option<Vec<String>>", optional))]
     pub args: Vec<String>,
     /// Environment variables of a stdio server. Answers hide every value (`null`); in a
     /// replacement a `null` value keeps the variable's current value.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[ts(
+    #[cfg_attr(test, ts(
         as = "Option<std::collections::BTreeMap<String, Option<String>>>",
         optional
-    )]
+    ))]
     pub env: std::collections::BTreeMap<String, Option<String>>,
     /// The endpoint of a streamable HTTP server (`http://` or `https://`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub url: Option<String>,
     /// Headers sent to an HTTP server with every request; hidden and kept like `env` values.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[ts(
+    #[cfg_attr(test, ts(
         as = "Option<std::collections::BTreeMap<String, Option<String>>>",
         optional
-    )]
+    ))]
     pub headers: std::collections::BTreeMap<String, Option<String>>,
     /// Listed but not connected to.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    #[ts(as = "Option<bool>", optional)]
+    #[cfg_attr(test, ts(as = "Option<bool>", optional))]
     pub disabled: bool,
     /// Tools (by their name on the server) whose calls need no approval.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[ts(as = "Option<Vec<String>>", optional)]
+    #[cfg_attr(test, ts(as = "Option<Vec<String>>", optional))]
     pub auto_approve: Vec<String>,
     /// How long one tool call may run, in seconds (default 60).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub timeout: Option<f64>,
 }
 
 /// `POST /v1/mcp/servers`: a new server for `mcp_servers.json`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct AddMcpServerRequest {
     /// Its name: letters, digits, `-` and `_`, at most 40, starting with a letter or digit;
     /// its tools are called `mcp__<name>__<tool>`.
@@ -854,7 +898,8 @@ pub struct AddMcpServerRequest {
 
 /// A prompt (a reusable message template) an MCP server offers; the composer's `/` menu lists
 /// them (`GET /v1/mcp/prompts`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct McpPromptInfo {
     /// The server offering it.
     pub server: String,
@@ -862,38 +907,41 @@ pub struct McpPromptInfo {
     pub name: String,
     /// A human-readable title.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub title: Option<String>,
     /// What it is for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub description: Option<String>,
     /// The arguments it takes.
     pub arguments: Vec<McpPromptArgument>,
 }
 
 /// One argument of an MCP prompt.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct McpPromptArgument {
     /// Its name.
     pub name: String,
     /// What to give.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub description: Option<String>,
     /// Whether it must be given.
     pub required: bool,
 }
 
 /// `GET /v1/mcp/prompts`: the prompts of every ready server.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct McpPromptList {
     /// The prompts, by server then name.
     pub prompts: Vec<McpPromptInfo>,
 }
 
 /// `POST /v1/mcp/prompts/{server}/{name}`: the prompt's arguments.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct GetMcpPromptRequest {
     /// Argument values by name.
     #[serde(default)]
@@ -901,11 +949,12 @@ pub struct GetMcpPromptRequest {
 }
 
 /// The prompt's messages as the text the person sends.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct McpPromptText {
     /// The server's description of the result.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub description: Option<String>,
     /// Its messages in order: a user message's text as it is, an assistant message's after
     /// `Assistant:`, other content by what it is (an image, a resource's URI and text).
@@ -914,7 +963,8 @@ pub struct McpPromptText {
 
 /// A question an MCP server asks the person in the middle of a tool call (MCP elicitation),
 /// waiting for an answer (`GET /v1/mcp/elicitations`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct McpElicitation {
     /// Names this request in the answer.
     pub id: String,
@@ -924,25 +974,27 @@ pub struct McpElicitation {
     pub message: String,
     /// A form request: the JSON Schema of its fields (flat: strings, numbers, booleans, enums).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "Record<string, unknown>")]
+    #[cfg_attr(test, ts(optional, type = "Record<string, unknown>"))]
     pub requested_schema: Option<Value>,
     /// A URL request: the page the person should open.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub url: Option<String>,
     /// When the server asked.
     pub asked_at: DateTime<Utc>,
 }
 
 /// `GET /v1/mcp/elicitations`: the questions waiting for the person, oldest first.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct McpElicitationList {
     /// The waiting questions.
     pub elicitations: Vec<McpElicitation>,
 }
 
 /// What the person does with an MCP server's question.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ElicitationAction {
     /// Answers it (with `content` for a form).
@@ -954,30 +1006,33 @@ pub enum ElicitationAction {
 }
 
 /// `POST /v1/mcp/elicitations/{id}`: the person's answer.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct McpElicitationReply {
     /// Accept, decline or cancel.
     pub action: ElicitationAction,
     /// The form's values, by field name, when accepting a form.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "Record<string, unknown>")]
+    #[cfg_attr(test, ts(optional, type = "Record<string, unknown>"))]
     pub content: Option<Value>,
 }
 
 /// `GET /v1/mcp/servers`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct McpServerList {
     /// Every configured server.
     pub servers: Vec<McpServerInfo>,
     /// Whether servers may be added, replaced and removed through the API.
     #[serde(default)]
-    #[ts(as = "Option<McpConfigEditing>", optional)]
+    #[cfg_attr(test, ts(as = "Option<McpConfigEditing>", optional))]
     pub editing: McpConfigEditing,
 }
 
 /// Whether `POST /v1/mcp/servers`, `PUT` and `DELETE /v1/mcp/servers/{name}` may change the
 /// MCP configuration file.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum McpConfigEditing {
     /// They may: the file is written and reloaded.
@@ -990,7 +1045,8 @@ pub enum McpConfigEditing {
 }
 
 /// A resource an MCP server offers.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct McpResourceInfo {
     /// The server.
     pub server_name: String,
@@ -1000,23 +1056,25 @@ pub struct McpResourceInfo {
     pub name: String,
     /// Its description.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub description: Option<String>,
     /// Its MIME type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub mime_type: Option<String>,
 }
 
 /// `GET /v1/mcp/resources`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct McpResourceList {
     /// Every resource of every ready server.
     pub resources: Vec<McpResourceInfo>,
 }
 
 /// Every API error's body: `{ "error": { "code", "message", "field"? } }`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ApiError {
     /// The error.
     pub error: ApiErrorBody,
@@ -1024,18 +1082,20 @@ pub struct ApiError {
 
 /// The 409 of `POST .../branches/{name}/merge` when the merge waits for the person: the error,
 /// and the outcome that lists the conflicts without a resolution and the warnings.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct MergeHeld {
     /// Why the merge waits.
     pub error: ApiErrorBody,
     /// What the merge would do, with its `warnings` and `conflicts`.
     #[serde(flatten)]
-    #[ts(flatten)]
+    #[cfg_attr(test, ts(flatten))]
     pub outcome: MergeOutcome,
 }
 
 /// The error inside [`ApiError`].
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ApiErrorBody {
     /// What kind of error.
     pub code: ErrorCode,
@@ -1043,7 +1103,7 @@ pub struct ApiErrorBody {
     pub message: String,
     /// The request field at fault (`payload.path`), when one is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub field: Option<String>,
 }
 
@@ -1161,7 +1221,8 @@ mod tests {
 }
 
 /// `POST /v1/contexts/{id}/pins`: a fact to pin.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(deny_unknown_fields)]
 pub struct PinFactRequest {
     /// The fact, at most 2,000 characters: every request carries it.
@@ -1169,7 +1230,8 @@ pub struct PinFactRequest {
 }
 
 /// `PUT /v1/contexts/{id}/messages/{message_id}/summary`: the person's correction of a summary.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(deny_unknown_fields)]
 pub struct CorrectSummaryRequest {
     /// The summary's new text; later requests get it instead of the model's.
@@ -1177,7 +1239,8 @@ pub struct CorrectSummaryRequest {
 }
 
 /// `GET /v1/contexts/{id}/requests`: what the model was sent, newest first.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ModelRequestList {
     /// The records, newest first.
     pub requests: Vec<crate::request_record::ModelRequestRecord>,

@@ -3,10 +3,12 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+#[cfg(test)]
 use ts_rs::TS;
 
 /// Where a capability figure came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum CapabilitySource {
     /// Braid's built-in table of known models.
@@ -20,7 +22,8 @@ pub enum CapabilitySource {
 }
 
 /// A numeric capability figure (tokens) and its source.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct CountFigure {
     /// The value in force.
     pub value: u32,
@@ -29,7 +32,8 @@ pub struct CountFigure {
 }
 
 /// A yes/no capability figure and its source.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct FlagFigure {
     /// The value in force.
     pub value: bool,
@@ -38,9 +42,8 @@ pub struct FlagFigure {
 }
 
 /// How a model calls tools.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ToolCalling {
     /// The provider's own tool calling: tools travel as the request's definitions and calls come
@@ -60,7 +63,8 @@ impl ToolCalling {
 }
 
 /// How the model calls tools, and where that came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ToolCallingFigure {
     /// The mode in force.
     pub value: ToolCalling,
@@ -69,7 +73,8 @@ pub struct ToolCallingFigure {
 }
 
 /// The capabilities in force for a context's model.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ModelCapabilitiesView {
     /// The model they describe.
     pub model: String,

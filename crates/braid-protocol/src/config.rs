@@ -5,6 +5,7 @@ use std::fmt;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
+#[cfg(test)]
 use ts_rs::TS;
 
 use crate::validate::{FieldPath, Problems, Validate};
@@ -13,9 +14,8 @@ use crate::validate::{FieldPath, Problems, Validate};
 pub const MCP_TOOL_PREFIX: &str = "mcp__";
 
 /// Plan or act: what the agent is allowed to do right now.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Mode {
     /// Read-only tools and planning instructions: the agent proposes, the person decides.
@@ -35,9 +35,8 @@ impl fmt::Display for Mode {
 }
 
 /// The agent's role, which bounds the tools it may use in any mode.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum AgentRole {
     /// Reads only.
@@ -57,7 +56,8 @@ impl fmt::Display for AgentRole {
 }
 
 /// Which tool calls run without asking a person.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ApprovalPolicy {
     /// Every call waits for a person.
@@ -76,7 +76,7 @@ pub enum ApprovalPolicy {
         max_depth: u32,
         /// Further tools (writes or commands included) that may also run without asking.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        #[ts(as = "Option<Vec<String>>", optional)]
+        #[cfg_attr(test, ts(as = "Option<Vec<String>>", optional))]
         tools: Vec<String>,
     },
     /// Everything runs by itself (writes and commands included).
@@ -85,9 +85,8 @@ pub enum ApprovalPolicy {
 
 /// Where the commands Braid starts (`run_command`, workflow command steps, MCP stdio servers
 /// whose configuration asks for it) may read and write, and whether they reach the network.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum SandboxMode {
     /// Read anywhere except Braid's data directory and known secrets (`~/.ssh`, `~/.aws`,
@@ -123,7 +122,8 @@ impl fmt::Display for SandboxMode {
 /// that start with `args_prefix`, compared on the parsed program and arguments (never on a
 /// command line string). `{ "program": "cargo", "args_prefix": ["test"] }` allows
 /// `cargo test --release` but not `cargo publish`, `./cargo test` or `sh -c "cargo test"`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(deny_unknown_fields)]
 pub struct CommandRule {
     /// The program exactly as the call names it: a bare name (`cargo`, looked up in PATH) or,
@@ -131,18 +131,17 @@ pub struct CommandRule {
     pub program: String,
     /// The arguments the call's arguments must start with, compared one by one and exactly.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[ts(as = "Option<Vec<String>>", optional)]
+    #[cfg_attr(test, ts(as = "Option<Vec<String>>", optional))]
     pub args_prefix: Vec<String>,
     /// Where the rule came from, as the settings panel shows it; not part of what it allows.
     #[serde(default, skip_serializing_if = "RuleOrigin::is_configuration")]
-    #[ts(as = "Option<RuleOrigin>", optional)]
+    #[cfg_attr(test, ts(as = "Option<RuleOrigin>", optional))]
     pub origin: RuleOrigin,
 }
 
 /// Where a command rule came from.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum RuleOrigin {
     /// Written in the context's configuration (or its API call).
@@ -207,7 +206,8 @@ impl Validate for CommandRule {
 }
 
 /// How history is trimmed to fit the model's context window.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum OptimizationStrategy {
     /// Keep the newest `n` messages (tool pairs are never split).
@@ -270,7 +270,8 @@ impl<'de> Deserialize<'de> for OptimizationStrategy {
 }
 
 /// Optimization settings.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct OptimizationConfig {
     /// The strategy used when a request would not fit.
     #[serde(default)]
@@ -325,7 +326,8 @@ impl Default for OptimizationConfig {
 }
 
 /// A context's configuration.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ContextConfig {
     /// The model to use; empty means the server's default model.
     #[serde(default)]
@@ -338,11 +340,11 @@ pub struct ContextConfig {
     pub agent_role: AgentRole,
     /// Root for file references and tools; without it file access is refused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub workspace: Option<String>,
     /// The base system prompt; a branch may override it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub system_prompt: Option<String>,
     /// Which tool calls run without asking.
     #[serde(default)]
@@ -350,15 +352,15 @@ pub struct ContextConfig {
     /// Tools the person approved "for this session": they run without asking until this list is
     /// changed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[ts(as = "Option<Vec<String>>", optional)]
+    #[cfg_attr(test, ts(as = "Option<Vec<String>>", optional))]
     pub approved_tools: Vec<String>,
     /// The sandbox commands run in; the server's default (`--sandbox`) when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub sandbox: Option<SandboxMode>,
     /// Commands that run without asking, under every approval policy.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[ts(as = "Option<Vec<CommandRule>>", optional)]
+    #[cfg_attr(test, ts(as = "Option<Vec<CommandRule>>", optional))]
     pub command_rules: Vec<CommandRule>,
     /// Limit for one iteration of the tool loop, in seconds.
     #[serde(default = "default_tool_timeout_secs")]
@@ -366,11 +368,11 @@ pub struct ContextConfig {
     /// Limit for one model call (connecting, retries and the whole answer), in seconds; a call
     /// that takes longer is stopped and the turn fails, recoverably. Apart from the tools' limit.
     #[serde(default = "default_llm_timeout_secs")]
-    #[ts(as = "Option<u32>", optional)]
+    #[cfg_attr(test, ts(as = "Option<u32>", optional))]
     pub llm_timeout_secs: u32,
     /// Overrides the model table's context window, in tokens.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub context_window: Option<u32>,
     /// How history is trimmed to fit.
     #[serde(default)]
@@ -379,22 +381,22 @@ pub struct ContextConfig {
     /// that loops stops (and a paid API stops charging); `optimization.reserve_output_tokens`
     /// when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub max_output_tokens: Option<u32>,
     /// MCP servers switched off in this context, by their configured name: none of their tools
     /// is offered to the model, and a call to one gets an error result.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[ts(as = "Option<Vec<String>>", optional)]
+    #[cfg_attr(test, ts(as = "Option<Vec<String>>", optional))]
     pub disabled_mcp_servers: Vec<String>,
     /// Single MCP tools switched off in this context, by the name the model calls them
     /// (`mcp__<server>__<tool>`): not offered, and a call gets an error result.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[ts(as = "Option<Vec<String>>", optional)]
+    #[cfg_attr(test, ts(as = "Option<Vec<String>>", optional))]
     pub disabled_mcp_tools: Vec<String>,
     /// The language OCR reads this context's images in: Tesseract's codes, joined by `+`
     /// (`eng`, `deu+eng`). When absent each image's language is detected among those installed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub ocr_language: Option<String>,
 }
 

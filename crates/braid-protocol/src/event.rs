@@ -4,6 +4,7 @@
 use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+#[cfg(test)]
 use ts_rs::TS;
 
 use crate::ids::{BranchName, ContextId, ContextTurnId, MessageId, ToolCallId};
@@ -14,7 +15,8 @@ use crate::state::ContextState;
 
 /// Any event of a context. In JSON (as stored in the event log) the name is `type` and the
 /// payload's fields sit beside it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ContextEvent {
     /// The state changed, or a message was created, changed status or completed.
@@ -87,7 +89,8 @@ impl ContextEvent {
 }
 
 /// A state change and/or a message lifecycle change. Carries no large text.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ContextUpdate {
     /// The context.
     pub context_id: ContextId,
@@ -95,47 +98,49 @@ pub struct ContextUpdate {
     pub current_state: ContextState,
     /// The state before, when this update is a state change.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub previous_state: Option<ContextState>,
     /// The message change, when there was one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub message_update: Option<MessageUpdate>,
     /// When it happened.
     pub timestamp: DateTime<Utc>,
     /// Lightweight details (e.g. an optimization's token counts).
     #[serde(default)]
-    #[ts(type = "Record<string, unknown>")]
+    #[cfg_attr(test, ts(type = "Record<string, unknown>"))]
     pub metadata: Metadata,
     /// The calls waiting for a decision, with their tools and arguments: set when this update
     /// moves the context to `awaiting_tool_approval`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[ts(as = "Option<Vec<PendingCall>>", optional)]
+    #[cfg_attr(test, ts(as = "Option<Vec<PendingCall>>", optional))]
     pub pending_calls: Vec<PendingCall>,
     /// The turn this event belongs to, when one was running (see `turn_completed`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub turn_id: Option<ContextTurnId>,
     /// The branch that turn works on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub branch: Option<BranchName>,
 }
 
 /// A tool call waiting for a person's decision, as the approval's `context_update` lists it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct PendingCall {
     /// The call, as an approval names it.
     pub call_id: ToolCallId,
     /// The tool it calls.
     pub tool_name: String,
     /// The arguments the model gave (as parsed; the raw text when they are not JSON).
-    #[ts(type = "unknown")]
+    #[cfg_attr(test, ts(type = "unknown"))]
     pub arguments: serde_json::Value,
 }
 
 /// A message's lifecycle step (seed 001 "Message lifecycle updates").
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum MessageUpdate {
     /// The message was added.
@@ -181,7 +186,8 @@ pub enum MessageUpdate {
 }
 
 /// A piece of streamed text.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ContentDelta {
     /// The context.
     pub context_id: ContextId,
@@ -195,16 +201,17 @@ pub struct ContentDelta {
     pub is_final: bool,
     /// The turn this event belongs to, when one was running (see `turn_completed`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub turn_id: Option<ContextTurnId>,
     /// The branch that turn works on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub branch: Option<BranchName>,
 }
 
 /// The end of a streamed message; its full text is stored before this is emitted.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ContentFinal {
     /// The context.
     pub context_id: ContextId,
@@ -216,16 +223,17 @@ pub struct ContentFinal {
     pub is_final: bool,
     /// The turn this event belongs to, when one was running (see `turn_completed`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub turn_id: Option<ContextTurnId>,
     /// The branch that turn works on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub branch: Option<BranchName>,
 }
 
 /// An error the person should see, and whether they can go on.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ErrorEvent {
     /// The context.
     pub context_id: ContextId,
@@ -237,16 +245,17 @@ pub struct ErrorEvent {
     pub recoverable: bool,
     /// The turn this event belongs to, when one was running (see `turn_completed`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub turn_id: Option<ContextTurnId>,
     /// The branch that turn works on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub branch: Option<BranchName>,
 }
 
 /// Error categories shared by events and API errors.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     /// No model is configured (which variables to set is in the message).
@@ -295,14 +304,16 @@ pub enum ErrorCode {
 }
 
 /// Keeps a connection alive.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct Heartbeat {
     /// When it was sent.
     pub timestamp: DateTime<Utc>,
 }
 
 /// The end of a turn: what it came to. Every turn has exactly one.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct TurnCompleted {
     /// The context.
     pub context_id: ContextId,
@@ -314,14 +325,15 @@ pub struct TurnCompleted {
     pub outcome: TurnOutcome,
     /// What failed, for a `failed` turn.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub error: Option<String>,
     /// When it ended.
     pub timestamp: DateTime<Utc>,
 }
 
 /// How a turn ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum TurnOutcome {
     /// The work is done: the model answered (or the send needed no answer).
@@ -362,7 +374,8 @@ impl TurnOutcome {
 
 /// An event with its position in the context's event log; the position is the SSE `id:` that a
 /// reconnecting client sends back as `Last-Event-ID`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct SequencedEvent {
     /// Monotonic per context, from 1.
     pub sequence: u64,

@@ -6,18 +6,17 @@ use std::str::FromStr;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+#[cfg(test)]
 use ts_rs::TS;
 use uuid::Uuid;
 
 macro_rules! uuid_id {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
-        #[derive(
-            Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-            JsonSchema, TS,
-        )]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+        #[cfg_attr(test, derive(TS))]
         #[serde(transparent)]
-        #[ts(type = "string")]
+        #[cfg_attr(test, ts(type = "string"))]
         pub struct $name(pub Uuid);
 
         impl $name {
@@ -87,12 +86,10 @@ uuid_id!(
 macro_rules! string_id {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
-        #[derive(
-            Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-            JsonSchema, TS, Default,
-        )]
+        #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema, Default)]
+        #[cfg_attr(test, derive(TS))]
         #[serde(transparent)]
-        #[ts(type = "string")]
+        #[cfg_attr(test, ts(type = "string"))]
         pub struct $name(pub String);
 
         impl $name {

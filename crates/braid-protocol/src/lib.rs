@@ -7,8 +7,10 @@
 //! - the configuration of a context ([`ContextConfig`]) and the HTTP API's bodies ([`api`],
 //!   [`SendMessageRequest`]).
 //!
-//! Every public type derives `JsonSchema` and exports TypeScript ([`typescript`]) so the web UI
-//! and outside clients never hand-copy a type.
+//! Every public type derives `JsonSchema`, and TypeScript in this crate's tests (the
+//! `typescript` module writes `web/src/generated/protocol.ts`), so the web UI and outside
+//! clients never hand-copy a type. The TypeScript derives exist only in the test build: the
+//! server never uses them, and they were a large part of this crate's compile time.
 #![deny(unsafe_code)]
 
 pub mod api;
@@ -26,7 +28,8 @@ pub mod request_record;
 pub mod role;
 pub mod state;
 pub mod structured;
-pub mod typescript;
+#[cfg(test)]
+mod typescript;
 pub mod validate;
 pub mod workflow;
 

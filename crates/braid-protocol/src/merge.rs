@@ -5,36 +5,39 @@
 use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+#[cfg(test)]
 use ts_rs::TS;
 
 use crate::ids::{BranchName, MessageId};
 
 /// `POST .../branches/{name}/merge`: merge branch `{name}` (the source) into `target`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct MergeRequest {
     /// The branch to merge into; the active branch when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub target: Option<BranchName>,
     /// How.
     pub strategy: MergeStrategy,
     /// Only preview: answer what the merge would do and change nothing.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    #[ts(as = "Option<bool>", optional)]
+    #[cfg_attr(test, ts(as = "Option<bool>", optional))]
     pub dry_run: bool,
     /// Go ahead although dependencies are missing (the warnings of a cherry-pick).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    #[ts(as = "Option<bool>", optional)]
+    #[cfg_attr(test, ts(as = "Option<bool>", optional))]
     pub accept_warnings: bool,
     /// How to settle each conflict; a merge with conflicts completes only when every one has a
     /// resolution.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[ts(as = "Option<Vec<ConflictResolution>>", optional)]
+    #[cfg_attr(test, ts(as = "Option<Vec<ConflictResolution>>", optional))]
     pub resolutions: Vec<ConflictResolution>,
 }
 
 /// Branch merge strategies.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum MergeStrategy {
     /// Append every source message the target lacks, in order (a message counts as present when
@@ -56,7 +59,7 @@ pub enum MergeStrategy {
         /// The summary to store (the dry run's, as the person edited it); absent: the model
         /// writes it.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[ts(optional)]
+        #[cfg_attr(test, ts(optional))]
         text: Option<String>,
     },
 }
@@ -74,7 +77,8 @@ impl MergeStrategy {
 }
 
 /// A strategy by name, without its parameters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum MergeStrategyName {
     /// [`MergeStrategy::Append`].
@@ -88,7 +92,8 @@ pub enum MergeStrategyName {
 }
 
 /// What a summary merge brings back (or would, in a dry run).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct MergedSummary {
     /// The summary: the model's, or the person's edit.
     pub text: String,
@@ -103,7 +108,8 @@ pub struct MergedSummary {
 }
 
 /// What a person chose for one conflict.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ConflictResolution {
     /// The conflict's id, as the preview or the 409 named it.
     pub conflict: String,
@@ -112,7 +118,8 @@ pub struct ConflictResolution {
 }
 
 /// The ways to settle a conflict.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Resolution {
     /// The target's side stands: the source's messages in the conflict stay out of the merge
@@ -141,7 +148,8 @@ impl Resolution {
 }
 
 /// What two branches disagree on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ConflictKind {
     /// Both branches wrote the same workspace file after their common ancestor.
@@ -157,7 +165,8 @@ pub enum ConflictKind {
 }
 
 /// A message involved in a conflict.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ConflictMessage {
     /// The message.
     pub id: MessageId,
@@ -168,7 +177,8 @@ pub struct ConflictMessage {
 }
 
 /// A conflict: the merge will not complete until it has a resolution.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct MergeConflict {
     /// Stable for the same branches: a later request names it in `resolutions`.
     pub id: String,
@@ -184,7 +194,8 @@ pub struct MergeConflict {
 }
 
 /// What a warning is about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum WarningKind {
     /// A tool result is picked without the request that asked for it.
@@ -203,7 +214,8 @@ pub enum WarningKind {
 
 /// A dependency a cherry-pick leaves behind. The merge changes nothing while there are warnings,
 /// unless `accept_warnings` is set.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct MergeWarning {
     /// What is missing.
     pub kind: WarningKind,
@@ -217,7 +229,8 @@ pub struct MergeWarning {
 }
 
 /// Why a source message was not merged.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum SkipReason {
     /// The target already has this message.
@@ -233,7 +246,8 @@ pub enum SkipReason {
 }
 
 /// A source message that the merge leaves out.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct SkippedMessage {
     /// The message.
     pub id: MessageId,
@@ -242,7 +256,8 @@ pub struct SkippedMessage {
 }
 
 /// What a merge did, or would do (`dry_run`), or why it did not (409).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct MergeOutcome {
     /// The branch merged from.
     pub source: BranchName,
@@ -254,7 +269,7 @@ pub struct MergeOutcome {
     pub merged: bool,
     /// The last message both branches share, when they share one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub common_ancestor: Option<MessageId>,
     /// The source messages added to the target, in their new order.
     pub moved: Vec<MessageId>,
@@ -270,11 +285,11 @@ pub struct MergeOutcome {
     pub resolutions: Vec<ConflictResolution>,
     /// The `branch_merge` notice added to the target, when the merge happened.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub notice_id: Option<MessageId>,
     /// A summary merge's summary: shown by the dry run, stored as one marked message.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub summary: Option<MergedSummary>,
 }
 

@@ -7,6 +7,7 @@ use schemars::JsonSchema;
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
+#[cfg(test)]
 use ts_rs::TS;
 
 use crate::ids::{MessageId, ToolCallId, TurnId};
@@ -30,8 +31,9 @@ pub const PINNED: &str = "pinned";
 /// `{ schema_version, id, role, kind, data, status, created_at, updated_at, metadata }`.
 /// Reading accepts older versions and migrates them (see [`crate::migrate`]); a message of a
 /// kind this version does not know is kept byte-for-byte and written back unchanged.
-#[derive(Clone, Debug, PartialEq, TS)]
-#[ts(as = "MessageSchema")]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(test, derive(TS))]
+#[cfg_attr(test, ts(as = "MessageSchema"))]
 pub struct Message {
     /// Unique, sortable by creation.
     pub id: MessageId,
@@ -59,9 +61,10 @@ fn no_default(schema: &mut schemars::Schema) {
 }
 
 /// The JSON shape of [`Message`], for the JSON Schema and the TypeScript types.
-#[derive(Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename = "Message")]
-#[ts(rename = "Message")]
+#[cfg_attr(test, ts(rename = "Message"))]
 pub struct MessageSchema {
     /// The version this message is written in; always the current one when Braid writes. Absent
     /// (with `kind`) means the current one.
@@ -87,18 +90,17 @@ pub struct MessageSchema {
     pub updated_at: DateTime<Utc>,
     /// Internal notes, never sent to a model.
     #[serde(default)]
-    #[ts(type = "Record<string, unknown>")]
+    #[cfg_attr(test, ts(type = "Record<string, unknown>"))]
     pub metadata: Metadata,
     /// Why processing failed, for a `failed` message; absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub error: Option<ErrorDetail>,
 }
 
 /// Where a message stands.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum MessageStatus {
     /// Created, not yet processed.

@@ -4,6 +4,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+#[cfg(test)]
 use ts_rs::TS;
 
 use crate::body::{RequestError, parse_value_at};
@@ -13,18 +14,20 @@ use crate::message::Metadata;
 use crate::validate::{FieldPath, Problems, Validate, check_file_path};
 
 /// A request to add a message to a context.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct SendMessageRequest {
     /// What to add.
     pub payload: MessagePayload,
     /// The client's own data, kept with the message and returned unchanged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "Record<string, unknown>")]
+    #[cfg_attr(test, ts(optional, type = "Record<string, unknown>"))]
     pub client_metadata: Option<Metadata>,
 }
 
 /// The payload variants, tagged by `type`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum MessagePayload {
     /// Text, optionally with file references sent in the same turn.
@@ -44,38 +47,41 @@ pub enum MessagePayload {
 }
 
 /// Text a person wrote.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct TextPayload {
     /// The text (Markdown).
     pub text: String,
     /// Files to send along, each becoming a `file_reference` message before the text.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[ts(as = "Option<Vec<FileReferencePayload>>", optional)]
+    #[cfg_attr(test, ts(as = "Option<Vec<FileReferencePayload>>", optional))]
     pub file_references: Vec<FileReferencePayload>,
     /// Images to send along, each becoming an `image` message before the text, so the model
     /// gets the images and the question in one request.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[ts(as = "Option<Vec<ImagePayload>>", optional)]
+    #[cfg_attr(test, ts(as = "Option<Vec<ImagePayload>>", optional))]
     pub images: Vec<ImagePayload>,
 }
 
 /// A file reference.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct FileReferencePayload {
     /// Path relative to the workspace, or absolute inside it.
     pub path: String,
     /// Lines wanted (1-indexed, inclusive); the whole file when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub range: Option<LineRange>,
     /// How the UI shows it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub display_text: Option<String>,
 }
 
 /// An image.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ImagePayload {
     /// Where the image is.
     pub source: ImageSource,
@@ -84,45 +90,48 @@ pub struct ImagePayload {
     pub recognition_mode: RecognitionMode,
     /// Text sent with the image.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub caption: Option<String>,
 }
 
 /// A workflow to run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct WorkflowPayload {
     /// The workflow's name.
     pub workflow: String,
     /// Its parameters.
     #[serde(default, skip_serializing_if = "Map::is_empty")]
-    #[ts(
+    #[cfg_attr(test, ts(
         as = "Option<std::collections::HashMap<String, serde_json::Value>>",
         optional
-    )]
+    ))]
     pub parameters: Map<String, Value>,
     /// How the UI shows the request.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub display_text: Option<String>,
 }
 
 /// The result of a pending call, supplied by the client.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ToolResultPayload {
     /// The call it answers.
     pub call_id: ToolCallId,
     /// The output, on success.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "unknown")]
+    #[cfg_attr(test, ts(optional, type = "unknown"))]
     pub output: Option<Value>,
     /// What went wrong, on failure (give `output` or `error`, not both).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub error: Option<String>,
 }
 
 /// An answer to a `question` message.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct QuestionAnswerPayload {
     /// The question's message id.
     pub question_id: MessageId,
@@ -131,7 +140,8 @@ pub struct QuestionAnswerPayload {
 }
 
 /// An MCP resource to inject.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct McpResourcePayload {
     /// The server's configured name.
     pub server_name: String,

@@ -7,6 +7,7 @@
 use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+#[cfg(test)]
 use ts_rs::TS;
 
 use crate::ids::{BranchName, MessageId, ModelRequestId, TurnId};
@@ -14,7 +15,8 @@ use crate::ids::{BranchName, MessageId, ModelRequestId, TurnId};
 /// One request sent to the model, as the optimizer built it: `GET
 /// /v1/contexts/{id}/requests` lists them; an answer's `metadata.model_request_id` names its
 /// own.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ModelRequestRecord {
     /// The record's id.
     pub id: ModelRequestId,
@@ -25,7 +27,7 @@ pub struct ModelRequestRecord {
     /// with and `GET /v1/contexts/{id}/turns/{turn_id}` reads), which may ask the model many
     /// times. Records stored before it was renamed named it `turn_id`.
     #[serde(default, alias = "turn_id", skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub answer_turn_id: Option<TurnId>,
     /// When the request was prepared.
     pub created_at: DateTime<Utc>,
@@ -48,7 +50,7 @@ pub struct ModelRequestRecord {
     pub tools: ToolsPart,
     /// The ledger block sent, when there was one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub ledger: Option<LedgerPart>,
     /// The messages sent, in order.
     pub messages: Vec<SentMessage>,
@@ -57,12 +59,13 @@ pub struct ModelRequestRecord {
     pub dropped: Vec<MessageId>,
     /// The compaction this request's preparation recorded, if it compacted anew.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub compaction_id: Option<MessageId>,
 }
 
 /// The window a request was fitted to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct RequestBudget {
     /// The model's context window (or the context's override).
     pub window: u32,
@@ -75,7 +78,8 @@ pub struct RequestBudget {
 }
 
 /// The tool definitions a request offered.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ToolsPart {
     /// Their names, in the order offered.
     pub names: Vec<String>,
@@ -84,7 +88,8 @@ pub struct ToolsPart {
 }
 
 /// The ledger block a request carried.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct LedgerPart {
     /// Its tokens.
     pub tokens: u32,
@@ -97,7 +102,8 @@ pub struct LedgerPart {
 }
 
 /// One message of a request.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct SentMessage {
     /// The stored message (for a summary: the summary message).
     pub id: MessageId,
@@ -108,7 +114,8 @@ pub struct SentMessage {
 }
 
 /// How a stored message went into a request.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum SentAs {
     /// As stored.
@@ -133,7 +140,8 @@ pub enum SentAs {
 /// One compaction: the optimizer left messages out of the request (dropped, summarized, or
 /// their output elided) that the previous request still held. Stored in the conversation as a
 /// `system_control` message, so no message ever leaves a request without a trace.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct CompactionRecord {
     /// The strategy that chose (`recent_n`, `intelligent`, `importance_scoring`).
     pub strategy: String,
@@ -151,18 +159,18 @@ pub struct CompactionRecord {
     pub summarized: Vec<MessageId>,
     /// The summary written for them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub summary_id: Option<MessageId>,
     /// Tool results whose output was newly elided.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[ts(as = "Option<Vec<MessageId>>", optional)]
+    #[cfg_attr(test, ts(as = "Option<Vec<MessageId>>", optional))]
     pub elided: Vec<MessageId>,
     /// Why a summary was not used, when one was tried.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub fallback: Option<String>,
     /// The request it was made for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub request_id: Option<ModelRequestId>,
 }

@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+#[cfg(test)]
 use ts_rs::TS;
 
 /// The author of a message.
@@ -12,7 +13,8 @@ use ts_rs::TS;
 /// `user`, `assistant` and `tool` are stored. `system` exists only for the system prompt the
 /// engine builds for each request: it is never persisted, and storing it is a validation error.
 /// Any other role is rejected when reading, with an error that names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
     /// The person using Braid.

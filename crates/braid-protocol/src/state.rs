@@ -7,12 +7,14 @@ use std::fmt;
 use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+#[cfg(test)]
 use ts_rs::TS;
 
 use crate::ids::{MessageId, ToolCallId};
 
 /// The command rule "approve for this session" on one waiting call would add.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct OfferedRule {
     /// The waiting call.
     pub call_id: ToolCallId,
@@ -22,7 +24,8 @@ pub struct OfferedRule {
 
 /// What a context is doing. Tagged by `type` in JSON, e.g.
 /// `{"type":"streaming_llm_response","chunks":3,"chars":120}`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ContextState {
     /// Nothing running; ready for a message.
@@ -52,11 +55,11 @@ pub enum ContextState {
         attempt: u32,
         /// Why the previous attempt failed, on a retry.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[ts(optional)]
+        #[cfg_attr(test, ts(optional))]
         reason: Option<String>,
         /// How long the retry waits before it connects, in milliseconds.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[ts(optional)]
+        #[cfg_attr(test, ts(optional))]
         wait_ms: Option<u64>,
     },
     /// Connected; waiting for the first chunk.
@@ -88,7 +91,7 @@ pub enum ContextState {
         /// The command rule "approve for this session" would add, for each waiting
         /// `run_command` call a rule can describe (`cargo test` for `cargo test -q`).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        #[ts(as = "Option<Vec<OfferedRule>>", optional)]
+        #[cfg_attr(test, ts(as = "Option<Vec<OfferedRule>>", optional))]
         offered_rules: Vec<OfferedRule>,
     },
     /// Running a tool: "Executing tool 2/5: read_file".
@@ -105,7 +108,7 @@ pub enum ContextState {
         /// Calls of this round finished so far: a batch run together reports each call as it
         /// starts and again as it finishes (with this count one higher).
         #[serde(default, skip_serializing_if = "is_zero")]
-        #[ts(as = "Option<u32>", optional)]
+        #[cfg_attr(test, ts(as = "Option<u32>", optional))]
         finished: u32,
     },
     /// Gathering the round's results.
@@ -147,7 +150,8 @@ pub enum ContextState {
 }
 
 /// Why a tool loop stopped before the model finished.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum LoopStopReason {
     /// The policy's `max_depth` rounds were used.
@@ -172,9 +176,8 @@ impl fmt::Display for LoopStopReason {
 }
 
 /// A state's variant without its data: the vocabulary of the transition table.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema, TS,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 #[allow(missing_docs)]
 pub enum StateKind {
@@ -464,7 +467,8 @@ pub struct InvalidTransition {
 }
 
 /// One recorded move, for the transition history (`GET .../state?history=true`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct StateTransition {
     /// The state before.
     pub from: ContextState,

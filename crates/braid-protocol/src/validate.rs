@@ -5,6 +5,7 @@ use std::fmt;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+#[cfg(test)]
 use ts_rs::TS;
 
 /// Where a problem is, as a dotted JSON path such as `data.calls[0].id`.
@@ -44,7 +45,8 @@ impl fmt::Display for FieldPath {
 }
 
 /// One thing wrong with a value, and where.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct Problem {
     /// The JSON path of the field at fault, e.g. `data.range.end_line`.
     pub path: String,

@@ -5,13 +5,15 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+#[cfg(test)]
 use ts_rs::TS;
 
 use crate::ids::{ContextTurnId, MessageId};
 use crate::validate::Problem;
 
 /// Where a definition was found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum WorkflowOrigin {
     /// `<workspace>/.braid/workflows/`: shared with the project; wins on a name clash.
@@ -21,7 +23,8 @@ pub enum WorkflowOrigin {
 }
 
 /// What a step does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum WorkflowStepType {
     /// Calls a tool (built in or `mcp__server__tool`) under the approval policy.
@@ -33,19 +36,21 @@ pub enum WorkflowStepType {
 }
 
 /// One step of a definition, as listed.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct WorkflowStepInfo {
     /// The step's name (templates refer to it as `steps.<name>.output`).
     pub name: String,
     /// What it does.
     #[serde(rename = "type")]
-    #[ts(rename = "type")]
+    #[cfg_attr(test, ts(rename = "type"))]
     pub step_type: WorkflowStepType,
 }
 
 /// A definition as `GET /v1/workflows` lists it. One that does not parse or validate is listed
 /// too, with `errors` naming its file's fields, and cannot run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct WorkflowInfo {
     /// Its name (the file's `name`, or the file name when that is unreadable).
     pub name: String,
@@ -53,7 +58,7 @@ pub struct WorkflowInfo {
     #[serde(default)]
     pub description: String,
     /// JSON Schema of its parameters (an object schema; `{}` when it takes none).
-    #[ts(type = "JsonValue")]
+    #[cfg_attr(test, ts(type = "JsonValue"))]
     pub parameters: Value,
     /// Its steps, in order.
     #[serde(default)]
@@ -68,30 +73,33 @@ pub struct WorkflowInfo {
 }
 
 /// `GET /v1/workflows?context={id}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct WorkflowList {
     /// Every definition the context can see, by name; the workspace's win a name clash.
     pub workflows: Vec<WorkflowInfo>,
 }
 
 /// `POST /v1/contexts/{id}/workflows/{name}/run`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct RunWorkflowRequest {
     /// Parameter values, checked against the definition's schema (defaults fill the rest).
     #[serde(default)]
-    #[ts(
+    #[cfg_attr(test, ts(
         as = "Option<std::collections::HashMap<String, serde_json::Value>>",
         optional
-    )]
+    ))]
     pub parameters: Map<String, Value>,
     /// How the UI shows the request.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub display_text: Option<String>,
 }
 
 /// The answer to starting a run (202): the run is stored as a `workflow_execution` message.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct WorkflowRunResponse {
     /// The run's id, for pause / resume / cancel.
     pub execution_id: String,
@@ -107,12 +115,13 @@ pub struct WorkflowRunResponse {
     /// The event id to stream from (as `Last-Event-ID` or `?after=`) to see every event of the
     /// turn; absent when the run emitted none before answering.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub stream_after: Option<u64>,
 }
 
 /// What the person does to a run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum WorkflowControl {
     /// Stop once the running step ends; resumable.

@@ -2,29 +2,31 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+#[cfg(test)]
 use ts_rs::TS;
 
 use crate::validate::{FieldPath, Problems, Validate};
 
 /// Details of a failure, in a form both a person and a model can read.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ErrorDetail {
     /// What went wrong.
     pub message: String,
     /// A machine-readable code (`timeout`, `permission_denied`, an MCP error code...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub code: Option<String>,
     /// A trace of where it failed, when one is available.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub stack_trace: Option<String>,
     /// Whether trying again (or continuing) can succeed.
     #[serde(default)]
     pub recoverable: bool,
     /// Structured details from the source (e.g. an MCP error's `data`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "unknown")]
+    #[cfg_attr(test, ts(optional, type = "unknown"))]
     pub details: Option<serde_json::Value>,
 }
 
@@ -63,9 +65,8 @@ impl Validate for ErrorDetail {
 }
 
 /// Where a tool call stands with respect to a person's (or the policy's) approval.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ApprovalStatus {
     /// Waiting for a decision.
@@ -78,7 +79,8 @@ pub enum ApprovalStatus {
 }
 
 /// A 1-indexed, inclusive range of lines in a file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct LineRange {
     /// First line, counting from 1.
     pub start_line: u32,

@@ -3,23 +3,25 @@
 use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+#[cfg(test)]
 use ts_rs::TS;
 
 use super::common::LineRange;
 use crate::validate::{FieldPath, Problems, Validate, check_file_path};
 
 /// A reference to a file, resolved into its content before the model sees it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct FileReferenceMessage {
     /// The path as the person gave it: relative to the workspace, or absolute inside it.
     pub path: String,
     /// The lines wanted; the whole file when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub range: Option<LineRange>,
     /// How the UI shows the reference (e.g. `@src/lib.rs:10-20`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub display_text: Option<String>,
     /// Whether the content has been read yet, and what was read.
     #[serde(default)]
@@ -27,7 +29,8 @@ pub struct FileReferenceMessage {
 }
 
 /// The state of a file reference's content.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum FileResolution {
     /// Not read yet.

@@ -3,13 +3,15 @@
 use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+#[cfg(test)]
 use ts_rs::TS;
 
 use super::common::ErrorDetail;
 use crate::validate::{FieldPath, Problems, Validate, check_file_path};
 
 /// An image and what was recognized in it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ImageMessage {
     /// Where the image is.
     pub source: ImageSource,
@@ -18,20 +20,20 @@ pub struct ImageMessage {
     pub recognition_mode: RecognitionMode,
     /// Text the person sent with the image.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub caption: Option<String>,
     /// What recognition produced, once it ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub recognition: Option<RecognitionResult>,
     /// Why recognition failed, when it did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub error: Option<ErrorDetail>,
     /// The image as a vision model is sent it, when that differs from `source`: loaded from a
     /// file or URL, or sized down to the provider's limits.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub prepared: Option<PreparedImage>,
 }
 
@@ -50,7 +52,8 @@ impl ImageMessage {
 }
 
 /// An image ready for a vision model: inline bytes within the provider's limits.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct PreparedImage {
     /// MIME type (`image/png`, `image/jpeg`, `image/gif` or `image/webp`).
     pub media_type: String,
@@ -66,7 +69,8 @@ pub struct PreparedImage {
 }
 
 /// Where an image's bytes come from.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ImageSource {
     /// An `http(s)` or `data:` URL.
@@ -89,7 +93,8 @@ pub enum ImageSource {
 }
 
 /// How an image is to be recognized.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum RecognitionMode {
     /// Send the image to a vision-capable model.
@@ -102,7 +107,8 @@ pub enum RecognitionMode {
 }
 
 /// The recognition method that actually ran.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum RecognitionMethod {
     /// A vision model looked at it.
@@ -112,29 +118,30 @@ pub enum RecognitionMethod {
 }
 
 /// What recognition found.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct RecognitionResult {
     /// Which method produced this result.
     pub method: RecognitionMethod,
     /// The vision model's description (vision only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub vision_analysis: Option<String>,
     /// Text found in the image.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub recognized_text: Option<String>,
     /// OCR confidence from 0 to 100, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub confidence: Option<f32>,
     /// Detected language of the text (ISO 639 code), when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub language: Option<String>,
     /// A note for the person, e.g. that vision was unavailable and OCR was used instead.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub notice: Option<String>,
     /// When recognition finished.
     #[serde(default)]

@@ -5,6 +5,7 @@
 use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+#[cfg(test)]
 use ts_rs::TS;
 
 use super::common::{ApprovalStatus, ErrorDetail, check_arguments, check_tool_name};
@@ -12,7 +13,8 @@ use crate::ids::ToolCallId;
 use crate::validate::{FieldPath, Problems, Validate};
 
 /// The model asked to call a tool of an MCP server.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct McpToolRequestMessage {
     /// The configured name of the server that owns the tool.
     pub server_name: String,
@@ -24,7 +26,7 @@ pub struct McpToolRequestMessage {
     pub called_as: String,
     /// The arguments: a JSON object (`{}` when absent).
     #[serde(default = "super::common::empty_object")]
-    #[ts(type = "Record<string, unknown>")]
+    #[cfg_attr(test, ts(type = "Record<string, unknown>"))]
     pub arguments: serde_json::Value,
     /// Correlates the request with its result; the model's call id.
     pub request_id: ToolCallId,
@@ -37,7 +39,8 @@ pub struct McpToolRequestMessage {
 }
 
 /// What an MCP tool call returned.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct McpToolResultMessage {
     /// The server that ran it.
     pub server_name: String,
@@ -57,13 +60,14 @@ pub struct McpToolResultMessage {
 }
 
 /// How an MCP call ended.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum McpOutcome {
     /// The server returned a result.
     Success {
         /// The result (MCP content blocks and structured content).
-        #[ts(type = "unknown")]
+        #[cfg_attr(test, ts(type = "unknown"))]
         result: serde_json::Value,
     },
     /// The call failed: a protocol error, a timeout, or a result the server marked as an error.
@@ -72,13 +76,14 @@ pub enum McpOutcome {
         error: ErrorDetail,
         /// What the server returned along with the error, if anything.
         #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
-        #[ts(optional, type = "unknown")]
+        #[cfg_attr(test, ts(optional, type = "unknown"))]
         result: serde_json::Value,
     },
 }
 
 /// A resource from an MCP server, injected into the conversation as system-provided context.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct McpResourceMessage {
     /// The server it came from.
     pub server_name: String,
@@ -86,7 +91,7 @@ pub struct McpResourceMessage {
     pub resource_uri: String,
     /// Its human-readable name, when the server gave one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub name: Option<String>,
     /// The content. A plain string is read as text content (seed 000 lists `content` and
     /// `mime_type` side by side) and written back as `{"type": "text", "text": ...}`.
@@ -95,7 +100,7 @@ pub struct McpResourceMessage {
     pub content: ResourceContent,
     /// Its MIME type, when the server gave one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub mime_type: Option<String>,
     /// When it was read from the server (the message's creation time when absent).
     #[serde(default)]
@@ -103,7 +108,8 @@ pub struct McpResourceMessage {
 }
 
 /// A resource's content. Binary content is described, not dumped into the conversation.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ResourceContent {
     /// Text content.

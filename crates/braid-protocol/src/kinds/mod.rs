@@ -41,6 +41,7 @@ use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
+#[cfg(test)]
 use ts_rs::TS;
 
 use crate::role::Role;
@@ -52,7 +53,8 @@ use crate::validate::{FieldPath, Problems, Validate};
 /// and copied as a whole (loaded, pooled, cloned into each request), and a 376-byte image kind
 /// made all 10,000 messages of one 560 bytes, the copies and first-touched pages of which were
 /// a third of the first read after a restart (issue 49). `a_message_stays_small` guards it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(tag = "kind", content = "data", rename_all = "snake_case")]
 pub enum MessageKind {
     /// Text a person or the model wrote.
@@ -86,7 +88,7 @@ pub enum MessageKind {
     /// A kind this version does not know. The message's original JSON is kept and written back
     /// unchanged.
     #[serde(skip)]
-    #[ts(skip)]
+    #[cfg_attr(test, ts(skip))]
     #[schemars(skip)]
     Unknown(UnknownKind),
 }
@@ -107,7 +109,8 @@ impl PartialEq for UnknownKind {
 }
 
 /// The name of a kind without its data: for store columns, filters and events.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum KindName {
     /// `text`

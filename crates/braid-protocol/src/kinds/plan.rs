@@ -5,13 +5,15 @@ use std::collections::HashSet;
 use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
+#[cfg(test)]
 use ts_rs::TS;
 
 use crate::ids::MessageId;
 use crate::validate::{FieldPath, Problems, Validate};
 
 /// An execution plan the agent proposes (in plan mode), for the person to execute or refine.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct PlanMessage {
     /// What the plan achieves.
     pub goal: String,
@@ -20,7 +22,8 @@ pub struct PlanMessage {
 }
 
 /// One step of a plan.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct PlanStep {
     /// Its position, from 1.
     pub step_number: u32,
@@ -35,11 +38,11 @@ pub struct PlanStep {
         deserialize_with = "one_or_many"
     )]
     #[schemars(schema_with = "one_or_many_schema")]
-    #[ts(as = "Option<Vec<String>>", optional)]
+    #[cfg_attr(test, ts(as = "Option<Vec<String>>", optional))]
     pub tools_needed: Vec<String>,
     /// A rough duration, as the agent wrote it (`5 minutes`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub estimated_time: Option<String>,
     /// What could go wrong. A single string is accepted for one risk.
     #[serde(
@@ -48,14 +51,13 @@ pub struct PlanStep {
         deserialize_with = "one_or_many"
     )]
     #[schemars(schema_with = "one_or_many_schema")]
-    #[ts(as = "Option<Vec<String>>", optional)]
+    #[cfg_attr(test, ts(as = "Option<Vec<String>>", optional))]
     pub risks: Vec<String>,
 }
 
 /// Where a step of an executed plan stands, as the agent reported it with `update_plan`.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum PlanStepStatus {
     /// Not started (every step, until the agent reports on it).
@@ -70,7 +72,8 @@ pub enum PlanStepStatus {
 }
 
 /// The arguments of `update_plan`: the new status of one step of the plan being executed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct PlanStepUpdate {
     /// The step's `step_number` in the plan.
     pub step_number: u32,
@@ -79,7 +82,8 @@ pub struct PlanStepUpdate {
 }
 
 /// One step's status in a [`PlanProgress`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct PlanStepProgress {
     /// The step's `step_number` in the plan.
     pub step_number: u32,
@@ -91,7 +95,8 @@ pub struct PlanStepProgress {
 /// every step stands after it. The conversation's record of a plan's progress is these
 /// outputs, in order, on the branch that executed the plan (a branch made before the
 /// execution never ran it, so its plan has no progress).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct PlanProgress {
     /// The `plan` message being executed.
     pub plan_id: MessageId,
@@ -146,7 +151,8 @@ impl PlanMessage {
 }
 
 /// A question with predefined answers that pauses the agent until the person picks one.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct QuestionMessage {
     /// The question.
     pub question: String,
@@ -154,23 +160,24 @@ pub struct QuestionMessage {
     pub options: Vec<QuestionOption>,
     /// Background that helps the person answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub context: Option<String>,
     /// How much the answer matters; styles the card.
     #[serde(default)]
     pub severity: Severity,
     /// The value of the suggested option.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub default: Option<String>,
     /// The person's answer, once given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub answer: Option<QuestionAnswer>,
 }
 
 /// One answer to choose from.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct QuestionOption {
     /// What the button says.
     pub label: String,
@@ -179,7 +186,8 @@ pub struct QuestionOption {
 }
 
 /// How much a question matters.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     /// Must be answered with care (shown in red).
@@ -192,7 +200,8 @@ pub enum Severity {
 }
 
 /// The answer a person gave.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct QuestionAnswer {
     /// The chosen option's value.
     pub value: String,

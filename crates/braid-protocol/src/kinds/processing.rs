@@ -3,23 +3,25 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+#[cfg(test)]
 use ts_rs::TS;
 
 use crate::validate::{FieldPath, Problems, Validate};
 
 /// Work in progress.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ProcessingMessage {
     /// What is being done, e.g. `Recognizing image`; [`DEFAULT_ACTIVITY`] when absent.
     #[serde(default = "default_activity")]
     pub activity: String,
     /// More detail, when useful.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub detail: Option<String>,
     /// Progress so far, when countable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub progress: Option<Progress>,
 }
 
@@ -31,7 +33,8 @@ fn default_activity() -> String {
 }
 
 /// `done` of `total`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct Progress {
     /// Items done.
     pub done: u32,

@@ -6,12 +6,14 @@ use std::collections::HashSet;
 use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+#[cfg(test)]
 use ts_rs::TS;
 
 use crate::validate::{FieldPath, Problems, Validate};
 
 /// A snapshot of a project's structure.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ProjectStructureMessage {
     /// The workspace root the paths are relative to.
     pub root_path: String,
@@ -28,7 +30,8 @@ pub struct ProjectStructureMessage {
 
 /// The three views of a project. In JSON the view's name is `structure_type` and its data is
 /// `content`, so the type and the data cannot disagree.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(tag = "structure_type", content = "content", rename_all = "snake_case")]
 pub enum ProjectStructureContent {
     /// A directory tree.
@@ -51,7 +54,8 @@ impl ProjectStructureContent {
 }
 
 /// A directory and what it holds.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct DirectoryNode {
     /// The directory's own name (`.` for the root).
     pub name: String,
@@ -66,7 +70,8 @@ pub struct DirectoryNode {
 }
 
 /// One file of a project.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct FileInfo {
     /// Path relative to the root.
     pub path: String,
@@ -76,12 +81,13 @@ pub struct FileInfo {
     pub mime_type: String,
     /// Programming language, when it is source code.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub language: Option<String>,
 }
 
 /// Packages and the edges between them.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct DependencyGraph {
     /// The manifests and lock files that were read, relative to the root.
     #[serde(default)]
@@ -93,7 +99,8 @@ pub struct DependencyGraph {
 }
 
 /// One package in a dependency graph.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct DependencyNode {
     /// Unique within the graph, e.g. `cargo:serde@1.0.210`.
     pub id: String,
@@ -101,7 +108,7 @@ pub struct DependencyNode {
     pub name: String,
     /// The resolved version, when a lock file gave one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub version: Option<String>,
     /// Which package ecosystem it belongs to.
     pub ecosystem: Ecosystem,
@@ -110,7 +117,8 @@ pub struct DependencyNode {
 }
 
 /// A package ecosystem.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Ecosystem {
     /// Rust: Cargo.toml and Cargo.lock.
@@ -122,7 +130,8 @@ pub enum Ecosystem {
 }
 
 /// How a package relates to the project.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum DependencyRelation {
     /// A package of the project itself (a workspace member).
@@ -134,7 +143,8 @@ pub enum DependencyRelation {
 }
 
 /// An edge of a dependency graph.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct DependencyEdge {
     /// The depending package's id.
     pub from: String,
@@ -146,9 +156,8 @@ pub struct DependencyEdge {
 }
 
 /// What a dependency is for.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum DependencyScope {
     /// Needed at run time.

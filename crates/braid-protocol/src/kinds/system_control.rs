@@ -4,6 +4,7 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+#[cfg(test)]
 use ts_rs::TS;
 
 use crate::config::{AgentRole, Mode};
@@ -14,7 +15,8 @@ use crate::state::LoopStopReason;
 use crate::validate::{FieldPath, Problems, Validate};
 
 /// A control notice.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum SystemControlMessage {
     /// The mode changed; the system prompt follows it from here on.

@@ -2,19 +2,22 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+#[cfg(test)]
 use ts_rs::TS;
 
 use crate::validate::{FieldPath, Problems, Validate};
 
 /// Text in one or more parts.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct TextMessage {
     /// The parts, in order. A plain message has one `text` part.
     pub parts: Vec<TextPart>,
 }
 
 /// One part of a text message.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum TextPart {
     /// Visible text (Markdown).

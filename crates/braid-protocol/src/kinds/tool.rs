@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+#[cfg(test)]
 use ts_rs::TS;
 
 use super::common::{ApprovalStatus, ErrorDetail, check_arguments, check_tool_name};
@@ -12,14 +13,16 @@ use crate::ids::ToolCallId;
 use crate::validate::{FieldPath, Problems, Validate};
 
 /// The model asked to call one or more built-in tools in one answer.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ToolRequestMessage {
     /// The calls, in the order the model made them.
     pub calls: Vec<ToolCall>,
 }
 
 /// One call to a tool.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ToolCall {
     /// The id the model gave the call; its result echoes it.
     pub id: ToolCallId,
@@ -28,7 +31,7 @@ pub struct ToolCall {
     /// The arguments: a JSON object. Arguments that were not valid JSON are kept as the string
     /// the model sent, and fail validation. `{}` when absent.
     #[serde(default = "super::common::empty_object")]
-    #[ts(type = "Record<string, unknown>")]
+    #[cfg_attr(test, ts(type = "Record<string, unknown>"))]
     pub arguments: serde_json::Value,
     /// Whether the call may run.
     #[serde(default)]
@@ -52,7 +55,8 @@ impl ToolCall {
 }
 
 /// What one tool call returned.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct ToolResultMessage {
     /// The id of the call this answers.
     pub call_id: ToolCallId,
@@ -67,23 +71,24 @@ pub struct ToolResultMessage {
     pub duration_ms: u64,
     /// When it started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub started_at: Option<DateTime<Utc>>,
     /// When it finished.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub completed_at: Option<DateTime<Utc>>,
 }
 
 /// How a tool call ended. In JSON: `"status": "success", "output": ...` or
 /// `"status": "error", "error": {...}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum ToolOutcome {
     /// It ran and produced output.
     Success {
         /// The tool's output, as structured JSON.
-        #[ts(type = "unknown")]
+        #[cfg_attr(test, ts(type = "unknown"))]
         output: serde_json::Value,
     },
     /// It failed, was denied, timed out or was never run.

@@ -3,13 +3,15 @@
 use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+#[cfg(test)]
 use ts_rs::TS;
 
 use super::common::ErrorDetail;
 use crate::validate::{FieldPath, Problems, Validate};
 
 /// One run of a workflow and how far it got.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 pub struct WorkflowExecutionMessage {
     /// The workflow's name.
     pub workflow_name: String,
@@ -19,7 +21,7 @@ pub struct WorkflowExecutionMessage {
     pub status: WorkflowStatus,
     /// The step running (or to run next); none once finished.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub current_step: Option<String>,
     /// How many steps the workflow has.
     #[serde(default)]
@@ -35,21 +37,22 @@ pub struct WorkflowExecutionMessage {
     pub updated_at: DateTime<Utc>,
     /// The final output, once completed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "unknown")]
+    #[cfg_attr(test, ts(optional, type = "unknown"))]
     pub result: Option<serde_json::Value>,
     /// The question of the approval step the run waits on (status `paused`): resume goes on,
     /// cancel stops.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub awaiting_approval: Option<String>,
     /// Why it failed, when it did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(test, ts(optional))]
     pub error: Option<ErrorDetail>,
 }
 
 /// Where a workflow run stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 pub enum WorkflowStatus {
     /// Not started yet.
