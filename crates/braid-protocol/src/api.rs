@@ -855,10 +855,13 @@ pub struct McpServerDefinition {
     /// Environment variables of a stdio server. Answers hide every value (`null`); in a
     /// replacement a `null` value keeps the variable's current value.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[cfg_attr(test, ts(
-        as = "Option<std::collections::BTreeMap<String, Option<String>>>",
-        optional
-    ))]
+    #[cfg_attr(
+        test,
+        ts(
+            as = "Option<std::collections::BTreeMap<String, Option<String>>>",
+            optional
+        )
+    )]
     pub env: std::collections::BTreeMap<String, Option<String>>,
     /// The endpoint of a streamable HTTP server (`http://` or `https://`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -866,10 +869,13 @@ pub struct McpServerDefinition {
     pub url: Option<String>,
     /// Headers sent to an HTTP server with every request; hidden and kept like `env` values.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[cfg_attr(test, ts(
-        as = "Option<std::collections::BTreeMap<String, Option<String>>>",
-        optional
-    ))]
+    #[cfg_attr(
+        test,
+        ts(
+            as = "Option<std::collections::BTreeMap<String, Option<String>>>",
+            optional
+        )
+    )]
     pub headers: std::collections::BTreeMap<String, Option<String>>,
     /// Listed but not connected to.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

@@ -102,10 +102,13 @@ pub struct WorkflowPayload {
     pub workflow: String,
     /// Its parameters.
     #[serde(default, skip_serializing_if = "Map::is_empty")]
-    #[cfg_attr(test, ts(
-        as = "Option<std::collections::HashMap<String, serde_json::Value>>",
-        optional
-    ))]
+    #[cfg_attr(
+        test,
+        ts(
+            as = "Option<std::collections::HashMap<String, serde_json::Value>>",
+            optional
+        )
+    )]
     pub parameters: Map<String, Value>,
     /// How the UI shows the request.
     #[serde(default, skip_serializing_if = "Option::is_none")]

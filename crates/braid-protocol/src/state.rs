@@ -176,7 +176,9 @@ impl fmt::Display for LoopStopReason {
 }
 
 /// A state's variant without its data: the vocabulary of the transition table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "snake_case")]
 #[allow(missing_docs)]

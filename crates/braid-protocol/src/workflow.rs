@@ -86,10 +86,13 @@ pub struct WorkflowList {
 pub struct RunWorkflowRequest {
     /// Parameter values, checked against the definition's schema (defaults fill the rest).
     #[serde(default)]
-    #[cfg_attr(test, ts(
-        as = "Option<std::collections::HashMap<String, serde_json::Value>>",
-        optional
-    ))]
+    #[cfg_attr(
+        test,
+        ts(
+            as = "Option<std::collections::HashMap<String, serde_json::Value>>",
+            optional
+        )
+    )]
     pub parameters: Map<String, Value>,
     /// How the UI shows the request.
     #[serde(default, skip_serializing_if = "Option::is_none")]
