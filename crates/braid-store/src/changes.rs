@@ -104,6 +104,39 @@ impl ContextChanges {
         self == &Self::default()
     }
 
+    /// Whether the set only keeps records (of turns and model requests) and changes nothing of
+    /// the context itself: such a set leaves the context's row alone, so a turn's end does not
+    /// move the context's `updated_at`, which orders the list of contexts.
+    pub(crate) fn records_only(&self) -> bool {
+        let Self {
+            title,
+            config,
+            active_branch,
+            state,
+            new_messages,
+            updated_messages,
+            new_branches,
+            branch_settings,
+            appends,
+            replacements,
+            deleted_branches,
+            model_requests,
+            turns,
+        } = self;
+        let changes_context = title.is_some()
+            || config.is_some()
+            || active_branch.is_some()
+            || state.is_some()
+            || !new_messages.is_empty()
+            || !updated_messages.is_empty()
+            || !new_branches.is_empty()
+            || !branch_settings.is_empty()
+            || !appends.is_empty()
+            || !replacements.is_empty()
+            || !deleted_branches.is_empty();
+        !changes_context && (!model_requests.is_empty() || !turns.is_empty())
+    }
+
     /// Every message the change set writes.
     pub(crate) fn written_messages(&self) -> impl Iterator<Item = &Message> {
         self.new_messages.iter().chain(&self.updated_messages)

@@ -85,8 +85,7 @@ macro_rules! sql_store {
                     return Ok(None);
                 };
                 let token = u64::try_from(token).unwrap_or(0);
-                // Another owner may have written events since this store last numbered them.
-                self.events.renumber(context);
+                self.lease_taken(context);
                 tracing::debug!(context = %context, token, "lease taken");
                 let pool = self.writer().clone();
                 let owner = self.leases.identity.id.clone();
@@ -373,7 +372,6 @@ macro_rules! sql_store {
                 conn: &mut <$db as sqlx::Database>::Connection,
                 turn: &braid_protocol::api::TurnView,
             ) -> $crate::error::Result<()> {
-                use $crate::error::DbResultExt as _;
                 let record = serde_json::to_string(turn).map_err(|e| {
                     $crate::error::StoreError::Corrupt {
                         context: turn.context_id,
@@ -383,7 +381,7 @@ macro_rules! sql_store {
                 })?;
                 // The status column and the record are written by one statement: never out of
                 // step.
-                sqlx::query(
+                let done = sqlx::query(
                     "INSERT INTO turns (context_id, turn_id, record, status) VALUES ($1, $2, $3, $4) \
                      ON CONFLICT (context_id, turn_id) DO UPDATE \
                      SET record = excluded.record, status = excluded.status",
@@ -393,9 +391,20 @@ macro_rules! sql_store {
                 .bind(record)
                 .bind(turn.status.as_str())
                 .execute(&mut *conn)
-                .await
-                .during($backend, "saving a turn")?;
-                Ok(())
+                .await;
+                match done {
+                    Ok(_) => Ok(()),
+                    Err(error) => Err(match $crate::error::violation(&error) {
+                        Some(sqlx::error::ErrorKind::ForeignKeyViolation) => {
+                            $crate::error::StoreError::ContextNotFound(turn.context_id)
+                        }
+                        _ => $crate::error::StoreError::Database {
+                            backend: $backend,
+                            operation: "saving a turn",
+                            source: error,
+                        },
+                    }),
+                }
             }
 
             /// Writes the record of one request sent to the model.
@@ -482,23 +491,26 @@ macro_rules! sql_store {
                         reason: e.to_string(),
                     })?;
                 // Writing the context row first takes the write lock at once and proves the
-                // context exists.
-                let touched = sqlx::query(
-                    "UPDATE contexts SET title = COALESCE($2, title), config = COALESCE($3, config), \
-                     active_branch = COALESCE($4, active_branch), state = COALESCE($5, state), \
-                     updated_at = $6 WHERE id = $1",
-                )
-                .bind(context.0)
-                .bind(changes.title.as_deref())
-                .bind(config)
-                .bind(changes.active_branch.as_ref().map(|b| b.as_str()))
-                .bind(state)
-                .bind(now)
-                .execute(&mut *conn)
-                .await
-                .during($backend, OP)?;
-                if touched.rows_affected() == 0 {
-                    return Err(StoreError::ContextNotFound(context));
+                // context exists. A set of records only leaves the row (and its `updated_at`)
+                // alone; the records' own rows refer to the context.
+                if !changes.records_only() {
+                    let touched = sqlx::query(
+                        "UPDATE contexts SET title = COALESCE($2, title), config = COALESCE($3, config), \
+                         active_branch = COALESCE($4, active_branch), state = COALESCE($5, state), \
+                         updated_at = $6 WHERE id = $1",
+                    )
+                    .bind(context.0)
+                    .bind(changes.title.as_deref())
+                    .bind(config)
+                    .bind(changes.active_branch.as_ref().map(|b| b.as_str()))
+                    .bind(state)
+                    .bind(now)
+                    .execute(&mut *conn)
+                    .await
+                    .during($backend, OP)?;
+                    if touched.rows_affected() == 0 {
+                        return Err(StoreError::ContextNotFound(context));
+                    }
                 }
 
                 for message in &changes.new_messages {
@@ -872,7 +884,9 @@ macro_rules! sql_store {
                     .execute(&mut *tx)
                     .await
                     .during($backend, OP)?;
-                tx.commit().await.during($backend, OP)
+                tx.commit().await.during($backend, OP)?;
+                self.created(context.id);
+                Ok(())
             }
 
             async fn record_model_request(

@@ -121,7 +121,7 @@ async fn update_contexts(
     now: chrono::DateTime<chrono::Utc>,
 ) -> Result<()> {
     let mut rows = Vec::with_capacity(sets.len());
-    for (context, changes) in sets {
+    for (context, changes) in sets.iter().filter(|(_, c)| !c.records_only()) {
         let json = |what: &'static str, value: Option<std::result::Result<String, _>>| {
             value
                 .transpose()

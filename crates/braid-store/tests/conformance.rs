@@ -85,6 +85,7 @@ conformance!(
     idempotency_keys_claim_answer_refuse_other_bodies_and_expire,
     a_turn_record_is_replaced_by_its_next_and_goes_with_its_context,
     turn_and_request_records_ride_with_their_change_set_or_not_at_all,
+    a_set_of_turn_records_only_leaves_the_context_row_and_needs_the_context,
     running_turns_are_found_by_their_status_column_written_with_every_save,
     a_new_owner_gets_a_greater_token_and_the_old_owners_writes_are_refused,
     lapsed_leases_are_orphans_and_released_ones_are_not,
@@ -469,6 +470,65 @@ mod cases {
         assert_eq!(
             f.store.model_request(refused.id, request.id).await.unwrap(),
             None
+        );
+    }
+
+    pub async fn a_set_of_turn_records_only_leaves_the_context_row_and_needs_the_context(
+        f: &Fixture,
+    ) {
+        use braid_protocol::api::{TurnStatus, TurnView};
+        let ended = |context: ContextId| ContextChanges {
+            turns: vec![TurnView {
+                turn_id: braid_protocol::ContextTurnId::new(),
+                context_id: context,
+                branch: BranchName::main(),
+                status: TurnStatus::Completed,
+                outcome: Some(braid_protocol::TurnOutcome::Answered),
+                error: None,
+                message_id: None,
+                completed_at: Some(chrono::SubsecRound::trunc_subsecs(chrono::Utc::now(), 6)),
+            }],
+            ..ContextChanges::new()
+        };
+        // A turn's end is no update of the context: the list, ordered by updates, stays put.
+        let record = new_context(&f.store).await;
+        let before = f.store.get_context(record.id).await.unwrap().unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+        let saved = ended(record.id);
+        f.store.save_changes(record.id, &saved).await.unwrap();
+        let queued_end = ended(record.id);
+        queued(&f.store, record.id, &queued_end).await;
+        let after = f.store.get_context(record.id).await.unwrap().unwrap();
+        assert_eq!(after.updated_at, before.updated_at);
+        for set in [&saved, &queued_end] {
+            let turn = &set.turns[0];
+            assert_eq!(
+                f.store.get_turn(record.id, turn.turn_id).await.unwrap(),
+                Some(turn.clone())
+            );
+        }
+        // Without the row to prove it, the record's own reference names the missing context.
+        let missing = ContextId::new();
+        let err = f
+            .store
+            .save_changes(missing, &ended(missing))
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(err, braid_store::StoreError::ContextNotFound(c) if c == missing),
+            "{err}"
+        );
+        let err = f
+            .store
+            .queue_changes(missing, &ended(missing))
+            .await
+            .unwrap()
+            .outcome()
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(err, braid_store::StoreError::ContextNotFound(c) if c == missing),
+            "{err}"
         );
     }
 

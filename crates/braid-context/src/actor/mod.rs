@@ -456,11 +456,23 @@ impl Actor {
             turn.ended = Some(view.clone());
             turn.start = TurnStart::Settled;
         }
-        // Saved apart, not in a change set: a change set touches the context's row, and a turn
-        // ending is no update of the context (the list orders contexts by their updates).
-        self.emit(event).await;
+        // The record rides in the writer's next round, as a set of records only: it leaves the
+        // context's row alone (a turn ending is no update of the context, and the list orders
+        // contexts by their updates), and the event commits no earlier than it.
+        let changes = ContextChanges {
+            turns: vec![view.clone()],
+            ..ContextChanges::default()
+        };
         let store = self.services.store.clone();
-        if let Err(error) = self.serve_reads_until(store.save_turn(&view)).await {
+        let queued = self
+            .serve_reads_until(store.queue_changes(self.id, &changes))
+            .await;
+        self.emit(event).await;
+        let saved = match queued {
+            Ok(pending) => self.serve_reads_until(pending).await,
+            Err(error) => Err(error),
+        };
+        if let Err(error) = saved {
             tracing::warn!(context = %self.id, turn = %view.turn_id, %error, "turn record not saved");
         }
         self.turn = None;
