@@ -183,6 +183,10 @@ struct Counter {
     /// renumbering, or a context's events after a loss and a new lease would all count as
     /// left over from the lost batch.
     generation: u64,
+    /// The lease token under which `last` is the log's (0: the context's creation, before any
+    /// lease). Every taking of a lease raises the token by one, so a lease taken with the next
+    /// token was held by no one else in between, and nobody else numbered events meanwhile.
+    token: u64,
 }
 
 type Counters = Arc<Mutex<HashMap<ContextId, Counter>>>;
@@ -357,6 +361,7 @@ impl EventWriter {
         let counter = counters.entry(context).or_insert(Counter {
             last: None,
             generation: 0,
+            token: 0,
         });
         let generation = counter.generation;
         let last = counter.last.get_or_insert(stored);
@@ -419,19 +424,31 @@ impl EventWriter {
     }
 
     /// Notes that `context` was just created and has no events, so its first event is numbered
-    /// 1 without reading the log. Only for a store whose file no one else writes: elsewhere
-    /// another owner may number the context's events before this store does.
+    /// 1 without reading the log, unless someone else takes its lease first (see
+    /// [`EventWriter::lease_taken`]).
     pub fn starts_empty(&self, context: ContextId) {
         lock(&self.counters).entry(context).or_insert(Counter {
             last: Some(0),
             generation: 0,
+            token: 0,
         });
     }
 
-    /// Makes the context's next event read where its numbering stands from the log again
-    /// (another owner may have written events since this store last numbered them).
-    pub fn renumber(&self, context: ContextId) {
-        renumber(&self.counters, context);
+    /// Notes that this store took `context`'s lease with `token`. The numbering it holds stays
+    /// when the token follows the one it was known under (no one else held the lease between);
+    /// otherwise the next event reads where the log stands, as another owner may have written
+    /// events since.
+    pub fn lease_taken(&self, context: ContextId, token: u64) {
+        let mut counters = lock(&self.counters);
+        let counter = counters.entry(context).or_insert(Counter {
+            last: None,
+            generation: 0,
+            token,
+        });
+        if counter.token.checked_add(1) != Some(token) {
+            counter.last = None;
+        }
+        counter.token = token;
     }
 }
 
@@ -997,6 +1014,39 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_lease_taken_with_the_next_token_keeps_the_numbering_and_any_other_reads_the_log() {
+        // The sink's log says 41 for every context: a read of it gives 42 again, where a kept
+        // numbering goes on.
+        let sink = Arc::new(RecordingSink::default());
+        let writer = EventWriter::start(sink.clone(), Duration::from_millis(1), None);
+        let collector = Arc::new(Collector::default());
+        let (created, found) = (ContextId::new(), ContextId::new());
+        writer.starts_empty(created);
+        let mut numbered = Vec::new();
+        for (context, token) in [
+            // Created here, then the first lease: no one held it before.
+            (created, Some(1)),
+            (created, Some(2)),
+            // Token 3 went to someone else: the log is read.
+            (created, Some(4)),
+            // Not created here: the log is read once, then the numbering is kept.
+            (found, Some(7)),
+            (found, None),
+            (found, Some(8)),
+        ] {
+            if let Some(token) = token {
+                writer.lease_taken(context, token);
+            }
+            let event = writer
+                .append(context, &delta(context), collector.clone(), 0)
+                .await
+                .unwrap();
+            numbered.push(event.sequence);
+        }
+        assert_eq!(numbered, vec![1, 2, 42, 42, 43, 44]);
+    }
+
+    #[tokio::test]
     async fn a_lone_stream_s_event_is_committed_without_waiting_for_the_interval() {
         let sink = Arc::new(RecordingSink::default());
         // An interval far longer than the wait below: only a commit at once can pass.
@@ -1132,8 +1182,8 @@ mod tests {
         assert!(writer.flush().await.is_err());
         assert_eq!(collector.lost.lock().unwrap().len(), 1);
         sink.failing.store(false, Ordering::SeqCst);
-        // What taking the context's lease again does.
-        writer.renumber(context);
+        // What taking the context's lease again, after another owner held it, does.
+        writer.lease_taken(context, 2);
         let next = writer
             .append(context, &delta(context), collector.clone(), 0)
             .await

@@ -202,16 +202,6 @@ impl PostgresStore {
     fn reader(&self) -> &PgPool {
         &self.pool
     }
-
-    /// Nothing to note: another replica may own the new context and number its events first,
-    /// so its first event here reads the log.
-    fn created(&self, _context: braid_protocol::ContextId) {}
-
-    /// Another owner may have written events since this store last numbered them: the next
-    /// event reads where the log stands.
-    fn lease_taken(&self, context: braid_protocol::ContextId) {
-        self.events.renumber(context);
-    }
 }
 
 impl Drop for PostgresStore {

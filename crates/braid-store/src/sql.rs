@@ -85,7 +85,7 @@ macro_rules! sql_store {
                     return Ok(None);
                 };
                 let token = u64::try_from(token).unwrap_or(0);
-                self.lease_taken(context);
+                self.events.lease_taken(context, token);
                 tracing::debug!(context = %context, token, "lease taken");
                 let pool = self.writer().clone();
                 let owner = self.leases.identity.id.clone();
@@ -885,7 +885,7 @@ macro_rules! sql_store {
                     .await
                     .during($backend, OP)?;
                 tx.commit().await.during($backend, OP)?;
-                self.created(context.id);
+                self.events.starts_empty(context.id);
                 Ok(())
             }
 

@@ -281,17 +281,6 @@ impl SqliteStore {
         &self.read
     }
 
-    /// A context just created has no events, and no other process writes this file: its first
-    /// event needs no read of the log (with a thousand new contexts, that read was one more
-    /// round trip on the writer's connection per first turn).
-    fn created(&self, context: ContextId) {
-        self.events.starts_empty(context);
-    }
-
-    /// Nothing to note: no other process writes this file, so the numbering this store holds
-    /// is still the log's.
-    fn lease_taken(&self, _context: ContextId) {}
-
     async fn write_changes(&self, context: ContextId, changes: &ContextChanges) -> Result<()> {
         self.changes.save(context, changes.clone()).await
     }
