@@ -183,10 +183,11 @@ struct Counter {
     /// renumbering, or a context's events after a loss and a new lease would all count as
     /// left over from the lost batch.
     generation: u64,
-    /// The lease token under which `last` is the log's (0: the context's creation, before any
-    /// lease). Every taking of a lease raises the token by one, so a lease taken with the next
-    /// token was held by no one else in between, and nobody else numbered events meanwhile.
-    token: u64,
+    /// The lease token under which `last` is the log's: `Some(0)` from the context's creation
+    /// here, before any lease; `None` when it was numbered under no lease this store took.
+    /// Every taking of a lease raises the token by one, so a lease taken with the next token
+    /// was held by no one else in between, and nobody else numbered events meanwhile.
+    token: Option<u64>,
 }
 
 type Counters = Arc<Mutex<HashMap<ContextId, Counter>>>;
@@ -361,7 +362,7 @@ impl EventWriter {
         let counter = counters.entry(context).or_insert(Counter {
             last: None,
             generation: 0,
-            token: 0,
+            token: None,
         });
         let generation = counter.generation;
         let last = counter.last.get_or_insert(stored);
@@ -430,7 +431,7 @@ impl EventWriter {
         lock(&self.counters).entry(context).or_insert(Counter {
             last: Some(0),
             generation: 0,
-            token: 0,
+            token: Some(0),
         });
     }
 
@@ -443,12 +444,12 @@ impl EventWriter {
         let counter = counters.entry(context).or_insert(Counter {
             last: None,
             generation: 0,
-            token,
+            token: None,
         });
-        if counter.token.checked_add(1) != Some(token) {
+        if counter.token.and_then(|held| held.checked_add(1)) != Some(token) {
             counter.last = None;
         }
-        counter.token = token;
+        counter.token = Some(token);
     }
 }
 
@@ -1020,7 +1021,7 @@ mod tests {
         let sink = Arc::new(RecordingSink::default());
         let writer = EventWriter::start(sink.clone(), Duration::from_millis(1), None);
         let collector = Arc::new(Collector::default());
-        let (created, found) = (ContextId::new(), ContextId::new());
+        let (created, found, unleased) = (ContextId::new(), ContextId::new(), ContextId::new());
         writer.starts_empty(created);
         let mut numbered = Vec::new();
         for (context, token) in [
@@ -1033,6 +1034,10 @@ mod tests {
             (found, Some(7)),
             (found, None),
             (found, Some(8)),
+            // Numbered under no lease: the first lease reads the log, even with token 1.
+            (unleased, None),
+            (unleased, None),
+            (unleased, Some(1)),
         ] {
             if let Some(token) = token {
                 writer.lease_taken(context, token);
@@ -1043,7 +1048,7 @@ mod tests {
                 .unwrap();
             numbered.push(event.sequence);
         }
-        assert_eq!(numbered, vec![1, 2, 42, 42, 43, 44]);
+        assert_eq!(numbered, vec![1, 2, 42, 42, 43, 44, 42, 43, 42]);
     }
 
     #[tokio::test]
