@@ -119,7 +119,8 @@ impl Actor {
             view.outcome = Some(TurnOutcome::Interrupted);
             view.error = Some(error.clone());
             view.completed_at = Some(now);
-            if let Err(e) = self.store().save_turn(&view).await {
+            let record = braid_store::ContextChanges::turn_record(view.clone());
+            if let Err(e) = self.store().save_changes(self.context_id(), &record).await {
                 tracing::error!(context = %self.context_id(), turn = %view.turn_id, error = %e, "interrupted turn not saved");
                 continue;
             }

@@ -220,9 +220,6 @@ impl Store for FlakyStore {
     ) -> braid_store::Result<u64> {
         self.inner.expire_idempotency_keys(window, keep).await
     }
-    async fn save_turn(&self, turn: &api::TurnView) -> braid_store::Result<()> {
-        self.inner.save_turn(turn).await
-    }
     async fn running_turns(&self, id: ContextId) -> braid_store::Result<Vec<api::TurnView>> {
         self.inner.running_turns(id).await
     }

@@ -93,6 +93,15 @@ impl ContextChanges {
         self
     }
 
+    /// A set of records only: where `turn` is, or how it ended, replacing an earlier record of
+    /// the same turn. It leaves the context's row alone (see [`ContextChanges::records_only`]).
+    pub fn turn_record(turn: TurnView) -> Self {
+        Self {
+            turns: vec![turn],
+            ..Self::default()
+        }
+    }
+
     /// Records a new state.
     pub fn with_state(mut self, state: ContextState) -> Self {
         self.state = Some(state);

@@ -1147,15 +1147,6 @@ macro_rules! sql_store {
                     .collect()
             }
 
-            async fn save_turn(
-                &self,
-                turn: &braid_protocol::api::TurnView,
-            ) -> $crate::error::Result<()> {
-                use $crate::error::DbResultExt as _;
-                let mut conn = self.writer().acquire().await.during($backend, "saving a turn")?;
-                Self::write_turn(&mut *conn, turn).await
-            }
-
             async fn running_turns(
                 &self,
                 context: braid_protocol::ContextId,

@@ -315,14 +315,6 @@ pub trait Store: Send + Sync + 'static {
         Err(crate::StoreError::Unsupported("token counts"))
     }
 
-    /// Records where a turn is and how it ended, replacing an earlier record of the same turn.
-    /// A store that keeps no turns (a test's wrapper) refuses with
-    /// [`StoreError::Unsupported`](crate::StoreError::Unsupported).
-    async fn save_turn(&self, turn: &TurnView) -> Result<()> {
-        let _ = turn;
-        Err(crate::StoreError::Unsupported("turns"))
-    }
-
     /// The records of `context`'s turns saved as `running` (a turn's record is saved when it
     /// starts and again when it ends): after a restart, the turns a crash cut short. At most a
     /// few: a context runs one turn at a time.

@@ -189,6 +189,12 @@ mod cases {
     use super::*;
 
     /// Saves `changes` through the store's queue (the SQLite group writer's path).
+    /// Saves `turn`'s record alone, as a turn's end and recovery do.
+    async fn save_turn_record(store: &Arc<dyn Store>, turn: &braid_protocol::api::TurnView) {
+        let record = ContextChanges::turn_record(turn.clone());
+        store.save_changes(turn.context_id, &record).await.unwrap();
+    }
+
     async fn queued(store: &Arc<dyn Store>, context: ContextId, changes: &ContextChanges) {
         let pending = store.queue_changes(context, changes).await.unwrap();
         pending.outcome().await.unwrap();
@@ -365,7 +371,7 @@ mod cases {
             message_id: Some(MessageId::new()),
             completed_at: None,
         };
-        f.store.save_turn(&view).await.unwrap();
+        save_turn_record(&f.store, &view).await;
         assert_eq!(
             f.store.running_turns(record.id).await.unwrap(),
             vec![view.clone()],
@@ -375,7 +381,7 @@ mod cases {
         view.outcome = Some(braid_protocol::TurnOutcome::Failed);
         view.error = Some("the model is gone".into());
         view.completed_at = Some(chrono::SubsecRound::trunc_subsecs(chrono::Utc::now(), 6));
-        f.store.save_turn(&view).await.unwrap();
+        save_turn_record(&f.store, &view).await;
         assert_eq!(f.store.get_turn(record.id, turn).await.unwrap(), Some(view));
         assert_eq!(
             f.store.running_turns(record.id).await.unwrap(),
@@ -441,10 +447,7 @@ mod cases {
         ended.turn_id = f.store.running_turns(grouped.id).await.unwrap()[0].turn_id;
         ended.status = TurnStatus::Completed;
         ended.outcome = Some(braid_protocol::TurnOutcome::Answered);
-        let end = ContextChanges {
-            turns: vec![ended.clone()],
-            ..ContextChanges::new()
-        };
+        let end = ContextChanges::turn_record(ended.clone());
         queued(&f.store, grouped.id, &end).await;
         assert_eq!(f.store.running_turns(grouped.id).await.unwrap(), Vec::new());
         assert_eq!(
@@ -477,8 +480,8 @@ mod cases {
         f: &Fixture,
     ) {
         use braid_protocol::api::{TurnStatus, TurnView};
-        let ended = |context: ContextId| ContextChanges {
-            turns: vec![TurnView {
+        let ended = |context: ContextId| {
+            ContextChanges::turn_record(TurnView {
                 turn_id: braid_protocol::ContextTurnId::new(),
                 context_id: context,
                 branch: BranchName::main(),
@@ -487,8 +490,7 @@ mod cases {
                 error: None,
                 message_id: None,
                 completed_at: Some(chrono::SubsecRound::trunc_subsecs(chrono::Utc::now(), 6)),
-            }],
-            ..ContextChanges::new()
+            })
         };
         // A turn's end is no update of the context: the list, ordered by updates, stays put.
         let record = new_context(&f.store).await;
@@ -558,7 +560,7 @@ mod cases {
         let completed = view(a.id, TurnStatus::Completed);
         let elsewhere = view(b.id, TurnStatus::Running);
         for turn in [&queued, &running, &completed, &elsewhere] {
-            f.store.save_turn(turn).await.unwrap();
+            save_turn_record(&f.store, turn).await;
         }
         assert_eq!(
             f.store.running_turns(a.id).await.unwrap(),
@@ -571,7 +573,7 @@ mod cases {
 
         // The queued turn starts: its next save moves its status with its record.
         queued.status = TurnStatus::Running;
-        f.store.save_turn(&queued).await.unwrap();
+        save_turn_record(&f.store, &queued).await;
         assert_eq!(
             sorted(f.store.running_turns(a.id).await.unwrap()),
             sorted(vec![running.clone(), queued.clone()])
@@ -581,7 +583,7 @@ mod cases {
         // back (the records still say running), no turn runs; the next save sets it again.
         f.execute("UPDATE turns SET status = 'completed'").await;
         assert_eq!(f.store.running_turns(a.id).await.unwrap(), Vec::new());
-        f.store.save_turn(&running).await.unwrap();
+        save_turn_record(&f.store, &running).await;
         assert_eq!(f.store.running_turns(a.id).await.unwrap(), vec![running]);
         assert_eq!(f.store.running_turns(b.id).await.unwrap(), Vec::new());
     }

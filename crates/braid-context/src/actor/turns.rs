@@ -183,10 +183,7 @@ impl Actor {
         // The record rides in the writer's next round, as a set of records only: it leaves the
         // context's row alone (a turn ending is no update of the context, and the list orders
         // contexts by their updates), and the event commits no earlier than it.
-        let changes = ContextChanges {
-            turns: vec![view.clone()],
-            ..ContextChanges::default()
-        };
+        let changes = ContextChanges::turn_record(view.clone());
         let store = self.services.store.clone();
         let queued = self
             .serve_reads_until(store.queue_changes(self.id, &changes))
