@@ -5,11 +5,15 @@
 use std::sync::{Arc, Mutex, PoisonError};
 
 use braid_protocol::{ContextEvent, ContextId, SequencedEvent};
-use braid_store::{EventPublisher, LostEvents, Store};
+use braid_store::{CommittedEvent, EventPublisher, LostEvents, Store};
 use tokio::sync::{Notify, broadcast};
 
 /// How many events a slow subscriber may fall behind before it must replay from the store.
 pub const LIVE_BUFFER: usize = 256;
+
+/// A committed event as the bus hands it to every subscriber: shared, so a subscriber costs
+/// no copy of it, with the JSON the log stored (see [`CommittedEvent`]).
+pub type LiveEvent = Arc<CommittedEvent>;
 
 /// Publishes a context's events.
 #[derive(Clone)]
@@ -21,16 +25,16 @@ pub struct EventBus {
 
 /// What the store's writer calls back into: the live channel, and losses not yet handled.
 struct Shared {
-    live: broadcast::Sender<SequencedEvent>,
+    live: broadcast::Sender<LiveEvent>,
     /// Events the store could not keep, summed until the actor takes them.
     lost: Mutex<Option<LostEvents>>,
     lost_notice: Notify,
 }
 
 impl EventPublisher for Shared {
-    fn committed(&self, event: SequencedEvent) {
+    fn committed(&self, event: CommittedEvent) {
         // No subscriber is not an error.
-        let _ = self.live.send(event);
+        let _ = self.live.send(Arc::new(event));
     }
 
     fn lost(&self, lost: LostEvents) {
@@ -83,7 +87,7 @@ impl EventBus {
     }
 
     /// A receiver of events committed from now on.
-    pub fn subscribe(&self) -> broadcast::Receiver<SequencedEvent> {
+    pub fn subscribe(&self) -> broadcast::Receiver<LiveEvent> {
         self.shared.live.subscribe()
     }
 

@@ -9,7 +9,6 @@ use braid_protocol::api::{
 };
 use braid_protocol::{
     BranchName, ContextId, ContextTurnId, Message, MessageId, Mode, SendMessageRequest,
-    SequencedEvent,
 };
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
@@ -422,7 +421,7 @@ impl ContextHandle {
 
     /// Events from now on. A receiver that falls more than [`crate::events::LIVE_BUFFER`]
     /// events behind gets `Lagged` and should replay from the store.
-    pub fn subscribe(&self) -> broadcast::Receiver<SequencedEvent> {
+    pub fn subscribe(&self) -> broadcast::Receiver<crate::events::LiveEvent> {
         self.events.subscribe()
     }
 

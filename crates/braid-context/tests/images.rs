@@ -98,7 +98,7 @@ async fn failure(ctx: &ContextHandle, source: ImageSource, mode: RecognitionMode
         .unwrap();
     let error = tokio::time::timeout(std::time::Duration::from_secs(20), async {
         loop {
-            if let ContextEvent::Error(error) = events.recv().await.unwrap().event {
+            if let ContextEvent::Error(error) = events.recv().await.unwrap().event.clone() {
                 return error;
             }
         }

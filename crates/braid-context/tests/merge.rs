@@ -73,7 +73,9 @@ fn texts(ms: &[Message]) -> Vec<String> {
 
 /// Events published after commit may still arrive from earlier turns: take them until none
 /// comes for a while, so what follows sees only what comes next.
-async fn drain(events: &mut tokio::sync::broadcast::Receiver<SequencedEvent>) -> usize {
+async fn drain(
+    events: &mut tokio::sync::broadcast::Receiver<braid_context::events::LiveEvent>,
+) -> usize {
     let mut n = 0;
     while let Ok(Ok(_)) =
         tokio::time::timeout(std::time::Duration::from_millis(300), events.recv()).await
@@ -551,7 +553,7 @@ async fn a_merge_emits_one_context_update_naming_its_notice() {
         .await
         .unwrap();
     let event = events.recv().await.unwrap();
-    let ContextEvent::ContextUpdate(update) = event.event else {
+    let ContextEvent::ContextUpdate(update) = &event.event else {
         panic!("{event:?}")
     };
     let Some(MessageUpdate::Created { message_id, .. }) = update.message_update else {

@@ -104,13 +104,13 @@ fn summary_of(m: &Message) -> Option<(&str, &[MessageId], u32, u32)> {
 
 async fn optimization_reports(
     h: &Harness,
-    events: &mut tokio::sync::broadcast::Receiver<SequencedEvent>,
+    events: &mut tokio::sync::broadcast::Receiver<braid_context::events::LiveEvent>,
 ) -> Vec<Value> {
     // Subscribers receive events once committed: wait for the last batch.
     h.store.flush_events().await.unwrap();
     let mut out = Vec::new();
     while let Ok(e) = events.try_recv() {
-        if let ContextEvent::ContextUpdate(u) = e.event
+        if let ContextEvent::ContextUpdate(u) = &e.event
             && let Some(o) = u.metadata.get("optimization")
         {
             out.push(o.clone());

@@ -413,7 +413,7 @@ async fn stream_then_crash(h: &Harness) -> BeforeCrash {
                 if matches!(e.event, ContextEvent::ContentDelta(_)) {
                     deltas += 1;
                 }
-                seen.push(e);
+                seen.push(e.sequenced());
             }
             let stored_state = store.get_context(ctx.id()).await.unwrap().unwrap().state;
             BeforeCrash {

@@ -383,7 +383,7 @@ async fn events_the_store_loses_fail_the_context_visibly_once_it_is_back() {
     let error = tokio::time::timeout(std::time::Duration::from_secs(10), async {
         loop {
             let e = events.recv().await.unwrap();
-            if let ContextEvent::Error(error) = e.event {
+            if let ContextEvent::Error(error) = e.event.clone() {
                 return error;
             }
         }
@@ -598,7 +598,7 @@ async fn a_context_coming_to_rest_shows_its_last_committed_state_until_the_rest_
         .unwrap();
     assert_eq!(state.state, ContextState::ProcessingLlmResponse);
     assert_eq!(ctx.listing().state, ContextState::ProcessingLlmResponse);
-    let idle_update = |e: &SequencedEvent| {
+    let idle_update = |e: &braid_context::events::LiveEvent| {
         matches!(&e.event, ContextEvent::ContextUpdate(u)
             if u.previous_state.is_some() && u.current_state == ContextState::Idle)
     };

@@ -141,7 +141,7 @@ async fn simple_text_turn_streams_and_returns_to_idle() {
     let mut deltas = Vec::new();
     let mut saw_final = false;
     while let Ok(e) = events.try_recv() {
-        match e.event {
+        match e.event.clone() {
             ContextEvent::ContentDelta(d) => {
                 assert!(!d.is_final);
                 deltas.push((d.sequence, d.delta));
@@ -179,7 +179,7 @@ async fn streaming_progress_is_announced_a_few_times_a_second_while_every_chunk_
     h.store.flush_events().await.unwrap();
     let (mut deltas, mut progress, mut leaving) = (0, 0, None);
     while let Ok(e) = events.try_recv() {
-        match e.event {
+        match e.event.clone() {
             ContextEvent::ContentDelta(_) => deltas += 1,
             ContextEvent::ContextUpdate(u) => match (&u.previous_state, &u.current_state) {
                 (_, ContextState::StreamingLlmResponse { .. }) => progress += 1,
@@ -386,7 +386,7 @@ async fn missing_file_fails_the_turn_and_keeps_the_input_failed() {
     assert_eq!(h.mock.request_count(), 0);
     h.store.flush_events().await.unwrap();
     let codes: Vec<ErrorCode> = std::iter::from_fn(|| events.try_recv().ok())
-        .filter_map(|e| match e.event {
+        .filter_map(|e| match e.event.clone() {
             ContextEvent::Error(e) => Some(e.code),
             _ => None,
         })
@@ -897,7 +897,7 @@ async fn llm_connection_failure_fails_recoverably_and_keeps_the_message() {
     h.store.flush_events().await.unwrap();
     let mut saw_error = false;
     while let Ok(e) = events.try_recv() {
-        if let ContextEvent::Error(e) = e.event {
+        if let ContextEvent::Error(e) = e.event.clone() {
             assert_eq!(e.code, ErrorCode::LlmUnavailable);
             saw_error = true;
         }

@@ -94,7 +94,7 @@ fn progress(events: &[SequencedEvent]) -> Vec<(String, u64)> {
 /// Receives events until one about the run reports `status` (events are published once
 /// stored, so they may arrive after the state settled).
 async fn until_status(
-    rx: &mut tokio::sync::broadcast::Receiver<SequencedEvent>,
+    rx: &mut tokio::sync::broadcast::Receiver<braid_context::events::LiveEvent>,
     status: &str,
 ) -> Vec<SequencedEvent> {
     let mut out = Vec::new();
@@ -103,7 +103,7 @@ async fn until_status(
             .await
             .unwrap_or_else(|_| panic!("no `{status}` update; got {:?}", progress(&out)))
             .unwrap();
-        out.push(e);
+        out.push(e.sequenced());
         if progress(&out).last().is_some_and(|(s, _)| s == status) {
             return out;
         }

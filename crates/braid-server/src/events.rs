@@ -20,6 +20,7 @@ use std::time::Duration;
 
 use axum::response::sse::Event;
 use braid_context::ContextHandle;
+use braid_context::events::LiveEvent;
 use braid_protocol::{ContextEvent, ContextId, ErrorCode, ErrorEvent, Heartbeat, SequencedEvent};
 use futures::Stream;
 use tokio::sync::{broadcast, mpsc};
@@ -40,12 +41,40 @@ pub enum StreamStart {
     After(u64),
 }
 
-/// The SSE form of a logged event.
-pub fn sse_event(e: &SequencedEvent) -> Event {
-    Event::default()
-        .event(e.event.name())
-        .id(e.sequence.to_string())
-        .data(e.event.payload_json())
+/// An event of the log, in either form a stream gets it: live from the context's bus (with
+/// the JSON the log stored) or read back from the log.
+trait Logged {
+    /// Its position in the log: the SSE `id:`.
+    fn sequence(&self) -> u64;
+    /// Its SSE form.
+    fn sse(&self) -> Event;
+}
+
+impl Logged for SequencedEvent {
+    fn sequence(&self) -> u64 {
+        self.sequence
+    }
+
+    fn sse(&self) -> Event {
+        Event::default()
+            .event(self.event.name())
+            .id(self.sequence.to_string())
+            .data(self.event.payload_json())
+    }
+}
+
+/// A live event's payload is cut from the JSON the log stored, not serialized again.
+impl Logged for LiveEvent {
+    fn sequence(&self) -> u64 {
+        self.sequence
+    }
+
+    fn sse(&self) -> Event {
+        Event::default()
+            .event(self.event.name())
+            .id(self.sequence.to_string())
+            .data(self.payload_json())
+    }
 }
 
 /// An unlogged event (heartbeat, shutdown notice): no `id:`, so the client's `Last-Event-ID`
@@ -105,15 +134,13 @@ impl Follower {
             .map_err(|_| Stop::ClientGone)
     }
 
-    async fn send(&mut self, e: &SequencedEvent) -> Result<(), Stop> {
-        if self.cursor.is_some_and(|c| e.sequence <= c) {
+    async fn send(&mut self, e: &impl Logged) -> Result<(), Stop> {
+        let sequence = e.sequence();
+        if self.cursor.is_some_and(|c| sequence <= c) {
             return Ok(());
         }
-        self.tx
-            .send(sse_event(e))
-            .await
-            .map_err(|_| Stop::ClientGone)?;
-        self.cursor = Some(e.sequence);
+        self.tx.send(e.sse()).await.map_err(|_| Stop::ClientGone)?;
+        self.cursor = Some(sequence);
         Ok(())
     }
 
@@ -197,7 +224,7 @@ impl Follower {
 async fn run(
     app: Arc<App>,
     mut handle: ContextHandle,
-    mut live: broadcast::Receiver<SequencedEvent>,
+    mut live: broadcast::Receiver<LiveEvent>,
     start: StreamStart,
     tx: mpsc::Sender<Event>,
 ) {
@@ -352,7 +379,7 @@ async fn run_from_log(
 async fn resubscribe(
     app: &App,
     context: ContextId,
-) -> Result<(ContextHandle, broadcast::Receiver<SequencedEvent>), Stop> {
+) -> Result<(ContextHandle, broadcast::Receiver<LiveEvent>), Stop> {
     match app.registry.get(context).await {
         Ok(handle) => {
             let live = handle.subscribe();

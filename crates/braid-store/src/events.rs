@@ -49,11 +49,56 @@ pub struct EventNotice {
     pub last_sequence: u64,
 }
 
+/// An event the log holds, as its publisher receives it: numbered, and with the JSON the log
+/// stored. The event is serialized once, when it is appended; subscribers that send it on (an
+/// SSE stream) take its payload from that JSON instead of serializing it again.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CommittedEvent {
+    /// Its position in the context's log, from 1.
+    pub sequence: u64,
+    /// The event.
+    pub event: ContextEvent,
+    /// The event as the log stores it: `{"type":"<name>",` and then the payload's fields.
+    pub json: String,
+}
+
+impl CommittedEvent {
+    /// The payload alone (the stored JSON without its `type`), as an SSE `data:` line carries
+    /// it: cut from the stored JSON, whose tag serde writes first. A JSON that does not start
+    /// with the tag (not one this writer stored) is serialized again.
+    pub fn payload_json(&self) -> std::borrow::Cow<'_, str> {
+        let name = self.event.name();
+        let cut = self
+            .json
+            .strip_prefix("{\"type\":\"")
+            .and_then(|rest| rest.strip_prefix(name))
+            .and_then(|rest| rest.strip_prefix('"'));
+        match cut {
+            Some(rest) if rest.starts_with(',') => {
+                let mut payload = String::with_capacity(rest.len());
+                payload.push('{');
+                payload.push_str(&rest[1..]);
+                std::borrow::Cow::Owned(payload)
+            }
+            Some("}") => std::borrow::Cow::Borrowed("{}"),
+            _ => std::borrow::Cow::Owned(self.event.payload_json()),
+        }
+    }
+
+    /// The event with its sequence, without the stored JSON.
+    pub fn sequenced(&self) -> SequencedEvent {
+        SequencedEvent {
+            sequence: self.sequence,
+            event: self.event.clone(),
+        }
+    }
+}
+
 /// Receives a context's events once they are durable.
 pub trait EventPublisher: Send + Sync + 'static {
     /// The event is committed. Called from the writer task, in sequence order per context, so
     /// it must not block.
-    fn committed(&self, event: SequencedEvent);
+    fn committed(&self, event: CommittedEvent);
 
     /// These events were never committed: the store failed through every retry. They were
     /// never handed to [`EventPublisher::committed`], and their sequences will be given again.
@@ -74,9 +119,12 @@ pub struct LostEvents {
 /// A broadcast channel publishes committed events to its receivers; a loss is only logged (use
 /// a publisher of your own to react to it).
 impl EventPublisher for broadcast::Sender<SequencedEvent> {
-    fn committed(&self, event: SequencedEvent) {
+    fn committed(&self, event: CommittedEvent) {
         // No receiver is not an error.
-        let _ = self.send(event);
+        let _ = self.send(SequencedEvent {
+            sequence: event.sequence,
+            event: event.event,
+        });
     }
 
     fn lost(&self, lost: LostEvents) {
@@ -784,9 +832,10 @@ impl Task {
         let mut last: HashMap<ContextId, u64> = HashMap::new();
         for e in batch.drain(..) {
             last.insert(e.context, e.sequence);
-            e.publisher.committed(SequencedEvent {
+            e.publisher.committed(CommittedEvent {
                 sequence: e.sequence,
                 event: e.event,
+                json: e.json,
             });
         }
         if let Some(notices) = &self.notices {
@@ -915,7 +964,7 @@ mod tests {
     }
 
     impl EventPublisher for Collector {
-        fn committed(&self, event: SequencedEvent) {
+        fn committed(&self, event: CommittedEvent) {
             self.committed.lock().unwrap().push(event.sequence);
         }
         fn lost(&self, lost: LostEvents) {
@@ -933,6 +982,64 @@ mod tests {
             turn_id: None,
             branch: None,
         })
+    }
+
+    #[test]
+    fn a_committed_events_payload_is_cut_from_its_stored_json_and_equals_the_serialized_one() {
+        let context = ContextId::new();
+        let events = [
+            delta(context),
+            ContextEvent::Heartbeat(braid_protocol::Heartbeat {
+                timestamp: Utc::now(),
+            }),
+            ContextEvent::Error(braid_protocol::ErrorEvent {
+                context_id: context,
+                code: braid_protocol::ErrorCode::Internal,
+                message: "a \"quoted\" type:\"x\", and a }".to_owned(),
+                recoverable: true,
+                turn_id: None,
+                branch: None,
+            }),
+        ];
+        for event in events {
+            let committed = CommittedEvent {
+                sequence: 7,
+                json: serde_json::to_string(&event).unwrap(),
+                event,
+            };
+            let payload = committed.payload_json();
+            let cut: serde_json::Value = serde_json::from_str(&payload).unwrap();
+            let serialized: serde_json::Value =
+                serde_json::from_str(&committed.event.payload_json()).unwrap();
+            assert_eq!(cut, serialized);
+            assert!(cut.get("type").is_none(), "{cut}");
+        }
+        // The payload comes from the stored JSON, not from the event.
+        let mut stored = delta(context);
+        if let ContextEvent::ContentDelta(d) = &mut stored {
+            d.delta = "as the log holds it".to_owned();
+        }
+        let committed = CommittedEvent {
+            sequence: 8,
+            json: serde_json::to_string(&stored).unwrap(),
+            event: delta(context),
+        };
+        assert!(committed.payload_json().contains("as the log holds it"));
+    }
+
+    #[test]
+    fn a_stored_json_without_the_tag_first_gives_the_serialized_payload() {
+        let event = delta(ContextId::new());
+        let mut reordered: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(&event.payload_json()).unwrap();
+        reordered.insert("type".to_owned(), "content_delta".into());
+        let committed = CommittedEvent {
+            sequence: 1,
+            json: serde_json::to_string(&reordered).unwrap(),
+            event: event.clone(),
+        };
+        assert!(!committed.json.starts_with("{\"type\""));
+        assert_eq!(committed.payload_json(), event.payload_json());
     }
 
     /// A writer over `sink` that retries a failing batch `retries` times, a few ms apart.

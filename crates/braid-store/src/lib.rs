@@ -71,8 +71,8 @@ mod writer_thread;
 pub use changes::{BranchIds, BranchSettings, ContextChanges};
 pub use error::{Backend, Result, StoreError};
 pub use events::{
-    EVENT_NOTICE_CAPACITY, EVENT_QUEUE_CAPACITY, EventNotice, EventPublisher, LostEvents,
-    WriteRetry,
+    CommittedEvent, EVENT_NOTICE_CAPACITY, EVENT_QUEUE_CAPACITY, EventNotice, EventPublisher,
+    LostEvents, WriteRetry,
 };
 pub use group_commit::{CHANGE_QUEUE_CAPACITY, PendingSave};
 pub use idempotency::{IdempotencyClaim, IdempotencyWindow, IdempotentRequest, StoredAnswer};

@@ -2299,7 +2299,7 @@ mod cases {
     struct Lost(std::sync::Mutex<u64>);
 
     impl EventPublisher for Lost {
-        fn committed(&self, _event: SequencedEvent) {}
+        fn committed(&self, _event: braid_store::CommittedEvent) {}
 
         fn lost(&self, lost: braid_store::LostEvents) {
             *self.0.lock().unwrap() += lost.count;
