@@ -546,10 +546,12 @@ impl Host for Actor {
             && self
                 .progress_announced
                 .is_some_and(|at| at.elapsed() < STREAM_PROGRESS_EVERY);
-        self.listing.send_modify(|entry| entry.state = now);
         if progress_only {
+            // The list shows the stream's progress as the events do, at most every
+            // STREAM_PROGRESS_EVERY: not one write of the listing per chunk.
             return Ok(from);
         }
+        self.listing.send_modify(|entry| entry.state = now);
         self.progress_announced = Some(std::time::Instant::now());
         self.emit_update(Some(from.clone()), None, Metadata::new())
             .await;
