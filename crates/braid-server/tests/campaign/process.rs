@@ -41,6 +41,10 @@ impl Braid {
     pub fn start(root: &Path, store: &StoreKind, model_url: &str, generation: u32) -> Braid {
         let log = root.join(format!("server-{generation}.log"));
         let file = std::fs::File::create(&log).unwrap();
+        // A killed server cannot remove its commands' private temporary directories: they go
+        // under the campaign's root, removed with it, not into the machine's temp directory.
+        let temp = root.join("tmp");
+        std::fs::create_dir_all(&temp).unwrap();
         let mut command = Command::new(env!("CARGO_BIN_EXE_braid"));
         command
             .args(["serve", "--bind", "127.0.0.1:0", "--titles", "off"])
@@ -55,6 +59,7 @@ impl Braid {
             .env("BRAID_MODEL", "mock-model")
             .env("RUST_LOG", "info")
             .env("NO_COLOR", "1")
+            .env("TMPDIR", &temp)
             .env_remove("BRAID_API_TOKEN")
             .env_remove("BRAID_BIND")
             .env_remove("BRAID_STORE")
