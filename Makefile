@@ -112,7 +112,8 @@ bench:
 bench-check:
 	CARGO=$(CARGO) scripts/bench-check.sh
 
-# The same gate with few samples (about twenty seconds of measuring), as `make test` runs it.
+# The same gate with few samples (about twenty seconds of measuring), as `make test` runs it, on
+# the `bench-gate` profile (the bench profile without thin LTO: less to compile on a new machine).
 bench-check-short:
 	BENCH_CHECK_MODE=short CARGO=$(CARGO) scripts/bench-check.sh
 
