@@ -14,6 +14,7 @@
 //! `resume_point_unknown`, telling it to reload the context's messages, and the stream goes on
 //! live from the log's end.
 
+use std::borrow::Cow;
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
@@ -46,8 +47,18 @@ pub enum StreamStart {
 trait Logged {
     /// Its position in the log: the SSE `id:`.
     fn sequence(&self) -> u64;
+    /// The event.
+    fn event(&self) -> &ContextEvent;
+    /// Its payload as JSON: the SSE `data:`.
+    fn payload(&self) -> Cow<'_, str>;
+
     /// Its SSE form.
-    fn sse(&self) -> Event;
+    fn sse(&self) -> Event {
+        Event::default()
+            .event(self.event().name())
+            .id(self.sequence().to_string())
+            .data(self.payload())
+    }
 }
 
 impl Logged for SequencedEvent {
@@ -55,11 +66,12 @@ impl Logged for SequencedEvent {
         self.sequence
     }
 
-    fn sse(&self) -> Event {
-        Event::default()
-            .event(self.event.name())
-            .id(self.sequence.to_string())
-            .data(self.event.payload_json())
+    fn event(&self) -> &ContextEvent {
+        &self.event
+    }
+
+    fn payload(&self) -> Cow<'_, str> {
+        Cow::Owned(self.event.payload_json())
     }
 }
 
@@ -69,11 +81,12 @@ impl Logged for LiveEvent {
         self.sequence
     }
 
-    fn sse(&self) -> Event {
-        Event::default()
-            .event(self.event.name())
-            .id(self.sequence.to_string())
-            .data(self.payload_json())
+    fn event(&self) -> &ContextEvent {
+        &self.event
+    }
+
+    fn payload(&self) -> Cow<'_, str> {
+        self.payload_json()
     }
 }
 
