@@ -533,6 +533,11 @@ pub fn clear_cache() {
     }
 }
 
+/// Counts of texts (lines, prompts, tool definitions) by the text, for one encoding. Hashed with
+/// foldhash, seeded per process, as the message counts are: every line of every request is
+/// looked up here, and SipHash was a tenth of counting a request whose lines were all kept.
+type TextCounts = HashMap<String, u32, foldhash::fast::RandomState>;
+
 /// How many distinct system prompts and tool definitions the process keeps counts of, for each
 /// encoding, before starting over.
 const FIXED_CACHE_CAPACITY: usize = 4096;
@@ -541,8 +546,8 @@ const FIXED_CACHE_CAPACITY: usize = 4096;
 // turn; counting them is most of a turn's tokenizing (profile of `braid-load --contexts 1000`).
 // Keyed by the text itself, so a count never belongs to another text; one map per encoding, so
 // a lookup borrows the text instead of copying it into a key.
-fn fixed_cache() -> &'static Mutex<HashMap<Encoding, HashMap<String, u32>>> {
-    static CACHE: OnceLock<Mutex<HashMap<Encoding, HashMap<String, u32>>>> = OnceLock::new();
+fn fixed_cache() -> &'static Mutex<HashMap<Encoding, TextCounts>> {
+    static CACHE: OnceLock<Mutex<HashMap<Encoding, TextCounts>>> = OnceLock::new();
     CACHE.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
@@ -555,7 +560,7 @@ fn fixed_count(encoding: Encoding, text: &str) -> u32 {
 /// once it holds `capacity` texts). The lock is not held while the text is tokenized, so other
 /// threads' counts do not wait for it.
 fn kept_count(
-    cache: &Mutex<HashMap<Encoding, HashMap<String, u32>>>,
+    cache: &Mutex<HashMap<Encoding, TextCounts>>,
     capacity: usize,
     encoding: Encoding,
     text: &str,
@@ -575,7 +580,7 @@ fn kept_count(
 /// Keeps the counts of `counted` (texts and their tokens) in `cache`, under one lock; the cache
 /// starts over whenever it holds `capacity` texts.
 fn keep<'t>(
-    cache: &Mutex<HashMap<Encoding, HashMap<String, u32>>>,
+    cache: &Mutex<HashMap<Encoding, TextCounts>>,
     capacity: usize,
     encoding: Encoding,
     counted: impl IntoIterator<Item = (&'t str, u32)>,
@@ -645,8 +650,8 @@ fn long_line_count(encoding: Encoding, line: &str) -> u32 {
 
 // A ledger's lines recur from one request to the next (it only grows as messages leave the
 // window), so each is tokenized once, not on every request.
-fn line_cache() -> &'static Mutex<HashMap<Encoding, HashMap<String, u32>>> {
-    static CACHE: OnceLock<Mutex<HashMap<Encoding, HashMap<String, u32>>>> = OnceLock::new();
+fn line_cache() -> &'static Mutex<HashMap<Encoding, TextCounts>> {
+    static CACHE: OnceLock<Mutex<HashMap<Encoding, TextCounts>>> = OnceLock::new();
     CACHE.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
@@ -702,23 +707,31 @@ fn lines_with_breaks(text: &str) -> impl Iterator<Item = &str> {
         if rest.is_empty() {
             return None;
         }
-        let mut end = rest.len();
-        let mut after_break = false;
-        for (at, c) in rest.char_indices() {
-            if c == '\n' || c == '\r' {
-                after_break = true;
-                continue;
-            }
-            if after_break && !c.is_whitespace() && c != '/' {
-                end = at;
-                break;
-            }
-            after_break = false;
-        }
-        let (line, tail) = rest.split_at(end);
+        let (line, tail) = rest.split_at(first_line_end(rest));
         rest = tail;
         Some(line)
     })
+}
+
+/// Where [`lines_with_breaks`] cuts `text` first (its length when it does not). Line breaks
+/// are found with `memchr`: a request's texts are tens of kilobytes, and walking them a
+/// character at a time was most of counting a request whose lines were all kept.
+fn first_line_end(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(found) = memchr::memchr2(b'\n', b'\r', &bytes[from..]) {
+        let mut at = from + found + 1;
+        while bytes.get(at).is_some_and(|b| matches!(b, b'\n' | b'\r')) {
+            at += 1;
+        }
+        // Breaks are ASCII, so `at` is a character boundary.
+        match text.get(at..).and_then(|after| after.chars().next()) {
+            Some(c) if !c.is_whitespace() && c != '/' => return at,
+            Some(_) => from = at,
+            None => break,
+        }
+    }
+    text.len()
 }
 
 /// The prompt size a provider reported for the request that produced a message
@@ -887,6 +900,9 @@ mod tests {
         assert_eq!(pieces, ["a\n  b\n", "c"]);
         let pieces: Vec<&str> = lines_with_breaks("a\r\n\nb\n/c").collect();
         assert_eq!(pieces, ["a\r\n\n", "b\n/c"]);
+        let pieces: Vec<&str> = lines_with_breaks("\n\nb\n\u{a0}é\nü\n").collect();
+        assert_eq!(pieces, ["\n\n", "b\n\u{a0}é\n", "ü\n"]);
+        assert_eq!(lines_with_breaks("").count(), 0);
     }
 
     #[test]
