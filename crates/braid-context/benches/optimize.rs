@@ -148,6 +148,7 @@ fn context(history: Vec<Message>) -> PipelineContext {
         ocr: Default::default(),
         image_hosts: Default::default(),
         kept_frame: Default::default(),
+        kept_room: Default::default(),
     }
 }
 

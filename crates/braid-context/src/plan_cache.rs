@@ -20,9 +20,9 @@ use std::sync::Arc;
 use braid_protocol::api::{ViewMarker, ViewMarkerKind};
 use braid_protocol::{BranchName, Message, MessageId};
 
-use crate::pipeline::PipelineContext;
 pub use crate::pipeline::frame::SharedFrames;
 pub(crate) use crate::pipeline::frame::{Frame, PlanKey};
+use crate::pipeline::{KeptRoom, PipelineContext};
 use braid_optimizer::{Plan, PlanError, TokenCounter, summary_replaces};
 
 /// Branches whose plans are kept at once; a context rarely reads more branches than this
@@ -74,6 +74,8 @@ pub(crate) struct PlanCache {
     /// The newest frame built for each branch: it outlives the plans of older revisions (a
     /// turn changes the history, rarely the frame), so a turn or read after it builds none.
     frames: HashMap<BranchName, Arc<Frame>>,
+    /// The room each branch's last request gave its ledger.
+    rooms: HashMap<BranchName, KeptRoom>,
 }
 
 impl PlanCache {
@@ -102,6 +104,15 @@ impl PlanCache {
         }
         self.frames.insert(branch.clone(), frame.clone());
         frame
+    }
+
+    /// The ledger's room kept for `branch`'s requests (none yet for a branch that has made
+    /// no request since the context was loaded).
+    pub fn room(&mut self, branch: &BranchName) -> KeptRoom {
+        if self.rooms.len() >= MAX_CACHED_BRANCHES && !self.rooms.contains_key(branch) {
+            self.rooms.clear();
+        }
+        self.rooms.entry(branch.clone()).or_default().clone()
     }
 
     /// Keeps `plan` for `branch`, in place of any older one; plans of other branches made

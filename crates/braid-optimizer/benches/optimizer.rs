@@ -139,7 +139,8 @@ fn bench_size(c: &mut Criterion, n: usize) {
         })
     });
     // Issue 42: the ledger of what the plan leaves out, and the plan made again (from the same
-    // prepared history) around its room when the first has none to spare. This is the
+    // prepared history) around its room when the first has none to spare: a branch's first
+    // request, with no room kept from an earlier one. This is the
     // optimizer's part alone; the issue's figure (a turn's whole pipeline with and without the
     // ledger and the record) is braid-context's `optimize` bench.
     group.bench_function(format!("plan_{n}_messages_with_ledger"), |b| {
@@ -147,7 +148,7 @@ fn bench_size(c: &mut Criterion, n: usize) {
             let prepared = Prepared::new(&parts, &counter);
             let first = prepared.plan(0, &strategy, budget, &counter).unwrap();
             black_box(
-                braid_optimizer::ledger::fit(first, &prepared, &strategy, budget, &counter, 15)
+                braid_optimizer::ledger::fit(first, 0, &prepared, &strategy, budget, &counter, 15)
                     .unwrap(),
             )
         })

@@ -165,32 +165,80 @@ impl LedgerBlock {
     }
 }
 
-/// Fits the ledger of what `first` (a plan of `prepared`) leaves out into the request: when
-/// there is one, the request is planned again around the room it takes, at most `percent` of
-/// the budget's limit (which may leave out a little more: the ledger is then made of that,
-/// within the same room). The plan is made again only when `first` has not the room to spare
-/// already, and then from `prepared`, without walking the history again. On error (no room
-/// beside the newest messages) `first` comes back with it.
+/// The plan a request goes with, the ledger block it carries, and the room the block was
+/// given: a branch's next request is planned around that room first (see [`fit`]).
+#[derive(Clone, Debug)]
+pub struct Fitted {
+    /// The plan of the request.
+    pub plan: Plan,
+    /// The ledger block, when the plan leaves out anything the ledger names.
+    pub block: Option<LedgerBlock>,
+    /// The tokens the plan set aside for the block (0 without one).
+    pub room: u32,
+}
+
+/// Fits the ledger of what `first` (a plan of `prepared` around `reserved` tokens set aside)
+/// leaves out into the request, in at most `percent` of the budget's limit.
+///
+/// `reserved` is the room the branch's previous request gave its ledger (0 when there was
+/// none), which the caller planned `first` around. The ledger only grows as messages leave
+/// the window, so that room usually still fits it: then `first` is the request, with no
+/// second plan and one ledger. The room is taken when the ledger fits it whole with little to
+/// spare, or fills it when it is the whole share; else the room is worked out afresh: the
+/// request is planned again around the room the ledger takes (which may leave out a little
+/// more: the ledger is then made of that, within the same room), from `prepared`, without
+/// walking the history again. The same history may so get a room a little larger than a
+/// first request of it would, never one its ledger does not fit. On error (no room beside
+/// the newest messages) `first` comes back with it.
 pub fn fit(
     first: Plan,
+    reserved: u32,
     prepared: &Prepared<'_>,
     strategy: &OptimizationStrategy,
     budget: Budget,
     counter: &TokenCounter,
     percent: u32,
-) -> Result<(Plan, Option<LedgerBlock>), (Box<Plan>, PlanError)> {
+) -> Result<Fitted, (Box<Plan>, PlanError)> {
     let input = prepared.messages();
     let ledger = Ledger::of(left_out(&first, input), input);
-    if ledger.is_empty() {
-        return Ok((first, None));
-    }
     let cap = (budget.limit() / 100 * percent).max(1);
+    if ledger.is_empty() {
+        return Ok(Fitted {
+            plan: first,
+            block: None,
+            room: 0,
+        });
+    }
+    if reserved > 0
+        && reserved <= cap
+        && let Some(block) = ledger.render(reserved, counter)
+        && block.tokens <= reserved
+        && (if block.collapsed == 0 {
+            reserved <= block.tokens * 5 / 4 + 64
+        } else {
+            reserved == cap
+        })
+    {
+        return Ok(Fitted {
+            plan: first,
+            block: Some(block),
+            room: reserved,
+        });
+    }
     let Some(whole) = ledger.render(u32::MAX, counter) else {
-        return Ok((first, None));
+        return Ok(Fitted {
+            plan: first,
+            block: None,
+            room: 0,
+        });
     };
     let needed = whole.tokens;
     if first.tokens_after.saturating_add(needed) <= first.limit && needed <= cap {
-        return Ok((first, Some(whole)));
+        return Ok(Fitted {
+            plan: first,
+            block: Some(whole),
+            room: reserved.max(needed),
+        });
     }
     // Room for what the new plan may leave out besides.
     let room = (needed * 11 / 10 + 32).min(cap);
@@ -199,7 +247,11 @@ pub fn fit(
         Err(error) => return Err((Box::new(first), error)),
     };
     let block = Ledger::of(left_out(&replanned, input), input).render(room, counter);
-    Ok((replanned, block))
+    Ok(Fitted {
+        plan: replanned,
+        room: if block.is_some() { room } else { 0 },
+        block,
+    })
 }
 
 /// The messages of `input` a plan does not send as they are: dropped, standing behind a
@@ -740,10 +792,14 @@ mod tests {
         assert_eq!(first.tokens_after, direct.tokens_after);
         assert!(first.optimized());
 
-        let (fitted, block) = fit(first.clone(), &prepared, &strategy, b, &counter(), 15).unwrap();
+        let Fitted {
+            plan: fitted,
+            block,
+            room,
+        } = fit(first.clone(), 0, &prepared, &strategy, b, &counter(), 15).unwrap();
         let block = block.unwrap();
         assert_eq!(block.tokens, counter().message_uncached(&block.message()));
-        assert!(block.tokens <= b.limit() / 100 * 15);
+        assert!(block.tokens <= room && room <= b.limit() / 100 * 15);
         // The request as sent, the block first, fits the budget.
         let mut sent = vec![block.message()];
         sent.extend(fitted.request_messages(&messages));
@@ -774,9 +830,78 @@ mod tests {
         let roomy = budget(direct.tokens_before - 100 + 256 + 32);
         let first = prepared.plan(0, &recent, roomy, &counter()).unwrap();
         assert!(first.optimized());
-        let (kept, block) = fit(first.clone(), &prepared, &recent, roomy, &counter(), 15).unwrap();
+        let Fitted {
+            plan: kept, block, ..
+        } = fit(first.clone(), 0, &prepared, &recent, roomy, &counter(), 15).unwrap();
         assert_eq!(kept.slots, first.slots);
         assert_eq!(block.map(|b| b.collapsed), Some(0));
+    }
+
+    /// The request a fitted plan sends, as the provider counts it, with the reply priming.
+    fn sent_tokens(fitted: &Fitted, messages: &[Message]) -> u32 {
+        let mut sent: Vec<Message> = fitted.block.iter().map(LedgerBlock::message).collect();
+        sent.extend(fitted.plan.request_messages(messages));
+        counter().request(
+            Some("You are Braid."),
+            &sent,
+            braid_protocol::ToolCalling::Native,
+        ) + crate::tokens::REPLY_PRIMING
+    }
+
+    #[test]
+    fn the_next_request_keeps_the_ledgers_room_while_the_ledger_fits_it() {
+        let strategy = OptimizationStrategy::RecentN { n: 1000 };
+        let b = budget(4_096);
+        let cap = b.limit() / 100 * 15;
+        let turn = |messages: &[Message], kept: u32| {
+            let parts = RequestParts {
+                system_prompt: Some("You are Braid."),
+                tool_tokens: 0,
+                reserved_tokens: 0,
+                messages,
+            };
+            let prepared = Prepared::new(&parts, &counter());
+            let first = prepared.plan(kept, &strategy, b, &counter()).unwrap();
+            let fitted = fit(first.clone(), kept, &prepared, &strategy, b, &counter(), 15).unwrap();
+            (first, fitted)
+        };
+        // Turn after turn an exchange leaves the window: while the ledger fits the room the
+        // last request gave it, the first plan (made around that room) is the request. The
+        // room grows while it lists less than the ledger and the share allows more: here, until
+        // it is the whole share.
+        let mut room = 0;
+        let mut kept_turns = 0;
+        for n in 120..136 {
+            let messages = reads(n);
+            let (first, fitted) = turn(&messages, room);
+            let block = fitted.block.as_ref().unwrap();
+            assert!(block.tokens <= fitted.room && fitted.room <= cap);
+            assert!(sent_tokens(&fitted, &messages) <= fitted.plan.limit);
+            let ledger = Ledger::of(left_out(&fitted.plan, &messages), &messages);
+            assert_eq!((block.listed + block.collapsed) as usize, ledger.len());
+            if room > 0 && fitted.room == room {
+                assert_eq!(fitted.plan.slots, first.slots, "planned once");
+                kept_turns += 1;
+            } else {
+                kept_turns = 0;
+            }
+            room = fitted.room;
+        }
+        assert_eq!(room, cap);
+        assert!(
+            kept_turns >= 8,
+            "the room was kept on the last {kept_turns} turns only"
+        );
+
+        // A room the ledger outgrew, and one far larger than a small ledger needs, are worked
+        // out afresh.
+        for (messages, stale) in [(reads(135), 40), (reads(70), cap)] {
+            let (_, fitted) = turn(&messages, stale);
+            assert_ne!(fitted.room, stale);
+            let block = fitted.block.as_ref().unwrap();
+            assert!(block.tokens <= fitted.room && fitted.room <= cap);
+            assert!(sent_tokens(&fitted, &messages) <= fitted.plan.limit);
+        }
     }
 
     #[test]

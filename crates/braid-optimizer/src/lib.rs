@@ -20,7 +20,7 @@ pub mod tokens;
 use braid_llm::ModelCapabilities;
 use braid_protocol::{ContextConfig, Message, MessageId};
 
-pub use ledger::{Ledger, LedgerBlock};
+pub use ledger::{Fitted, Ledger, LedgerBlock};
 pub use selection::{DroppedUnit, Plan, PlanError, Prepared, Slot, StrategyName, plan};
 pub use tokens::{Encoding, Exactness, KnownCount, TokenCounter};
 

@@ -498,6 +498,43 @@ impl<'a> Prepared<'a> {
     ) -> Result<Plan, PlanError> {
         select(self, reserved_tokens, strategy, budget, counter)
     }
+
+    /// Whether the whole history is over `budget` with nothing set aside: only then does a
+    /// plan leave anything out.
+    pub fn over_budget(&self, budget: Budget) -> bool {
+        let whole = self.whole(0, budget.limit());
+        whole.total > whole.raw_limit && !self.units.is_empty()
+    }
+
+    /// Tokens of the whole request before anything is left out, with nothing set aside: the
+    /// `tokens_before` of a plan with no reserve.
+    pub fn tokens_before(&self, budget: Budget) -> u32 {
+        let whole = self.whole(0, budget.limit());
+        scaled(whole.total, whole.ratio)
+    }
+
+    fn whole(&self, reserved_tokens: u32, limit: u32) -> Whole {
+        let fixed = self.fixed.saturating_add(reserved_tokens);
+        let ratio = calibration(self.reported, fixed, limit);
+        Whole {
+            fixed,
+            total: fixed + self.units.iter().map(|u| u.tokens).sum::<u32>(),
+            ratio,
+            raw_limit: (f64::from(limit) / ratio).floor() as u32,
+        }
+    }
+}
+
+/// The whole request before anything is left out, in the counter's own tokens.
+struct Whole {
+    /// The system prompt, the tool definitions and every reserve.
+    fixed: u32,
+    /// `fixed` and every unit of the history.
+    total: u32,
+    /// What calibrates the counter's tokens to the provider's.
+    ratio: f64,
+    /// The budget's limit in the counter's own tokens.
+    raw_limit: u32,
 }
 
 fn select(
@@ -509,13 +546,14 @@ fn select(
 ) -> Result<Plan, PlanError> {
     let messages = prepared.messages;
     let limit = budget.limit();
-    let fixed = prepared.fixed.saturating_add(reserved_tokens);
-    let ratio = calibration(prepared.reported, fixed, limit);
-    // The budget in the counter's own tokens.
-    let raw_limit = (f64::from(limit) / ratio).floor() as u32;
+    let Whole {
+        fixed,
+        total,
+        ratio,
+        raw_limit,
+    } = prepared.whole(reserved_tokens, limit);
     let effective = &prepared.effective;
     let units = &prepared.units;
-    let total = fixed + units.iter().map(|u| u.tokens).sum::<u32>();
     let name = StrategyName::of(strategy);
     let mut plan = Plan {
         strategy: name,

@@ -94,6 +94,8 @@ pub struct PipelineContext {
     /// The request frame the actor kept from an earlier read: used while its inputs are
     /// unchanged.
     pub kept_frame: KeptFrame,
+    /// The room the branch's last request gave its ledger, kept by the actor between turns.
+    pub kept_room: KeptRoom,
 }
 
 /// A request frame (system prompt and tool definitions) the actor keeps between reads
@@ -107,6 +109,27 @@ impl KeptFrame {
     /// discovery, and the tool registry as it is now included).
     pub(crate) fn describing(&self, ctx: &PipelineContext) -> Option<&frame::Frame> {
         self.0.as_deref().filter(|frame| frame.describes(ctx))
+    }
+}
+
+/// The room the branch's last request gave its ledger, kept by the actor between turns
+/// (`plan_cache`, one per branch) and shared with the turn's pipeline: `OptimizeContext` plans
+/// the next request around it and keeps it while the ledger still fits it, so a long
+/// session's request is planned once a turn instead of twice
+/// ([`braid_optimizer::ledger::fit`]). Only a starting point: a room the ledger no longer fits
+/// is worked out afresh.
+#[derive(Clone, Debug, Default)]
+pub struct KeptRoom(Arc<std::sync::atomic::AtomicU32>);
+
+impl KeptRoom {
+    /// The kept room, if the last request had a ledger.
+    pub(crate) fn get(&self) -> Option<u32> {
+        Some(self.0.load(std::sync::atomic::Ordering::Relaxed)).filter(|room| *room > 0)
+    }
+
+    /// Keeps `room` (0: no ledger) for the branch's next request.
+    pub(crate) fn set(&self, room: u32) {
+        self.0.store(room, std::sync::atomic::Ordering::Relaxed);
     }
 }
 

@@ -63,7 +63,13 @@ impl Processor for OptimizeContext {
         let strategy = &ctx.config.optimization.strategy;
         let mut input = ctx.history.clone();
         input.extend(draft.messages.iter().cloned());
-        let (first, withheld, prepared, tools_tokens) = plan_fitting(
+        let Fitting {
+            plan: first,
+            withheld,
+            prepared,
+            tools_tokens,
+            reserved,
+        } = plan_fitting(
             ctx,
             ctx.kept_frame.0.as_deref(),
             &mut draft.system_prompt,
@@ -71,9 +77,10 @@ impl Processor for OptimizeContext {
             &input,
             budget,
             &counter,
+            ctx.kept_room.get(),
         )
         .map_err(|e| PipelineError::Request(e.to_string()))?;
-        let tokens_before = first.tokens_before;
+        let tokens_before = prepared.tokens_before(budget);
         let first_optimized = first.optimized();
         let mut outcome = None;
         // The input with the new summary and its plan, when the request uses it.
@@ -118,6 +125,7 @@ impl Processor for OptimizeContext {
         }
         let with_summary;
         let prepared_with_summary;
+        // The plan chosen, with the room it was made around.
         let (input, chosen, prepared) = match summarized {
             Some((with, plan)) => {
                 with_summary = with;
@@ -127,9 +135,9 @@ impl Processor for OptimizeContext {
                     tools_tokens,
                     &counter,
                 );
-                (with_summary.as_slice(), plan, &prepared_with_summary)
+                (with_summary.as_slice(), (plan, 0), &prepared_with_summary)
             }
-            None => (input.as_slice(), first, &prepared),
+            None => (input.as_slice(), (first, reserved), &prepared),
         };
         let (chosen, ledger) = with_ledger(ctx, chosen, prepared, budget, &counter);
         let mut messages = Vec::with_capacity(chosen.slots.len() + 1);
@@ -205,23 +213,28 @@ impl Processor for OptimizeContext {
     }
 }
 
-/// [`braid_optimizer::ledger::fit`] for this request (`plan` is a plan of `prepared`); a
+/// [`braid_optimizer::ledger::fit`] for this request (`plan` is a plan of `prepared` around the
+/// room it was made with), keeping the room the ledger took for the branch's next request; a
 /// prompt with no room for the ledger goes without it, said in the log.
 fn with_ledger(
     ctx: &PipelineContext,
-    plan: Plan,
+    (plan, reserved): (Plan, u32),
     prepared: &Prepared<'_>,
     budget: Budget,
     counter: &TokenCounter,
 ) -> (Plan, Option<LedgerBlock>) {
     let strategy = &ctx.config.optimization.strategy;
     let percent = ctx.config.optimization.ledger_percent;
-    match braid_optimizer::ledger::fit(plan, prepared, strategy, budget, counter, percent) {
-        Ok(fitted) => fitted,
+    match braid_optimizer::ledger::fit(plan, reserved, prepared, strategy, budget, counter, percent)
+    {
+        Ok(fitted) => {
+            ctx.kept_room.set(fitted.room);
+            (fitted.plan, fitted.block)
+        }
         Err((plan, error)) => {
-            let plan = *plan;
+            ctx.kept_room.set(0);
             tracing::warn!(%error, "no room for the ledger beside the newest messages: this request goes without it");
-            (plan, None)
+            (*plan, None)
         }
     }
 }
@@ -438,10 +451,25 @@ struct Withheld {
     limit: u32,
 }
 
-/// Plans the request; when the system prompt and the tool definitions alone are over the
-/// budget, the tools are withheld (and the prompt rebuilt to say so) and the request planned
-/// again before it is refused. The plan comes with what it was made from, for the ledger's,
-/// and the tokens of the tool definitions it counted.
+/// A plan of the request, with what it was made from.
+struct Fitting<'a> {
+    /// The plan.
+    plan: Plan,
+    /// The tools withheld for want of room, if they were.
+    withheld: Option<Withheld>,
+    /// The history as planned, for the ledger's plan.
+    prepared: Prepared<'a>,
+    /// Tokens of the tool definitions offered.
+    tools_tokens: u32,
+    /// The room set aside for the ledger (the kept one, when the history is over the budget).
+    reserved: u32,
+}
+
+/// Plans the request, around the ledger room `kept` from the branch's last request when the
+/// history is over the budget without it; when the system prompt and the tool definitions
+/// alone are over the budget, the tools are withheld (and the prompt rebuilt to say so) and the
+/// request planned again before it is refused.
+#[allow(clippy::too_many_arguments)]
 fn plan_fitting<'a>(
     ctx: &PipelineContext,
     frame: Option<&Frame>,
@@ -450,14 +478,26 @@ fn plan_fitting<'a>(
     messages: &'a [Message],
     budget: Budget,
     counter: &TokenCounter,
-) -> Result<(Plan, Option<Withheld>, Prepared<'a>, u32), PlanError> {
+    kept: Option<u32>,
+) -> Result<Fitting<'a>, PlanError> {
     let strategy = &ctx.config.optimization.strategy;
     let parts = |system_prompt: &Option<String>, tools: &Arc<[ToolDefinition]>| {
         let tools_tokens = tool_tokens(frame, tools, counter);
         let prepared = Prepared::of(messages, system_prompt.as_deref(), tools_tokens, counter);
+        // A history within the budget leaves nothing out, so it needs no ledger and no room.
+        let reserved = match kept {
+            Some(room) if prepared.over_budget(budget) => room,
+            _ => 0,
+        };
         prepared
-            .plan(0, strategy, budget, counter)
-            .map(|plan| (plan, prepared, tools_tokens))
+            .plan(reserved, strategy, budget, counter)
+            .map(|plan| Fitting {
+                plan,
+                withheld: None,
+                prepared,
+                tools_tokens,
+                reserved,
+            })
     };
     match parts(system_prompt, tools) {
         // A prompted model's tools are in the prompt: withholding them shortens it.
@@ -481,10 +521,12 @@ fn plan_fitting<'a>(
                 *system_prompt = Some(prompt);
             }
             *tools = Arc::default();
-            parts(system_prompt, tools)
-                .map(|(plan, prepared, tokens)| (plan, Some(withheld), prepared, tokens))
+            parts(system_prompt, tools).map(|fitting| Fitting {
+                withheld: Some(withheld),
+                ..fitting
+            })
         }
-        other => other.map(|(plan, prepared, tokens)| (plan, None, prepared, tokens)),
+        other => other,
     }
 }
 
@@ -638,6 +680,133 @@ pub(crate) fn preview(ctx: &PipelineContext, key: &PlanKey) -> Result<Plan, Plan
         &ctx.history,
         budget,
         &counter,
+        None,
     )
-    .map(|(plan, ..)| plan)
+    .map(|fitting| fitting.plan)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use braid_protocol::{
+        ContextConfig, ToolCall, ToolOutcome, ToolRequestMessage, ToolResultMessage,
+    };
+
+    /// `n` exchanges reading a file each (call, result, answer).
+    fn reads(n: usize) -> Vec<Message> {
+        (0..n)
+            .flat_map(|i| {
+                let id = format!("c{i}");
+                [
+                    Message::new(
+                        Role::Assistant,
+                        MessageKind::ToolRequest(ToolRequestMessage {
+                            calls: vec![ToolCall::new(
+                                id.clone(),
+                                "read_file",
+                                json!({"path": format!("src/file_{i}.rs")}),
+                            )],
+                        }),
+                    ),
+                    Message::new(
+                        Role::Tool,
+                        MessageKind::ToolResult(Box::new(ToolResultMessage {
+                            call_id: id.into(),
+                            tool_name: "read_file".into(),
+                            outcome: ToolOutcome::Success {
+                                output: json!(format!("fn f{i}() {{ let x = {i}; }}\n").repeat(3)),
+                            },
+                            duration_ms: 1,
+                            started_at: None,
+                            completed_at: None,
+                        })),
+                    ),
+                    Message::assistant_text(format!("File {i} read.")),
+                ]
+            })
+            .collect()
+    }
+
+    fn context(history: Vec<Message>, kept_room: &crate::pipeline::KeptRoom) -> PipelineContext {
+        let mut config = ContextConfig {
+            context_window: Some(4_096),
+            ..ContextConfig::default()
+        };
+        config.optimization.strategy = OptimizationStrategy::RecentN { n: 10_000 };
+        PipelineContext {
+            config,
+            model: "gpt-4o".into(),
+            branch: braid_protocol::BranchName::main(),
+            branch_prompt: None,
+            history,
+            tools: Arc::new(braid_tools::ToolRegistry::new()),
+            workspace: None,
+            workspace_problem: None,
+            instructions: None,
+            llm: None,
+            image_hosts: Default::default(),
+            kept_frame: Default::default(),
+            kept_room: kept_room.clone(),
+            workflow_tools: vec![],
+            ocr: braid_vision::OcrSettings::default(),
+        }
+    }
+
+    async fn turn(ctx: &PipelineContext) -> Draft {
+        let mut draft = Draft {
+            system_prompt: Some("You are Braid.".to_owned()),
+            messages: vec![Message::user_text("What next?")],
+            ..Draft::default()
+        };
+        OptimizeContext.process(&mut draft, ctx).await.unwrap();
+        draft
+    }
+
+    #[tokio::test]
+    async fn a_branchs_next_request_is_planned_around_the_room_its_ledger_took() {
+        let room = crate::pipeline::KeptRoom::default();
+        let mut rooms = Vec::new();
+        for n in 150..166 {
+            let draft = turn(&context(reads(n), &room)).await;
+            let record = draft.record.unwrap();
+            let ledger = record.ledger.unwrap();
+            let kept = room
+                .get()
+                .expect("a room kept after a request with a ledger");
+            // Every request fits the window, with its ledger in the room kept for the next.
+            assert!(ledger.tokens <= kept);
+            assert!(record.tokens <= record.budget.limit);
+            // The oldest file the request still reads whole is the newest one the ledger
+            // leaves out: it stands for every message the request leaves out.
+            let oldest = draft
+                .optimized
+                .as_ref()
+                .unwrap()
+                .iter()
+                .find_map(|m| match &m.kind {
+                    MessageKind::ToolRequest(request) => {
+                        request.calls[0].arguments["path"].as_str().and_then(|p| {
+                            p.strip_prefix("src/file_")?
+                                .strip_suffix(".rs")?
+                                .parse::<usize>()
+                                .ok()
+                        })
+                    }
+                    _ => None,
+                });
+            let oldest = oldest.unwrap();
+            assert!(ledger.text.contains(&format!("src/file_{}.rs", oldest - 1)));
+            assert!(!ledger.text.contains(&format!("src/file_{oldest}.rs")));
+            rooms.push(kept);
+        }
+        // Once the room settles, every later request keeps it.
+        let settled = rooms.last().copied().unwrap();
+        let from = rooms.iter().position(|r| *r == settled).unwrap();
+        assert!(from <= 8, "the room settled after {from} turns: {rooms:?}");
+
+        // A history back within the budget needs no ledger, and keeps no room.
+        let short = turn(&context(reads(2), &room)).await;
+        assert!(short.record.unwrap().ledger.is_none());
+        assert_eq!(room.get(), None);
+    }
 }
