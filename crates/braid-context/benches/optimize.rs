@@ -4,8 +4,15 @@
 //! draft over a 1,000-message session of tool work that is over its window, beside the same
 //! pipeline whose optimizing step only plans and sends the plan's messages (no ledger, no
 //! record). No model: `OptimizeContext` summarizes only with one. Message counts are warm, as
-//! they are on every turn after the first.
+//! they are on every turn after the first, and so is the room the ledger took: the bench runs
+//! the turn of one history again and again, as a branch's next turn finds the room its last
+//! request kept. It allocates with `braid serve`'s allocator (mimalloc), as the pipeline does
+//! there.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+/// The allocator the server runs the pipeline with (`braid-server`'s `main.rs`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::hint::black_box;
 use std::sync::Arc;
