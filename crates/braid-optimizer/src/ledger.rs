@@ -173,7 +173,9 @@ pub struct Fitted {
     pub plan: Plan,
     /// The ledger block, when the plan leaves out anything the ledger names.
     pub block: Option<LedgerBlock>,
-    /// The tokens the plan set aside for the block (0 without one).
+    /// The room the branch's next request is planned around (0 without a block): what this
+    /// plan set aside for the block, or, when the block fit beside a plan that set aside
+    /// less, the block's tokens with a margin for what the next request adds.
     pub room: u32,
 }
 
@@ -233,15 +235,15 @@ pub fn fit(
         });
     };
     let needed = whole.tokens;
+    // Room for what the new plan (or the next request) may leave out besides.
+    let room = (needed * 11 / 10 + 32).min(cap);
     if first.tokens_after.saturating_add(needed) <= first.limit && needed <= cap {
         return Ok(Fitted {
             plan: first,
             block: Some(whole),
-            room: reserved.max(needed),
+            room,
         });
     }
-    // Room for what the new plan may leave out besides.
-    let room = (needed * 11 / 10 + 32).min(cap);
     let replanned = match prepared.plan(room, strategy, budget, counter) {
         Ok(replanned) => replanned,
         Err(error) => return Err((Box::new(first), error)),
@@ -831,10 +833,25 @@ mod tests {
         let first = prepared.plan(0, &recent, roomy, &counter()).unwrap();
         assert!(first.optimized());
         let Fitted {
-            plan: kept, block, ..
+            plan: kept,
+            block,
+            room,
         } = fit(first.clone(), 0, &prepared, &recent, roomy, &counter(), 15).unwrap();
         assert_eq!(kept.slots, first.slots);
         assert_eq!(block.map(|b| b.collapsed), Some(0));
+        // The next request of this history sets that room aside, and keeps it.
+        let next = prepared.plan(room, &recent, roomy, &counter()).unwrap();
+        let again = fit(
+            next.clone(),
+            room,
+            &prepared,
+            &recent,
+            roomy,
+            &counter(),
+            15,
+        )
+        .unwrap();
+        assert_eq!((again.room, again.plan.slots), (room, next.slots));
     }
 
     /// The request a fitted plan sends, as the provider counts it, with the reply priming.
