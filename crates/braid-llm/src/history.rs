@@ -18,6 +18,11 @@
 
 use std::collections::{HashMap, HashSet};
 
+/// The maps a conversation is built with, by call and turn id. Hashed with foldhash, seeded
+/// per process: SipHash was a tenth of building a request of 300 messages (profiled), which
+/// is done for every request sent and again to count it.
+type Hasher = foldhash::fast::RandomState;
+
 use braid_protocol::{
     FileReferenceMessage, FileResolution, ImageMessage, ImageSource, McpOutcome,
     McpResourceMessage, Message, MessageKind, ProjectStructureContent, ProjectStructureMessage,
@@ -157,7 +162,7 @@ pub fn build_conversation(
     // Each item is taken out as it is placed, so that its texts move into the turns instead of
     // being copied (this runs for every request, and again to count the request's tokens).
     let mut items: Vec<Option<Entry>> = Vec::new();
-    let mut results: HashMap<ToolCallId, CallResult> = HashMap::new();
+    let mut results: HashMap<ToolCallId, CallResult, Hasher> = HashMap::default();
     // Input still waiting for its pipeline, or whose pipeline failed, is stored but never sent.
     for message in messages.iter().filter(|m| !m.is_held_input()) {
         match item_of(message, options, &mut system) {
@@ -172,8 +177,8 @@ pub fn build_conversation(
     }
 
     let mut turns: Vec<Turn> = Vec::new();
-    let mut merged_turns: HashSet<TurnId> = HashSet::new();
-    let mut placed: HashSet<ToolCallId> = HashSet::new();
+    let mut merged_turns: HashSet<TurnId, Hasher> = HashSet::default();
+    let mut placed: HashSet<ToolCallId, Hasher> = HashSet::default();
     for position in 0..items.len() {
         let Some(item) = items[position].take() else {
             continue;
@@ -258,7 +263,7 @@ pub fn build_conversation(
 /// and every result as user text (the results of one answer in one user turn).
 fn calls_as_text(turns: Vec<Turn>) -> Vec<Turn> {
     let mut out: Vec<Turn> = Vec::with_capacity(turns.len());
-    let mut positions: HashMap<ToolCallId, usize> = HashMap::new();
+    let mut positions: HashMap<ToolCallId, usize, Hasher> = HashMap::default();
     for turn in turns {
         match turn {
             Turn::Assistant { text, calls } => {
