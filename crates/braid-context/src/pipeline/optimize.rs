@@ -485,19 +485,24 @@ fn plan_fitting<'a>(
         let tools_tokens = tool_tokens(frame, tools, counter);
         let prepared = Prepared::of(messages, system_prompt.as_deref(), tools_tokens, counter);
         // A history within the budget leaves nothing out, so it needs no ledger and no room.
-        let reserved = match kept {
+        let mut reserved = match kept {
             Some(room) if prepared.over_budget(budget) => room,
             _ => 0,
         };
-        prepared
-            .plan(reserved, strategy, budget, counter)
-            .map(|plan| Fitting {
-                plan,
-                withheld: None,
-                prepared,
-                tools_tokens,
-                reserved,
-            })
+        let mut plan = prepared.plan(reserved, strategy, budget, counter);
+        if plan.is_err() && reserved > 0 {
+            // The kept room is more than the prompt can spare now (a smaller window, a longer
+            // system prompt): the request is planned as a branch's first one is.
+            reserved = 0;
+            plan = prepared.plan(0, strategy, budget, counter);
+        }
+        plan.map(|plan| Fitting {
+            plan,
+            withheld: None,
+            prepared,
+            tools_tokens,
+            reserved,
+        })
     };
     match parts(system_prompt, tools) {
         // A prompted model's tools are in the prompt: withholding them shortens it.
@@ -803,6 +808,14 @@ mod tests {
         let settled = rooms.last().copied().unwrap();
         let from = rooms.iter().position(|r| *r == settled).unwrap();
         assert!(from <= 8, "the room settled after {from} turns: {rooms:?}");
+
+        // A room kept from a larger window, more than the prompt can spare now, is let go:
+        // the request is planned as a first one is, not refused.
+        room.set(1_000_000);
+        let draft = turn(&context(reads(160), &room)).await;
+        let ledger = draft.record.unwrap().ledger.unwrap();
+        let kept = room.get().unwrap();
+        assert!(ledger.tokens <= kept && kept < 1_000_000);
 
         // A history back within the budget needs no ledger, and keeps no room.
         let short = turn(&context(reads(2), &room)).await;
