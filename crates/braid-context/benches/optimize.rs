@@ -6,8 +6,8 @@
 //! record). No model: `OptimizeContext` summarizes only with one. Message counts are warm, as
 //! they are on every turn after the first, and so is the room the ledger took: the bench runs
 //! the turn of one history again and again, as a branch's next turn finds the room its last
-//! request kept. It allocates with `braid serve`'s allocator (mimalloc), as the pipeline does
-//! there.
+//! request kept (a third case is a branch's first request, with no room kept). It allocates
+//! with `braid serve`'s allocator (mimalloc), as the pipeline does there.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 /// The allocator the server runs the pipeline with (`braid-server`'s `main.rs`).
@@ -29,7 +29,7 @@ use braid_protocol::{
     ToolRequestMessage, ToolResultMessage,
 };
 use braid_tools::builtin_registry;
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use serde_json::json;
 
 /// `OptimizeContext` without the ledger and the record: the plan, and its messages as the
@@ -212,6 +212,22 @@ fn optimize(c: &mut Criterion) {
     group.bench_function("turn_pipeline_1000_messages_plan_only", |b| {
         b.iter(|| black_box(rt.block_on(turn(&without, &ctx))))
     });
+    // A branch's first request since the context was loaded: no room kept, so the ledger's
+    // room is worked out with a second plan.
+    group.bench_function(
+        "turn_pipeline_1000_messages_with_ledger_and_record_first_request",
+        |b| {
+            // By reference, so that dropping the context's history is not measured.
+            b.iter_batched_ref(
+                || PipelineContext {
+                    kept_room: Default::default(),
+                    ..ctx.clone()
+                },
+                |first| black_box(rt.block_on(turn(&with, first))),
+                BatchSize::PerIteration,
+            )
+        },
+    );
     group.finish();
 }
 
