@@ -77,7 +77,6 @@ impl Processor for OptimizeContext {
             &input,
             budget,
             &counter,
-            ctx.kept_room.get(),
         )
         .map_err(|e| PipelineError::Request(e.to_string()))?;
         let tokens_before = prepared.tokens_before(budget);
@@ -465,11 +464,10 @@ struct Fitting<'a> {
     reserved: u32,
 }
 
-/// Plans the request, around the ledger room `kept` from the branch's last request when the
-/// history is over the budget without it; when the system prompt and the tool definitions
-/// alone are over the budget, the tools are withheld (and the prompt rebuilt to say so) and the
-/// request planned again before it is refused.
-#[allow(clippy::too_many_arguments)]
+/// Plans the request, around the ledger room `ctx` kept from the branch's last request when
+/// the history is over the budget without it (a read's context keeps none); when the system
+/// prompt and the tool definitions alone are over the budget, the tools are withheld (and the
+/// prompt rebuilt to say so) and the request planned again before it is refused.
 fn plan_fitting<'a>(
     ctx: &PipelineContext,
     frame: Option<&Frame>,
@@ -478,9 +476,9 @@ fn plan_fitting<'a>(
     messages: &'a [Message],
     budget: Budget,
     counter: &TokenCounter,
-    kept: Option<u32>,
 ) -> Result<Fitting<'a>, PlanError> {
     let strategy = &ctx.config.optimization.strategy;
+    let kept = ctx.kept_room.get();
     let parts = |system_prompt: &Option<String>, tools: &Arc<[ToolDefinition]>| {
         let tools_tokens = tool_tokens(frame, tools, counter);
         let prepared = Prepared::of(messages, system_prompt.as_deref(), tools_tokens, counter);
@@ -670,7 +668,8 @@ fn report(
 }
 
 /// What the next request of `ctx` would send, without summarizing anew: the plan of
-/// `ctx.history` under the frame `key` was made for. For `view=optimized` and the token budget.
+/// `ctx.history` under the frame `key` was made for, with no room set aside for the ledger (a
+/// read's context keeps none). For `view=optimized` and the token budget.
 pub(crate) fn preview(ctx: &PipelineContext, key: &PlanKey) -> Result<Plan, PlanError> {
     let frame = &key.frame;
     let counter = TokenCounter::new(frame.capabilities());
@@ -685,7 +684,6 @@ pub(crate) fn preview(ctx: &PipelineContext, key: &PlanKey) -> Result<Plan, Plan
         &ctx.history,
         budget,
         &counter,
-        None,
     )
     .map(|fitting| fitting.plan)
 }
