@@ -807,6 +807,24 @@ mod tests {
         let from = rooms.iter().position(|r| *r == settled).unwrap();
         assert!(from <= 8, "the room settled after {from} turns: {rooms:?}");
 
+        // The next request is planned around the kept room itself: a branch's first request
+        // of a shorter history works out a room of its own, and one that kept the whole share
+        // keeps it.
+        let first = crate::pipeline::KeptRoom::default();
+        turn(&context(reads(85), &first)).await;
+        let own = first.get().unwrap();
+        assert!(own < settled, "{own} >= {settled}");
+        let kept = crate::pipeline::KeptRoom::default();
+        kept.set(settled);
+        let ledger = turn(&context(reads(85), &kept))
+            .await
+            .record
+            .unwrap()
+            .ledger
+            .unwrap();
+        assert_eq!(kept.get(), Some(settled));
+        assert!(ledger.tokens <= settled);
+
         // A room kept from a larger window, more than the prompt can spare now, is let go:
         // the request is planned as a first one is, not refused.
         room.set(1_000_000);
