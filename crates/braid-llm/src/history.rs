@@ -148,12 +148,34 @@ enum Entry {
     },
 }
 
+/// Which stored message a turn of a conversation is made of, so that counting a request can
+/// take the count of a message it already has instead of counting the turn's text again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurnOrigin {
+    /// The turn is message `n` of the history (its index) and nothing else: its parts, its
+    /// text and calls, or its result, rendered as they would be with no other message joined to
+    /// them and none of its calls left out.
+    Alone(usize),
+    /// Anything else: several messages joined into one turn, a call's not-executed result, or
+    /// calls and results written as text for a prompted model.
+    Joined,
+}
+
 /// Builds the neutral conversation from a system prompt and a stored history.
 pub fn build_conversation(
     system_prompt: Option<&str>,
     messages: &[Message],
     options: HistoryOptions,
 ) -> Conversation {
+    build_traced(system_prompt, messages, options).0
+}
+
+/// [`build_conversation`], with the origin of each of the conversation's turns, in order.
+pub fn build_traced(
+    system_prompt: Option<&str>,
+    messages: &[Message],
+    options: HistoryOptions,
+) -> (Conversation, Vec<TurnOrigin>) {
     let mut system: Vec<String> = system_prompt
         .filter(|s| !s.trim().is_empty())
         .map(str::to_owned)
@@ -161,43 +183,56 @@ pub fn build_conversation(
         .collect();
     // Each item is taken out as it is placed, so that its texts move into the turns instead of
     // being copied (this runs for every request, and again to count the request's tokens).
-    let mut items: Vec<Option<Entry>> = Vec::new();
-    let mut results: HashMap<ToolCallId, CallResult, Hasher> = HashMap::default();
-    // Input still waiting for its pipeline, or whose pipeline failed, is stored but never sent.
-    for message in messages.iter().filter(|m| !m.is_held_input()) {
+    // Each entry with the index of the message it came from.
+    let mut items: Vec<Option<(usize, Entry)>> = Vec::new();
+    let mut results: HashMap<ToolCallId, (usize, CallResult), Hasher> = HashMap::default();
+    for (index, message) in messages.iter().enumerate() {
+        // Input still waiting for its pipeline, or whose pipeline failed, is stored but never
+        // sent.
+        if message.is_held_input() {
+            continue;
+        }
         match item_of(message, options, &mut system) {
             // A result is sent after its call, wherever it is stored; the first one stored for a
             // call is the one sent.
             Some(Item::Result(r)) => {
-                results.entry(r.call_id.clone()).or_insert(r);
+                results.entry(r.call_id.clone()).or_insert((index, r));
             }
-            Some(Item::InOrder(entry)) => items.push(Some(entry)),
+            Some(Item::InOrder(entry)) => items.push(Some((index, entry))),
             None => {}
         }
     }
 
     let mut turns: Vec<Turn> = Vec::new();
+    let mut origins: Vec<TurnOrigin> = Vec::new();
     let mut merged_turns: HashSet<TurnId, Hasher> = HashSet::default();
     let mut placed: HashSet<ToolCallId, Hasher> = HashSet::default();
     for position in 0..items.len() {
-        let Some(item) = items[position].take() else {
+        let Some((index, item)) = items[position].take() else {
             continue;
         };
         match item {
             Entry::User(parts) => match turns.last_mut() {
-                Some(Turn::User(existing)) => existing.extend(parts),
-                _ => turns.push(Turn::User(parts)),
+                Some(Turn::User(existing)) => {
+                    existing.extend(parts);
+                    joined(&mut origins);
+                }
+                _ => {
+                    turns.push(Turn::User(parts));
+                    origins.push(TurnOrigin::Alone(index));
+                }
             },
             Entry::Assistant { turn, text, calls } => {
-                let (text, calls) = match turn {
+                let (text, calls, gathered) = match turn {
                     Some(t) => {
                         if !merged_turns.insert(t) {
                             continue;
                         }
                         gather_turn(text, calls, &mut items[position + 1..], t)
                     }
-                    None => (text, calls),
+                    None => (text, calls, false),
                 };
+                let stated = calls.len();
                 // Calls already placed (a duplicate id) are not sent twice.
                 let calls: Vec<Call> = calls
                     .into_iter()
@@ -206,23 +241,33 @@ pub fn build_conversation(
                 if text.trim().is_empty() && calls.is_empty() {
                     continue;
                 }
-                let answered: Vec<Turn> = calls
+                let origin = if gathered || calls.len() < stated {
+                    TurnOrigin::Joined
+                } else {
+                    TurnOrigin::Alone(index)
+                };
+                let answered: Vec<(Turn, TurnOrigin)> = calls
                     .iter()
                     .map(|call| {
                         placed.insert(call.id.clone());
-                        let result = results.remove(&call.id).unwrap_or_else(|| {
-                            tracing::debug!(call_id = %call.id, tool = %call.name, "tool call without a result: a not-executed result is sent");
-                            CallResult {
-                                call_id: call.id.clone(),
-                                tool_name: call.name.clone(),
-                                content: NOT_EXECUTED.to_owned(),
-                                is_error: true,
+                        let (origin, result) = match results.remove(&call.id) {
+                            Some((index, result)) => (TurnOrigin::Alone(index), result),
+                            None => {
+                                tracing::debug!(call_id = %call.id, tool = %call.name, "tool call without a result: a not-executed result is sent");
+                                let result = CallResult {
+                                    call_id: call.id.clone(),
+                                    tool_name: call.name.clone(),
+                                    content: NOT_EXECUTED.to_owned(),
+                                    is_error: true,
+                                };
+                                (TurnOrigin::Joined, result)
                             }
-                        });
-                        Turn::ToolResult(CallResult {
+                        };
+                        let turn = Turn::ToolResult(CallResult {
                             tool_name: call.name.clone(),
                             ..result
-                        })
+                        });
+                        (turn, origin)
                     })
                     .collect();
                 match turns.last_mut() {
@@ -238,24 +283,44 @@ pub fn build_conversation(
                             prev_text.push_str(&text);
                         }
                         prev_calls.extend(calls);
+                        joined(&mut origins);
                     }
-                    _ => turns.push(Turn::Assistant { text, calls }),
+                    _ => {
+                        turns.push(Turn::Assistant { text, calls });
+                        origins.push(origin);
+                    }
                 }
-                turns.extend(answered);
+                for (turn, origin) in answered {
+                    turns.push(turn);
+                    origins.push(origin);
+                }
             }
         }
     }
-    for r in results.values() {
+    for (_, r) in results.values() {
         if !placed.contains(&r.call_id) {
             tracing::debug!(call_id = %r.call_id, "tool result without a call dropped from the request");
         }
     }
-    Conversation {
+    let (turns, origins) = match options.tool_calls {
+        ToolCalling::Native => (turns, origins),
+        ToolCalling::Prompted => {
+            let turns = calls_as_text(turns);
+            let origins = vec![TurnOrigin::Joined; turns.len()];
+            (turns, origins)
+        }
+    };
+    let conversation = Conversation {
         system: (!system.is_empty()).then(|| system.join("\n\n")),
-        turns: match options.tool_calls {
-            ToolCalling::Native => turns,
-            ToolCalling::Prompted => calls_as_text(turns),
-        },
+        turns,
+    };
+    (conversation, origins)
+}
+
+/// Marks the last turn as made of more than one message.
+fn joined(origins: &mut [TurnOrigin]) {
+    if let Some(last) = origins.last_mut() {
+        *last = TurnOrigin::Joined;
     }
 }
 
@@ -307,29 +372,31 @@ fn calls_as_text(turns: Vec<Turn>) -> Vec<Turn> {
 }
 
 /// The assistant item of turn `turn` (`text`, `calls`) with every later one of that turn in
-/// `later`, taken out of it: texts joined, calls in order.
+/// `later`, taken out of it: texts joined, calls in order, and whether any was found.
 fn gather_turn(
     text: String,
     calls: Vec<Call>,
-    later: &mut [Option<Entry>],
+    later: &mut [Option<(usize, Entry)>],
     turn: TurnId,
-) -> (String, Vec<Call>) {
+) -> (String, Vec<Call>, bool) {
     let mut texts = Vec::new();
     if !text.trim().is_empty() {
         texts.push(text);
     }
     let mut calls = calls;
+    let mut gathered = false;
     for slot in later {
-        if matches!(slot, Some(Entry::Assistant { turn: Some(t), .. }) if *t == turn)
-            && let Some(Entry::Assistant { text, calls: c, .. }) = slot.take()
+        if matches!(slot, Some((_, Entry::Assistant { turn: Some(t), .. })) if *t == turn)
+            && let Some((_, Entry::Assistant { text, calls: c, .. })) = slot.take()
         {
             if !text.trim().is_empty() {
                 texts.push(text);
             }
             calls.extend(c);
+            gathered = true;
         }
     }
-    (texts.join("\n\n"), calls)
+    (texts.join("\n\n"), calls, gathered)
 }
 
 fn item_of(message: &Message, options: HistoryOptions, system: &mut Vec<String>) -> Option<Item> {
@@ -769,6 +836,48 @@ mod tests {
                 completed_at: None,
             })),
         )
+    }
+
+    #[test]
+    fn each_turn_names_the_message_it_is_alone_or_says_it_is_joined() {
+        let call = |id: &str| {
+            Message::new(
+                Role::Assistant,
+                MessageKind::ToolRequest(ToolRequestMessage {
+                    calls: vec![ToolCall::new(id, "list", serde_json::json!({"path": "."}))],
+                }),
+            )
+        };
+        let history = vec![
+            Message::user_text("first"),
+            Message::user_text("second"),
+            call("a"),
+            result("a", "src"),
+            call("b"),
+            Message::assistant_text("Listed."),
+            Message::assistant_text("Both."),
+        ];
+        let (conversation, origins) =
+            build_traced(None, &history, options(ImageDelivery::AsImages));
+        assert_eq!(
+            conversation,
+            build_conversation(None, &history, options(ImageDelivery::AsImages))
+        );
+        use TurnOrigin::{Alone, Joined};
+        // The two texts joined; the call and its result alone; the unanswered call alone, its
+        // not-executed result made up; the two answers joined.
+        assert_eq!(
+            origins,
+            vec![Joined, Alone(2), Alone(3), Alone(4), Joined, Joined]
+        );
+        assert_eq!(origins.len(), conversation.turns.len());
+
+        let prompted = HistoryOptions {
+            images: ImageDelivery::AsImages,
+            tool_calls: ToolCalling::Prompted,
+        };
+        let (conversation, origins) = build_traced(None, &history, prompted);
+        assert_eq!(origins, vec![Joined; conversation.turns.len()]);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
-use braid_llm::history::{Conversation, HistoryOptions, ImageDelivery, Turn, UserPart};
+use braid_llm::history::{Conversation, HistoryOptions, ImageDelivery, Turn, TurnOrigin, UserPart};
 use braid_llm::{ModelCapabilities, TokenizerFamily, ToolDefinition};
 use braid_protocol::{Message, MessageId, MessageKind, Role, ToolCall, ToolRequestMessage};
 use serde::Serialize;
@@ -317,61 +317,88 @@ impl TokenCounter {
         messages: &[Message],
         tool_calls: braid_protocol::ToolCalling,
     ) -> u32 {
+        self.request_with(system_prompt, messages, tool_calls, |_| None)
+    }
+
+    /// [`Self::request`], given what the caller already knows: `known(message)` is that
+    /// message's count as [`Self::message`] gives it for the copy sent (`None` when unknown).
+    /// A turn that is one message alone, and counted the same way alone as in a request, takes
+    /// that count; only the other turns are counted from their text. The sum is the same.
+    pub fn request_with(
+        &self,
+        system_prompt: Option<&str>,
+        messages: &[Message],
+        tool_calls: braid_protocol::ToolCalling,
+        known: impl Fn(&Message) -> Option<u32>,
+    ) -> u32 {
         let options = HistoryOptions {
             images: self.images,
             tool_calls,
         };
-        let conversation = braid_llm::history::build_conversation(system_prompt, messages, options);
-        let text = |t: &str| self.encoding.count_by_lines(t);
+        let (conversation, origins) =
+            braid_llm::history::build_traced(system_prompt, messages, options);
         let system = match conversation.system.as_deref() {
             Some(s) if Some(s) == system_prompt => self.system_prompt(Some(s)),
-            Some(s) => MESSAGE_OVERHEAD + text(s),
+            Some(s) => MESSAGE_OVERHEAD + self.encoding.count_by_lines(s),
             None => 0,
         };
         let turns: u32 = conversation
             .turns
             .iter()
-            .map(|turn| match turn {
-                Turn::User(parts) => {
-                    let texts: Option<Vec<&str>> = parts
-                        .iter()
-                        .map(|p| match p {
-                            UserPart::Text(t) => Some(t.as_str()),
-                            UserPart::Image(_) => None,
-                        })
-                        .collect();
-                    MESSAGE_OVERHEAD
-                        + match texts {
-                            // Text only: one string, as OpenAI's format sends it.
-                            Some(texts) => text(&texts.join("\n\n")),
-                            None => parts
-                                .iter()
-                                .map(|p| match p {
-                                    UserPart::Text(t) => text(t),
-                                    UserPart::Image(_) => IMAGE_TOKENS,
-                                })
-                                .sum(),
-                        }
-                }
-                Turn::Assistant { text: said, calls } => {
-                    MESSAGE_OVERHEAD
-                        + text(said)
-                        + calls
-                            .iter()
-                            .map(|c| {
-                                let arguments = match &c.arguments {
-                                    // Arguments that were not JSON are replayed as they came.
-                                    serde_json::Value::String(raw) => text(raw),
-                                    other => text(&other.to_string()),
-                                };
-                                CALL_OVERHEAD + self.encoding.count_by_lines(&c.name) + arguments
-                            })
-                            .sum::<u32>()
-                }
-                Turn::ToolResult(r) => MESSAGE_OVERHEAD + text(&r.content),
+            .zip(origins)
+            .map(|(turn, origin)| {
+                let kept = match origin {
+                    TurnOrigin::Alone(i) if counted_alike(turn) => messages.get(i).and_then(&known),
+                    _ => None,
+                };
+                kept.unwrap_or_else(|| self.turn(turn))
             })
             .sum();
         system + turns
+    }
+
+    /// Tokens of one turn of a request, counted from its text.
+    fn turn(&self, turn: &Turn) -> u32 {
+        let text = |t: &str| self.encoding.count_by_lines(t);
+        match turn {
+            Turn::User(parts) => {
+                let texts: Option<Vec<&str>> = parts
+                    .iter()
+                    .map(|p| match p {
+                        UserPart::Text(t) => Some(t.as_str()),
+                        UserPart::Image(_) => None,
+                    })
+                    .collect();
+                MESSAGE_OVERHEAD
+                    + match texts {
+                        // Text only: one string, as OpenAI's format sends it.
+                        Some(texts) => text(&texts.join("\n\n")),
+                        None => parts
+                            .iter()
+                            .map(|p| match p {
+                                UserPart::Text(t) => text(t),
+                                UserPart::Image(_) => IMAGE_TOKENS,
+                            })
+                            .sum(),
+                    }
+            }
+            Turn::Assistant { text: said, calls } => {
+                MESSAGE_OVERHEAD
+                    + text(said)
+                    + calls
+                        .iter()
+                        .map(|c| {
+                            let arguments = match &c.arguments {
+                                // Arguments that were not JSON are replayed as they came.
+                                serde_json::Value::String(raw) => text(raw),
+                                other => text(&other.to_string()),
+                            };
+                            CALL_OVERHEAD + self.encoding.count_by_lines(&c.name) + arguments
+                        })
+                        .sum::<u32>()
+            }
+            Turn::ToolResult(r) => MESSAGE_OVERHEAD + text(&r.content),
+        }
     }
 
     fn turns(&self, conversation: &Conversation, filter: TurnFilter) -> u32 {
@@ -408,6 +435,22 @@ impl TokenCounter {
                 }
             })
             .sum()
+    }
+}
+
+/// Whether a turn that is one message alone counts the same as [`TokenCounter::message`]
+/// counts that message: not when it is several texts (a request joins them into one string,
+/// a message's count counts each) or has arguments that are not JSON (a request replays them
+/// as they came, a message's count as a JSON string).
+fn counted_alike(turn: &Turn) -> bool {
+    match turn {
+        Turn::User(parts) => {
+            parts.len() <= 1 || parts.iter().any(|p| matches!(p, UserPart::Image(_)))
+        }
+        Turn::Assistant { calls, .. } => !calls
+            .iter()
+            .any(|c| matches!(c.arguments, serde_json::Value::String(_))),
+        Turn::ToolResult(_) => true,
     }
 }
 
@@ -961,6 +1004,103 @@ mod tests {
         );
         let parts: u32 = messages.iter().map(|m| counter.message(m)).sum();
         assert!(expected < parts, "joined: {expected} < {parts}");
+    }
+
+    fn call_message(calls: Vec<ToolCall>) -> Message {
+        Message::new(
+            Role::Assistant,
+            MessageKind::ToolRequest(ToolRequestMessage { calls }),
+        )
+    }
+
+    fn result_message(call: &str, output: serde_json::Value) -> Message {
+        Message::new(
+            Role::Tool,
+            MessageKind::ToolResult(Box::new(braid_protocol::ToolResultMessage {
+                call_id: call.into(),
+                tool_name: "read_file".into(),
+                outcome: braid_protocol::ToolOutcome::Success { output },
+                duration_ms: 1,
+                started_at: None,
+                completed_at: None,
+            })),
+        )
+    }
+
+    #[test]
+    fn a_request_given_its_messages_counts_takes_them_for_turns_alone_and_sums_the_same() {
+        let counter = TokenCounter::for_model("gpt-4o");
+        let turn = braid_protocol::TurnId::new();
+        let mut said = Message::assistant_text("Reading it.");
+        said.set_turn_id(turn);
+        let mut gathered = call_message(vec![ToolCall::new(
+            "c1",
+            "read_file",
+            serde_json::json!({"path": "a.rs"}),
+        )]);
+        gathered.set_turn_id(turn);
+        let alone_call = call_message(vec![ToolCall::new(
+            "c2",
+            "run_command",
+            serde_json::json!({"program": "cargo", "args": ["test"]}),
+        )]);
+        let unanswered = call_message(vec![ToolCall::new(
+            "c3",
+            "read_file",
+            serde_json::json!({"path": "b.rs"}),
+        )]);
+        let not_json = call_message(vec![ToolCall::new(
+            "c4",
+            "read_file",
+            serde_json::Value::String("{path: c.rs".into()),
+        )]);
+        let messages = vec![
+            Message::user_text("[Ledger]\n- read: b.rs"),
+            Message::user_text("Please read a.rs."),
+            said,
+            gathered,
+            result_message("c1", serde_json::json!("fn a() {}")),
+            Message::assistant_text("Now the tests."),
+            alone_call,
+            result_message("c2", serde_json::json!({"exit_code": 0, "stdout": "ok\n"})),
+            Message::assistant_text("They pass."),
+            Message::assistant_text("And one more thing."),
+            Message::user_text("Read b.rs."),
+            unanswered,
+            Message::user_text("And c.rs."),
+            not_json,
+            result_message("c4", serde_json::json!("no such file")),
+            Message::user_text("Thanks."),
+        ];
+        let asked = std::cell::RefCell::new(Vec::new());
+        let known = |m: &Message| {
+            asked.borrow_mut().push(m.id);
+            Some(counter.message(m))
+        };
+        let native = braid_protocol::ToolCalling::Native;
+        let prompt = Some("You are helpful.");
+        assert_eq!(
+            counter.request_with(prompt, &messages, native, known),
+            counter.request(prompt, &messages, native)
+        );
+        // The turns that are one message alone: the results, the user texts alone and the
+        // unanswered call. Joined texts, the gathered turn, the answers a call or a text joins,
+        // the unanswered call's result and the call whose arguments are not JSON are counted
+        // from their text.
+        let alone: Vec<MessageId> = [4, 7, 10, 11, 12, 14, 15]
+            .iter()
+            .map(|&i| messages[i].id)
+            .collect();
+        assert_eq!(*asked.borrow(), alone);
+
+        // Calls written as text join everything: nothing is taken.
+        asked.borrow_mut().clear();
+        let prompted = braid_protocol::ToolCalling::Prompted;
+        assert_eq!(
+            counter.request_with(prompt, &messages, prompted, known),
+            counter.request(prompt, &messages, prompted)
+        );
+        assert!(asked.borrow().is_empty());
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use braid_llm::{LlmClient, ModelCapabilities, ToolDefinition};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use braid_protocol::{
     CompactionRecord, ContextState, LedgerPart, Message, MessageId, MessageKind, Metadata,
@@ -275,7 +275,7 @@ fn describe(
         collapsed: block.collapsed,
         text: block.text.clone(),
     });
-    let elided: std::collections::HashMap<MessageId, u32> = plan
+    let elided: HashMap<MessageId, u32> = plan
         .elided
         .iter()
         .map(|(id, _, after)| (*id, *after))
@@ -331,9 +331,24 @@ fn describe(
         })
         .collect();
     // As the provider receives it: adjacent user texts (the ledger and the message after it)
-    // and a turn's messages are joined, so this is not the sum of the parts.
-    let tokens = counter.request(draft.system_prompt.as_deref(), request, tool_calling(ctx))
-        + tools.tokens
+    // and a turn's messages are joined, so this is not the sum of the parts. A message sent
+    // alone is not counted again: its entry above has its count (none when the entry has no
+    // count, or the id is sent twice).
+    let mut sent_counts: HashMap<MessageId, Option<u32>, foldhash::fast::RandomState> =
+        HashMap::with_capacity_and_hasher(messages.len(), Default::default());
+    for m in &messages {
+        sent_counts
+            .entry(m.id)
+            .and_modify(|n| *n = None)
+            .or_insert((m.tokens > 0).then_some(m.tokens));
+    }
+    let known = |m: &Message| sent_counts.get(&m.id).copied().flatten();
+    let tokens = counter.request_with(
+        draft.system_prompt.as_deref(),
+        request,
+        tool_calling(ctx),
+        known,
+    ) + tools.tokens
         + braid_optimizer::tokens::REPLY_PRIMING;
     ModelRequestRecord {
         id: ModelRequestId::new(),
