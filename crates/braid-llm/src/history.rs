@@ -16,6 +16,7 @@
 //!   blocks it writes and each result as user text naming the tool and the call's place in its
 //!   answer: the server's chat template may know no tool role ([`crate::prompted`]).
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 /// The maps a conversation is built with, by call and turn id. Hashed with foldhash, seeded
@@ -48,18 +49,20 @@ pub enum ImageDelivery {
     AsRecognizedText,
 }
 
-/// A provider-neutral conversation: a system prompt and alternating turns.
+/// A provider-neutral conversation: a system prompt and alternating turns. It borrows the
+/// history's tool arguments and outputs instead of copying them: every request builds one, and
+/// counting a request builds one more.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Conversation {
+pub struct Conversation<'a> {
     /// The system prompt, including any `system`-role text found in the history.
     pub system: Option<String>,
     /// The turns, oldest first.
-    pub turns: Vec<Turn>,
+    pub turns: Vec<Turn<'a>>,
 }
 
 /// One message of the neutral conversation.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Turn {
+pub enum Turn<'a> {
     /// What the person (or the engine on their behalf) supplied: text, images, files, resources.
     User(Vec<UserPart>),
     /// One model turn: its text and its tool calls.
@@ -67,10 +70,10 @@ pub enum Turn {
         /// The text, possibly empty.
         text: String,
         /// The calls, in order.
-        calls: Vec<Call>,
+        calls: Vec<Call<'a>>,
     },
     /// The result of one call, right after the assistant turn that made it.
-    ToolResult(CallResult),
+    ToolResult(CallResult<'a>),
 }
 
 /// Part of a user turn.
@@ -98,26 +101,48 @@ pub enum ImageRef {
 
 /// A tool call as the provider sees it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Call {
+pub struct Call<'a> {
     /// The call id.
     pub id: ToolCallId,
     /// The name the model called (for MCP tools, `called_as`).
     pub name: String,
-    /// The arguments (an object; a string when the model's arguments were not JSON).
-    pub arguments: serde_json::Value,
+    /// The arguments (an object; a string when the model's arguments were not JSON), as stored.
+    pub arguments: Cow<'a, serde_json::Value>,
 }
 
 /// A tool result as the provider sees it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct CallResult {
+pub struct CallResult<'a> {
     /// The call it answers.
     pub call_id: ToolCallId,
     /// The tool's name, as the model called it.
     pub tool_name: String,
     /// The content for the model.
-    pub content: String,
+    pub content: ResultContent<'a>,
     /// Whether it reports a failure.
     pub is_error: bool,
+}
+
+/// What a tool result tells the model: a text, or a tool's output as stored, which becomes
+/// text only when it is read ([`ResultContent::text`]). A request's count can take a result's
+/// kept count without writing its output out again.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ResultContent<'a> {
+    /// A text made for the model (an error, an MCP result, the not-executed result).
+    Text(String),
+    /// A built-in tool's output: a string is sent as it is, anything else as its JSON.
+    Output(&'a serde_json::Value),
+}
+
+impl<'a> ResultContent<'a> {
+    /// The text the model gets.
+    pub fn text(&self) -> Cow<'_, str> {
+        match self {
+            Self::Text(text) => Cow::Borrowed(text),
+            Self::Output(serde_json::Value::String(text)) => Cow::Borrowed(text),
+            Self::Output(other) => Cow::Owned(other.to_string()),
+        }
+    }
 }
 
 /// The text of the result given to a call that has none in the history.
@@ -126,12 +151,12 @@ pub const NOT_EXECUTED: &str =
 
 /// What a stored message becomes in a request: an entry sent where it is stored, or a call's
 /// result, sent right after its call wherever it is stored.
-enum Item {
-    InOrder(Entry),
-    Result(CallResult),
+enum Item<'a> {
+    InOrder(Entry<'a>),
+    Result(CallResult<'a>),
 }
 
-impl Item {
+impl Item<'_> {
     /// A user entry of one text part.
     fn user_text(text: String) -> Self {
         Self::InOrder(Entry::User(vec![UserPart::Text(text)]))
@@ -139,12 +164,12 @@ impl Item {
 }
 
 /// An item sent where it is stored.
-enum Entry {
+enum Entry<'a> {
     User(Vec<UserPart>),
     Assistant {
         turn: Option<TurnId>,
         text: String,
-        calls: Vec<Call>,
+        calls: Vec<Call<'a>>,
     },
 }
 
@@ -162,20 +187,20 @@ pub enum TurnOrigin {
 }
 
 /// Builds the neutral conversation from a system prompt and a stored history.
-pub fn build_conversation(
+pub fn build_conversation<'a>(
     system_prompt: Option<&str>,
-    messages: &[Message],
+    messages: &'a [Message],
     options: HistoryOptions,
-) -> Conversation {
+) -> Conversation<'a> {
     build_traced(system_prompt, messages, options).0
 }
 
 /// [`build_conversation`], with the origin of each of the conversation's turns, in order.
-pub fn build_traced(
+pub fn build_traced<'a>(
     system_prompt: Option<&str>,
-    messages: &[Message],
+    messages: &'a [Message],
     options: HistoryOptions,
-) -> (Conversation, Vec<TurnOrigin>) {
+) -> (Conversation<'a>, Vec<TurnOrigin>) {
     let mut system: Vec<String> = system_prompt
         .filter(|s| !s.trim().is_empty())
         .map(str::to_owned)
@@ -184,8 +209,8 @@ pub fn build_traced(
     // Each item is taken out as it is placed, so that its texts move into the turns instead of
     // being copied (this runs for every request, and again to count the request's tokens).
     // Each entry with the index of the message it came from.
-    let mut items: Vec<Option<(usize, Entry)>> = Vec::new();
-    let mut results: HashMap<ToolCallId, (usize, CallResult), Hasher> = HashMap::default();
+    let mut items: Vec<Option<(usize, Entry<'a>)>> = Vec::new();
+    let mut results: HashMap<ToolCallId, (usize, CallResult<'a>), Hasher> = HashMap::default();
     for (index, message) in messages.iter().enumerate() {
         // Input still waiting for its pipeline, or whose pipeline failed, is stored but never
         // sent.
@@ -257,7 +282,7 @@ pub fn build_traced(
                                 let result = CallResult {
                                     call_id: call.id.clone(),
                                     tool_name: call.name.clone(),
-                                    content: NOT_EXECUTED.to_owned(),
+                                    content: ResultContent::Text(NOT_EXECUTED.to_owned()),
                                     is_error: true,
                                 };
                                 (TurnOrigin::Joined, result)
@@ -326,7 +351,7 @@ fn joined(origins: &mut [TurnOrigin]) {
 
 /// The turns with every call written into its assistant text as the block the model writes,
 /// and every result as user text (the results of one answer in one user turn).
-fn calls_as_text(turns: Vec<Turn>) -> Vec<Turn> {
+fn calls_as_text(turns: Vec<Turn<'_>>) -> Vec<Turn<'_>> {
     let mut out: Vec<Turn> = Vec::with_capacity(turns.len());
     let mut positions: HashMap<ToolCallId, usize, Hasher> = HashMap::default();
     for turn in turns {
@@ -355,8 +380,11 @@ fn calls_as_text(turns: Vec<Turn>) -> Vec<Turn> {
             }
             Turn::ToolResult(result) => {
                 let position = positions.get(&result.call_id).copied().unwrap_or(1);
-                let text =
-                    crate::prompted::result_text(&result.tool_name, position, &result.content);
+                let text = crate::prompted::result_text(
+                    &result.tool_name,
+                    position,
+                    &result.content.text(),
+                );
                 match out.last_mut() {
                     Some(Turn::User(parts)) => parts.push(UserPart::Text(text)),
                     _ => out.push(Turn::User(vec![UserPart::Text(text)])),
@@ -373,12 +401,12 @@ fn calls_as_text(turns: Vec<Turn>) -> Vec<Turn> {
 
 /// The assistant item of turn `turn` (`text`, `calls`) with every later one of that turn in
 /// `later`, taken out of it: texts joined, calls in order, and whether any was found.
-fn gather_turn(
+fn gather_turn<'a>(
     text: String,
-    calls: Vec<Call>,
-    later: &mut [Option<(usize, Entry)>],
+    calls: Vec<Call<'a>>,
+    later: &mut [Option<(usize, Entry<'a>)>],
     turn: TurnId,
-) -> (String, Vec<Call>, bool) {
+) -> (String, Vec<Call<'a>>, bool) {
     let mut texts = Vec::new();
     if !text.trim().is_empty() {
         texts.push(text);
@@ -399,8 +427,12 @@ fn gather_turn(
     (texts.join("\n\n"), calls, gathered)
 }
 
-fn item_of(message: &Message, options: HistoryOptions, system: &mut Vec<String>) -> Option<Item> {
-    let assistant = |text: String, calls: Vec<Call>| {
+fn item_of<'a>(
+    message: &'a Message,
+    options: HistoryOptions,
+    system: &mut Vec<String>,
+) -> Option<Item<'a>> {
+    let assistant = |text: String, calls: Vec<Call<'a>>| {
         Item::InOrder(Entry::Assistant {
             turn: message.turn_id(),
             text,
@@ -437,7 +469,7 @@ fn item_of(message: &Message, options: HistoryOptions, system: &mut Vec<String>)
                 .map(|c| Call {
                     id: c.id.clone(),
                     name: c.name.clone(),
-                    arguments: c.arguments.clone(),
+                    arguments: Cow::Borrowed(&c.arguments),
                 })
                 .collect(),
         )),
@@ -446,15 +478,17 @@ fn item_of(message: &Message, options: HistoryOptions, system: &mut Vec<String>)
             vec![Call {
                 id: request.request_id.clone(),
                 name: request.called_as.clone(),
-                arguments: request.arguments.clone(),
+                arguments: Cow::Borrowed(&request.arguments),
             }],
         )),
         MessageKind::ToolResult(result) => Some(Item::Result(CallResult {
             call_id: result.call_id.clone(),
             tool_name: result.tool_name.clone(),
             content: match &result.outcome {
-                ToolOutcome::Success { output } => value_text(output),
-                ToolOutcome::Error { error } => error_text(&error.message, error.code.as_deref()),
+                ToolOutcome::Success { output } => ResultContent::Output(output),
+                ToolOutcome::Error { error } => {
+                    ResultContent::Text(error_text(&error.message, error.code.as_deref()))
+                }
             },
             is_error: !result.outcome.is_success(),
         })),
@@ -476,7 +510,7 @@ fn item_of(message: &Message, options: HistoryOptions, system: &mut Vec<String>)
             Some(Item::Result(CallResult {
                 call_id: result.request_id.clone(),
                 tool_name: result.tool_name.clone(),
-                content,
+                content: ResultContent::Text(content),
                 is_error,
             }))
         }
@@ -909,7 +943,9 @@ mod tests {
         assert!(
             matches!(&c.turns[1], Turn::Assistant { calls, .. } if calls[0].id.as_str() == "c1")
         );
-        assert!(matches!(&c.turns[2], Turn::ToolResult(r) if r.content == "done" && !r.is_error));
+        assert!(
+            matches!(&c.turns[2], Turn::ToolResult(r) if r.content.text() == "done" && !r.is_error)
+        );
     }
 
     #[test]
@@ -926,7 +962,7 @@ mod tests {
             Turn::ToolResult(r) => {
                 assert_eq!(r.call_id.as_str(), "c1");
                 assert!(r.is_error);
-                assert_eq!(r.content, NOT_EXECUTED);
+                assert_eq!(r.content.text(), NOT_EXECUTED);
             }
             other => panic!("{other:?}"),
         }
@@ -978,7 +1014,8 @@ mod tests {
         let by_path = image(ImageSource::FilePath {
             path: "shot.png".into(),
         });
-        let c = build_conversation(None, &[by_path], options(ImageDelivery::AsImages));
+        let history = [by_path];
+        let c = build_conversation(None, &history, options(ImageDelivery::AsImages));
         let Turn::User(parts) = &c.turns[0] else {
             panic!()
         };
@@ -998,7 +1035,8 @@ mod tests {
             panic!()
         };
         assert!(matches!(&parts[0], UserPart::Image(ImageRef::Url(_))));
-        let c = build_conversation(None, &[by_url], options(ImageDelivery::AsRecognizedText));
+        let history = [by_url];
+        let c = build_conversation(None, &history, options(ImageDelivery::AsRecognizedText));
         let Turn::User(parts) = &c.turns[0] else {
             panic!()
         };
@@ -1024,7 +1062,8 @@ mod tests {
             recognized_at: chrono::Utc::now(),
         });
         let message = Message::new(Role::User, MessageKind::Image(Box::new(image.clone())));
-        let c = build_conversation(None, &[message], options(ImageDelivery::AsImages));
+        let history = [message];
+        let c = build_conversation(None, &history, options(ImageDelivery::AsImages));
         let Turn::User(parts) = &c.turns[0] else {
             panic!()
         };
@@ -1043,7 +1082,8 @@ mod tests {
             resized: true,
         });
         let message = Message::new(Role::User, MessageKind::Image(Box::new(image)));
-        let c = build_conversation(None, &[message], options(ImageDelivery::AsImages));
+        let history = [message];
+        let c = build_conversation(None, &history, options(ImageDelivery::AsImages));
         let Turn::User(parts) = &c.turns[0] else {
             panic!()
         };
@@ -1058,9 +1098,10 @@ mod tests {
             Role::System,
             MessageKind::Text(braid_protocol::TextMessage::plain("Be terse.")),
         );
+        let history = [system, Message::user_text("hi")];
         let c = build_conversation(
             Some("Base prompt."),
-            &[system, Message::user_text("hi")],
+            &history,
             options(ImageDelivery::AsImages),
         );
         assert_eq!(c.system.as_deref(), Some("Base prompt.\n\nBe terse."));

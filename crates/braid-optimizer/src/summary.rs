@@ -68,7 +68,11 @@ pub fn transcript(batch: &[Message]) -> String {
             }
             Turn::ToolResult(r) => {
                 let what = if r.is_error { "failed" } else { "returned" };
-                out.push(format!("Tool `{}` {what}: {}", r.tool_name, r.content));
+                out.push(format!(
+                    "Tool `{}` {what}: {}",
+                    r.tool_name,
+                    r.content.text()
+                ));
             }
         }
     }

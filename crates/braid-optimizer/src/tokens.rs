@@ -270,8 +270,8 @@ impl TokenCounter {
                         )],
                     }),
                 );
-                let conversation =
-                    braid_llm::history::build_conversation(None, &[call, message.clone()], options);
+                let pair = [call, message.clone()];
+                let conversation = braid_llm::history::build_conversation(None, &pair, options);
                 self.turns(&conversation, TurnFilter::ResultsOnly)
             }
             MessageKind::McpToolResult(r) => {
@@ -285,8 +285,8 @@ impl TokenCounter {
                         )],
                     }),
                 );
-                let conversation =
-                    braid_llm::history::build_conversation(None, &[call, message.clone()], options);
+                let pair = [call, message.clone()];
+                let conversation = braid_llm::history::build_conversation(None, &pair, options);
                 self.turns(&conversation, TurnFilter::ResultsOnly)
             }
             _ => {
@@ -388,7 +388,7 @@ impl TokenCounter {
                     + calls
                         .iter()
                         .map(|c| {
-                            let arguments = match &c.arguments {
+                            let arguments = match c.arguments.as_ref() {
                                 // Arguments that were not JSON are replayed as they came.
                                 serde_json::Value::String(raw) => text(raw),
                                 other => text(&other.to_string()),
@@ -397,7 +397,7 @@ impl TokenCounter {
                         })
                         .sum::<u32>()
             }
-            Turn::ToolResult(r) => MESSAGE_OVERHEAD + text(&r.content),
+            Turn::ToolResult(r) => MESSAGE_OVERHEAD + text(&r.content.text()),
         }
     }
 
@@ -407,7 +407,7 @@ impl TokenCounter {
             .iter()
             .map(|turn| match (turn, filter) {
                 (Turn::ToolResult(r), TurnFilter::ResultsOnly) => {
-                    MESSAGE_OVERHEAD + self.encoding.count(&r.content)
+                    MESSAGE_OVERHEAD + self.encoding.count(&r.content.text())
                 }
                 (Turn::ToolResult(_), TurnFilter::WithoutResults) => 0,
                 (_, TurnFilter::ResultsOnly) => 0,
@@ -449,7 +449,7 @@ fn counted_alike(turn: &Turn) -> bool {
         }
         Turn::Assistant { calls, .. } => !calls
             .iter()
-            .any(|c| matches!(c.arguments, serde_json::Value::String(_))),
+            .any(|c| matches!(c.arguments.as_ref(), serde_json::Value::String(_))),
         Turn::ToolResult(_) => true,
     }
 }

@@ -34,8 +34,8 @@ pub fn build_body(
                     blocks.push(json!({ "type": "text", "text": text }));
                 }
                 for call in calls {
-                    let input = match &call.arguments {
-                        Value::Object(_) => call.arguments.clone(),
+                    let input = match call.arguments.as_ref() {
+                        object @ Value::Object(_) => object.clone(),
                         // `input` must be an object: broken arguments are kept for the model.
                         Value::String(raw) => json!({ "raw_arguments": raw }),
                         other => json!({ "raw_arguments": other.to_string() }),
@@ -53,7 +53,7 @@ pub fn build_body(
                 let mut block = json!({
                     "type": "tool_result",
                     "tool_use_id": result.call_id.as_str(),
-                    "content": result.content,
+                    "content": result.content.text(),
                 });
                 if result.is_error {
                     block["is_error"] = json!(true);

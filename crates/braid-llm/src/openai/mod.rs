@@ -78,7 +78,7 @@ impl OpenAiClient {
     }
 
     /// `request`'s history as the model at hand can read it.
-    fn conversation(&self, request: &LlmRequest) -> Conversation {
+    fn conversation<'r>(&self, request: &'r LlmRequest) -> Conversation<'r> {
         let capabilities = self.capabilities(&request.model);
         build_conversation(
             request.system_prompt.as_deref(),

@@ -97,7 +97,7 @@ enum ChatMessage<'a> {
     },
     Tool {
         tool_call_id: &'a str,
-        content: &'a str,
+        content: Cow<'a, str>,
     },
 }
 
@@ -162,7 +162,7 @@ struct StreamOptions {
 /// The chat-completions body for `request`, whose history has become `conversation`.
 pub fn build_body<'a>(
     request: &'a LlmRequest,
-    conversation: &'a Conversation,
+    conversation: &'a Conversation<'_>,
     delivery: Delivery,
 ) -> ChatBody<'a> {
     let system = conversation
@@ -186,7 +186,7 @@ pub fn build_body<'a>(
                             function: CalledFunction {
                                 name: &call.name,
                                 // Arguments the model sent as broken JSON are replayed as sent.
-                                arguments: match &call.arguments {
+                                arguments: match call.arguments.as_ref() {
                                     Value::String(raw) => Cow::Borrowed(raw.as_str()),
                                     other => Cow::Owned(other.to_string()),
                                 },
@@ -196,7 +196,7 @@ pub fn build_body<'a>(
                 },
                 Turn::ToolResult(result) => ChatMessage::Tool {
                     tool_call_id: result.call_id.as_str(),
-                    content: &result.content,
+                    content: result.content.text(),
                 },
             }
         }))
