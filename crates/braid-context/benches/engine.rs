@@ -124,7 +124,7 @@ fn pipeline(c: &mut Criterion) {
         ocr: Default::default(),
         image_hosts: Default::default(),
         kept_frame: Default::default(),
-        kept_room: Default::default(),
+        kept_ledger: Default::default(),
     };
     let pipeline = Pipeline::standard();
     let mut group = c.benchmark_group("engine");

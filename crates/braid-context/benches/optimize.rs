@@ -155,7 +155,7 @@ fn context(history: Vec<Message>) -> PipelineContext {
         ocr: Default::default(),
         image_hosts: Default::default(),
         kept_frame: Default::default(),
-        kept_room: Default::default(),
+        kept_ledger: Default::default(),
     }
 }
 
@@ -206,21 +206,23 @@ fn optimize(c: &mut Criterion) {
     let mut group = c.benchmark_group("optimize");
     group.sample_size(30);
     group.measurement_time(Duration::from_secs(10));
+    // The turns after it: the room and the ledger's start kept from the one before (the
+    // history does not grow here, so the start has no newer message to read).
     group.bench_function("turn_pipeline_1000_messages_with_ledger_and_record", |b| {
         b.iter(|| black_box(rt.block_on(turn(&with, &ctx))))
     });
     group.bench_function("turn_pipeline_1000_messages_plan_only", |b| {
         b.iter(|| black_box(rt.block_on(turn(&without, &ctx))))
     });
-    // A branch's first request since the context was loaded: no room kept, so the ledger's
-    // room is worked out with a second plan.
+    // A branch's first request since the context was loaded: nothing kept, so the ledger's
+    // room is worked out with a second plan, and its ledger read from the oldest message.
     group.bench_function(
         "turn_pipeline_1000_messages_with_ledger_and_record_first_request",
         |b| {
             // By reference, so that dropping the context's history is not measured.
             b.iter_batched_ref(
                 || PipelineContext {
-                    kept_room: Default::default(),
+                    kept_ledger: Default::default(),
                     ..ctx.clone()
                 },
                 |first| black_box(rt.block_on(turn(&with, first))),

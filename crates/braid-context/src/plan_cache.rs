@@ -22,7 +22,7 @@ use braid_protocol::{BranchName, Message, MessageId};
 
 pub use crate::pipeline::frame::SharedFrames;
 pub(crate) use crate::pipeline::frame::{Frame, PlanKey};
-use crate::pipeline::{KeptRoom, PipelineContext};
+use crate::pipeline::{KeptLedger, PipelineContext};
 use braid_optimizer::{Plan, PlanError, TokenCounter, summary_replaces};
 
 /// Branches whose plans are kept at once; a context rarely reads more branches than this
@@ -74,8 +74,8 @@ pub(crate) struct PlanCache {
     /// The newest frame built for each branch: it outlives the plans of older revisions (a
     /// turn changes the history, rarely the frame), so a turn or read after it builds none.
     frames: HashMap<BranchName, Arc<Frame>>,
-    /// The room each branch's last request gave its ledger.
-    rooms: HashMap<BranchName, KeptRoom>,
+    /// What each branch's last request's ledger kept for the next (its room and start).
+    ledgers: HashMap<BranchName, KeptLedger>,
 }
 
 impl PlanCache {
@@ -106,13 +106,13 @@ impl PlanCache {
         frame
     }
 
-    /// The ledger's room kept for `branch`'s requests (none yet for a branch that has made
+    /// What the ledger kept for `branch`'s requests (nothing yet for a branch that has made
     /// no request since the context was loaded).
-    pub fn room(&mut self, branch: &BranchName) -> KeptRoom {
-        if self.rooms.len() >= MAX_CACHED_BRANCHES && !self.rooms.contains_key(branch) {
-            self.rooms.clear();
+    pub fn ledger(&mut self, branch: &BranchName) -> KeptLedger {
+        if self.ledgers.len() >= MAX_CACHED_BRANCHES && !self.ledgers.contains_key(branch) {
+            self.ledgers.clear();
         }
-        self.rooms.entry(branch.clone()).or_default().clone()
+        self.ledgers.entry(branch.clone()).or_default().clone()
     }
 
     /// Keeps `plan` for `branch`, in place of any older one; plans of other branches made

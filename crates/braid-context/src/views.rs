@@ -48,14 +48,14 @@ impl Actor {
     /// What the active branch's pipeline runs with: its history, the request frame kept for
     /// it (built now when none describes the context, and kept for the turns and reads after
     /// this one; a processor that finds it stale, a model's discovery having run meanwhile,
-    /// builds its own) and the room its last request gave the ledger.
+    /// builds its own) and what its last request's ledger kept (its room and start).
     pub(crate) fn turn_pipeline_context(&self) -> PipelineContext {
         let branch = &self.data().record.active_branch;
         let mut ctx = self.frame_context(branch);
         ctx.history = self.data().model_history(branch);
         let mut plans = self.plans().lock().unwrap_or_else(|e| e.into_inner());
         ctx.kept_frame = crate::pipeline::KeptFrame(Some(plans.frame(branch, &ctx, self.frames())));
-        ctx.kept_room = plans.room(branch);
+        ctx.kept_ledger = plans.ledger(branch);
         drop(plans);
         ctx
     }
@@ -96,7 +96,7 @@ impl Actor {
             ocr: self.settings().ocr.clone(),
             image_hosts: self.settings().image_hosts.clone(),
             kept_frame: crate::pipeline::KeptFrame::default(),
-            kept_room: crate::pipeline::KeptRoom::default(),
+            kept_ledger: crate::pipeline::KeptLedger::default(),
         }
     }
 

@@ -148,8 +148,16 @@ fn bench_size(c: &mut Criterion, n: usize) {
             let prepared = Prepared::new(&parts, &counter);
             let first = prepared.plan(0, &strategy, budget, &counter).unwrap();
             black_box(
-                braid_optimizer::ledger::fit(first, 0, &prepared, &strategy, budget, &counter, 15)
-                    .unwrap(),
+                braid_optimizer::ledger::fit(
+                    (first, 0),
+                    &prepared,
+                    &strategy,
+                    budget,
+                    &counter,
+                    15,
+                    &mut braid_optimizer::ledger::LedgerStart::default(),
+                )
+                .unwrap(),
             )
         })
     });

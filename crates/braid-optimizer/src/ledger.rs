@@ -13,8 +13,8 @@ use std::collections::HashMap;
 type Hasher = foldhash::fast::RandomState;
 
 use braid_protocol::{
-    ImageSource, McpOutcome, Message, MessageKind, Role, SystemControlMessage, TextMessage,
-    ToolOutcome,
+    ImageSource, McpOutcome, Message, MessageId, MessageKind, Role, SystemControlMessage,
+    TextMessage, ToolOutcome,
 };
 
 use braid_protocol::OptimizationStrategy;
@@ -185,7 +185,8 @@ pub struct Fitted {
 }
 
 /// Fits the ledger of what `first` (a plan of `prepared` around `reserved` tokens set aside)
-/// leaves out into the request, in at most `percent` of the budget's limit.
+/// leaves out into the request, in at most `percent` of the budget's limit. The ledger starts
+/// from what `start` kept of the branch's last request, and keeps its own start there.
 ///
 /// `reserved` is the room the branch's previous request gave its ledger (0 when there was
 /// none), which the caller planned `first` around. The ledger only grows as messages leave
@@ -198,16 +199,16 @@ pub struct Fitted {
 /// first request of it would, never one its ledger does not fit. On error (no room beside
 /// the newest messages) `first` comes back with it.
 pub fn fit(
-    first: Plan,
-    reserved: u32,
+    (first, reserved): (Plan, u32),
     prepared: &Prepared<'_>,
     strategy: &OptimizationStrategy,
     budget: Budget,
     counter: &TokenCounter,
     percent: u32,
+    start: &mut LedgerStart,
 ) -> Result<Fitted, (Box<Plan>, PlanError)> {
     let input = prepared.messages();
-    let ledger = Ledger::of(left_out(&first, input), input);
+    let ledger = Ledger::of_plan(&first, input, start);
     let cap = (budget.limit() / 100 * percent).max(1);
     if ledger.is_empty() {
         return Ok(Fitted {
@@ -253,7 +254,7 @@ pub fn fit(
         Ok(replanned) => replanned,
         Err(error) => return Err((Box::new(first), error)),
     };
-    let block = Ledger::of(left_out(&replanned, input), input).render(room, counter);
+    let block = Ledger::of_plan(&replanned, input, start).render(room, counter);
     Ok(Fitted {
         plan: replanned,
         room: if block.is_some() { room } else { 0 },
@@ -264,7 +265,16 @@ pub fn fit(
 /// The messages of `input` a plan does not send as they are: dropped, standing behind a
 /// summary, or sent with their output elided; oldest first.
 pub fn left_out<'a>(plan: &Plan, input: &'a [Message]) -> impl Iterator<Item = &'a Message> {
-    let mut whole = vec![false; input.len()];
+    input
+        .iter()
+        .zip(sent_whole(plan, input.len()))
+        .filter(|(m, whole)| !whole && m.kind_name().is_sent_to_model())
+        .map(|(m, _)| m)
+}
+
+/// Whether each of `len` input messages is sent whole (or cut, but as itself) by `plan`.
+fn sent_whole(plan: &Plan, len: usize) -> Vec<bool> {
+    let mut whole = vec![false; len];
     for slot in &plan.slots {
         match slot {
             Slot::Message(i) | Slot::Truncated(i, _) => {
@@ -275,11 +285,163 @@ pub fn left_out<'a>(plan: &Plan, input: &'a [Message]) -> impl Iterator<Item = &
             Slot::Summary(_) | Slot::Elided(_) => {}
         }
     }
-    input
-        .iter()
-        .zip(whole)
-        .filter(|(m, whole)| !whole && m.kind_name().is_sent_to_model())
-        .map(|(m, _)| m)
+    whole
+}
+
+/// A message as a ledger has read it: its id and version.
+type ReadKey = (MessageId, i64);
+
+fn read_key(message: &Message) -> ReadKey {
+    (message.id, crate::tokens::version_of(message))
+}
+
+/// What reading a branch's left-out messages gave, up to the first message its last request
+/// sent whole. Those messages stay left out while the history grows at its end, so the next
+/// request's ledger starts from here instead of reading them again: a long session leaves
+/// out hundreds of messages and adds a few a turn. Anything else (another pin, an edit, a
+/// message back in the window) and the ledger is read from the start, as [`Ledger::of`] does.
+#[derive(Clone, Debug, Default)]
+pub struct LedgerStart {
+    /// The pinned facts it was read with.
+    pins: Vec<ReadKey>,
+    /// The messages read, oldest first.
+    read: Vec<ReadKey>,
+    /// What they gave.
+    reading: Reading,
+}
+
+/// A ledger being read: the ledger so far, the command line of each call read (its result
+/// comes later), and the position of the message read last.
+#[derive(Clone, Debug, Default)]
+struct Reading {
+    ledger: Ledger,
+    commands: HashMap<String, String, Hasher>,
+    position: usize,
+}
+
+impl Reading {
+    /// A reading that has noted the pinned facts among `history` (first, in order).
+    fn pinned<'a>(history: impl IntoIterator<Item = &'a Message>) -> Self {
+        let mut reading = Self::default();
+        for (_, text) in pinned(history) {
+            reading
+                .ledger
+                .note(Section::Fact, text.trim(), reading.position, None, None);
+            reading.position += 1;
+        }
+        reading
+    }
+
+    /// Notes what `message`, the next left-out message, did.
+    fn read(&mut self, message: &Message) {
+        self.position += 1;
+        let position = self.position;
+        let Self {
+            ledger, commands, ..
+        } = self;
+        // Calls are named in the request and their outcome in the result that follows.
+        match &message.kind {
+            MessageKind::ToolRequest(request) => {
+                for call in &request.calls {
+                    if let Some(line) = command_line(&call.name, &call.arguments) {
+                        ledger.note(Section::Command, &line, position, None, None);
+                        commands.insert(call.id.as_str().to_owned(), line);
+                    }
+                    ledger.note_paths(&call.name, &call.arguments, position);
+                }
+            }
+            MessageKind::McpToolRequest(request) => {
+                ledger.note_paths(&request.tool_name, &request.arguments, position);
+            }
+            MessageKind::ToolResult(result) => {
+                let command = commands.get(result.call_id.as_str());
+                match &result.outcome {
+                    ToolOutcome::Success { output } => {
+                        if let Some(line) = command {
+                            let outcome = match output.get("exit_code") {
+                                Some(serde_json::Value::Number(code)) => format!("exit {code}"),
+                                _ if output.get("timed_out").and_then(|v| v.as_bool())
+                                    == Some(true) =>
+                                {
+                                    "timed out".to_owned()
+                                }
+                                _ => "killed by a signal".to_owned(),
+                            };
+                            ledger.note(Section::Command, line, position, None, Some(outcome));
+                        }
+                    }
+                    ToolOutcome::Error { error } => {
+                        let text = format!(
+                            "{}: {}",
+                            result.tool_name,
+                            clip(&error.message, ERROR_CHARS)
+                        );
+                        if let Some(line) = command {
+                            ledger.note(
+                                Section::Command,
+                                line,
+                                position,
+                                None,
+                                Some(format!("failed: {}", clip(&error.message, 80))),
+                            );
+                        }
+                        ledger.note(Section::Error, &text, position, None, None);
+                    }
+                }
+            }
+            MessageKind::McpToolResult(result) => {
+                if let McpOutcome::Error { error, .. } = &result.outcome {
+                    let text = format!(
+                        "{}/{}: {}",
+                        result.server_name,
+                        result.tool_name,
+                        clip(&error.message, ERROR_CHARS)
+                    );
+                    ledger.note(Section::Error, &text, position, None, None);
+                }
+            }
+            MessageKind::FileReference(file) => {
+                ledger.note(
+                    Section::Path,
+                    &file.path,
+                    position,
+                    Some(PathAction::Read),
+                    None,
+                );
+            }
+            MessageKind::McpResource(resource) => {
+                ledger.note(
+                    Section::Resource,
+                    &resource.resource_uri,
+                    position,
+                    None,
+                    None,
+                );
+            }
+            MessageKind::Image(image) => {
+                if let ImageSource::Url { url } = &image.source {
+                    ledger.note(Section::Image, url, position, None, None);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The pinned facts among `history`, with their texts.
+fn pinned<'a>(
+    history: impl IntoIterator<Item = &'a Message>,
+) -> impl Iterator<Item = (&'a Message, &'a str)> {
+    history
+        .into_iter()
+        .filter_map(|message| match &message.kind {
+            MessageKind::SystemControl(SystemControlMessage::PinnedFact { text })
+                if message.is_pinned() =>
+            {
+                Some((message, text.as_str()))
+            }
+            _ => None,
+        })
 }
 
 /// The longest a tool error's text is in the ledger.
@@ -294,108 +456,47 @@ impl Ledger {
         left_out: impl IntoIterator<Item = &'a Message>,
         history: impl IntoIterator<Item = &'a Message>,
     ) -> Self {
-        let mut ledger = Self::default();
-        let mut position = 0;
-        for message in history {
-            if let MessageKind::SystemControl(SystemControlMessage::PinnedFact { text }) =
-                &message.kind
-                && message.is_pinned()
-            {
-                ledger.note(Section::Fact, text.trim(), position, None, None);
-                position += 1;
-            }
-        }
-        // Calls are named in the request and their outcome in the result that follows.
-        let mut commands: HashMap<&str, String, Hasher> = HashMap::default();
+        let mut reading = Reading::pinned(history);
         for message in left_out {
-            position += 1;
-            match &message.kind {
-                MessageKind::ToolRequest(request) => {
-                    for call in &request.calls {
-                        if let Some(line) = command_line(&call.name, &call.arguments) {
-                            ledger.note(Section::Command, &line, position, None, None);
-                            commands.insert(call.id.as_str(), line);
-                        }
-                        ledger.note_paths(&call.name, &call.arguments, position);
-                    }
-                }
-                MessageKind::McpToolRequest(request) => {
-                    ledger.note_paths(&request.tool_name, &request.arguments, position);
-                }
-                MessageKind::ToolResult(result) => {
-                    let command = commands.get(result.call_id.as_str());
-                    match &result.outcome {
-                        ToolOutcome::Success { output } => {
-                            if let Some(line) = command {
-                                let outcome = match output.get("exit_code") {
-                                    Some(serde_json::Value::Number(code)) => format!("exit {code}"),
-                                    _ if output.get("timed_out").and_then(|v| v.as_bool())
-                                        == Some(true) =>
-                                    {
-                                        "timed out".to_owned()
-                                    }
-                                    _ => "killed by a signal".to_owned(),
-                                };
-                                ledger.note(Section::Command, line, position, None, Some(outcome));
-                            }
-                        }
-                        ToolOutcome::Error { error } => {
-                            let text = format!(
-                                "{}: {}",
-                                result.tool_name,
-                                clip(&error.message, ERROR_CHARS)
-                            );
-                            if let Some(line) = command {
-                                ledger.note(
-                                    Section::Command,
-                                    line,
-                                    position,
-                                    None,
-                                    Some(format!("failed: {}", clip(&error.message, 80))),
-                                );
-                            }
-                            ledger.note(Section::Error, &text, position, None, None);
-                        }
-                    }
-                }
-                MessageKind::McpToolResult(result) => {
-                    if let McpOutcome::Error { error, .. } = &result.outcome {
-                        let text = format!(
-                            "{}/{}: {}",
-                            result.server_name,
-                            result.tool_name,
-                            clip(&error.message, ERROR_CHARS)
-                        );
-                        ledger.note(Section::Error, &text, position, None, None);
-                    }
-                }
-                MessageKind::FileReference(file) => {
-                    ledger.note(
-                        Section::Path,
-                        &file.path,
-                        position,
-                        Some(PathAction::Read),
-                        None,
-                    );
-                }
-                MessageKind::McpResource(resource) => {
-                    ledger.note(
-                        Section::Resource,
-                        &resource.resource_uri,
-                        position,
-                        None,
-                        None,
-                    );
-                }
-                MessageKind::Image(image) => {
-                    if let ImageSource::Url { url } = &image.source {
-                        ledger.note(Section::Image, url, position, None, None);
-                    }
-                }
-                _ => {}
+            reading.read(message);
+        }
+        reading.ledger
+    }
+
+    /// The ledger of what `plan` leaves out of `input` ([`left_out`]) and of its pinned facts,
+    /// as [`Ledger::of`] makes it, starting from `start` where it read the same first
+    /// messages, and keeping in `start` what it read up to the first message sent whole.
+    pub fn of_plan(plan: &Plan, input: &[Message], start: &mut LedgerStart) -> Self {
+        let whole = sent_whole(plan, input.len());
+        let first_whole = whole.iter().position(|w| *w).unwrap_or(input.len());
+        let sent = |m: &&Message| m.kind_name().is_sent_to_model();
+        let pins: Vec<ReadKey> = pinned(input).map(|(m, _)| read_key(m)).collect();
+        let oldest: Vec<&Message> = input[..first_whole].iter().filter(sent).collect();
+        let same_start = start.pins == pins
+            && start.read.len() <= oldest.len()
+            && start
+                .read
+                .iter()
+                .zip(&oldest)
+                .all(|(k, m)| *k == read_key(m));
+        if !same_start {
+            *start = LedgerStart {
+                pins,
+                read: Vec::with_capacity(oldest.len()),
+                reading: Reading::pinned(input),
+            };
+        }
+        for message in &oldest[start.read.len()..] {
+            start.reading.read(message);
+            start.read.push(read_key(message));
+        }
+        let mut reading = start.reading.clone();
+        for (message, whole) in input.iter().zip(whole).skip(first_whole) {
+            if !whole && sent(&message) {
+                reading.read(message);
             }
         }
-        ledger
+        reading.ledger
     }
 
     /// Whether there is nothing to carry.
@@ -803,7 +904,16 @@ mod tests {
             plan: fitted,
             block,
             room,
-        } = fit(first.clone(), 0, &prepared, &strategy, b, &counter(), 15).unwrap();
+        } = fit(
+            (first.clone(), 0),
+            &prepared,
+            &strategy,
+            b,
+            &counter(),
+            15,
+            &mut LedgerStart::default(),
+        )
+        .unwrap();
         let block = block.unwrap();
         assert_eq!(block.tokens, counter().message_uncached(&block.message()));
         assert!(block.tokens <= room && room <= b.limit() / 100 * 15);
@@ -837,25 +947,20 @@ mod tests {
         let roomy = budget(direct.tokens_before - 100 + 256 + 32);
         let first = prepared.plan(0, &recent, roomy, &counter()).unwrap();
         assert!(first.optimized());
+        let fit_recent = |planned: (Plan, u32)| {
+            let start = &mut LedgerStart::default();
+            fit(planned, &prepared, &recent, roomy, &counter(), 15, start).unwrap()
+        };
         let Fitted {
             plan: kept,
             block,
             room,
-        } = fit(first.clone(), 0, &prepared, &recent, roomy, &counter(), 15).unwrap();
+        } = fit_recent((first.clone(), 0));
         assert_eq!(kept.slots, first.slots);
         assert_eq!(block.map(|b| b.collapsed), Some(0));
         // The next request of this history sets that room aside, and keeps it.
         let next = prepared.plan(room, &recent, roomy, &counter()).unwrap();
-        let again = fit(
-            next.clone(),
-            room,
-            &prepared,
-            &recent,
-            roomy,
-            &counter(),
-            15,
-        )
-        .unwrap();
+        let again = fit_recent((next.clone(), room));
         assert_eq!((again.room, again.plan.slots), (room, next.slots));
     }
 
@@ -870,12 +975,114 @@ mod tests {
         ) + crate::tokens::REPLY_PRIMING
     }
 
+    /// A session of reads and commands, the commands' results long enough that a plan
+    /// elides some of them before it drops them.
+    fn work(n: usize) -> Vec<Message> {
+        (0..n)
+            .flat_map(|i| {
+                let id = format!("w{i}");
+                let (name, arguments, output) = if i % 2 == 0 {
+                    (
+                        "read_file",
+                        json!({"path": format!("src/work_{i}.rs")}),
+                        json!(format!("fn w{i}() {{}}\n").repeat(4)),
+                    )
+                } else {
+                    (
+                        "run_command",
+                        json!({"program": "cargo", "args": ["test", format!("t{i}")]}),
+                        json!({"exit_code": i % 3, "stdout": format!("test t{i} ... ok\n").repeat(40)}),
+                    )
+                };
+                [
+                    Message::user_text(format!("Step {i}.")),
+                    call(&id, name, arguments),
+                    result(&id, name, ToolOutcome::Success { output }),
+                    Message::assistant_text(format!("Step {i} done.")),
+                ]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_ledger_starts_from_what_the_last_request_read_while_its_oldest_messages_are_the_same() {
+        let all = work(160);
+        let strategy = OptimizationStrategy::Intelligent;
+        let b = budget(4_096);
+        let plan_of = |messages: &[Message]| {
+            let parts = RequestParts {
+                system_prompt: Some("You are Braid."),
+                tool_tokens: 0,
+                reserved_tokens: 0,
+                messages,
+            };
+            Prepared::new(&parts, &counter())
+                .plan(0, &strategy, b, &counter())
+                .unwrap()
+        };
+        // Turn after turn the history grows: each ledger is the one read from scratch, and
+        // some have left-out messages after the first one sent whole (elided results).
+        let mut start = LedgerStart::default();
+        let mut read_after_start = 0;
+        for n in (400..640).step_by(12) {
+            let messages = &all[..n];
+            let plan = plan_of(messages);
+            let ledger = Ledger::of_plan(&plan, messages, &mut start);
+            assert_eq!(
+                ledger,
+                Ledger::of(left_out(&plan, messages), messages),
+                "{n}"
+            );
+            if left_out(&plan, messages).count() > start.read.len() {
+                read_after_start += 1;
+            }
+        }
+        assert!(start.read.len() > 100);
+        assert!(read_after_start > 0);
+
+        // The next ledger starts from the kept reading: a mark put in it shows.
+        let messages = &all[..640];
+        let plan = plan_of(messages);
+        let marked = |start: &mut LedgerStart| {
+            start
+                .reading
+                .ledger
+                .note(Section::Fact, "mark", 0, None, None);
+        };
+        marked(&mut start);
+        let has_mark = |ledger: &Ledger| ledger.entries.iter().any(|e| e.key == "mark");
+        assert!(has_mark(&Ledger::of_plan(&plan, messages, &mut start)));
+
+        // An edit to one of the messages read, or a new pin, and it reads from the start.
+        let mut edited = messages.to_vec();
+        edited[1].updated_at = all[all.len() - 1].updated_at;
+        assert_ne!(edited[1].updated_at, messages[1].updated_at);
+        let ledger = Ledger::of_plan(&plan, &edited, &mut start);
+        assert!(!has_mark(&ledger));
+        assert_eq!(ledger, Ledger::of(left_out(&plan, &edited), &edited));
+        marked(&mut start);
+        let mut pinned = messages.to_vec();
+        let mut fact = Message::new(
+            Role::User,
+            MessageKind::SystemControl(SystemControlMessage::PinnedFact {
+                text: "Deploys go through staging.".to_owned(),
+            }),
+        );
+        fact.set_pinned(true);
+        pinned.push(fact);
+        let plan = plan_of(&pinned);
+        let ledger = Ledger::of_plan(&plan, &pinned, &mut start);
+        assert!(!has_mark(&ledger));
+        assert_eq!(ledger, Ledger::of(left_out(&plan, &pinned), &pinned));
+    }
+
     #[test]
     fn the_next_request_keeps_the_ledgers_room_while_the_ledger_fits_it() {
         let strategy = OptimizationStrategy::RecentN { n: 1000 };
         let b = budget(4_096);
         let cap = b.limit() / 100 * 15;
-        let turn = |messages: &[Message], kept: u32| {
+        let mut start = LedgerStart::default();
+        let mut turn = |messages: &[Message], kept: u32| {
             let parts = RequestParts {
                 system_prompt: Some("You are Braid."),
                 tool_tokens: 0,
@@ -884,7 +1091,16 @@ mod tests {
             };
             let prepared = Prepared::new(&parts, &counter());
             let first = prepared.plan(kept, &strategy, b, &counter()).unwrap();
-            let fitted = fit(first.clone(), kept, &prepared, &strategy, b, &counter(), 15).unwrap();
+            let fitted = fit(
+                (first.clone(), kept),
+                &prepared,
+                &strategy,
+                b,
+                &counter(),
+                15,
+                &mut start,
+            )
+            .unwrap();
             (first, fitted)
         };
         // Turn after turn an exchange leaves the window: while the ledger fits the room the

@@ -94,8 +94,8 @@ pub struct PipelineContext {
     /// The request frame the actor kept from an earlier read: used while its inputs are
     /// unchanged.
     pub kept_frame: KeptFrame,
-    /// The room the branch's last request gave its ledger, kept by the actor between turns.
-    pub kept_room: KeptRoom,
+    /// What the branch's last request's ledger kept for the next one (its room and start).
+    pub kept_ledger: KeptLedger,
 }
 
 /// A request frame (system prompt and tool definitions) the actor keeps between reads
@@ -112,24 +112,43 @@ impl KeptFrame {
     }
 }
 
-/// The room the branch's last request gave its ledger, kept by the actor between turns
-/// (`plan_cache`, one per branch) and shared with the turn's pipeline: `OptimizeContext` plans
-/// the next request around it and keeps it while the ledger still fits it, so a long
-/// session's request is planned once a turn instead of twice
-/// ([`braid_optimizer::ledger::fit`]). Only a starting point: a room the ledger no longer fits
-/// is worked out afresh.
+/// What the branch's ledger keeps from one request to the next, kept by the actor between
+/// turns (`plan_cache`, one per branch) and shared with the turn's pipeline:
+/// - the room the last request gave the ledger: `OptimizeContext` plans the next request
+///   around it and keeps it while the ledger still fits it, so a long session's request is
+///   planned once a turn instead of twice ([`braid_optimizer::ledger::fit`]);
+/// - what reading the oldest left-out messages gave, which the next ledger starts from
+///   ([`braid_optimizer::ledger::LedgerStart`]).
+///
+/// Only starting points: a room the ledger no longer fits is worked out afresh, and a start
+/// whose messages changed is read again.
 #[derive(Clone, Debug, Default)]
-pub struct KeptRoom(Arc<std::sync::atomic::AtomicU32>);
+pub struct KeptLedger(Arc<std::sync::Mutex<Kept>>);
 
-impl KeptRoom {
+/// What [`KeptLedger`] holds.
+#[derive(Debug, Default)]
+pub(crate) struct Kept {
+    /// The room (0: the last request had no ledger).
+    pub(crate) room: u32,
+    /// Where the next ledger starts.
+    pub(crate) start: braid_optimizer::ledger::LedgerStart,
+}
+
+impl KeptLedger {
     /// The kept room, if the last request had a ledger.
-    pub(crate) fn get(&self) -> Option<u32> {
-        Some(self.0.load(std::sync::atomic::Ordering::Relaxed)).filter(|room| *room > 0)
+    pub(crate) fn room(&self) -> Option<u32> {
+        Some(self.lock().room).filter(|room| *room > 0)
     }
 
-    /// Keeps `room` (0: no ledger) for the branch's next request.
-    pub(crate) fn set(&self, room: u32) {
-        self.0.store(room, std::sync::atomic::Ordering::Relaxed);
+    /// What is kept, to read and change.
+    pub(crate) fn lock(&self) -> std::sync::MutexGuard<'_, Kept> {
+        self.0.lock().unwrap_or_else(|poisoned| {
+            // A turn panicked while it held it: what it kept may be half made.
+            let mut kept = poisoned.into_inner();
+            *kept = Kept::default();
+            self.0.clear_poison();
+            kept
+        })
     }
 }
 

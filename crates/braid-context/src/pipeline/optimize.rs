@@ -224,14 +224,23 @@ fn with_ledger(
 ) -> (Plan, Option<LedgerBlock>) {
     let strategy = &ctx.config.optimization.strategy;
     let percent = ctx.config.optimization.ledger_percent;
-    match braid_optimizer::ledger::fit(plan, reserved, prepared, strategy, budget, counter, percent)
-    {
+    let mut kept = ctx.kept_ledger.lock();
+    let fitted = braid_optimizer::ledger::fit(
+        (plan, reserved),
+        prepared,
+        strategy,
+        budget,
+        counter,
+        percent,
+        &mut kept.start,
+    );
+    match fitted {
         Ok(fitted) => {
-            ctx.kept_room.set(fitted.room);
+            kept.room = fitted.room;
             (fitted.plan, fitted.block)
         }
         Err((plan, error)) => {
-            ctx.kept_room.set(0);
+            kept.room = 0;
             tracing::warn!(%error, "no room for the ledger beside the newest messages: this request goes without it");
             (*plan, None)
         }
@@ -493,7 +502,7 @@ fn plan_fitting<'a>(
     counter: &TokenCounter,
 ) -> Result<Fitting<'a>, PlanError> {
     let strategy = &ctx.config.optimization.strategy;
-    let kept = ctx.kept_room.get();
+    let kept = ctx.kept_ledger.room();
     let parts = |system_prompt: &Option<String>, tools: &Arc<[ToolDefinition]>| {
         let tools_tokens = tool_tokens(frame, tools, counter);
         let prepared = Prepared::of(messages, system_prompt.as_deref(), tools_tokens, counter);
@@ -745,7 +754,10 @@ mod tests {
             .collect()
     }
 
-    fn context(history: Vec<Message>, kept_room: &crate::pipeline::KeptRoom) -> PipelineContext {
+    fn context(
+        history: Vec<Message>,
+        kept_ledger: &crate::pipeline::KeptLedger,
+    ) -> PipelineContext {
         let mut config = ContextConfig {
             context_window: Some(4_096),
             ..ContextConfig::default()
@@ -764,7 +776,7 @@ mod tests {
             llm: None,
             image_hosts: Default::default(),
             kept_frame: Default::default(),
-            kept_room: kept_room.clone(),
+            kept_ledger: kept_ledger.clone(),
             workflow_tools: vec![],
             ocr: braid_vision::OcrSettings::default(),
         }
@@ -782,14 +794,14 @@ mod tests {
 
     #[tokio::test]
     async fn a_branchs_next_request_is_planned_around_the_room_its_ledger_took() {
-        let room = crate::pipeline::KeptRoom::default();
+        let branch = crate::pipeline::KeptLedger::default();
         let mut rooms = Vec::new();
         for n in 150..166 {
-            let draft = turn(&context(reads(n), &room)).await;
+            let draft = turn(&context(reads(n), &branch)).await;
             let record = draft.record.unwrap();
             let ledger = record.ledger.unwrap();
-            let kept = room
-                .get()
+            let kept = branch
+                .room()
                 .expect("a room kept after a request with a ledger");
             // Every request fits the window, with its ledger in the room kept for the next.
             assert!(ledger.tokens <= kept);
@@ -825,32 +837,32 @@ mod tests {
         // The next request is planned around the kept room itself: a branch's first request
         // of a shorter history works out a room of its own, and one that kept the whole share
         // keeps it.
-        let first = crate::pipeline::KeptRoom::default();
+        let first = crate::pipeline::KeptLedger::default();
         turn(&context(reads(85), &first)).await;
-        let own = first.get().unwrap();
+        let own = first.room().unwrap();
         assert!(own < settled, "{own} >= {settled}");
-        let kept = crate::pipeline::KeptRoom::default();
-        kept.set(settled);
+        let kept = crate::pipeline::KeptLedger::default();
+        kept.lock().room = settled;
         let ledger = turn(&context(reads(85), &kept))
             .await
             .record
             .unwrap()
             .ledger
             .unwrap();
-        assert_eq!(kept.get(), Some(settled));
+        assert_eq!(kept.room(), Some(settled));
         assert!(ledger.tokens <= settled);
 
         // A room kept from a larger window, more than the prompt can spare now, is let go:
         // the request is planned as a first one is, not refused.
-        room.set(1_000_000);
-        let draft = turn(&context(reads(160), &room)).await;
+        branch.lock().room = 1_000_000;
+        let draft = turn(&context(reads(160), &branch)).await;
         let ledger = draft.record.unwrap().ledger.unwrap();
-        let kept = room.get().unwrap();
+        let kept = branch.room().unwrap();
         assert!(ledger.tokens <= kept && kept < 1_000_000);
 
         // A history back within the budget needs no ledger, and keeps no room.
-        let short = turn(&context(reads(2), &room)).await;
+        let short = turn(&context(reads(2), &branch)).await;
         assert!(short.record.unwrap().ledger.is_none());
-        assert_eq!(room.get(), None);
+        assert_eq!(branch.room(), None);
     }
 }

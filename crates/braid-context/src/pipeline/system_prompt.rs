@@ -170,7 +170,7 @@ mod tests {
             llm: None,
             image_hosts: Default::default(),
             kept_frame: Default::default(),
-            kept_room: Default::default(),
+            kept_ledger: Default::default(),
             workflow_tools: vec![],
             ocr: braid_vision::OcrSettings::default(),
         }

@@ -181,7 +181,7 @@ impl Host for MemoryHost {
             ocr: Default::default(),
             image_hosts: Default::default(),
             kept_frame: KeptFrame::default(),
-            kept_room: Default::default(),
+            kept_ledger: Default::default(),
         }
     }
 
