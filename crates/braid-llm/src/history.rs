@@ -103,9 +103,9 @@ pub enum ImageRef {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Call<'a> {
     /// The call id.
-    pub id: ToolCallId,
+    pub id: &'a ToolCallId,
     /// The name the model called (for MCP tools, `called_as`).
-    pub name: String,
+    pub name: &'a str,
     /// The arguments (an object; a string when the model's arguments were not JSON), as stored.
     pub arguments: Cow<'a, serde_json::Value>,
 }
@@ -114,9 +114,9 @@ pub struct Call<'a> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CallResult<'a> {
     /// The call it answers.
-    pub call_id: ToolCallId,
+    pub call_id: &'a ToolCallId,
     /// The tool's name, as the model called it.
-    pub tool_name: String,
+    pub tool_name: &'a str,
     /// The content for the model.
     pub content: ResultContent<'a>,
     /// Whether it reports a failure.
@@ -210,7 +210,7 @@ pub fn build_traced<'a>(
     // being copied (this runs for every request, and again to count the request's tokens).
     // Each entry with the index of the message it came from.
     let mut items: Vec<Option<(usize, Entry<'a>)>> = Vec::new();
-    let mut results: HashMap<ToolCallId, (usize, CallResult<'a>), Hasher> = HashMap::default();
+    let mut results: HashMap<&'a ToolCallId, (usize, CallResult<'a>), Hasher> = HashMap::default();
     for (index, message) in messages.iter().enumerate() {
         // Input still waiting for its pipeline, or whose pipeline failed, is stored but never
         // sent.
@@ -221,7 +221,7 @@ pub fn build_traced<'a>(
             // A result is sent after its call, wherever it is stored; the first one stored for a
             // call is the one sent.
             Some(Item::Result(r)) => {
-                results.entry(r.call_id.clone()).or_insert((index, r));
+                results.entry(r.call_id).or_insert((index, r));
             }
             Some(Item::InOrder(entry)) => items.push(Some((index, entry))),
             None => {}
@@ -231,7 +231,7 @@ pub fn build_traced<'a>(
     let mut turns: Vec<Turn> = Vec::new();
     let mut origins: Vec<TurnOrigin> = Vec::new();
     let mut merged_turns: HashSet<TurnId, Hasher> = HashSet::default();
-    let mut placed: HashSet<ToolCallId, Hasher> = HashSet::default();
+    let mut placed: HashSet<&'a ToolCallId, Hasher> = HashSet::default();
     for position in 0..items.len() {
         let Some((index, item)) = items[position].take() else {
             continue;
@@ -261,7 +261,7 @@ pub fn build_traced<'a>(
                 // Calls already placed (a duplicate id) are not sent twice.
                 let calls: Vec<Call> = calls
                     .into_iter()
-                    .filter(|c| !placed.contains(&c.id))
+                    .filter(|c| !placed.contains(c.id))
                     .collect();
                 if text.trim().is_empty() && calls.is_empty() {
                     continue;
@@ -274,14 +274,14 @@ pub fn build_traced<'a>(
                 let answered: Vec<(Turn, TurnOrigin)> = calls
                     .iter()
                     .map(|call| {
-                        placed.insert(call.id.clone());
-                        let (origin, result) = match results.remove(&call.id) {
+                        placed.insert(call.id);
+                        let (origin, result) = match results.remove(call.id) {
                             Some((index, result)) => (TurnOrigin::Alone(index), result),
                             None => {
                                 tracing::debug!(call_id = %call.id, tool = %call.name, "tool call without a result: a not-executed result is sent");
                                 let result = CallResult {
-                                    call_id: call.id.clone(),
-                                    tool_name: call.name.clone(),
+                                    call_id: call.id,
+                                    tool_name: call.name,
                                     content: ResultContent::Text(NOT_EXECUTED.to_owned()),
                                     is_error: true,
                                 };
@@ -289,7 +289,7 @@ pub fn build_traced<'a>(
                             }
                         };
                         let turn = Turn::ToolResult(CallResult {
-                            tool_name: call.name.clone(),
+                            tool_name: call.name,
                             ..result
                         });
                         (turn, origin)
@@ -323,7 +323,7 @@ pub fn build_traced<'a>(
         }
     }
     for (_, r) in results.values() {
-        if !placed.contains(&r.call_id) {
+        if !placed.contains(r.call_id) {
             tracing::debug!(call_id = %r.call_id, "tool result without a call dropped from the request");
         }
     }
@@ -353,7 +353,7 @@ fn joined(origins: &mut [TurnOrigin]) {
 /// and every result as user text (the results of one answer in one user turn).
 fn calls_as_text(turns: Vec<Turn<'_>>) -> Vec<Turn<'_>> {
     let mut out: Vec<Turn> = Vec::with_capacity(turns.len());
-    let mut positions: HashMap<ToolCallId, usize, Hasher> = HashMap::default();
+    let mut positions: HashMap<&ToolCallId, usize, Hasher> = HashMap::default();
     for turn in turns {
         match turn {
             Turn::Assistant { text, calls } => {
@@ -363,8 +363,8 @@ fn calls_as_text(turns: Vec<Turn<'_>>) -> Vec<Turn<'_>> {
                     pieces.push(text);
                 }
                 for (i, call) in calls.iter().enumerate() {
-                    positions.insert(call.id.clone(), i + 1);
-                    pieces.push(crate::prompted::call_block(&call.name, &call.arguments));
+                    positions.insert(call.id, i + 1);
+                    pieces.push(crate::prompted::call_block(call.name, &call.arguments));
                 }
                 let text = pieces.join("\n\n");
                 match out.last_mut() {
@@ -379,9 +379,9 @@ fn calls_as_text(turns: Vec<Turn<'_>>) -> Vec<Turn<'_>> {
                 }
             }
             Turn::ToolResult(result) => {
-                let position = positions.get(&result.call_id).copied().unwrap_or(1);
+                let position = positions.get(result.call_id).copied().unwrap_or(1);
                 let text = crate::prompted::result_text(
-                    &result.tool_name,
+                    result.tool_name,
                     position,
                     &result.content.text(),
                 );
@@ -467,8 +467,8 @@ fn item_of<'a>(
                 .calls
                 .iter()
                 .map(|c| Call {
-                    id: c.id.clone(),
-                    name: c.name.clone(),
+                    id: &c.id,
+                    name: &c.name,
                     arguments: Cow::Borrowed(&c.arguments),
                 })
                 .collect(),
@@ -476,14 +476,14 @@ fn item_of<'a>(
         MessageKind::McpToolRequest(request) => Some(assistant(
             String::new(),
             vec![Call {
-                id: request.request_id.clone(),
-                name: request.called_as.clone(),
+                id: &request.request_id,
+                name: &request.called_as,
                 arguments: Cow::Borrowed(&request.arguments),
             }],
         )),
         MessageKind::ToolResult(result) => Some(Item::Result(CallResult {
-            call_id: result.call_id.clone(),
-            tool_name: result.tool_name.clone(),
+            call_id: &result.call_id,
+            tool_name: &result.tool_name,
             content: match &result.outcome {
                 ToolOutcome::Success { output } => ResultContent::Output(output),
                 ToolOutcome::Error { error } => {
@@ -508,8 +508,8 @@ fn item_of<'a>(
                 }
             };
             Some(Item::Result(CallResult {
-                call_id: result.request_id.clone(),
-                tool_name: result.tool_name.clone(),
+                call_id: &result.request_id,
+                tool_name: &result.tool_name,
                 content: ResultContent::Text(content),
                 is_error,
             }))

@@ -393,7 +393,7 @@ impl TokenCounter {
                                 serde_json::Value::String(raw) => text(raw),
                                 other => text(&other.to_string()),
                             };
-                            CALL_OVERHEAD + self.encoding.count_by_lines(&c.name) + arguments
+                            CALL_OVERHEAD + self.encoding.count_by_lines(c.name) + arguments
                         })
                         .sum::<u32>()
             }
@@ -428,7 +428,7 @@ impl TokenCounter {
                             .iter()
                             .map(|c| {
                                 CALL_OVERHEAD
-                                    + self.encoding.count(&c.name)
+                                    + self.encoding.count(c.name)
                                     + self.encoding.count(&c.arguments.to_string())
                             })
                             .sum::<u32>()

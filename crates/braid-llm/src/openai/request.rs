@@ -184,7 +184,7 @@ pub fn build_body<'a>(
                             id: call.id.as_str(),
                             kind: FunctionKind::Function,
                             function: CalledFunction {
-                                name: &call.name,
+                                name: call.name,
                                 // Arguments the model sent as broken JSON are replayed as sent.
                                 arguments: match call.arguments.as_ref() {
                                     Value::String(raw) => Cow::Borrowed(raw.as_str()),
