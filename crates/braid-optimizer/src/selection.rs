@@ -233,8 +233,15 @@ fn effective(messages: &[Message]) -> Vec<(usize, bool)> {
     out
 }
 
-fn units(messages: &[Message], effective: &[(usize, bool)], counter: &TokenCounter) -> Vec<Unit> {
+/// The history's units, and each input message's tokens as a request sends it whole (a
+/// summary's: its stand-in's; `None` for what is not sent).
+fn units(
+    messages: &[Message],
+    effective: &[(usize, bool)],
+    counter: &TokenCounter,
+) -> (Vec<Unit>, Vec<Option<u32>>) {
     let mut units: Vec<Unit> = Vec::new();
+    let mut counts: Vec<Option<u32>> = vec![None; messages.len()];
     let mut by_turn: HashMap<braid_protocol::TurnId, usize> = HashMap::new();
     let mut by_call: HashMap<ToolCallId, usize> = HashMap::new();
     for (position, (index, is_summary)) in effective.iter().enumerate() {
@@ -243,6 +250,7 @@ fn units(messages: &[Message], effective: &[(usize, bool)], counter: &TokenCount
             let tokens = summary_stand_in(message)
                 .map(|m| counter.message(&m))
                 .unwrap_or_default();
+            counts[*index] = Some(tokens);
             units.push(Unit {
                 slots: vec![position],
                 tokens,
@@ -253,6 +261,7 @@ fn units(messages: &[Message], effective: &[(usize, bool)], counter: &TokenCount
             continue;
         }
         let tokens = counter.message(message);
+        counts[*index] = Some(tokens);
         let calls: Vec<ToolCallId> = match &message.kind {
             MessageKind::ToolRequest(r) => r.calls.iter().map(|c| c.id.clone()).collect(),
             MessageKind::McpToolRequest(r) => vec![r.request_id.clone()],
@@ -302,7 +311,7 @@ fn units(messages: &[Message], effective: &[(usize, bool)], counter: &TokenCount
             by_turn.entry(turn).or_insert(at);
         }
     }
-    units
+    (units, counts)
 }
 
 /// What a file reference or resource is known by, when the message is one.
@@ -440,6 +449,8 @@ pub struct Prepared<'a> {
     fixed: u32,
     effective: Vec<(usize, bool)>,
     units: Vec<Unit>,
+    /// Each input message's tokens as sent whole, by input index (see `units`).
+    counts: Vec<Option<u32>>,
     reported: Option<(u32, u32)>,
     /// Which units are references used lately: searched for on the first plan that asks.
     used_refs: std::sync::OnceLock<Vec<bool>>,
@@ -465,12 +476,13 @@ impl<'a> Prepared<'a> {
         counter: &TokenCounter,
     ) -> Self {
         let effective = effective(messages);
-        let units = units(messages, &effective, counter);
+        let (units, counts) = units(messages, &effective, counter);
         Self {
             messages,
             fixed: counter.system_prompt(system_prompt) + other_tokens + REPLY_PRIMING,
             effective,
             units,
+            counts,
             reported: reported_prefix(messages, counter),
             used_refs: std::sync::OnceLock::new(),
         }
@@ -486,6 +498,12 @@ impl<'a> Prepared<'a> {
     /// The history planned over.
     pub fn messages(&self) -> &'a [Message] {
         self.messages
+    }
+
+    /// Tokens of input message `index` as a request sends it whole (a summary: as its
+    /// stand-in), counted as it was prepared; `None` for a message no request sends.
+    pub fn tokens_of(&self, index: usize) -> Option<u32> {
+        self.counts.get(index).copied().flatten()
     }
 
     /// Plans the request with `reserved_tokens` set aside besides the parts' own reserve.

@@ -149,7 +149,7 @@ impl Processor for OptimizeContext {
             draft,
             Sent {
                 plan: &chosen,
-                input,
+                prepared,
                 ledger: ledger.as_ref(),
                 messages: &messages,
                 tools_tokens,
@@ -247,10 +247,11 @@ fn with_ledger(
     }
 }
 
-/// What a request sends: the plan of the input, the ledger block, and the messages they make.
+/// What a request sends: the plan of the input (as prepared: its messages counted), the
+/// ledger block, and the messages they make.
 struct Sent<'a> {
     plan: &'a Plan,
-    input: &'a [Message],
+    prepared: &'a Prepared<'a>,
     ledger: Option<&'a LedgerBlock>,
     /// The ledger block and the plan's messages, in order.
     messages: &'a [Message],
@@ -268,11 +269,14 @@ fn describe(
 ) -> ModelRequestRecord {
     let Sent {
         plan,
-        input,
+        prepared,
         ledger,
         messages: request,
         tools_tokens,
     } = sent;
+    let input = prepared.messages();
+    // Counted as the plan was made; the counter's kept counts stand in for any it lacks.
+    let whole = |i: usize, m: &Message| prepared.tokens_of(i).unwrap_or_else(|| counter.message(m));
     let system_prompt_tokens = counter.system_prompt(draft.system_prompt.as_deref());
     let tools = ToolsPart {
         names: draft.tools.iter().map(|t| t.name.clone()).collect(),
@@ -299,7 +303,7 @@ fn describe(
                     SentMessage {
                         id: m.id,
                         sent_as: SentAs::Whole,
-                        tokens: counter.message(m),
+                        tokens: whole(*i, m),
                     }
                 }
                 Slot::Summary(i) => {
@@ -311,9 +315,11 @@ fn describe(
                                 .map(<[MessageId]>::to_vec)
                                 .unwrap_or_default(),
                         },
-                        tokens: braid_optimizer::selection::summary_stand_in(m)
-                            .map(|s| counter.message(&s))
-                            .unwrap_or_default(),
+                        tokens: prepared.tokens_of(*i).unwrap_or_else(|| {
+                            braid_optimizer::selection::summary_stand_in(m)
+                                .map(|s| counter.message(&s))
+                                .unwrap_or_default()
+                        }),
                     }
                 }
                 Slot::Truncated(i, copy) => {
@@ -321,7 +327,7 @@ fn describe(
                     SentMessage {
                         id: m.id,
                         sent_as: SentAs::Truncated {
-                            tokens_before: counter.message(m),
+                            tokens_before: whole(*i, m),
                         },
                         tokens: counter.message_uncached(copy),
                     }
@@ -331,7 +337,7 @@ fn describe(
                     SentMessage {
                         id: m.id,
                         sent_as: SentAs::Elided {
-                            tokens_before: counter.message(m),
+                            tokens_before: whole(*i, m),
                         },
                         tokens: elided.get(&m.id).copied().unwrap_or_default(),
                     }
