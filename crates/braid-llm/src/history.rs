@@ -64,11 +64,11 @@ pub struct Conversation<'a> {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Turn<'a> {
     /// What the person (or the engine on their behalf) supplied: text, images, files, resources.
-    User(Vec<UserPart>),
+    User(Vec<UserPart<'a>>),
     /// One model turn: its text and its tool calls.
     Assistant {
         /// The text, possibly empty.
-        text: String,
+        text: Cow<'a, str>,
         /// The calls, in order.
         calls: Vec<Call<'a>>,
     },
@@ -78,9 +78,9 @@ pub enum Turn<'a> {
 
 /// Part of a user turn.
 #[derive(Clone, Debug, PartialEq)]
-pub enum UserPart {
+pub enum UserPart<'a> {
     /// Text.
-    Text(String),
+    Text(Cow<'a, str>),
     /// An image the model looks at.
     Image(ImageRef),
 }
@@ -156,19 +156,19 @@ enum Item<'a> {
     Result(CallResult<'a>),
 }
 
-impl Item<'_> {
+impl<'a> Item<'a> {
     /// A user entry of one text part.
-    fn user_text(text: String) -> Self {
-        Self::InOrder(Entry::User(vec![UserPart::Text(text)]))
+    fn user_text(text: impl Into<Cow<'a, str>>) -> Self {
+        Self::InOrder(Entry::User(vec![UserPart::Text(text.into())]))
     }
 }
 
 /// An item sent where it is stored.
 enum Entry<'a> {
-    User(Vec<UserPart>),
+    User(Vec<UserPart<'a>>),
     Assistant {
         turn: Option<TurnId>,
-        text: String,
+        text: Cow<'a, str>,
         calls: Vec<Call<'a>>,
     },
 }
@@ -209,7 +209,7 @@ pub fn build_traced<'a>(
     // Each item is taken out as it is placed, so that its texts move into the turns instead of
     // being copied (this runs for every request, and again to count the request's tokens).
     // Each entry with the index of the message it came from.
-    let mut items: Vec<Option<(usize, Entry<'a>)>> = Vec::new();
+    let mut items: Vec<Option<(usize, Entry<'a>)>> = Vec::with_capacity(messages.len());
     let mut results: HashMap<&'a ToolCallId, (usize, CallResult<'a>), Hasher> = HashMap::default();
     for (index, message) in messages.iter().enumerate() {
         // Input still waiting for its pipeline, or whose pipeline failed, is stored but never
@@ -228,8 +228,9 @@ pub fn build_traced<'a>(
         }
     }
 
-    let mut turns: Vec<Turn> = Vec::new();
-    let mut origins: Vec<TurnOrigin> = Vec::new();
+    // Each item is a turn or joins one, and each call adds its result's.
+    let mut turns: Vec<Turn> = Vec::with_capacity(items.len() + results.len());
+    let mut origins: Vec<TurnOrigin> = Vec::with_capacity(turns.capacity());
     let mut merged_turns: HashSet<TurnId, Hasher> = HashSet::default();
     let mut placed: HashSet<&'a ToolCallId, Hasher> = HashSet::default();
     for position in 0..items.len() {
@@ -302,10 +303,11 @@ pub fn build_traced<'a>(
                         calls: prev_calls,
                     }) if prev_calls.is_empty() => {
                         if !text.trim().is_empty() {
-                            if !prev_text.is_empty() {
-                                prev_text.push_str("\n\n");
+                            let joined = prev_text.to_mut();
+                            if !joined.is_empty() {
+                                joined.push_str("\n\n");
                             }
-                            prev_text.push_str(&text);
+                            joined.push_str(&text);
                         }
                         prev_calls.extend(calls);
                         joined(&mut origins);
@@ -358,22 +360,23 @@ fn calls_as_text(turns: Vec<Turn<'_>>) -> Vec<Turn<'_>> {
         match turn {
             Turn::Assistant { text, calls } => {
                 positions.clear();
-                let mut pieces: Vec<String> = Vec::new();
+                let mut pieces: Vec<Cow<'_, str>> = Vec::new();
                 if !text.trim().is_empty() {
                     pieces.push(text);
                 }
                 for (i, call) in calls.iter().enumerate() {
                     positions.insert(call.id, i + 1);
-                    pieces.push(crate::prompted::call_block(call.name, &call.arguments));
+                    pieces.push(crate::prompted::call_block(call.name, &call.arguments).into());
                 }
                 let text = pieces.join("\n\n");
                 match out.last_mut() {
                     Some(Turn::Assistant { text: previous, .. }) => {
+                        let previous = previous.to_mut();
                         previous.push_str("\n\n");
                         previous.push_str(&text);
                     }
                     _ => out.push(Turn::Assistant {
-                        text,
+                        text: text.into(),
                         calls: Vec::new(),
                     }),
                 }
@@ -386,8 +389,8 @@ fn calls_as_text(turns: Vec<Turn<'_>>) -> Vec<Turn<'_>> {
                     &result.content.text(),
                 );
                 match out.last_mut() {
-                    Some(Turn::User(parts)) => parts.push(UserPart::Text(text)),
-                    _ => out.push(Turn::User(vec![UserPart::Text(text)])),
+                    Some(Turn::User(parts)) => parts.push(UserPart::Text(text.into())),
+                    _ => out.push(Turn::User(vec![UserPart::Text(text.into())])),
                 }
             }
             Turn::User(parts) => match out.last_mut() {
@@ -402,11 +405,11 @@ fn calls_as_text(turns: Vec<Turn<'_>>) -> Vec<Turn<'_>> {
 /// The assistant item of turn `turn` (`text`, `calls`) with every later one of that turn in
 /// `later`, taken out of it: texts joined, calls in order, and whether any was found.
 fn gather_turn<'a>(
-    text: String,
+    text: Cow<'a, str>,
     calls: Vec<Call<'a>>,
     later: &mut [Option<(usize, Entry<'a>)>],
     turn: TurnId,
-) -> (String, Vec<Call<'a>>, bool) {
+) -> (Cow<'a, str>, Vec<Call<'a>>, bool) {
     let mut texts = Vec::new();
     if !text.trim().is_empty() {
         texts.push(text);
@@ -424,7 +427,12 @@ fn gather_turn<'a>(
             gathered = true;
         }
     }
-    (texts.join("\n\n"), calls, gathered)
+    let text = match texts.len() {
+        0 => Cow::Borrowed(""),
+        1 => texts.swap_remove(0),
+        _ => Cow::Owned(texts.join("\n\n")),
+    };
+    (text, calls, gathered)
 }
 
 fn item_of<'a>(
@@ -432,7 +440,7 @@ fn item_of<'a>(
     options: HistoryOptions,
     system: &mut Vec<String>,
 ) -> Option<Item<'a>> {
-    let assistant = |text: String, calls: Vec<Call<'a>>| {
+    let assistant = |text: Cow<'a, str>, calls: Vec<Call<'a>>| {
         Item::InOrder(Entry::Assistant {
             turn: message.turn_id(),
             text,
@@ -440,18 +448,18 @@ fn item_of<'a>(
         })
     };
     let side = |text: String| match message.role {
-        Role::Assistant => assistant(text, Vec::new()),
+        Role::Assistant => assistant(text.into(), Vec::new()),
         _ => Item::user_text(text),
     };
     match &message.kind {
         MessageKind::Text(t) => {
-            let text = t.text();
+            let text = t.visible_text();
             if text.trim().is_empty() {
                 return None;
             }
             match message.role {
                 Role::System => {
-                    system.push(text);
+                    system.push(text.into_owned());
                     None
                 }
                 Role::Assistant => Some(assistant(text, Vec::new())),
@@ -462,7 +470,7 @@ fn item_of<'a>(
         MessageKind::FileReference(file) => Some(Item::user_text(file_text(file))),
         MessageKind::ProjectStructure(structure) => Some(side(structure_text(structure))),
         MessageKind::ToolRequest(request) => Some(assistant(
-            String::new(),
+            Cow::Borrowed(""),
             request
                 .calls
                 .iter()
@@ -474,7 +482,7 @@ fn item_of<'a>(
                 .collect(),
         )),
         MessageKind::McpToolRequest(request) => Some(assistant(
-            String::new(),
+            Cow::Borrowed(""),
             vec![Call {
                 id: &request.request_id,
                 name: &request.called_as,
@@ -516,14 +524,17 @@ fn item_of<'a>(
         }
         MessageKind::McpResource(resource) => Some(Item::user_text(resource_text(resource))),
         MessageKind::WorkflowExecution(workflow) => Some(side(workflow_text(workflow))),
-        MessageKind::Plan(plan) => Some(assistant(tagged_json("plan", plan), Vec::new())),
+        MessageKind::Plan(plan) => Some(assistant(tagged_json("plan", plan).into(), Vec::new())),
         MessageKind::Question(question) => {
             let mut value = serde_json::to_value(question).unwrap_or_default();
             // The answer reaches the model as the person's own message, not inside the question.
             if let Some(object) = value.as_object_mut() {
                 object.remove("answer");
             }
-            Some(assistant(tagged_json("question", &value), Vec::new()))
+            Some(assistant(
+                tagged_json("question", &value).into(),
+                Vec::new(),
+            ))
         }
         MessageKind::SystemControl(_) | MessageKind::Processing(_) | MessageKind::Unknown(_) => {
             None
@@ -575,10 +586,10 @@ fn mcp_result_text(result: &serde_json::Value) -> String {
     }
 }
 
-fn image_parts(image: &ImageMessage, options: HistoryOptions) -> Vec<UserPart> {
+fn image_parts(image: &ImageMessage, options: HistoryOptions) -> Vec<UserPart<'static>> {
     let mut parts = Vec::new();
     if let Some(caption) = image.caption.as_ref().filter(|c| !c.trim().is_empty()) {
-        parts.push(UserPart::Text(caption.clone()));
+        parts.push(UserPart::Text(caption.clone().into()));
     }
     // What recognition chose wins: an image read by OCR goes as its text even to a vision
     // model. Without a recognition (older histories) the model's capability decides.
@@ -602,7 +613,7 @@ fn image_parts(image: &ImageMessage, options: HistoryOptions) -> Vec<UserPart> {
     };
     match sendable.filter(|_| wants_image) {
         Some(image_ref) => parts.push(UserPart::Image(image_ref)),
-        None => parts.push(UserPart::Text(recognized_text(image))),
+        None => parts.push(UserPart::Text(recognized_text(image).into())),
     }
     parts
 }
@@ -829,7 +840,7 @@ mod tests {
                 let texts: Vec<&str> = parts
                     .iter()
                     .map(|p| match p {
-                        UserPart::Text(t) => t.as_str(),
+                        UserPart::Text(t) => t.as_ref(),
                         UserPart::Image(_) => "",
                     })
                     .collect();

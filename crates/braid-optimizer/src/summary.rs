@@ -2,6 +2,8 @@
 //! separate, non-streamed request with its own prompt. The summary is stored as a
 //! `system_control` summary message listing the ids it replaces; the originals stay stored.
 
+use std::borrow::Cow;
+
 use braid_llm::history::{HistoryOptions, ImageDelivery, Turn, UserPart, build_conversation};
 use braid_llm::{LlmClient, LlmError, LlmRequest};
 use braid_protocol::{Message, MessageId, MessageKind, Role, SystemControlMessage};
@@ -46,11 +48,11 @@ pub fn transcript(batch: &[Message]) -> String {
     for turn in conversation.turns {
         match turn {
             Turn::User(parts) => {
-                let text: Vec<String> = parts
+                let text: Vec<Cow<'_, str>> = parts
                     .into_iter()
                     .map(|p| match p {
                         UserPart::Text(t) => t,
-                        UserPart::Image(_) => "[an image]".to_owned(),
+                        UserPart::Image(_) => Cow::Borrowed("[an image]"),
                     })
                     .collect();
                 out.push(format!("User: {}", text.join("\n")));

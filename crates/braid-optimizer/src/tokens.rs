@@ -365,7 +365,7 @@ impl TokenCounter {
                 let texts: Option<Vec<&str>> = parts
                     .iter()
                     .map(|p| match p {
-                        UserPart::Text(t) => Some(t.as_str()),
+                        UserPart::Text(t) => Some(t.as_ref()),
                         UserPart::Image(_) => None,
                     })
                     .collect();

@@ -177,7 +177,7 @@ pub fn build_body<'a>(
                     content: user_content(parts),
                 },
                 Turn::Assistant { text, calls } => ChatMessage::Assistant {
-                    content: Some(text.as_str()).filter(|text| !text.is_empty()),
+                    content: Some(text.as_ref()).filter(|text: &&str| !text.is_empty()),
                     tool_calls: calls
                         .iter()
                         .map(|call| ChatToolCall {
@@ -247,11 +247,11 @@ pub fn tool_definitions(tools: &[ToolDefinition]) -> Vec<FunctionTool<'_>> {
 
 /// Text-only content is one string (every compatible server accepts that, not all accept part
 /// arrays); content with an image becomes an array of parts.
-fn user_content(parts: &[UserPart]) -> UserContent<'_> {
+fn user_content<'a>(parts: &'a [UserPart<'_>]) -> UserContent<'a> {
     let texts: Option<Vec<&str>> = parts
         .iter()
         .map(|part| match part {
-            UserPart::Text(text) => Some(text.as_str()),
+            UserPart::Text(text) => Some(text.as_ref()),
             UserPart::Image(_) => None,
         })
         .collect();

@@ -42,13 +42,26 @@ impl TextMessage {
 
     /// The visible text: every `text` part, joined.
     pub fn text(&self) -> String {
-        self.parts
-            .iter()
-            .filter_map(|p| match p {
-                TextPart::Text { text } => Some(text.as_str()),
-                TextPart::Reasoning { .. } => None,
-            })
-            .collect()
+        self.visible_text().into_owned()
+    }
+
+    /// [`Self::text`], borrowed when there is one visible part (as there is in most messages):
+    /// every request renders every message's text.
+    pub fn visible_text(&self) -> std::borrow::Cow<'_, str> {
+        let mut visible = self.parts.iter().filter_map(|p| match p {
+            TextPart::Text { text } => Some(text.as_str()),
+            TextPart::Reasoning { .. } => None,
+        });
+        match (visible.next(), visible.next()) {
+            (None, _) => std::borrow::Cow::Borrowed(""),
+            (Some(one), None) => std::borrow::Cow::Borrowed(one),
+            (Some(first), Some(second)) => {
+                let mut joined = String::from(first);
+                joined.push_str(second);
+                joined.extend(visible);
+                std::borrow::Cow::Owned(joined)
+            }
+        }
     }
 
     /// Appends streamed text to the last visible part (or a new one).
@@ -87,5 +100,42 @@ impl Validate for TextMessage {
                 "must not contain a NUL character (U+0000)",
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+
+    use super::*;
+
+    #[test]
+    fn visible_text_borrows_one_part_and_joins_several_without_reasoning() {
+        let one = TextMessage::plain("Done.");
+        assert!(matches!(one.visible_text(), Cow::Borrowed("Done.")));
+        let several = TextMessage {
+            parts: vec![
+                TextPart::Reasoning {
+                    text: "thinking".to_owned(),
+                },
+                TextPart::Text {
+                    text: "First, ".to_owned(),
+                },
+                TextPart::Text {
+                    text: "then ".to_owned(),
+                },
+                TextPart::Text {
+                    text: "last.".to_owned(),
+                },
+            ],
+        };
+        assert_eq!(several.visible_text(), "First, then last.");
+        assert_eq!(several.text(), "First, then last.");
+        let reasoning_only = TextMessage {
+            parts: vec![TextPart::Reasoning {
+                text: "thinking".to_owned(),
+            }],
+        };
+        assert_eq!(reasoning_only.visible_text(), "");
     }
 }
