@@ -49,9 +49,9 @@ pub enum ImageDelivery {
     AsRecognizedText,
 }
 
-/// A provider-neutral conversation: a system prompt and alternating turns. It borrows the
-/// history's tool arguments and outputs instead of copying them: every request builds one, and
-/// counting a request builds one more.
+/// A provider-neutral conversation: a system prompt and alternating turns. It borrows what it
+/// can from the history (texts, tool calls, outputs) instead of copying it: every request
+/// builds one, and counting a request builds one more.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Conversation<'a> {
     /// The system prompt, including any `system`-role text found in the history.
@@ -107,7 +107,7 @@ pub struct Call<'a> {
     /// The name the model called (for MCP tools, `called_as`).
     pub name: &'a str,
     /// The arguments (an object; a string when the model's arguments were not JSON), as stored.
-    pub arguments: Cow<'a, serde_json::Value>,
+    pub arguments: &'a serde_json::Value,
 }
 
 /// A tool result as the provider sees it.
@@ -303,11 +303,11 @@ pub fn build_traced<'a>(
                         calls: prev_calls,
                     }) if prev_calls.is_empty() => {
                         if !text.trim().is_empty() {
-                            let joined = prev_text.to_mut();
-                            if !joined.is_empty() {
-                                joined.push_str("\n\n");
+                            let answer = prev_text.to_mut();
+                            if !answer.is_empty() {
+                                answer.push_str("\n\n");
                             }
-                            joined.push_str(&text);
+                            answer.push_str(&text);
                         }
                         prev_calls.extend(calls);
                         joined(&mut origins);
@@ -366,7 +366,7 @@ fn calls_as_text(turns: Vec<Turn<'_>>) -> Vec<Turn<'_>> {
                 }
                 for (i, call) in calls.iter().enumerate() {
                     positions.insert(call.id, i + 1);
-                    pieces.push(crate::prompted::call_block(call.name, &call.arguments).into());
+                    pieces.push(crate::prompted::call_block(call.name, call.arguments).into());
                 }
                 let text = pieces.join("\n\n");
                 match out.last_mut() {
@@ -477,7 +477,7 @@ fn item_of<'a>(
                 .map(|c| Call {
                     id: &c.id,
                     name: &c.name,
-                    arguments: Cow::Borrowed(&c.arguments),
+                    arguments: &c.arguments,
                 })
                 .collect(),
         )),
@@ -486,7 +486,7 @@ fn item_of<'a>(
             vec![Call {
                 id: &request.request_id,
                 name: &request.called_as,
-                arguments: Cow::Borrowed(&request.arguments),
+                arguments: &request.arguments,
             }],
         )),
         MessageKind::ToolResult(result) => Some(Item::Result(CallResult {

@@ -388,7 +388,7 @@ impl TokenCounter {
                     + calls
                         .iter()
                         .map(|c| {
-                            let arguments = match c.arguments.as_ref() {
+                            let arguments = match c.arguments {
                                 // Arguments that were not JSON are replayed as they came.
                                 serde_json::Value::String(raw) => text(raw),
                                 other => text(&other.to_string()),
@@ -449,7 +449,7 @@ fn counted_alike(turn: &Turn) -> bool {
         }
         Turn::Assistant { calls, .. } => !calls
             .iter()
-            .any(|c| matches!(c.arguments.as_ref(), serde_json::Value::String(_))),
+            .any(|c| matches!(c.arguments, serde_json::Value::String(_))),
         Turn::ToolResult(_) => true,
     }
 }

@@ -34,7 +34,7 @@ pub fn build_body(
                     blocks.push(json!({ "type": "text", "text": text }));
                 }
                 for call in calls {
-                    let input = match call.arguments.as_ref() {
+                    let input = match call.arguments {
                         object @ Value::Object(_) => object.clone(),
                         // `input` must be an object: broken arguments are kept for the model.
                         Value::String(raw) => json!({ "raw_arguments": raw }),

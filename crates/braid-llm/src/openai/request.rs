@@ -186,7 +186,7 @@ pub fn build_body<'a>(
                             function: CalledFunction {
                                 name: call.name,
                                 // Arguments the model sent as broken JSON are replayed as sent.
-                                arguments: match call.arguments.as_ref() {
+                                arguments: match call.arguments {
                                     Value::String(raw) => Cow::Borrowed(raw.as_str()),
                                     other => Cow::Owned(other.to_string()),
                                 },
