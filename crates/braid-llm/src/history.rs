@@ -145,6 +145,24 @@ impl<'a> ResultContent<'a> {
     }
 }
 
+/// The one string a user turn of text parts only is sent as (its parts joined by a blank
+/// line); `None` when it holds an image. OpenAI's format sends text-only content so (every
+/// compatible server accepts a string, not all accept parts), and a request's count counts it
+/// so.
+pub fn user_text<'p>(parts: &'p [UserPart<'_>]) -> Option<Cow<'p, str>> {
+    let texts: Option<Vec<&str>> = parts
+        .iter()
+        .map(|part| match part {
+            UserPart::Text(text) => Some(text.as_ref()),
+            UserPart::Image(_) => None,
+        })
+        .collect();
+    Some(match texts?.as_slice() {
+        [one] => Cow::Borrowed(*one),
+        many => Cow::Owned(many.join("\n\n")),
+    })
+}
+
 /// The text of the result given to a call that has none in the history.
 pub const NOT_EXECUTED: &str =
     "Error: this tool call was not executed (no result was recorded for it).";

@@ -362,17 +362,10 @@ impl TokenCounter {
         let text = |t: &str| self.encoding.count_by_lines(t);
         match turn {
             Turn::User(parts) => {
-                let texts: Option<Vec<&str>> = parts
-                    .iter()
-                    .map(|p| match p {
-                        UserPart::Text(t) => Some(t.as_ref()),
-                        UserPart::Image(_) => None,
-                    })
-                    .collect();
                 MESSAGE_OVERHEAD
-                    + match texts {
+                    + match braid_llm::history::user_text(parts) {
                         // Text only: one string, as OpenAI's format sends it.
-                        Some(texts) => text(&texts.join("\n\n")),
+                        Some(joined) => text(&joined),
                         None => parts
                             .iter()
                             .map(|p| match p {
@@ -440,7 +433,7 @@ impl TokenCounter {
 
 /// Whether a turn that is one message alone counts the same as [`TokenCounter::message`]
 /// counts that message: not when it is several texts (a request joins them into one string,
-/// a message's count counts each) or has arguments that are not JSON (a request replays them
+/// [`braid_llm::history::user_text`]; a message's count counts each) or has arguments that are not JSON (a request replays them
 /// as they came, a message's count as a JSON string).
 fn counted_alike(turn: &Turn) -> bool {
     match turn {

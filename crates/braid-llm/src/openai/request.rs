@@ -245,21 +245,11 @@ pub fn tool_definitions(tools: &[ToolDefinition]) -> Vec<FunctionTool<'_>> {
         .collect()
 }
 
-/// Text-only content is one string (every compatible server accepts that, not all accept part
-/// arrays); content with an image becomes an array of parts.
+/// Text-only content is one string ([`crate::history::user_text`]); content with an image
+/// becomes an array of parts.
 fn user_content<'a>(parts: &'a [UserPart<'_>]) -> UserContent<'a> {
-    let texts: Option<Vec<&str>> = parts
-        .iter()
-        .map(|part| match part {
-            UserPart::Text(text) => Some(text.as_ref()),
-            UserPart::Image(_) => None,
-        })
-        .collect();
-    if let Some(texts) = texts {
-        return UserContent::Text(match texts.as_slice() {
-            [one] => Cow::Borrowed(one),
-            many => Cow::Owned(many.join("\n\n")),
-        });
+    if let Some(text) = crate::history::user_text(parts) {
+        return UserContent::Text(text);
     }
     UserContent::Parts(
         parts
