@@ -275,8 +275,9 @@ fn describe(
         tools_tokens,
     } = sent;
     let input = prepared.messages();
-    // Counted as the plan was made; the counter's kept counts stand in for any it lacks.
-    let whole = |i: usize, m: &Message| prepared.tokens_of(i).unwrap_or_else(|| counter.message(m));
+    // Counted as the plan was made: every slot is of a message the plan counted (one no
+    // request sends counts 0, as the counter gives it).
+    let counted = |i: usize| prepared.tokens_of(i).unwrap_or_default();
     let system_prompt_tokens = counter.system_prompt(draft.system_prompt.as_deref());
     let tools = ToolsPart {
         names: draft.tools.iter().map(|t| t.name.clone()).collect(),
@@ -303,7 +304,7 @@ fn describe(
                     SentMessage {
                         id: m.id,
                         sent_as: SentAs::Whole,
-                        tokens: whole(*i, m),
+                        tokens: counted(*i),
                     }
                 }
                 Slot::Summary(i) => {
@@ -315,11 +316,7 @@ fn describe(
                                 .map(<[MessageId]>::to_vec)
                                 .unwrap_or_default(),
                         },
-                        tokens: prepared.tokens_of(*i).unwrap_or_else(|| {
-                            braid_optimizer::selection::summary_stand_in(m)
-                                .map(|s| counter.message(&s))
-                                .unwrap_or_default()
-                        }),
+                        tokens: counted(*i),
                     }
                 }
                 Slot::Truncated(i, copy) => {
@@ -327,7 +324,7 @@ fn describe(
                     SentMessage {
                         id: m.id,
                         sent_as: SentAs::Truncated {
-                            tokens_before: whole(*i, m),
+                            tokens_before: counted(*i),
                         },
                         tokens: counter.message_uncached(copy),
                     }
@@ -337,7 +334,7 @@ fn describe(
                     SentMessage {
                         id: m.id,
                         sent_as: SentAs::Elided {
-                            tokens_before: whole(*i, m),
+                            tokens_before: counted(*i),
                         },
                         tokens: elided.get(&m.id).copied().unwrap_or_default(),
                     }
