@@ -113,7 +113,8 @@ bench-check:
 	CARGO=$(CARGO) scripts/bench-check.sh
 
 # The same gate with few samples (about twenty seconds of measuring), as `make test` runs it, on
-# the `bench-gate` profile (the bench profile without thin LTO: less to compile on a new machine).
+# the benches the test build compiled (slower code than a release build's, so a stricter gate;
+# after test-rust it compiles nothing).
 bench-check-short:
 	BENCH_CHECK_MODE=short CARGO=$(CARGO) scripts/bench-check.sh
 

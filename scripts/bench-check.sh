@@ -30,28 +30,32 @@ braid-store     store      search_10k_messages/common_word/sqlite             50
 EOF
 )"
 
-# The short gate builds the `bench-gate` profile (Cargo.toml: the bench profile without thin
-# LTO, about 15% less compiling on a new machine, its code a few percent slower); the full run
-# measures what `cargo bench` builds.
+# The short gate runs the benches as the test build compiled them (`cargo test --workspace
+# --all-targets` builds every bench target in the test profile, so after `make test`'s
+# test-rust step nothing is compiled): Braid's crates unoptimized, the dependencies of the hot
+# paths at opt-level 1 (Cargo.toml). That code is slower than a release build's, so a median
+# within its targets here is within them in a release build too. The full run measures what
+# `cargo bench` builds.
 case "$mode" in
   full) criterion_args=() profile=(--profile bench) ;;
-  short) criterion_args=(--warm-up-time 0.3 --measurement-time 1 --sample-size 10) profile=(--profile bench-gate) ;;
+  short) criterion_args=(--warm-up-time 0.3 --measurement-time 1 --sample-size 10) profile=(--profile test) ;;
   report) criterion_args=() profile=() ;;
   *) echo "bench-check: BENCH_CHECK_MODE must be full, short or report, not '$mode'" >&2; exit 2 ;;
 esac
 
 if [ "$mode" != report ]; then
-  # One cargo run for every bench target (built together, crates share one feature set, so no
-  # crate is rebuilt for another's), filtered to the ids the table names; stale results are
-  # removed first so a bench that did not run cannot pass on an old figure.
-  packages=() benches=()
-  for crate in $(awk '{ print $1 }' <<<"$TABLE" | sort -u); do packages+=(-p "$crate"); done
+  # One cargo run for every bench target, filtered to the ids the table names; stale results are
+  # removed first so a bench that did not run cannot pass on an old figure. `--workspace`, not
+  # the table's crates: features are then resolved as for the whole workspace, as the test build
+  # resolved them, so its compiled crates are used as they are (with `-p` for three crates, cargo
+  # compiled every Braid crate again).
+  benches=()
   for bench in $(awk '{ print $2 }' <<<"$TABLE" | sort -u); do benches+=(--bench "$bench"); done
   ids=$(awk '{ print $3 }' <<<"$TABLE")
   for id in $ids; do rm -rf "$target_dir/criterion/$id/new"; done
   filter="^($(paste -sd'|' <<<"$ids"))\$"
   echo "== bench-check: ${benches[*]} ($mode, ${profile[1]} profile)"
-  "$CARGO" bench --locked "${profile[@]}" "${packages[@]}" "${benches[@]}" -- "${criterion_args[@]}" "$filter"
+  "$CARGO" bench --locked "${profile[@]}" --workspace "${benches[@]}" -- "${criterion_args[@]}" "$filter"
 fi
 
 echo "== bench-check: medians against the targets"
