@@ -433,8 +433,8 @@ impl TokenCounter {
 
 /// Whether a turn that is one message alone counts the same as [`TokenCounter::message`]
 /// counts that message: not when it is several texts (a request joins them into one string,
-/// [`braid_llm::history::user_text`]; a message's count counts each) or has arguments that are not JSON (a request replays them
-/// as they came, a message's count as a JSON string).
+/// [`braid_llm::history::user_text`]; a message's count counts each) or has arguments that
+/// are not JSON (a request replays them as they came, a message's count as a JSON string).
 fn counted_alike(turn: &Turn) -> bool {
     match turn {
         Turn::User(parts) => {
