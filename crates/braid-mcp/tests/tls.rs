@@ -24,35 +24,26 @@ struct TlsServer {
 
 async fn tls_server() -> TlsServer {
     let dir = tempfile::tempdir().unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
     let child = tokio::process::Command::new(python())
         .arg(servers_dir().join("tls_server.py"))
         .arg(dir.path())
-        .arg(port.to_string())
         .kill_on_drop(true)
         .spawn()
         .expect("python runs tls_server.py");
     let certificate = dir.path().join("cert.pem");
+    let port_file = dir.path().join("port");
     for _ in 0..200 {
-        if certificate.exists()
-            && tokio::net::TcpStream::connect(("127.0.0.1", port))
-                .await
-                .is_ok()
-        {
+        if let Ok(port) = std::fs::read_to_string(&port_file) {
             return TlsServer {
                 _child: child,
-                url: format!("https://127.0.0.1:{port}/mcp"),
+                url: format!("https://127.0.0.1:{}/mcp", port.trim()),
                 certificate,
                 _dir: dir,
             };
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    panic!("the TLS MCP server did not listen on port {port}");
+    panic!("the TLS MCP server did not write its port");
 }
 
 #[tokio::test]

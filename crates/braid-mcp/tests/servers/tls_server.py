@@ -1,11 +1,15 @@
 """An MCP server over streamable HTTP behind TLS with a certificate from a private CA made up
 on the spot (official Python SDK, uvicorn), for the braid-mcp test of https:// servers.
 
-Usage: tls_server.py <dir> <port>. Writes <dir>/cert.pem (the CA certificate the test trusts),
-then serves https://127.0.0.1:<port>/mcp with one tool, `greet`."""
+Usage: tls_server.py <dir>. Binds a free loopback port, writes <dir>/cert.pem (the CA
+certificate the test trusts), then <dir>/port (the port, written last: the test waits for it),
+and serves https://127.0.0.1:<port>/mcp with one tool, `greet`. Binding here, not on a port the
+test picked and released, means no other test can take the port in between."""
 
+import asyncio
 import datetime
 import ipaddress
+import socket
 import sys
 from pathlib import Path
 
@@ -65,20 +69,25 @@ def private_ca(directory: Path) -> tuple[Path, Path]:
             serialization.NoEncryption(),
         )
     )
-    # Written last: the test waits for it.
     (directory / "cert.pem").write_bytes(ca.public_bytes(serialization.Encoding.PEM))
     return leaf_path, key_path
 
 
 if __name__ == "__main__":
-    directory, port = Path(sys.argv[1]), int(sys.argv[2])
+    directory = Path(sys.argv[1])
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
     cert, key = private_ca(directory)
     app = server.streamable_http_app(host="127.0.0.1")
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
-        host="127.0.0.1",
-        port=port,
         ssl_certfile=str(cert),
         ssl_keyfile=str(key),
         log_level="warning",
     )
+    # Connections wait in the listener's backlog until the server accepts them. Renamed into
+    # place so that the test never reads a half-written file.
+    (directory / "port.tmp").write_text(str(listener.getsockname()[1]))
+    (directory / "port.tmp").replace(directory / "port")
+    asyncio.run(uvicorn.Server(config).serve(sockets=[listener]))

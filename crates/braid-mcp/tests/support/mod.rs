@@ -117,35 +117,56 @@ pub struct HttpEverything {
 }
 
 impl HttpEverything {
-    /// Starts it and waits until it accepts connections.
+    /// Starts it and waits until it says it listens.
+    ///
+    /// The port is picked by binding and releasing it, so another test may take it before
+    /// node binds: then node says so and exits, and another port is tried. Waiting for node's
+    /// own word (not for a connection) is what tells the two apart; a connection could reach
+    /// the other test's listener and fail later, when that test ends.
     pub async fn start() -> Self {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let child = tokio::process::Command::new("node")
-            .arg(everything_js())
-            .arg("streamableHttp")
-            .env("PORT", port.to_string())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .kill_on_drop(true)
-            .spawn()
-            .expect("node runs server-everything");
-        for _ in 0..200 {
-            if tokio::net::TcpStream::connect(("127.0.0.1", port))
-                .await
-                .is_ok()
-            {
+        use tokio::io::AsyncBufReadExt;
+        for _ in 0..5 {
+            let port = std::net::TcpListener::bind("127.0.0.1:0")
+                .unwrap()
+                .local_addr()
+                .unwrap()
+                .port();
+            let mut child = tokio::process::Command::new("node")
+                .arg(everything_js())
+                .arg("streamableHttp")
+                .env("PORT", port.to_string())
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .kill_on_drop(true)
+                .spawn()
+                .expect("node runs server-everything");
+            let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
+            let listening = tokio::time::timeout(READY, async {
+                while let Some(line) = lines.next_line().await.unwrap() {
+                    eprintln!("server-everything (port {port}): {line}");
+                    if line.contains("listening on port") {
+                        return true;
+                    }
+                }
+                false
+            })
+            .await
+            .expect("server-everything (streamable HTTP) said nothing in time");
+            if listening {
+                // The rest of what it says goes to the test's output, where a failure shows it.
+                tokio::spawn(async move {
+                    while let Ok(Some(line)) = lines.next_line().await {
+                        eprintln!("server-everything (port {port}): {line}");
+                    }
+                });
                 return Self {
                     child,
                     url: format!("http://127.0.0.1:{port}/mcp"),
                 };
             }
-            tokio::time::sleep(Duration::from_millis(50)).await;
+            let _ = child.wait().await;
         }
-        panic!("server-everything (streamable HTTP) did not listen on port {port}");
+        panic!("server-everything (streamable HTTP) found no free port in five tries");
     }
 
     /// Stops it.
