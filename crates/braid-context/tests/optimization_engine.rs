@@ -724,11 +724,17 @@ async fn an_interrupt_is_answered_while_a_summarization_runs_and_the_input_can_b
     let ctx = crowded(&h, 4).await;
     let sent = ctx.send_message(text(&long(4))).await.unwrap();
     reach(&ctx, StateKind::OptimizingContext).await;
-    assert_eq!(
-        h.mock.request_count(),
-        5,
-        "the summarization request is out"
-    );
+    // The state changes before the step sends its request: an interrupt before it is out would
+    // leave the hanging answer to the retry.
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
+    while h.mock.request_count() < 5 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the summarization request never went out"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    assert_eq!(h.mock.request_count(), 5, "only the summarization is out");
 
     let summary = answered("a summary read", ctx.summary()).await.unwrap();
     assert_eq!(summary.state, ContextState::OptimizingContext);
