@@ -50,9 +50,10 @@ mcp-test-servers:
 # package only, and compiled 27 crates a second time (50 s on a new 2-core machine).
 TEST_BINS = $(CARGO) build --locked --workspace --all-targets
 
+# Every target's tests, then the doc tests; the crash campaign and the benches in test mode run
+# beside the other tests (scripts/test-rust.sh says why).
 test-rust: mcp-test-servers
-	scripts/with-postgres.sh $(CARGO) test --workspace --all-targets --locked
-	$(CARGO) test --workspace --doc --locked
+	CARGO=$(CARGO) scripts/with-postgres.sh scripts/test-rust.sh
 
 # The official MCP conformance suite (client mode) against `braid mcp conformance`: the frozen
 # requirement sets 2025-11-25 and 2026-07-28 with the extensions they run unscored, from
