@@ -726,14 +726,12 @@ async fn an_interrupt_is_answered_while_a_summarization_runs_and_the_input_can_b
     reach(&ctx, StateKind::OptimizingContext).await;
     // The state changes before the step sends its request: an interrupt before it is out would
     // leave the hanging answer to the retry.
-    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
-    while h.mock.request_count() < 5 {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the summarization request never went out"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-    }
+    assert!(
+        h.mock
+            .wait_for_requests(5, std::time::Duration::from_secs(20))
+            .await,
+        "the summarization request never went out"
+    );
     assert_eq!(h.mock.request_count(), 5, "only the summarization is out");
 
     let summary = answered("a summary read", ctx.summary()).await.unwrap();

@@ -419,14 +419,12 @@ async fn reads_are_answered_while_a_turns_commit_waits_and_other_commands_after_
     flaky.stall_completions.store(true, Ordering::SeqCst);
     let stalled = flaky.stall.lock().await;
     let first = ctx.send_message(text("hi")).await.unwrap();
-    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
-    while h.mock.request_count() == 0 {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the turn never started"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-    }
+    assert!(
+        h.mock
+            .wait_for_requests(1, std::time::Duration::from_secs(20))
+            .await,
+        "the turn never started"
+    );
     let second = tokio::spawn({
         let ctx = ctx.clone();
         async move { ctx.send_message(text("and again")).await }
@@ -644,14 +642,12 @@ async fn the_model_is_asked_while_the_processed_input_is_being_stored() {
     let stalled = flaky.stall.lock().await;
     let sent = ctx.send_message(text("hi")).await.unwrap();
     // The request goes out while the commit that completes the input waits.
-    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
-    while h.mock.request_count() == 0 {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the model was never asked"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-    }
+    assert!(
+        h.mock
+            .wait_for_requests(1, std::time::Duration::from_secs(20))
+            .await,
+        "the model was never asked"
+    );
     let stored = h
         .store
         .get_messages(ctx.id(), &[sent.message_id])

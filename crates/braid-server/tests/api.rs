@@ -379,11 +379,10 @@ async fn a_failed_title_request_leaves_the_context_untitled() {
     s.send_text(&id, "hello").await;
     s.settle(&id).await;
     // The title request hits an empty script (HTTP 500).
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    while s.mock.request_count() < 2 {
-        assert!(tokio::time::Instant::now() < deadline);
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    assert!(
+        s.mock.wait_for_requests(2, Duration::from_secs(10)).await,
+        "the title request never went out"
+    );
     tokio::time::sleep(Duration::from_millis(100)).await;
     let (_, ctx) = s.call("GET", &format!("/v1/contexts/{id}"), None).await;
     assert!(ctx.get("title").is_none(), "{ctx}");

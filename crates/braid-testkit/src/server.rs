@@ -211,6 +211,20 @@ impl MockLlm {
         lock(&self.state).requests.len()
     }
 
+    /// Waits until at least `count` requests were received, or `within` has passed; says
+    /// whether they were. For tests that must act while a request is out: a state can change
+    /// before the request it announces reaches the mock.
+    pub async fn wait_for_requests(&self, count: usize, within: std::time::Duration) -> bool {
+        let deadline = tokio::time::Instant::now() + within;
+        while self.request_count() < count {
+            if tokio::time::Instant::now() >= deadline {
+                return false;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+        true
+    }
+
     /// Appends a response to the script.
     pub fn push_response(&self, response: impl Into<ScriptedResponse>) {
         lock(&self.state).responses.push_back(response.into());
