@@ -228,7 +228,18 @@ pub fn build_traced<'a>(
     // being copied (this runs for every request, and again to count the request's tokens).
     // Each entry with the index of the message it came from.
     let mut items: Vec<Option<(usize, Entry<'a>)>> = Vec::with_capacity(messages.len());
-    let mut results: HashMap<&'a ToolCallId, (usize, CallResult<'a>), Hasher> = HashMap::default();
+    // Sized once: the results, and the calls they answer, are a good part of a tool session.
+    let stored_results = messages
+        .iter()
+        .filter(|m| {
+            matches!(
+                m.kind,
+                MessageKind::ToolResult(_) | MessageKind::McpToolResult(_)
+            )
+        })
+        .count();
+    let mut results: HashMap<&'a ToolCallId, (usize, CallResult<'a>), Hasher> =
+        HashMap::with_capacity_and_hasher(stored_results, Hasher::default());
     for (index, message) in messages.iter().enumerate() {
         // Input still waiting for its pipeline, or whose pipeline failed, is stored but never
         // sent.
@@ -250,7 +261,10 @@ pub fn build_traced<'a>(
     let mut turns: Vec<Turn> = Vec::with_capacity(items.len() + results.len());
     let mut origins: Vec<TurnOrigin> = Vec::with_capacity(turns.capacity());
     let mut merged_turns: HashSet<TurnId, Hasher> = HashSet::default();
-    let mut placed: HashSet<&'a ToolCallId, Hasher> = HashSet::default();
+    let mut placed: HashSet<&'a ToolCallId, Hasher> =
+        HashSet::with_capacity_and_hasher(stored_results, Hasher::default());
+    // The results of one assistant item, before they follow it: one buffer for every item.
+    let mut answered: Vec<(Turn, TurnOrigin)> = Vec::new();
     for position in 0..items.len() {
         let Some((index, item)) = items[position].take() else {
             continue;
@@ -290,9 +304,7 @@ pub fn build_traced<'a>(
                 } else {
                     TurnOrigin::Alone(index)
                 };
-                let answered: Vec<(Turn, TurnOrigin)> = calls
-                    .iter()
-                    .map(|call| {
+                answered.extend(calls.iter().map(|call| {
                         placed.insert(call.id);
                         let (origin, result) = match results.remove(call.id) {
                             Some((index, result)) => (TurnOrigin::Alone(index), result),
@@ -312,8 +324,7 @@ pub fn build_traced<'a>(
                             ..result
                         });
                         (turn, origin)
-                    })
-                    .collect();
+                    }));
                 match turns.last_mut() {
                     // Consecutive assistant messages outside any turn read as one answer.
                     Some(Turn::Assistant {
@@ -335,7 +346,7 @@ pub fn build_traced<'a>(
                         origins.push(origin);
                     }
                 }
-                for (turn, origin) in answered {
+                for (turn, origin) in answered.drain(..) {
                     turns.push(turn);
                     origins.push(origin);
                 }
