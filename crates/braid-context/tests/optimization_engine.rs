@@ -291,9 +291,10 @@ async fn a_summary_that_does_not_fit_falls_back_to_dropping_the_oldest() {
         "{:?}",
         reports[0]
     );
+    assert_eq!(reports[0]["dropped_count"], 3);
     assert_eq!(
-        reports[0]["dropped"],
-        json!([before[0].id, before[1].id, before[2].id])
+        compactions(&messages(&ctx).await)[0].dropped,
+        [before[0].id, before[1].id, before[2].id]
     );
 }
 
@@ -343,10 +344,7 @@ async fn recent_n_drops_without_asking_the_model_and_the_view_shows_what_is_sent
     let reports = optimization_reports(&h, &mut events).await;
     assert_eq!(reports.len(), 1);
     assert_eq!(reports[0]["strategy"], "recent_n");
-    assert_eq!(
-        reports[0]["dropped"],
-        json!(before[..6].iter().map(|m| m.id).collect::<Vec<_>>())
-    );
+    assert_eq!(reports[0]["dropped_count"], 6);
     // The stored history is untouched but for the compaction's row; the view lists what the
     // next request would send.
     let all = messages(&ctx).await;
@@ -354,6 +352,11 @@ async fn recent_n_drops_without_asking_the_model_and_the_view_shows_what_is_sent
     assert_eq!(
         compactions(&all)[0].dropped,
         before[..6].iter().map(|m| m.id).collect::<Vec<_>>()
+    );
+    // The report counts them; the request's record, which it names, lists them.
+    assert_eq!(
+        reports[0]["request_id"],
+        json!(compactions(&all)[0].request_id)
     );
     let optimized = ctx
         .messages(MessageQuery {

@@ -6,7 +6,7 @@ describe("the last optimization report", () => {
   const metadata = {
     optimization: {
       strategy: "intelligent", tokens_before: 30_000, tokens_after: 7_800, limit: 8_000,
-      dropped: ["m1", "m2"], summarized: ["m3", "m4", "m5"],
+      dropped_count: 2, request_id: "r1", summarized: ["m3", "m4", "m5"],
       tools_withheld: { tools: 12, needed: 1_432, limit: 900 },
     },
   };
@@ -26,7 +26,11 @@ describe("the last optimization report", () => {
     const text = optimizationText(optimizationFrom(metadata));
     expect(text).toMatch(/Last request optimized \(intelligent\): 30,000 → 7,800 tokens, 3 summarized, 2 left out\./);
     expect(text).toMatch(/Tools withheld: the window leaves 900 tokens .* 12 tool definitions need 1,432/);
-    expect(optimizationText(optimizationFrom({ optimization: { tokens_before: 10, tokens_after: 10, dropped: [] } }))).toBeUndefined();
+    expect(optimizationText(optimizationFrom({ optimization: { tokens_before: 10, tokens_after: 10, dropped_count: 0 } }))).toBeUndefined();
     expect(optimizationFrom({ optimization: "nonsense" })).toBeUndefined();
+  });
+
+  it("counts the ids an event stored before the count named", () => {
+    expect(optimizationFrom({ optimization: { dropped: ["m1", "m2", "m3"] } })?.dropped).toBe(3);
   });
 });

@@ -127,7 +127,8 @@ export function optimizationFrom(metadata: unknown): OptimizationReport | undefi
     tokensBefore: num(o.tokens_before),
     tokensAfter: num(o.tokens_after),
     limit: num(o.limit),
-    dropped: Array.isArray(o.dropped) ? o.dropped.length : 0,
+    // A count since the request record lists them; events stored before then name each one.
+    dropped: num(o.dropped_count) ?? (Array.isArray(o.dropped) ? o.dropped.length : 0),
     summarized: Array.isArray(o.summarized) ? o.summarized.length : 0,
     toolsWithheld: withheld,
   };

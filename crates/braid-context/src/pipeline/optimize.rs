@@ -185,7 +185,13 @@ impl Processor for OptimizeContext {
         }
         draft.optimized = Some(messages);
         if first_optimized {
-            let mut report = report(tokens_before, &chosen, &counter, outcome.as_ref());
+            let mut report = report(
+                tokens_before,
+                &chosen,
+                &counter,
+                outcome.as_ref(),
+                record.id,
+            );
             if let (Some(withheld), Some(Value::Object(details))) =
                 (&withheld, report.get_mut("optimization"))
             {
@@ -657,12 +663,15 @@ async fn summarize(
     }
 }
 
-/// The `context_update` metadata of an optimization.
+/// The `context_update` metadata of an optimization. It counts the messages left out instead
+/// of naming them: a long session leaves out hundreds on every turn, and the request's record
+/// (`request_id`) lists them.
 fn report(
     tokens_before: u32,
     chosen: &Plan,
     counter: &TokenCounter,
     outcome: Option<&SummaryOutcome>,
+    request: ModelRequestId,
 ) -> Metadata {
     let mut details = json!({
         "strategy": chosen.strategy,
@@ -672,7 +681,8 @@ fn report(
         "encoding": counter.encoding(),
         "exactness": counter.exactness(),
         "calibration": chosen.calibration,
-        "dropped": chosen.dropped,
+        "dropped_count": chosen.dropped.len(),
+        "request_id": request,
         "truncated": chosen.truncated.iter().map(|(id, before, after)| json!({
             "message_id": id, "tokens_before": before, "tokens_after": after,
         })).collect::<Vec<_>>(),
