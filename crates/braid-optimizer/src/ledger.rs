@@ -624,17 +624,21 @@ impl Ledger {
         let mut left: HashMap<Section, u32> = HashMap::new();
         let mut full = false;
         for entry in order {
+            // Once one entry does not fit, every older one is counted, not listed, so the block
+            // never skips an entry while listing an older one (and its tokens are not needed).
+            if full && entry.section != Section::Fact {
+                *left.entry(entry.section).or_default() += 1;
+                continue;
+            }
             // A path goes on its action group's line, comma-separated.
             let tokens = match entry.section {
                 Section::Path => encoding.count_by_lines(&entry.key) + 1,
                 _ => encoding.count_by_lines(&entry.line()) + 1,
             };
-            if entry.section == Section::Fact || (!full && used + tokens <= max_tokens) {
+            if entry.section == Section::Fact || used + tokens <= max_tokens {
                 used += tokens;
                 listed.push(entry);
             } else {
-                // Once one entry does not fit, every older one is counted, not listed, so the
-                // block never skips an entry while listing an older one.
                 full = true;
                 *left.entry(entry.section).or_default() += 1;
             }
