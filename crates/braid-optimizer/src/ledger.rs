@@ -21,7 +21,7 @@ use braid_protocol::OptimizationStrategy;
 
 use crate::Budget;
 use crate::selection::{Plan, PlanError, Prepared, Slot};
-use crate::tokens::{MESSAGE_OVERHEAD, TokenCounter};
+use crate::tokens::{Encoding, MESSAGE_OVERHEAD, TokenCounter};
 
 /// The line the block starts with, telling the model what it is.
 pub const LEDGER_HEADING: &str = "[Ledger: what earlier messages of this conversation did, kept here because they were left out of this request or summarized]";
@@ -124,9 +124,43 @@ struct Entry {
     outcome: Option<String>,
     /// Position of the newest message that mentioned it: newer entries come first.
     newest: usize,
+    /// Its tokens in the block, once counted.
+    tokens: KeptTokens,
 }
 
+/// An entry's tokens in the block, with the encoding they were counted in. A branch's kept
+/// reading ([`LedgerStart`]) holds its entries from request to request, so each is counted
+/// once instead of on every render. A cache, not part of the entry: entries that differ only
+/// in it are equal.
+#[derive(Clone, Debug, Default)]
+struct KeptTokens(std::sync::OnceLock<(Encoding, u32)>);
+
+impl PartialEq for KeptTokens {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for KeptTokens {}
+
 impl Entry {
+    /// Its tokens in the block: its line's and a line break (a path goes on its action
+    /// group's line, comma-separated).
+    fn tokens(&self, encoding: Encoding) -> u32 {
+        if let Some((counted_in, n)) = self.tokens.0.get()
+            && *counted_in == encoding
+        {
+            return *n;
+        }
+        let n = match self.section {
+            Section::Path => encoding.count_by_lines(&self.key) + 1,
+            _ => encoding.count_by_lines(&self.line()) + 1,
+        };
+        // Kept in the first encoding it was counted in; another one counts again.
+        let _ = self.tokens.0.set((encoding, n));
+        n
+    }
+
     /// The entry's line (a path's is its group's: see `compose`).
     fn line(&self) -> String {
         match self.section {
@@ -208,6 +242,8 @@ pub fn fit(
     start: &mut LedgerStart,
 ) -> Result<Fitted, (Box<Plan>, PlanError)> {
     let input = prepared.messages();
+    // Counted in the kept reading, its entries are counted once for the branch.
+    start.reading.ledger.count_entries(counter.encoding());
     let ledger = Ledger::of_plan(&first, input, start);
     let cap = (budget.limit() / 100 * percent).max(1);
     if ledger.is_empty() {
@@ -499,6 +535,13 @@ impl Ledger {
         reading.ledger
     }
 
+    /// Counts the entries not counted in `encoding` yet, for the renders to come.
+    fn count_entries(&self, encoding: Encoding) {
+        for entry in &self.entries {
+            entry.tokens(encoding);
+        }
+    }
+
     /// Whether there is nothing to carry.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
@@ -583,6 +626,7 @@ impl Ledger {
                     actions: Vec::new(),
                     outcome: None,
                     newest: position,
+                    tokens: KeptTokens::default(),
                 });
                 index.insert(key.to_owned(), self.entries.len() - 1);
                 self.entries.len() - 1
@@ -597,6 +641,8 @@ impl Ledger {
         }
         if outcome.is_some() {
             entry.outcome = outcome;
+            // A command's line carries its outcome.
+            entry.tokens = KeptTokens::default();
         }
     }
 
@@ -630,11 +676,7 @@ impl Ledger {
                 *left.entry(entry.section).or_default() += 1;
                 continue;
             }
-            // A path goes on its action group's line, comma-separated.
-            let tokens = match entry.section {
-                Section::Path => encoding.count_by_lines(&entry.key) + 1,
-                _ => encoding.count_by_lines(&entry.line()) + 1,
-            };
+            let tokens = entry.tokens(encoding);
             if entry.section == Section::Fact || used + tokens <= max_tokens {
                 used += tokens;
                 listed.push(entry);
@@ -1078,6 +1120,30 @@ mod tests {
         let ledger = Ledger::of_plan(&plan, &pinned, &mut start);
         assert!(!has_mark(&ledger));
         assert_eq!(ledger, Ledger::of(left_out(&plan, &pinned), &pinned));
+    }
+
+    #[test]
+    fn an_entrys_kept_count_follows_its_line_when_a_command_gets_its_outcome() {
+        let encoding = counter().encoding();
+        let mut ledger = Ledger::default();
+        ledger.note(Section::Command, "cargo test --workspace", 1, None, None);
+        let line = |ledger: &Ledger| ledger.entries[0].line();
+        assert_eq!(
+            ledger.entries[0].tokens(encoding),
+            encoding.count_by_lines(&line(&ledger)) + 1
+        );
+        ledger.note(
+            Section::Command,
+            "cargo test --workspace",
+            2,
+            None,
+            Some("failed: 3 tests did not pass, see the log for the names".to_owned()),
+        );
+        assert!(line(&ledger).contains("failed: 3 tests"));
+        assert_eq!(
+            ledger.entries[0].tokens(encoding),
+            encoding.count_by_lines(&line(&ledger)) + 1
+        );
     }
 
     #[test]
