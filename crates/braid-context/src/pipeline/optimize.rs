@@ -295,7 +295,7 @@ fn describe(
         collapsed: block.collapsed,
         text: block.text.clone(),
     });
-    let elided: HashMap<MessageId, u32> = plan
+    let elided: HashMap<MessageId, u32, foldhash::fast::RandomState> = plan
         .elided
         .iter()
         .map(|(id, _, after)| (*id, *after))
