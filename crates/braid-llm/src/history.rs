@@ -305,26 +305,26 @@ pub fn build_traced<'a>(
                     TurnOrigin::Alone(index)
                 };
                 answered.extend(calls.iter().map(|call| {
-                        placed.insert(call.id);
-                        let (origin, result) = match results.remove(call.id) {
-                            Some((index, result)) => (TurnOrigin::Alone(index), result),
-                            None => {
-                                tracing::debug!(call_id = %call.id, tool = %call.name, "tool call without a result: a not-executed result is sent");
-                                let result = CallResult {
-                                    call_id: call.id,
-                                    tool_name: call.name,
-                                    content: ResultContent::Text(NOT_EXECUTED.to_owned()),
-                                    is_error: true,
-                                };
-                                (TurnOrigin::Joined, result)
-                            }
-                        };
-                        let turn = Turn::ToolResult(CallResult {
-                            tool_name: call.name,
-                            ..result
-                        });
-                        (turn, origin)
-                    }));
+                    placed.insert(call.id);
+                    let (origin, result) = match results.remove(call.id) {
+                        Some((index, result)) => (TurnOrigin::Alone(index), result),
+                        None => {
+                            tracing::debug!(call_id = %call.id, tool = %call.name, "tool call without a result: a not-executed result is sent");
+                            let result = CallResult {
+                                call_id: call.id,
+                                tool_name: call.name,
+                                content: ResultContent::Text(NOT_EXECUTED.to_owned()),
+                                is_error: true,
+                            };
+                            (TurnOrigin::Joined, result)
+                        }
+                    };
+                    let turn = Turn::ToolResult(CallResult {
+                        tool_name: call.name,
+                        ..result
+                    });
+                    (turn, origin)
+                }));
                 match turns.last_mut() {
                     // Consecutive assistant messages outside any turn read as one answer.
                     Some(Turn::Assistant {

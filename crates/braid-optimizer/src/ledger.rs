@@ -242,7 +242,7 @@ pub fn fit(
     start: &mut LedgerStart,
 ) -> Result<Fitted, (Box<Plan>, PlanError)> {
     let input = prepared.messages();
-    // Counted in the kept reading, its entries are counted once for the branch.
+    // Counted in the kept reading, entries stay counted in every later request's copy of it.
     start.reading.ledger.count_entries(counter.encoding());
     let ledger = Ledger::of_plan(&first, input, start);
     let cap = (budget.limit() / 100 * percent).max(1);
