@@ -706,7 +706,10 @@ fn string_map(
 /// A positive duration in seconds of at most a day (more is surely a unit mistake).
 fn seconds(v: &Value) -> Option<Duration> {
     let secs = v.as_f64()?;
-    (secs > 0.0 && secs <= 86_400.0).then(|| Duration::from_secs_f64(secs))
+    // A positive number under a nanosecond is no duration at all: it is refused as 0 is.
+    (secs > 0.0 && secs <= 86_400.0)
+        .then(|| Duration::from_secs_f64(secs))
+        .filter(|d| !d.is_zero())
 }
 
 #[cfg(test)]
@@ -907,6 +910,16 @@ mod tests {
             r#"{"mcpServers": {"i": {"command": "x", "resourceTtlByMimeType": {"text/plain": 0}}}}"#,
         );
         assert_eq!(field, "resourceTtlByMimeType.text/plain");
+        // Found by the fuzz test: a positive number too small to be a nanosecond.
+        for entry in [
+            r#"{"command": "x", "timeout": 1e-10}"#,
+            r#"{"url": "http://h/mcp", "resourceTtl": 1e-308}"#,
+            r#"{"url": "http://h/mcp", "resourceTtlByMimeType": {"text/plain": 1.18e-308}}"#,
+        ] {
+            let (_, field, reason) = field_error(&format!(r#"{{"mcpServers": {{"j": {entry}}}}}"#));
+            assert!(field.starts_with("timeout") || field.starts_with("resourceTtl"));
+            assert!(reason.contains("positive number of seconds"), "{reason}");
+        }
     }
 
     #[test]
