@@ -213,7 +213,8 @@ fn optimize(c: &mut Criterion) {
     // turn is timed after an untimed turn of the other, so that both run in the same state of
     // the allocator and the caches, as a server's turns run between other work. Run alone back
     // to back, the two pipelines' ratio moved from +14% to +78% between runs of one binary on
-    // a 2-core VM; interleaved, it held within a point or two.
+    // a 2-core VM. The two benchmarks still run seconds apart, and such a machine changes pace
+    // in between, so the difference has a case of its own below.
     let interleaved = |timed: &Pipeline, other: &Pipeline, iters: u64| {
         let mut spent = Duration::ZERO;
         for _ in 0..iters {
