@@ -911,13 +911,19 @@ mod tests {
         );
         assert_eq!(field, "resourceTtlByMimeType.text/plain");
         // Found by the fuzz test: a positive number too small to be a nanosecond.
-        for entry in [
-            r#"{"command": "x", "timeout": 1e-10}"#,
-            r#"{"url": "http://h/mcp", "resourceTtl": 1e-308}"#,
-            r#"{"url": "http://h/mcp", "resourceTtlByMimeType": {"text/plain": 1.18e-308}}"#,
+        for (entry, named) in [
+            (r#"{"command": "x", "timeout": 1e-10}"#, "timeout"),
+            (
+                r#"{"url": "http://h/mcp", "resourceTtl": 1e-308}"#,
+                "resourceTtl",
+            ),
+            (
+                r#"{"url": "http://h/mcp", "resourceTtlByMimeType": {"text/plain": 1.18e-308}}"#,
+                "resourceTtlByMimeType.text/plain",
+            ),
         ] {
             let (_, field, reason) = field_error(&format!(r#"{{"mcpServers": {{"j": {entry}}}}}"#));
-            assert!(field.starts_with("timeout") || field.starts_with("resourceTtl"));
+            assert_eq!(field, named, "{entry}");
             assert!(reason.contains("positive number of seconds"), "{reason}");
         }
     }
