@@ -5,7 +5,6 @@
 import { spawn } from "node:child_process";
 import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import { existsSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -34,19 +33,6 @@ const CHROMIUM_ARGS = [
 /** Fails early, saying what is missing and how to get it. */
 function requireFile(path, how) {
   if (!existsSync(path)) throw new Error(`e2e: ${path} is missing: ${how}`);
-}
-
-/** A port nothing listens on right now. */
-export function freePort() {
-  return new Promise((ok, fail) => {
-    const s = createServer();
-    s.unref();
-    s.on("error", fail);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => ok(port));
-    });
-  });
 }
 
 /** The environment without any Braid or model setting of the person running the tests. */
@@ -163,8 +149,6 @@ export async function startWorld({ script, files = {}, mcpServers, serverArgs = 
       await writeFile(world.mcpConfig, JSON.stringify({ mcpServers }));
     }
     world.mock = await startMock(dir, script);
-    world.port = await freePort();
-    world.url = `http://127.0.0.1:${world.port}`;
     await world.startServer();
     world.browser = await chromium.launchPersistentContext(join(dir, "profile"), {
       executablePath: chromiumPath,
@@ -191,9 +175,16 @@ class World {
     this.pageErrors = [];
     this.server = null;
     this.serverArgs = [];
+    /** The server's port, once its first start has bound one. */
+    this.port = null;
+    this.url = null;
   }
 
-  /** Starts `braid serve` on this world's port and data directory, and waits for `/health`. */
+  /**
+   * Starts `braid serve` on this world's data directory, and waits for `/health`. The first start
+   * binds port 0 and learns its port from the server's "listening" line, so that files running at
+   * once never pick the same port; a restart binds that port again, so the page's address holds.
+   */
   async startServer() {
     requireFile(braidBin, "run `cargo build -p braid-server`");
     this.server = new Child(
@@ -201,7 +192,7 @@ class World {
       braidBin,
       [
         "serve",
-        "--bind", `127.0.0.1:${this.port}`,
+        "--bind", `127.0.0.1:${this.port ?? 0}`,
         "--data-dir", this.dataDir,
         "--web-dir", join(webDir, "dist"),
         "--titles", "off",
@@ -222,6 +213,15 @@ class World {
     const deadline = Date.now() + 20_000;
     while (Date.now() < deadline) {
       if (this.server.exited) break;
+      if (this.port === null) {
+        const bound = /braid is listening.*http:\/\/127\.0\.0\.1:(\d+)/.exec(this.server.log);
+        if (!bound) {
+          await sleep(100);
+          continue;
+        }
+        this.port = Number(bound[1]);
+        this.url = `http://127.0.0.1:${this.port}`;
+      }
       try {
         const r = await fetch(`${this.url}/health`);
         if (r.ok) return;
@@ -232,7 +232,7 @@ class World {
     }
     const log = this.server.log;
     await this.server.stop();
-    throw new Error(`e2e: braid serve did not become healthy on ${this.url}:\n${log}`);
+    throw new Error(`e2e: braid serve did not become healthy on ${this.url ?? "any port (it never said it was listening)"}:\n${log}`);
   }
 
   /** Stops `braid serve` (gracefully first). */
