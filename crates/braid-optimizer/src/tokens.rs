@@ -320,16 +320,17 @@ impl TokenCounter {
         self.request_with(system_prompt, messages, tool_calls, |_| None)
     }
 
-    /// [`Self::request`], given what the caller already knows: `known(message)` is that
-    /// message's count as [`Self::message`] gives it for the copy sent (`None` when unknown).
-    /// A turn that is one message alone, and counted the same way alone as in a request, takes
-    /// that count; only the other turns are counted from their text. The sum is the same.
+    /// [`Self::request`], given what the caller already knows: `known(i)` is the count of
+    /// `messages[i]` as [`Self::message`] gives it (`None` when unknown). A turn that is one
+    /// message alone, and counted the same way alone as in a request, takes that count; only
+    /// the other turns are counted from their text. The sum is the same. By position, so each
+    /// copy a request sends is taken for itself.
     pub fn request_with(
         &self,
         system_prompt: Option<&str>,
         messages: &[Message],
         tool_calls: braid_protocol::ToolCalling,
-        known: impl Fn(&Message) -> Option<u32>,
+        known: impl Fn(usize) -> Option<u32>,
     ) -> u32 {
         let options = HistoryOptions {
             images: self.images,
@@ -348,7 +349,7 @@ impl TokenCounter {
             .zip(origins)
             .map(|(turn, origin)| {
                 let kept = match origin {
-                    TurnOrigin::Alone(i) if counted_alike(turn) => messages.get(i).and_then(&known),
+                    TurnOrigin::Alone(i) if counted_alike(turn) && i < messages.len() => known(i),
                     _ => None,
                 };
                 kept.unwrap_or_else(|| self.turn(turn))
@@ -1066,9 +1067,9 @@ mod tests {
             Message::user_text("Thanks."),
         ];
         let asked = std::cell::RefCell::new(Vec::new());
-        let known = |m: &Message| {
-            asked.borrow_mut().push(m.id);
-            Some(counter.message(m))
+        let known = |i: usize| {
+            asked.borrow_mut().push(messages[i].id);
+            Some(counter.message(&messages[i]))
         };
         let native = braid_protocol::ToolCalling::Native;
         let prompt = Some("You are helpful.");

@@ -351,16 +351,13 @@ fn describe(
     // As the provider receives it: adjacent user texts (the ledger and the message after it)
     // and a turn's messages are joined, so this is not the sum of the parts. A message sent
     // alone is not counted again: its entry above has its count (none when the entry has no
-    // count, or the id is sent twice).
-    let mut sent_counts: HashMap<MessageId, Option<u32>, foldhash::fast::RandomState> =
-        HashMap::with_capacity_and_hasher(messages.len(), Default::default());
-    for m in &messages {
-        sent_counts
-            .entry(m.id)
-            .and_modify(|n| *n = None)
-            .or_insert((m.tokens > 0).then_some(m.tokens));
-    }
-    let known = |m: &Message| sent_counts.get(&m.id).copied().flatten();
+    // count). The request is the ledger block (counted from its text), then one message per
+    // entry, in order.
+    let first = usize::from(ledger.is_some());
+    let known = |i: usize| {
+        let entry = messages.get(i.checked_sub(first)?)?;
+        (entry.id == request.get(i)?.id && entry.tokens > 0).then_some(entry.tokens)
+    };
     let tokens = counter.request_with(
         draft.system_prompt.as_deref(),
         request,
