@@ -4,13 +4,18 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 
-.PHONY: run test setup setup-run web fmt lint deps test-rust test-web mcp-test-servers mcp-conformance generate bench bench-check bench-check-short fuzz chaos build-timings clients
+.PHONY: run test setup setup-run web fmt lint test-modules deps test-rust test-web mcp-test-servers mcp-conformance generate bench bench-check bench-check-short fuzz chaos build-timings clients
 
 run: setup-run web
 	$(CARGO) build --release -p braid-server
 	./target/release/braid serve
 
-test: setup fmt lint deps test-rust bench-check-short mcp-conformance clients test-web
+test: setup fmt test-modules deps test-rust bench-check-short mcp-conformance clients test-web
+
+# `make test` lints as it builds: every cargo command under it compiles the workspace's own
+# crates with Clippy's driver, every warning an error (scripts/lint-rustc.sh says why), so it
+# runs no `cargo clippy` pass of its own. All of them have it, so none compiles the crates again.
+test: export RUSTC_WORKSPACE_WRAPPER := $(CURDIR)/scripts/lint-rustc.sh
 
 # What `make run` needs (Node, Tesseract), then what only the tests need (PostgreSQL, Chromium).
 setup-run:
@@ -22,9 +27,12 @@ setup:
 fmt:
 	$(CARGO) fmt --all -- --check
 
-# Clippy, and no integration test file left out of its crate's test binary.
-lint:
+# Clippy, and no integration test file left out of its crate's test binary (what `make test`
+# checks, without building the tests).
+lint: test-modules
 	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
+
+test-modules:
 	@scripts/test-modules.sh
 
 # The crate arrows of DESIGN.md and no unused dependency: braid-mcp builds braid-tools without
