@@ -232,7 +232,7 @@ class World {
     }
     const log = this.server.log;
     await this.server.stop();
-    throw new Error(`e2e: braid serve did not become healthy on ${this.url ?? "any port (it never said it was listening)"}:\n${log}`);
+    throw new Error(`e2e: braid serve did not become healthy on ${this.url ?? "any port (it never said it was listening: RUST_LOG must let braid_server::serve's info lines through)"}:\n${log}`);
   }
 
   /** Stops `braid serve` (gracefully first). */
